@@ -1,0 +1,5 @@
+"""``python -m raspisnoy`` runs the command line."""
+
+from raspisnoy.cli import main
+
+main()

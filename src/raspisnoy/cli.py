@@ -1,0 +1,195 @@
+"""The ``raspisnoy`` command (RECORD.md: ``schedule`` and ``replay`` are a public contract).
+
+Every expected failure (bad options, unreadable or illegal records) ends with one line
+``error: ...`` on standard error and exit status 1; nothing else is printed then, and
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from raspisnoy import __version__
+from raspisnoy.core import Game, RaspisnoyError, Rules, round_plan
+from raspisnoy.core.record import loads_record, replay, replay_report
+from raspisnoy.core.rules import (
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    option_info,
+    parse_option_value,
+    resolve_rules,
+)
+
+app = typer.Typer(
+    name="raspisnoy",
+    help="Raspisnoy poker («расписной покер»): rules engine, records and tools.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+rules_app = typer.Typer(help="List and show rulesets.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+_T = TypeVar("_T")
+
+
+def _fail(message: str) -> NoReturn:
+    """Print one ``error:`` line on standard error and exit 1."""
+    sys.stderr.write(f"error: {message}\n")
+    raise typer.Exit(1)
+
+
+def _guarded(action: Callable[[], _T]) -> _T:
+    """Run ``action``, turning the engine's and the file system's errors into ``_fail``."""
+    try:
+        return action()
+    except RaspisnoyError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"{error.filename}: {error.strerror}")
+    except UnicodeDecodeError:
+        _fail("the input is not UTF-8 text")
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def _rules_from(name: str, settings: list[str]) -> Rules:
+    overrides: dict[str, Any] = {}
+    for setting in settings:
+        option, sep, value = setting.partition("=")
+        if not sep:
+            raise RaspisnoyError(f"--set expects OPTION=VALUE, got {setting!r}")
+        overrides[option.strip()] = parse_option_value(option.strip(), value)
+    return resolve_rules(name, **overrides)
+
+
+@app.callback(invoke_without_command=True)
+def _main(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    if version:
+        sys.stdout.write(f"raspisnoy {__version__}\n")
+        raise typer.Exit()
+
+
+@app.command()
+def schedule(
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")],
+    rules: Annotated[str, typer.Option("--rules", help="Ruleset preset.")] = "raspisnoy.com",
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
+) -> None:
+    """Print the round plan: cards and kind of every round."""
+    plan = _guarded(lambda: round_plan(_rules_from(rules, settings or []), players))
+    if as_json:
+        _print_json([spec.to_json() for spec in plan])
+        return
+    table = Table(title=f"{rules}: {players} players, {len(plan)} rounds")
+    for column in ("round", "cards", "kind"):
+        table.add_column(column, justify="right" if column != "kind" else "left")
+    for spec in plan:
+        table.add_row(str(spec.number), str(spec.cards), str(spec.kind))
+    Console().print(table)
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[str, typer.Argument(help="Record file (RECORD.md); - reads standard input.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scored game as JSON.")] = False,
+) -> None:
+    """Check every card and action of a game record against the rules and score it."""
+
+    def load() -> Game:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        return replay(loads_record(text))
+
+    game = _guarded(load)
+    report = replay_report(game)
+    if as_json:
+        _print_json(report)
+        return
+    _print_score_sheet(report)
+
+
+def _print_score_sheet(report: dict[str, Any]) -> None:
+    """The «расписная» sheet: a row per round, bid/taken and points per player."""
+    table = Table(title="Score sheet")
+    for column in ("#", "cards", "kind", "trump"):
+        table.add_column(column)
+    for name in report["players"]:
+        table.add_column(name, justify="right")
+    for r in report["rounds"]:
+        cells = []
+        for seat in range(len(report["players"])):
+            bid = "–" if r["bids"] is None or r["bids"][seat] is None else str(r["bids"][seat])
+            points = "…" if r["points"] is None else f"{r['points'][seat]:+d}"
+            cells.append(f"{bid}/{r['taken'][seat]}  {points}")
+        table.add_row(str(r["round"]), str(r["cards"]), r["kind"], r["trump"] or "–", *cells)
+    table.add_section()
+    table.add_row("", "", "total", "", *(str(total) for total in report["totals"]))
+    console = Console()
+    console.print(table)
+    if report["complete"]:
+        names = ", ".join(report["players"][seat] for seat in report["winners"])
+        console.print(f"Winner: {names}" if len(report["winners"]) == 1 else f"Winners: {names}")
+    else:
+        console.print("Game in progress.")
+
+
+@rules_app.command("list")
+def rules_list(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the ruleset presets."""
+    if as_json:
+        _print_json(
+            [{"name": name, "description": PRESET_DESCRIPTIONS[name][0]} for name in PRESETS]
+        )
+        return
+    table = Table(title="Rulesets")
+    table.add_column("name")
+    table.add_column("description")
+    for name in PRESETS:
+        table.add_row(name, PRESET_DESCRIPTIONS[name][0])
+    Console().print(table)
+
+
+@rules_app.command("show")
+def rules_show(
+    name: Annotated[str, typer.Argument(help="Preset name.")],
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print every resolved option as JSON.")
+    ] = False,
+) -> None:
+    """Show every option of a ruleset, resolved."""
+    rules = _guarded(lambda: _rules_from(name, settings or []))
+    data = rules.to_json()
+    if as_json:
+        _print_json(data)
+        return
+    table = Table(title=f"Ruleset {name}")
+    for column in ("option", "value", "description"):
+        table.add_column(column)
+    for info in option_info():
+        table.add_row(info.name, json.dumps(data[info.name], ensure_ascii=False), info.en)
+    Console().print(table)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,120 @@
+"""Player actions: a bid, or a card played (a joker with its announced mode).
+
+Actions are small frozen values with a canonical text form (RECORD.md): ``Bid`` prints
+as its number, ``Play`` as ``KD``, ``X:take``, ``X:discard:D`` or ``X:highest:H``, and
+``parse_action`` reads both back. The common ones are interned, so the engine's hot
+paths hand out the same objects again instead of building new ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from raspisnoy.core.cards import ALL_CARDS, Card, Suit
+from raspisnoy.core.errors import InvalidInputError
+
+__all__ = ["Action", "Bid", "JokerMode", "Play", "parse_action"]
+
+
+class JokerMode(StrEnum):
+    """What the player of a joker announces with it."""
+
+    #: Following: the joker beats everything and takes the trick.
+    TAKE = "take"
+    #: Following: the joker ranks below the six of the named suit and loses.
+    #: Leading: the joker is the lowest card of the named suit, which is the suit led.
+    DISCARD = "discard"
+    #: Leading only: everyone must play their highest card of the named suit.
+    HIGHEST = "highest"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid of ``amount`` tricks."""
+
+    amount: int
+
+    def __str__(self) -> str:
+        return str(self.amount)
+
+    def __repr__(self) -> str:
+        return f"Bid({self.amount})"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card played; a joker carries its announced ``mode`` and, except for ``take``, a suit."""
+
+    card: Card
+    mode: JokerMode | None = None
+    suit: Suit | None = None
+
+    def __post_init__(self) -> None:
+        if self.card.is_joker:
+            if self.mode is None:
+                raise InvalidInputError(
+                    f"the joker {self.card} needs a mode: take, discard or highest"
+                )
+            if (self.mode is JokerMode.TAKE) != (self.suit is None):
+                needs = "no suit" if self.mode is JokerMode.TAKE else "a suit"
+                raise InvalidInputError(f"joker mode {self.mode} takes {needs}")
+        elif self.mode is not None or self.suit is not None:
+            raise InvalidInputError(f"only a joker announces a mode, not {self.card}")
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """Parse ``KD``, ``X:take``, ``X:discard:D``, ``X1:highest:H`` (RECORD.md)."""
+        if not isinstance(text, str):
+            raise InvalidInputError(f"{text!r} is not a card play")
+        parts = text.strip().split(":")
+        card = Card.parse(parts[0])
+        if len(parts) == 1:
+            if card.is_joker:
+                raise InvalidInputError(
+                    f"{text!r}: a joker play needs a mode, e.g. {card}:take or {card}:discard:D"
+                )
+            return _PLAIN_PLAYS[card.index]
+        if not card.is_joker:
+            raise InvalidInputError(f"{text!r}: only a joker announces a mode")
+        try:
+            mode = JokerMode(parts[1].strip().lower())
+        except ValueError:
+            raise InvalidInputError(
+                f"{text!r}: unknown joker mode {parts[1]!r} (take, discard or highest)"
+            ) from None
+        if mode is JokerMode.TAKE:
+            if len(parts) != 2:
+                raise InvalidInputError(f"{text!r}: 'take' names no suit")
+            return cls(card, mode)
+        if len(parts) != 3:
+            raise InvalidInputError(f"{text!r}: '{mode}' needs a suit, e.g. {card}:{mode}:D")
+        return cls(card, mode, Suit.parse(parts[2]))
+
+    @classmethod
+    def of(cls, card: Card) -> Play:
+        """The (interned) play of a card that is not a joker."""
+        return _PLAIN_PLAYS[card.index]
+
+    def __str__(self) -> str:
+        if self.mode is None:
+            return str(self.card)
+        if self.suit is None:
+            return f"{self.card}:{self.mode}"
+        return f"{self.card}:{self.mode}:{self.suit.letter}"
+
+    def __repr__(self) -> str:
+        return f"Play.parse({str(self)!r})"
+
+
+Action = Bid | Play
+
+_PLAIN_PLAYS: dict[int, Play] = {card.index: Play(card) for card in ALL_CARDS if not card.is_joker}
+
+
+def parse_action(text: str) -> Action:
+    """Parse a bid (a whole number) or a card play."""
+    cleaned = text.strip() if isinstance(text, str) else text
+    if isinstance(cleaned, str) and cleaned.isdigit():
+        return Bid(int(cleaned))
+    return Play.parse(cleaned)

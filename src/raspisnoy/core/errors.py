@@ -1,0 +1,19 @@
+"""The engine's exceptions.
+
+Bad syntax and bad timing are different mistakes: ``InvalidInputError`` is input that
+does not parse (``"ZZ"`` is no card), ``IllegalActionError`` is a well-formed action the
+rules forbid now (a bid out of turn, a card that does not follow suit). Messages name the
+round, the trick, the player and the input, so the CLI and server can show them as they are.
+"""
+
+
+class RaspisnoyError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class InvalidInputError(RaspisnoyError, ValueError):
+    """Input that does not parse: unknown card, malformed record, unknown option."""
+
+
+class IllegalActionError(RaspisnoyError, ValueError):
+    """A well-formed action that the rules do not allow in the current state."""

@@ -1,0 +1,685 @@
+"""The game state machine: deal, bid, play tricks, score, next round, to the end of the plan.
+
+``Game`` follows pokerkit's pattern: every action kind has ``verify_x()`` (raises
+``IllegalActionError`` saying why), ``can_x()`` (bool) and ``x()`` (applies it and returns
+the immutable ``Event`` it appended to the log). ``legal_actions()`` lists what the player
+to act may do; ``apply()`` takes any action; ``view(seat)`` is all a seat may know.
+
+Hands are bit masks (see ``cards``), so legality is a few integer operations and
+``clone()`` is a handful of list copies. A game built with a ``seed`` deals itself from its
+own ``random.Random``; one built without waits in ``Phase.DEAL`` for ``deal()``, which is
+how records are replayed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from raspisnoy.core.actions import Action, Bid, JokerMode, Play
+from raspisnoy.core.cards import ALL_CARDS, SUIT_MASKS, Card, Suit, cards_in_mask, mask_of
+from raspisnoy.core.errors import IllegalActionError, InvalidInputError
+from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
+from raspisnoy.core.plan import RoundKind, RoundSpec, round_plan
+from raspisnoy.core.rules import Rules, deck_cards, resolve_rules
+from raspisnoy.core.scoring import round_points
+from raspisnoy.core.view import View
+
+__all__ = ["Deal", "Event", "Game", "Phase", "RoundResult", "Trick", "trick_winner"]
+
+_JOKER_MASK = 0b111 << 52
+_SUITS = tuple(Suit)
+_NO_TRUMP = -1
+#: Per card index: suit as an int (-1 for jokers) and rank, for the hot paths.
+_SUIT_OF = tuple(-1 if c.suit is None else int(c.suit) for c in ALL_CARDS)
+_RANK_OF = tuple(c.rank for c in ALL_CARDS)
+_PLAIN_PLAYS = tuple(None if c.is_joker else Play.of(c) for c in ALL_CARDS)
+_BIDS = tuple(Bid(n) for n in range(64))
+# Enum members looked up once: a class attribute lookup costs more than a global.
+_PHASE_BID, _PHASE_PLAY = Phase.BID, Phase.PLAY
+_HIGHEST, _TAKE = JokerMode.HIGHEST, JokerMode.TAKE
+
+
+def _joker_plays(card: Card, modes: Sequence[JokerMode]) -> tuple[Play, ...]:
+    plays = [Play(card, mode, suit) for mode in modes for suit in _SUITS]
+    return tuple(plays)
+
+
+#: The joker's legal plays when it leads (highest S, discard S) and when it follows
+#: (take, discard S), by joker index - 52.
+_LEAD_JOKER_PLAYS = tuple(
+    _joker_plays(j, (JokerMode.HIGHEST, JokerMode.DISCARD)) for j in ALL_CARDS[52:]
+)
+_FOLLOW_JOKER_PLAYS = tuple(
+    (Play(j, JokerMode.TAKE), *_joker_plays(j, (JokerMode.DISCARD,))) for j in ALL_CARDS[52:]
+)
+
+
+def trick_winner(plays: Sequence[Play], leader: int, trump: Suit | None, rules: Rules) -> int:
+    """The seat that wins a complete trick (RULES.md 1, "Play" and "The joker"; 3.1)."""
+    del rules  # the raspisnoy.com behaviour; the rulesets issue adds the variants
+    return _winner(plays, leader, -1 if trump is None else int(trump))
+
+
+def _winner(plays: Sequence[Play], leader: int, trump: int) -> int:
+    players = len(plays)
+    first = plays[0]
+    if first.mode is _HIGHEST:
+        return leader
+    lead_suit = _SUIT_OF[first.card.index] if first.suit is None else int(first.suit)
+    best, best_position, take_position = -1, -1, -1
+    for position, play in enumerate(plays):
+        index = play.card.index
+        suit = _SUIT_OF[index]
+        if suit < 0:
+            if play.mode is _TAKE:
+                take_position = position  # of two jokers taking, the later wins
+            continue
+        if suit == trump:
+            strength = 100 + _RANK_OF[index]
+        elif suit == lead_suit:
+            strength = _RANK_OF[index]
+        else:
+            continue
+        if strength > best:
+            best, best_position = strength, position
+    if take_position >= 0:
+        return (leader + take_position) % players
+    if best_position < 0:
+        # RULES.md 3.1: a joker led as "discard S" that nobody followed or trumped; the
+        # suit of the first card played after it decides.
+        return _winner(plays[1:], (leader + 1) % players, trump) if players > 1 else leader
+    return (leader + best_position) % players
+
+
+def _suit_plays(key: int) -> tuple[Play, ...]:
+    """The plays of one suit's slice of a mask; ``key`` is the slice plus its shift << 13."""
+    chunk, shift = key & 0x1FFF, key >> 13
+    return tuple(_PLAIN_PLAYS[shift + bit] for bit in range(13) if chunk >> bit & 1)  # type: ignore[misc]
+
+
+#: ``_suit_plays`` by key, filled as keys are met (at most 4 × 8192 entries).
+_SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
+
+
+class Game:
+    """One game of raspisnoy from the first deal to the final totals."""
+
+    __slots__ = (
+        "_bid_count",
+        "_bid_sum",
+        "_bids",
+        "_dealer",
+        "_dealt",
+        "_demand_highest",
+        "_follow",
+        "_hands",
+        "_history",
+        "_leader",
+        "_legal_mask",
+        "_log",
+        "_phase",
+        "_plays",
+        "_round_index",
+        "_spec",
+        "_taken",
+        "_to_act",
+        "_totals",
+        "_tricks",
+        "_trump",
+        "_trump_card",
+        "deck",
+        "names",
+        "plan",
+        "players",
+        "rules",
+        "seed",
+    )
+    rules: Rules
+    names: tuple[str, ...]
+    players: int
+    plan: tuple[RoundSpec, ...]
+    deck: tuple[Card, ...]
+    seed: int | str | None
+    _bid_count: int
+    _bid_sum: int
+    _bids: list[int | None]
+    _dealer: int
+    _dealt: tuple[tuple[Card, ...], ...]
+    _demand_highest: bool
+    _follow: int
+    _hands: list[int]
+    _history: list[RoundResult]
+    _leader: int
+    _legal_mask: int
+    _log: list[Event]
+    _phase: Phase
+    _plays: list[Play]
+    _round_index: int
+    _spec: RoundSpec
+    _taken: list[int]
+    _to_act: int
+    _totals: list[int]
+    _tricks: list[Trick]
+    _trump: int
+    _trump_card: Card | None
+
+    def __init__(
+        self,
+        rules: Rules | str | None = None,
+        players: int | Sequence[str] = 4,
+        *,
+        seed: int | str | random.Random | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        """Start a game.
+
+        ``players`` is a count or the names in seat order. With ``seed`` the game shuffles
+        and deals every round itself, and draws the first dealer unless one is given;
+        without it, each round waits for ``deal()``. Each round is shuffled by its own
+        ``random.Random`` seeded from (seed, round number), so a deal depends on nothing
+        but the seed and the round, and ``clone()`` has no generator state to copy. A
+        ``random.Random`` passed as ``seed`` supplies the seed.
+        """
+        self.rules = resolve_rules(rules)
+        if isinstance(players, int):
+            self.names = tuple(f"Player {seat + 1}" for seat in range(players))
+        else:
+            self.names = tuple(players)
+        self.players = len(self.names)
+        self.plan = round_plan(self.rules, self.players)
+        self.deck = deck_cards(self.rules)
+        if isinstance(seed, random.Random):
+            seed = seed.getrandbits(64)
+        self.seed = seed
+        if first_dealer is None:
+            first_dealer = (
+                self._rng_for("dealer").randrange(self.players) if seed is not None else 0
+            )
+        if not 0 <= first_dealer < self.players:
+            raise InvalidInputError(f"first dealer {first_dealer} is not a seat")
+        self._log = []
+        self._history = []
+        self._totals = [0] * self.players
+        self._round_index = 0
+        self._dealer = first_dealer
+        self._start_round()
+
+    # ----------------------------------------------------------------- read-only state
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose bid or card is awaited; ``None`` while dealing or when over."""
+        return self._to_act if self._phase in (Phase.BID, Phase.PLAY) else None
+
+    @property
+    def round(self) -> RoundSpec:
+        """The current round (the last one once the game is over)."""
+        return self._spec
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def trump(self) -> Suit | None:
+        return None if self._trump < 0 else _SUITS[self._trump]
+
+    @property
+    def trump_card(self) -> Card | None:
+        return self._trump_card
+
+    @property
+    def bids(self) -> tuple[int | None, ...]:
+        return tuple(self._bids)
+
+    @property
+    def taken(self) -> tuple[int, ...]:
+        return tuple(self._taken)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Running totals of the finished rounds."""
+        return tuple(self._totals)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._log)
+
+    @property
+    def trick(self) -> Trick:
+        """The trick in progress (its plays so far; no winner yet)."""
+        return Trick(self._leader, tuple(self._plays), None)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds. Full state: only for core, tests and the table actor."""
+        return cards_in_mask(self._hands[seat])
+
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the highest total once the game is over (ties share the win)."""
+        if not self.is_over:
+            return ()
+        top = max(self._totals)
+        return tuple(seat for seat, total in enumerate(self._totals) if total == top)
+
+    def rounds(self) -> tuple[RoundResult, ...]:
+        """Every round dealt so far: the finished ones, then the one in progress."""
+        if self._phase in (Phase.BID, Phase.PLAY):
+            return (*self._history, self._round_in_progress())
+        return tuple(self._history)
+
+    # ----------------------------------------------------------------- actions
+
+    def legal_actions(self) -> list[Action]:
+        """What the player to act may do now (a fresh list; empty while dealing or over)."""
+        if self._phase is _PHASE_PLAY:
+            return self._legal_plays()
+        if self._phase is _PHASE_BID:
+            forbidden = self._forbidden_bid()
+            return [_BIDS[n] for n in range(self._spec.cards + 1) if n != forbidden]
+        return []
+
+    def apply(self, action: Action, seat: int | None = None) -> Event:
+        """Apply a bid or a play; with ``seat``, also check that it is that seat's turn."""
+        if type(action) is Play:
+            return self.play(action, seat)  # the common case first: a card
+        if type(action) is Bid:
+            return self.bid(action.amount, seat)
+        raise InvalidInputError(f"{action!r} is not an action")
+
+    def verify_bid(self, amount: int, seat: int | None = None) -> None:
+        """Raise ``IllegalActionError`` unless the player to act (``seat``) may bid ``amount``."""
+        if self._phase is not Phase.BID:
+            raise self._error(f"not a time to bid (bid {amount}): {self._awaiting()}")
+        self._check_turn(seat, f"bid {amount}")
+        cards = self._spec.cards
+        name = self.names[self._to_act]
+        if type(amount) is not int or not 0 <= amount <= cards:
+            raise self._error(f"{name} may not bid {amount}: bids are 0 to {cards}")
+        if amount == self._forbidden_bid():
+            raise self._error(
+                f"{name} (dealer) may not bid {amount}: the bids would sum to the "
+                f"{cards} card{'s' if cards != 1 else ''} dealt"
+            )
+
+    def can_bid(self, amount: int, seat: int | None = None) -> bool:
+        return self._can(self.verify_bid, amount, seat)
+
+    def bid(self, amount: int, seat: int | None = None) -> Event:
+        """Bid ``amount`` tricks for the player to act."""
+        self.verify_bid(amount, seat)
+        bidder = self._to_act
+        self._bids[bidder] = amount
+        self._bid_sum += amount
+        self._bid_count += 1
+        event = Event(self._round_index + 1, bidder, _BIDS[amount])
+        self._log.append(event)
+        if self._bid_count == self.players:
+            self._phase = Phase.PLAY
+        self._to_act = (bidder + 1) % self.players
+        return event
+
+    def verify_play(self, play: Play, seat: int | None = None) -> None:
+        """Raise ``IllegalActionError`` unless the player to act (``seat``) may make ``play``."""
+        if self._phase is not Phase.PLAY:
+            raise self._error(f"not a time to play a card ({play}): {self._awaiting()}")
+        self._check_turn(seat, play)
+        if not self._legal_mask_now() >> play.card.index & 1:
+            raise self._error(self._why_not_playable(play))
+        if play.card.is_joker and not self._joker_mode_allowed(play):
+            raise self._error(self._why_not_joker_mode(play))
+
+    def _joker_mode_allowed(self, play: Play) -> bool:
+        allowed = _FOLLOW_JOKER_PLAYS if self._plays else _LEAD_JOKER_PLAYS
+        return play in allowed[play.card.index - 52]
+
+    def can_play(self, play: Play, seat: int | None = None) -> bool:
+        return self._can(self.verify_play, play, seat)
+
+    def play(self, play: Play, seat: int | None = None) -> Event:
+        """Play a card (a joker with its mode) for the player to act."""
+        index = play.card.index
+        player = self._to_act
+        mask = self._legal_mask
+        if mask < 0:
+            mask = self._legal_mask_now()
+        if (
+            self._phase is not _PHASE_PLAY
+            or (seat is not None and seat != player)
+            or not mask >> index & 1
+            or (index >= 52 and not self._joker_mode_allowed(play))
+        ):
+            self.verify_play(play, seat)  # raises, saying why
+        self._hands[player] ^= 1 << index
+        plays = self._plays
+        if not plays:
+            suit = play.suit
+            if suit is None:
+                self._follow, self._demand_highest = _SUIT_OF[index], False
+            else:
+                self._follow, self._demand_highest = suit, play.mode is _HIGHEST
+        plays.append(play)
+        self._legal_mask = -1
+        event = Event(self._spec.number, player, play)
+        self._log.append(event)
+        if len(plays) == self.players:
+            self._finish_trick()
+        else:
+            self._to_act = (player + 1) % self.players
+        return event
+
+    def verify_deal(self, hands: Sequence[Sequence[Card]], trump_card: Card | None) -> None:
+        """Raise unless these hands and trump card are a possible deal of the current round."""
+        if self._phase is not Phase.DEAL:
+            raise self._error(f"not a time to deal: {self._awaiting()}")
+        spec = self._spec
+        if len(hands) != self.players:
+            raise self._error(f"{len(hands)} hands dealt for {self.players} players")
+        deck = set(self.deck)
+        seen: set[Card] = set()
+        for seat, hand in enumerate(hands):
+            name = self.names[seat]
+            if len(hand) != spec.cards:
+                raise self._error(f"{name}'s hand has {len(hand)} cards, expected {spec.cards}")
+            for card in hand:
+                self._check_in_deck(card, f"{name}'s hand")
+                if card in seen:
+                    raise self._error(f"{card} is dealt twice")
+                seen.add(card)
+        self._verify_trump_card(trump_card, hands, seen, deck)
+
+    def can_deal(self, hands: Sequence[Sequence[Card]], trump_card: Card | None) -> bool:
+        return self._can(self.verify_deal, hands, trump_card)
+
+    def deal(self, hands: Sequence[Sequence[Card]], trump_card: Card | None) -> Event:
+        """Deal the current round: ``hands`` by seat and the card that sets the trump."""
+        self.verify_deal(hands, trump_card)
+        deal = Deal(tuple(cards_in_mask(mask_of(hand)) for hand in hands), trump_card)
+        event = Event(self._spec.number, None, deal)
+        self._log.append(event)
+        self._apply_deal(deal, [mask_of(hand) for hand in hands])
+        return event
+
+    # ----------------------------------------------------------------- copies and views
+
+    def clone(self) -> Game:
+        """An independent copy: same seed, own hands, bids, tricks and log."""
+        other = Game.__new__(Game)
+        for name in _SHARED_FIELDS:
+            setattr(other, name, getattr(self, name))
+        for name in _LIST_FIELDS:
+            setattr(other, name, getattr(self, name)[:])
+        return other
+
+    def _rng_for(self, purpose: object) -> random.Random:
+        """The random source of one purpose (a round number, or "dealer") under this seed."""
+        return random.Random(f"raspisnoy/{self.seed}/{purpose}")
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know now (``None``: a spectator). See ``raspisnoy.core.view``."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise InvalidInputError(f"{seat} is not a seat of this game")
+        blind_bidding = self._phase is Phase.BID and self._spec.kind is RoundKind.BLIND
+        spec = self._spec
+        hand = None if seat is None or blind_bidding else cards_in_mask(self._hands[seat])
+        to_act = self.to_act
+        return View(
+            seat=seat,
+            names=self.names,
+            rules=self.rules,
+            phase=self._phase,
+            round=spec.number,
+            cards=spec.cards,
+            kind=spec.kind,
+            dealer=self._dealer,
+            to_act=to_act,
+            hand=hand,
+            trump_card=None if blind_bidding else self._trump_card,
+            trump=None if blind_bidding else self.trump,
+            trump_hidden=blind_bidding,
+            bids=tuple(self._bids) if spec.kind.has_bids else None,
+            taken=tuple(self._taken),
+            hand_sizes=tuple(mask.bit_count() for mask in self._hands),
+            trick=self.trick,
+            tricks=tuple(self._tricks),
+            scores=tuple(r.points for r in self._history if r.points is not None),
+            totals=tuple(self._totals),
+            legal_actions=tuple(self.legal_actions())
+            if seat is not None and seat == to_act
+            else (),
+        )
+
+    # ----------------------------------------------------------------- internals
+
+    def _start_round(self) -> None:
+        """Reset the per-round state; deal at once when the game has its own random source."""
+        players = self.players
+        self._spec = self.plan[self._round_index]
+        self._phase = Phase.DEAL
+        self._hands = [0] * players
+        self._dealt = ()
+        self._bids = [None] * players
+        self._bid_sum = 0
+        self._bid_count = 0
+        self._taken = [0] * players
+        self._tricks = []
+        self._plays = []
+        self._leader = self._to_act = (self._dealer + 1) % players
+        self._follow = -1
+        self._demand_highest = False
+        self._trump = _NO_TRUMP
+        self._trump_card = None
+        self._legal_mask = -1
+        if self.seed is not None:
+            self._deal_random(self._rng_for(self._spec.number))
+
+    def _deal_random(self, rng: random.Random) -> None:
+        """Shuffle and deal one card at a time from the dealer's left; the dealer gets the last."""
+        players, dealt = self.players, self.players * self._spec.cards
+        draw = rng.random
+        order = sorted(self.deck, key=lambda _card: draw())  # a uniform shuffle, in C
+        first = self._dealer + 1
+        masks = [0] * players
+        for position in range(dealt):
+            masks[(first + position) % players] |= 1 << order[position].index
+        trump_card: Card | None = None
+        if self._spec.kind.has_trump:
+            # No card left undealt: the dealer shows the last card dealt to them.
+            trump_card = order[dealt] if dealt < len(order) else order[dealt - 1]
+        deal = Deal(tuple(cards_in_mask(mask) for mask in masks), trump_card)
+        self._log.append(Event(self._spec.number, None, deal))
+        self._apply_deal(deal, masks)
+
+    def _apply_deal(self, deal: Deal, masks: list[int]) -> None:
+        self._dealt = deal.hands
+        self._hands = masks
+        card = self._trump_card = deal.trump_card
+        self._trump = _NO_TRUMP if card is None or card.suit is None else int(card.suit)
+        self._phase = _PHASE_BID if self._spec.kind.has_bids else _PHASE_PLAY
+
+    def _verify_trump_card(
+        self,
+        trump_card: Card | None,
+        hands: Sequence[Sequence[Card]],
+        dealt: set[Card],
+        deck: set[Card],
+    ) -> None:
+        if not self._spec.kind.has_trump:
+            if trump_card is not None:
+                raise self._error(f"a {self._spec.kind} round turns up no card, not {trump_card}")
+            return
+        if trump_card is None:
+            raise self._error("the trump card is missing")
+        self._check_in_deck(trump_card, "trump card")
+        if len(dealt) < len(deck):
+            if trump_card in dealt:
+                raise self._error(f"the trump card {trump_card} is also in a hand")
+        elif trump_card not in hands[self._dealer]:
+            dealer = self.names[self._dealer]
+            raise self._error(
+                f"every card is dealt, so the trump card must be one the dealer {dealer} "
+                f"shows from their hand, not {trump_card}"
+            )
+
+    def _check_in_deck(self, card: Card, where: str) -> None:
+        if card not in self.deck:
+            note = ""
+            if str(card) in self.rules.jokers:
+                joker = "X" if len(self.rules.jokers) == 1 else "X1 or X2"
+                note = f" (that card is the joker {joker})"
+            raise self._error(f"{where}: {card} is not in this deck{note}")
+
+    def _legal_mask_now(self) -> int:
+        """The cards the player to act may play, cached until the next play."""
+        mask = self._legal_mask
+        if mask >= 0:
+            return mask
+        hand = self._hands[self._to_act]
+        mask = hand
+        if self._plays and self._follow >= 0:
+            suited = hand & SUIT_MASKS[self._follow]
+            if suited:
+                if self._demand_highest:
+                    suited = 1 << (suited.bit_length() - 1)
+                mask = suited | (hand & _JOKER_MASK)
+        self._legal_mask = mask
+        return mask
+
+    def _legal_plays(self) -> list[Action]:
+        mask = self._legal_mask_now()
+        plays: list[Action] = []
+        for shift in (0, 13, 26, 39):
+            chunk = mask >> shift & 0x1FFF
+            if chunk:
+                key = chunk | shift << 13
+                suit_plays = _SUIT_PLAYS.get(key)
+                if suit_plays is None:
+                    suit_plays = _SUIT_PLAYS[key] = _suit_plays(key)
+                plays += suit_plays
+        if mask & _JOKER_MASK:
+            joker_plays = _FOLLOW_JOKER_PLAYS if self._plays else _LEAD_JOKER_PLAYS
+            for joker in range(3):
+                if mask >> (52 + joker) & 1:
+                    plays += joker_plays[joker]
+        return plays
+
+    def _forbidden_bid(self) -> int:
+        """The dealer's forbidden bid, or -1 when there is none (RULES.md 1, "Bidding")."""
+        if self._to_act != self._dealer or not self.rules.dealer_constraint:
+            return -1
+        forbidden = self._spec.cards - self._bid_sum
+        return forbidden if forbidden >= 0 else -1
+
+    def _finish_trick(self) -> None:
+        winner = _winner(self._plays, self._leader, self._trump)
+        self._tricks.append(Trick(self._leader, tuple(self._plays), winner))
+        self._taken[winner] += 1
+        self._plays = []
+        self._leader = self._to_act = winner
+        if len(self._tricks) == self._spec.cards:
+            self._finish_round()
+
+    def _finish_round(self) -> None:
+        spec = self._spec
+        points = tuple(
+            round_points(self.rules, spec.kind, self._bids[seat], self._taken[seat])
+            for seat in range(self.players)
+        )
+        self._history.append(self._round_result(points))
+        for seat, value in enumerate(points):
+            self._totals[seat] += value
+        self._round_index += 1
+        if self._round_index == len(self.plan):
+            self._phase = Phase.OVER
+            return
+        self._dealer = (self._dealer + 1) % self.players
+        self._start_round()
+
+    def _round_in_progress(self) -> RoundResult:
+        return self._round_result(None)
+
+    def _round_result(self, points: tuple[int, ...] | None) -> RoundResult:
+        spec = self._spec
+        tricks = tuple(self._tricks)
+        if self._plays:
+            tricks += (self.trick,)
+        return RoundResult(
+            number=spec.number,
+            dealer=self._dealer,
+            cards=spec.cards,
+            kind=spec.kind,
+            hands=self._dealt,
+            trump_card=self._trump_card,
+            trump=self.trump,
+            bids=tuple(self._bids) if spec.kind.has_bids else None,
+            taken=tuple(self._taken),
+            tricks=tricks,
+            points=points,
+        )
+
+    def _check_turn(self, seat: int | None, what: object) -> None:
+        if seat is not None and seat != self._to_act:
+            raise self._error(
+                f"it is {self.names[self._to_act]}'s turn, not {self._name(seat)}'s ({what})"
+            )
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < self.players else f"seat {seat}"
+
+    def _awaiting(self) -> str:
+        if self._phase is Phase.OVER:
+            return "the game is over"
+        if self._phase is Phase.DEAL:
+            return "the cards are not dealt yet"
+        name = self.names[self._to_act]
+        if self._phase is Phase.BID:
+            return f"waiting for {name}'s bid"
+        if not self._spec.kind.has_bids and not self._tricks and not self._plays:
+            return f"a {self._spec.kind} round has no bids; waiting for {name}'s card"
+        return f"waiting for {name}'s card"
+
+    def _why_not_playable(self, play: Play) -> str:
+        name = self.names[self._to_act]
+        card = play.card
+        if not self._hands[self._to_act] >> card.index & 1:
+            return f"{name} does not hold {card}"
+        suit = _SUITS[self._follow]
+        if self._demand_highest:
+            highest = cards_in_mask(self._legal_mask_now() & ~_JOKER_MASK)[0]
+            return f"{name} must play the highest {suit.symbol} ({highest}) and may not play {card}"
+        return f"{name} must follow {suit.symbol} and may not play {card}"
+
+    def _why_not_joker_mode(self, play: Play) -> str:
+        name = self.names[self._to_act]
+        if self._plays:
+            return f"{name} follows, so the joker may only take or discard, not {play}"
+        return f"{name} leads, so the joker must demand the highest or discard, not {play}"
+
+    def _error(self, message: str) -> IllegalActionError:
+        """An ``IllegalActionError`` whose message starts with the round and trick."""
+        if self._phase is Phase.OVER:
+            return IllegalActionError(message)
+        where = f"round {self._round_index + 1}"
+        if self._phase is Phase.PLAY:
+            where += f", trick {len(self._tricks) + 1}"
+        return IllegalActionError(f"{where}: {message}")
+
+    @staticmethod
+    def _can(verify: Callable[..., None], *args: object) -> bool:
+        try:
+            verify(*args)
+        except IllegalActionError:
+            return False
+        return True
+
+
+_LIST_FIELDS = ("_bids", "_hands", "_history", "_log", "_plays", "_taken", "_totals", "_tricks")
+_SHARED_FIELDS = tuple(name for name in Game.__slots__ if name not in _LIST_FIELDS)

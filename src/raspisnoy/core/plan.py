@@ -1,0 +1,92 @@
+"""The round plan: how many cards each round deals and what kind of round it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core.rules import Rules, max_cards
+
+__all__ = ["RoundKind", "RoundSpec", "round_plan"]
+
+
+class RoundKind(StrEnum):
+    """The kinds of round; the value is the name records and ``schedule --json`` use."""
+
+    NORMAL = "normal"
+    #: «бескозырка»: no trump, bids as usual.
+    NO_TRUMP = "no-trump"
+    #: «тёмная»: bids are made before seeing the hand or the trump.
+    BLIND = "blind"
+    #: «мизер»: no bids; every trick taken costs.
+    MISERE = "misere"
+    #: «золотая»: no bids; every trick taken pays.
+    GOLDEN = "golden"
+
+    @property
+    def has_bids(self) -> bool:
+        """Misère and golden rounds are played without bids."""
+        return self not in (RoundKind.MISERE, RoundKind.GOLDEN)
+
+    @property
+    def has_trump(self) -> bool:
+        """No-trump rounds turn up no card and have no trump."""
+        return self is not RoundKind.NO_TRUMP
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSpec:
+    """One round of the plan: its 1-based number, cards per player and kind."""
+
+    number: int
+    cards: int
+    kind: RoundKind
+
+    def to_json(self) -> dict[str, object]:
+        """The ``schedule --json`` object (RECORD.md)."""
+        return {"round": self.number, "cards": self.cards, "kind": str(self.kind)}
+
+
+def check_players(rules: Rules, players: int) -> None:
+    """Raise ``InvalidInputError`` unless the ruleset allows this many players."""
+    if not rules.min_players <= players <= rules.max_players:
+        raise InvalidInputError(
+            f"{rules.preset} is played by {rules.min_players} to {rules.max_players} players, "
+            f"not {players}"
+        )
+
+
+@lru_cache(maxsize=256)
+def round_plan(rules: Rules, players: int) -> tuple[RoundSpec, ...]:
+    """The whole game's rounds, in order (RULES.md 1, "Round plan")."""
+    check_players(rules, players)
+    top = max_cards(rules, players)
+    if rules.custom_plan:
+        return tuple(_custom_round(n, text, top) for n, text in enumerate(rules.custom_plan, 1))
+    deals: list[tuple[int, RoundKind]] = [(cards, RoundKind.NORMAL) for cards in range(1, top + 1)]
+    if rules.descending:
+        deals += [(cards, RoundKind.NORMAL) for cards in range(top - 1, 0, -1)]
+    deals += [(top, RoundKind.NORMAL)] * (players - 1)
+    for kind in (RoundKind.NO_TRUMP, RoundKind.BLIND, RoundKind.MISERE, RoundKind.GOLDEN):
+        deals += [(top, kind)] * players
+    return tuple(RoundSpec(n, cards, kind) for n, (cards, kind) in enumerate(deals, start=1))
+
+
+def _custom_round(number: int, text: str, top: int) -> RoundSpec:
+    """One entry of the ``custom_plan`` option: ``CARDS`` or ``CARDS:KIND``."""
+    cards_text, _, kind_text = text.partition(":")
+    try:
+        cards = int(cards_text)
+        kind = RoundKind(kind_text.strip().lower() or "normal")
+    except ValueError:
+        kinds = ", ".join(k.value for k in RoundKind)
+        raise InvalidInputError(
+            f"custom_plan entry {number} {text!r}: expected CARDS or CARDS:KIND ({kinds})"
+        ) from None
+    if not 1 <= cards <= top:
+        raise InvalidInputError(
+            f"custom_plan entry {number} {text!r}: cards must be 1 to {top} for this many players"
+        )
+    return RoundSpec(number, cards, kind)

@@ -1,0 +1,343 @@
+"""Game records (RECORD.md): parse, validate, write, replay, and the ``replay`` report.
+
+A record is to raspisnoy what PGN is to chess. ``parse_record`` checks its shape and
+notation and raises ``InvalidInputError`` naming the place (``round 2, trick 1: ...``);
+``replay`` then pushes every deal, bid and card through a ``Game``, so the rules are
+checked by the one engine that plays games, and raises ``IllegalActionError`` with the
+round, trick, player and input. Records may stop anywhere (a game in progress).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from raspisnoy.core.actions import Play
+from raspisnoy.core.cards import Card
+from raspisnoy.core.errors import IllegalActionError, InvalidInputError
+from raspisnoy.core.events import Phase, RoundResult, Trick
+from raspisnoy.core.game import Game
+from raspisnoy.core.plan import RoundKind, check_players
+from raspisnoy.core.rules import Rules, resolve_rules
+
+__all__ = [
+    "FORMAT",
+    "Record",
+    "RecordRound",
+    "dumps_record",
+    "game_to_record",
+    "loads_record",
+    "parse_record",
+    "record_to_json",
+    "replay",
+    "replay_report",
+]
+
+FORMAT = "raspisnoy-record/1"
+_RECORD_KEYS = {"format", "rules", "players", "rounds"}
+_ROUND_KEYS = {"dealer", "hands", "trump_card", "bids", "tricks", "cards", "kind"}
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRound:
+    """One round of a record; ``bids`` by seat (``None``: not yet, or a round without bids)."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    trump_card: Card | None
+    bids: tuple[int | None, ...] | None
+    tricks: tuple[tuple[Play, ...], ...]
+    cards: int | None = None
+    kind: RoundKind | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A whole or partial game: its rules, the players in seat order, and the rounds."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    rounds: tuple[RecordRound, ...]
+
+
+# ------------------------------------------------------------------------- reading
+
+
+def loads_record(text: str) -> Record:
+    """Parse a record from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidInputError(
+            f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+    return parse_record(data)
+
+
+def parse_record(data: Any) -> Record:
+    """Check the shape and notation of a decoded JSON record and build a ``Record``."""
+    if not isinstance(data, Mapping):
+        raise InvalidInputError("a record must be a JSON object")
+    _reject_unknown(data, _RECORD_KEYS, "record")
+    if data.get("format") != FORMAT:
+        raise InvalidInputError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+    rules = resolve_rules(data.get("rules", None))
+    players = _parse_players(data.get("players"), rules)
+    rounds = _expect(data.get("rounds", []), list, "rounds", "a list")
+    parsed = tuple(
+        _parse_round(raw, number, len(players)) for number, raw in enumerate(rounds, start=1)
+    )
+    return Record(rules, players, parsed)
+
+
+def _parse_players(raw: Any, rules: Rules) -> tuple[str, ...]:
+    players = _expect(raw, list, "players", "a list of names")
+    if not all(isinstance(name, str) and name.strip() for name in players):
+        raise InvalidInputError("players: every player needs a non-empty name")
+    if len(set(players)) != len(players):
+        raise InvalidInputError("players: names must be different")
+    check_players(rules, len(players))
+    return tuple(players)
+
+
+def _parse_round(raw: Any, number: int, players: int) -> RecordRound:
+    where = f"round {number}"
+    data = _expect(raw, dict, where, "an object")
+    _reject_unknown(data, _ROUND_KEYS, where)
+    dealer = _expect(data.get("dealer"), int, f"{where}: dealer", "a seat number")
+    if not 0 <= dealer < players:
+        raise InvalidInputError(f"{where}: dealer {dealer} is not a seat (0 to {players - 1})")
+    hands_raw = _expect(data.get("hands"), list, f"{where}: hands", "a list of hands")
+    hands = tuple(
+        tuple(
+            _located(Card.parse, card, f"{where}: hands")
+            for card in _expect(hand, list, f"{where}: hands", "lists of cards")
+        )
+        for hand in hands_raw
+    )
+    trump_raw = data.get("trump_card")
+    trump_card = (
+        None if trump_raw is None else _located(Card.parse, trump_raw, f"{where}: trump_card")
+    )
+    tricks = tuple(
+        tuple(
+            _located(Play.parse, play, f"{where}, trick {t}")
+            for play in _expect(trick, list, f"{where}, trick {t}", "a list of cards")
+        )
+        for t, trick in enumerate(
+            _expect(data.get("tricks", []), list, f"{where}: tricks", "a list"), 1
+        )
+    )
+    return RecordRound(
+        dealer=dealer,
+        hands=hands,
+        trump_card=trump_card,
+        bids=_parse_bids(data.get("bids"), where, players),
+        tricks=tricks,
+        cards=_optional_int(data.get("cards"), f"{where}: cards"),
+        kind=_parse_kind(data.get("kind"), where),
+    )
+
+
+def _parse_bids(raw: Any, where: str, players: int) -> tuple[int | None, ...] | None:
+    if raw is None:
+        return None
+    bids = _expect(raw, list, f"{where}: bids", "a list of numbers by seat, or null")
+    if len(bids) > players:
+        raise InvalidInputError(f"{where}: bids: {len(bids)} bids for {players} players")
+    for bid in bids:
+        if bid is not None and (isinstance(bid, bool) or not isinstance(bid, int)):
+            raise InvalidInputError(f"{where}: bids: {bid!r} is not a bid")
+    return tuple(bids) + (None,) * (players - len(bids))
+
+
+def _parse_kind(raw: Any, where: str) -> RoundKind | None:
+    if raw is None:
+        return None
+    try:
+        return RoundKind(raw)
+    except ValueError:
+        kinds = ", ".join(kind.value for kind in RoundKind)
+        raise InvalidInputError(f"{where}: kind {raw!r} is not one of {kinds}") from None
+
+
+def _optional_int(raw: Any, where: str) -> int | None:
+    return None if raw is None else _expect(raw, int, where, "a whole number")
+
+
+def _expect(value: Any, kind: type[_T], where: str, what: str) -> _T:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InvalidInputError(f"{where}: expected {what}, got {json.dumps(value)}")
+    return value
+
+
+def _located(parse: Callable[[str], _T], text: Any, where: str) -> _T:
+    try:
+        return parse(text)
+    except InvalidInputError as error:
+        raise InvalidInputError(f"{where}: {error}") from None
+
+
+def _reject_unknown(data: Mapping[str, Any], known: set[str], where: str) -> None:
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise InvalidInputError(f"{where}: unknown field {unknown[0]!r}")
+
+
+# ------------------------------------------------------------------------- replaying
+
+
+def replay(record: Record) -> Game:
+    """Play the record through a ``Game``; every deal, bid and card is checked by the rules."""
+    first_dealer = record.rounds[0].dealer if record.rounds else 0
+    game = Game(record.rules, record.players, first_dealer=first_dealer)
+    for number, round_ in enumerate(record.rounds, start=1):
+        _check_round_start(game, round_, number)
+        game.deal(round_.hands, round_.trump_card)
+        _replay_bids(game, round_, number)
+        _replay_tricks(game, round_, number)
+    return game
+
+
+def _check_round_start(game: Game, round_: RecordRound, number: int) -> None:
+    if game.is_over:
+        raise IllegalActionError(f"round {number}: the game is over after {len(game.plan)} rounds")
+    if game.phase is not Phase.DEAL:
+        raise IllegalActionError(f"round {number - 1} is not finished, but round {number} follows")
+    where = f"round {number}"
+    if round_.dealer != game.dealer:
+        raise IllegalActionError(
+            f"{where}: the deal passes clockwise, so the dealer is {game.names[game.dealer]} "
+            f"(seat {game.dealer}), not seat {round_.dealer}"
+        )
+    spec = game.round
+    if round_.cards is not None and round_.cards != spec.cards:
+        raise IllegalActionError(f"{where}: the plan deals {spec.cards} cards, not {round_.cards}")
+    if round_.kind is not None and round_.kind is not spec.kind:
+        raise IllegalActionError(
+            f"{where}: the plan makes it a {spec.kind} round, not {round_.kind}"
+        )
+
+
+def _replay_bids(game: Game, round_: RecordRound, number: int) -> None:
+    where = f"round {number}"
+    if not game.round.kind.has_bids:
+        if round_.bids is not None and any(bid is not None for bid in round_.bids):
+            raise IllegalActionError(f"{where}: a {game.round.kind} round has no bids")
+        return
+    bids = round_.bids or (None,) * game.players
+    order = [(game.dealer + 1 + k) % game.players for k in range(game.players)]
+    missing = None
+    for seat in order:
+        if bids[seat] is None:
+            missing = missing if missing is not None else seat
+        elif missing is not None:
+            raise IllegalActionError(
+                f"{where}: {game.names[seat]} has a bid, but {game.names[missing]}, "
+                f"who bids first, has none"
+            )
+        else:
+            game.bid(bids[seat], seat)  # type: ignore[arg-type]
+    if missing is not None and round_.tricks:
+        raise IllegalActionError(f"{where}: cards are played before {game.names[missing]} has bid")
+
+
+def _replay_tricks(game: Game, round_: RecordRound, number: int) -> None:
+    for t, trick in enumerate(round_.tricks, start=1):
+        if len(trick) > game.players:
+            raise InvalidInputError(
+                f"round {number}, trick {t}: {len(trick)} cards for {game.players} players"
+            )
+        if len(trick) < game.players and t < len(round_.tricks):
+            raise InvalidInputError(
+                f"round {number}, trick {t}: only {len(trick)} cards, but another trick follows"
+            )
+        for play in trick:
+            game.play(play)
+
+
+# ------------------------------------------------------------------------- writing
+
+
+def game_to_record(game: Game) -> Record:
+    """The record of a game so far (with its fully resolved rules)."""
+    rounds = tuple(
+        RecordRound(
+            dealer=r.dealer,
+            hands=r.hands,
+            trump_card=r.trump_card,
+            bids=r.bids,
+            tricks=tuple(trick.plays for trick in r.tricks),
+            cards=r.cards,
+            kind=r.kind,
+        )
+        for r in game.rounds()
+    )
+    return Record(game.rules, game.names, rounds)
+
+
+def record_to_json(record: Record) -> dict[str, Any]:
+    """The record as a JSON-ready object (RECORD.md), rules fully resolved."""
+    return {
+        "format": FORMAT,
+        "rules": record.rules.to_json(),
+        "players": list(record.players),
+        "rounds": [_round_to_json(r) for r in record.rounds],
+    }
+
+
+def _round_to_json(round_: RecordRound) -> dict[str, Any]:
+    data: dict[str, Any] = {"dealer": round_.dealer}
+    if round_.cards is not None:
+        data["cards"] = round_.cards
+    if round_.kind is not None:
+        data["kind"] = str(round_.kind)
+    data["hands"] = [[str(card) for card in hand] for hand in round_.hands]
+    data["trump_card"] = None if round_.trump_card is None else str(round_.trump_card)
+    data["bids"] = None if round_.bids is None else list(round_.bids)
+    data["tricks"] = [[str(play) for play in trick] for trick in round_.tricks]
+    return data
+
+
+def dumps_record(record: Record, indent: int | None = 2) -> str:
+    """The record as JSON text (UTF-8 safe, names kept as written)."""
+    return json.dumps(record_to_json(record), ensure_ascii=False, indent=indent)
+
+
+# ------------------------------------------------------------------------- the replay report
+
+
+def replay_report(game: Game) -> dict[str, Any]:
+    """The ``raspisnoy replay --json`` object (RECORD.md) for a game so far."""
+    return {
+        "players": list(game.names),
+        "rounds": [_round_report(r) for r in game.rounds()],
+        "totals": list(game.totals),
+        "complete": game.is_over,
+        "winners": list(game.winners()),
+    }
+
+
+def _round_report(result: RoundResult) -> dict[str, Any]:
+    return {
+        "round": result.number,
+        "dealer": result.dealer,
+        "cards": result.cards,
+        "kind": str(result.kind),
+        "trump": None if result.trump is None else result.trump.letter,
+        "bids": None if result.bids is None else list(result.bids),
+        "taken": list(result.taken),
+        "points": None if result.points is None else list(result.points),
+        "tricks": [_trick_report(trick) for trick in result.tricks],
+    }
+
+
+def _trick_report(trick: Trick) -> dict[str, Any]:
+    return {
+        "leader": trick.leader,
+        "cards": [str(play) for play in trick.plays],
+        "winner": trick.winner,
+    }

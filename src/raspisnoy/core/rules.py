@@ -1,0 +1,270 @@
+"""Rulesets as data: the options of a game, their metadata, and the presets.
+
+A ``Rules`` value is the fully resolved set of options one game is played by. It is
+built from a preset (``raspisnoy.com`` by default) plus per-table overrides, and it is
+what a record stores. Every option carries a one-line description in English and
+Russian and is validated on construction, so a table, a record or ``--set`` can never
+smuggle in a value the engine does not understand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from raspisnoy.core.cards import ALL_CARDS, JOKERS, Card
+from raspisnoy.core.errors import InvalidInputError
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "OptionInfo",
+    "Rules",
+    "deck_cards",
+    "max_cards",
+    "option_info",
+    "resolve_rules",
+]
+
+DEFAULT_PRESET = "raspisnoy.com"
+
+
+def _option(default: Any, en: str, ru: str, **limits: Any) -> Any:
+    """A rules option: its default and the metadata that documents and validates it."""
+    return field(default=default, metadata={"en": en, "ru": ru, **limits})
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The resolved options of one game. Build it with ``resolve_rules``."""
+
+    preset: str = DEFAULT_PRESET
+    min_players: int = _option(
+        3, "Fewest players the ruleset allows", "Наименьшее число игроков", low=2, high=10
+    )
+    max_players: int = _option(
+        5, "Most players the ruleset allows", "Наибольшее число игроков", low=2, high=10
+    )
+    lowest_rank: int = _option(
+        6,
+        "Lowest rank in the deck: 6 for 36 cards, 2 for 52",
+        "Младшая карта колоды: 6 для 36 карт, 2 для 52",
+        low=2,
+        high=6,
+    )
+    jokers: tuple[str, ...] = _option(
+        ("7S",),
+        "Cards that serve as jokers (X; X1 and X2 when there are two)",
+        "Карты, которые играют джокером (X; X1 и X2, если их два)",
+    )
+    descending: bool = _option(
+        False,
+        "Play the descending phase M−1…1 after the ascending one",
+        "Играть нисходящую часть M−1…1 после восходящей",
+    )
+    custom_plan: tuple[str, ...] = _option(
+        (),
+        "Replace the round plan with this list of deals: CARDS or CARDS:KIND (e.g. 9:blind)",
+        "Заменить план раздач этим списком: КАРТЫ или КАРТЫ:ВИД (например 9:blind)",
+    )
+    dealer_constraint: bool = _option(
+        True,
+        "The dealer may not bid so that the bids sum to the cards dealt",
+        "Сдающий не может заказать так, чтобы сумма заказов равнялась числу карт",
+    )
+    exact_per_trick: int = _option(
+        10, "Points per trick for an exact bid above 0", "Очки за взятку при точном заказе (> 0)"
+    )
+    exact_zero: int = _option(5, "Points for an exact bid of 0", "Очки за сыгранный ноль (пас)")
+    undertrick_per_trick: int = _option(
+        -10, "Points per missing trick (undertrick)", "Очки за каждую недобранную взятку"
+    )
+    overtrick_per_trick: int = _option(
+        1,
+        "Points per trick taken when taking more than the bid",
+        "Очки за каждую взятку при переборе",
+    )
+    misere_zero: int = _option(100, "Misère: points for no tricks", "Мизер: очки без взяток")
+    misere_per_trick: int = _option(-20, "Misère: points per trick", "Мизер: очки за взятку")
+    golden_zero: int = _option(-100, "Golden: points for no tricks", "Золотая: очки без взяток")
+    golden_per_trick: int = _option(20, "Golden: points per trick", "Золотая: очки за взятку")
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option with its value, led by the preset (RECORD.md ``rules`` object)."""
+        data: dict[str, Any] = {"preset": self.preset}
+        for info in option_info():
+            value = getattr(self, info.name)
+            data[info.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated)."""
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """What one option is: name, type, default and descriptions."""
+
+    name: str
+    type: type
+    default: Any
+    en: str
+    ru: str
+    low: int | None = None
+    high: int | None = None
+
+
+@lru_cache(maxsize=1)
+def option_info() -> tuple[OptionInfo, ...]:
+    """The metadata of every option, in declaration order."""
+    infos = []
+    for f in dataclasses.fields(Rules):
+        if f.name == "preset":
+            continue
+        default = f.default
+        infos.append(
+            OptionInfo(
+                name=f.name,
+                type=type(default),
+                default=default,
+                en=f.metadata["en"],
+                ru=f.metadata["ru"],
+                low=f.metadata.get("low"),
+                high=f.metadata.get("high"),
+            )
+        )
+    return tuple(infos)
+
+
+def _info(name: str) -> OptionInfo:
+    for info in option_info():
+        if info.name == name:
+            return info
+    known = ", ".join(i.name for i in option_info())
+    raise InvalidInputError(f"unknown rules option {name!r} (known: {known})")
+
+
+#: Preset name -> the options it changes from the defaults, and its description.
+PRESETS: dict[str, dict[str, Any]] = {
+    "raspisnoy.com": {},
+}
+PRESET_DESCRIPTIONS: dict[str, tuple[str, str]] = {
+    "raspisnoy.com": (
+        "The raspisnoy.com edition: 36 cards, 7♠ joker, trumping optional",
+        "Правила raspisnoy.com: 36 карт, джокер 7♠, козырять не обязательно",
+    ),
+}
+
+
+def _validate(rules: Rules) -> None:
+    for info in option_info():
+        value = getattr(rules, info.name)
+        if info.type is bool and not isinstance(value, bool):
+            raise InvalidInputError(
+                f"rules option {info.name} must be true or false, not {value!r}"
+            )
+        if info.type is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InvalidInputError(
+                f"rules option {info.name} must be a whole number, not {value!r}"
+            )
+        if info.low is not None and info.high is not None and not info.low <= value <= info.high:
+            raise InvalidInputError(
+                f"rules option {info.name} must be between {info.low} and {info.high}, not {value}"
+            )
+    if rules.min_players > rules.max_players:
+        raise InvalidInputError("rules: min_players is greater than max_players")
+    _validate_jokers(rules)
+    if len(deck_cards(rules)) // rules.max_players < 1:
+        raise InvalidInputError("rules: the deck is too small for max_players")
+
+
+def _validate_jokers(rules: Rules) -> None:
+    if not isinstance(rules.jokers, tuple) or len(rules.jokers) > 2:
+        raise InvalidInputError("rules option jokers lists at most two cards")
+    seen = set()
+    for text in rules.jokers:
+        card = Card.parse(text)
+        if card.is_joker or card.rank < rules.lowest_rank:
+            raise InvalidInputError(f"rules option jokers: {text} is not a card of this deck")
+        if card in seen:
+            raise InvalidInputError(f"rules option jokers names {text} twice")
+        seen.add(card)
+
+
+@lru_cache(maxsize=64)
+def deck_cards(rules: Rules) -> tuple[Card, ...]:
+    """The cards of the deck, jokers included: the cards named in ``jokers`` become X (X1, X2)."""
+    replaced = {Card.parse(text) for text in rules.jokers}
+    cards = [c for c in ALL_CARDS[:52] if c.rank >= rules.lowest_rank and c not in replaced]
+    if len(replaced) == 1:
+        cards.append(JOKERS[0])
+    elif len(replaced) == 2:
+        cards.extend(JOKERS[1:])
+    return tuple(cards)
+
+
+def max_cards(rules: Rules, players: int) -> int:
+    """The hand-size cap M: the deck divided by the players, rounded down."""
+    return len(deck_cards(rules)) // players
+
+
+def parse_option_value(name: str, text: str) -> Any:
+    """Convert ``--set NAME=TEXT`` text to the option's type."""
+    info = _info(name)
+    cleaned = text.strip()
+    if info.type is bool:
+        lowered = cleaned.lower()
+        if lowered in {"true", "yes", "on", "1"}:
+            return True
+        if lowered in {"false", "no", "off", "0"}:
+            return False
+        raise InvalidInputError(f"rules option {name} must be true or false, not {text!r}")
+    if info.type is int:
+        try:
+            return int(cleaned)
+        except ValueError:
+            raise InvalidInputError(
+                f"rules option {name} must be a whole number, not {text!r}"
+            ) from None
+    if info.type is tuple:
+        return tuple(part.strip().upper() for part in cleaned.split(",") if part.strip())
+    return cleaned
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """JSON has lists where options have tuples."""
+    if _info(name).type is tuple and isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None, **overrides: Any) -> Rules:
+    """Resolve a preset name or a ``{"preset": NAME, option: value}`` object into ``Rules``.
+
+    Keyword ``overrides`` are applied last. Unknown presets and options, and values of the
+    wrong type or range, raise ``InvalidInputError``.
+    """
+    if isinstance(spec, Rules):
+        return spec.replace(**overrides) if overrides else spec
+    if spec is None:
+        spec = DEFAULT_PRESET
+    if isinstance(spec, str):
+        spec = {"preset": spec}
+    if not isinstance(spec, Mapping):
+        raise InvalidInputError(f"rules must be a preset name or an object, not {spec!r}")
+    options = dict(spec)
+    preset = options.pop("preset", DEFAULT_PRESET)
+    if preset not in PRESETS:
+        known = ", ".join(PRESETS)
+        raise InvalidInputError(f"unknown rules preset {preset!r} (known: {known})")
+    values: dict[str, Any] = dict(PRESETS[preset])
+    for name, value in {**options, **overrides}.items():
+        values[name] = _coerce(name, value)
+    return Rules(preset=preset, **values)

@@ -1,0 +1,68 @@
+"""What one seat may know: the only game state that leaves core for a player or a bot.
+
+A ``View`` is built by ``Game.view(seat)`` from the game's state, leaving out every card
+that seat cannot see: other hands, the undealt rest, and in a blind round («тёмная»)
+even its own hand and the trump until every bid is in. ``seat=None`` is a spectator's
+view: public information only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from raspisnoy.core.actions import Action, Play
+from raspisnoy.core.cards import Card, Suit
+from raspisnoy.core.events import Phase, Trick
+from raspisnoy.core.plan import RoundKind
+from raspisnoy.core.rules import Rules
+
+__all__ = ["View"]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A seat's knowledge of the game at one moment."""
+
+    seat: int | None
+    names: tuple[str, ...]
+    rules: Rules
+    phase: Phase
+    #: 1-based number of the current round, its cards per player and kind.
+    round: int
+    cards: int
+    kind: RoundKind
+    dealer: int
+    to_act: int | None
+    #: This seat's hand; ``None`` for a spectator and while a blind round is being bid.
+    hand: tuple[Card, ...] | None
+    #: The turned-up (or dealer-shown) card and the trump; ``None`` when hidden or absent.
+    trump_card: Card | None
+    trump: Suit | None
+    trump_hidden: bool
+    #: Bids by seat (``None`` = not yet); ``None`` in rounds without bids.
+    bids: tuple[int | None, ...] | None
+    taken: tuple[int, ...]
+    #: Cards each seat still holds (counts only).
+    hand_sizes: tuple[int, ...]
+    #: The trick in progress and the tricks finished in this round.
+    trick: Trick
+    tricks: tuple[Trick, ...]
+    #: Points per finished round (by seat) and the running totals.
+    scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    #: What this seat may do now; empty unless it is this seat's turn.
+    legal_actions: tuple[Action, ...]
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat == self.to_act
+
+    def played_cards(self) -> tuple[Card, ...]:
+        """Every card played so far in this round, in order."""
+        plays: list[Play] = [p for trick in self.tricks for p in trick.plays]
+        plays += self.trick.plays
+        return tuple(p.card for p in plays)

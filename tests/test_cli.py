@@ -1,0 +1,167 @@
+"""The command line, run as a real subprocess: RECORD.md's ``schedule`` and ``replay`` contract."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+DATA = Path(__file__).parent / "data"
+EXAMPLE = DATA / "record-example.json"
+EXPECTED_REPORT = {
+    "players": ["Anna", "Boris", "Vera"],
+    "rounds": [
+        {"round": 1, "dealer": 0, "cards": 1, "kind": "normal", "trump": "C",
+         "bids": [1, 1, 0], "taken": [0, 1, 0], "points": [-10, 10, 5],
+         "tricks": [{"leader": 1, "cards": ["KD", "AH", "QD"], "winner": 1}]},
+        {"round": 2, "dealer": 1, "cards": 2, "kind": "normal", "trump": "C",
+         "bids": [0, 1, 2], "taken": [1, 0, 1], "points": [1, -10, -10],
+         "tricks": [{"leader": 2, "cards": ["X:highest:D", "KD", "QD"], "winner": 2},
+                    {"leader": 2, "cards": ["AH", "9C", "6S"], "winner": 0}]},
+    ],
+    "totals": [-9, 0, -5],
+    "complete": False,
+    "winners": [],
+}  # fmt: skip
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "raspisnoy", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def assert_one_error_line(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    assert result.returncode != 0
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(3, 26), (4, 28), (5, 31)])
+def test_schedule_json_lists_the_plan(players: int, rounds: int) -> None:
+    result = run("schedule", "--players", str(players), "--json")
+    assert result.returncode == 0, result.stderr
+    plan = json.loads(result.stdout)
+    assert len(plan) == rounds
+    assert plan[0] == {"round": 1, "cards": 1, "kind": "normal"}
+    assert plan[-1] == {"round": rounds, "cards": 36 // players, "kind": "golden"}
+    assert [r["round"] for r in plan] == list(range(1, rounds + 1))
+
+
+def test_schedule_descending_option() -> None:
+    result = run("schedule", "--players", "4", "--set", "descending=true", "--json")
+    cards = [r["cards"] for r in json.loads(result.stdout)]
+    assert cards[:17] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    assert len(cards) == 28 + 8
+
+
+def test_schedule_human_table() -> None:
+    result = run("schedule", "--players", "3")
+    assert result.returncode == 0
+    assert "no-trump" in result.stdout and "golden" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("schedule", "--players", "6"), "3 to 5 players, not 6"),
+        (("schedule", "--players", "3", "--set", "nonsense=1"), "unknown rules option 'nonsense'"),
+        (("schedule", "--players", "3", "--set", "descending"), "OPTION=VALUE"),
+        (("schedule", "--players", "3", "--rules", "bridge"), "unknown rules preset 'bridge'"),
+        (("rules", "show", "bridge"), "unknown rules preset 'bridge'"),
+        (("replay", "/no/such/file.json"), "No such file"),
+    ],
+)
+def test_bad_options_are_one_error_line(args: tuple[str, ...], fragment: str) -> None:
+    assert_one_error_line(run(*args), fragment)
+
+
+def test_replay_json_matches_record_md() -> None:
+    result = run("replay", str(EXAMPLE), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == EXPECTED_REPORT
+
+
+def test_replay_reads_standard_input() -> None:
+    result = run("replay", "-", "--json", stdin=EXAMPLE.read_text())
+    assert json.loads(result.stdout) == EXPECTED_REPORT
+
+
+def test_replay_prints_a_score_sheet() -> None:
+    result = run("replay", str(EXAMPLE))
+    assert result.returncode == 0
+    assert "Boris" in result.stdout and "-9" in result.stdout
+
+
+def test_replay_illegal_card_names_round_trick_player_and_card() -> None:
+    record = json.loads(EXAMPLE.read_text())
+    # Vera leads A♥ at once; Boris holds 6♥ and must follow, but plays Q♦.
+    record["rounds"][1]["hands"][1] = ["QD", "6H"]
+    record["rounds"][1]["tricks"] = [["AH", "9C", "QD"]]
+    result = run("replay", "-", stdin=json.dumps(record))
+    assert_one_error_line(result, "round 2, trick 1: Boris must follow ♥ and may not play QD")
+
+
+def test_replay_joker_highest_demand_names_the_card() -> None:
+    record = json.loads(EXAMPLE.read_text())
+    record["rounds"][1]["hands"][0] = ["KD", "9D"]
+    record["rounds"][1]["tricks"] = [["X:highest:D", "9D"]]
+    result = run("replay", "-", stdin=json.dumps(record))
+    assert_one_error_line(
+        result, "round 2, trick 1: Anna must play the highest ♦ (KD) and may not play 9D"
+    )
+
+
+def test_replay_illegal_bid_names_the_dealer() -> None:
+    record = json.loads(EXAMPLE.read_text())
+    record["rounds"][0]["bids"] = [0, 1, 0]
+    assert_one_error_line(
+        run("replay", "-", stdin=json.dumps(record)), "round 1: Anna (dealer) may not bid 0"
+    )
+
+
+def test_replay_malformed_json() -> None:
+    assert_one_error_line(run("replay", "-", stdin="{nope"), "not valid JSON")
+
+
+_json_leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 40)
+    | st.sampled_from(
+        ["X", "X:take", "KD", "7S", "10h", "X:highest:D", "normal", "blind", "", "raspisnoy.com"]
+    )
+)
+_json = st.recursive(_json_leaves, lambda inner: st.lists(inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    path=st.sampled_from(["dealer", "hands", "trump_card", "bids", "tricks", "cards", "kind"]),
+    value=_json,
+    round_index=st.integers(0, 1),
+)
+def test_replay_never_crashes_on_mangled_records(
+    path: str, round_index: int, value: object
+) -> None:
+    """Whatever a field holds, replay either succeeds or prints one error line: no traceback."""
+    record = json.loads(EXAMPLE.read_text())
+    record["rounds"][round_index][path] = value
+    result = run("replay", "-", "--json", stdin=json.dumps(record))
+    if result.returncode == 0:
+        assert json.loads(result.stdout)["players"] == ["Anna", "Boris", "Vera"]
+    else:
+        assert_one_error_line(result)
