@@ -8,6 +8,7 @@ paths hand out the same objects again instead of building new ones.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -109,12 +110,12 @@ class Play:
 
 Action = Bid | Play
 
+_BID_TEXT = re.compile(r"[0-9]{1,3}")
 _PLAIN_PLAYS: dict[int, Play] = {card.index: Play(card) for card in ALL_CARDS if not card.is_joker}
 
 
 def parse_action(text: str) -> Action:
     """Parse a bid (a whole number) or a card play."""
-    cleaned = text.strip() if isinstance(text, str) else text
-    if isinstance(cleaned, str) and cleaned.isdigit():
-        return Bid(int(cleaned))
-    return Play.parse(cleaned)
+    if isinstance(text, str) and _BID_TEXT.fullmatch(text.strip()):
+        return Bid(int(text))
+    return Play.parse(text)

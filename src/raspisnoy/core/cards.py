@@ -165,9 +165,19 @@ def mask_of(cards: Iterable[Card]) -> int:
 
 def cards_in_mask(mask: int) -> tuple[Card, ...]:
     """The cards of a bit mask, sorted by suit then rank (jokers last)."""
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(ALL_CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(cards)
+    cards: tuple[Card, ...] = ()
+    for shift in (0, 13, 26, 39, 52):
+        chunk = mask >> shift & 0x1FFF
+        if chunk:
+            key = chunk | shift << 13
+            part = _CHUNK_CARDS.get(key)
+            if part is None:
+                part = _CHUNK_CARDS[key] = tuple(
+                    ALL_CARDS[shift + bit] for bit in range(13) if chunk >> bit & 1
+                )
+            cards += part
+    return cards
+
+
+#: ``cards_in_mask`` of one 13-bit slice, keyed by slice | shift << 13; filled on demand.
+_CHUNK_CARDS: dict[int, tuple[Card, ...]] = {}

@@ -36,7 +36,7 @@ _RANK_OF = tuple(c.rank for c in ALL_CARDS)
 _PLAIN_PLAYS = tuple(None if c.is_joker else Play.of(c) for c in ALL_CARDS)
 _BIDS = tuple(Bid(n) for n in range(64))
 # Enum members looked up once: a class attribute lookup costs more than a global.
-_PHASE_BID, _PHASE_PLAY = Phase.BID, Phase.PLAY
+_PHASE_DEAL, _PHASE_BID, _PHASE_PLAY, _PHASE_OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
 _HIGHEST, _TAKE = JokerMode.HIGHEST, JokerMode.TAKE
 
 
@@ -67,6 +67,19 @@ def _winner(plays: Sequence[Play], leader: int, trump: int) -> int:
     if first.mode is _HIGHEST:
         return leader
     lead_suit = _SUIT_OF[first.card.index] if first.suit is None else int(first.suit)
+    position = _best_position(plays, lead_suit, trump)
+    if position < 0:
+        # RULES.md 3.1: a joker led as "discard S" that nobody followed or trumped; the
+        # suit of the first card played after it decides.
+        suits = [_SUIT_OF[play.card.index] for play in plays[1:]]
+        lead_suit = next((suit for suit in suits if suit >= 0), -1)
+        position = max(_best_position(plays, lead_suit, trump), 0)
+    return (leader + position) % players
+
+
+def _best_position(plays: Sequence[Play], lead_suit: int, trump: int) -> int:
+    """Position of the winning play: the last joker "take", else the highest trump, else the
+    highest card of ``lead_suit``; -1 when no play qualifies."""
     best, best_position, take_position = -1, -1, -1
     for position, play in enumerate(plays):
         index = play.card.index
@@ -83,13 +96,7 @@ def _winner(plays: Sequence[Play], leader: int, trump: int) -> int:
             continue
         if strength > best:
             best, best_position = strength, position
-    if take_position >= 0:
-        return (leader + take_position) % players
-    if best_position < 0:
-        # RULES.md 3.1: a joker led as "discard S" that nobody followed or trumped; the
-        # suit of the first card played after it decides.
-        return _winner(plays[1:], (leader + 1) % players, trump) if players > 1 else leader
-    return (leader + best_position) % players
+    return take_position if take_position >= 0 else best_position
 
 
 def _suit_plays(key: int) -> tuple[Play, ...]:
@@ -205,6 +212,32 @@ class Game:
         self._dealer = first_dealer
         self._start_round()
 
+    @classmethod
+    def from_events(
+        cls,
+        rules: Rules | str | None,
+        players: int | Sequence[str],
+        events: Sequence[Event],
+        *,
+        seed: int | str | None = None,
+        first_dealer: int | None = None,
+    ) -> Game:
+        """Rebuild a game from its log (``game.events``): a game is rules + seed + actions."""
+        game = cls(rules, players, seed=seed, first_dealer=first_dealer)
+        for event in events:
+            game.apply_event(event)
+        return game
+
+    def apply_event(self, event: Event) -> None:
+        """Apply one logged event. A seeded game deals itself, so its deals are only compared."""
+        action = event.action
+        if not isinstance(action, Deal):
+            self.apply(action, event.seat)
+        elif self._phase is _PHASE_DEAL:
+            self.deal(action.hands, action.trump_card)
+        elif self._log[-1] != event:
+            raise self._error("the logged deal differs from this game's own deal")
+
     # ----------------------------------------------------------------- read-only state
 
     @property
@@ -213,12 +246,12 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self._phase is Phase.OVER
+        return self._phase is _PHASE_OVER
 
     @property
     def to_act(self) -> int | None:
         """The seat whose bid or card is awaited; ``None`` while dealing or when over."""
-        return self._to_act if self._phase in (Phase.BID, Phase.PLAY) else None
+        return self._to_act if self._phase is _PHASE_BID or self._phase is _PHASE_PLAY else None
 
     @property
     def round(self) -> RoundSpec:
@@ -283,8 +316,11 @@ class Game:
         if self._phase is _PHASE_PLAY:
             return self._legal_plays()
         if self._phase is _PHASE_BID:
+            bids: list[Action] = list(_BIDS[: self._spec.cards + 1])
             forbidden = self._forbidden_bid()
-            return [_BIDS[n] for n in range(self._spec.cards + 1) if n != forbidden]
+            if forbidden >= 0:
+                del bids[forbidden]
+            return bids
         return []
 
     def apply(self, action: Action, seat: int | None = None) -> Event:
@@ -307,7 +343,7 @@ class Game:
         if amount == self._forbidden_bid():
             raise self._error(
                 f"{name} (dealer) may not bid {amount}: the bids would sum to the "
-                f"{cards} card{'s' if cards != 1 else ''} dealt"
+                f"{cards} card{'' if cards == 1 else 's'} dealt"
             )
 
     def can_bid(self, amount: int, seat: int | None = None) -> bool:
@@ -323,7 +359,8 @@ class Game:
         event = Event(self._round_index + 1, bidder, _BIDS[amount])
         self._log.append(event)
         if self._bid_count == self.players:
-            self._phase = Phase.PLAY
+            self._phase = _PHASE_PLAY
+            self._legal_mask = -1
         self._to_act = (bidder + 1) % self.players
         return event
 
@@ -346,14 +383,15 @@ class Game:
 
     def play(self, play: Play, seat: int | None = None) -> Event:
         """Play a card (a joker with its mode) for the player to act."""
+        if self._phase is not _PHASE_PLAY:
+            self.verify_play(play, seat)  # raises, saying why
         index = play.card.index
         player = self._to_act
         mask = self._legal_mask
         if mask < 0:
             mask = self._legal_mask_now()
         if (
-            self._phase is not _PHASE_PLAY
-            or (seat is not None and seat != player)
+            (seat is not None and seat != player)
             or not mask >> index & 1
             or (index >= 52 and not self._joker_mode_allowed(play))
         ):
@@ -412,11 +450,21 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy: same seed, own hands, bids, tricks and log."""
-        other = Game.__new__(Game)
-        for name in _SHARED_FIELDS:
-            setattr(other, name, getattr(self, name))
-        for name in _LIST_FIELDS:
-            setattr(other, name, getattr(self, name)[:])
+        other = _new_game(Game)
+        other.rules, other.names, other.players = self.rules, self.names, self.players
+        other.plan, other.deck, other.seed = self.plan, self.deck, self.seed
+        other._phase, other._spec, other._round_index = self._phase, self._spec, self._round_index
+        other._dealer, other._dealt, other._to_act = self._dealer, self._dealt, self._to_act
+        other._trump, other._trump_card, other._leader = self._trump, self._trump_card, self._leader
+        other._follow, other._demand_highest = self._follow, self._demand_highest
+        other._bid_sum, other._bid_count, other._legal_mask = (
+            self._bid_sum,
+            self._bid_count,
+            self._legal_mask,
+        )
+        other._hands, other._bids, other._taken = self._hands[:], self._bids[:], self._taken[:]
+        other._plays, other._tricks, other._log = self._plays[:], self._tricks[:], self._log[:]
+        other._history, other._totals = self._history[:], self._totals[:]
         return other
 
     def _rng_for(self, purpose: object) -> random.Random:
@@ -503,6 +551,7 @@ class Game:
         self._hands = masks
         card = self._trump_card = deal.trump_card
         self._trump = _NO_TRUMP if card is None or card.suit is None else int(card.suit)
+        self._legal_mask = -1
         self._phase = _PHASE_BID if self._spec.kind.has_bids else _PHASE_PLAY
 
     def _verify_trump_card(
@@ -538,7 +587,8 @@ class Game:
             raise self._error(f"{where}: {card} is not in this deck{note}")
 
     def _legal_mask_now(self) -> int:
-        """The cards the player to act may play, cached until the next play."""
+        """The cards the player to act may play (in the play phase only), cached until the
+        next play; every change of the player to act or of the hands resets the cache."""
         mask = self._legal_mask
         if mask >= 0:
             return mask
@@ -681,5 +731,4 @@ class Game:
         return True
 
 
-_LIST_FIELDS = ("_bids", "_hands", "_history", "_log", "_plays", "_taken", "_totals", "_tricks")
-_SHARED_FIELDS = tuple(name for name in Game.__slots__ if name not in _LIST_FIELDS)
+_new_game = object.__new__

@@ -204,7 +204,9 @@ def replay(record: Record) -> Game:
 
 def _check_round_start(game: Game, round_: RecordRound, number: int) -> None:
     if game.is_over:
-        raise IllegalActionError(f"round {number}: the game is over after {len(game.plan)} rounds")
+        raise IllegalActionError(
+            f"round {number}: the game is over after {_count(len(game.plan), 'round')}"
+        )
     if game.phase is not Phase.DEAL:
         raise IllegalActionError(f"round {number - 1} is not finished, but round {number} follows")
     where = f"round {number}"
@@ -215,7 +217,9 @@ def _check_round_start(game: Game, round_: RecordRound, number: int) -> None:
         )
     spec = game.round
     if round_.cards is not None and round_.cards != spec.cards:
-        raise IllegalActionError(f"{where}: the plan deals {spec.cards} cards, not {round_.cards}")
+        raise IllegalActionError(
+            f"{where}: the plan deals {_count(spec.cards, 'card')}, not {round_.cards}"
+        )
     if round_.kind is not None and round_.kind is not spec.kind:
         raise IllegalActionError(
             f"{where}: the plan makes it a {spec.kind} round, not {round_.kind}"
@@ -246,6 +250,12 @@ def _replay_bids(game: Game, round_: RecordRound, number: int) -> None:
 
 
 def _replay_tricks(game: Game, round_: RecordRound, number: int) -> None:
+    cards = game.round.cards
+    if len(round_.tricks) > cards:
+        raise InvalidInputError(
+            f"round {number}, trick {cards + 1}: a round of {_count(cards, 'card')} "
+            f"has only {_count(cards, 'trick')}"
+        )
     for t, trick in enumerate(round_.tricks, start=1):
         if len(trick) > game.players:
             raise InvalidInputError(
@@ -257,6 +267,11 @@ def _replay_tricks(game: Game, round_: RecordRound, number: int) -> None:
             )
         for play in trick:
             game.play(play)
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 # ------------------------------------------------------------------------- writing

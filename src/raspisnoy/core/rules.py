@@ -166,13 +166,9 @@ PRESET_DESCRIPTIONS: dict[str, tuple[str, str]] = {
 def _validate(rules: Rules) -> None:
     for info in option_info():
         value = getattr(rules, info.name)
-        if info.type is bool and not isinstance(value, bool):
+        if not _has_type(value, info.type):
             raise InvalidInputError(
-                f"rules option {info.name} must be true or false, not {value!r}"
-            )
-        if info.type is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise InvalidInputError(
-                f"rules option {info.name} must be a whole number, not {value!r}"
+                f"rules option {info.name} must be {_TYPE_NAMES[info.type]}, not {value!r}"
             )
         if info.low is not None and info.high is not None and not info.low <= value <= info.high:
             raise InvalidInputError(
@@ -183,6 +179,22 @@ def _validate(rules: Rules) -> None:
     _validate_jokers(rules)
     if len(deck_cards(rules)) // rules.max_players < 1:
         raise InvalidInputError("rules: the deck is too small for max_players")
+
+
+_TYPE_NAMES = {
+    bool: "true or false",
+    int: "a whole number",
+    tuple: "a list of texts",
+    str: "a text",
+}
+
+
+def _has_type(value: Any, kind: type) -> bool:
+    if kind is tuple:
+        return isinstance(value, tuple) and all(isinstance(item, str) for item in value)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
 
 
 def _validate_jokers(rules: Rules) -> None:
