@@ -764,7 +764,7 @@ def test_final_totals_and_winners(misere_hands, round_two, winners):
     assert [r.points for r in game.rounds()] == [(5, 1, 5), round_two]
     assert game.totals == tuple(a + b for a, b in zip((5, 1, 5), round_two, strict=True))
     assert game.winners() == winners
-    assert (game.to_act, game.legal_actions()) == (None, [])
+    assert (game.to_act, game.legal_actions()) == (None, ())
     assert message(game.bid, 0) == "not a time to bid (bid 0): the game is over"
 
 

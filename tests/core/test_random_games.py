@@ -821,7 +821,7 @@ class Checker:
                     f"{sorted(map(str, leaked))}",
                 )
             mine = seat is not None and seat == game.to_act
-            if list(view.legal_actions) != (game.legal_actions() if mine else []):
+            if view.legal_actions != (game.legal_actions() if mine else ()):
                 self.fail("view-legal", f"{who}'s view offers {view.legal_actions}")
 
     def check_can(self, legal: Sequence[Any]) -> None:
@@ -1118,7 +1118,7 @@ def test_every_legal_action_applies_on_a_clone(players: int, seed: int, steps: i
         game.apply(rng.choice(game.legal_actions()))
     legal = game.legal_actions()
     if game.is_over:
-        assert legal == []
+        assert legal == ()
         return
     assert legal, "a game in progress offers no action"
     seat = game.to_act

@@ -87,16 +87,13 @@ class Card:
     index: int
     rank: int = field(compare=False)
     suit: Suit | None = field(compare=False)
+    #: This card's bit in a hand mask: ``1 << index``.
+    bit: int = field(compare=False, repr=False)
 
     @property
     def is_joker(self) -> bool:
         """True for ``X``, ``X1`` and ``X2``."""
         return self.suit is None
-
-    @property
-    def bit(self) -> int:
-        """This card's bit in a hand mask."""
-        return 1 << self.index
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -126,10 +123,11 @@ class Card:
 
 
 def _make_cards() -> tuple[Card, ...]:
-    cards = [
-        Card(13 * suit + rank - 2, rank, Suit(suit)) for suit in range(4) for rank in range(2, 15)
+    indexes = [
+        (13 * suit + rank - 2, rank, Suit(suit)) for suit in range(4) for rank in range(2, 15)
     ]
-    cards += [Card(index, 0, None) for index in JOKER_INDEXES]
+    cards = [Card(index, rank, suit, 1 << index) for index, rank, suit in indexes]
+    cards += [Card(index, 0, None, 1 << index) for index in JOKER_INDEXES]
     return tuple(cards)
 
 

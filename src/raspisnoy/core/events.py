@@ -1,11 +1,12 @@
 """The values a game is made of and hands out: phases, the deal, log events, tricks, rounds.
 
-All are immutable, so the log, the round history and views can share them freely.
+All are immutable, so the log, the round history and views can share them freely. They
+are named tuples rather than dataclasses because games make many of them: a tuple is
+built several times faster.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -26,8 +27,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(NamedTuple):
     """The chance action of a round: every hand, and the card that sets the trump."""
 
     hands: tuple[tuple[Card, ...], ...]
@@ -58,8 +58,7 @@ class Trick(NamedTuple):
         return (self.leader + position) % players
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(NamedTuple):
     """A round as played so far. ``points`` is ``None`` until the round is over."""
 
     number: int

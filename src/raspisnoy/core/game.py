@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
+from operator import attrgetter
 
 from raspisnoy.core.actions import Action, Bid, JokerMode, Play
 from raspisnoy.core.cards import ALL_CARDS, SUIT_MASKS, Card, Suit, cards_in_mask, mask_of
@@ -35,6 +37,11 @@ _SUIT_OF = tuple(-1 if c.suit is None else int(c.suit) for c in ALL_CARDS)
 _RANK_OF = tuple(c.rank for c in ALL_CARDS)
 _PLAIN_PLAYS = tuple(None if c.is_joker else Play.of(c) for c in ALL_CARDS)
 _BIDS = tuple(Bid(n) for n in range(64))
+#: Builds a named tuple from a plain one without the Python-level ``__new__``: on the
+#: hot paths this halves the cost of an ``Event``.
+_new_tuple = tuple.__new__
+_INDEX, _BIT = attrgetter("index"), attrgetter("bit")
+
 # Enum members looked up once: a class attribute lookup costs more than a global.
 _PHASE_DEAL, _PHASE_BID, _PHASE_PLAY, _PHASE_OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
 _HIGHEST, _TAKE = JokerMode.HIGHEST, JokerMode.TAKE
@@ -99,14 +106,45 @@ def _best_position(plays: Sequence[Play], lead_suit: int, trump: int) -> int:
     return take_position if take_position >= 0 else best_position
 
 
-def _suit_plays(key: int) -> tuple[Play, ...]:
-    """The plays of one suit's slice of a mask; ``key`` is the slice plus its shift << 13."""
-    chunk, shift = key & 0x1FFF, key >> 13
-    return tuple(_PLAIN_PLAYS[shift + bit] for bit in range(13) if chunk >> bit & 1)  # type: ignore[misc]
+def _draw_shuffles(
+    seed: int | str, players: int, deck: tuple[Card, ...], rounds: int
+) -> tuple[int, tuple[tuple[Card, ...], ...]]:
+    """The first dealer and every round's shuffled deck, from one ``random.Random(seed)``.
+
+    The dealer is always drawn first, so the shuffles do not depend on whether the caller
+    chose the dealer. Each deck is sorted by random keys: a uniform shuffle (a tie, at
+    odds of about 2**-43, keeps deck order) that runs mostly in C.
+    """
+    rng = random.Random(f"raspisnoy/{seed}")
+    dealer = rng.randrange(players)
+    draw = rng.random
+    return dealer, tuple(tuple(sorted(deck, key=lambda _card: draw())) for _ in range(rounds))
 
 
-#: ``_suit_plays`` by key, filled as keys are met (at most 4 × 8192 entries).
-_SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
+@lru_cache(maxsize=1024)
+def _bid_choices(cards: int, forbidden: int) -> tuple[Bid, ...]:
+    """Bids 0..cards without the forbidden one (-1: none)."""
+    return tuple(bid for bid in _BIDS[: cards + 1] if bid.amount != forbidden)
+
+
+def _plays_of(mask: int, *, leading: bool) -> tuple[Play, ...]:
+    """Every play of the cards in ``mask``: one per card, the legal modes for a joker."""
+    plays: list[Play] = []
+    joker_plays = _LEAD_JOKER_PLAYS if leading else _FOLLOW_JOKER_PLAYS
+    for card in cards_in_mask(mask):
+        index = card.index
+        if index < 52:
+            plays.append(_PLAIN_PLAYS[index])  # type: ignore[arg-type]
+        else:
+            plays += joker_plays[index - 52]
+    return tuple(plays)
+
+
+#: ``_plays_of`` by legal mask (with ``_LEAD_FLAG`` where a joker leads), filled on demand
+#: and emptied when full: hands repeat, so most legal sets are found here.
+_LEGAL_PLAYS: dict[int, tuple[Play, ...]] = {}
+_LEGAL_PLAYS_LIMIT = 1 << 15
+_LEAD_FLAG = 1 << 60
 
 
 class Game:
@@ -128,6 +166,7 @@ class Game:
         "_phase",
         "_plays",
         "_round_index",
+        "_shuffles",
         "_spec",
         "_taken",
         "_to_act",
@@ -170,6 +209,7 @@ class Game:
     _tricks: list[Trick]
     _trump: int
     _trump_card: Card | None
+    _shuffles: tuple[tuple[Card, ...], ...]
 
     def __init__(
         self,
@@ -183,10 +223,10 @@ class Game:
 
         ``players`` is a count or the names in seat order. With ``seed`` the game shuffles
         and deals every round itself, and draws the first dealer unless one is given;
-        without it, each round waits for ``deal()``. Each round is shuffled by its own
-        ``random.Random`` seeded from (seed, round number), so a deal depends on nothing
-        but the seed and the round, and ``clone()`` has no generator state to copy. A
-        ``random.Random`` passed as ``seed`` supplies the seed.
+        without it, each round waits for ``deal()``. A ``random.Random`` passed as ``seed``
+        supplies the seed. The shuffles of all rounds are drawn up front from one
+        ``random.Random(seed)`` (see ``_draw_shuffles``), so clones share them and have no
+        generator state to copy.
         """
         self.rules = resolve_rules(rules)
         if isinstance(players, int):
@@ -199,10 +239,14 @@ class Game:
         if isinstance(seed, random.Random):
             seed = seed.getrandbits(64)
         self.seed = seed
-        if first_dealer is None:
-            first_dealer = (
-                self._rng_for("dealer").randrange(self.players) if seed is not None else 0
+        self._shuffles = ()
+        if seed is not None:
+            drawn_dealer, self._shuffles = _draw_shuffles(
+                seed, self.players, self.deck, len(self.plan)
             )
+            first_dealer = drawn_dealer if first_dealer is None else first_dealer
+        elif first_dealer is None:
+            first_dealer = 0
         if not 0 <= first_dealer < self.players:
             raise InvalidInputError(f"first dealer {first_dealer} is not a seat")
         self._log = []
@@ -311,17 +355,16 @@ class Game:
 
     # ----------------------------------------------------------------- actions
 
-    def legal_actions(self) -> list[Action]:
-        """What the player to act may do now (a fresh list; empty while dealing or over)."""
+    def legal_actions(self) -> tuple[Action, ...]:
+        """What the player to act may do now, in a fixed order (empty while dealing or over).
+
+        The tuple is shared with every state that has the same choices: it is immutable.
+        """
         if self._phase is _PHASE_PLAY:
             return self._legal_plays()
         if self._phase is _PHASE_BID:
-            bids: list[Action] = list(_BIDS[: self._spec.cards + 1])
-            forbidden = self._forbidden_bid()
-            if forbidden >= 0:
-                del bids[forbidden]
-            return bids
-        return []
+            return _bid_choices(self._spec.cards, self._forbidden_bid())
+        return ()
 
     def apply(self, action: Action, seat: int | None = None) -> Event:
         """Apply a bid or a play; with ``seat``, also check that it is that seat's turn."""
@@ -356,7 +399,7 @@ class Game:
         self._bids[bidder] = amount
         self._bid_sum += amount
         self._bid_count += 1
-        event = Event(self._round_index + 1, bidder, _BIDS[amount])
+        event = _new_tuple(Event, (self._spec.number, bidder, _BIDS[amount]))
         self._log.append(event)
         if self._bid_count == self.players:
             self._phase = _PHASE_PLAY
@@ -385,28 +428,28 @@ class Game:
         """Play a card (a joker with its mode) for the player to act."""
         if self._phase is not _PHASE_PLAY:
             self.verify_play(play, seat)  # raises, saying why
-        index = play.card.index
+        card = play.card
         player = self._to_act
         mask = self._legal_mask
         if mask < 0:
             mask = self._legal_mask_now()
         if (
             (seat is not None and seat != player)
-            or not mask >> index & 1
-            or (index >= 52 and not self._joker_mode_allowed(play))
+            or not mask & card.bit
+            or (card.suit is None and not self._joker_mode_allowed(play))
         ):
             self.verify_play(play, seat)  # raises, saying why
-        self._hands[player] ^= 1 << index
+        self._hands[player] ^= card.bit
         plays = self._plays
         if not plays:
             suit = play.suit
             if suit is None:
-                self._follow, self._demand_highest = _SUIT_OF[index], False
+                self._follow, self._demand_highest = _SUIT_OF[card.index], False
             else:
                 self._follow, self._demand_highest = suit, play.mode is _HIGHEST
         plays.append(play)
         self._legal_mask = -1
-        event = Event(self._spec.number, player, play)
+        event = _new_tuple(Event, (self._spec.number, player, play))
         self._log.append(event)
         if len(plays) == self.players:
             self._finish_trick()
@@ -453,6 +496,7 @@ class Game:
         other = _new_game(Game)
         other.rules, other.names, other.players = self.rules, self.names, self.players
         other.plan, other.deck, other.seed = self.plan, self.deck, self.seed
+        other._shuffles = self._shuffles
         other._phase, other._spec, other._round_index = self._phase, self._spec, self._round_index
         other._dealer, other._dealt, other._to_act = self._dealer, self._dealt, self._to_act
         other._trump, other._trump_card, other._leader = self._trump, self._trump_card, self._leader
@@ -466,10 +510,6 @@ class Game:
         other._plays, other._tricks, other._log = self._plays[:], self._tricks[:], self._log[:]
         other._history, other._totals = self._history[:], self._totals[:]
         return other
-
-    def _rng_for(self, purpose: object) -> random.Random:
-        """The random source of one purpose (a round number, or "dealer") under this seed."""
-        return random.Random(f"raspisnoy/{self.seed}/{purpose}")
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (``None``: a spectator). See ``raspisnoy.core.view``."""
@@ -493,16 +533,14 @@ class Game:
             trump_card=None if blind_bidding else self._trump_card,
             trump=None if blind_bidding else self.trump,
             trump_hidden=blind_bidding,
-            bids=tuple(self._bids) if spec.kind.has_bids else None,
+            bids=tuple(self._bids) if spec.has_bids else None,
             taken=tuple(self._taken),
             hand_sizes=tuple(mask.bit_count() for mask in self._hands),
             trick=self.trick,
             tricks=tuple(self._tricks),
             scores=tuple(r.points for r in self._history if r.points is not None),
             totals=tuple(self._totals),
-            legal_actions=tuple(self.legal_actions())
-            if seat is not None and seat == to_act
-            else (),
+            legal_actions=self.legal_actions() if seat is not None and seat == to_act else (),
         )
 
     # ----------------------------------------------------------------- internals
@@ -526,25 +564,22 @@ class Game:
         self._trump = _NO_TRUMP
         self._trump_card = None
         self._legal_mask = -1
-        if self.seed is not None:
-            self._deal_random(self._rng_for(self._spec.number))
+        if self._shuffles:
+            self._deal_shuffled(self._shuffles[self._round_index])
 
-    def _deal_random(self, rng: random.Random) -> None:
-        """Shuffle and deal one card at a time from the dealer's left; the dealer gets the last."""
+    def _deal_shuffled(self, order: tuple[Card, ...]) -> None:
+        """Deal one card at a time from the dealer's left; the dealer gets the last card."""
         players, dealt = self.players, self.players * self._spec.cards
-        draw = rng.random
-        order = sorted(self.deck, key=lambda _card: draw())  # a uniform shuffle, in C
         first = self._dealer + 1
-        masks = [0] * players
-        for position in range(dealt):
-            masks[(first + position) % players] |= 1 << order[position].index
+        dealt_cards = [order[(seat - first) % players : dealt : players] for seat in range(players)]
         trump_card: Card | None = None
-        if self._spec.kind.has_trump:
+        if self._spec.has_trump:
             # No card left undealt: the dealer shows the last card dealt to them.
             trump_card = order[dealt] if dealt < len(order) else order[dealt - 1]
-        deal = Deal(tuple(cards_in_mask(mask) for mask in masks), trump_card)
+        deal = Deal(tuple(tuple(sorted(cards, key=_INDEX)) for cards in dealt_cards), trump_card)
         self._log.append(Event(self._spec.number, None, deal))
-        self._apply_deal(deal, masks)
+        # A hand's cards are distinct, so the sum of their bits is the hand's mask.
+        self._apply_deal(deal, [sum(map(_BIT, cards)) for cards in dealt_cards])
 
     def _apply_deal(self, deal: Deal, masks: list[int]) -> None:
         self._dealt = deal.hands
@@ -552,7 +587,7 @@ class Game:
         card = self._trump_card = deal.trump_card
         self._trump = _NO_TRUMP if card is None or card.suit is None else int(card.suit)
         self._legal_mask = -1
-        self._phase = _PHASE_BID if self._spec.kind.has_bids else _PHASE_PLAY
+        self._phase = _PHASE_BID if self._spec.has_bids else _PHASE_PLAY
 
     def _verify_trump_card(
         self,
@@ -561,7 +596,7 @@ class Game:
         dealt: set[Card],
         deck: set[Card],
     ) -> None:
-        if not self._spec.kind.has_trump:
+        if not self._spec.has_trump:
             if trump_card is not None:
                 raise self._error(f"a {self._spec.kind} round turns up no card, not {trump_card}")
             return
@@ -603,22 +638,17 @@ class Game:
         self._legal_mask = mask
         return mask
 
-    def _legal_plays(self) -> list[Action]:
-        mask = self._legal_mask_now()
-        plays: list[Action] = []
-        for shift in (0, 13, 26, 39):
-            chunk = mask >> shift & 0x1FFF
-            if chunk:
-                key = chunk | shift << 13
-                suit_plays = _SUIT_PLAYS.get(key)
-                if suit_plays is None:
-                    suit_plays = _SUIT_PLAYS[key] = _suit_plays(key)
-                plays += suit_plays
-        if mask & _JOKER_MASK:
-            joker_plays = _FOLLOW_JOKER_PLAYS if self._plays else _LEAD_JOKER_PLAYS
-            for joker in range(3):
-                if mask >> (52 + joker) & 1:
-                    plays += joker_plays[joker]
+    def _legal_plays(self) -> tuple[Action, ...]:
+        mask = self._legal_mask
+        if mask < 0:
+            mask = self._legal_mask_now()
+        # A joker's modes depend on whether it leads; only then does the key need to say so.
+        key = mask | _LEAD_FLAG if mask & _JOKER_MASK and not self._plays else mask
+        plays = _LEGAL_PLAYS.get(key)
+        if plays is None:
+            if len(_LEGAL_PLAYS) >= _LEGAL_PLAYS_LIMIT:
+                _LEGAL_PLAYS.clear()
+            plays = _LEGAL_PLAYS[key] = _plays_of(mask, leading=not self._plays)
         return plays
 
     def _forbidden_bid(self) -> int:
@@ -629,8 +659,9 @@ class Game:
         return forbidden if forbidden >= 0 else -1
 
     def _finish_trick(self) -> None:
-        winner = _winner(self._plays, self._leader, self._trump)
-        self._tricks.append(Trick(self._leader, tuple(self._plays), winner))
+        plays, leader = self._plays, self._leader
+        winner = _winner(plays, leader, self._trump)
+        self._tricks.append(_new_tuple(Trick, (leader, tuple(plays), winner)))
         self._taken[winner] += 1
         self._plays = []
         self._leader = self._to_act = winner
@@ -639,10 +670,8 @@ class Game:
 
     def _finish_round(self) -> None:
         spec = self._spec
-        points = tuple(
-            round_points(self.rules, spec.kind, self._bids[seat], self._taken[seat])
-            for seat in range(self.players)
-        )
+        rules, kind = self.rules, spec.kind
+        points = tuple(map(partial(round_points, rules, kind), self._bids, self._taken))
         self._history.append(self._round_result(points))
         for seat, value in enumerate(points):
             self._totals[seat] += value
@@ -661,19 +690,20 @@ class Game:
         tricks = tuple(self._tricks)
         if self._plays:
             tricks += (self.trick,)
-        return RoundResult(
-            number=spec.number,
-            dealer=self._dealer,
-            cards=spec.cards,
-            kind=spec.kind,
-            hands=self._dealt,
-            trump_card=self._trump_card,
-            trump=self.trump,
-            bids=tuple(self._bids) if spec.kind.has_bids else None,
-            taken=tuple(self._taken),
-            tricks=tricks,
-            points=points,
-        )
+        fields = (
+            spec.number,
+            self._dealer,
+            spec.cards,
+            spec.kind,
+            self._dealt,
+            self._trump_card,
+            self.trump,
+            tuple(self._bids) if spec.has_bids else None,
+            tuple(self._taken),
+            tricks,
+            points,
+        )  # in RoundResult's field order
+        return _new_tuple(RoundResult, fields)
 
     def _check_turn(self, seat: int | None, what: object) -> None:
         if seat is not None and seat != self._to_act:
@@ -692,7 +722,7 @@ class Game:
         name = self.names[self._to_act]
         if self._phase is Phase.BID:
             return f"waiting for {name}'s bid"
-        if not self._spec.kind.has_bids and not self._tricks and not self._plays:
+        if not self._spec.has_bids and not self._tricks and not self._plays:
             return f"a {self._spec.kind} round has no bids; waiting for {name}'s card"
         return f"waiting for {name}'s card"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
@@ -43,6 +43,13 @@ class RoundSpec:
     number: int
     cards: int
     kind: RoundKind
+    #: ``kind.has_bids`` and ``kind.has_trump``, stored: the engine asks on every deal.
+    has_bids: bool = field(init=False, repr=False, compare=False)
+    has_trump: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "has_bids", self.kind.has_bids)
+        object.__setattr__(self, "has_trump", self.kind.has_trump)
 
     def to_json(self) -> dict[str, object]:
         """The ``schedule --json`` object (RECORD.md)."""

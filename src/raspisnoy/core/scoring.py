@@ -7,12 +7,14 @@ from raspisnoy.core.rules import Rules
 
 __all__ = ["round_points"]
 
+_MISERE, _GOLDEN = RoundKind.MISERE, RoundKind.GOLDEN
+
 
 def round_points(rules: Rules, kind: RoundKind, bid: int | None, taken: int) -> int:
     """Points for taking ``taken`` tricks after bidding ``bid`` (``None``: no bids this round)."""
-    if kind is RoundKind.MISERE:
+    if kind is _MISERE:
         return rules.misere_zero if taken == 0 else rules.misere_per_trick * taken
-    if kind is RoundKind.GOLDEN:
+    if kind is _GOLDEN:
         return rules.golden_zero if taken == 0 else rules.golden_per_trick * taken
     if bid is None:
         raise ValueError(f"a {kind} round is scored against a bid")
