@@ -165,3 +165,20 @@ def test_replay_never_crashes_on_mangled_records(
         assert json.loads(result.stdout)["players"] == ["Anna", "Boris", "Vera"]
     else:
         assert_one_error_line(result)
+
+
+def test_rules_list_and_show_json() -> None:
+    listed = json.loads(run("rules", "list", "--json").stdout)
+    assert [entry["name"] for entry in listed] == ["raspisnoy.com"]
+    shown = json.loads(run("rules", "show", "raspisnoy.com", "--json").stdout)
+    assert shown["preset"] == "raspisnoy.com"
+    assert shown["jokers"] == ["7S"] and shown["descending"] is False
+    changed = run("rules", "show", "raspisnoy.com", "--set", "descending=on", "--json")
+    assert json.loads(changed.stdout)["descending"] is True
+
+
+def test_rules_show_table_describes_every_option() -> None:
+    result = run("rules", "show", "raspisnoy.com")
+    assert result.returncode == 0
+    for option in ("dealer_constraint", "misere_zero", "custom_plan"):
+        assert option in result.stdout
