@@ -182,3 +182,48 @@ def test_rules_show_table_describes_every_option() -> None:
     assert result.returncode == 0
     for option in ("dealer_constraint", "misere_zero", "custom_plan"):
         assert option in result.stdout
+
+
+def test_names_are_shown_as_text_not_markup() -> None:
+    record = json.loads(EXAMPLE.read_text())
+    record["players"] = ["[/]", "[bold]Boris", "Vera"]
+    result = run("replay", "-", stdin=json.dumps(record))
+    assert result.returncode == 0, result.stderr
+    assert "[/]" in result.stdout and "[bold]Boris" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("stdin", "fragment"),
+    [
+        ("[" * 100_000, "not a usable JSON document"),
+        ('{"format": ' + "1" * 5000 + "}", "not a usable JSON document"),
+    ],
+)
+def test_pathological_json_is_one_error_line(stdin: str, fragment: str) -> None:
+    assert_one_error_line(run("replay", "-", stdin=stdin), fragment)
+
+
+def test_standard_input_must_be_utf8() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "raspisnoy", "replay", "-"],
+        input=EXAMPLE.read_bytes().replace(b"Anna", b"An\xffna"),
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stderr.decode().splitlines() == ["error: the input is not UTF-8 text"]
+
+
+@pytest.mark.parametrize(
+    "args", [("replay",), ("schedule", "--players", "x"), ("schedule", "--no-such-option")]
+)
+def test_usage_errors_are_one_error_line(args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert_one_error_line(result)
+
+
+def test_no_command_shows_help() -> None:
+    result = run()
+    assert result.returncode == 0
+    assert "schedule" in result.stdout and "replay" in result.stdout

@@ -15,6 +15,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from raspisnoy import __version__
@@ -31,11 +32,10 @@ from raspisnoy.core.rules import (
 app = typer.Typer(
     name="raspisnoy",
     help="Raspisnoy poker («расписной покер»): rules engine, records and tools.",
-    no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-rules_app = typer.Typer(help="List and show rulesets.", no_args_is_help=True)
+rules_app = typer.Typer(help="List and show rulesets.")
 app.add_typer(rules_app, name="rules")
 
 _T = TypeVar("_T")
@@ -75,10 +75,24 @@ def _rules_from(name: str, settings: list[str]) -> Rules:
 
 @app.callback(invoke_without_command=True)
 def _main(
+    context: typer.Context,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
     if version:
         sys.stdout.write(f"raspisnoy {__version__}\n")
+        raise typer.Exit()
+    _help_without_command(context)
+
+
+@rules_app.callback(invoke_without_command=True)
+def _rules(context: typer.Context) -> None:
+    _help_without_command(context)
+
+
+def _help_without_command(context: typer.Context) -> None:
+    """A group called without a command shows its help."""
+    if context.invoked_subcommand is None:
+        sys.stdout.write(context.get_help() + "\n")
         raise typer.Exit()
 
 
@@ -112,8 +126,8 @@ def replay_command(
     """Check every card and action of a game record against the rules and score it."""
 
     def load() -> Game:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-        return replay(loads_record(text))
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+        return replay(loads_record(data.decode("utf-8")))
 
     game = _guarded(load)
     report = replay_report(game)
@@ -129,7 +143,7 @@ def _print_score_sheet(report: dict[str, Any]) -> None:
     for column in ("#", "cards", "kind", "trump"):
         table.add_column(column)
     for name in report["players"]:
-        table.add_column(name, justify="right")
+        table.add_column(escape(name), justify="right")
     for r in report["rounds"]:
         cells = []
         for seat in range(len(report["players"])):
@@ -142,7 +156,7 @@ def _print_score_sheet(report: dict[str, Any]) -> None:
     console = Console()
     console.print(table)
     if report["complete"]:
-        names = ", ".join(report["players"][seat] for seat in report["winners"])
+        names = escape(", ".join(report["players"][seat] for seat in report["winners"]))
         console.print(f"Winner: {names}" if len(report["winners"]) == 1 else f"Winners: {names}")
     else:
         console.print("Game in progress.")
@@ -186,10 +200,18 @@ def rules_show(
     for column in ("option", "value", "description"):
         table.add_column(column)
     for info in option_info():
-        table.add_row(info.name, json.dumps(data[info.name], ensure_ascii=False), info.en)
+        table.add_row(info.name, escape(json.dumps(data[info.name], ensure_ascii=False)), info.en)
     Console().print(table)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: usage errors, too, end in one ``error:`` line."""
+    try:
+        status = app(standalone_mode=False)
+    except typer.TyperException as error:
+        sys.stderr.write(f"error: {error.format_message()}\n")
+        sys.exit(error.exit_code)
+    except typer.Abort:
+        sys.stderr.write("error: aborted\n")
+        sys.exit(1)
+    sys.exit(status if isinstance(status, int) else 0)

@@ -52,7 +52,7 @@ Hypothesis game:
 Fully checked games only (``test_random_games_every_action`` and the Hypothesis games),
 before every action:
   * cards conserved: hands disjoint, hands + cards played this round = cards dealt, each
-    seat holds cards − cards it played, ``played_cards()`` is what was played;
+    seat holds cards − cards it played, the view's tricks hold what was played;
   * ``legal_actions()`` equals the reference legal set (no duplicates);
   * the view of every seat and of a spectator: ``hand`` is the seat's hand (``None`` for a
     spectator, and for everyone while a blind round is bid, when ``trump_card`` and
@@ -776,9 +776,10 @@ class Checker:
         held = [card for hand in hands for card in hand]
         dealt = self.dealt
         cards = game.round.cards
-        in_view = game.view(None).played_cards()
-        if list(in_view) != self.round_plays:
-            self.fail("conservation", f"played_cards() {in_view}, played {self.round_plays}")
+        view = game.view(None)
+        in_view = [play.card for trick in (*view.tricks, view.trick) for play in trick.plays]
+        if in_view != self.round_plays:
+            self.fail("conservation", f"the view's tricks {in_view}, played {self.round_plays}")
         if (
             len(held) != len(set(held))
             or set(held) & set(self.round_plays)

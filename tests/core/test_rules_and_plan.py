@@ -111,18 +111,28 @@ def test_custom_plan(entries, expected):
 
 
 @pytest.mark.parametrize(
+    ("entries", "message"),
+    [
+        (("x",), "custom_plan entry 1 'x': expected CARDS or CARDS:KIND"),
+        (("",), "custom_plan entry 1 '': expected CARDS or CARDS:KIND"),
+        (("1", "9:foo"), "custom_plan entry 2 '9:foo': expected CARDS or CARDS:KIND"),
+        (("9:blind:x",), "custom_plan entry 1 '9:blind:x': expected"),
+        (("0",), "custom_plan entry 1 '0': cards must be at least 1"),
+    ],
+)
+def test_custom_plan_rejects_malformed_entries_at_once(entries, message):
+    with pytest.raises(InvalidInputError, match=message):
+        resolve_rules(custom_plan=entries)
+
+
+@pytest.mark.parametrize(
     ("entries", "players", "message"),
     [
-        (("x",), 3, "custom_plan entry 1 'x': expected CARDS or CARDS:KIND"),
-        (("",), 3, "custom_plan entry 1 '': expected CARDS or CARDS:KIND"),
-        (("1", "9:foo"), 3, "custom_plan entry 2 '9:foo': expected CARDS or CARDS:KIND"),
-        (("9:blind:x",), 3, "custom_plan entry 1 '9:blind:x': expected"),
-        (("0",), 3, "custom_plan entry 1 '0': cards must be 1 to 12"),
         (("13",), 3, "custom_plan entry 1 '13': cards must be 1 to 12"),
         (("10:blind",), 4, "custom_plan entry 1 '10:blind': cards must be 1 to 9"),
     ],
 )
-def test_custom_plan_rejects_bad_entries(entries, players, message):
+def test_custom_plan_rejects_deals_too_big_for_the_players(entries, players, message):
     rules = resolve_rules(custom_plan=entries)
     with pytest.raises(InvalidInputError, match=message):
         round_plan(rules, players)

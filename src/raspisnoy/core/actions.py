@@ -15,7 +15,7 @@ from enum import StrEnum
 from raspisnoy.core.cards import ALL_CARDS, Card, Suit
 from raspisnoy.core.errors import InvalidInputError
 
-__all__ = ["Action", "Bid", "JokerMode", "Play", "parse_action"]
+__all__ = ["PLAIN_PLAYS", "Action", "Bid", "JokerMode", "Play", "parse_action"]
 
 
 class JokerMode(StrEnum):
@@ -52,6 +52,12 @@ class Play:
     suit: Suit | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.card, Card):
+            raise InvalidInputError(f"{self.card!r} is not a Card (see Card.parse)")
+        if self.mode is not None and not isinstance(self.mode, JokerMode):
+            raise InvalidInputError(f"{self.mode!r} is not a joker mode")
+        if self.suit is not None and not isinstance(self.suit, Suit):
+            raise InvalidInputError(f"{self.suit!r} is not a suit")
         if self.card.is_joker:
             if self.mode is None:
                 raise InvalidInputError(
@@ -75,7 +81,7 @@ class Play:
                 raise InvalidInputError(
                     f"{text!r}: a joker play needs a mode, e.g. {card}:take or {card}:discard:D"
                 )
-            return _PLAIN_PLAYS[card.index]
+            return PLAIN_PLAYS[card.index]  # type: ignore[return-value]
         if not card.is_joker:
             raise InvalidInputError(f"{text!r}: only a joker announces a mode")
         try:
@@ -95,7 +101,10 @@ class Play:
     @classmethod
     def of(cls, card: Card) -> Play:
         """The (interned) play of a card that is not a joker."""
-        return _PLAIN_PLAYS[card.index]
+        play = PLAIN_PLAYS[card.index]
+        if play is None:
+            raise InvalidInputError(f"the joker {card} needs a mode")
+        return play
 
     def __str__(self) -> str:
         if self.mode is None:
@@ -110,8 +119,11 @@ class Play:
 
 Action = Bid | Play
 
-_BID_TEXT = re.compile(r"[0-9]{1,3}")
-_PLAIN_PLAYS: dict[int, Play] = {card.index: Play(card) for card in ALL_CARDS if not card.is_joker}
+_BID_TEXT = re.compile(r"[0-9]+")
+#: The interned play of every card, by card index; ``None`` for jokers, which need a mode.
+PLAIN_PLAYS: tuple[Play | None, ...] = tuple(
+    None if card.is_joker else Play(card) for card in ALL_CARDS
+)
 
 
 def parse_action(text: str) -> Action:

@@ -49,7 +49,7 @@ class Suit(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Suit:
         """Parse a suit letter (any case) or symbol; raise ``InvalidInputError`` otherwise."""
-        suit = _SUIT_BY_TEXT.get(text.strip().upper())
+        suit = _SUIT_BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
         if suit is None:
             raise InvalidInputError(f"{text!r} is not a suit (expected S, C, D or H)")
         return suit

@@ -17,3 +17,8 @@ class InvalidInputError(RaspisnoyError, ValueError):
 
 class IllegalActionError(RaspisnoyError, ValueError):
     """A well-formed action that the rules do not allow in the current state."""
+
+
+def count(number: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: a number with its noun, for messages."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"

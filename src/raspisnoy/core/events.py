@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from raspisnoy.core.actions import Bid, Play
 from raspisnoy.core.cards import Card, Suit
-from raspisnoy.core.plan import RoundKind
+from raspisnoy.core.kinds import RoundKind
 
 __all__ = ["Deal", "Event", "Phase", "RoundResult", "Trick"]
 
@@ -52,10 +52,6 @@ class Trick(NamedTuple):
     leader: int
     plays: tuple[Play, ...]
     winner: int | None
-
-    def seat_of(self, position: int, players: int) -> int:
-        """The seat that made the play at ``position``."""
-        return (self.leader + position) % players
 
 
 class RoundResult(NamedTuple):

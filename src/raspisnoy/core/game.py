@@ -18,16 +18,26 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from operator import attrgetter
 
-from raspisnoy.core.actions import Action, Bid, JokerMode, Play
+from raspisnoy.core.actions import PLAIN_PLAYS, Action, Bid, JokerMode, Play
 from raspisnoy.core.cards import ALL_CARDS, SUIT_MASKS, Card, Suit, cards_in_mask, mask_of
-from raspisnoy.core.errors import IllegalActionError, InvalidInputError
+from raspisnoy.core.errors import IllegalActionError, InvalidInputError, count
 from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
-from raspisnoy.core.plan import RoundKind, RoundSpec, round_plan
+from raspisnoy.core.kinds import RoundKind
+from raspisnoy.core.plan import RoundSpec, round_plan
 from raspisnoy.core.rules import Rules, deck_cards, resolve_rules
 from raspisnoy.core.scoring import round_points
 from raspisnoy.core.view import View
 
-__all__ = ["Deal", "Event", "Game", "Phase", "RoundResult", "Trick", "trick_winner"]
+__all__ = [
+    "Deal",
+    "Event",
+    "Game",
+    "Phase",
+    "RoundResult",
+    "Trick",
+    "player_names",
+    "trick_winner",
+]
 
 _JOKER_MASK = 0b111 << 52
 _SUITS = tuple(Suit)
@@ -35,7 +45,6 @@ _NO_TRUMP = -1
 #: Per card index: suit as an int (-1 for jokers) and rank, for the hot paths.
 _SUIT_OF = tuple(-1 if c.suit is None else int(c.suit) for c in ALL_CARDS)
 _RANK_OF = tuple(c.rank for c in ALL_CARDS)
-_PLAIN_PLAYS = tuple(None if c.is_joker else Play.of(c) for c in ALL_CARDS)
 _BIDS = tuple(Bid(n) for n in range(64))
 #: Builds a named tuple from a plain one without the Python-level ``__new__``: on the
 #: hot paths this halves the cost of an ``Event``.
@@ -62,9 +71,45 @@ _FOLLOW_JOKER_PLAYS = tuple(
 )
 
 
+MAX_NAME_LENGTH = 40
+
+
+def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    """Seat names from a count (``Player 1``…) or a list: printable, distinct, 1-40 characters."""
+    if isinstance(players, int) and not isinstance(players, bool):
+        return tuple(f"Player {seat + 1}" for seat in range(players))
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise InvalidInputError(f"players must be a number or a list of names, not {players!r}")
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or not name.isprintable():
+            raise InvalidInputError(f"players: {name!r} is not a name (printable text)")
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidInputError(f"players: {name!r} is longer than {MAX_NAME_LENGTH}")
+    if len(set(players)) != len(players):
+        raise InvalidInputError("players: names must be different")
+    return tuple(players)
+
+
+def _is_seat(seat: object, players: int) -> bool:
+    return type(seat) is int and 0 <= seat < players
+
+
+def _check_deal_types(hands: object, trump_card: object) -> None:
+    """Refuse a deal that is not hands of ``Card`` values (e.g. card texts)."""
+    if not isinstance(hands, Sequence) or not all(
+        isinstance(hand, Sequence) and all(isinstance(card, Card) for card in hand)
+        for hand in hands
+    ):
+        raise InvalidInputError("a deal needs a list of hands of Card values (see Card.parse)")
+    if trump_card is not None and not isinstance(trump_card, Card):
+        raise InvalidInputError(f"the trump card must be a Card or None, not {trump_card!r}")
+
+
 def trick_winner(plays: Sequence[Play], leader: int, trump: Suit | None, rules: Rules) -> int:
     """The seat that wins a complete trick (RULES.md 1, "Play" and "The joker"; 3.1)."""
     del rules  # the raspisnoy.com behaviour; the rulesets issue adds the variants
+    if not plays:
+        raise InvalidInputError("a trick needs at least one play")
     return _winner(plays, leader, -1 if trump is None else int(trump))
 
 
@@ -134,7 +179,7 @@ def _plays_of(mask: int, *, leading: bool) -> tuple[Play, ...]:
     for card in cards_in_mask(mask):
         index = card.index
         if index < 52:
-            plays.append(_PLAIN_PLAYS[index])  # type: ignore[arg-type]
+            plays.append(PLAIN_PLAYS[index])  # type: ignore[arg-type]
         else:
             plays += joker_plays[index - 52]
     return tuple(plays)
@@ -229,15 +274,14 @@ class Game:
         generator state to copy.
         """
         self.rules = resolve_rules(rules)
-        if isinstance(players, int):
-            self.names = tuple(f"Player {seat + 1}" for seat in range(players))
-        else:
-            self.names = tuple(players)
+        self.names = player_names(players)
         self.players = len(self.names)
         self.plan = round_plan(self.rules, self.players)
         self.deck = deck_cards(self.rules)
         if isinstance(seed, random.Random):
             seed = seed.getrandbits(64)
+        if (seed is not None and not isinstance(seed, int | str)) or isinstance(seed, bool):
+            raise InvalidInputError(f"a seed is a whole number or a text, not {seed!r}")
         self.seed = seed
         self._shuffles = ()
         if seed is not None:
@@ -247,7 +291,7 @@ class Game:
             first_dealer = drawn_dealer if first_dealer is None else first_dealer
         elif first_dealer is None:
             first_dealer = 0
-        if not 0 <= first_dealer < self.players:
+        if not _is_seat(first_dealer, self.players):
             raise InvalidInputError(f"first dealer {first_dealer} is not a seat")
         self._log = []
         self._history = []
@@ -350,7 +394,7 @@ class Game:
     def rounds(self) -> tuple[RoundResult, ...]:
         """Every round dealt so far: the finished ones, then the one in progress."""
         if self._phase in (Phase.BID, Phase.PLAY):
-            return (*self._history, self._round_in_progress())
+            return (*self._history, self._round_result(None))
         return tuple(self._history)
 
     # ----------------------------------------------------------------- actions
@@ -376,17 +420,19 @@ class Game:
 
     def verify_bid(self, amount: int, seat: int | None = None) -> None:
         """Raise ``IllegalActionError`` unless the player to act (``seat``) may bid ``amount``."""
+        if type(amount) is not int:
+            raise InvalidInputError(f"{amount!r} is not a bid (a whole number)")
         if self._phase is not Phase.BID:
             raise self._error(f"not a time to bid (bid {amount}): {self._awaiting()}")
         self._check_turn(seat, f"bid {amount}")
         cards = self._spec.cards
         name = self.names[self._to_act]
-        if type(amount) is not int or not 0 <= amount <= cards:
+        if not 0 <= amount <= cards:
             raise self._error(f"{name} may not bid {amount}: bids are 0 to {cards}")
         if amount == self._forbidden_bid():
             raise self._error(
                 f"{name} (dealer) may not bid {amount}: the bids would sum to the "
-                f"{cards} card{'' if cards == 1 else 's'} dealt"
+                f"{count(cards, 'card')} dealt"
             )
 
     def can_bid(self, amount: int, seat: int | None = None) -> bool:
@@ -409,6 +455,8 @@ class Game:
 
     def verify_play(self, play: Play, seat: int | None = None) -> None:
         """Raise ``IllegalActionError`` unless the player to act (``seat``) may make ``play``."""
+        if type(play) is not Play:
+            raise InvalidInputError(f"{play!r} is not a card play")
         if self._phase is not Phase.PLAY:
             raise self._error(f"not a time to play a card ({play}): {self._awaiting()}")
         self._check_turn(seat, play)
@@ -426,7 +474,7 @@ class Game:
 
     def play(self, play: Play, seat: int | None = None) -> Event:
         """Play a card (a joker with its mode) for the player to act."""
-        if self._phase is not _PHASE_PLAY:
+        if self._phase is not _PHASE_PLAY or type(play) is not Play:
             self.verify_play(play, seat)  # raises, saying why
         card = play.card
         player = self._to_act
@@ -461,6 +509,7 @@ class Game:
         """Raise unless these hands and trump card are a possible deal of the current round."""
         if self._phase is not Phase.DEAL:
             raise self._error(f"not a time to deal: {self._awaiting()}")
+        _check_deal_types(hands, trump_card)
         spec = self._spec
         if len(hands) != self.players:
             raise self._error(f"{len(hands)} hands dealt for {self.players} players")
@@ -513,7 +562,7 @@ class Game:
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (``None``: a spectator). See ``raspisnoy.core.view``."""
-        if seat is not None and not 0 <= seat < self.players:
+        if seat is not None and not _is_seat(seat, self.players):
             raise InvalidInputError(f"{seat} is not a seat of this game")
         blind_bidding = self._phase is Phase.BID and self._spec.kind is RoundKind.BLIND
         spec = self._spec
@@ -682,9 +731,6 @@ class Game:
         self._dealer = (self._dealer + 1) % self.players
         self._start_round()
 
-    def _round_in_progress(self) -> RoundResult:
-        return self._round_result(None)
-
     def _round_result(self, points: tuple[int, ...] | None) -> RoundResult:
         spec = self._spec
         tricks = tuple(self._tricks)
@@ -706,13 +752,15 @@ class Game:
         return _new_tuple(RoundResult, fields)
 
     def _check_turn(self, seat: int | None, what: object) -> None:
+        if seat is not None and not _is_seat(seat, self.players):
+            raise InvalidInputError(f"{seat!r} is not a seat of this game")
         if seat is not None and seat != self._to_act:
             raise self._error(
                 f"it is {self.names[self._to_act]}'s turn, not {self._name(seat)}'s ({what})"
             )
 
     def _name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < self.players else f"seat {seat}"
+        return self.names[seat]
 
     def _awaiting(self) -> str:
         if self._phase is Phase.OVER:

@@ -3,37 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import lru_cache
 
 from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core.kinds import RoundKind, parse_plan_entry
 from raspisnoy.core.rules import Rules, max_cards
 
 __all__ = ["RoundKind", "RoundSpec", "round_plan"]
-
-
-class RoundKind(StrEnum):
-    """The kinds of round; the value is the name records and ``schedule --json`` use."""
-
-    NORMAL = "normal"
-    #: «бескозырка»: no trump, bids as usual.
-    NO_TRUMP = "no-trump"
-    #: «тёмная»: bids are made before seeing the hand or the trump.
-    BLIND = "blind"
-    #: «мизер»: no bids; every trick taken costs.
-    MISERE = "misere"
-    #: «золотая»: no bids; every trick taken pays.
-    GOLDEN = "golden"
-
-    @property
-    def has_bids(self) -> bool:
-        """Misère and golden rounds are played without bids."""
-        return self not in (RoundKind.MISERE, RoundKind.GOLDEN)
-
-    @property
-    def has_trump(self) -> bool:
-        """No-trump rounds turn up no card and have no trump."""
-        return self is not RoundKind.NO_TRUMP
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,17 +58,9 @@ def round_plan(rules: Rules, players: int) -> tuple[RoundSpec, ...]:
 
 
 def _custom_round(number: int, text: str, top: int) -> RoundSpec:
-    """One entry of the ``custom_plan`` option: ``CARDS`` or ``CARDS:KIND``."""
-    cards_text, _, kind_text = text.partition(":")
-    try:
-        cards = int(cards_text)
-        kind = RoundKind(kind_text.strip().lower() or "normal")
-    except ValueError:
-        kinds = ", ".join(k.value for k in RoundKind)
-        raise InvalidInputError(
-            f"custom_plan entry {number} {text!r}: expected CARDS or CARDS:KIND ({kinds})"
-        ) from None
-    if not 1 <= cards <= top:
+    """One entry of the ``custom_plan`` option (already checked by ``parse_plan_entry``)."""
+    cards, kind = parse_plan_entry(number, text)
+    if cards > top:
         raise InvalidInputError(
             f"custom_plan entry {number} {text!r}: cards must be 1 to {top} for this many players"
         )

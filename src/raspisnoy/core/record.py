@@ -3,8 +3,9 @@
 A record is to raspisnoy what PGN is to chess. ``parse_record`` checks its shape and
 notation and raises ``InvalidInputError`` naming the place (``round 2, trick 1: ...``);
 ``replay`` then pushes every deal, bid and card through a ``Game``, so the rules are
-checked by the one engine that plays games, and raises ``IllegalActionError`` with the
-round, trick, player and input. Records may stop anywhere (a game in progress).
+checked by the one engine that plays games, and raises ``IllegalActionError`` (or
+``InvalidInputError`` for a round with impossible tricks) with the round, trick, player
+and input. Records may stop anywhere (a game in progress).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from typing import Any, TypeVar
 
 from raspisnoy.core.actions import Play
 from raspisnoy.core.cards import Card
-from raspisnoy.core.errors import IllegalActionError, InvalidInputError
+from raspisnoy.core.errors import IllegalActionError, InvalidInputError, count
 from raspisnoy.core.events import Phase, RoundResult, Trick
-from raspisnoy.core.game import Game
-from raspisnoy.core.plan import RoundKind, check_players
-from raspisnoy.core.rules import Rules, resolve_rules
+from raspisnoy.core.game import Game, player_names
+from raspisnoy.core.kinds import RoundKind
+from raspisnoy.core.plan import check_players
+from raspisnoy.core.rules import DEFAULT_PRESET, Rules, resolve_rules
 
 __all__ = [
     "FORMAT",
@@ -67,13 +69,17 @@ class Record:
 
 
 def loads_record(text: str) -> Record:
-    """Parse a record from JSON text."""
+    """Parse a record from JSON text (a leading byte-order mark is allowed)."""
+    if not isinstance(text, str):
+        raise InvalidInputError(f"a record is JSON text, not {type(text).__name__}")
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as error:
         raise InvalidInputError(
             f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
+    except (RecursionError, ValueError) as error:  # nesting too deep, a number too long
+        raise InvalidInputError(f"not a usable JSON document: {error}") from None
     return parse_record(data)
 
 
@@ -84,7 +90,9 @@ def parse_record(data: Any) -> Record:
     _reject_unknown(data, _RECORD_KEYS, "record")
     if data.get("format") != FORMAT:
         raise InvalidInputError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
-    rules = resolve_rules(data.get("rules", None))
+    if "rules" in data and data["rules"] is None:
+        raise InvalidInputError("rules: expected a preset name or an object, got null")
+    rules = resolve_rules(data.get("rules", DEFAULT_PRESET))
     players = _parse_players(data.get("players"), rules)
     rounds = _expect(data.get("rounds", []), list, "rounds", "a list")
     parsed = tuple(
@@ -94,13 +102,9 @@ def parse_record(data: Any) -> Record:
 
 
 def _parse_players(raw: Any, rules: Rules) -> tuple[str, ...]:
-    players = _expect(raw, list, "players", "a list of names")
-    if not all(isinstance(name, str) and name.strip() for name in players):
-        raise InvalidInputError("players: every player needs a non-empty name")
-    if len(set(players)) != len(players):
-        raise InvalidInputError("players: names must be different")
-    check_players(rules, len(players))
-    return tuple(players)
+    names = player_names(_expect(raw, list, "players", "a list of names"))
+    check_players(rules, len(names))
+    return names
 
 
 def _parse_round(raw: Any, number: int, players: int) -> RecordRound:
@@ -205,7 +209,7 @@ def replay(record: Record) -> Game:
 def _check_round_start(game: Game, round_: RecordRound, number: int) -> None:
     if game.is_over:
         raise IllegalActionError(
-            f"round {number}: the game is over after {_count(len(game.plan), 'round')}"
+            f"round {number}: the game is over after {count(len(game.plan), 'round')}"
         )
     if game.phase is not Phase.DEAL:
         raise IllegalActionError(f"round {number - 1} is not finished, but round {number} follows")
@@ -218,7 +222,7 @@ def _check_round_start(game: Game, round_: RecordRound, number: int) -> None:
     spec = game.round
     if round_.cards is not None and round_.cards != spec.cards:
         raise IllegalActionError(
-            f"{where}: the plan deals {_count(spec.cards, 'card')}, not {round_.cards}"
+            f"{where}: the plan deals {count(spec.cards, 'card')}, not {round_.cards}"
         )
     if round_.kind is not None and round_.kind is not spec.kind:
         raise IllegalActionError(
@@ -253,8 +257,8 @@ def _replay_tricks(game: Game, round_: RecordRound, number: int) -> None:
     cards = game.round.cards
     if len(round_.tricks) > cards:
         raise InvalidInputError(
-            f"round {number}, trick {cards + 1}: a round of {_count(cards, 'card')} "
-            f"has only {_count(cards, 'trick')}"
+            f"round {number}, trick {cards + 1}: a round of {count(cards, 'card')} "
+            f"has only {count(cards, 'trick')}"
         )
     for t, trick in enumerate(round_.tricks, start=1):
         if len(trick) > game.players:
@@ -267,11 +271,6 @@ def _replay_tricks(game: Game, round_: RecordRound, number: int) -> None:
             )
         for play in trick:
             game.play(play)
-
-
-def _count(number: int, noun: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 # ------------------------------------------------------------------------- writing

@@ -17,6 +17,7 @@ from typing import Any
 
 from raspisnoy.core.cards import ALL_CARDS, JOKERS, Card
 from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core.kinds import parse_plan_entry
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -105,7 +106,7 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated)."""
-        return dataclasses.replace(self, **changes)
+        return resolve_rules(self, **changes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +178,8 @@ def _validate(rules: Rules) -> None:
     if rules.min_players > rules.max_players:
         raise InvalidInputError("rules: min_players is greater than max_players")
     _validate_jokers(rules)
+    for number, entry in enumerate(rules.custom_plan, start=1):
+        parse_plan_entry(number, entry)
     if len(deck_cards(rules)) // rules.max_players < 1:
         raise InvalidInputError("rules: the deck is too small for max_players")
 
@@ -198,7 +201,7 @@ def _has_type(value: Any, kind: type) -> bool:
 
 
 def _validate_jokers(rules: Rules) -> None:
-    if not isinstance(rules.jokers, tuple) or len(rules.jokers) > 2:
+    if len(rules.jokers) > 2:
         raise InvalidInputError("rules option jokers lists at most two cards")
     seen = set()
     for text in rules.jokers:
@@ -251,20 +254,23 @@ def parse_option_value(name: str, text: str) -> Any:
 
 
 def _coerce(name: str, value: Any) -> Any:
-    """JSON has lists where options have tuples."""
+    """JSON has lists where options have tuples; jokers are kept in canonical notation."""
     if _info(name).type is tuple and isinstance(value, list):
-        return tuple(value)
+        value = tuple(value)
+    if name == "jokers" and isinstance(value, tuple):
+        value = tuple(str(Card.parse(text)) if isinstance(text, str) else text for text in value)
     return value
 
 
 def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None, **overrides: Any) -> Rules:
     """Resolve a preset name or a ``{"preset": NAME, option: value}`` object into ``Rules``.
 
-    Keyword ``overrides`` are applied last. Unknown presets and options, and values of the
-    wrong type or range, raise ``InvalidInputError``.
+    ``None`` means the default preset. Keyword ``overrides`` are applied last. Unknown
+    presets and options, and values of the wrong type or range, raise ``InvalidInputError``.
     """
     if isinstance(spec, Rules):
-        return spec.replace(**overrides) if overrides else spec
+        changes = {name: _coerce(name, value) for name, value in overrides.items()}
+        return dataclasses.replace(spec, **changes) if changes else spec
     if spec is None:
         spec = DEFAULT_PRESET
     if isinstance(spec, str):
@@ -273,7 +279,7 @@ def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None, **overrid
         raise InvalidInputError(f"rules must be a preset name or an object, not {spec!r}")
     options = dict(spec)
     preset = options.pop("preset", DEFAULT_PRESET)
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         known = ", ".join(PRESETS)
         raise InvalidInputError(f"unknown rules preset {preset!r} (known: {known})")
     values: dict[str, Any] = dict(PRESETS[preset])

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from raspisnoy.core.plan import RoundKind
+from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core.kinds import RoundKind
 from raspisnoy.core.rules import Rules
 
 __all__ = ["round_points"]
@@ -17,7 +18,7 @@ def round_points(rules: Rules, kind: RoundKind, bid: int | None, taken: int) -> 
     if kind is _GOLDEN:
         return rules.golden_zero if taken == 0 else rules.golden_per_trick * taken
     if bid is None:
-        raise ValueError(f"a {kind} round is scored against a bid")
+        raise InvalidInputError(f"a {kind} round is scored against a bid")
     if taken == bid:
         return rules.exact_zero if bid == 0 else rules.exact_per_trick * bid
     if taken < bid:

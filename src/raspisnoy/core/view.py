@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from raspisnoy.core.actions import Action, Play
+from raspisnoy.core.actions import Action
 from raspisnoy.core.cards import Card, Suit
 from raspisnoy.core.events import Phase, Trick
-from raspisnoy.core.plan import RoundKind
+from raspisnoy.core.kinds import RoundKind
 from raspisnoy.core.rules import Rules
 
 __all__ = ["View"]
@@ -60,9 +60,3 @@ class View:
     @property
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.to_act
-
-    def played_cards(self) -> tuple[Card, ...]:
-        """Every card played so far in this round, in order."""
-        plays: list[Play] = [p for trick in self.tricks for p in trick.plays]
-        plays += self.trick.plays
-        return tuple(p.card for p in plays)

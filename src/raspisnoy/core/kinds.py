@@ -1,0 +1,49 @@
+"""The kinds of round (RULES.md 1, "Round plan")."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from raspisnoy.core.errors import InvalidInputError
+
+__all__ = ["RoundKind", "parse_plan_entry"]
+
+
+class RoundKind(StrEnum):
+    """The kinds of round; the value is the name records and ``schedule --json`` use."""
+
+    NORMAL = "normal"
+    #: «бескозырка»: no trump, bids as usual.
+    NO_TRUMP = "no-trump"
+    #: «тёмная»: bids are made before seeing the hand or the trump.
+    BLIND = "blind"
+    #: «мизер»: no bids; every trick taken costs.
+    MISERE = "misere"
+    #: «золотая»: no bids; every trick taken pays.
+    GOLDEN = "golden"
+
+    @property
+    def has_bids(self) -> bool:
+        """Misère and golden rounds are played without bids."""
+        return self not in (RoundKind.MISERE, RoundKind.GOLDEN)
+
+    @property
+    def has_trump(self) -> bool:
+        """No-trump rounds turn up no card and have no trump."""
+        return self is not RoundKind.NO_TRUMP
+
+
+def parse_plan_entry(number: int, text: str) -> tuple[int, RoundKind]:
+    """Cards and kind of one ``custom_plan`` entry: ``CARDS`` or ``CARDS:KIND`` (``9:blind``)."""
+    cards_text, _, kind_text = text.partition(":")
+    try:
+        cards = int(cards_text)
+        kind = RoundKind(kind_text.strip().lower() or "normal")
+    except ValueError:
+        kinds = ", ".join(kind.value for kind in RoundKind)
+        raise InvalidInputError(
+            f"custom_plan entry {number} {text!r}: expected CARDS or CARDS:KIND ({kinds})"
+        ) from None
+    if cards < 1:
+        raise InvalidInputError(f"custom_plan entry {number} {text!r}: cards must be at least 1")
+    return cards, kind
