@@ -61,10 +61,14 @@ def _joker_plays(card: Card, modes: Sequence[JokerMode]) -> tuple[Play, ...]:
     return tuple(plays)
 
 
-#: The joker's legal plays when it leads (highest S, discard S) and when it follows
-#: (take, discard S), by joker index - 52.
+#: The joker's legal plays when it leads (highest S, discard S; with the option
+#: ``joker_lead_take`` also take) and when it follows (take, discard S), by index - 52.
 _LEAD_JOKER_PLAYS = tuple(
     _joker_plays(j, (JokerMode.HIGHEST, JokerMode.DISCARD)) for j in ALL_CARDS[52:]
+)
+_LEAD_JOKER_PLAYS_WITH_TAKE = tuple(
+    (Play(j, JokerMode.TAKE), *plays)
+    for j, plays in zip(ALL_CARDS[52:], _LEAD_JOKER_PLAYS, strict=True)
 )
 _FOLLOW_JOKER_PLAYS = tuple(
     (Play(j, JokerMode.TAKE), *_joker_plays(j, (JokerMode.DISCARD,))) for j in ALL_CARDS[52:]
@@ -107,26 +111,42 @@ def _check_deal_types(hands: object, trump_card: object) -> None:
 
 def trick_winner(plays: Sequence[Play], leader: int, trump: Suit | None, rules: Rules) -> int:
     """The seat that wins a complete trick (RULES.md 1, "Play" and "The joker"; 3.1)."""
-    del rules  # the raspisnoy.com behaviour; the rulesets issue adds the variants
     if not plays:
         raise InvalidInputError("a trick needs at least one play")
-    return _winner(plays, leader, -1 if trump is None else int(trump))
+    return _winner(plays, leader, -1 if trump is None else int(trump), rules)
 
 
-def _winner(plays: Sequence[Play], leader: int, trump: int) -> int:
+def _winner(plays: Sequence[Play], leader: int, trump: int, rules: Rules) -> int:
     players = len(plays)
     first = plays[0]
-    if first.mode is _HIGHEST:
-        return leader
+    if first.mode is _HIGHEST or first.mode is _TAKE:
+        return (leader + _led_joker_position(plays, trump, rules)) % players
     lead_suit = _SUIT_OF[first.card.index] if first.suit is None else int(first.suit)
     position = _best_position(plays, lead_suit, trump)
     if position < 0:
+        if rules.joker_discard_lead_unfollowed == "joker_wins":
+            return leader
         # RULES.md 3.1: a joker led as "discard S" that nobody followed or trumped; the
         # suit of the first card played after it decides.
         suits = [_SUIT_OF[play.card.index] for play in plays[1:]]
         lead_suit = next((suit for suit in suits if suit >= 0), -1)
         position = max(_best_position(plays, lead_suit, trump), 0)
     return (leader + position) % players
+
+
+def _led_joker_position(plays: Sequence[Play], trump: int, rules: Rules) -> int:
+    """Winner of a trick led by a joker that wins ("highest S", or "take" as a lead): it
+    does, unless a later joker takes (the later wins) or, with the option
+    ``joker_highest_beaten_by_trump``, a trump beats a "highest S" where S is not trump."""
+    first = plays[0]
+    takes = [p for p, play in enumerate(plays) if p and play.mode is _TAKE]
+    if takes:
+        return takes[-1]
+    if first.mode is _HIGHEST and rules.joker_highest_beaten_by_trump and first.suit != trump:
+        position = _best_position(plays, trump, trump)
+        if position > 0:
+            return position
+    return 0
 
 
 def _best_position(plays: Sequence[Play], lead_suit: int, trump: int) -> int:
@@ -172,10 +192,13 @@ def _bid_choices(cards: int, forbidden: int) -> tuple[Bid, ...]:
     return tuple(bid for bid in _BIDS[: cards + 1] if bid.amount != forbidden)
 
 
-def _plays_of(mask: int, *, leading: bool) -> tuple[Play, ...]:
+def _plays_of(mask: int, *, leading: bool, lead_take: bool) -> tuple[Play, ...]:
     """Every play of the cards in ``mask``: one per card, the legal modes for a joker."""
     plays: list[Play] = []
-    joker_plays = _LEAD_JOKER_PLAYS if leading else _FOLLOW_JOKER_PLAYS
+    if leading:
+        joker_plays = _LEAD_JOKER_PLAYS_WITH_TAKE if lead_take else _LEAD_JOKER_PLAYS
+    else:
+        joker_plays = _FOLLOW_JOKER_PLAYS
     for card in cards_in_mask(mask):
         index = card.index
         if index < 52:
@@ -185,11 +208,12 @@ def _plays_of(mask: int, *, leading: bool) -> tuple[Play, ...]:
     return tuple(plays)
 
 
-#: ``_plays_of`` by legal mask (with ``_LEAD_FLAG`` where a joker leads), filled on demand
-#: and emptied when full: hands repeat, so most legal sets are found here.
+#: ``_plays_of`` by legal mask (with ``_LEAD_FLAG`` where a joker leads, and
+#: ``_LEAD_TAKE_FLAG`` when it may also take), filled on demand and emptied when full:
+#: hands repeat, so most legal sets are found here.
 _LEGAL_PLAYS: dict[int, tuple[Play, ...]] = {}
 _LEGAL_PLAYS_LIMIT = 1 << 15
-_LEAD_FLAG = 1 << 60
+_LEAD_FLAG, _LEAD_TAKE_FLAG = 1 << 60, 1 << 61
 
 
 class Game:
@@ -466,7 +490,12 @@ class Game:
             raise self._error(self._why_not_joker_mode(play))
 
     def _joker_mode_allowed(self, play: Play) -> bool:
-        allowed = _FOLLOW_JOKER_PLAYS if self._plays else _LEAD_JOKER_PLAYS
+        if self._plays:
+            allowed = _FOLLOW_JOKER_PLAYS
+        elif self.rules.joker_lead_take:
+            allowed = _LEAD_JOKER_PLAYS_WITH_TAKE
+        else:
+            allowed = _LEAD_JOKER_PLAYS
         return play in allowed[play.card.index - 52]
 
     def can_play(self, play: Play, seat: int | None = None) -> bool:
@@ -622,9 +651,10 @@ class Game:
         first = self._dealer + 1
         dealt_cards = [order[(seat - first) % players : dealt : players] for seat in range(players)]
         trump_card: Card | None = None
-        if self._spec.has_trump:
-            # No card left undealt: the dealer shows the last card dealt to them.
-            trump_card = order[dealt] if dealt < len(order) else order[dealt - 1]
+        if dealt < len(order) and self._spec.has_trump:
+            trump_card = order[dealt]
+        elif self._spec.has_trump and self.rules.max_deal_trump == "dealer_shows":
+            trump_card = order[dealt - 1]  # the dealer shows the last card dealt to them
         deal = Deal(tuple(tuple(sorted(cards, key=_INDEX)) for cards in dealt_cards), trump_card)
         self._log.append(Event(self._spec.number, None, deal))
         # A hand's cards are distinct, so the sum of their bits is the hand's mask.
@@ -649,10 +679,15 @@ class Game:
             if trump_card is not None:
                 raise self._error(f"a {self._spec.kind} round turns up no card, not {trump_card}")
             return
+        every_card_dealt = len(dealt) == len(deck)
+        if every_card_dealt and self.rules.max_deal_trump == "none":
+            if trump_card is not None:
+                raise self._error(f"every card is dealt, so no trump card, not {trump_card}")
+            return
         if trump_card is None:
             raise self._error("the trump card is missing")
         self._check_in_deck(trump_card, "trump card")
-        if len(dealt) < len(deck):
+        if not every_card_dealt:
             if trump_card in dealt:
                 raise self._error(f"the trump card {trump_card} is also in a hand")
         elif trump_card not in hands[self._dealer]:
@@ -684,20 +719,36 @@ class Game:
                 if self._demand_highest:
                     suited = 1 << (suited.bit_length() - 1)
                 mask = suited | (hand & _JOKER_MASK)
+            elif self._must_trump():
+                trumps = hand & SUIT_MASKS[self._trump]
+                if trumps:
+                    mask = trumps | (hand & _JOKER_MASK)
         self._legal_mask = mask
         return mask
+
+    def _must_trump(self) -> bool:
+        """Whether a player void in the suit to follow must play a trump (if they hold one)."""
+        rules = self.rules
+        return self._trump >= 0 and (
+            rules.trump_when_void or (self._demand_highest and rules.joker_highest_beaten_by_trump)
+        )
 
     def _legal_plays(self) -> tuple[Action, ...]:
         mask = self._legal_mask
         if mask < 0:
             mask = self._legal_mask_now()
         # A joker's modes depend on whether it leads; only then does the key need to say so.
-        key = mask | _LEAD_FLAG if mask & _JOKER_MASK and not self._plays else mask
+        key = mask
+        lead_take = False
+        if mask & _JOKER_MASK and not self._plays:
+            lead_take = self.rules.joker_lead_take
+            key |= _LEAD_TAKE_FLAG if lead_take else _LEAD_FLAG
         plays = _LEGAL_PLAYS.get(key)
         if plays is None:
             if len(_LEGAL_PLAYS) >= _LEGAL_PLAYS_LIMIT:
                 _LEGAL_PLAYS.clear()
-            plays = _LEGAL_PLAYS[key] = _plays_of(mask, leading=not self._plays)
+            leading = not self._plays
+            plays = _LEGAL_PLAYS[key] = _plays_of(mask, leading=leading, lead_take=lead_take)
         return plays
 
     def _forbidden_bid(self) -> int:
@@ -709,7 +760,7 @@ class Game:
 
     def _finish_trick(self) -> None:
         plays, leader = self._plays, self._leader
-        winner = _winner(plays, leader, self._trump)
+        winner = _winner(plays, leader, self._trump, self.rules)
         self._tricks.append(_new_tuple(Trick, (leader, tuple(plays), winner)))
         self._taken[winner] += 1
         self._plays = []
@@ -780,6 +831,9 @@ class Game:
         if not self._hands[self._to_act] >> card.index & 1:
             return f"{name} does not hold {card}"
         suit = _SUITS[self._follow]
+        if not self._hands[self._to_act] & SUIT_MASKS[self._follow]:
+            trump = _SUITS[self._trump]
+            return f"{name} has no {suit.symbol}, so must trump ({trump.symbol}), not play {card}"
         if self._demand_highest:
             highest = cards_in_mask(self._legal_mask_now() & ~_JOKER_MASK)[0]
             return f"{name} must play the highest {suit.symbol} ({highest}) and may not play {card}"

@@ -61,6 +61,13 @@ class Rules:
         "Cards that serve as jokers (X; X1 and X2 when there are two)",
         "Карты, которые играют джокером (X; X1 и X2, если их два)",
     )
+    extra_jokers: int = _option(
+        0,
+        "Jokers added to the deck (2 for the 54-card deck); X, or X1 and X2",
+        "Джокеры, добавленные в колоду (2 для колоды в 54 карты); X или X1 и X2",
+        low=0,
+        high=2,
+    )
     descending: bool = _option(
         False,
         "Play the descending phase M−1…1 after the ascending one",
@@ -75,6 +82,35 @@ class Rules:
         True,
         "The dealer may not bid so that the bids sum to the cards dealt",
         "Сдающий не может заказать так, чтобы сумма заказов равнялась числу карт",
+    )
+    trump_when_void: bool = _option(
+        False,
+        "A player without the suit led must play a trump if they hold one",
+        "Без масти хода игрок обязан бить козырем, если он есть",
+    )
+    max_deal_trump: str = _option(
+        "dealer_shows",
+        "When every card is dealt: the dealer shows their last card for trump, or no trump",
+        "Когда розданы все карты: сдающий открывает свою последнюю карту, или игра без козыря",
+        choices=("dealer_shows", "none"),
+    )
+    joker_lead_take: bool = _option(
+        False,
+        "A led joker may also announce 'take': it wins, and nobody has to follow a suit",
+        "Джокер с хода можно объявить «забираю»: он берёт взятку, масть не обязательна",
+    )
+    joker_highest_beaten_by_trump: bool = _option(
+        False,
+        "A joker led as 'highest S' (S not trump) loses to a trump; players void in S must trump",
+        "Джокер «по старшей S» (S не козырь) бьётся козырем; у кого нет S, обязан козырять",
+    )
+    joker_discard_lead_unfollowed: str = _option(
+        "first_follower_suit",
+        "Joker led as 'discard S', nobody plays S or a trump: the first follower's suit "
+        "decides, or the joker wins",
+        "Джокер с хода «скидываю S», никто не дал S и не козырнул: решает масть первой карты "
+        "после джокера, или джокер берёт",
+        choices=("first_follower_suit", "joker_wins"),
     )
     exact_per_trick: int = _option(
         10, "Points per trick for an exact bid above 0", "Очки за взятку при точном заказе (> 0)"
@@ -120,6 +156,7 @@ class OptionInfo:
     ru: str
     low: int | None = None
     high: int | None = None
+    choices: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -139,6 +176,7 @@ def option_info() -> tuple[OptionInfo, ...]:
                 ru=f.metadata["ru"],
                 low=f.metadata.get("low"),
                 high=f.metadata.get("high"),
+                choices=f.metadata.get("choices", ()),
             )
         )
     return tuple(infos)
@@ -171,6 +209,10 @@ def _validate(rules: Rules) -> None:
             raise InvalidInputError(
                 f"rules option {info.name} must be {_TYPE_NAMES[info.type]}, not {value!r}"
             )
+        if info.choices and value not in info.choices:
+            raise InvalidInputError(
+                f"rules option {info.name} must be one of {', '.join(info.choices)}, not {value!r}"
+            )
         if info.low is not None and info.high is not None and not info.low <= value <= info.high:
             raise InvalidInputError(
                 f"rules option {info.name} must be between {info.low} and {info.high}, not {value}"
@@ -201,8 +243,8 @@ def _has_type(value: Any, kind: type) -> bool:
 
 
 def _validate_jokers(rules: Rules) -> None:
-    if len(rules.jokers) > 2:
-        raise InvalidInputError("rules option jokers lists at most two cards")
+    if len(rules.jokers) + rules.extra_jokers > 2:
+        raise InvalidInputError("rules: a deck has at most two jokers (jokers + extra_jokers)")
     seen = set()
     for text in rules.jokers:
         card = Card.parse(text)
@@ -215,13 +257,12 @@ def _validate_jokers(rules: Rules) -> None:
 
 @lru_cache(maxsize=64)
 def deck_cards(rules: Rules) -> tuple[Card, ...]:
-    """The cards of the deck, jokers included: the cards named in ``jokers`` become X (X1, X2)."""
+    """The cards of the deck: the cards named in ``jokers`` become jokers, ``extra_jokers`` are
+    added; one joker is X, two are X1 and X2."""
     replaced = {Card.parse(text) for text in rules.jokers}
     cards = [c for c in ALL_CARDS[:52] if c.rank >= rules.lowest_rank and c not in replaced]
-    if len(replaced) == 1:
-        cards.append(JOKERS[0])
-    elif len(replaced) == 2:
-        cards.extend(JOKERS[1:])
+    jokers = len(replaced) + rules.extra_jokers
+    cards.extend(JOKERS[:1] if jokers == 1 else JOKERS[1 : 1 + jokers])
     return tuple(cards)
 
 

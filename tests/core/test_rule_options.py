@@ -1,0 +1,218 @@
+"""Every play-affecting rules option (RULES.md 2) shown by its effect: the same situation
+is legal, illegal or won differently under each value."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from raspisnoy.core import (
+    Card,
+    Game,
+    IllegalActionError,
+    InvalidInputError,
+    Play,
+    Suit,
+    resolve_rules,
+    trick_winner,
+)
+from raspisnoy.core.record import dumps_record, game_to_record, loads_record, replay, replay_report
+from raspisnoy.core.rules import deck_cards
+
+NAMES = ("Anna", "Boris", "Vera")
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(word) for word in text.split()]
+
+
+def plays(text: str) -> list[Play]:
+    return [Play.parse(word) for word in text.split()]
+
+
+def dealt_game(hands: str, trump: str | None, **options: object) -> Game:
+    """A 3-player game of one round of as many cards as each hand, Anna dealing, bid 0 all
+    round (Boris bids first, then Vera, then Anna)."""
+    hand_list = [cards(hand) for hand in hands.split("|")]
+    size = len(hand_list[0])
+    rules = resolve_rules(custom_plan=(str(size),), dealer_constraint=False, **options)
+    game = Game(rules, NAMES, first_dealer=0)
+    game.deal(hand_list, None if trump is None else Card.parse(trump))
+    for _ in NAMES:
+        game.bid(0)
+    return game
+
+
+def legal_texts(game: Game) -> list[str]:
+    return [str(action) for action in game.legal_actions()]
+
+
+# Boris leads K♦; Vera has no ♦ but holds the trump 9♣ (the turned-up 7♣ makes ♣ trump).
+VOID_HANDS = "AS 6D | KD 8S | 9C 6H"
+
+
+def test_trumping_is_optional_by_default() -> None:
+    game = dealt_game(VOID_HANDS, "7C")
+    game.play(Play.parse("KD"))
+    assert legal_texts(game) == ["9C", "6H"]
+
+
+def test_trump_when_void_forces_a_trump() -> None:
+    game = dealt_game(VOID_HANDS, "7C", trump_when_void=True)
+    game.play(Play.parse("KD"))
+    assert legal_texts(game) == ["9C"]
+    with pytest.raises(IllegalActionError, match="Vera has no ♦, so must trump \\(♣\\)"):
+        game.play(Play.parse("6H"))
+
+
+def test_trump_when_void_without_a_trump_allows_anything() -> None:
+    game = dealt_game("AS 6D | KD 8S | 9H 6H", "7C", trump_when_void=True)
+    game.play(Play.parse("KD"))
+    assert legal_texts(game) == ["6H", "9H"]
+
+
+def test_maximum_deal_trump_dealer_shows_or_none() -> None:
+    shows = Game(resolve_rules(custom_plan=("9",)), 4, seed=3)
+    none = Game(resolve_rules(custom_plan=("9",), max_deal_trump="none"), 4, seed=3)
+    assert shows.trump_card in shows.hand(shows.dealer)
+    assert shows.trump is not None or shows.trump_card == Card.parse("X")
+    assert (none.trump_card, none.trump) == (None, None)
+
+
+def test_maximum_deal_without_trump_refuses_a_shown_card() -> None:
+    rules = resolve_rules(custom_plan=("12",), max_deal_trump="none")
+    game = Game(rules, NAMES, first_dealer=0)
+    deck = list(deck_cards(rules))
+    hands = [deck[0:12], deck[12:24], deck[24:36]]
+    with pytest.raises(IllegalActionError, match="every card is dealt, so no trump card"):
+        game.deal(hands, deck[0])
+    game.deal(hands, None)
+    assert game.trump is None
+
+
+LEAD_HANDS = "AD 6S | X 8S | 9C 6H"  # Boris (left of Anna) leads the joker
+
+
+def test_joker_lead_take_is_not_offered_by_default() -> None:
+    game = dealt_game(LEAD_HANDS, "7H")
+    assert "X:take" not in legal_texts(game)
+    with pytest.raises(IllegalActionError, match="must demand the highest or discard"):
+        game.play(Play.parse("X:take"))
+
+
+def test_joker_lead_take_wins_and_demands_no_suit() -> None:
+    game = dealt_game(LEAD_HANDS, "7H", joker_lead_take=True)
+    game.play(Play.parse("X:take"))
+    assert legal_texts(game) == ["9C", "6H"]
+    game.play(Play.parse("6H"))  # a trump, and still the joker wins
+    game.play(Play.parse("AD"))
+    assert game.rounds()[0].tricks[0].winner == 1
+
+
+HIGHEST_HANDS = "6H AS | X 8S | 9C 6D"  # trump ♥ (7H turned up); the joker asks for ♦
+
+
+def test_joker_highest_wins_over_trumps_by_default() -> None:
+    game = dealt_game(HIGHEST_HANDS, "7H")
+    game.play(Play.parse("X:highest:D"))
+    game.play(Play.parse("6D"))
+    assert legal_texts(game) == ["AS", "6H"]  # Anna has no ♦: any card
+    game.play(Play.parse("6H"))
+    assert game.rounds()[0].tricks[0].winner == 1
+
+
+def test_joker_highest_beaten_by_trump() -> None:
+    game = dealt_game(HIGHEST_HANDS, "7H", joker_highest_beaten_by_trump=True)
+    game.play(Play.parse("X:highest:D"))
+    game.play(Play.parse("6D"))
+    assert legal_texts(game) == ["6H"]  # void in ♦: must trump
+    game.play(Play.parse("6H"))
+    assert game.rounds()[0].tricks[0].winner == 0
+
+
+@pytest.mark.parametrize(("option", "winner"), [("first_follower_suit", 1), ("joker_wins", 2)])
+def test_joker_discard_lead_unfollowed(option: str, winner: int) -> None:
+    rules = resolve_rules(joker_discard_lead_unfollowed=option)
+    trick = plays("X:discard:S 6D AD")  # Vera (2) leads; Boris (1) plays A♦ last
+    assert trick_winner(trick, 2, Suit.CLUBS, rules) == winner
+
+
+FIFTY_FOUR = {"lowest_rank": 2, "jokers": (), "extra_jokers": 2}
+
+
+def test_the_54_card_deck_has_two_jokers() -> None:
+    deck = deck_cards(resolve_rules(**FIFTY_FOUR))
+    assert len(deck) == 54
+    assert [str(card) for card in deck[-2:]] == ["X1", "X2"]
+
+
+def test_two_jokers_taking_the_later_wins() -> None:
+    rules = resolve_rules(**FIFTY_FOUR)
+    assert trick_winner(plays("KD X1:take X2:take AD"), 0, Suit.HEARTS, rules) == 2
+    assert trick_winner(plays("X1:highest:D X2:take AD 2D"), 0, None, rules) == 1
+
+
+def test_georgian_jokers_replace_two_sixes() -> None:
+    deck = deck_cards(resolve_rules(jokers=("6S", "6C")))
+    assert len(deck) == 36
+    assert Card.parse("6S") not in deck and Card.parse("7S") in deck
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("max_deal_trump", "sometimes", "must be one of dealer_shows, none"),
+        ("joker_discard_lead_unfollowed", "x", "must be one of first_follower_suit"),
+        ("extra_jokers", 3, "between 0 and 2"),
+        ("trump_when_void", "yes", "true or false"),
+    ],
+)
+def test_option_values_are_validated(option: str, value: object, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        resolve_rules(**{option: value})
+
+
+def test_too_many_jokers_are_refused() -> None:
+    with pytest.raises(InvalidInputError, match="at most two jokers"):
+        resolve_rules(jokers=("7S",), extra_jokers=2)
+
+
+option_sets = st.fixed_dictionaries(
+    {
+        "trump_when_void": st.booleans(),
+        "joker_lead_take": st.booleans(),
+        "joker_highest_beaten_by_trump": st.booleans(),
+        "joker_discard_lead_unfollowed": st.sampled_from(["first_follower_suit", "joker_wins"]),
+        "max_deal_trump": st.sampled_from(["dealer_shows", "none"]),
+        "dealer_constraint": st.booleans(),
+        "deck": st.sampled_from([{}, {"jokers": ("6S", "6C")}, FIFTY_FOUR]),
+    }
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(options=option_sets, players=st.integers(3, 5), seed=st.integers(0, 10**6))
+def test_random_games_under_any_options_stay_consistent(
+    options: dict[str, object], players: int, seed: int
+) -> None:
+    """Whole short games with every option mixed: legal play never stalls, every trick has
+    one winner, points add up, and the record replays to the same report."""
+    deck = options.pop("deck")
+    top = len(deck_cards(resolve_rules(**deck))) // players  # type: ignore[arg-type]
+    plan = (f"{top}", f"{top}:blind", f"{top}:misere", f"{top}:no-trump", "2:golden")
+    rules = resolve_rules(custom_plan=plan, **deck, **options)  # type: ignore[arg-type]
+    game = Game(rules, players, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    for result in game.rounds():
+        assert len(result.tricks) == result.cards == sum(result.taken)
+        assert all(trick.winner is not None for trick in result.tricks)
+    assert list(game.totals) == [
+        sum(col) for col in zip(*(r.points for r in game.rounds()), strict=True)
+    ]
+    again = replay(loads_record(dumps_record(game_to_record(game))))
+    assert replay_report(again) == replay_report(game)
