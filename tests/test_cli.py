@@ -169,7 +169,8 @@ def test_replay_never_crashes_on_mangled_records(
 
 def test_rules_list_and_show_json() -> None:
     listed = json.loads(run("rules", "list", "--json").stdout)
-    assert [entry["name"] for entry in listed] == ["raspisnoy.com"]
+    names = ["raspisnoy.com", "classic", "ukrainian", "georgian", "oh-hell"]
+    assert [entry["name"] for entry in listed] == names
     shown = json.loads(run("rules", "show", "raspisnoy.com", "--json").stdout)
     assert shown["preset"] == "raspisnoy.com"
     assert shown["jokers"] == ["7S"] and shown["descending"] is False
@@ -227,3 +228,45 @@ def test_no_command_shows_help() -> None:
     result = run()
     assert result.returncode == 0
     assert "schedule" in result.stdout and "replay" in result.stdout
+
+
+def test_rules_diff_of_a_preset_with_itself_has_no_differences() -> None:
+    result = run("rules", "diff", "raspisnoy.com", "raspisnoy.com")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "no differences\n"
+
+
+def test_rules_diff_set_applies_to_b() -> None:
+    args = ("rules", "diff", "raspisnoy.com", "raspisnoy.com", "--set", "descending=true")
+    result = run(*args, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "a": "raspisnoy.com",
+        "b": "raspisnoy.com",
+        "differences": [{"option": "descending", "a": False, "b": True}],
+    }
+    table = run(*args).stdout
+    assert "descending" in table and "no differences" not in table
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("bridge", "raspisnoy.com"), "unknown rules preset 'bridge'"),
+        (("raspisnoy.com", "bridge"), "unknown rules preset 'bridge'"),
+        (("raspisnoy.com", "raspisnoy.com", "--set", "nonsense=1"), "unknown rules option"),
+    ],
+)
+def test_rules_diff_errors_are_one_error_line(args: tuple[str, ...], fragment: str) -> None:
+    assert_one_error_line(run("rules", "diff", *args), fragment)
+
+
+def test_rules_doc_prints_and_writes_the_reference(tmp_path: Path) -> None:
+    printed = run("rules", "doc")
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout.startswith("# Rules reference\n")
+    page = tmp_path / "rules-reference.md"
+    written = run("rules", "doc", "--output", str(page))
+    assert written.returncode == 0, written.stderr
+    assert written.stdout == ""
+    assert page.read_text(encoding="utf-8") == printed.stdout

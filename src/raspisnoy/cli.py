@@ -28,6 +28,7 @@ from raspisnoy.core.rules import (
     parse_option_value,
     resolve_rules,
 )
+from raspisnoy.rules_reference import rules_reference_markdown
 
 app = typer.Typer(
     name="raspisnoy",
@@ -35,7 +36,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-rules_app = typer.Typer(help="List and show rulesets.")
+rules_app = typer.Typer(help="List, show, compare and document rulesets.")
 app.add_typer(rules_app, name="rules")
 
 _T = TypeVar("_T")
@@ -200,8 +201,62 @@ def rules_show(
     for column in ("option", "value", "description"):
         table.add_column(column)
     for info in option_info():
-        table.add_row(info.name, escape(json.dumps(data[info.name], ensure_ascii=False)), info.en)
+        table.add_row(info.name, _json_cell(data[info.name]), info.en)
     Console().print(table)
+
+
+def _json_cell(value: Any) -> str:
+    """An option value as a table cell: its JSON form, shown as text, not markup."""
+    return escape(json.dumps(value, ensure_ascii=False))
+
+
+@rules_app.command("diff")
+def rules_diff(
+    a: Annotated[str, typer.Argument(help="Preset name A.")],
+    b: Annotated[str, typer.Argument(help="Preset name B (the --set overrides apply to it).")],
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Override an option of B: OPTION=VALUE.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the differences as JSON.")] = False,
+) -> None:
+    """Show the options in which ruleset B (with any --set overrides) differs from A."""
+    data_a, data_b = _guarded(
+        lambda: (_rules_from(a, []).to_json(), _rules_from(b, settings or []).to_json())
+    )
+    changed = [info for info in option_info() if data_a[info.name] != data_b[info.name]]
+    if as_json:
+        differences = [
+            {"option": info.name, "a": data_a[info.name], "b": data_b[info.name]}
+            for info in changed
+        ]
+        _print_json({"a": a, "b": b, "differences": differences})
+        return
+    if not changed:
+        sys.stdout.write("no differences\n")
+        return
+    label_b = f"{b} with --set" if settings else b
+    table = Table(title=f"Ruleset {a} vs {label_b}")
+    for column in ("option", a, label_b, "description"):
+        table.add_column(column)
+    for info in changed:
+        table.add_row(
+            info.name, _json_cell(data_a[info.name]), _json_cell(data_b[info.name]), info.en
+        )
+    Console().print(table)
+
+
+@rules_app.command("doc")
+def rules_doc(
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the page to FILE.")
+    ] = None,
+) -> None:
+    """Print the rules reference page (docs/rules-reference.md) as Markdown."""
+    markdown = rules_reference_markdown()
+    if output is None:
+        sys.stdout.write(markdown)
+        return
+    _guarded(lambda: Path(output).write_text(markdown, encoding="utf-8"))
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ def table_points(bid: int, taken: int) -> int:
     [("A", 3, 3, 30), ("B", 0, 0, 5), ("C", 2, 0, -20), ("D", 1, 4, 4)],
 )
 def test_worked_round(kind, player, bid, taken, points):
-    assert round_points(RULES, kind, bid, taken) == points, player
+    assert round_points(RULES, kind, bid, taken, cards=12) == points, player
 
 
 @pytest.mark.parametrize(
@@ -34,25 +34,25 @@ def test_worked_round(kind, player, bid, taken, points):
     [(0, 100, -100), (1, -20, 20), (2, -40, 40), (5, -100, 100), (12, -240, 240)],
 )
 def test_misere_and_golden(taken, misere, golden):
-    assert round_points(RULES, RoundKind.MISERE, None, taken) == misere
-    assert round_points(RULES, RoundKind.GOLDEN, None, taken) == golden
+    assert round_points(RULES, RoundKind.MISERE, None, taken, cards=12) == misere
+    assert round_points(RULES, RoundKind.GOLDEN, None, taken, cards=12) == golden
 
 
 @given(st.sampled_from(BID_KINDS), counts, counts)
 def test_scoring_matches_the_table(kind, bid, taken):
-    assert round_points(RULES, kind, bid, taken) == table_points(bid, taken)
+    assert round_points(RULES, kind, bid, taken, cards=12) == table_points(bid, taken)
 
 
 @given(counts)
 def test_misere_and_golden_formulas(taken):
     misere = 100 if taken == 0 else -20 * taken
     golden = -100 if taken == 0 else 20 * taken
-    assert round_points(RULES, RoundKind.MISERE, None, taken) == misere
-    assert round_points(RULES, RoundKind.GOLDEN, None, taken) == golden
+    assert round_points(RULES, RoundKind.MISERE, None, taken, cards=12) == misere
+    assert round_points(RULES, RoundKind.GOLDEN, None, taken, cards=12) == golden
 
 
 def test_scoring_follows_the_rules_options():
     rules = resolve_rules(exact_zero=50, exact_per_trick=20, misere_zero=60)
-    assert round_points(rules, RoundKind.NORMAL, 0, 0) == 50
-    assert round_points(rules, RoundKind.NORMAL, 2, 2) == 40
-    assert round_points(rules, RoundKind.MISERE, None, 0) == 60
+    assert round_points(rules, RoundKind.NORMAL, 0, 0, cards=12) == 50
+    assert round_points(rules, RoundKind.NORMAL, 2, 2, cards=12) == 40
+    assert round_points(rules, RoundKind.MISERE, None, 0, cards=12) == 60

@@ -771,7 +771,8 @@ class Game:
     def _finish_round(self) -> None:
         spec = self._spec
         rules, kind = self.rules, spec.kind
-        points = tuple(map(partial(round_points, rules, kind), self._bids, self._taken))
+        score = partial(round_points, rules, kind, cards=spec.cards)
+        points = tuple(map(score, self._bids, self._taken))
         self._history.append(self._round_result(points))
         for seat, value in enumerate(points):
             self._totals[seat] += value

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from raspisnoy.core.errors import InvalidInputError
 
-__all__ = ["RoundKind", "parse_plan_entry"]
+__all__ = ["SPECIAL_KINDS", "RoundKind", "parse_plan_entry"]
 
 
 class RoundKind(StrEnum):
@@ -31,6 +31,10 @@ class RoundKind(StrEnum):
     def has_trump(self) -> bool:
         """No-trump rounds turn up no card and have no trump."""
         return self is not RoundKind.NO_TRUMP
+
+
+#: The kinds the ``special_rounds`` option may list.
+SPECIAL_KINDS = tuple(kind.value for kind in RoundKind if kind is not RoundKind.NORMAL)
 
 
 def parse_plan_entry(number: int, text: str) -> tuple[int, RoundKind]:

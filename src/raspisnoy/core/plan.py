@@ -43,18 +43,26 @@ def check_players(rules: Rules, players: int) -> None:
 
 @lru_cache(maxsize=256)
 def round_plan(rules: Rules, players: int) -> tuple[RoundSpec, ...]:
-    """The whole game's rounds, in order (RULES.md 1, "Round plan")."""
+    """The whole game's rounds, in order (RULES.md 1, "Round plan"; 2, deal sequences)."""
     check_players(rules, players)
     top = max_cards(rules, players)
     if rules.custom_plan:
         return tuple(_custom_round(n, text, top) for n, text in enumerate(rules.custom_plan, 1))
-    deals: list[tuple[int, RoundKind]] = [(cards, RoundKind.NORMAL) for cards in range(1, top + 1)]
-    if rules.descending:
-        deals += [(cards, RoundKind.NORMAL) for cards in range(top - 1, 0, -1)]
-    deals += [(top, RoundKind.NORMAL)] * (players - 1)
-    for kind in (RoundKind.NO_TRUMP, RoundKind.BLIND, RoundKind.MISERE, RoundKind.GOLDEN):
-        deals += [(top, kind)] * players
+    deals = [(cards, RoundKind.NORMAL) for cards in _deal_sequence(rules, players, top)]
+    for kind in rules.special_rounds:
+        deals += [(top, RoundKind(kind))] * players
     return tuple(RoundSpec(n, cards, kind) for n, (cards, kind) in enumerate(deals, start=1))
+
+
+def _deal_sequence(rules: Rules, players: int, top: int) -> list[int]:
+    """Cards of the normal rounds, by the ``deal_sequence`` option (RULES.md 1 and 2)."""
+    up, down = list(range(1, top)), list(range(top - 1, 0, -1))
+    if rules.deal_sequence == "classic":
+        return up + [top] * players + down
+    if rules.deal_sequence == "georgian":
+        return up + [top] * players + down + [top] * players
+    # raspisnoy.com: every player deals the maximum once (once in the ascending phase).
+    return up + [top] + (down if rules.descending else []) + [top] * (players - 1)
 
 
 def _custom_round(number: int, text: str, top: int) -> RoundSpec:

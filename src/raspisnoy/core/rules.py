@@ -17,7 +17,7 @@ from typing import Any
 
 from raspisnoy.core.cards import ALL_CARDS, JOKERS, Card
 from raspisnoy.core.errors import InvalidInputError
-from raspisnoy.core.kinds import parse_plan_entry
+from raspisnoy.core.kinds import SPECIAL_KINDS, parse_plan_entry
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -73,6 +73,19 @@ class Rules:
         "Play the descending phase M−1…1 after the ascending one",
         "Играть нисходящую часть M−1…1 после восходящей",
     )
+    deal_sequence: str = _option(
+        "raspisnoy.com",
+        "Order of the deals: raspisnoy.com (1…M, M × (N−1)); classic (1…M−1, M × N, M−1…1); "
+        "georgian (1…M−1, M × N, M−1…1, M × N)",
+        "Порядок раздач: raspisnoy.com (1…M, M × (N−1)); classic (1…M−1, M × N, M−1…1); "
+        "georgian (1…M−1, M × N, M−1…1, M × N)",
+        choices=("raspisnoy.com", "classic", "georgian"),
+    )
+    special_rounds: tuple[str, ...] = _option(
+        ("no-trump", "blind", "misere", "golden"),
+        "Special rounds after the deal sequence, each played N times with M cards, in order",
+        "Особые раздачи после основных, каждая N раз по M карт, в этом порядке",
+    )
     custom_plan: tuple[str, ...] = _option(
         (),
         "Replace the round plan with this list of deals: CARDS or CARDS:KIND (e.g. 9:blind)",
@@ -115,19 +128,80 @@ class Rules:
     exact_per_trick: int = _option(
         10, "Points per trick for an exact bid above 0", "Очки за взятку при точном заказе (> 0)"
     )
+    exact_bonus: int = _option(
+        0,
+        "Points added to an exact bid above 0 (Georgian: 50 × bid + 50)",
+        "Добавка к точному заказу больше 0 (грузинский: 50 × заказ + 50)",
+    )
     exact_zero: int = _option(5, "Points for an exact bid of 0", "Очки за сыгранный ноль (пас)")
+    bid_all_multiplier: int = _option(
+        1,
+        "Multiplier for bidding and taking every card of a deal of 2 or more",
+        "Множитель, если заказаны и взяты все взятки раздачи из 2 и более карт",
+        low=1,
+        high=10,
+    )
     undertrick_per_trick: int = _option(
         -10, "Points per missing trick (undertrick)", "Очки за каждую недобранную взятку"
     )
+    undertrick_counts: str = _option(
+        "missing",
+        "Undertrick points count the missing tricks, or the whole bid",
+        "Штраф за недобор считается по недобранным взяткам или по всему заказу",
+        choices=("missing", "bid"),
+    )
     overtrick_per_trick: int = _option(
         1,
-        "Points per trick taken when taking more than the bid",
-        "Очки за каждую взятку при переборе",
+        "Points per trick counted when taking more than the bid",
+        "Очки за каждую засчитанную взятку при переборе",
+    )
+    overtrick_counts: str = _option(
+        "taken",
+        "Overtrick points count every trick taken, or only the extra ones",
+        "При переборе считаются все взятые взятки или только лишние",
+        choices=("taken", "extra"),
+    )
+    miss_scoring: str = _option(
+        "under_over",
+        "A missed bid scores as undertrick/overtrick, or per trick taken (Georgian)",
+        "Промах считается как недобор/перебор или по взятым взяткам (грузинский)",
+        choices=("under_over", "per_trick_taken"),
+    )
+    miss_per_trick: int = _option(
+        10,
+        "With miss_scoring per_trick_taken: points per trick taken on a miss",
+        "При miss_scoring per_trick_taken: очки за взятку при промахе",
+    )
+    khishti_penalty: int = _option(
+        0,
+        "Points for taking no trick after a bid of 1 or more («хишти»); 0: off",
+        "Очки за ни одной взятки при заказе 1 и больше («хишти»); 0 — не применяется",
     )
     misere_zero: int = _option(100, "Misère: points for no tricks", "Мизер: очки без взяток")
     misere_per_trick: int = _option(-20, "Misère: points per trick", "Мизер: очки за взятку")
     golden_zero: int = _option(-100, "Golden: points for no tricks", "Золотая: очки без взяток")
     golden_per_trick: int = _option(20, "Golden: points per trick", "Золотая: очки за взятку")
+    misere_all_tricks: int = _option(
+        0,
+        "Misère: points for taking every trick; 0: counted per trick as usual",
+        "Мизер: очки за все взятки; 0 — считать по взяткам как обычно",
+    )
+    blind_percent: int = _option(
+        100, "Blind rounds: points × this / 100", "Тёмная: очки × это / 100", low=1, high=1000
+    )
+    no_trump_percent: int = _option(
+        100,
+        "No-trump rounds: points × this / 100",
+        "Бескозырка: очки × это / 100",
+        low=1,
+        high=1000,
+    )
+    misere_percent: int = _option(
+        100, "Misère rounds: points × this / 100", "Мизер: очки × это / 100", low=1, high=1000
+    )
+    golden_percent: int = _option(
+        100, "Golden rounds: points × this / 100", "Золотая: очки × это / 100", low=1, high=1000
+    )
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -193,11 +267,81 @@ def _info(name: str) -> OptionInfo:
 #: Preset name -> the options it changes from the defaults, and its description.
 PRESETS: dict[str, dict[str, Any]] = {
     "raspisnoy.com": {},
+    "classic": {
+        "max_players": 6,
+        "deal_sequence": "classic",
+        "special_rounds": ("blind", "no-trump", "golden", "misere"),
+        "trump_when_void": True,
+        "max_deal_trump": "none",
+        "joker_highest_beaten_by_trump": True,
+        "blind_percent": 200,
+        "no_trump_percent": 200,
+        "misere_zero": 0,
+        "golden_zero": 0,
+    },
+    "ukrainian": {
+        "min_players": 2,
+        "max_players": 10,
+        "deal_sequence": "classic",
+        "trump_when_void": True,
+        "overtrick_counts": "extra",
+        "bid_all_multiplier": 2,
+        "misere_zero": 50,
+        "blind_percent": 150,
+        "no_trump_percent": 150,
+        "misere_percent": 150,
+        "golden_percent": 150,
+    },
+    "georgian": {
+        "max_players": 6,
+        "jokers": ("6S", "6C"),
+        "deal_sequence": "georgian",
+        "special_rounds": (),
+        "trump_when_void": True,
+        "joker_highest_beaten_by_trump": True,
+        "joker_discard_lead_unfollowed": "joker_wins",
+        "exact_per_trick": 50,
+        "exact_bonus": 50,
+        "exact_zero": 50,
+        "miss_scoring": "per_trick_taken",
+    },
+    "oh-hell": {
+        "max_players": 7,
+        "lowest_rank": 2,
+        "jokers": (),
+        "deal_sequence": "classic",
+        "special_rounds": (),
+        "exact_per_trick": 1,
+        "exact_bonus": 10,
+        "exact_zero": 10,
+        "miss_scoring": "per_trick_taken",
+        "miss_per_trick": 1,
+    },
 }
 PRESET_DESCRIPTIONS: dict[str, tuple[str, str]] = {
     "raspisnoy.com": (
         "The raspisnoy.com edition: 36 cards, 7♠ joker, trumping optional",
         "Правила raspisnoy.com: 36 карт, джокер 7♠, козырять не обязательно",
+    ),
+    "classic": (
+        "The Russian rules sheet: must trump when void, no trump on the full deal, "
+        "blind and no-trump count double",
+        "Классический лист правил: без масти бить козырем, на полной раздаче без козыря, "
+        "тёмная и бескозырка вдвойне",
+    ),
+    "ukrainian": (
+        "Ukrainian rules: 2-10 players, special rounds ×1.5, all tricks bid and taken ×2, "
+        "overtricks count only the extra tricks",
+        "Украинские правила: 2-10 игроков, особые раздачи ×1,5, заказ на все взятки ×2, "
+        "при переборе считаются только лишние взятки",
+    ),
+    "georgian": (
+        "Georgian Joker: 6♠ and 6♣ are jokers, 1…8, 4 × 9, 8…1, 4 × 9; exact 50 × bid + 50",
+        "Грузинский джокер: 6♠ и 6♣ — джокеры, 1…8, 4 × 9, 8…1, 4 × 9; точно 50 × заказ + 50",
+    ),
+    "oh-hell": (
+        "Oh Hell for comparison: 52 cards, no joker, 1 per trick + 10 for an exact bid",
+        "«О, чёрт» для сравнения: 52 карты без джокера, 1 за взятку + 10 за точный заказ",
     ),
 }
 
@@ -222,6 +366,11 @@ def _validate(rules: Rules) -> None:
     _validate_jokers(rules)
     for number, entry in enumerate(rules.custom_plan, start=1):
         parse_plan_entry(number, entry)
+    for entry in rules.special_rounds:
+        if entry not in SPECIAL_KINDS:
+            raise InvalidInputError(
+                f"rules option special_rounds: {entry!r} is not one of {', '.join(SPECIAL_KINDS)}"
+            )
     if len(deck_cards(rules)) // rules.max_players < 1:
         raise InvalidInputError("rules: the deck is too small for max_players")
 

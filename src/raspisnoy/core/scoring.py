@@ -11,16 +11,57 @@ __all__ = ["round_points"]
 _MISERE, _GOLDEN = RoundKind.MISERE, RoundKind.GOLDEN
 
 
-def round_points(rules: Rules, kind: RoundKind, bid: int | None, taken: int) -> int:
-    """Points for taking ``taken`` tricks after bidding ``bid`` (``None``: no bids this round)."""
+def round_points(rules: Rules, kind: RoundKind, bid: int | None, taken: int, *, cards: int) -> int:
+    """Points for taking ``taken`` of ``cards`` tricks after bidding ``bid`` (``None``: no bids
+    this round), with the round kind's multiplier (``*_percent`` options), rounded half away
+    from zero."""
+    points = _unscaled_points(rules, kind, bid, taken, cards)
+    percent = _PERCENT_OPTION.get(kind)
+    return points if percent is None else _scaled(points, getattr(rules, percent))
+
+
+_PERCENT_OPTION = {
+    RoundKind.BLIND: "blind_percent",
+    RoundKind.NO_TRUMP: "no_trump_percent",
+    RoundKind.MISERE: "misere_percent",
+    RoundKind.GOLDEN: "golden_percent",
+}
+
+
+def _scaled(points: int, percent: int) -> int:
+    whole, rest = divmod(abs(points) * percent, 100)
+    whole += rest >= 50
+    return whole if points >= 0 else -whole
+
+
+def _unscaled_points(rules: Rules, kind: RoundKind, bid: int | None, taken: int, cards: int) -> int:
     if kind is _MISERE:
-        return rules.misere_zero if taken == 0 else rules.misere_per_trick * taken
+        if taken == 0:
+            return rules.misere_zero
+        if rules.misere_all_tricks and taken == cards:
+            return rules.misere_all_tricks
+        return rules.misere_per_trick * taken
     if kind is _GOLDEN:
         return rules.golden_zero if taken == 0 else rules.golden_per_trick * taken
     if bid is None:
         raise InvalidInputError(f"a {kind} round is scored against a bid")
     if taken == bid:
-        return rules.exact_zero if bid == 0 else rules.exact_per_trick * bid
+        return _exact_points(rules, bid, cards)
+    if taken == 0 and rules.khishti_penalty:
+        return rules.khishti_penalty
+    if rules.miss_scoring == "per_trick_taken":
+        return rules.miss_per_trick * taken
     if taken < bid:
-        return rules.undertrick_per_trick * (bid - taken)
-    return rules.overtrick_per_trick * taken
+        missing = bid - taken if rules.undertrick_counts == "missing" else bid
+        return rules.undertrick_per_trick * missing
+    counted = taken if rules.overtrick_counts == "taken" else taken - bid
+    return rules.overtrick_per_trick * counted
+
+
+def _exact_points(rules: Rules, bid: int, cards: int) -> int:
+    if bid == 0:
+        return rules.exact_zero
+    points = rules.exact_per_trick * bid + rules.exact_bonus
+    if bid == cards > 1:
+        points *= rules.bid_all_multiplier
+    return points

@@ -1,0 +1,114 @@
+"""The presets of RULES.md 2 and the scoring and plan options they are made of: each
+option changes a score or a plan, and every preset plays whole games consistently."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from raspisnoy.core import PRESETS, Game, InvalidInputError, RoundKind, resolve_rules, round_plan
+from raspisnoy.core.record import dumps_record, game_to_record, loads_record, replay, replay_report
+from raspisnoy.core.scoring import round_points
+
+NORMAL, BLIND, MISERE = RoundKind.NORMAL, RoundKind.BLIND, RoundKind.MISERE
+
+
+def points(kind: RoundKind, bid: int | None, taken: int, cards: int = 9, **options: object) -> int:
+    return round_points(resolve_rules(**options), kind, bid, taken, cards=cards)
+
+
+@pytest.mark.parametrize(
+    ("options", "bid", "taken", "default", "changed"),
+    [
+        ({"exact_bonus": 50, "exact_per_trick": 50}, 2, 2, 20, 150),
+        ({"bid_all_multiplier": 2}, 9, 9, 90, 180),
+        ({"undertrick_counts": "bid"}, 3, 1, -20, -30),
+        ({"overtrick_counts": "extra"}, 1, 4, 4, 3),
+        ({"miss_scoring": "per_trick_taken"}, 1, 4, 4, 40),
+        ({"miss_scoring": "per_trick_taken"}, 3, 1, -20, 10),
+        ({"khishti_penalty": -200}, 2, 0, -20, -200),
+        ({"exact_zero": 50}, 0, 0, 5, 50),
+    ],
+)
+def test_scoring_option_changes_a_score(
+    options: dict[str, object], bid: int, taken: int, default: int, changed: int
+) -> None:
+    assert points(NORMAL, bid, taken) == default
+    assert points(NORMAL, bid, taken, **options) == changed
+
+
+def test_bid_all_multiplier_skips_one_card_deals() -> None:
+    assert points(NORMAL, 1, 1, cards=1, bid_all_multiplier=2) == 10
+
+
+def test_misere_all_tricks_and_round_multipliers() -> None:
+    assert points(MISERE, None, 9) == -180
+    assert points(MISERE, None, 9, misere_all_tricks=100) == 100
+    assert points(BLIND, 2, 2, blind_percent=200) == 40
+    # ×1.5 rounds half away from zero: -15 → -22.5 → -23; 5 → 7.5 → 8
+    assert points(BLIND, 2, 1, cards=3, undertrick_per_trick=-15, blind_percent=150) == -23
+    assert points(BLIND, 0, 0, blind_percent=150) == 8
+
+
+def test_deal_sequences() -> None:
+    def cards(**options: object) -> list[int]:
+        plan = round_plan(resolve_rules(special_rounds=(), **options), 4)
+        return [spec.cards for spec in plan]
+
+    up, down = list(range(1, 9)), list(range(8, 0, -1))
+    assert cards() == [*up, 9, 9, 9, 9]
+    assert cards(deal_sequence="classic") == [*up, 9, 9, 9, 9, *down]
+    assert cards(deal_sequence="georgian") == [*up, 9, 9, 9, 9, *down, 9, 9, 9, 9]
+
+
+def test_special_rounds_in_their_order() -> None:
+    plan = round_plan(resolve_rules(special_rounds=("golden", "blind")), 3)
+    assert [spec.kind for spec in plan[-6:]] == [RoundKind.GOLDEN] * 3 + [BLIND] * 3
+
+
+def test_special_rounds_are_validated() -> None:
+    with pytest.raises(InvalidInputError, match="special_rounds: 'normal'"):
+        resolve_rules(special_rounds=("normal",))
+
+
+def test_georgian_plan_is_the_rule_book_s() -> None:
+    plan = round_plan(resolve_rules("georgian"), 4)
+    assert len(plan) == 24
+    assert all(spec.kind is NORMAL for spec in plan)
+
+
+def test_presets_resolve_and_round_trip() -> None:
+    assert set(PRESETS) == {"raspisnoy.com", "classic", "ukrainian", "georgian", "oh-hell"}
+    for name in PRESETS:
+        rules = resolve_rules(name)
+        assert resolve_rules(rules.to_json()) == rules
+
+
+PRESET_GAMES = [
+    (name, players)
+    for name in PRESETS
+    for players in range(resolve_rules(name).min_players, resolve_rules(name).max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("preset", "players"), PRESET_GAMES)
+def test_every_preset_plays_whole_games(preset: str, players: int) -> None:
+    """Two random games per preset and player count: deals conserve cards, every trick
+    has one winner, totals add up, and the record replays to the same report."""
+    for seed in range(2):
+        game = Game(preset, players, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+        rounds = game.rounds()
+        assert len(rounds) == len(game.plan)
+        for result in rounds:
+            dealt = [card for hand in result.hands for card in hand]
+            assert len(dealt) == len(set(dealt)) == players * result.cards
+            assert len(result.tricks) == result.cards == sum(result.taken)
+            assert result.kind.has_bids == (result.bids is not None)
+        totals = [sum(r.points[seat] for r in rounds) for seat in range(players)]  # type: ignore[index]
+        assert list(game.totals) == totals
+        again = replay(loads_record(dumps_record(game_to_record(game))))
+        assert replay_report(again) == replay_report(game)
