@@ -188,6 +188,9 @@ option_sets = st.fixed_dictionaries(
         "joker_discard_lead_unfollowed": st.sampled_from(["first_follower_suit", "joker_wins"]),
         "max_deal_trump": st.sampled_from(["dealer_shows", "none"]),
         "dealer_constraint": st.booleans(),
+        "rotating_trumps": st.booleans(),
+        "trump_source": st.sampled_from(["undealt", "dealer_last"]),
+        "max_zero_bids_in_a_row": st.integers(0, 2),
         "deck": st.sampled_from([{}, {"jokers": ("6S", "6C")}, FIFTY_FOUR]),
     }
 )
@@ -203,6 +206,7 @@ def test_random_games_under_any_options_stay_consistent(
     deck = options.pop("deck")
     top = len(deck_cards(resolve_rules(**deck))) // players  # type: ignore[arg-type]
     plan = (f"{top}", f"{top}:blind", f"{top}:misere", f"{top}:no-trump", "2:golden")
+    plan += ("1:forehead", "4:percent", "3")
     rules = resolve_rules(custom_plan=plan, **deck, **options)  # type: ignore[arg-type]
     game = Game(rules, players, seed=seed)
     rng = random.Random(seed)
@@ -216,3 +220,139 @@ def test_random_games_under_any_options_stay_consistent(
     ]
     again = replay(loads_record(dumps_record(game_to_record(game))))
     assert replay_report(again) == replay_report(game)
+
+
+def test_rotating_trumps_make_the_next_suit_trump() -> None:
+    # Boris leads 8♠: ♣ is trump for this trick, so Vera's 6♣ beats Anna's A♠.
+    game = dealt_game("AS 9D | 8S 9H | 6C 7H", None, rotating_trumps=True)
+    assert (game.trump_card, game.trump) == (None, None)
+    for text in ("8S", "6C", "AS"):
+        game.play(Play.parse(text))
+    assert game.rounds()[0].tricks[0].winner == 2
+    # Vera leads 7♥: ♠ is trump, which nobody holds; Boris's 9♥ wins.
+    for text in ("7H", "9D", "9H"):
+        game.play(Play.parse(text))
+    assert game.rounds()[0].tricks[1].winner == 1
+
+
+def test_rotating_trumps_turn_up_no_card() -> None:
+    rules = resolve_rules(custom_plan=("1",), rotating_trumps=True)
+    game = Game(rules, NAMES, first_dealer=0)
+    with pytest.raises(IllegalActionError, match="with rotating trumps no card is turned up"):
+        game.deal([cards("AS"), cards("KS"), cards("QS")], Card.parse("7C"))
+
+
+def test_trump_source_dealer_last_shows_a_dealer_card_never_a_joker() -> None:
+    rules = resolve_rules(custom_plan=("3",) * 12, trump_source="dealer_last")
+    game = Game(rules, 4, seed=5)
+    rng = random.Random(5)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    for result in game.rounds():
+        assert result.trump_card in result.hands[result.dealer]
+        assert not result.trump_card.is_joker  # type: ignore[union-attr]
+
+
+def test_trump_source_dealer_last_refuses_a_shown_joker() -> None:
+    rules = resolve_rules(custom_plan=("1",), trump_source="dealer_last")
+    game = Game(rules, NAMES, first_dealer=0)
+    with pytest.raises(IllegalActionError, match="shows a joker: the cards must be dealt again"):
+        game.deal([cards("X"), cards("KS"), cards("QS")], Card.parse("X"))
+    game.deal([cards("AS"), cards("KS"), cards("QS")], Card.parse("AS"))
+    assert game.trump is Suit.SPADES
+
+
+def test_forehead_round_shows_the_others_cards_but_not_your_own() -> None:
+    rules = resolve_rules(special_rounds=("forehead",), custom_plan=())
+    plan = [spec for spec in Game(rules, 3, seed=1).plan if spec.kind.value == "forehead"]
+    assert [spec.cards for spec in plan] == [1, 1, 1]
+    game = Game(resolve_rules(custom_plan=("1:forehead",)), NAMES, first_dealer=0)
+    game.deal([cards("AS"), cards("KS"), cards("QS")], Card.parse("7C"))
+    view = game.view(1)
+    assert view.hand is None
+    assert view.shown_hands == (tuple(cards("AS")), None, tuple(cards("QS")))
+    assert game.view(None).shown_hands == (None, None, None)
+    for bid in (1, 0, 1):
+        game.bid(bid)
+    assert game.view(1).hand == tuple(cards("KS"))
+    assert game.view(1).shown_hands == (None, None, None)
+
+
+def test_forehead_and_percent_scoring() -> None:
+    forehead = Game(resolve_rules(custom_plan=("1:forehead",)), NAMES, first_dealer=0)
+    forehead.deal([cards("AS"), cards("KS"), cards("QS")], Card.parse("7C"))
+    for bid in (1, 0, 1):  # Boris 1, Vera 0, Anna 1
+        forehead.bid(bid)
+    for text in ("KS", "QS", "AS"):
+        forehead.play(Play.parse(text))
+    assert forehead.rounds()[0].points == (50, -50, 50)
+    assert [s.cards for s in round_plan_of(special_rounds=("percent",))[-3:]] == [4, 4, 4]
+    percent = Game(resolve_rules(custom_plan=("1:percent",)), NAMES, first_dealer=0)
+    percent.deal([cards("AS"), cards("KS"), cards("QS")], Card.parse("7C"))
+    for bid in (1, 0, 1):
+        percent.bid(bid)
+    for text in ("KS", "QS", "AS"):
+        percent.play(Play.parse(text))
+    assert percent.rounds()[0].points == (30, -30, 15)
+
+
+def round_plan_of(**options: object) -> tuple[object, ...]:
+    return Game(resolve_rules(**options), 3, seed=1).plan  # type: ignore[return-value]
+
+
+def test_zero_bids_in_a_row_are_limited() -> None:
+    rules = resolve_rules(custom_plan=("2",) * 3, max_zero_bids_in_a_row=2, dealer_constraint=False)
+    game = Game(rules, NAMES, first_dealer=2)
+    deck = list(game.deck)
+    for _ in range(2):  # Anna bids 0 in rounds 1 and 2
+        game.deal([deck[0:2], deck[2:4], deck[4:6]], deck[6])
+        while game.phase.value == "bid":
+            game.bid(0 if game.to_act == 0 else 1)
+        while game.phase.value == "play":
+            game.apply(game.legal_actions()[0])
+    game.deal([deck[0:2], deck[2:4], deck[4:6]], deck[6])
+    game.bid(1)  # round 3: Boris deals, Vera bids first, then Anna
+    assert game.to_act == 0
+    assert [str(bid) for bid in game.legal_actions()] == ["1", "2"]
+    with pytest.raises(IllegalActionError, match="Anna may not bid 0: at most 2 rounds"):
+        game.bid(0)
+
+
+def test_the_dealer_rule_wins_over_the_zero_bid_limit() -> None:
+    rules = resolve_rules(custom_plan=("1",) * 2, max_zero_bids_in_a_row=1)
+    game = Game(rules, NAMES, first_dealer=2)
+    deck = list(game.deck)
+    game.deal([deck[0:1], deck[1:2], deck[2:3]], deck[3])
+    for bid in (0, 1, 1):  # Anna 0, Boris 1, Vera (dealer) 1
+        game.bid(bid)
+    for _ in NAMES:
+        game.apply(game.legal_actions()[0])
+    game.deal([deck[0:1], deck[1:2], deck[2:3]], deck[3])
+    game.bid(0)  # Boris
+    game.bid(0)  # Vera
+    # Anna deals: 1 is forbidden (the bids would sum to 1), and she passed last round, but
+    # the dealer's rule wins: 0 is her only bid.
+    assert [str(bid) for bid in game.legal_actions()] == ["0"]
+    game.bid(0)
+
+
+def test_zero_total_counts_as_second_place() -> None:
+    def winners(**options: object) -> tuple[int, ...]:
+        rules = resolve_rules(
+            custom_plan=("1",),
+            exact_zero=0,
+            overtrick_per_trick=-5,
+            dealer_constraint=False,
+            **options,
+        )
+        game = Game(rules, NAMES, first_dealer=0)
+        game.deal([cards("AS"), cards("KS"), cards("QS")], Card.parse("7C"))
+        for bid in (0, 1, 0):  # Boris 0, Vera 1, Anna 0
+            game.bid(bid)
+        for text in ("KS", "QS", "AS"):  # Anna takes the trick
+            game.play(Play.parse(text))
+        assert game.totals == (-5, 0, -10)
+        return game.winners()
+
+    assert winners() == (1,)
+    assert winners(zero_total_second=True) == (0,)

@@ -235,5 +235,5 @@ def test_rules_replace_is_validated():
 
 
 def test_kind_flags():
-    assert [kind.has_bids for kind in RoundKind] == [True, True, True, False, False]
-    assert [kind.has_trump for kind in RoundKind] == [True, False, True, True, True]
+    assert [kind.has_bids for kind in RoundKind] == [True, True, True, False, False, True, True]
+    assert [kind.has_trump for kind in RoundKind] == [True, False, True, True, True, True, True]

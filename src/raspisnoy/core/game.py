@@ -171,6 +171,18 @@ def _best_position(plays: Sequence[Play], lead_suit: int, trump: int) -> int:
     return take_position if take_position >= 0 else best_position
 
 
+def _rotated_trump(led_suit: int, round_has_trump: bool) -> int:
+    """«Круговые козыри»: the trump of a trick is the suit after the suit led (♠→♣→♦→♥→♠);
+    none after a joker led as "take", or in a no-trump round."""
+    return (led_suit + 1) % 4 if led_suit >= 0 and round_has_trump else _NO_TRUMP
+
+
+def _shuffled(seed: str, deck: tuple[Card, ...]) -> tuple[Card, ...]:
+    """A uniform shuffle of ``deck`` from ``random.Random(seed)``."""
+    draw = random.Random(f"raspisnoy/{seed}").random
+    return tuple(sorted(deck, key=lambda _card: draw()))
+
+
 def _draw_shuffles(
     seed: int | str, players: int, deck: tuple[Card, ...], rounds: int
 ) -> tuple[int, tuple[tuple[Card, ...], ...]]:
@@ -187,9 +199,13 @@ def _draw_shuffles(
 
 
 @lru_cache(maxsize=1024)
-def _bid_choices(cards: int, forbidden: int) -> tuple[Bid, ...]:
-    """Bids 0..cards without the forbidden one (-1: none)."""
-    return tuple(bid for bid in _BIDS[: cards + 1] if bid.amount != forbidden)
+def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[Bid, ...]:
+    """Bids 0..cards without the forbidden one (-1: none), and without 0 when banned."""
+    return tuple(
+        bid
+        for bid in _BIDS[: cards + 1]
+        if bid.amount != forbidden and not (zero_banned and bid.amount == 0)
+    )
 
 
 def _plays_of(mask: int, *, leading: bool, lead_take: bool) -> tuple[Play, ...]:
@@ -240,9 +256,11 @@ class Game:
         "_taken",
         "_to_act",
         "_totals",
+        "_trick_trump",
         "_tricks",
         "_trump",
         "_trump_card",
+        "_zero_streaks",
         "deck",
         "names",
         "plan",
@@ -276,8 +294,10 @@ class Game:
     _to_act: int
     _totals: list[int]
     _tricks: list[Trick]
+    _trick_trump: int
     _trump: int
     _trump_card: Card | None
+    _zero_streaks: list[int]
     _shuffles: tuple[tuple[Card, ...], ...]
 
     def __init__(
@@ -320,6 +340,7 @@ class Game:
         self._log = []
         self._history = []
         self._totals = [0] * self.players
+        self._zero_streaks = [0] * self.players
         self._round_index = 0
         self._dealer = first_dealer
         self._start_round()
@@ -412,8 +433,13 @@ class Game:
         """Seats with the highest total once the game is over (ties share the win)."""
         if not self.is_over:
             return ()
-        top = max(self._totals)
-        return tuple(seat for seat, total in enumerate(self._totals) if total == top)
+        totals = self._totals
+        if self.rules.zero_total_second and any(totals):
+            # A total of exactly 0 counts as second place: it never wins.
+            top = max(total for total in totals if total)
+        else:
+            top = max(totals)
+        return tuple(seat for seat, total in enumerate(totals) if total == top)
 
     def rounds(self) -> tuple[RoundResult, ...]:
         """Every round dealt so far: the finished ones, then the one in progress."""
@@ -431,7 +457,7 @@ class Game:
         if self._phase is _PHASE_PLAY:
             return self._legal_plays()
         if self._phase is _PHASE_BID:
-            return _bid_choices(self._spec.cards, self._forbidden_bid())
+            return _bid_choices(self._spec.cards, self._forbidden_bid(), self._zero_banned())
         return ()
 
     def apply(self, action: Action, seat: int | None = None) -> Event:
@@ -457,6 +483,11 @@ class Game:
             raise self._error(
                 f"{name} (dealer) may not bid {amount}: the bids would sum to the "
                 f"{count(cards, 'card')} dealt"
+            )
+        if amount == 0 and self._zero_banned():
+            limit = self.rules.max_zero_bids_in_a_row
+            raise self._error(
+                f"{name} may not bid 0: at most {count(limit, 'round')} of 0 bids in a row"
             )
 
     def can_bid(self, amount: int, seat: int | None = None) -> bool:
@@ -524,6 +555,8 @@ class Game:
                 self._follow, self._demand_highest = _SUIT_OF[card.index], False
             else:
                 self._follow, self._demand_highest = suit, play.mode is _HIGHEST
+            if self.rules.rotating_trumps:
+                self._trick_trump = _rotated_trump(self._follow, self._spec.has_trump)
         plays.append(play)
         self._legal_mask = -1
         event = _new_tuple(Event, (self._spec.number, player, play))
@@ -542,7 +575,6 @@ class Game:
         spec = self._spec
         if len(hands) != self.players:
             raise self._error(f"{len(hands)} hands dealt for {self.players} players")
-        deck = set(self.deck)
         seen: set[Card] = set()
         for seat, hand in enumerate(hands):
             name = self.names[seat]
@@ -553,7 +585,7 @@ class Game:
                 if card in seen:
                     raise self._error(f"{card} is dealt twice")
                 seen.add(card)
-        self._verify_trump_card(trump_card, hands, seen, deck)
+        self._verify_trump_card(trump_card, hands, seen)
 
     def can_deal(self, hands: Sequence[Sequence[Card]], trump_card: Card | None) -> bool:
         return self._can(self.verify_deal, hands, trump_card)
@@ -578,6 +610,7 @@ class Game:
         other._phase, other._spec, other._round_index = self._phase, self._spec, self._round_index
         other._dealer, other._dealt, other._to_act = self._dealer, self._dealt, self._to_act
         other._trump, other._trump_card, other._leader = self._trump, self._trump_card, self._leader
+        other._trick_trump, other._zero_streaks = self._trick_trump, self._zero_streaks[:]
         other._follow, other._demand_highest = self._follow, self._demand_highest
         other._bid_sum, other._bid_count, other._legal_mask = (
             self._bid_sum,
@@ -593,9 +626,16 @@ class Game:
         """What ``seat`` may know now (``None``: a spectator). See ``raspisnoy.core.view``."""
         if seat is not None and not _is_seat(seat, self.players):
             raise InvalidInputError(f"{seat} is not a seat of this game")
-        blind_bidding = self._phase is Phase.BID and self._spec.kind is RoundKind.BLIND
         spec = self._spec
-        hand = None if seat is None or blind_bidding else cards_in_mask(self._hands[seat])
+        bidding = self._phase is Phase.BID
+        blind_bidding = bidding and spec.kind is RoundKind.BLIND
+        forehead_bidding = bidding and spec.kind is RoundKind.FOREHEAD
+        own_hidden = seat is None or blind_bidding or forehead_bidding
+        hand = None if own_hidden else cards_in_mask(self._hands[seat])  # type: ignore[index]
+        shown = tuple(
+            cards_in_mask(mask) if forehead_bidding and seat not in (None, other) else None
+            for other, mask in enumerate(self._hands)
+        )
         to_act = self.to_act
         return View(
             seat=seat,
@@ -608,6 +648,7 @@ class Game:
             dealer=self._dealer,
             to_act=to_act,
             hand=hand,
+            shown_hands=shown,
             trump_card=None if blind_bidding else self._trump_card,
             trump=None if blind_bidding else self.trump,
             trump_hidden=blind_bidding,
@@ -639,7 +680,7 @@ class Game:
         self._leader = self._to_act = (self._dealer + 1) % players
         self._follow = -1
         self._demand_highest = False
-        self._trump = _NO_TRUMP
+        self._trump = self._trick_trump = _NO_TRUMP
         self._trump_card = None
         self._legal_mask = -1
         if self._shuffles:
@@ -648,54 +689,81 @@ class Game:
     def _deal_shuffled(self, order: tuple[Card, ...]) -> None:
         """Deal one card at a time from the dealer's left; the dealer gets the last card."""
         players, dealt = self.players, self.players * self._spec.cards
+        redeals = 0
+        redeal_on_joker = self.rules.trump_source == "dealer_last" and self._spec.has_trump
+        while redeal_on_joker and order[dealt - 1].is_joker:
+            # The trump is the dealer's last card, and a joker there means a new deal.
+            redeals += 1
+            order = _shuffled(f"{self.seed}/round {self._spec.number}/redeal {redeals}", self.deck)
         first = self._dealer + 1
         dealt_cards = [order[(seat - first) % players : dealt : players] for seat in range(players)]
-        trump_card: Card | None = None
-        if dealt < len(order) and self._spec.has_trump:
-            trump_card = order[dealt]
-        elif self._spec.has_trump and self.rules.max_deal_trump == "dealer_shows":
+        source = self._trump_source()
+        trump_card = None
+        if source == "undealt":
+            trump_card = order[dealt] if dealt < len(order) else None
+        elif source == "dealer":
             trump_card = order[dealt - 1]  # the dealer shows the last card dealt to them
         deal = Deal(tuple(tuple(sorted(cards, key=_INDEX)) for cards in dealt_cards), trump_card)
         self._log.append(Event(self._spec.number, None, deal))
         # A hand's cards are distinct, so the sum of their bits is the hand's mask.
         self._apply_deal(deal, [sum(map(_BIT, cards)) for cards in dealt_cards])
 
+    def _trump_source(self) -> str:
+        """Where this round's trump card comes from: "undealt" (the top of the rest),
+        "dealer" (the dealer's last card), or "none" (no card sets the trump)."""
+        rules, spec = self.rules, self._spec
+        if not spec.has_trump or rules.rotating_trumps:
+            return "none"
+        if rules.trump_source == "dealer_last":
+            return "dealer"
+        if self.players * spec.cards < len(self.deck):
+            return "undealt"
+        return "dealer" if rules.max_deal_trump == "dealer_shows" else "none"
+
+    def _why_no_trump_card(self) -> str:
+        if not self._spec.has_trump:
+            return f"a {self._spec.kind} round turns up no card"
+        if self.rules.rotating_trumps:
+            return "with rotating trumps no card is turned up"
+        return "every card is dealt, so no trump card"
+
     def _apply_deal(self, deal: Deal, masks: list[int]) -> None:
         self._dealt = deal.hands
         self._hands = masks
         card = self._trump_card = deal.trump_card
         self._trump = _NO_TRUMP if card is None or card.suit is None else int(card.suit)
+        self._trick_trump = self._trump
         self._legal_mask = -1
         self._phase = _PHASE_BID if self._spec.has_bids else _PHASE_PLAY
 
     def _verify_trump_card(
-        self,
-        trump_card: Card | None,
-        hands: Sequence[Sequence[Card]],
-        dealt: set[Card],
-        deck: set[Card],
+        self, trump_card: Card | None, hands: Sequence[Sequence[Card]], dealt: set[Card]
     ) -> None:
-        if not self._spec.has_trump:
+        source = self._trump_source()
+        if source == "none":
             if trump_card is not None:
-                raise self._error(f"a {self._spec.kind} round turns up no card, not {trump_card}")
-            return
-        every_card_dealt = len(dealt) == len(deck)
-        if every_card_dealt and self.rules.max_deal_trump == "none":
-            if trump_card is not None:
-                raise self._error(f"every card is dealt, so no trump card, not {trump_card}")
+                raise self._error(f"{self._why_no_trump_card()}, not {trump_card}")
             return
         if trump_card is None:
             raise self._error("the trump card is missing")
         self._check_in_deck(trump_card, "trump card")
-        if not every_card_dealt:
+        if source == "undealt":
             if trump_card in dealt:
                 raise self._error(f"the trump card {trump_card} is also in a hand")
-        elif trump_card not in hands[self._dealer]:
-            dealer = self.names[self._dealer]
-            raise self._error(
-                f"every card is dealt, so the trump card must be one the dealer {dealer} "
-                f"shows from their hand, not {trump_card}"
+            return
+        dealer = self.names[self._dealer]
+        if trump_card not in hands[self._dealer]:
+            why = (
+                "the trump"
+                if self.rules.trump_source == "dealer_last"
+                else "every card is dealt, so the trump"
             )
+            raise self._error(
+                f"{why} card must be one the dealer {dealer} shows from their hand, "
+                f"not {trump_card}"
+            )
+        if self.rules.trump_source == "dealer_last" and trump_card.is_joker:
+            raise self._error(f"the dealer {dealer} shows a joker: the cards must be dealt again")
 
     def _check_in_deck(self, card: Card, where: str) -> None:
         if card not in self.deck:
@@ -720,7 +788,7 @@ class Game:
                     suited = 1 << (suited.bit_length() - 1)
                 mask = suited | (hand & _JOKER_MASK)
             elif self._must_trump():
-                trumps = hand & SUIT_MASKS[self._trump]
+                trumps = hand & SUIT_MASKS[self._trick_trump]
                 if trumps:
                     mask = trumps | (hand & _JOKER_MASK)
         self._legal_mask = mask
@@ -729,7 +797,7 @@ class Game:
     def _must_trump(self) -> bool:
         """Whether a player void in the suit to follow must play a trump (if they hold one)."""
         rules = self.rules
-        return self._trump >= 0 and (
+        return self._trick_trump >= 0 and (
             rules.trump_when_void or (self._demand_highest and rules.joker_highest_beaten_by_trump)
         )
 
@@ -758,9 +826,18 @@ class Game:
         forbidden = self._spec.cards - self._bid_sum
         return forbidden if forbidden >= 0 else -1
 
+    def _zero_banned(self) -> bool:
+        """Whether the player to act has bid 0 too often in a row to bid it again; the
+        dealer's rule wins a conflict (0 stays allowed when it is the only bid left)."""
+        limit = self.rules.max_zero_bids_in_a_row
+        if not limit or self._zero_streaks[self._to_act] < limit:
+            return False
+        forbidden = self._forbidden_bid()
+        return any(amount != forbidden for amount in range(1, self._spec.cards + 1))
+
     def _finish_trick(self) -> None:
         plays, leader = self._plays, self._leader
-        winner = _winner(plays, leader, self._trump, self.rules)
+        winner = _winner(plays, leader, self._trick_trump, self.rules)
         self._tricks.append(_new_tuple(Trick, (leader, tuple(plays), winner)))
         self._taken[winner] += 1
         self._plays = []
@@ -774,6 +851,10 @@ class Game:
         score = partial(round_points, rules, kind, cards=spec.cards)
         points = tuple(map(score, self._bids, self._taken))
         self._history.append(self._round_result(points))
+        if spec.has_bids:
+            streaks = self._zero_streaks
+            for seat, bid in enumerate(self._bids):
+                streaks[seat] = streaks[seat] + 1 if bid == 0 else 0
         for seat, value in enumerate(points):
             self._totals[seat] += value
         self._round_index += 1
@@ -833,7 +914,7 @@ class Game:
             return f"{name} does not hold {card}"
         suit = _SUITS[self._follow]
         if not self._hands[self._to_act] & SUIT_MASKS[self._follow]:
-            trump = _SUITS[self._trump]
+            trump = _SUITS[self._trick_trump]
             return f"{name} has no {suit.symbol}, so must trump ({trump.symbol}), not play {card}"
         if self._demand_highest:
             highest = cards_in_mask(self._legal_mask_now() & ~_JOKER_MASK)[0]

@@ -21,11 +21,23 @@ class RoundKind(StrEnum):
     MISERE = "misere"
     #: «золотая»: no bids; every trick taken pays.
     GOLDEN = "golden"
+    #: «лобовая»: one card each; while bidding you see everyone's card but your own.
+    FOREHEAD = "forehead"
+    #: «проценты»: rounds of 4 cards whose points count several times over.
+    PERCENT = "percent"
 
     @property
     def has_bids(self) -> bool:
         """Misère and golden rounds are played without bids."""
         return self not in (RoundKind.MISERE, RoundKind.GOLDEN)
+
+    def cards(self, top: int) -> int:
+        """Cards dealt in a special round of this kind when the cap is ``top``."""
+        if self is RoundKind.FOREHEAD:
+            return 1
+        if self is RoundKind.PERCENT:
+            return min(4, top)
+        return top
 
     @property
     def has_trump(self) -> bool:

@@ -49,8 +49,9 @@ def round_plan(rules: Rules, players: int) -> tuple[RoundSpec, ...]:
     if rules.custom_plan:
         return tuple(_custom_round(n, text, top) for n, text in enumerate(rules.custom_plan, 1))
     deals = [(cards, RoundKind.NORMAL) for cards in _deal_sequence(rules, players, top)]
-    for kind in rules.special_rounds:
-        deals += [(top, RoundKind(kind))] * players
+    for name in rules.special_rounds:
+        kind = RoundKind(name)
+        deals += [(kind.cards(top), kind)] * players
     return tuple(RoundSpec(n, cards, kind) for n, (cards, kind) in enumerate(deals, start=1))
 
 

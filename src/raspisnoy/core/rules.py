@@ -91,6 +91,18 @@ class Rules:
         "Replace the round plan with this list of deals: CARDS or CARDS:KIND (e.g. 9:blind)",
         "Заменить план раздач этим списком: КАРТЫ или КАРТЫ:ВИД (например 9:blind)",
     )
+    max_zero_bids_in_a_row: int = _option(
+        0,
+        "Most rounds in a row a player may bid 0 (the dealer's rule wins a conflict); 0: no limit",
+        "Сколько раз подряд можно заказать пас (правило сдающего важнее); 0 — без ограничений",
+        low=0,
+        high=50,
+    )
+    zero_total_second: bool = _option(
+        False,
+        "A final total of exactly 0 cannot win: it counts as second place",
+        "Итог ровно 0 не может победить: он считается вторым местом",
+    )
     dealer_constraint: bool = _option(
         True,
         "The dealer may not bid so that the bids sum to the cards dealt",
@@ -100,6 +112,21 @@ class Rules:
         False,
         "A player without the suit led must play a trump if they hold one",
         "Без масти хода игрок обязан бить козырем, если он есть",
+    )
+    rotating_trumps: bool = _option(
+        False,
+        "Rotating trumps: no card is turned up; each trick's trump is the suit after the suit "
+        "led (♠→♣→♦→♥→♠)",
+        "Круговые козыри: козырь не открывают; козырь взятки — масть после масти захода "
+        "(♠→♣→♦→♥→♠)",
+    )
+    trump_source: str = _option(
+        "undealt",
+        "Trump card: the top of the undealt rest, or always the dealer's last card "
+        "(redealt if it is a joker)",
+        "Козырь: верхняя карта остатка колоды или всегда последняя карта сдающего "
+        "(пересдача, если это джокер)",
+        choices=("undealt", "dealer_last"),
     )
     max_deal_trump: str = _option(
         "dealer_shows",
@@ -185,6 +212,17 @@ class Rules:
         0,
         "Misère: points for taking every trick; 0: counted per trick as usual",
         "Мизер: очки за все взятки; 0 — считать по взяткам как обычно",
+    )
+    forehead_exact: int = _option(
+        50, "Forehead: points for an exact bid", "Лобовая: очки за точный заказ"
+    )
+    forehead_miss: int = _option(-50, "Forehead: points for a miss", "Лобовая: очки за промах")
+    percent_multiplier: int = _option(
+        3,
+        "Percent rounds: all points count this many times",
+        "Проценты: все очки умножаются на это число",
+        low=1,
+        high=10,
     )
     blind_percent: int = _option(
         100, "Blind rounds: points × this / 100", "Тёмная: очки × это / 100", low=1, high=1000

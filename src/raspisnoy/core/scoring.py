@@ -8,7 +8,7 @@ from raspisnoy.core.rules import Rules
 
 __all__ = ["round_points"]
 
-_MISERE, _GOLDEN = RoundKind.MISERE, RoundKind.GOLDEN
+_MISERE, _GOLDEN, _FOREHEAD = RoundKind.MISERE, RoundKind.GOLDEN, RoundKind.FOREHEAD
 
 
 def round_points(rules: Rules, kind: RoundKind, bid: int | None, taken: int, *, cards: int) -> int:
@@ -16,6 +16,8 @@ def round_points(rules: Rules, kind: RoundKind, bid: int | None, taken: int, *, 
     this round), with the round kind's multiplier (``*_percent`` options), rounded half away
     from zero."""
     points = _unscaled_points(rules, kind, bid, taken, cards)
+    if kind is RoundKind.PERCENT:
+        return points * rules.percent_multiplier
     percent = _PERCENT_OPTION.get(kind)
     return points if percent is None else _scaled(points, getattr(rules, percent))
 
@@ -45,6 +47,8 @@ def _unscaled_points(rules: Rules, kind: RoundKind, bid: int | None, taken: int,
         return rules.golden_zero if taken == 0 else rules.golden_per_trick * taken
     if bid is None:
         raise InvalidInputError(f"a {kind} round is scored against a bid")
+    if kind is _FOREHEAD:
+        return rules.forehead_exact if taken == bid else rules.forehead_miss
     if taken == bid:
         return _exact_points(rules, bid, cards)
     if taken == 0 and rules.khishti_penalty:

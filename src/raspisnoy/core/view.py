@@ -2,8 +2,9 @@
 
 A ``View`` is built by ``Game.view(seat)`` from the game's state, leaving out every card
 that seat cannot see: other hands, the undealt rest, and in a blind round («тёмная»)
-even its own hand and the trump until every bid is in. ``seat=None`` is a spectator's
-view: public information only.
+even its own hand and the trump until every bid is in. In a forehead round («лобовая»)
+a seat sees the other seats' cards but not its own while the bids are made.
+``seat=None`` is a spectator's view: public information only.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class View:
     to_act: int | None
     #: This seat's hand; ``None`` for a spectator and while a blind round is being bid.
     hand: tuple[Card, ...] | None
+    #: Other seats' cards this seat can see, by seat (``None``: hidden). Only in a forehead
+    #: round («лобовая») while bidding: everyone's card but your own.
+    shown_hands: tuple[tuple[Card, ...] | None, ...]
     #: The turned-up (or dealer-shown) card and the trump; ``None`` when hidden or absent.
     trump_card: Card | None
     trump: Suit | None
