@@ -3,6 +3,7 @@ is legal, illegal or won differently under each value."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from raspisnoy.core import (
     Card,
+    ControlRound,
     Game,
     IllegalActionError,
     InvalidInputError,
@@ -19,7 +21,14 @@ from raspisnoy.core import (
     resolve_rules,
     trick_winner,
 )
-from raspisnoy.core.record import dumps_record, game_to_record, loads_record, replay, replay_report
+from raspisnoy.core.record import (
+    dumps_record,
+    game_to_record,
+    loads_record,
+    parse_record,
+    replay,
+    replay_report,
+)
 from raspisnoy.core.rules import deck_cards
 
 NAMES = ("Anna", "Boris", "Vera")
@@ -356,3 +365,58 @@ def test_zero_total_counts_as_second_place() -> None:
 
     assert winners() == (1,)
     assert winners(zero_total_second=True) == (0,)
+
+
+def tied_one_round_game(**options: object) -> Game:
+    """One 1-card round ending Anna 1, Boris 5, Vera 5: first place tied, Anna last."""
+    rules = resolve_rules(custom_plan=("1",), dealer_constraint=False, **options)
+    game = Game(rules, NAMES, first_dealer=0)
+    game.deal([cards("AS"), cards("KS"), cards("QS")], Card.parse("7C"))
+    for _ in NAMES:
+        game.bid(0)
+    for text in ("KS", "QS", "AS"):
+        game.play(Play.parse(text))
+    assert game.totals == (1, 5, 5)
+    return game
+
+
+def test_without_control_game_a_tie_ends_the_game() -> None:
+    game = tied_one_round_game()
+    assert game.is_over and game.winners() == (1, 2)
+
+
+def test_control_game_lets_the_last_placed_player_choose() -> None:
+    game = tied_one_round_game(control_game=True)
+    assert (game.phase.value, game.to_act, game.winners()) == ("choose", 0, ())
+    assert len(game.legal_actions()) == 5 * 3
+    with pytest.raises(IllegalActionError, match="it is Anna's turn"):
+        game.choose_control(ControlRound.parse("control:blind:2"), seat=1)
+    game.apply(ControlRound.parse("control:blind:2"))
+    assert (game.round.number, game.round.cards, game.round.kind.value) == (2, 12, "blind")
+    assert (game.dealer, game.phase.value) == (2, "deal")
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_control_rounds_repeat_while_first_place_is_tied(seed: int) -> None:
+    rules = resolve_rules(custom_plan=("1",), control_game=True)
+    game = Game(rules, 3, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert len(game.winners()) == 1
+    controls = [e.action for e in game.events if isinstance(e.action, ControlRound)]
+    assert len(game.rounds()) == 1 + len(controls)
+    again = replay(loads_record(dumps_record(game_to_record(game))))
+    assert replay_report(again) == replay_report(game)
+
+
+def test_a_control_round_in_a_record_must_give_its_kind() -> None:
+    game = tied_one_round_game(control_game=True)
+    game.apply(ControlRound.parse("control:normal:1"))
+    game.deal([game.deck[0:12], game.deck[12:24], game.deck[24:36]], game.deck[12])
+    data = json.loads(dumps_record(game_to_record(game)))
+    assert replay_report(replay(parse_record(data)))["rounds"][1]["dealer"] == 1
+    del data["rounds"][1]["kind"]
+    with pytest.raises(InvalidInputError, match="round 2: a control round must give its kind"):
+        replay(parse_record(data))

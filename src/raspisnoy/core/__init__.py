@@ -3,7 +3,7 @@
 Pure: no I/O, no global random, nothing imported from outside the standard library.
 """
 
-from raspisnoy.core.actions import Action, Bid, JokerMode, Play, parse_action
+from raspisnoy.core.actions import Action, Bid, ControlRound, JokerMode, Play, parse_action
 from raspisnoy.core.cards import Card, Suit
 from raspisnoy.core.errors import IllegalActionError, InvalidInputError, RaspisnoyError
 from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
@@ -19,6 +19,7 @@ __all__ = [
     "Action",
     "Bid",
     "Card",
+    "ControlRound",
     "Deal",
     "Event",
     "Game",

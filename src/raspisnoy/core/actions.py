@@ -14,8 +14,18 @@ from enum import StrEnum
 
 from raspisnoy.core.cards import ALL_CARDS, Card, Suit
 from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core.kinds import RoundKind
 
-__all__ = ["PLAIN_PLAYS", "Action", "Bid", "JokerMode", "Play", "parse_action"]
+__all__ = [
+    "CONTROL_KINDS",
+    "PLAIN_PLAYS",
+    "Action",
+    "Bid",
+    "ControlRound",
+    "JokerMode",
+    "Play",
+    "parse_action",
+]
 
 
 class JokerMode(StrEnum):
@@ -117,7 +127,49 @@ class Play:
         return f"Play.parse({str(self)!r})"
 
 
-Action = Bid | Play
+@dataclass(frozen=True, slots=True)
+class ControlRound:
+    """The choice of a control round («контрольная»): its kind and its dealer's seat."""
+
+    kind: RoundKind
+    dealer: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, RoundKind) or self.kind not in CONTROL_KINDS:
+            kinds = ", ".join(CONTROL_KINDS)
+            raise InvalidInputError(f"a control round is one of {kinds}, not {self.kind!r}")
+        if type(self.dealer) is not int or self.dealer < 0:
+            raise InvalidInputError(f"a control round's dealer is a seat, not {self.dealer!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> ControlRound:
+        """Parse ``control:KIND:DEALER`` (e.g. ``control:blind:2``)."""
+        parts = text.strip().split(":")
+        if len(parts) != 3 or parts[0].lower() != "control" or not parts[2].isdigit():
+            raise InvalidInputError(f"{text!r}: a control round is control:KIND:DEALER")
+        try:
+            kind = RoundKind(parts[1].lower())
+        except ValueError:
+            raise InvalidInputError(f"{text!r}: unknown round kind {parts[1]!r}") from None
+        return cls(kind, int(parts[2]))
+
+    def __str__(self) -> str:
+        return f"control:{self.kind}:{self.dealer}"
+
+    def __repr__(self) -> str:
+        return f"ControlRound.parse({str(self)!r})"
+
+
+#: The kinds the last-placed player may choose for a control round.
+CONTROL_KINDS = (
+    RoundKind.NORMAL,
+    RoundKind.NO_TRUMP,
+    RoundKind.BLIND,
+    RoundKind.MISERE,
+    RoundKind.GOLDEN,
+)
+
+Action = Bid | Play | ControlRound
 
 _BID_TEXT = re.compile(r"[0-9]+")
 #: The interned play of every card, by card index; ``None`` for jokers, which need a mode.
@@ -127,7 +179,9 @@ PLAIN_PLAYS: tuple[Play | None, ...] = tuple(
 
 
 def parse_action(text: str) -> Action:
-    """Parse a bid (a whole number) or a card play."""
+    """Parse a bid (a whole number), a card play, or a control-round choice."""
     if isinstance(text, str) and _BID_TEXT.fullmatch(text.strip()):
         return Bid(int(text))
+    if isinstance(text, str) and text.strip().lower().startswith("control:"):
+        return ControlRound.parse(text)
     return Play.parse(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from raspisnoy.core.actions import Bid, Play
+from raspisnoy.core.actions import Bid, ControlRound, Play
 from raspisnoy.core.cards import Card, Suit
 from raspisnoy.core.kinds import RoundKind
 
@@ -24,6 +24,8 @@ class Phase(StrEnum):
     DEAL = "deal"
     BID = "bid"
     PLAY = "play"
+    #: The last-placed player chooses a control round («контрольная»).
+    CHOOSE = "choose"
     OVER = "over"
 
 
@@ -43,7 +45,7 @@ class Event(NamedTuple):
 
     round: int
     seat: int | None
-    action: Deal | Bid | Play
+    action: Deal | Bid | Play | ControlRound
 
 
 class Trick(NamedTuple):

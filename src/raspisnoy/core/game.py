@@ -18,13 +18,21 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from operator import attrgetter
 
-from raspisnoy.core.actions import PLAIN_PLAYS, Action, Bid, JokerMode, Play
+from raspisnoy.core.actions import (
+    CONTROL_KINDS,
+    PLAIN_PLAYS,
+    Action,
+    Bid,
+    ControlRound,
+    JokerMode,
+    Play,
+)
 from raspisnoy.core.cards import ALL_CARDS, SUIT_MASKS, Card, Suit, cards_in_mask, mask_of
 from raspisnoy.core.errors import IllegalActionError, InvalidInputError, count
 from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
 from raspisnoy.core.kinds import RoundKind
 from raspisnoy.core.plan import RoundSpec, round_plan
-from raspisnoy.core.rules import Rules, deck_cards, resolve_rules
+from raspisnoy.core.rules import Rules, deck_cards, max_cards, resolve_rules
 from raspisnoy.core.scoring import round_points
 from raspisnoy.core.view import View
 
@@ -53,6 +61,7 @@ _INDEX, _BIT = attrgetter("index"), attrgetter("bit")
 
 # Enum members looked up once: a class attribute lookup costs more than a global.
 _PHASE_DEAL, _PHASE_BID, _PHASE_PLAY, _PHASE_OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
+_PHASE_CHOOSE = Phase.CHOOSE
 _HIGHEST, _TAKE = JokerMode.HIGHEST, JokerMode.TAKE
 
 
@@ -196,6 +205,12 @@ def _draw_shuffles(
     dealer = rng.randrange(players)
     draw = rng.random
     return dealer, tuple(tuple(sorted(deck, key=lambda _card: draw())) for _ in range(rounds))
+
+
+@lru_cache(maxsize=16)
+def _control_choices(players: int) -> tuple[ControlRound, ...]:
+    """Every control round the last-placed player may choose: kind × dealer."""
+    return tuple(ControlRound(kind, dealer) for kind in CONTROL_KINDS for dealer in range(players))
 
 
 @lru_cache(maxsize=1024)
@@ -384,7 +399,9 @@ class Game:
     @property
     def to_act(self) -> int | None:
         """The seat whose bid or card is awaited; ``None`` while dealing or when over."""
-        return self._to_act if self._phase is _PHASE_BID or self._phase is _PHASE_PLAY else None
+        phase = self._phase
+        acting = phase is _PHASE_BID or phase is _PHASE_PLAY or phase is _PHASE_CHOOSE
+        return self._to_act if acting else None
 
     @property
     def round(self) -> RoundSpec:
@@ -429,9 +446,10 @@ class Game:
         """The cards ``seat`` holds. Full state: only for core, tests and the table actor."""
         return cards_in_mask(self._hands[seat])
 
-    def winners(self) -> tuple[int, ...]:
-        """Seats with the highest total once the game is over (ties share the win)."""
-        if not self.is_over:
+    def winners(self, *, final: bool = True) -> tuple[int, ...]:
+        """Seats with the highest total once the game is over (ties share the win); with
+        ``final=False``, the leaders so far."""
+        if final and not self.is_over:
             return ()
         totals = self._totals
         if self.rules.zero_total_second and any(totals):
@@ -458,6 +476,8 @@ class Game:
             return self._legal_plays()
         if self._phase is _PHASE_BID:
             return _bid_choices(self._spec.cards, self._forbidden_bid(), self._zero_banned())
+        if self._phase is _PHASE_CHOOSE:
+            return _control_choices(self.players)
         return ()
 
     def apply(self, action: Action, seat: int | None = None) -> Event:
@@ -466,7 +486,33 @@ class Game:
             return self.play(action, seat)  # the common case first: a card
         if type(action) is Bid:
             return self.bid(action.amount, seat)
+        if type(action) is ControlRound:
+            return self.choose_control(action, seat)
         raise InvalidInputError(f"{action!r} is not an action")
+
+    def verify_choose_control(self, choice: ControlRound, seat: int | None = None) -> None:
+        """Raise unless the last-placed player (``seat``) may choose this control round."""
+        if type(choice) is not ControlRound:
+            raise InvalidInputError(f"{choice!r} is not a control-round choice")
+        if self._phase is not _PHASE_CHOOSE:
+            raise self._error(f"not a time to choose a control round: {self._awaiting()}")
+        self._check_turn(seat, choice)
+        if not _is_seat(choice.dealer, self.players):
+            raise self._error(f"{choice}: seat {choice.dealer} is not at this table")
+
+    def can_choose_control(self, choice: ControlRound, seat: int | None = None) -> bool:
+        return self._can(self.verify_choose_control, choice, seat)
+
+    def choose_control(self, choice: ControlRound, seat: int | None = None) -> Event:
+        """Play one more round of ``choice.kind`` with M cards, dealt by ``choice.dealer``."""
+        self.verify_choose_control(choice, seat)
+        event = Event(len(self.plan) + 1, self._to_act, choice)
+        self._log.append(event)
+        cards = max_cards(self.rules, self.players)
+        self.plan += (RoundSpec(len(self.plan) + 1, cards, choice.kind),)
+        self._dealer = choice.dealer
+        self._start_round()
+        return event
 
     def verify_bid(self, amount: int, seat: int | None = None) -> None:
         """Raise ``IllegalActionError`` unless the player to act (``seat``) may bid ``amount``."""
@@ -684,7 +730,11 @@ class Game:
         self._trump_card = None
         self._legal_mask = -1
         if self._shuffles:
-            self._deal_shuffled(self._shuffles[self._round_index])
+            index = self._round_index
+            if index < len(self._shuffles):
+                self._deal_shuffled(self._shuffles[index])
+            else:  # a control round, beyond the plan the shuffles were drawn for
+                self._deal_shuffled(_shuffled(f"{self.seed}/round {index + 1}", self.deck))
 
     def _deal_shuffled(self, order: tuple[Card, ...]) -> None:
         """Deal one card at a time from the dealer's left; the dealer gets the last card."""
@@ -858,11 +908,15 @@ class Game:
         for seat, value in enumerate(points):
             self._totals[seat] += value
         self._round_index += 1
-        if self._round_index == len(self.plan):
+        if self._round_index < len(self.plan):
+            self._dealer = (self._dealer + 1) % self.players
+            self._start_round()
+        elif self.rules.control_game and len(self.winners(final=False)) > 1:
+            # «Контрольная»: the last-placed player (the first of them in seat order) chooses.
+            self._phase = _PHASE_CHOOSE
+            self._to_act = self._totals.index(min(self._totals))
+        else:
             self._phase = Phase.OVER
-            return
-        self._dealer = (self._dealer + 1) % self.players
-        self._start_round()
 
     def _round_result(self, points: tuple[int, ...] | None) -> RoundResult:
         spec = self._spec
@@ -903,6 +957,8 @@ class Game:
         name = self.names[self._to_act]
         if self._phase is Phase.BID:
             return f"waiting for {name}'s bid"
+        if self._phase is Phase.CHOOSE:
+            return f"waiting for {name} to choose a control round"
         if not self._spec.has_bids and not self._tricks and not self._plays:
             return f"a {self._spec.kind} round has no bids; waiting for {name}'s card"
         return f"waiting for {name}'s card"

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from raspisnoy.core.actions import Play
+from raspisnoy.core.actions import ControlRound, Play
 from raspisnoy.core.cards import Card
 from raspisnoy.core.errors import IllegalActionError, InvalidInputError, count
 from raspisnoy.core.events import Phase, RoundResult, Trick
@@ -207,6 +207,8 @@ def replay(record: Record) -> Game:
 
 
 def _check_round_start(game: Game, round_: RecordRound, number: int) -> None:
+    if game.phase is Phase.CHOOSE:
+        _choose_control_round(game, round_, number)
     if game.is_over:
         raise IllegalActionError(
             f"round {number}: the game is over after {count(len(game.plan), 'round')}"
@@ -228,6 +230,17 @@ def _check_round_start(game: Game, round_: RecordRound, number: int) -> None:
         raise IllegalActionError(
             f"{where}: the plan makes it a {spec.kind} round, not {round_.kind}"
         )
+
+
+def _choose_control_round(game: Game, round_: RecordRound, number: int) -> None:
+    """A round after the plan is a control round: its kind and dealer are the choice."""
+    if round_.kind is None:
+        raise InvalidInputError(f"round {number}: a control round must give its kind")
+    try:
+        choice = ControlRound(round_.kind, round_.dealer)
+    except InvalidInputError as error:
+        raise InvalidInputError(f"round {number}: {error}") from None
+    game.choose_control(choice)
 
 
 def _replay_bids(game: Game, round_: RecordRound, number: int) -> None:

@@ -91,6 +91,13 @@ class Rules:
         "Replace the round plan with this list of deals: CARDS or CARDS:KIND (e.g. 9:blind)",
         "Заменить план раздач этим списком: КАРТЫ или КАРТЫ:ВИД (например 9:blind)",
     )
+    control_game: bool = _option(
+        False,
+        "After the plan, while first place is tied, the last-placed player chooses the kind "
+        "and dealer of one more round («контрольная»)",
+        "После плана, пока первое место поделено, последний выбирает вид и сдающего ещё одной "
+        "раздачи («контрольная»)",
+    )
     max_zero_bids_in_a_row: int = _option(
         0,
         "Most rounds in a row a player may bid 0 (the dealer's rule wins a conflict); 0: no limit",
