@@ -26,16 +26,23 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 @pytest.mark.parametrize("preset", PRESETS)
 def test_schedule_of_every_preset(preset: str) -> None:
     rules = resolve_rules(preset)
-    for players in (rules.min_players, rules.max_players):
+    for players in range(rules.min_players, rules.max_players + 1):
         result = run("schedule", "--players", str(players), "--rules", preset, "--json")
         assert result.returncode == 0, result.stderr
         expected = [spec.to_json() for spec in round_plan(rules, players)]
         assert json.loads(result.stdout) == expected
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_replay_of_every_preset(preset: str) -> None:
-    game = Game(preset, resolve_rules(preset).min_players + 1, seed=7)
+PRESET_SEATS = [
+    (name, players)
+    for name in PRESETS
+    for players in range(resolve_rules(name).min_players, resolve_rules(name).max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("preset", "players"), PRESET_SEATS)
+def test_replay_of_every_preset(preset: str, players: int) -> None:
+    game = Game(preset, players, seed=7)
     rng = random.Random(7)
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))

@@ -9,6 +9,7 @@ import pytest
 
 from raspisnoy.core import PRESETS, Game, InvalidInputError, RoundKind, resolve_rules, round_plan
 from raspisnoy.core.record import dumps_record, game_to_record, loads_record, replay, replay_report
+from raspisnoy.core.rules import option_info
 from raspisnoy.core.scoring import round_points
 
 NORMAL, BLIND, MISERE = RoundKind.NORMAL, RoundKind.BLIND, RoundKind.MISERE
@@ -112,3 +113,53 @@ def test_every_preset_plays_whole_games(preset: str, players: int) -> None:
         assert list(game.totals) == totals
         again = replay(loads_record(dumps_record(game_to_record(game))))
         assert replay_report(again) == replay_report(game)
+
+
+# option -> (kind, bid, taken, cards, other options the case needs) where the option decides
+# the points; every whole-number scoring option must appear here.
+SCORING_CASES: dict[str, tuple[RoundKind, int | None, int, int, dict[str, object]]] = {
+    "exact_per_trick": (NORMAL, 2, 2, 9, {}),
+    "exact_bonus": (NORMAL, 2, 2, 9, {}),
+    "exact_zero": (NORMAL, 0, 0, 9, {}),
+    "bid_all_multiplier": (NORMAL, 3, 3, 3, {}),
+    "undertrick_per_trick": (NORMAL, 3, 1, 9, {}),
+    "overtrick_per_trick": (NORMAL, 1, 3, 9, {}),
+    "miss_per_trick": (NORMAL, 1, 3, 9, {"miss_scoring": "per_trick_taken"}),
+    "khishti_penalty": (NORMAL, 2, 0, 9, {}),
+    "misere_zero": (MISERE, None, 0, 9, {}),
+    "misere_per_trick": (MISERE, None, 2, 9, {}),
+    "misere_all_tricks": (MISERE, None, 9, 9, {}),
+    "golden_zero": (RoundKind.GOLDEN, None, 0, 9, {}),
+    "golden_per_trick": (RoundKind.GOLDEN, None, 2, 9, {}),
+    "forehead_exact": (RoundKind.FOREHEAD, 1, 1, 1, {}),
+    "forehead_miss": (RoundKind.FOREHEAD, 1, 0, 1, {}),
+    "percent_multiplier": (RoundKind.PERCENT, 2, 2, 4, {}),
+    "blind_percent": (BLIND, 2, 2, 9, {}),
+    "no_trump_percent": (RoundKind.NO_TRUMP, 2, 2, 9, {}),
+    "misere_percent": (MISERE, None, 0, 9, {}),
+    "golden_percent": (RoundKind.GOLDEN, None, 2, 9, {}),
+}
+
+
+NOT_SCORING = {
+    "min_players",
+    "max_players",
+    "lowest_rank",
+    "extra_jokers",
+    "max_zero_bids_in_a_row",
+}
+
+
+def test_every_whole_number_scoring_option_has_a_case() -> None:
+    numbers = {info.name for info in option_info() if info.type is int}
+    assert numbers - NOT_SCORING == set(SCORING_CASES)
+
+
+@pytest.mark.parametrize("option", SCORING_CASES)
+def test_scoring_option_decides_the_points(option: str) -> None:
+    kind, bid, taken, cards, needs = SCORING_CASES[option]
+    default = getattr(resolve_rules(), option)
+    changed = default + 7 if option != "bid_all_multiplier" else 3
+    before = points(kind, bid, taken, cards, **needs)
+    after = points(kind, bid, taken, cards, **needs, **{option: changed})
+    assert before != after
