@@ -1,92 +1,14 @@
-"""Random whole games of the default ``raspisnoy.com`` plan, checked against the rule book.
-
-Every game is ``Game("raspisnoy.com", players=n, seed=s)`` played to the end with actions
-drawn by ``random.Random(s)`` from ``legal_actions()``, for n = 3, 4 and 5. A failing
-check names the player count, the seed, the round and the trick, so any failure can be
-replayed by hand. Checks do not stop at the first problem: every game is played to the
-end and each test reports how many games failed, grouped by check, with examples.
-
-The reference values are computed here, independently of the engine: the round plan of
-RULES.md 1, the points table, the trick winner (including 3.1), and the legal plays
-(follow suit, joker modes, "highest S"). The random-game checks never call
-``round_points`` nor ``trick_winner`` (the latter is called only on the pinned 3.1 tricks).
-
-What is checked where. Per player count, ``FULL_GAMES`` (seeds 0..5) + ``ROUND_GAMES``
-(seeds 6..675) games: 3 × 676 = 2,028 whole default games, plus 150 Hypothesis games of
-a short plan. The whole file takes about a minute on one core (the engine alone needs
-~8 ms a game, the per-round checks about as much again; a view costs ~20 µs to build and
-~35 µs to walk, so walking every seat's view before every action, ~0.5 s a game, is kept
-to the ``FULL_GAMES`` and the Hypothesis games).
-
-Every game (``test_random_games_round_checks`` and ``test_random_games_every_action``):
-  * the plan: the rounds' cards and kinds are RULES.md 1's table (26/28/31 rounds), the
-    first leader / bidder is the dealer's left, the deal passes clockwise;
-  * at each deal: hands disjoint, inside the deck, each of the round's size; the trump card
-    is in no hand, unless every card is dealt (then it is in the dealer's hand); no card
-    and no trump in no-trump rounds; the trump suit is the card's suit (none for X);
-    misère and golden rounds start with play, not bids; ``rounds()`` agrees; at the
-    first deal and the deal of every blind round, the views (below) of every seat and a
-    spectator are walked for hidden cards;
-  * at every bid: the bidder is the next seat clockwise, ``legal_actions()`` is exactly
-    0..cards, less, for the dealer, the one bid making the sum equal the cards;
-  * at each round's end, from ``rounds()``: tricks = cards, each trick has N plays and one
-    winner, equal to the reference winner; the first trick is led by the dealer's left and
-    each winner leads the next; taken = tricks won, sum of taken = cards; every card dealt
-    is played exactly once, every play was legal for the hand held at the time (reference
-    legality, replayed from the dealt hands); bids are in 0..cards and do not sum to the
-    cards; misère/golden have no bids; the points match the RULES.md table and the
-    running totals match ``totals`` and the spectator view's ``scores``/``totals``;
-  * at the end: the plan was played out, ``winners()`` are the seats with the top total,
-    nothing is offered any more, the log's deals are the rounds' hands and trump cards.
-
-Every ``RECORD_EVERY``-th round-checked game, every fully checked game, every
-Hypothesis game:
-  * ``replay_report`` agrees with the reference points, totals and winners;
-  * record round trip: ``replay(loads_record(dumps_record(game_to_record(game))))`` has
-    the same events, ``replay_report`` and totals, and writes the same record again;
-  * a record cut at a random action of the game (a game in progress) replays to the
-    same report as the game had then and to a prefix of its event log, then, fed the rest
-    of the original log (deals included), ends in the very same game; an illegal play and
-    bid tried while that replayed game waits for a deal change nothing.
-
-Fully checked games only (``test_random_games_every_action`` and the Hypothesis games),
-before every action:
-  * cards conserved: hands disjoint, hands + cards played this round = cards dealt, each
-    seat holds cards − cards it played, the view's tricks hold what was played;
-  * ``legal_actions()`` equals the reference legal set (no duplicates);
-  * the view of every seat and of a spectator: ``hand`` is the seat's hand (``None`` for a
-    spectator, and for everyone while a blind round is bid, when ``trump_card`` and
-    ``trump`` are hidden too); every ``Card`` reachable from the view (all its fields,
-    walked generically: hand, trump card, trick, tricks, legal actions…) is the seat's own
-    visible hand, a card played this round, or the shown trump card; ``legal_actions``
-    is non-empty only for the seat to act and then equals ``game.legal_actions()``;
-  * on every third state: ``can_bid``/``can_play`` accept every legal action (with and
-    without the right seat) and reject the same action from another seat, every card held
-    but not legal (every joker mode not legal), a card of another hand, out-of-range and
-    forbidden bids, and bids during play / plays during bidding;
-  * once per round (at the second bidder's turn, or the second play of a bid-less round):
-    illegal actions sent through ``apply`` raise ``IllegalActionError`` and leave no
-    trace: a clone that received them behaves exactly like the game to the end of the
-    round.
-
-Hypothesis:
-  * any ``st.integers()`` seed: a 3-player game of the custom plan
-    ``3, 3:blind, 3:misere, 3:golden, 3:no-trump`` passes every check above (all of them
-    after every action);
-  * any seed and prefix length, 3 to 5 players: every action of ``legal_actions()`` is
-    applied without error on a clone (with the seat), logs exactly that action, and leaves
-    the original untouched; two clones given the same action agree.
-
-``test_found_*`` pin the failures these games found in the engine (see their comments).
-"""
+"""DOCSTRING"""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from enum import Enum
 from typing import Any
 
@@ -95,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from raspisnoy.core import (
+    PRESETS,
     Bid,
     Card,
     Deal,
@@ -105,6 +28,7 @@ from raspisnoy.core import (
     Play,
     RoundKind,
     RoundResult,
+    Rules,
     Suit,
     resolve_rules,
     trick_winner,
@@ -117,37 +41,109 @@ from raspisnoy.core.record import (
     replay_report,
 )
 
-PLAYERS = (3, 4, 5)
-#: Games per player count checked after every action (seeds 0..FULL_GAMES-1).
-FULL_GAMES = 6
-#: Games per player count checked per deal, bid and round (the following seeds).
-ROUND_GAMES = 670
+#: The engine's presets (docs/rules-reference.md, "Presets").
+PRESET_NAMES = tuple(PRESETS)
+#: Games per player count, by preset: (checked after every action, seeds 0..; checked per
+#: deal, bid and round, the following seeds). raspisnoy.com: 3 × 676 = 2,028 games.
+GAMES = {"raspisnoy.com": (6, 670)}
+#: The other presets, per player count they allow.
+OTHER_GAMES = (1, 50)
 #: Of the round-checked games, every RECORD_EVERY-th also gets the record checks.
 RECORD_EVERY = 20
 #: Examples shown when a test fails.
 SHOWN = 12
 
-SHORT_PLAN = ("3", "3:blind", "3:misere", "3:golden", "3:no-trump")
+SHORT_PLAN = ("3", "3:blind", "3:misere", "3:golden", "3:no-trump", "1:forehead", "3:percent")
+
+#: The options the references below read. A preset that sets any other option to anything
+#: but its default is not modelled here, and ``test_presets_use_only_modelled_options``
+#: says so (rather than every game failing).
+MODELLED_OPTIONS = frozenset(
+    {
+        # players, deck and plan
+        "min_players",
+        "max_players",
+        "lowest_rank",
+        "jokers",
+        "extra_jokers",
+        "descending",
+        "deal_sequence",
+        "special_rounds",
+        "custom_plan",
+        # bidding, trump and play
+        "dealer_constraint",
+        "max_deal_trump",
+        "trump_when_void",
+        "joker_highest_beaten_by_trump",
+        "joker_discard_lead_unfollowed",
+        # scoring
+        "exact_per_trick",
+        "exact_bonus",
+        "exact_zero",
+        "bid_all_multiplier",
+        "undertrick_per_trick",
+        "undertrick_counts",
+        "overtrick_per_trick",
+        "overtrick_counts",
+        "miss_scoring",
+        "miss_per_trick",
+        "khishti_penalty",
+        "misere_zero",
+        "misere_per_trick",
+        "misere_all_tricks",
+        "golden_zero",
+        "golden_per_trick",
+        "forehead_exact",
+        "forehead_miss",
+        "percent_multiplier",
+        "blind_percent",
+        "no_trump_percent",
+        "misere_percent",
+        "golden_percent",
+    }
+)
 
 _SUITS = tuple(Suit)
+_RANK_LETTERS = "23456789TJQKA"  # ranks 2..14 (RECORD.md card notation)
 _HIGHEST, _DISCARD, _TAKE = JokerMode.HIGHEST, JokerMode.DISCARD, JokerMode.TAKE
 _NO_BIDS = (RoundKind.MISERE, RoundKind.GOLDEN)
+#: Rounds whose bids are made without seeing one's own hand.
+_HIDDEN_WHILE_BIDDING = (RoundKind.BLIND, RoundKind.FOREHEAD)
+#: The ``*_percent`` option of each kind of round that has one.
+_PERCENT_OPTIONS = {
+    RoundKind.BLIND: "blind_percent",
+    RoundKind.NO_TRUMP: "no_trump_percent",
+    RoundKind.MISERE: "misere_percent",
+    RoundKind.GOLDEN: "golden_percent",
+}
+
+
+def player_counts(preset: str) -> range:
+    rules = resolve_rules(preset)
+    return range(rules.min_players, rules.max_players + 1)
+
+
+def games_of(preset: str) -> tuple[int, int]:
+    """(fully checked, round-checked) games per player count of ``preset``."""
+    return GAMES.get(preset, OTHER_GAMES)
+
+
+def unmodelled_options(rules: Rules) -> list[str]:
+    """The options ``rules`` sets away from their defaults that the references ignore."""
+    return [
+        f"{f.name}={getattr(rules, f.name)!r}"
+        for f in dataclasses.fields(Rules)
+        if f.name != "preset"
+        and f.name not in MODELLED_OPTIONS
+        and getattr(rules, f.name) != f.default
+    ]
 
 
 # ----------------------------------------------------------------------------- references
 
 
-def expected_plan(players: int) -> list[tuple[int, RoundKind]]:
-    """RULES.md 1, "Round plan", descending phase off."""
-    top = 36 // players
-    plan = [(cards, RoundKind.NORMAL) for cards in range(1, top + 1)]
-    plan += [(top, RoundKind.NORMAL)] * (players - 1)
-    for kind in (RoundKind.NO_TRUMP, RoundKind.BLIND, RoundKind.MISERE, RoundKind.GOLDEN):
-        plan += [(top, kind)] * players
-    return plan
-
-
 def plan_of(custom: Sequence[str]) -> list[tuple[int, RoundKind]]:
+    """A ``custom_plan``: ``CARDS`` or ``CARDS:KIND`` per round."""
     plan = []
     for text in custom:
         cards, _, kind = text.partition(":")
@@ -155,18 +151,203 @@ def plan_of(custom: Sequence[str]) -> list[tuple[int, RoundKind]]:
     return plan
 
 
-def expected_points(kind: RoundKind, bid: int | None, taken: int) -> int:
-    """RULES.md 1, "Scoring"."""
-    if kind is RoundKind.MISERE:
-        return 100 if taken == 0 else -20 * taken
-    if kind is RoundKind.GOLDEN:
-        return -100 if taken == 0 else 20 * taken
-    assert bid is not None
-    if taken == bid:
-        return 5 if bid == 0 else 10 * bid
-    if taken < bid:
-        return -10 * (bid - taken)
-    return taken
+def round_half_away(points: int, percent: int) -> int:
+    """``points × percent / 100``, halves rounded away from zero (docs/rules-decisions.md:
+    ×1.5 of −15 is −23)."""
+    exact = Decimal(points * percent) / 100
+    return int(exact.quantize(Decimal(1), rounding=ROUND_HALF_UP))  # ties away from zero
+
+
+class RuleBook:
+    """The rules of one resolved ruleset, computed here from RULES.md and from each option's
+    description in docs/rules-reference.md, never from the engine's plan, scoring or trick
+    functions. ``trump`` arguments are the round's trump suit (``None``: no trump)."""
+
+    def __init__(self, rules: Rules):
+        unmodelled = unmodelled_options(rules)
+        assert not unmodelled, f"the references do not model {unmodelled}"
+        self.rules = rules
+        self.deck = self._deck()
+        #: A player void in the suit to follow must trump (RULES.md 2; the joker may still
+        #: be played instead): always, or only after a joker led "highest S".
+        self.trump_when_void = rules.trump_when_void
+        self.highest_beaten_by_trump = rules.joker_highest_beaten_by_trump
+        self.unfollowed_discard_joker_wins = rules.joker_discard_lead_unfollowed == "joker_wins"
+
+    # ---------------------------------------------------------------- deck, plan, trump
+
+    def _deck(self) -> frozenset[Card]:
+        """RULES.md 1 "Players and deck" and 2: the four suits from ``lowest_rank`` to the
+        ace; the cards named in ``jokers`` become jokers, ``extra_jokers`` are added; one
+        joker is X, two are X1 and X2."""
+        rules = self.rules
+        named = {Card.parse(text) for text in rules.jokers}
+        ranks = _RANK_LETTERS[rules.lowest_rank - 2 :]
+        cards = {Card.parse(rank + suit.letter) for rank in ranks for suit in _SUITS} - named
+        jokers = {0: (), 1: ("X",), 2: ("X1", "X2")}[len(named) + rules.extra_jokers]
+        return frozenset(cards | {Card.parse(name) for name in jokers})
+
+    def cap(self, players: int) -> int:
+        """RULES.md 1, "Hand-size cap": M = deck // N."""
+        return len(self.deck) // players
+
+    def plan(self, players: int) -> list[tuple[int, RoundKind]]:
+        """RULES.md 1 "Round plan" and 2 (deal sequences, special rounds), as the options
+        ``deal_sequence``, ``descending``, ``special_rounds`` and ``custom_plan`` describe
+        them (what ``raspisnoy schedule`` prints)."""
+        rules = self.rules
+        if rules.custom_plan:
+            return plan_of(rules.custom_plan)
+        top = self.cap(players)
+        up, down = list(range(1, top)), list(range(top - 1, 0, -1))
+        full_round = [top] * players  # every player deals the maximum once
+        sequence = {
+            # ascending 1..M, descending M−1..1 (table option), then N−1 more of M
+            "raspisnoy.com": [*up, top, *(down if rules.descending else []), *full_round[1:]],
+            "classic": [*up, *full_round, *down],
+            "georgian": [*up, *full_round, *down, *full_round],
+        }[rules.deal_sequence]
+        plan = [(cards, RoundKind.NORMAL) for cards in sequence]
+        for name in rules.special_rounds:
+            kind = RoundKind(name)
+            # forehead («лобовая»): 1 card each; percent («проценты»): 4 cards
+            cards = {RoundKind.FOREHEAD: 1, RoundKind.PERCENT: min(4, top)}.get(kind, top)
+            plan += [(cards, kind)] * players
+        return plan
+
+    def trump_source(self, kind: RoundKind, cards: int, players: int) -> str:
+        """RULES.md 1 "Trump" and ``max_deal_trump``: ``"none"`` (no card sets the trump),
+        ``"undealt"`` (the top of the undealt rest) or ``"dealer"`` (a card the dealer
+        shows from their hand, every card being dealt)."""
+        if kind is RoundKind.NO_TRUMP:
+            return "none"
+        if players * cards < len(self.deck):
+            return "undealt"
+        return "dealer" if self.rules.max_deal_trump == "dealer_shows" else "none"
+
+    # ---------------------------------------------------------------- scoring
+
+    def points(self, kind: RoundKind, bid: int | None, taken: int, cards: int) -> int:
+        """RULES.md 1 "Scoring" and 2, with the scoring options of docs/rules-reference.md."""
+        rules = self.rules
+        if kind is RoundKind.PERCENT:
+            return self._bid_points(bid, taken, cards) * rules.percent_multiplier
+        if kind is RoundKind.MISERE:
+            if taken == 0:
+                points = rules.misere_zero
+            elif taken == cards and rules.misere_all_tricks:
+                points = rules.misere_all_tricks
+            else:
+                points = rules.misere_per_trick * taken
+        elif kind is RoundKind.GOLDEN:
+            points = rules.golden_zero if taken == 0 else rules.golden_per_trick * taken
+        elif kind is RoundKind.FOREHEAD:
+            points = rules.forehead_exact if taken == bid else rules.forehead_miss
+        else:
+            points = self._bid_points(bid, taken, cards)
+        option = _PERCENT_OPTIONS.get(kind)
+        return points if option is None else round_half_away(points, getattr(rules, option))
+
+    def _bid_points(self, bid: int | None, taken: int, cards: int) -> int:
+        """A round with bids, before the round kind's multiplier."""
+        rules = self.rules
+        assert bid is not None
+        if taken == bid == 0:
+            return rules.exact_zero
+        if taken == bid:
+            points = rules.exact_per_trick * bid + rules.exact_bonus
+            return points * (rules.bid_all_multiplier if bid == cards > 1 else 1)
+        if taken == 0 and rules.khishti_penalty:  # «хишти»: a bid of 1 or more, no trick
+            return rules.khishti_penalty
+        if rules.miss_scoring == "per_trick_taken":
+            return rules.miss_per_trick * taken
+        if taken < bid:
+            missing = bid - taken if rules.undertrick_counts == "missing" else bid
+            return rules.undertrick_per_trick * missing
+        counted = taken if rules.overtrick_counts == "taken" else taken - bid
+        return rules.overtrick_per_trick * counted
+
+    # ---------------------------------------------------------------- play
+
+    def playable_cards(
+        self, hand: Iterable[Card], prior: Sequence[Play], trump: Suit | None
+    ) -> list[Card]:
+        """RULES.md 1 "Play" and "The joker", and 2 (compulsory trumping): the cards a
+        player holding ``hand`` may play after ``prior`` (the joker always)."""
+        hand = list(hand)
+        if not prior:
+            return hand
+        lead = prior[0]
+        demand = lead.mode is _HIGHEST
+        suit = lead.suit if lead.card.is_joker else lead.card.suit
+        jokers = [card for card in hand if card.is_joker]
+        suited = [card for card in hand if card.suit is suit and suit is not None]
+        if suited:
+            return ([max(suited, key=lambda card: card.rank)] if demand else suited) + jokers
+        must_trump = self.trump_when_void or (demand and self.highest_beaten_by_trump)
+        trumps = [card for card in hand if card.suit is trump and trump is not None]
+        if must_trump and trumps:
+            return trumps + jokers
+        return hand
+
+    def legal(self, hand: Iterable[Card], prior: Sequence[Play], trump: Suit | None) -> set[Play]:
+        """Every legal play: one per card, each mode a joker may announce."""
+        plays: set[Play] = set()
+        for card in self.playable_cards(hand, prior, trump):
+            plays |= _joker_plays(card, not prior) if card.is_joker else {Play(card)}
+        return plays
+
+    def is_legal(
+        self, hand: set[Card], prior: Sequence[Play], play: Play, trump: Suit | None
+    ) -> bool:
+        """``play in self.legal(hand, prior, trump)``, quicker (checked for every card of
+        every game)."""
+        card = play.card
+        if card not in hand:
+            return False
+        if card.is_joker:
+            return play.mode in ((_TAKE, _DISCARD) if prior else (_HIGHEST, _DISCARD))
+        return not prior or card in self.playable_cards(hand, prior, trump)
+
+    def winner(self, plays: Sequence[Play], leader: int, trump: Suit | None) -> int:
+        """RULES.md 1 "Play" and "The joker", 2 and 3.1, and docs/rules-decisions.md (two
+        jokers): the seat that wins the whole trick ``plays``."""
+
+        def seat(position: int) -> int:
+            return (leader + position) % len(plays)
+
+        def best(suit: Suit | None) -> int | None:
+            """Position of the highest card of ``suit`` in the trick, if any."""
+            ranked = [(p.card.rank, i) for i, p in enumerate(plays) if p.card.suit is suit]
+            return max(ranked)[1] if ranked and suit is not None else None
+
+        first = plays[0]
+        takes = [i for i, play in enumerate(plays) if i and play.mode is _TAKE]
+        if takes:  # a joker "take" wins, the later of two: also over a led "highest S"
+            return seat(takes[-1])
+        if first.mode is _HIGHEST:
+            beaten = self.highest_beaten_by_trump and first.suit is not trump
+            trumped = best(trump) if beaten else None
+            return leader if trumped is None else seat(trumped)
+        lead = first.suit if first.card.is_joker else first.card.suit
+        for suit in (trump, lead):
+            position = best(suit)
+            if position is not None:
+                return seat(position)
+        # 3.1: the joker led as "discard S", nobody played S nor a trump.
+        assert first.card.is_joker and first.mode is _DISCARD, plays
+        if self.unfollowed_discard_joker_wins:
+            return leader
+        # The highest card of the suit of the first card played after the joker decides
+        # (a second joker is no card of a suit: the first suited card after it).
+        after = next((play.card.suit for play in plays[1:] if not play.card.is_joker), None)
+        position = best(after)
+        return leader if position is None else seat(position)
+
+
+@functools.lru_cache(maxsize=64)
+def rule_book(rules: Rules) -> RuleBook:
+    return RuleBook(rules)
 
 
 def _joker_plays(joker: Card, leading: bool) -> set[Play]:
@@ -179,76 +360,8 @@ def _all_joker_plays(joker: Card) -> set[Play]:
     return _joker_plays(joker, True) | _joker_plays(joker, False)
 
 
-def expected_legal(hand: Iterable[Card], prior: Sequence[Play]) -> set[Play]:
-    """RULES.md 1, "Play" and "The joker": what a player holding ``hand`` may play."""
-    hand = list(hand)
-    allowed = hand
-    if prior:
-        lead = prior[0]
-        suit = lead.suit if lead.card.is_joker else lead.card.suit
-        suited = [card for card in hand if card.suit is suit]
-        if suited:
-            if lead.card.is_joker and lead.mode is _HIGHEST:
-                suited = [max(suited, key=lambda card: card.rank)]
-            allowed = suited + [card for card in hand if card.is_joker]
-    plays: set[Play] = set()
-    for card in allowed:
-        if card.is_joker:
-            plays |= _joker_plays(card, not prior)
-        else:
-            plays.add(Play(card))
-    return plays
-
-
-def is_legal_play(hand: set[Card], prior: Sequence[Play], play: Play) -> bool:
-    """``play in expected_legal(hand, prior)``, quicker (checked for every card of every game)."""
-    card = play.card
-    if card not in hand:
-        return False
-    if card.is_joker:
-        return play.mode in ((_HIGHEST, _DISCARD) if not prior else (_TAKE, _DISCARD))
-    if not prior:
-        return True
-    lead = prior[0]
-    suit = lead.suit if lead.card.is_joker else lead.card.suit
-    if card.suit is suit:
-        if lead.card.is_joker and lead.mode is _HIGHEST:
-            return card.rank == max(c.rank for c in hand if c.suit is suit)
-        return True
-    return not any(c.suit is suit for c in hand)
-
-
-def expected_winner(plays: Sequence[Play], leader: int, trump: Suit | None) -> int:
-    """RULES.md 1, "Play" and "The joker", and 3.1; ``plays`` is a whole trick."""
-    players = len(plays)
-
-    def seat(position: int) -> int:
-        return (leader + position) % players
-
-    first = plays[0]
-    if first.card.is_joker and first.mode is _HIGHEST:
-        return leader
-    takes = [i for i, play in enumerate(plays) if play.card.is_joker and play.mode is _TAKE]
-    if takes:
-        return seat(takes[-1])
-    lead = first.suit if first.card.is_joker else first.card.suit
-    for suit in (trump, lead):
-        if suit is None:
-            continue
-        ranked = [(p.card.rank, i) for i, p in enumerate(plays) if p.card.suit is suit]
-        if ranked:
-            return seat(max(ranked)[1])
-    # 3.1: the joker led as "discard S", nobody played S nor a trump: the highest card of
-    # the suit of the first card played after the joker takes the trick.
-    assert first.card.is_joker and first.mode is _DISCARD, plays
-    second = plays[1].card.suit
-    ranked = [(p.card.rank, i) for i, p in enumerate(plays) if p.card.suit is second]
-    return seat(max(ranked)[1])
-
-
-def total_actions(game: Game) -> int:
-    n = game.players
-    return sum(n * spec.cards + (n if spec.kind.has_bids else 0) for spec in game.plan)
+def total_actions(plan: Sequence[tuple[int, RoundKind]], players: int) -> int:
+    return sum(players * cards + (0 if kind in _NO_BIDS else players) for cards, kind in plan)
 
 
 # ----------------------------------------------------------------------------- view walk
@@ -352,15 +465,16 @@ class CardWalk:
 class Checker:
     """Plays one game with the given action source and records every broken invariant."""
 
-    def __init__(
-        self, game: Game, rng: random.Random, label: str, plan: list[tuple[int, RoundKind]]
-    ):
+    def __init__(self, game: Game, rng: random.Random, label: str):
         self.game = game
         self.rng = rng
         self.label = label
-        self.plan = plan
         self.n = game.players
-        self.deck = frozenset(game.deck)
+        self.book = rule_book(game.rules)
+        self.plan = self.book.plan(self.n)
+        self.deck = self.book.deck
+        #: The current round's trump suit, from its trump card (checked at the deal).
+        self.trump: Suit | None = None
         self.problems: list[tuple[str, str, str]] = []
         self.totals = [0] * self.n
         self.scores: list[tuple[int, ...]] = []
@@ -391,7 +505,9 @@ class Checker:
     def run(self, *, full: bool, records: bool) -> None:
         game = self.game
         self.full = full
-        cut = random.Random(f"cut/{self.label}").randrange(total_actions(game)) if records else -1
+        cut = -1
+        if records:
+            cut = random.Random(f"cut/{self.label}").randrange(total_actions(self.plan, self.n))
         snapshot = None
         self.check_plan()
         self.on_deal()
@@ -441,7 +557,9 @@ class Checker:
     def check_plan(self) -> None:
         plan = [(spec.cards, spec.kind) for spec in self.game.plan]
         if plan != self.plan:
-            self.fail("plan", f"plan {plan} is not RULES.md's {self.plan}")
+            self.fail("plan", f"plan {plan} is not the rule book's {self.plan}")
+        if frozenset(self.game.deck) != self.deck or len(self.game.deck) != len(self.deck):
+            self.fail("deck", f"deck {sorted(map(str, self.game.deck))}")
         numbers = [spec.number for spec in self.game.plan]
         if numbers != list(range(1, len(plan) + 1)):
             self.fail("plan", f"round numbers {numbers}")
@@ -471,28 +589,29 @@ class Checker:
         if list(current.hands) != hands:
             self.fail("deal", f"rounds() hands {current.hands} differ from hand() {hands}")
         trump_card = game.trump_card
-        if not spec.kind.has_trump:
+        source = self.book.trump_source(spec.kind, spec.cards, self.n)
+        self.trump = None if trump_card is None else trump_card.suit
+        if source == "none":
             if trump_card is not None or game.trump is not None:
-                self.fail("trump", f"a no-trump round shows {trump_card} / trump {game.trump}")
+                self.fail("trump", f"{spec.cards} {spec.kind}: shows {trump_card} / {game.trump}")
         elif trump_card is None or trump_card not in self.deck:
             self.fail("trump", f"trump card {trump_card}")
         else:
-            if self.n * spec.cards < len(self.deck):
-                if trump_card in seen:
-                    self.fail("trump", f"turned-up {trump_card} is also in a hand")
-            elif trump_card not in hands[game.dealer]:
+            if source == "undealt" and trump_card in seen:
+                self.fail("trump", f"turned-up {trump_card} is also in a hand")
+            if source == "dealer" and trump_card not in hands[game.dealer]:
                 self.fail("trump", f"every card dealt, but {trump_card} is not the dealer's")
-            if game.trump is not trump_card.suit:
+            if game.trump is not self.trump:
                 self.fail("trump", f"trump {game.trump} for the card {trump_card}")
         if current.trump_card != trump_card or current.trump is not game.trump:
             self.fail("trump", "rounds() disagrees with trump_card/trump")
         first = (game.dealer + 1) % self.n
-        expected_phase = Phase.BID if spec.kind.has_bids else Phase.PLAY
+        expected_phase = Phase.PLAY if spec.kind in _NO_BIDS else Phase.BID
         if game.phase is not expected_phase:
             self.fail("no-bids", f"a {spec.kind} round starts in phase {game.phase}")
         if game.to_act != first:
             self.fail("leader", f"seat {game.to_act} acts first, not the dealer's left {first}")
-        if not self.full and (spec.number == 1 or spec.kind is RoundKind.BLIND):
+        if not self.full and (spec.number == 1 or spec.kind in _HIDDEN_WHILE_BIDDING):
             self.check_views()  # fully checked games walk the views at every action
 
     # ---------------------------------------------------------------- bids
@@ -510,7 +629,7 @@ class Checker:
         if len(amounts) != len(legal) or len(set(amounts)) != len(amounts):
             self.fail("bids", f"legal bids {legal}")
         expected = set(range(spec.cards + 1))
-        if seat == game.dealer:
+        if seat == game.dealer and self.book.rules.dealer_constraint:
             expected.discard(spec.cards - sum(bid for bid in bids if bid is not None))
         if set(amounts) != expected:
             self.fail(
@@ -537,7 +656,10 @@ class Checker:
             )
 
     def check_result(self, result: RoundResult, where: str) -> None:
-        n, cards, kind = self.n, result.cards, result.kind
+        n, cards, kind, book = self.n, result.cards, result.kind, self.book
+        trump = None if result.trump_card is None else result.trump_card.suit
+        if result.trump is not trump:
+            self.fail("trump", f"rounds() trump {result.trump} for the card {result.trump_card}", where)
         if result.number - 1 < len(self.plan) and (cards, kind) != self.plan[result.number - 1]:
             self.fail("plan", f"round is {cards} {kind}", where)
         if len(result.tricks) != cards:
@@ -559,7 +681,7 @@ class Checker:
                 if play.card not in hands[seat]:
                     self.fail("conservation", f"seat {seat} played {play}, not in its hand", at)
                     continue
-                if not is_legal_play(hands[seat], trick.plays[:position], play):
+                if not book.is_legal(hands[seat], trick.plays[:position], play, trump):
                     self.fail(
                         "legality",
                         f"seat {seat} played {play} after {list(map(str, trick.plays[:position]))}"
@@ -568,12 +690,12 @@ class Checker:
                     )
                 hands[seat].discard(play.card)
                 played.append(play.card)
-            winner = expected_winner(trick.plays, trick.leader, result.trump)
+            winner = book.winner(trick.plays, trick.leader, trump)
             if trick.winner != winner:
                 self.fail(
                     "trick-winner",
                     f"plays {[str(p) for p in trick.plays]} led by seat {trick.leader}, trump "
-                    f"{result.trump}: winner {trick.winner}, RULES.md says {winner}",
+                    f"{trump}: winner {trick.winner}, the rule book says {winner}",
                     at,
                 )
             if trick.winner is not None and 0 <= trick.winner < n:
@@ -591,17 +713,18 @@ class Checker:
                 self.fail("no-bids", f"a {kind} round has bids {bids}", where)
         elif bids is None or len(bids) != n or any(b is None or not 0 <= b <= cards for b in bids):
             self.fail("bids", f"bids {bids} for {cards} cards", where)
-        elif sum(bids) == cards:  # type: ignore[arg-type]
+        elif sum(bids) == cards and book.rules.dealer_constraint:  # type: ignore[arg-type]
             self.fail("dealer-constraint", f"bids {bids} sum to the {cards} cards", where)
         if kind not in _NO_BIDS and (bids is None or None in bids):
             return
         points = tuple(
-            expected_points(kind, None if bids is None else bids[s], taken[s]) for s in range(n)
+            book.points(kind, None if bids is None else bids[s], taken[s], cards) for s in range(n)
         )
         if result.points != points:
             self.fail(
                 "points",
-                f"{kind} bids {bids} taken {taken}: points {result.points}, RULES.md {points}",
+                f"{cards} {kind}, bids {bids} taken {taken}: points {result.points}, the rule book "
+                f"{points}",
                 where,
             )
         self.scores.append(points)
@@ -632,7 +755,7 @@ class Checker:
         where = f"{self.label} end"
         winners = [seat for seat, total in enumerate(self.totals) if total == max(self.totals)]
         if [r["points"] for r in report["rounds"]] != [list(p) for p in self.scores]:
-            self.fail("report", "replay_report points differ from RULES.md", where)
+            self.fail("report", "replay_report points differ from the rule book", where)
         if report["totals"] != self.totals or report["winners"] != winners:
             self.fail("report", f"report totals {report['totals']} {report['winners']}", where)
         if not report["complete"]:
@@ -750,13 +873,13 @@ class Checker:
             self.fail("legal-actions", f"duplicates in {legal}")
         if game.phase is Phase.PLAY:
             hand = game.hand(game.to_act)  # type: ignore[arg-type]
-            expected = expected_legal(hand, game.trick.plays)
+            expected = self.book.legal(hand, game.trick.plays, self.trump)
             if set(legal) != expected:
                 self.fail(
                     "legality",
                     f"seat {game.to_act} holding {list(map(str, hand))} after "
                     f"{list(map(str, game.trick.plays))}: legal_actions "
-                    f"{sorted(map(str, legal))}, RULES.md {sorted(map(str, expected))}",
+                    f"{sorted(map(str, legal))}, the rule book {sorted(map(str, expected))}",
                 )
         if self.actions % 3 == 0:
             self.check_can(legal)
@@ -793,14 +916,25 @@ class Checker:
 
     def check_views(self) -> None:
         game = self.game
-        blind_bidding = game.phase is Phase.BID and game.round.kind is RoundKind.BLIND
+        bidding = game.phase is Phase.BID
+        blind_bidding = bidding and game.round.kind is RoundKind.BLIND
+        forehead_bidding = bidding and game.round.kind is RoundKind.FOREHEAD
+        hands = [game.hand(seat) for seat in range(self.n)]
         played = set(self.round_plays)
         for seat in (*range(self.n), None):
             view = game.view(seat)
-            own = None if seat is None or blind_bidding else game.hand(seat)
             who = "spectator" if seat is None else f"seat {seat}"
+            hidden = seat is None or blind_bidding or forehead_bidding
+            own = None if hidden else hands[seat]  # type: ignore[index]
             if view.hand != own:
                 self.fail("view-hand", f"{who} sees hand {view.hand}, expected {own}")
+            # Forehead («лобовая») bidding: every other seat's cards, not one's own.
+            others = tuple(
+                hand if forehead_bidding and seat not in (None, other) else None
+                for other, hand in enumerate(hands)
+            )
+            if view.shown_hands != others:
+                self.fail("view-hand", f"{who} is shown the hands {view.shown_hands}")
             shown = game.trump_card
             if blind_bidding:
                 if view.trump_card is not None or view.trump is not None or not view.trump_hidden:
@@ -808,7 +942,7 @@ class Checker:
                 shown = None
             elif view.trump_card != shown or view.trump is not game.trump or view.trump_hidden:
                 self.fail("view-trump", f"{who} sees trump {view.trump_card} / {view.trump}")
-            allowed = played | set(own or ())
+            allowed = played | set(own or ()) | {card for hand in others for card in hand or ()}
             if shown is not None:
                 allowed.add(shown)
             found, unknown = self.walk.cards(view)
@@ -949,190 +1083,3 @@ class Shadow:
         )
 
 
-# ----------------------------------------------------------------------------- running
-
-
-Problem = tuple[str, str, str]  # (check, game label, message)
-
-
-def play_checked(
-    players: int,
-    seed: int,
-    *,
-    full: bool,
-    records: bool,
-    rules: Any = "raspisnoy.com",
-    plan: list[tuple[int, RoundKind]] | None = None,
-) -> list[Problem]:
-    game = Game(rules, players=players, seed=seed)
-    checker = Checker(
-        game, random.Random(seed), f"players={players} seed={seed}", plan or expected_plan(players)
-    )
-    try:
-        checker.run(full=full, records=records)
-    except Exception as error:  # an engine exception the checks did not expect
-        checker.fail("crash", f"{type(error).__name__}: {error}")
-    return checker.problems
-
-
-def assert_no_problems(problems: list[Problem], games: int) -> None:
-    if not problems:
-        return
-    by_code = Counter(code for code, _, _ in problems)
-    failing_games = {label for _, label, _ in problems}
-    shown: list[str] = []
-    for code in by_code:
-        shown += [f"[{code}] {m}" for c, _, m in problems if c == code][:3]
-    lines = [
-        f"{len(problems)} broken invariants in {len(failing_games)} of {games} games: "
-        + ", ".join(f"{code} ×{count}" for code, count in by_code.most_common()),
-        *shown[:SHOWN],
-    ]
-    pytest.fail("\n".join(lines), pytrace=False)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("players", PLAYERS)
-def test_random_games_every_action(players: int) -> None:
-    problems: list[Problem] = []
-    for seed in range(FULL_GAMES):
-        problems += play_checked(players, seed, full=True, records=True)
-    assert_no_problems(problems, FULL_GAMES)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("players", PLAYERS)
-def test_random_games_round_checks(players: int) -> None:
-    problems: list[Problem] = []
-    seeds = range(FULL_GAMES, FULL_GAMES + ROUND_GAMES)
-    for seed in seeds:
-        problems += play_checked(players, seed, full=False, records=seed % RECORD_EVERY == 0)
-    assert_no_problems(problems, ROUND_GAMES)
-
-
-def test_game_count() -> None:
-    assert len(PLAYERS) * (FULL_GAMES + ROUND_GAMES) >= 2000
-    assert [len(expected_plan(n)) for n in PLAYERS] == [26, 28, 31]
-
-
-def test_reference_examples() -> None:
-    """The references agree with the worked examples of RULES.md and RECORD.md."""
-    worked = [expected_points(RoundKind.NORMAL, b, t) for b, t in ((3, 3), (0, 0), (2, 0), (1, 4))]
-    assert worked == [30, 5, -20, 4]
-    assert [expected_points(RoundKind.MISERE, None, t) for t in (0, 2)] == [100, -40]
-    assert [expected_points(RoundKind.GOLDEN, None, t) for t in (0, 2)] == [-100, 40]
-    plays = [Play.parse(text) for text in ("KD", "AH", "QD")]
-    assert expected_winner(plays, 1, Suit.CLUBS) == 1
-    plays = [Play.parse(text) for text in ("X:highest:D", "KD", "QD")]
-    assert expected_winner(plays, 2, Suit.CLUBS) == 2
-    plays = [Play.parse(text) for text in ("AH", "9C", "6S")]
-    assert expected_winner(plays, 2, Suit.CLUBS) == 0
-    # 3.1: the joker led as "discard D", nobody follows or trumps: the heart after it
-    # decides, here the AH of the seat before the leader.
-    plays = [Play.parse(text) for text in ("X:discard:D", "6H", "AH")]
-    assert expected_winner(plays, 1, Suit.CLUBS) == 0
-
-
-# Tricks the random games found scored wrongly (RULES.md 3.1: the joker led as "discard S",
-# nobody follows S nor trumps), as (plays, leader, trump, winner by RULES.md, where found).
-FOUND_3_1_TRICKS = [
-    ("X:discard:H JC 6D", 1, Suit.SPADES, 2, "players=3 seed=63 round 4 trick 2"),
-    ("X:discard:C 8S 8D", 1, Suit.CLUBS, 2, "players=3 seed=127 round 2 trick 2"),
-    ("X:discard:H 8D AD", 1, Suit.SPADES, 0, "players=3 seed=154 round 4 trick 2"),
-    ("X:discard:C 8S 7H 6H QH", 3, Suit.CLUBS, 4, "players=5 seed=79 round 29 trick 5"),
-    ("X:discard:H JC AD JD QC", 3, Suit.HEARTS, 2, "players=5 seed=363 round 18 trick 3"),
-    ("X:discard:D QH AS TS AH", 1, None, 0, "players=5 seed=486 round 14 trick 3"),
-]
-
-
-@pytest.mark.parametrize(("plays", "leader", "trump", "winner", "found"), FOUND_3_1_TRICKS)
-def test_found_unfollowed_discard_lead(
-    plays: str, leader: int, trump: Suit | None, winner: int, found: str
-) -> None:
-    trick = [Play.parse(text) for text in plays.split()]
-    assert expected_winner(trick, leader, trump) == winner
-    assert trick_winner(trick, leader, trump, resolve_rules()) == winner, found
-
-
-def _illegal_card_play(card: Card) -> Play:
-    return Play(card, _TAKE) if card.is_joker else Play.of(card)
-
-
-def test_found_play_refused_while_bidding_leaves_no_trace() -> None:
-    """A card sent while the second player bids is refused and changes nothing (it used to
-    leave that player's hand as the leader's legal cards: players=3 seed=0 round 1)."""
-    game = Game("raspisnoy.com", players=3, seed=0)
-    twin = game.clone()
-    for copy in (game, twin):
-        copy.bid(0)
-    with pytest.raises(IllegalActionError):
-        game.apply(_illegal_card_play(game.hand(game.to_act)[0]))  # type: ignore[arg-type]
-    while game.phase is Phase.BID:
-        bid = game.legal_actions()[0]
-        game.apply(bid)
-        twin.apply(bid)
-    leader = game.to_act
-    assert leader is not None
-    assert set(game.legal_actions()) == expected_legal(game.hand(leader), ())
-    assert game.legal_actions() == twin.legal_actions()
-    game.apply(game.legal_actions()[0], leader)
-
-
-def test_found_play_refused_before_the_deal_leaves_no_trace() -> None:
-    """A card sent to a game waiting for its deal (a record being replayed) is refused and
-    changes nothing (it used to leave no card legal for the leader afterwards)."""
-    deal = Game("raspisnoy.com", players=3, seed=0).events[0].action
-    assert isinstance(deal, Deal)
-    game = Game("raspisnoy.com", players=3)
-    with pytest.raises(IllegalActionError):
-        game.apply(_illegal_card_play(deal.hands[1][0]))
-    game.deal(deal.hands, deal.trump_card)
-    while game.phase is Phase.BID:
-        game.apply(game.legal_actions()[0])
-    leader = game.to_act
-    assert leader is not None
-    assert set(game.legal_actions()) == expected_legal(game.hand(leader), ())
-    game.apply(game.legal_actions()[0], leader)
-
-
-SHORT_RULES = resolve_rules(custom_plan=SHORT_PLAN)
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers())
-def test_short_plan_games_keep_the_invariants(seed: int) -> None:
-    problems = play_checked(
-        3, seed, full=True, records=True, rules=SHORT_RULES, plan=plan_of(SHORT_PLAN)
-    )
-    assert_no_problems(problems, 1)
-
-
-@pytest.mark.parametrize("players", PLAYERS)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(), steps=st.integers(min_value=0, max_value=1200))
-def test_every_legal_action_applies_on_a_clone(players: int, seed: int, steps: int) -> None:
-    game = Game("raspisnoy.com", players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    legal = game.legal_actions()
-    if game.is_over:
-        assert legal == ()
-        return
-    assert legal, "a game in progress offers no action"
-    seat = game.to_act
-    events, hands = game.events, [game.hand(s) for s in range(players)]
-    for action in legal:
-        clone = game.clone()
-        event = clone.apply(action, seat)
-        assert event.action == action and event.seat == seat
-        assert clone.events[: len(events) + 1] == (*events, event)
-        twin = game.clone()
-        twin.apply(action, seat)
-        assert twin.events == clone.events
-        assert twin.legal_actions() == clone.legal_actions()
-        assert game.events == events
-        assert [game.hand(s) for s in range(players)] == hands
-        assert game.legal_actions() == legal
