@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -11,23 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from raspisnoy.core import PRESETS, Game, resolve_rules, round_plan
+from raspisnoy.core.record import dumps_record, game_to_record, replay_report
+
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "record-example.json"
-EXPECTED_REPORT = {
-    "players": ["Anna", "Boris", "Vera"],
-    "rounds": [
-        {"round": 1, "dealer": 0, "cards": 1, "kind": "normal", "trump": "C",
-         "bids": [1, 1, 0], "taken": [0, 1, 0], "points": [-10, 10, 5],
-         "tricks": [{"leader": 1, "cards": ["KD", "AH", "QD"], "winner": 1}]},
-        {"round": 2, "dealer": 1, "cards": 2, "kind": "normal", "trump": "C",
-         "bids": [0, 1, 2], "taken": [1, 0, 1], "points": [1, -10, -10],
-         "tricks": [{"leader": 2, "cards": ["X:highest:D", "KD", "QD"], "winner": 2},
-                    {"leader": 2, "cards": ["AH", "9C", "6S"], "winner": 0}]},
-    ],
-    "totals": [-9, 0, -5],
-    "complete": False,
-    "winners": [],
-}  # fmt: skip
+# RECORD.md's example record and the ``replay --json`` report it gives for it.
+EXPECTED_REPORT = json.loads((DATA / "record-example.report.json").read_text())
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -270,3 +261,31 @@ def test_rules_doc_prints_and_writes_the_reference(tmp_path: Path) -> None:
     assert written.returncode == 0, written.stderr
     assert written.stdout == ""
     assert page.read_text(encoding="utf-8") == printed.stdout
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_schedule_of_every_preset(preset: str) -> None:
+    rules = resolve_rules(preset)
+    for players in range(rules.min_players, rules.max_players + 1):
+        result = run("schedule", "--players", str(players), "--rules", preset, "--json")
+        assert result.returncode == 0, result.stderr
+        expected = [spec.to_json() for spec in round_plan(rules, players)]
+        assert json.loads(result.stdout) == expected
+
+
+PRESET_SEATS = [
+    (name, players)
+    for name in PRESETS
+    for players in range(resolve_rules(name).min_players, resolve_rules(name).max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("preset", "players"), PRESET_SEATS)
+def test_replay_of_every_preset(preset: str, players: int) -> None:
+    game = Game(preset, players, seed=7)
+    rng = random.Random(7)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    result = run("replay", "-", "--json", stdin=dumps_record(game_to_record(game)))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == replay_report(game)

@@ -3,6 +3,7 @@
 import copy
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,49 +18,11 @@ from raspisnoy.core.record import (
     replay_report,
 )
 
-# The example record of RECORD.md, as written there.
-EXAMPLE = json.loads("""
-{
-  "format": "raspisnoy-record/1",
-  "rules": "raspisnoy.com",
-  "players": ["Anna", "Boris", "Vera"],
-  "rounds": [
-    {
-      "dealer": 0,
-      "hands": [["QD"], ["KD"], ["AH"]],
-      "trump_card": "7C",
-      "bids": [1, 1, 0],
-      "tricks": [["KD", "AH", "QD"]]
-    },
-    {
-      "dealer": 1,
-      "hands": [["KD", "9C"], ["QD", "6S"], ["X", "AH"]],
-      "trump_card": "7C",
-      "bids": [0, 1, 2],
-      "tricks": [["X:highest:D", "KD", "QD"], ["AH", "9C", "6S"]]
-    }
-  ]
-}
-""")
-
-# The ``raspisnoy replay --json`` output RECORD.md gives for it.
-EXAMPLE_REPORT = json.loads("""
-{
-  "players": ["Anna", "Boris", "Vera"],
-  "rounds": [
-    {"round": 1, "dealer": 0, "cards": 1, "kind": "normal", "trump": "C",
-     "bids": [1, 1, 0], "taken": [0, 1, 0], "points": [-10, 10, 5],
-     "tricks": [{"leader": 1, "cards": ["KD", "AH", "QD"], "winner": 1}]},
-    {"round": 2, "dealer": 1, "cards": 2, "kind": "normal", "trump": "C",
-     "bids": [0, 1, 2], "taken": [1, 0, 1], "points": [1, -10, -10],
-     "tricks": [{"leader": 2, "cards": ["X:highest:D", "KD", "QD"], "winner": 2},
-                {"leader": 2, "cards": ["AH", "9C", "6S"], "winner": 0}]}
-  ],
-  "totals": [-9, 0, -5],
-  "complete": false,
-  "winners": []
-}
-""")
+# The example record of RECORD.md, and the ``raspisnoy replay --json`` report RECORD.md
+# gives for it (shared with the CLI tests).
+DATA = Path(__file__).parents[1] / "data"
+EXAMPLE = json.loads((DATA / "record-example.json").read_text())
+EXAMPLE_REPORT = json.loads((DATA / "record-example.report.json").read_text())
 
 
 def report_of(data: dict | str) -> dict:
