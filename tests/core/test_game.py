@@ -8,6 +8,7 @@ import dataclasses
 import random
 
 import pytest
+from helpers import cards, play_randomly, plays
 
 from raspisnoy.core import (
     Bid,
@@ -26,14 +27,6 @@ from raspisnoy.core import (
 )
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dana")
-
-
-def cards(text: str) -> list[Card]:
-    return [Card.parse(word) for word in text.split()]
-
-
-def plays(text: str) -> list[Play]:
-    return [Play.parse(word) for word in text.split()]
 
 
 def texts(actions) -> list[str]:
@@ -70,15 +63,6 @@ def message(call, *args) -> str:
     with pytest.raises(RaspisnoyError) as info:
         call(*args)
     return str(info.value)
-
-
-def play_randomly(game: Game, steps: int, seed: int = 0) -> None:
-    """Take ``steps`` random legal actions (fewer if the game ends)."""
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            return
-        game.apply(rng.choice(game.legal_actions()))
 
 
 # ----------------------------------------------------------------------------- bidding

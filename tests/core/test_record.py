@@ -2,10 +2,10 @@
 
 import copy
 import json
-import random
 from pathlib import Path
 
 import pytest
+from helpers import play_randomly
 
 from raspisnoy.core import Game, RaspisnoyError, resolve_rules
 from raspisnoy.core.record import (
@@ -56,14 +56,6 @@ def round_one(**fields) -> dict:
 def round_trip(game: Game) -> dict:
     """The report of ``game`` after writing its record and reading it back."""
     return report_of(dumps_record(game_to_record(game)))
-
-
-def play_randomly(game: Game, steps: int, seed: int = 0) -> None:
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            return
-        game.apply(rng.choice(game.legal_actions()))
 
 
 # ----------------------------------------------------------------------------- the example

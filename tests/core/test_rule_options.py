@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from helpers import cards, plays
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,14 +33,6 @@ from raspisnoy.core.record import (
 from raspisnoy.core.rules import deck_cards
 
 NAMES = ("Anna", "Boris", "Vera")
-
-
-def cards(text: str) -> list[Card]:
-    return [Card.parse(word) for word in text.split()]
-
-
-def plays(text: str) -> list[Play]:
-    return [Play.parse(word) for word in text.split()]
 
 
 def dealt_game(hands: str, trump: str | None, **options: object) -> Game:
