@@ -289,3 +289,15 @@ def test_replay_of_every_preset(preset: str, players: int) -> None:
     result = run("replay", "-", "--json", stdin=dumps_record(game_to_record(game)))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == replay_report(game)
+
+
+def test_list_options_from_the_command_line() -> None:
+    result = run(
+        "schedule", "--players", "3", "--rules", "classic",
+        "--set", "special_rounds=blind,forehead", "--set", "jokers=6s", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    kinds = [entry["kind"] for entry in json.loads(result.stdout)]
+    assert kinds[-6:] == ["blind"] * 3 + ["forehead"] * 3
+    shown = run("rules", "show", "raspisnoy.com", "--set", "jokers=6s", "--json")
+    assert json.loads(shown.stdout)["jokers"] == ["6S"]

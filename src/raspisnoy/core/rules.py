@@ -484,7 +484,7 @@ def parse_option_value(name: str, text: str) -> Any:
                 f"rules option {name} must be a whole number, not {text!r}"
             ) from None
     if info.type is tuple:
-        return tuple(part.strip().upper() for part in cleaned.split(",") if part.strip())
+        return tuple(part.strip() for part in cleaned.split(",") if part.strip())
     return cleaned
 
 
