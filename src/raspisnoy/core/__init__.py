@@ -7,11 +7,12 @@ from raspisnoy.core.actions import Action, Bid, ControlRound, JokerMode, Play, p
 from raspisnoy.core.cards import Card, Suit
 from raspisnoy.core.errors import IllegalActionError, InvalidInputError, RaspisnoyError
 from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
-from raspisnoy.core.game import Game, trick_winner
+from raspisnoy.core.game import Game
 from raspisnoy.core.kinds import RoundKind
 from raspisnoy.core.plan import RoundSpec, round_plan
 from raspisnoy.core.rules import PRESETS, Rules, resolve_rules
 from raspisnoy.core.scoring import round_points
+from raspisnoy.core.tricks import trick_winner
 from raspisnoy.core.view import View
 
 __all__ = [

@@ -1,14 +1,16 @@
 """The game state machine: deal, bid, play tricks, score, next round, to the end of the plan.
 
-``Game`` follows pokerkit's pattern: every action kind has ``verify_x()`` (raises
-``IllegalActionError`` saying why), ``can_x()`` (bool) and ``x()`` (applies it and returns
-the immutable ``Event`` it appended to the log). ``legal_actions()`` lists what the player
-to act may do; ``apply()`` takes any action; ``view(seat)`` is all a seat may know.
+``Game`` follows pokerkit's pattern: every action kind (deal, bid, play, choose_control)
+has ``verify_x()`` (raises ``IllegalActionError`` saying why), ``can_x()`` (bool) and
+``x()`` (applies it and returns the immutable ``Event`` it appended to the log).
+``legal_actions()`` lists what the player to act may do; ``apply()`` takes any action;
+``view(seat)`` is all a seat may know. Trick winners are ``tricks``' business.
 
 Hands are bit masks (see ``cards``), so legality is a few integer operations and
 ``clone()`` is a handful of list copies. A game built with a ``seed`` deals itself from its
 own ``random.Random``; one built without waits in ``Phase.DEAL`` for ``deal()``, which is
-how records are replayed.
+how records are replayed. After the plan, a ``control_game`` may add rounds chosen in
+``Phase.CHOOSE``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from raspisnoy.core.kinds import RoundKind
 from raspisnoy.core.plan import RoundSpec, round_plan
 from raspisnoy.core.rules import Rules, deck_cards, max_cards, resolve_rules
 from raspisnoy.core.scoring import round_points
+from raspisnoy.core.tricks import NO_TRUMP, SUIT_OF, rotated_trump, winner_of
 from raspisnoy.core.view import View
 
 __all__ = [
@@ -44,15 +47,10 @@ __all__ = [
     "RoundResult",
     "Trick",
     "player_names",
-    "trick_winner",
 ]
 
 _JOKER_MASK = 0b111 << 52
 _SUITS = tuple(Suit)
-_NO_TRUMP = -1
-#: Per card index: suit as an int (-1 for jokers) and rank, for the hot paths.
-_SUIT_OF = tuple(-1 if c.suit is None else int(c.suit) for c in ALL_CARDS)
-_RANK_OF = tuple(c.rank for c in ALL_CARDS)
 _BIDS = tuple(Bid(n) for n in range(64))
 #: Builds a named tuple from a plain one without the Python-level ``__new__``: on the
 #: hot paths this halves the cost of an ``Event``.
@@ -116,74 +114,6 @@ def _check_deal_types(hands: object, trump_card: object) -> None:
         raise InvalidInputError("a deal needs a list of hands of Card values (see Card.parse)")
     if trump_card is not None and not isinstance(trump_card, Card):
         raise InvalidInputError(f"the trump card must be a Card or None, not {trump_card!r}")
-
-
-def trick_winner(plays: Sequence[Play], leader: int, trump: Suit | None, rules: Rules) -> int:
-    """The seat that wins a complete trick (RULES.md 1, "Play" and "The joker"; 3.1)."""
-    if not plays:
-        raise InvalidInputError("a trick needs at least one play")
-    return _winner(plays, leader, -1 if trump is None else int(trump), rules)
-
-
-def _winner(plays: Sequence[Play], leader: int, trump: int, rules: Rules) -> int:
-    players = len(plays)
-    first = plays[0]
-    if first.mode is _HIGHEST or first.mode is _TAKE:
-        return (leader + _led_joker_position(plays, trump, rules)) % players
-    lead_suit = _SUIT_OF[first.card.index] if first.suit is None else int(first.suit)
-    position = _best_position(plays, lead_suit, trump)
-    if position < 0:
-        if rules.joker_discard_lead_unfollowed == "joker_wins":
-            return leader
-        # RULES.md 3.1: a joker led as "discard S" that nobody followed or trumped; the
-        # suit of the first card played after it decides.
-        suits = [_SUIT_OF[play.card.index] for play in plays[1:]]
-        lead_suit = next((suit for suit in suits if suit >= 0), -1)
-        position = max(_best_position(plays, lead_suit, trump), 0)
-    return (leader + position) % players
-
-
-def _led_joker_position(plays: Sequence[Play], trump: int, rules: Rules) -> int:
-    """Winner of a trick led by a joker that wins ("highest S", or "take" as a lead): it
-    does, unless a later joker takes (the later wins) or, with the option
-    ``joker_highest_beaten_by_trump``, a trump beats a "highest S" where S is not trump."""
-    first = plays[0]
-    takes = [p for p, play in enumerate(plays) if p and play.mode is _TAKE]
-    if takes:
-        return takes[-1]
-    if first.mode is _HIGHEST and rules.joker_highest_beaten_by_trump and first.suit != trump:
-        position = _best_position(plays, trump, trump)
-        if position > 0:
-            return position
-    return 0
-
-
-def _best_position(plays: Sequence[Play], lead_suit: int, trump: int) -> int:
-    """Position of the winning play: the last joker "take", else the highest trump, else the
-    highest card of ``lead_suit``; -1 when no play qualifies."""
-    best, best_position, take_position = -1, -1, -1
-    for position, play in enumerate(plays):
-        index = play.card.index
-        suit = _SUIT_OF[index]
-        if suit < 0:
-            if play.mode is _TAKE:
-                take_position = position  # of two jokers taking, the later wins
-            continue
-        if suit == trump:
-            strength = 100 + _RANK_OF[index]
-        elif suit == lead_suit:
-            strength = _RANK_OF[index]
-        else:
-            continue
-        if strength > best:
-            best, best_position = strength, position
-    return take_position if take_position >= 0 else best_position
-
-
-def _rotated_trump(led_suit: int, round_has_trump: bool) -> int:
-    """«Круговые козыри»: the trump of a trick is the suit after the suit led (♠→♣→♦→♥→♠);
-    none after a joker led as "take", or in a no-trump round."""
-    return (led_suit + 1) % 4 if led_suit >= 0 and round_has_trump else _NO_TRUMP
 
 
 def _shuffled(seed: str, deck: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -598,11 +528,11 @@ class Game:
         if not plays:
             suit = play.suit
             if suit is None:
-                self._follow, self._demand_highest = _SUIT_OF[card.index], False
+                self._follow, self._demand_highest = SUIT_OF[card.index], False
             else:
                 self._follow, self._demand_highest = suit, play.mode is _HIGHEST
             if self.rules.rotating_trumps:
-                self._trick_trump = _rotated_trump(self._follow, self._spec.has_trump)
+                self._trick_trump = rotated_trump(self._follow, self._spec.has_trump)
         plays.append(play)
         self._legal_mask = -1
         event = _new_tuple(Event, (self._spec.number, player, play))
@@ -726,7 +656,7 @@ class Game:
         self._leader = self._to_act = (self._dealer + 1) % players
         self._follow = -1
         self._demand_highest = False
-        self._trump = self._trick_trump = _NO_TRUMP
+        self._trump = self._trick_trump = NO_TRUMP
         self._trump_card = None
         self._legal_mask = -1
         if self._shuffles:
@@ -781,7 +711,7 @@ class Game:
         self._dealt = deal.hands
         self._hands = masks
         card = self._trump_card = deal.trump_card
-        self._trump = _NO_TRUMP if card is None or card.suit is None else int(card.suit)
+        self._trump = NO_TRUMP if card is None or card.suit is None else int(card.suit)
         self._trick_trump = self._trump
         self._legal_mask = -1
         self._phase = _PHASE_BID if self._spec.has_bids else _PHASE_PLAY
@@ -887,7 +817,7 @@ class Game:
 
     def _finish_trick(self) -> None:
         plays, leader = self._plays, self._leader
-        winner = _winner(plays, leader, self._trick_trump, self.rules)
+        winner = winner_of(plays, leader, self._trick_trump, self.rules)
         self._tricks.append(_new_tuple(Trick, (leader, tuple(plays), winner)))
         self._taken[winner] += 1
         self._plays = []
