@@ -266,18 +266,14 @@ def test_rules_doc_prints_and_writes_the_reference(tmp_path: Path) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_schedule_of_every_preset(preset: str) -> None:
     rules = resolve_rules(preset)
-    for players in range(rules.min_players, rules.max_players + 1):
+    for players in rules.player_counts:
         result = run("schedule", "--players", str(players), "--rules", preset, "--json")
         assert result.returncode == 0, result.stderr
         expected = [spec.to_json() for spec in round_plan(rules, players)]
         assert json.loads(result.stdout) == expected
 
 
-PRESET_SEATS = [
-    (name, players)
-    for name in PRESETS
-    for players in range(resolve_rules(name).min_players, resolve_rules(name).max_players + 1)
-]
+PRESET_SEATS = [(name, n) for name in PRESETS for n in resolve_rules(name).player_counts]
 
 
 @pytest.mark.parametrize(("preset", "players"), PRESET_SEATS)

@@ -79,6 +79,11 @@ def test_georgian_plan_is_the_rule_book_s() -> None:
     assert all(spec.kind is NORMAL for spec in plan)
 
 
+def test_player_counts_span_the_preset_range() -> None:
+    assert list(resolve_rules().player_counts) == [3, 4, 5]
+    assert list(resolve_rules("ukrainian").player_counts) == list(range(2, 11))
+
+
 def test_presets_resolve_and_round_trip() -> None:
     assert set(PRESETS) == {"raspisnoy.com", "classic", "ukrainian", "georgian", "oh-hell"}
     for name in PRESETS:
@@ -86,11 +91,7 @@ def test_presets_resolve_and_round_trip() -> None:
         assert resolve_rules(rules.to_json()) == rules
 
 
-PRESET_GAMES = [
-    (name, players)
-    for name in PRESETS
-    for players in range(resolve_rules(name).min_players, resolve_rules(name).max_players + 1)
-]
+PRESET_GAMES = [(name, n) for name in PRESETS for n in resolve_rules(name).player_counts]
 
 
 @pytest.mark.parametrize(("preset", "players"), PRESET_GAMES)

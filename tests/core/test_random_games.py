@@ -220,8 +220,7 @@ _PERCENT_OPTIONS = {
 
 
 def player_counts(preset: str) -> range:
-    rules = resolve_rules(preset)
-    return range(rules.min_players, rules.max_players + 1)
+    return resolve_rules(preset).player_counts
 
 
 def games_of(preset: str) -> tuple[int, int]:

@@ -251,6 +251,11 @@ class Rules:
     def __post_init__(self) -> None:
         _validate(self)
 
+    @property
+    def player_counts(self) -> range:
+        """Every number of players the ruleset allows."""
+        return range(self.min_players, self.max_players + 1)
+
     def to_json(self) -> dict[str, Any]:
         """Every option with its value, led by the preset (RECORD.md ``rules`` object)."""
         data: dict[str, Any] = {"preset": self.preset}
