@@ -211,8 +211,12 @@ def arena(
 
     config = _guarded(configure)
     total = config.deals * config.players
+    console = Console(stderr=True)
     progress = Progress(
-        *Progress.get_default_columns(), console=Console(stderr=True), transient=True
+        *Progress.get_default_columns(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
     )
     with progress:
         task = progress.add_task(f"{' vs '.join(dict.fromkeys(lineup))}", total=total)
@@ -224,15 +228,15 @@ def arena(
 
 
 def _print_arena_table(result: MatchResult) -> None:
-    table = Table(title=f"Arena: {result.games} games (duplicate)")
-    columns = ("bot", "points/game", "95% CI", "win rate", "exact bids", "p50 ms", "p95 ms")
+    table = Table(title=f"Arena: {result.games} games (duplicate), points per game")
+    columns = ("bot", "points", "95% CI", "wins", "exact bids", "ms p50", "ms p95")
     for column in columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for bot in result.bots:
         table.add_row(
             bot.name,
             f"{bot.mean_points:.1f}",
-            f"{bot.ci95[0]:.1f} … {bot.ci95[1]:.1f}",
+            f"{bot.ci95[0]:.1f}…{bot.ci95[1]:.1f}",
             f"{bot.win_rate:.1%}",
             f"{bot.exact_bid_rate:.1%}",
             f"{bot.decision_ms_p50:.2f}",
