@@ -396,8 +396,9 @@ class TerminalScreen:
         return Text.assemble(self.t("play.trump") + " ", self._card(view.trump_card))
 
     def _card(self, card: Card) -> Text:
-        if card.suit is None:
-            return Text(self.t("play.joker"), style="bold magenta")
+        if card.suit is None:  # X, or X1 and X2 in decks with two jokers
+            label = f"{self.t('play.joker')} {str(card).removeprefix('X')}".strip()
+            return Text(label, style="bold magenta")
         return Text(card.pretty(), style="bold red" if card.suit in _RED_SUITS else "bold")
 
     def _cards(self, cards: Sequence[Card]) -> Text:

@@ -21,7 +21,7 @@ import json
 import os
 import signal
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -214,6 +214,10 @@ def load_game(record: Path) -> tuple[Game, Seating]:
     return game, seating
 
 
+#: The rounds so far, for the score sheet (of which only the public parts are shown).
+RoundsSoFar = Callable[[], Sequence[RoundResult]]
+
+
 class Screen(Protocol):
     """What the loop needs from the terminal (``raspisnoy.play.screen.TerminalScreen``)."""
 
@@ -238,19 +242,12 @@ class Screen(Protocol):
     def saved(self, record: Path) -> None: ...
 
 
-class RoundsSoFar(Protocol):
-    """The rounds so far, for the score sheet (public parts only are shown)."""
-
-    def __call__(self) -> Sequence[RoundResult]: ...
-
-
 class PlaySession:
     """Runs a game between the person (through a ``Screen``) and the bots, to the end or
     until it is stopped, keeping its record up to date."""
 
     def __init__(self, game: Game, seating: Seating, screen: Screen, record: Path) -> None:
         self.game = game
-        self.seating = seating
         self.screen = screen
         self.record = record
         self._bots = seating.bots()
