@@ -42,20 +42,33 @@ class Typist:
         return self.output.getvalue()
 
 
-def dealt(plan: str, hands: str, trump: str | None, *, dealer: int = 0, **options: object) -> Game:
-    """A 3-player game of one custom round, dealt ``hands`` ("AS KD | QH 6C | X 9D")."""
+def dealt(
+    plan: str,
+    hands: str,
+    trump: str | None,
+    *,
+    dealer: int = 0,
+    bids: Sequence[int] = (),
+    plays: str = "",
+    **options: object,
+) -> Game:
+    """A 3-player game of a custom plan whose first round is dealt ``hands``
+    ("AS KD | QH 6C | X 9D"), then ``bids`` and ``plays`` ("QD 9C") made in turn."""
     rules = resolve_rules("raspisnoy.com", custom_plan=tuple(plan.split(",")), **options)
     game = Game(rules, NAMES, first_dealer=dealer)
     cards = [[Card.parse(word) for word in hand.split()] for hand in hands.split("|")]
     game.deal(cards, None if trump is None else Card.parse(trump))
+    for amount in bids:
+        game.bid(amount)
+    for play in plays.split():
+        game.play(Play.parse(play))
     return game
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_dealers_forbidden_bid_is_shown_and_refused_with_its_reason(lang: str) -> None:
-    game = dealt("2", "AS KD | QH 6C | X 9D", "6H")
-    game.bid(1)  # Anna
-    game.bid(0)  # Boris; the person deals and may not bid 1
+    # Anna bids 1, Boris 0: the person deals and may not bid 1.
+    game = dealt("2", "AS KD | QH 6C | X 9D", "6H", bids=(1, 0))
     typist = Typist(lang, ["1", "7", "two", "2"])
     assert typist.screen.ask(game.view(0), game.rounds) == Bid(2)
     reason = translate("play.forbidden", lang, bid=1, cards=2)
@@ -66,9 +79,7 @@ def test_the_dealers_forbidden_bid_is_shown_and_refused_with_its_reason(lang: st
 
 
 def test_the_reasons_are_in_the_persons_language() -> None:
-    game = dealt("2", "AS KD | QH 6C | X 9D", "6H")
-    game.bid(1)
-    game.bid(0)
+    game = dealt("2", "AS KD | QH 6C | X 9D", "6H", bids=(1, 0))
     for lang, words in [
         ("ru", "Вы сдаёте и не можете заказать 1"),
         ("uk", "Ви роздаєте і не можете замовити 1"),
@@ -81,11 +92,7 @@ def test_the_reasons_are_in_the_persons_language() -> None:
 
 def test_a_card_that_must_not_be_played_is_marked_and_refused_with_the_suit_to_follow() -> None:
     # Anna leads (the person deals); the person holds ♦ and must follow.
-    game = dealt("3", "AS KD 9D | QD 6C 8H | X 9C TH", "6H")
-    for amount in (1, 1, 0):
-        game.bid(amount)
-    game.play(Play.parse("QD"))
-    game.play(Play.parse("9C"))
+    game = dealt("3", "AS KD 9D | QD 6C 8H | X 9C TH", "6H", bids=(1, 1, 0), plays="QD 9C")
     typist = Typist("en", ["1", "QH", "9", "nonsense", "KD"])
     assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("KD")
     assert "Your hand: (1) A♠  [2] K♦  [3] 9♦" in typist.text
@@ -99,23 +106,16 @@ def test_a_card_that_must_not_be_played_is_marked_and_refused_with_the_suit_to_f
 
 
 def test_without_the_suit_led_a_trump_is_demanded_where_the_rules_say_so() -> None:
-    game = dealt("2", "AS 9H | QD 6C | X 9C", "6H", trump_when_void=True)
-    game.bid(0)
-    game.bid(0)
-    game.bid(1)
-    game.play(Play.parse("QD"))
-    game.play(Play.parse("9C"))
+    game = dealt(
+        "2", "AS 9H | QD 6C | X 9C", "6H", trump_when_void=True, bids=(0, 0, 1), plays="QD 9C"
+    )
     typist = Typist("ru", ["1", "2"])
     assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("9H")
     assert "У вас нет ♦, поэтому нужно бить козырем: ♥." in typist.text
 
 
 def test_a_joker_led_as_highest_demands_the_highest_card_of_its_suit() -> None:
-    game = dealt("2", "KD 9D | X 6C | AH 9C", "6S")
-    for amount in (1, 0, 0):
-        game.bid(amount)
-    game.play(Play.parse("X:highest:D"))  # Anna leads the joker
-    game.play(Play.parse("AH"))  # Boris has no ♦
+    game = dealt("2", "KD 9D | X 6C | AH 9C", "6S", bids=(1, 0, 0), plays="X:highest:D AH")
     typist = Typist("uk", ["2", "1"])
     assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("KD")
     assert "Джокер вимагає вашу старшу ♦: K♦." in typist.text
@@ -124,9 +124,7 @@ def test_a_joker_led_as_highest_demands_the_highest_card_of_its_suit() -> None:
 
 def test_the_jokers_modes_are_a_menu_with_highest_trumps_by_name() -> None:
     # The person leads (Boris deals) with the joker; ♥ is trump.
-    game = dealt("2", "X 9D | QD 6C | AH 9C", "6H", dealer=2)
-    for amount in (1, 0, 0):
-        game.bid(amount)
+    game = dealt("2", "X 9D | QD 6C | AH 9C", "6H", dealer=2, bids=(1, 0, 0))
     typist = Typist("en", ["X", "0", "2", "4"])  # back out once, then choose again
     assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("X:highest:H")
     menu = typist.text
@@ -138,11 +136,7 @@ def test_the_jokers_modes_are_a_menu_with_highest_trumps_by_name() -> None:
 
 
 def test_a_following_joker_offers_take_and_discard() -> None:
-    game = dealt("2", "X 9D | QD 6C | AH 9C", "6H")
-    for amount in (1, 0, 0):
-        game.bid(amount)
-    game.play(Play.parse("QD"))
-    game.play(Play.parse("9C"))
+    game = dealt("2", "X 9D | QD 6C | AH 9C", "6H", bids=(1, 0, 0), plays="QD 9C")
     typist = Typist("ru", ["2", "3"])
     assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("X:discard:C")
     assert "[1] забираю — бьёт всё и забирает взятку" in typist.text
@@ -172,15 +166,11 @@ def test_a_forehead_round_shows_the_others_cards_but_not_your_own() -> None:
 
 
 def test_the_score_sheet_is_on_a_key_and_keeps_the_round_in_progress_out() -> None:
-    game = dealt("1,2:blind", "AS | QH | 9D", "6H", dealer=2)
-    for amount in (1, 0, 1):
-        game.bid(amount)
-    for card in ("AS", "QH", "9D"):
-        game.play(Play.parse(card))
+    game = dealt("1,2:blind", "AS | QH | 9D", "6H", dealer=2, bids=(1, 0, 1), plays="AS QH 9D")
     blind = [[Card.parse(c) for c in h.split()] for h in ("KS QS", "JD TD", "8C 7C")]
     game.deal(blind, Card.parse("6D"))
     game.bid(0)  # Anna
-    game.bid(0)  # Boris
+    game.bid(0)  # Boris; the person deals
     # Round 2 is blind and being bid: its trump (♦) and its kind are not on the sheet.
     typist = Typist("ru", ["ы", "0"])  # «ы» is the «s» key on a Russian keyboard
     typist.screen.ask(game.view(0), game.rounds)
@@ -195,11 +185,10 @@ def test_the_score_sheet_is_on_a_key_and_keeps_the_round_in_progress_out() -> No
 
 
 def test_the_last_placed_person_chooses_a_control_round_from_a_menu() -> None:
-    game = dealt("1", "AS | QH | 9S", "6D", dealer=2, control_game=True)
-    for amount in (0, 0, 0):
-        game.bid(amount)
-    for card in ("AS", "QH", "9S"):  # the person takes it: 1, 5, 5 → first place tied
-        game.play(Play.parse(card))
+    # The person takes the only trick: 1, 5, 5 points, first place tied.
+    game = dealt(
+        "1", "AS | QH | 9S", "6D", dealer=2, control_game=True, bids=(0, 0, 0), plays="AS QH 9S"
+    )
     typist = Typist("en", ["99", "7"])
     choice = typist.screen.ask(game.view(0), game.rounds)
     assert choice == ControlRound(RoundKind.BLIND, 0)
