@@ -69,13 +69,13 @@ def dealt(
 def test_the_dealers_forbidden_bid_is_shown_and_refused_with_its_reason(lang: str) -> None:
     # Anna bids 1, Boris 0: the person deals and may not bid 1.
     game = dealt("2", "AS KD | QH 6C | X 9D", "6H", bids=(1, 0))
-    typist = Typist(lang, ["1", "7", "two", "2"])
+    typist = Typist(lang, ["1", "7", "two", "²", "2"])
     assert typist.screen.ask(game.view(0), game.rounds) == Bid(2)
     reason = translate("play.forbidden", lang, bid=1, cards=2)
     assert f"{translate('play.bids', lang)} [0] (1) [2]" in typist.text
     assert typist.text.count(reason) == 2  # listed, then the answer to typing 1
-    assert typist.text.count(translate("play.bid_range", lang, cards=2)) == 2
-    assert typist.prompts == [translate("play.prompt.bid", lang)] * 4
+    assert typist.text.count(translate("play.bid_range", lang, cards=2)) == 3
+    assert typist.prompts == [translate("play.prompt.bid", lang)] * 5
 
 
 def test_the_reasons_are_in_the_persons_language() -> None:

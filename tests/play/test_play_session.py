@@ -91,6 +91,14 @@ def test_a_saved_game_is_loaded_as_it_was_and_goes_on_the_same_way(tmp_path: Pat
     assert loaded.events == game.events
 
 
+def test_a_record_without_rounds_starts_the_seeds_game(tmp_path: Path) -> None:
+    game, _, record = start(tmp_path)
+    data = json.loads(record.read_text(encoding="utf-8"))
+    record.write_text(json.dumps(data | {"rounds": []}), encoding="utf-8")
+    loaded, _ = load_game(record)
+    assert loaded.events == game.events  # the seed deals round 1 and draws its dealer
+
+
 def test_a_record_written_mid_trick_replays(tmp_path: Path) -> None:
     game, seating, record = start(tmp_path)
     advance(game, seating, 5)  # round 1: three bids, two cards of the first trick
@@ -211,6 +219,23 @@ def test_end_of_input_saves_the_game(tmp_path: Path) -> None:
     assert PlaySession(game, seating, screen, record).run() is False
     assert replay(loads_record(record.read_text(encoding="utf-8"))).events == game.events
     assert "Game saved to" in screen.output.getvalue()
+
+
+class Failing(Scripted):
+    """A screen that breaks down at the person's third prompt."""
+
+    def ask(self, view: View, rounds: RoundsSoFar) -> Action:
+        if self.prompts == 2:
+            raise RuntimeError("the screen broke")
+        return super().ask(view, rounds)
+
+
+def test_an_unexpected_error_still_saves_the_game_first(tmp_path: Path) -> None:
+    game, seating, record = start(tmp_path)
+    with pytest.raises(RuntimeError, match="the screen broke"):
+        PlaySession(game, seating, Failing(), record).run()
+    assert replay(loads_record(record.read_text(encoding="utf-8"))).events == game.events
+    assert len([event for event in game.events if event.seat == HUMAN]) == 2
 
 
 def test_a_game_played_to_the_end_is_saved_complete(tmp_path: Path) -> None:

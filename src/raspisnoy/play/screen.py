@@ -225,7 +225,7 @@ class TerminalScreen:
                 self._warn(f"({amount}) {self._why_not_bid(view, amount)}")
         while True:
             text = self._prompt("play.prompt.bid", view, rounds)
-            if not text.isdigit():
+            if not text.isdecimal():
                 self._warn(self.t("play.bid_range", cards=view.cards))
             elif int(text) in allowed:
                 return Bid(int(text))
@@ -262,7 +262,7 @@ class TerminalScreen:
     def _read_card(self, text: str, hand: Sequence[Card]) -> Card | None:
         """The card typed as its number or its name (``QD``, ``10♦``, ``X``); ``None`` after
         saying what is wrong."""
-        if text.isdigit():
+        if text.isdecimal():
             if 1 <= int(text) <= len(hand):
                 return hand[int(text) - 1]
             self._warn(self.t("play.no_choice", text=text))
@@ -327,7 +327,7 @@ class TerminalScreen:
             self.console.print(Text(f"  [0] {self.t('play.back')}"), soft_wrap=True)
         while True:
             text = self._prompt(prompt, view, rounds)
-            if text.isdigit() and 1 <= int(text) <= len(labels):
+            if text.isdecimal() and 1 <= int(text) <= len(labels):
                 return int(text) - 1
             if back and text == "0":
                 return -1

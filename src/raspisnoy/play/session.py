@@ -199,13 +199,14 @@ def load_game(record: Path) -> tuple[Game, Seating]:
             path=sidecar,
             problem=f"{replayed.players} players, {len(seating.levels)} seats",
         )
+    rounds = replayed.rounds()
     try:
         game = Game.from_events(
             replayed.rules,
             replayed.names,
             replayed.events,
             seed=seating.seed,
-            first_dealer=replayed.rounds()[0].dealer,
+            first_dealer=rounds[0].dealer if rounds else None,
         )
     except RaspisnoyError as error:
         raise PlayError(
@@ -260,15 +261,18 @@ class PlaySession:
         way. Ctrl-C, end of input, SIGTERM and SIGHUP stop the game; one that arrives while
         an action is being applied waits for it, so the saved state is always whole."""
         previous = {signum: signal.signal(signum, self._on_signal) for signum in _STOP_SIGNALS}
+        finished = False
         try:
             try:
                 self._loop()
                 finished = True
             except (KeyboardInterrupt, EOFError):
-                finished = False
-            # From here on a stop signal changes nothing: the game is being saved.
-            self._busy = True
-            save_record(self.game, self.record)
+                pass
+            finally:
+                # Saved however the loop ended, even by an error, which then goes on.
+                # From here on a stop signal changes nothing: the game is being saved.
+                self._busy = True
+                save_record(self.game, self.record)
         finally:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
