@@ -199,3 +199,13 @@ def test_the_last_placed_person_chooses_a_control_round_from_a_menu() -> None:
 def test_hands_are_sorted_by_suit_high_cards_first_joker_last() -> None:
     hand = [Card.parse(c) for c in ["6H", "X", "AS", "9D", "7C", "TS", "AH"]]
     assert [str(c) for c in hand_order(hand)] == ["AS", "TS", "7C", "9D", "AH", "6H", "X"]
+
+
+def test_two_jokers_are_told_apart() -> None:
+    game = Game("georgian", (*NAMES, "Vera"), first_dealer=3)
+    game.deal([[Card.parse(c)] for c in ("X1", "X2", "AS", "KD")], Card.parse("9H"))
+    for amount in (0, 0, 0, 0):
+        game.bid(amount)
+    typist = Typist("en", ["X1", "1"])
+    assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("X1:highest:S")
+    assert "Your hand: [1] Joker 1" in typist.text
