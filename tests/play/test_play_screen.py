@@ -85,9 +85,10 @@ def test_the_reasons_are_in_the_persons_language() -> None:
         ("uk", "Ви роздаєте і не можете замовити 1"),
         ("en", "You deal, so you may not bid 1"),
     ]:
-        typist = Typist(lang, ["2"])
+        typist = Typist(lang, ["?", "2"])
         typist.screen.ask(game.view(0), game.rounds)
         assert words in typist.text
+        assert translate("play.keys", lang) in typist.text  # "?" lists the keys
 
 
 def test_a_card_that_must_not_be_played_is_marked_and_refused_with_the_suit_to_follow() -> None:
