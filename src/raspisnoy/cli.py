@@ -31,6 +31,7 @@ from raspisnoy.core.rules import (
     parse_option_value,
     resolve_rules,
 )
+from raspisnoy.play import play_command
 from raspisnoy.rules_reference import rules_reference_markdown
 
 app = typer.Typer(
@@ -41,6 +42,7 @@ app = typer.Typer(
 )
 rules_app = typer.Typer(help="List, show, compare and document rulesets.")
 app.add_typer(rules_app, name="rules")
+app.command("play")(play_command)
 
 _T = TypeVar("_T")
 
