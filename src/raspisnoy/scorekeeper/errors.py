@@ -20,7 +20,7 @@ PROBLEMS: dict[str, str] = {
     "dealer_bid": (
         "the dealer may not bid {bid}: the bids would add up to the number of cards dealt ({cards})"
     ),
-    "zero_streak": "may not bid 0 again: at most {limit} zero bids in a row",
+    "zero_streak": "may not bid 0 again: the limit of zero bids in a row is {limit}",
     "bid_turn": "may not bid before {first}, who bids first",
     "no_bids": "a {kind} round has no bids",
     "bid_not_expected": "no bid is expected now",
