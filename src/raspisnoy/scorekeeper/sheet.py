@@ -373,7 +373,7 @@ class _Walk:
                 )
             if entered.dealer is not None and entered.dealer != dealer:
                 raise SheetError(
-                    "plan_dealer", round=number, expected=self.name(dealer), seat=dealer
+                    "plan_dealer", round=number, expected=self.name(dealer), expected_seat=dealer
                 )
             return spec, dealer, False
         if not self.control_due():
