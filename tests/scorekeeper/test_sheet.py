@@ -7,22 +7,11 @@ from typing import Any
 import pytest
 
 from raspisnoy.core import RoundKind
-from raspisnoy.scorekeeper import EntryKind, Sheet, SheetError, sheet_from_json
+from raspisnoy.scorekeeper import EntryKind, Sheet, SheetError, sheet_from_json, sheet_to_json
+
+from .helpers import fill
 
 PLAYERS = ("Anna", "Boris", "Vera")
-
-
-def fill(sheet: Sheet, rounds: int) -> Sheet:
-    """Enter ``rounds`` whole rounds: everyone bids the lowest allowed bid and the first
-    player in bidding order takes every trick."""
-    for _ in range(rounds):
-        number = sheet.next_entry.round  # type: ignore[union-attr]
-        while (entry := sheet.next_entry) is not None and entry.round == number:
-            if entry.kind is EntryKind.BID:
-                sheet = sheet.bid(entry.seat, entry.choices[0])
-            else:
-                sheet = sheet.take(entry.seat, max(entry.choices))
-    return sheet
 
 
 def problem(error: pytest.ExceptionInfo[SheetError]) -> tuple[Any, ...]:
@@ -114,17 +103,11 @@ def test_misere_and_golden_rounds_have_no_bids() -> None:
     )
     sheet = sheet.take(0, 0).take(1, 2).take(2, 0)
     assert sheet.scored[0].points == (100, -40, 100)
-    data = _json(sheet)
+    data = sheet_to_json(sheet)
     data["rounds"][0]["bids"] = [0, 0, 0]
     with pytest.raises(SheetError) as error:
         sheet_from_json(data)
     assert problem(error) == (1, None, "no_bids", "round 1: a misere round has no bids")
-
-
-def _json(sheet: Sheet) -> dict[str, Any]:
-    from raspisnoy.scorekeeper import sheet_to_json
-
-    return sheet_to_json(sheet)
 
 
 @pytest.mark.parametrize(
@@ -165,7 +148,7 @@ def test_tricks_taken_add_up_to_the_cards_dealt(
 ) -> None:
     sheet = fill(Sheet.start("raspisnoy.com", PLAYERS, first_dealer=0), 4)
     sheet = sheet.bid(2, 2).bid(0, 1).bid(1, 1)
-    data = _json(sheet)
+    data = sheet_to_json(sheet)
     data["rounds"][-1]["taken"] = taken
     with pytest.raises(SheetError) as error:
         sheet_from_json(data)
@@ -228,7 +211,7 @@ def test_undo_takes_back_the_last_entry() -> None:
 
 def test_rounds_follow_each_other_and_end_with_the_plan() -> None:
     sheet = fill(Sheet.start({"preset": "raspisnoy.com", "custom_plan": ["1", "2"]}, PLAYERS), 1)
-    data = _json(sheet)
+    data = sheet_to_json(sheet)
     data["rounds"].append({"bids": [None, None, 1], "taken": None})
     data["rounds"].append({"bids": None, "taken": None})
     with pytest.raises(SheetError) as error:
@@ -236,7 +219,7 @@ def test_rounds_follow_each_other_and_end_with_the_plan() -> None:
     assert problem(error) == (3, None, "unfinished", "round 3: round 2 is not finished")
     done = fill(sheet, 1)
     assert done.complete and done.next_entry is None
-    data = _json(done)
+    data = sheet_to_json(done)
     data["rounds"].append({"bids": None, "taken": None})
     with pytest.raises(SheetError) as error:
         sheet_from_json(data)
@@ -288,7 +271,7 @@ def test_control_rounds_break_a_tie_for_first() -> None:
 
 
 def test_control_rounds_in_a_file_give_their_kind_and_dealer() -> None:
-    data = _json(_tied({"control_game": True}))
+    data = sheet_to_json(_tied({"control_game": True}))
     data["rounds"].append({"bids": None, "taken": None})
     with pytest.raises(SheetError) as error:
         sheet_from_json(data)
