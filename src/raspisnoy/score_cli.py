@@ -60,6 +60,11 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(1)
 
 
+def _console() -> Console:
+    """Text is soft-wrapped: a path or a command in it can be copied whole."""
+    return Console(soft_wrap=True)
+
+
 def _language(lang: str | None) -> str:
     if lang is None:
         return detect_language()
@@ -99,7 +104,7 @@ def score(
     if as_json:
         sys.stdout.write(json.dumps(sheet_report(sheet), ensure_ascii=False) + "\n")
         return
-    _Session(Console(), language, sheet_file, sheet).show(ahead=0, clear=False)
+    _Session(_console(), language, sheet_file, sheet).show(ahead=0, clear=False)
 
 
 @score_app.command("new")
@@ -116,7 +121,7 @@ def new(
     lang: LangOption = None,
 ) -> None:
     """Set up a table and keep its score round by round."""
-    session = _Session(Console(), _language(lang), file, None)
+    session = _Session(_console(), _language(lang), file, None)
     session.run(lambda: session.set_up(rules, settings or []))
 
 
@@ -126,7 +131,7 @@ def resume(
     lang: LangOption = None,
 ) -> None:
     """Go on keeping score on a saved sheet."""
-    session = _Session(Console(), _language(lang), file, _load(file))
+    session = _Session(_console(), _language(lang), file, _load(file))
     session.run(lambda: None)
 
 
