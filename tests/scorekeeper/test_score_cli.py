@@ -312,3 +312,13 @@ def test_a_killed_session_resumes_where_it_stopped(tmp_path: Path) -> None:
     sheet = read_sheet(path)
     assert sheet.totals == (-10 + 20, -10 + 5, 1 - 10)
     assert sheet.next_entry is not None and sheet.next_entry.round == 3
+
+
+def test_the_documented_example(tmp_path: Path) -> None:
+    """docs/sheet-format.md: its example sheet gives its example report."""
+    doc = (Path(__file__).parents[2] / "docs" / "sheet-format.md").read_text(encoding="utf-8")
+    sheet, report = re.findall(r"```json\n(.*?)```", doc, re.DOTALL)[:2]
+    (tmp_path / "sheet.json").write_text(sheet)
+    result = run("score", "--sheet", str(tmp_path / "sheet.json"), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(report)

@@ -584,6 +584,8 @@ class _Walk:
 
 def _check(sheet: Sheet) -> _Score:
     """Check the whole sheet from its first round and score it (raises ``SheetError``)."""
+    if not isinstance(sheet.rules, Rules):
+        raise SheetError("format", detail="rules must be Rules (see Sheet.start)")
     rules, players = sheet.rules, len(sheet.players)
     try:
         player_names(sheet.players)
