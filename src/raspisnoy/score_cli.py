@@ -276,6 +276,8 @@ class _Session:
             question = self.t("bid_question", player=player, choices=choices)
             if entry.forbidden is not None:
                 question += " — " + self.t("dealer_may_not", bid=entry.forbidden)
+        elif len(entry.choices) == 1:  # the only count left: Enter takes it (the default)
+            question = self.t("taken_last", player=player)
         else:
             question = self.t("taken_question", player=player, choices=choices)
         return f"{heading}\n{self.t('commands')}\n{question}"
