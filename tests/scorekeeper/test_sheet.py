@@ -342,3 +342,27 @@ def test_the_table_itself_is_checked(
 ) -> None:
     with pytest.raises(SheetError, match=message):
         Sheet.start("raspisnoy.com", players, first_dealer)
+
+
+def test_the_next_entry_as_json() -> None:
+    sheet = fill(Sheet.start("raspisnoy.com", PLAYERS, first_dealer=0), 4).bid(2, 2).bid(0, 1)
+    assert sheet.next_entry is not None
+    assert sheet.next_entry.to_json() == {
+        "entry": "bid",
+        "round": 5,
+        "seat": 1,
+        "cards": 5,
+        "kind": "normal",
+        "dealer": 1,
+        "choices": [0, 1, 3, 4, 5],
+        "forbidden": 2,
+        "zero_banned": False,
+        "kinds": [],
+    }
+
+
+def test_entries_for_a_seat_that_is_not_at_the_table() -> None:
+    sheet = Sheet.start("raspisnoy.com", PLAYERS)
+    with pytest.raises(SheetError) as error:
+        sheet.bid(3, 0)
+    assert problem(error) == (1, None, "not_seat", "round 1: 3 is not a seat from 0 to 2")
