@@ -260,6 +260,10 @@ class _Session:
 
     def question(self, entry: Entry) -> str:
         names = self.sheet.players
+        player = escape(names[entry.seat])
+        if entry.round_kind is None or entry.dealer is None:  # a control round to choose
+            kinds = "  ".join(f"{n}. {self.kind(kind)}" for n, kind in enumerate(entry.kinds, 1))
+            return f"{self.t('control_question', player=player)}\n{kinds}"
         heading = self.t(
             "round_heading",
             round=entry.round,
@@ -267,10 +271,6 @@ class _Session:
             kind=self.kind(entry.round_kind),
             dealer=escape(names[entry.dealer]),
         )
-        player = escape(names[entry.seat])
-        if entry.kind is EntryKind.CONTROL:
-            kinds = "  ".join(f"{n}. {self.kind(kind)}" for n, kind in enumerate(entry.kinds, 1))
-            return f"{self.t('control_question', player=player)}\n{kinds}"
         choices = _choices_text(entry.choices)
         if entry.kind is EntryKind.BID:
             question = self.t("bid_question", player=player, choices=choices)

@@ -89,8 +89,9 @@ class Entry:
     round: int
     seat: int
     cards: int
-    round_kind: RoundKind
-    dealer: int
+    #: The round's kind and dealer; ``None`` for a control round, until it is chosen.
+    round_kind: RoundKind | None
+    dealer: int | None
     choices: tuple[int, ...] = ()
     forbidden: int | None = None
     zero_banned: bool = False
@@ -103,7 +104,7 @@ class Entry:
             "round": self.round,
             "seat": self.seat,
             "cards": self.cards,
-            "kind": str(self.round_kind),
+            "kind": None if self.round_kind is None else str(self.round_kind),
             "dealer": self.dealer,
             "choices": list(self.choices),
             "forbidden": self.forbidden,
@@ -424,9 +425,9 @@ class _Walk:
 
     def check_taken(
         self, spec: RoundSpec, dealer: int, taken: Seats, first_missing: int | None
-    ) -> int:
-        """Check the tricks taken (after ``first_missing``, the first seat yet to bid, has
-        bid); the sum of those entered."""
+    ) -> None:
+        """Check the tricks taken (only once ``first_missing``, the first seat yet to bid,
+        is ``None``): each 0..cards, together the cards dealt."""
         number, cards = spec.number, spec.cards
         order = _order(dealer, self.players)
         entered = [(seat, tricks) for seat in order if (tricks := taken[seat]) is not None]
@@ -466,7 +467,6 @@ class _Walk:
                 total=total,
                 cards=cards,
             )
-        return total
 
     def check_shape(self, number: int, what: str, values: Seats) -> None:
         """Bids and taken have a whole number (or ``None``) for every seat."""
@@ -531,13 +531,7 @@ class _Walk:
             chooser = self.totals.index(min(self.totals))
             cards = max_cards(self.sheet.rules, self.players)
             return Entry(
-                EntryKind.CONTROL,
-                index + 1,
-                chooser,
-                cards,
-                RoundKind.NORMAL,
-                chooser,
-                kinds=CONTROL_KINDS,
+                EntryKind.CONTROL, index + 1, chooser, cards, None, None, kinds=CONTROL_KINDS
             )
         return None
 
