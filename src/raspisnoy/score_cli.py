@@ -61,8 +61,9 @@ def _fail(message: str) -> NoReturn:
 
 
 def _console() -> Console:
-    """Text is soft-wrapped: a path or a command in it can be copied whole."""
-    return Console(soft_wrap=True)
+    """Text is soft-wrapped, so a path or a command in it can be copied whole, and not
+    highlighted: the numbers in a message are not styled apart from it."""
+    return Console(soft_wrap=True, highlight=False)
 
 
 def _language(lang: str | None) -> str:
@@ -143,6 +144,8 @@ class _Session:
         self.lang = lang
         self.path = path
         self._sheet = sheet
+        #: Messages since the last question: shown again below a redrawn sheet.
+        self._notes: list[str] = []
 
     @property
     def sheet(self) -> Sheet:
@@ -158,6 +161,7 @@ class _Session:
 
     def ask(self, question: str, default: str | None = None) -> str:
         """One answer, stripped; ``default`` is what Enter gives."""
+        self._notes.clear()  # the messages before a question have been seen
         if default is None:
             answer = Prompt.ask(question, console=self.console)
         else:
@@ -165,8 +169,13 @@ class _Session:
             answer = Prompt.ask(question, console=self.console, default=default, show_default=shown)
         return answer.strip()
 
+    def say(self, markup: str) -> None:
+        """Print a message now, and again below the sheet if the screen is redrawn first."""
+        self.console.print(markup)
+        self._notes.append(markup)
+
     def say_error(self, message: str) -> None:
-        self.console.print(f"[bold red]{escape(message)}[/]")
+        self.say(f"[bold red]{escape(message)}[/]")
 
     def problem(self, error: SheetError) -> str:
         """The error in the session's language: place and problem."""
@@ -326,7 +335,7 @@ class _Session:
         bids = self.edit_values(row.bids, order, "edit_bid") if row.kind.has_bids else None
         taken = self.edit_values(row.taken, order, "edit_taken")
         if self.change(lambda: sheet.edit_round(number, bids, taken)):
-            self.console.print(self.t("edited", round=number))
+            self.say(self.t("edited", round=number))
 
     def edit_values(
         self, values: tuple[int | None, ...] | None, order: list[int], key: str
@@ -423,7 +432,8 @@ class _Session:
         and points per player, the totals; the entry awaited is highlighted. ``clear``
         redraws it in place of the screen (on a terminal), as a live sheet."""
         sheet = self.sheet
-        if clear:
+        redrawn = clear and self.console.is_terminal and not self.console.is_dumb_terminal
+        if redrawn:
             self.console.clear()
         table = Table(title=self.t("sheet_title"), show_footer=True)
         for key in ("col_round", "col_cards", "col_kind", "col_dealer"):
@@ -441,6 +451,9 @@ class _Session:
         if ahead and len(upcoming) > ahead:
             table.add_row("…", "", self.t("more_rounds", count=len(upcoming) - ahead))
         self.console.print(table)
+        if redrawn:
+            for note in self._notes:
+                self.console.print(note)
 
     def row_head(self, number: int, cards: int, kind: RoundKind, dealer: int) -> list[str]:
         return [str(number), str(cards), self.kind(kind), escape(self.sheet.players[dealer])]

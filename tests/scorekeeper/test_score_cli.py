@@ -262,6 +262,10 @@ def test_control_round_is_chosen_at_the_prompt(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- a real terminal
 
 
+#: What Rich writes to clear a terminal before it redraws the sheet.
+CLEAR_SCREEN = "\x1b[2J"
+
+
 def spawn(*args: str) -> pexpect.spawn:
     env = {**os.environ, "TERM": "xterm", "NO_COLOR": "1"}
     return pexpect.spawn(
@@ -284,8 +288,13 @@ def test_a_killed_session_resumes_where_it_stopped(tmp_path: Path) -> None:
     child = spawn("new", str(path), "--rules", "raspisnoy.com")
     answer(child, "Players in seating order", "Anna, Boris, Vera")
     answer(child, "Who deals first", "2")
-    for prompt, text in [("Vera's bid", "0"), ("Anna's bid", "1"), ("Boris's bid", "1")]:
+    for prompt, text in [("Vera's bid", "0"), ("Anna's bid", "1"), ("Boris's bid", "0")]:
         answer(child, prompt, text)
+    # The dealer's 0 is refused: the sheet is redrawn, and the reason shows below it.
+    child.expect(re.escape(CLEAR_SCREEN))
+    child.expect(re.escape("round 1, Boris: the dealer may not bid 0"))
+    assert CLEAR_SCREEN not in child.before
+    answer(child, "Boris's bid", "1")
     for prompt, text in [("Tricks Vera took", "1"), ("Tricks Anna took", "0")]:
         answer(child, prompt, text)
     answer(child, "Tricks Boris took", "0")
