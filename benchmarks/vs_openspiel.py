@@ -11,7 +11,8 @@ expert decides from that seat's ``View`` only, as everywhere else. Its opponents
 
 Each deal is played twice: experts in seats 0 and 2 against ISMCTS in 1 and 3, then the
 other way round, so both sides hold every hand. The expert gets the same wall time per
-move as ISMCTS used on average in a calibration step (``--time-ms`` overrides it). Forced
+move as ISMCTS takes on average in two calibration episodes of four ISMCTS bots
+(``--time-ms`` overrides it). Forced
 moves (one legal action) are played without asking either bot.
 
 Run: ``scripts/bootstrap dev,bench && .venv/bin/python benchmarks/vs_openspiel.py
@@ -121,54 +122,67 @@ def _ismcts(seed: int) -> pyspiel.Bot:
     return pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, ISMCTS_SIMULATIONS)
 
 
-def play_deal(args: tuple[int, float]) -> dict[str, Any]:
-    """Both seatings of one deal; returns per-side returns and time per move."""
-    deal, time_ms = args
+def play_episode(deal: int, bots: list[pyspiel.Bot]) -> tuple[list[float], list[list[float]]]:
+    """One episode of deal ``deal`` (its chance outcomes come from the deal's seed):
+    the returns by seat and each seat's times per move in ms. Forced moves are played
+    without asking the bot."""
     game = load_oh_hell(off_bid_penalty=True, points_per_trick=1)
+    rng = random.Random(f"vs-openspiel/{deal}")
+    state = game.new_initial_state()
+    times: list[list[float]] = [[] for _ in range(PLAYERS)]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        player = state.current_player()
+        if len(legal) == 1:
+            state.apply_action(legal[0])
+            continue
+        started = time.perf_counter()
+        action = bots[player].step(state)
+        times[player].append((time.perf_counter() - started) * 1000)
+        state.apply_action(action)
+    return list(state.returns()), times
+
+
+def play_deal(args: tuple[int, float]) -> dict[str, Any]:
+    """Both seatings of one deal (experts in the even seats, then in the odd ones):
+    returns and times per move of each side."""
+    deal, time_ms = args
     out: dict[str, Any] = {"deal": deal, "ours": [], "theirs": [], "our_ms": [], "their_ms": []}
-    for ours_first in (True, False):
-        rng = random.Random(f"vs-openspiel/{deal}")
-        state = game.new_initial_state()
-        bots: list[pyspiel.Bot] = []
+    for ours_parity in (0, 1):
+        bots = [
+            OurBot(seat, ExpertBot(seed=f"{deal}/{seat}", time_ms=time_ms, worlds=10**6))
+            if seat % 2 == ours_parity
+            else _ismcts(deal * 10 + seat)
+            for seat in range(PLAYERS)
+        ]
+        returns, times = play_episode(deal, bots)
         for seat in range(PLAYERS):
-            if (seat % 2 == 0) == ours_first:
-                bots.append(
-                    OurBot(seat, ExpertBot(seed=f"{deal}/{seat}", time_ms=time_ms, worlds=10**6))
-                )
-            else:
-                bots.append(_ismcts(deal * 10 + seat))
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(
-                    rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-                )
-                continue
-            legal = state.legal_actions()
-            player = state.current_player()
-            if len(legal) == 1:
-                state.apply_action(legal[0])
-                continue
-            started = time.perf_counter()
-            action = bots[player].step(state)
-            elapsed = (time.perf_counter() - started) * 1000
-            ours = isinstance(bots[player], OurBot)
-            out["our_ms" if ours else "their_ms"].append(elapsed)
-            state.apply_action(action)
-        returns = state.returns()
-        for seat in range(PLAYERS):
-            side = "ours" if (seat % 2 == 0) == ours_first else "theirs"
+            side = "ours" if seat % 2 == ours_parity else "theirs"
             out[side].append(returns[seat])
+            out["our_ms" if side == "ours" else "their_ms"].extend(times[seat])
     return out
 
 
-def ismcts_ms_per_move(samples: int = 5) -> float:
-    """ISMCTS's mean time for one move at the opening lead (8 legal cards)."""
-    times = [
-        measure_ismcts_simulations_per_s(ISMCTS_SIMULATIONS, seed=s)["seconds"] * 1000
+def ismcts_ms_per_move(deals: int = 2) -> float:
+    """ISMCTS's mean time per (unforced) move in whole episodes of four ISMCTS bots."""
+    times = []
+    for deal in range(-deals, 0):
+        _, seat_times = play_episode(deal, [_ismcts(seat) for seat in range(PLAYERS)])
+        times += [ms for seat in seat_times for ms in seat]
+    return statistics.fmean(times)
+
+
+def ismcts_simulations_per_s(samples: int = 5) -> float:
+    """OpenSpiel's ISMCTS simulations per second at the opening lead (8 legal cards)."""
+    rates = [
+        measure_ismcts_simulations_per_s(ISMCTS_SIMULATIONS, seed=s)["simulations_per_s"]
         for s in range(samples)
     ]
-    return statistics.fmean(times)
+    return statistics.fmean(rates)
 
 
 def our_playouts_per_s(seconds: float = 2.0) -> dict[str, float]:
@@ -226,7 +240,7 @@ def main() -> None:
     diff = [a - b for a, b in zip(ours, theirs, strict=True)]
     our_ms = sorted(ms for r in results for ms in r["our_ms"])
     their_ms = sorted(ms for r in results for ms in r["their_ms"])
-    ismcts_rate = ISMCTS_SIMULATIONS / (calibrated / 1000)
+    ismcts_rate = ismcts_simulations_per_s()
     figures = {
         "deals": len(results),
         "expert_mean_return": _mean_ci(ours),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterator
 
 from raspisnoy.bots.base import Bot
 from raspisnoy.bots.heuristic import bid_distribution, choose_control, play_score
@@ -36,6 +37,8 @@ _OVERSAMPLE = 3
 #: How closely a hand's quick trick count is expected to match its owner's bid.
 _BID_SIGMA = 1.0
 _MIN_WORLDS = 4
+#: Worlds kept from each batch of draws.
+_BATCH = 8
 
 World = tuple[list[int], Card | None]
 
@@ -62,19 +65,18 @@ class ExpertBot(Bot):
         candidates: list[Action] = list(_candidates(view, knowledge))
         if len(candidates) == 1:
             return candidates[0]
-        worlds = _sample_worlds(view, knowledge, rng, self.worlds)
-        if not worlds:  # no deal fits what was seen (should not happen): fall back
-            return candidates[0]
         me = knowledge.seat
         totals = [0.0] * len(candidates)
-        for searched, (hands, trump_card) in enumerate(worlds, start=1):
+        for searched, (hands, trump_card) in enumerate(_worlds(view, knowledge, rng), start=1):
             base = round_game(view, hands, trump_card)
             for position, action in enumerate(candidates):
                 game = base.clone()
                 game.apply(action)
                 play_out(game, rng)
                 totals[position] += game.totals[me]
-            if searched >= _MIN_WORLDS and time.perf_counter() > deadline:
+            if searched >= self.worlds or (
+                searched >= _MIN_WORLDS and time.perf_counter() > deadline
+            ):
                 break
         # Ties go to the earlier candidate: the heuristic's preference.
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
@@ -125,27 +127,32 @@ def _distinct_plays(view: View, knowledge: Knowledge) -> list[Play]:
     return out
 
 
-def _sample_worlds(view: View, knowledge: Knowledge, rng: random.Random, count: int) -> list[World]:
-    """``count`` worlds drawn in proportion to how well they explain the bids made."""
-    drawn: list[World] = []
-    weights: list[float] = []
-    for _ in range(count * _OVERSAMPLE):
-        hands = knowledge.sample(rng)
-        if hands is None:
-            continue
-        trump_card = knowledge.draw_trump_card(hands, rng) if view.trump_hidden else view.trump_card
-        drawn.append((hands, trump_card))
-        weights.append(_bid_likelihood(view, hands, trump_card))
-    if not drawn:
-        return []
-    return rng.choices(drawn, weights, k=count)
+def _worlds(view: View, knowledge: Knowledge, rng: random.Random) -> Iterator[World]:
+    """Worlds without end, drawn in batches in proportion to how well they explain the
+    bids made (nothing when no deal fits what was seen, which should not happen)."""
+    while True:
+        drawn: list[World] = []
+        misfits: list[float] = []
+        for _ in range(_BATCH * _OVERSAMPLE):
+            hands = knowledge.sample(rng)
+            if hands is None:
+                return
+            trump_card = (
+                knowledge.draw_trump_card(hands, rng) if view.trump_hidden else view.trump_card
+            )
+            drawn.append((hands, trump_card))
+            misfits.append(_bid_misfit(view, hands, trump_card))
+        # Likelihoods relative to the best world, so that none underflows to zero.
+        best = min(misfits)
+        weights = [math.exp((best - misfit) / (2 * _BID_SIGMA**2)) for misfit in misfits]
+        yield from rng.choices(drawn, weights, k=_BATCH)
 
 
-def _bid_likelihood(view: View, hands: list[int], trump_card: Card | None) -> float:
-    """How well the world's hands explain the others' bids (1.0 when there is nothing to
-    explain: no bids, or bids made blind)."""
+def _bid_misfit(view: View, hands: list[int], trump_card: Card | None) -> float:
+    """How badly the world's hands explain the others' bids: the summed squares of bid
+    minus quick trick count (0 when there is nothing to explain: no bids, or blind ones)."""
     if view.bids is None or view.kind is RoundKind.BLIND:
-        return 1.0
+        return 0.0
     trump = -1 if trump_card is None or trump_card.suit is None else int(trump_card.suit)
     played = [0] * view.players
     for trick in (*view.tricks, view.trick):
@@ -156,4 +163,4 @@ def _bid_likelihood(view: View, hands: list[int], trump_card: Card | None) -> fl
         if bid is None or seat == view.seat:
             continue
         misfit += (bid - hand_value(hands[seat] | played[seat], trump)) ** 2
-    return math.exp(-misfit / (2 * _BID_SIGMA**2))
+    return misfit
