@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -22,14 +21,13 @@ from rich.table import Table
 
 from raspisnoy import __version__
 from raspisnoy.arena import MatchConfig, MatchResult, run_match
-from raspisnoy.core import Game, RaspisnoyError, Rules, round_plan
+from raspisnoy.cli_support import guarded, print_json, rules_from
+from raspisnoy.core import Game, RaspisnoyError, round_plan
 from raspisnoy.core.record import loads_record, replay, replay_report
 from raspisnoy.core.rules import (
     PRESET_DESCRIPTIONS,
     PRESETS,
     option_info,
-    parse_option_value,
-    resolve_rules,
 )
 from raspisnoy.play import play_command
 from raspisnoy.rules_reference import rules_reference_markdown
@@ -45,40 +43,6 @@ rules_app = typer.Typer(help="List, show, compare and document rulesets.")
 app.add_typer(rules_app, name="rules")
 app.command("play")(play_command)
 app.add_typer(score_app, name="score")
-
-_T = TypeVar("_T")
-
-
-def _fail(message: str) -> NoReturn:
-    """Print one ``error:`` line on standard error and exit 1."""
-    sys.stderr.write(f"error: {message}\n")
-    raise typer.Exit(1)
-
-
-def _guarded(action: Callable[[], _T]) -> _T:
-    """Run ``action``, turning the engine's and the file system's errors into ``_fail``."""
-    try:
-        return action()
-    except RaspisnoyError as error:
-        _fail(str(error))
-    except OSError as error:
-        _fail(f"{error.filename}: {error.strerror}")
-    except UnicodeDecodeError:
-        _fail("the input is not UTF-8 text")
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
-
-
-def _rules_from(name: str, settings: list[str]) -> Rules:
-    overrides: dict[str, Any] = {}
-    for setting in settings:
-        option, sep, value = setting.partition("=")
-        if not sep:
-            raise RaspisnoyError(f"--set expects OPTION=VALUE, got {setting!r}")
-        overrides[option.strip()] = parse_option_value(option.strip(), value)
-    return resolve_rules(name, **overrides)
 
 
 @app.callback(invoke_without_command=True)
@@ -114,9 +78,9 @@ def schedule(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
 ) -> None:
     """Print the round plan: cards and kind of every round."""
-    plan = _guarded(lambda: round_plan(_rules_from(rules, settings or []), players))
+    plan = guarded(lambda: round_plan(rules_from(rules, settings or []), players))
     if as_json:
-        _print_json([spec.to_json() for spec in plan])
+        print_json([spec.to_json() for spec in plan])
         return
     table = Table(title=f"{rules}: {players} players, {len(plan)} rounds")
     for column in ("round", "cards", "kind"):
@@ -137,10 +101,10 @@ def replay_command(
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
         return replay(loads_record(data.decode("utf-8")))
 
-    game = _guarded(load)
+    game = guarded(load)
     report = replay_report(game)
     if as_json:
-        _print_json(report)
+        print_json(report)
         return
     _print_score_sheet(report)
 
@@ -207,13 +171,13 @@ def arena(
             bots=lineup,
             games=games,
             seed=seed,
-            rules=_rules_from(rules, settings or []),
+            rules=rules_from(rules, settings or []),
             workers=workers or os.cpu_count() or 1,
             time_ms=time_ms,
             records=records,
         )
 
-    config = _guarded(configure)
+    config = guarded(configure)
     total = config.deals * config.players
     console = Console(stderr=True)
     progress = Progress(
@@ -224,9 +188,9 @@ def arena(
     )
     with progress:
         task = progress.add_task(f"{' vs '.join(dict.fromkeys(lineup))}", total=total)
-        result = _guarded(lambda: run_match(config, lambda _: progress.advance(task)))
+        result = guarded(lambda: run_match(config, lambda _: progress.advance(task)))
     if as_json:
-        _print_json(result.to_json())
+        print_json(result.to_json())
         return
     _print_arena_table(result)
 
@@ -255,7 +219,7 @@ def rules_list(
 ) -> None:
     """List the ruleset presets."""
     if as_json:
-        _print_json(
+        print_json(
             [{"name": name, "description": PRESET_DESCRIPTIONS[name][0]} for name in PRESETS]
         )
         return
@@ -278,10 +242,10 @@ def rules_show(
     ] = False,
 ) -> None:
     """Show every option of a ruleset, resolved."""
-    rules = _guarded(lambda: _rules_from(name, settings or []))
+    rules = guarded(lambda: rules_from(name, settings or []))
     data = rules.to_json()
     if as_json:
-        _print_json(data)
+        print_json(data)
         return
     table = Table(title=f"Ruleset {name}")
     for column in ("option", "value", "description"):
@@ -306,8 +270,8 @@ def rules_diff(
     as_json: Annotated[bool, typer.Option("--json", help="Print the differences as JSON.")] = False,
 ) -> None:
     """Show the options in which ruleset B (with any --set overrides) differs from A."""
-    data_a, data_b = _guarded(
-        lambda: (_rules_from(a, []).to_json(), _rules_from(b, settings or []).to_json())
+    data_a, data_b = guarded(
+        lambda: (rules_from(a, []).to_json(), rules_from(b, settings or []).to_json())
     )
     changed = [info for info in option_info() if data_a[info.name] != data_b[info.name]]
     if as_json:
@@ -315,7 +279,7 @@ def rules_diff(
             {"option": info.name, "a": data_a[info.name], "b": data_b[info.name]}
             for info in changed
         ]
-        _print_json({"a": a, "b": b, "differences": differences})
+        print_json({"a": a, "b": b, "differences": differences})
         return
     if not changed:
         sys.stdout.write("no differences\n")
@@ -342,7 +306,7 @@ def rules_doc(
     if output is None:
         sys.stdout.write(markdown)
         return
-    _guarded(lambda: Path(output).write_text(markdown, encoding="utf-8"))
+    guarded(lambda: Path(output).write_text(markdown, encoding="utf-8"))
 
 
 def main() -> None:

@@ -11,12 +11,11 @@ standard output, one ``error:`` line on standard error and exit 1 for a bad shee
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -24,8 +23,9 @@ from rich.markup import escape
 from rich.prompt import Prompt
 from rich.table import Table
 
-from raspisnoy.core import RaspisnoyError, RoundKind, Rules, resolve_rules
-from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS, parse_option_value
+from raspisnoy.cli_support import fail, print_json, rules_from
+from raspisnoy.core import RaspisnoyError, RoundKind, Rules
+from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS
 from raspisnoy.i18n import LANGUAGES, detect_language, translate
 from raspisnoy.scorekeeper import (
     Entry,
@@ -54,12 +54,6 @@ LangOption = Annotated[
 ]
 
 
-def _fail(message: str) -> NoReturn:
-    """One ``error:`` line on standard error, exit 1 (the ``raspisnoy`` convention)."""
-    sys.stderr.write(f"error: {message}\n")
-    raise typer.Exit(1)
-
-
 def _console() -> Console:
     """Text is soft-wrapped, so a path or a command in it can be copied whole, and not
     highlighted: the numbers in a message are not styled apart from it."""
@@ -70,7 +64,7 @@ def _language(lang: str | None) -> str:
     if lang is None:
         return detect_language()
     if lang not in LANGUAGES:
-        _fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+        fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
     return lang
 
 
@@ -78,11 +72,11 @@ def _load(path: Path) -> Sheet:
     try:
         return read_sheet(path)
     except SheetError as error:
-        _fail(f"{path}: {error}")
+        fail(f"{path}: {error}")
     except OSError as error:
-        _fail(f"{error.filename}: {error.strerror}")
+        fail(f"{error.filename}: {error.strerror}")
     except UnicodeDecodeError:
-        _fail(f"{path}: the file is not UTF-8 text")
+        fail(f"{path}: the file is not UTF-8 text")
 
 
 @score_app.callback(invoke_without_command=True)
@@ -103,7 +97,7 @@ def score(
     language = _language(lang)
     sheet = _load(sheet_file)
     if as_json:
-        sys.stdout.write(json.dumps(sheet_report(sheet), ensure_ascii=False) + "\n")
+        print_json(sheet_report(sheet))
         return
     _Session(_console(), language, sheet_file, sheet).show(ahead=0, clear=False)
 
@@ -367,7 +361,7 @@ class _Session:
     def set_up(self, preset: str | None, settings: list[str]) -> None:
         """Ask for the ruleset (unless given), the players, the first dealer and the file."""
         if self.path is not None and self.path.exists():
-            _fail(self.t("file_exists", path=str(self.path)))
+            fail(self.t("file_exists", path=str(self.path)))
         self.console.print(f"[bold]{self.t('welcome')}[/]")
         rules = self.given_rules(preset, settings) if preset or settings else self.ask_rules()
         players = self.ask_players(rules)
@@ -377,9 +371,9 @@ class _Session:
 
     def given_rules(self, preset: str | None, settings: list[str]) -> Rules:
         try:
-            return _rules(preset or "raspisnoy.com", " ".join(settings))
+            return rules_from(preset or "raspisnoy.com", settings)
         except RaspisnoyError as error:
-            _fail(str(error))
+            fail(str(error))
 
     def ask_rules(self) -> Rules:
         names = list(PRESETS)
@@ -396,7 +390,7 @@ class _Session:
                 continue
             options = self.ask(self.t("options"), "")
             try:
-                return _rules(preset, options)
+                return rules_from(preset, options.split())
             except RaspisnoyError as error:
                 self.say_error(str(error))
 
@@ -481,14 +475,3 @@ def _choices_text(choices: tuple[int, ...]) -> str:
     if len(choices) > 2 and choices == tuple(range(choices[0], choices[-1] + 1)):
         return f"{choices[0]}-{choices[-1]}"
     return ", ".join(map(str, choices))
-
-
-def _rules(preset: str, options: str) -> Rules:
-    """A preset with ``OPTION=VALUE`` overrides separated by spaces."""
-    overrides: dict[str, Any] = {}
-    for setting in options.split():
-        name, sep, value = setting.partition("=")
-        if not sep:
-            raise RaspisnoyError(f"expected OPTION=VALUE, got {setting!r}")
-        overrides[name] = parse_option_value(name, value)
-    return resolve_rules(preset, **overrides)

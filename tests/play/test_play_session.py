@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from raspisnoy.bots import make_bot
+from raspisnoy.bots import BOTS, make_bot
 from raspisnoy.core import Action, Game, View, resolve_rules
 from raspisnoy.core.record import loads_record, replay
 from raspisnoy.play.screen import TerminalScreen
@@ -43,7 +43,8 @@ def test_levels_are_one_for_all_bots_or_one_per_bot() -> None:
     assert "3 levels" in error.value.message("en")
     with pytest.raises(PlayError) as error:
         parse_levels("genius", 3)
-    assert error.value.message("ru") == "неизвестный уровень бота 'genius'; уровни: random"
+    levels = ", ".join(BOTS)
+    assert error.value.message("ru") == f"неизвестный уровень бота 'genius'; уровни: {levels}"
 
 
 def test_seat_names_put_the_person_first_and_never_repeat_a_name() -> None:

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from raspisnoy.cli_support import fail, rules_from
 from raspisnoy.core import Game, RaspisnoyError
 from raspisnoy.core.rules import DEFAULT_PRESET
 from raspisnoy.i18n import LANGUAGES, detect_language, translate
@@ -57,8 +58,6 @@ def play_command(
     delay: Annotated[float, typer.Option("--delay", help=_help("delay"))] = DEFAULT_DELAY,
 ) -> None:
     """Play raspisnoy in the terminal against bots; Ctrl-C saves the game, --resume goes on."""
-    from raspisnoy.cli import _fail, _rules_from  # here: cli imports this module
-
     language = lang or detect_language()
     try:
         if language not in LANGUAGES:
@@ -81,7 +80,7 @@ def play_command(
             game, seating = load_game(resume)
             record = resume
         else:
-            table_rules = _rules_from(rules or DEFAULT_PRESET, settings or [])
+            table_rules = rules_from(rules or DEFAULT_PRESET, settings or [])
             count = players
             if count is None:
                 allowed = table_rules.player_counts
@@ -97,11 +96,11 @@ def play_command(
         screen = TerminalScreen(Console(), language, levels=seating.levels, delay=delay)
         PlaySession(game, seating, screen, record).run()
     except PlayError as error:
-        _fail(error.message(language))
+        fail(error.message(language))
     except RaspisnoyError as error:
-        _fail(str(error))
+        fail(str(error))
     except OSError as error:
-        _fail(f"{error.filename}: {error.strerror}")
+        fail(f"{error.filename}: {error.strerror}")
 
 
 def _new_record_path(save: Path | None) -> Path:
