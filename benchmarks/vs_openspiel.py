@@ -11,14 +11,17 @@ expert decides from that seat's ``View`` only, as everywhere else. Its opponents
 
 Each deal is played twice: experts in seats 0 and 2 against ISMCTS in 1 and 3, then the
 other way round, so both sides hold every hand. The expert gets the same wall time per
-move as ISMCTS takes on average in two calibration episodes of four ISMCTS bots
-(``--time-ms`` overrides it). Forced
-moves (one legal action) are played without asking either bot.
+move as ISMCTS takes: its mean time per move so far in the run (at first, in one
+calibration episode of four ISMCTS bots), so the two stay equal as the machine's load
+changes; ``--time-ms`` fixes it instead. Forced moves (one legal action) are played
+without asking either bot.
 
 Run: ``scripts/bootstrap dev,bench && .venv/bin/python benchmarks/vs_openspiel.py
---deals 200 --workers 2``. It prints mean returns per side with 95% confidence
-intervals, the difference per deal, both sides' time per move, and the raw playout
+--deals 200 --workers 2 --log vs.jsonl``. It prints mean returns per side with 95%
+confidence intervals, the difference per deal, both sides' time per move, and the playout
 rates of our simulator and of OpenSpiel's ISMCTS; ``--json FILE`` also writes them.
+With ``--log`` every finished deal is appended to the file, and a run started again with
+the same log goes on from where it stopped.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -167,15 +170,6 @@ def play_deal(args: tuple[int, float]) -> dict[str, Any]:
     return out
 
 
-def ismcts_ms_per_move(deals: int = 2) -> float:
-    """ISMCTS's mean time per (unforced) move in whole episodes of four ISMCTS bots."""
-    times = []
-    for deal in range(-deals, 0):
-        _, seat_times = play_episode(deal, [_ismcts(seat) for seat in range(PLAYERS)])
-        times += [ms for seat in seat_times for ms in seat]
-    return statistics.fmean(times)
-
-
 def ismcts_simulations_per_s(samples: int = 5) -> float:
     """OpenSpiel's ISMCTS simulations per second at the opening lead (8 legal cards)."""
     rates = [
@@ -214,27 +208,59 @@ def _mean_ci(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def play_deals(
+    deals: int, workers: int, time_ms: float | None, log: Path | None
+) -> list[dict[str, Any]]:
+    """Play the deals not yet in ``log`` (one JSON line per finished deal, appended as
+    each finishes, so an interrupted run resumes where it stopped). The expert's budget
+    is ``time_ms``, or else ISMCTS's mean time per move so far, updated after every deal
+    so that the two stay equal when the machine's load changes."""
+    results = _read_log(log)
+    calibration: list[float] = []
+    if not results and time_ms is None:
+        seat_times = play_episode(-1, [_ismcts(seat) for seat in range(PLAYERS)])[1]
+        calibration = [ms for seat in seat_times for ms in seat]
+
+    def budget() -> float:
+        seen = [ms for r in results for ms in r["their_ms"]] or calibration
+        return time_ms or statistics.fmean(seen)
+
+    todo = [deal for deal in range(deals) if deal not in {r["deal"] for r in results}]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: set[Future[dict[str, Any]]] = set()
+        while todo or pending:
+            while todo and len(pending) < workers:
+                pending.add(pool.submit(play_deal, (todo.pop(0), budget())))
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                result = future.result()
+                results.append(result)
+                if log is not None:
+                    with log.open("a", encoding="utf-8") as file:
+                        file.write(json.dumps(result) + "\n")
+                print(
+                    f"  {len(results)}/{deals} deals, expert budget {budget():.0f} ms",
+                    file=sys.stderr,
+                )
+    return results
+
+
+def _read_log(log: Path | None) -> list[dict[str, Any]]:
+    if log is None or not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--time-ms", type=float, default=None, help="expert budget per move")
+    parser.add_argument("--log", type=Path, default=None, help="per-deal results (resumable)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
-    calibrated = ismcts_ms_per_move()
-    time_ms = args.time_ms or calibrated
-    print(
-        f"ISMCTS ({ISMCTS_SIMULATIONS:,} simulations): {calibrated:.0f} ms per move; "
-        f"expert budget {time_ms:.0f} ms per move"
-    )
-    units = [(deal, time_ms) for deal in range(args.deals)]
-    results = []
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for done, result in enumerate(pool.map(play_deal, units), start=1):
-            results.append(result)
-            if done % 10 == 0 or done == len(units):
-                print(f"  {done}/{len(units)} deals", file=sys.stderr)
+    results = play_deals(args.deals, args.workers, args.time_ms, args.log)
     ours = [statistics.fmean(r["ours"]) for r in results]
     theirs = [statistics.fmean(r["theirs"]) for r in results]
     diff = [a - b for a, b in zip(ours, theirs, strict=True)]
