@@ -29,13 +29,14 @@ from raspisnoy.core.actions import (
     JokerMode,
     Play,
 )
+from raspisnoy.core.bidding import forbidden_bid, zero_bid_banned
 from raspisnoy.core.cards import ALL_CARDS, SUIT_MASKS, Card, Suit, cards_in_mask, mask_of
 from raspisnoy.core.errors import IllegalActionError, InvalidInputError, count
 from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
 from raspisnoy.core.kinds import RoundKind
 from raspisnoy.core.plan import RoundSpec, round_plan
 from raspisnoy.core.rules import Rules, deck_cards, max_cards, resolve_rules
-from raspisnoy.core.scoring import round_points
+from raspisnoy.core.scoring import leaders, round_points
 from raspisnoy.core.tricks import NO_TRUMP, SUIT_OF, rotated_trump, winner_of
 from raspisnoy.core.view import View
 
@@ -381,13 +382,7 @@ class Game:
         ``final=False``, the leaders so far."""
         if final and not self.is_over:
             return ()
-        totals = self._totals
-        if self.rules.zero_total_second and any(totals):
-            # A total of exactly 0 counts as second place: it never wins.
-            top = max(total for total in totals if total)
-        else:
-            top = max(totals)
-        return tuple(seat for seat, total in enumerate(totals) if total == top)
+        return leaders(self.rules, tuple(self._totals))
 
     def rounds(self) -> tuple[RoundResult, ...]:
         """Every round dealt so far: the finished ones, then the one in progress."""
@@ -801,19 +796,20 @@ class Game:
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden bid, or -1 when there is none (RULES.md 1, "Bidding")."""
-        if self._to_act != self._dealer or not self.rules.dealer_constraint:
-            return -1
-        forbidden = self._spec.cards - self._bid_sum
-        return forbidden if forbidden >= 0 else -1
+        forbidden = forbidden_bid(
+            self.rules, self._spec.cards, self._bid_sum, dealer=self._to_act == self._dealer
+        )
+        return -1 if forbidden is None else forbidden
 
     def _zero_banned(self) -> bool:
-        """Whether the player to act has bid 0 too often in a row to bid it again; the
-        dealer's rule wins a conflict (0 stays allowed when it is the only bid left)."""
-        limit = self.rules.max_zero_bids_in_a_row
-        if not limit or self._zero_streaks[self._to_act] < limit:
-            return False
+        """Whether the player to act has bid 0 too often in a row to bid it again."""
         forbidden = self._forbidden_bid()
-        return any(amount != forbidden for amount in range(1, self._spec.cards + 1))
+        return zero_bid_banned(
+            self.rules,
+            self._spec.cards,
+            None if forbidden < 0 else forbidden,
+            self._zero_streaks[self._to_act],
+        )
 
     def _finish_trick(self) -> None:
         plays, leader = self._plays, self._leader

@@ -6,7 +6,7 @@ from raspisnoy.core.errors import InvalidInputError
 from raspisnoy.core.kinds import RoundKind
 from raspisnoy.core.rules import Rules
 
-__all__ = ["round_points"]
+__all__ = ["leaders", "round_points"]
 
 _MISERE, _GOLDEN, _FOREHEAD = RoundKind.MISERE, RoundKind.GOLDEN, RoundKind.FOREHEAD
 
@@ -69,3 +69,14 @@ def _exact_points(rules: Rules, bid: int, cards: int) -> int:
     if bid == cards > 1:
         points *= rules.bid_all_multiplier
     return points
+
+
+def leaders(rules: Rules, totals: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats with the highest total (all of them on a tie, RULES.md 3.4); with the
+    option ``zero_total_second`` a total of exactly 0 counts as second place and never
+    leads."""
+    if rules.zero_total_second and any(totals):
+        top = max(total for total in totals if total)
+    else:
+        top = max(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == top)

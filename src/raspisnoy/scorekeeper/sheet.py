@@ -21,9 +21,11 @@ from typing import Any
 
 from raspisnoy.core import RoundKind, RoundSpec, Rules, resolve_rules, round_plan, round_points
 from raspisnoy.core.actions import CONTROL_KINDS
+from raspisnoy.core.bidding import forbidden_bid, zero_bid_banned
 from raspisnoy.core.game import player_names
 from raspisnoy.core.plan import check_players
 from raspisnoy.core.rules import max_cards
+from raspisnoy.core.scoring import leaders
 from raspisnoy.scorekeeper.errors import SheetError
 
 __all__ = ["Entry", "EntryKind", "ScoredRound", "Sheet", "SheetRound"]
@@ -179,7 +181,7 @@ class Sheet:
     @property
     def winners(self) -> tuple[int, ...]:
         """The seats with the highest total once the game is complete (ties share the win)."""
-        return _leaders(self.rules, self.totals) if self.complete else ()
+        return leaders(self.rules, self.totals) if self.complete else ()
 
     # ------------------------------------------------------------------ entries
 
@@ -280,16 +282,6 @@ def _order(dealer: int, players: int) -> tuple[int, ...]:
     return tuple((dealer + 1 + k) % players for k in range(players))
 
 
-def _leaders(rules: Rules, totals: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats with the highest total; with ``zero_total_second`` a total of exactly 0
-    never leads (as ``Game.winners``)."""
-    if rules.zero_total_second and any(totals):
-        top = max(total for total in totals if total)
-    else:
-        top = max(totals)
-    return tuple(seat for seat, total in enumerate(totals) if total == top)
-
-
 def _control_kind(kind: RoundKind | str, number: int) -> RoundKind:
     kinds = ", ".join(CONTROL_KINDS)
     try:
@@ -309,29 +301,13 @@ def _bid_problem(
     consecutive passes)."""
     if not 0 <= amount <= cards:
         return "bid_range", {"cards": cards, "bid": amount}
-    forbidden = _forbidden_bid(rules, cards, dealer=dealer, bid_sum=bid_sum)
+    forbidden = forbidden_bid(rules, cards, bid_sum, dealer=dealer)
     if amount == forbidden:
         return "dealer_bid", {"bid": amount, "cards": cards}
     limit = rules.max_zero_bids_in_a_row
-    if amount == 0 and _zero_banned(rules, cards, forbidden, streak):
+    if amount == 0 and zero_bid_banned(rules, cards, forbidden, streak):
         return "zero_streak", {"limit": limit}
     return None
-
-
-def _forbidden_bid(rules: Rules, cards: int, *, dealer: bool, bid_sum: int) -> int | None:
-    """The dealer's forbidden bid: the one making the bids add up to the cards dealt."""
-    if not dealer or not rules.dealer_constraint or bid_sum > cards:
-        return None
-    return cards - bid_sum
-
-
-def _zero_banned(rules: Rules, cards: int, forbidden: int | None, streak: int) -> bool:
-    """Whether 0 is out by the zero-bid limit; the dealer's rule wins a conflict, so 0 stays
-    allowed when it is the only bid left."""
-    limit = rules.max_zero_bids_in_a_row
-    if not limit or streak < limit:
-        return False
-    return any(amount != forbidden for amount in range(1, cards + 1))
 
 
 @dataclass(slots=True)
@@ -356,7 +332,7 @@ class _Walk:
         return (
             self.sheet.rules.control_game
             and len(self.rows) >= len(self.plan)
-            and len(_leaders(self.sheet.rules, tuple(self.totals))) > 1
+            and len(leaders(self.sheet.rules, tuple(self.totals))) > 1
         )
 
     def spec(self, index: int, entered: SheetRound) -> tuple[RoundSpec, int, bool]:
@@ -556,7 +532,7 @@ class _Walk:
         number, cards, kind, dealer = common
         rules, streak = self.sheet.rules, self.streaks[seat]
         is_dealer = seat == dealer
-        forbidden = _forbidden_bid(rules, cards, dealer=is_dealer, bid_sum=bid_sum)
+        forbidden = forbidden_bid(rules, cards, bid_sum, dealer=is_dealer)
         choices = tuple(
             amount
             for amount in range(cards + 1)
@@ -572,7 +548,7 @@ class _Walk:
             dealer,
             choices=choices,
             forbidden=forbidden,
-            zero_banned=_zero_banned(rules, cards, forbidden, streak),
+            zero_banned=zero_bid_banned(rules, cards, forbidden, streak),
         )
 
 
