@@ -29,6 +29,7 @@ from raspisnoy.core.rules import (
     resolve_rules,
 )
 from raspisnoy.rules_reference import rules_reference_markdown
+from raspisnoy.server.command import serve
 
 app = typer.Typer(
     name="raspisnoy",
@@ -38,6 +39,7 @@ app = typer.Typer(
 )
 rules_app = typer.Typer(help="List, show, compare and document rulesets.")
 app.add_typer(rules_app, name="rules")
+app.command()(serve)
 
 _T = TypeVar("_T")
 
