@@ -6,41 +6,22 @@ gets a fresh schema there, dropped at the end, so reruns start clean).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Iterator
 
 import pytest
-from server_helpers import FAST, Server
-from sqlalchemy import create_engine, text
-from sqlalchemy.exc import OperationalError
+from server_helpers import BACKENDS, FAST, Server, new_database
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.store import Store
 
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
-
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="session", params=BACKENDS)
 def database_url(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
-    """A database URL for this run: a SQLite file, or a fresh PostgreSQL schema."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'raspisnoy.sqlite3'}"
-        return
-    schema = f"raspisnoy_test_{secrets.token_hex(4)}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    except OperationalError as error:
-        pytest.skip(f"PostgreSQL at 127.0.0.1:5432 is unreachable: {error.orig}")
-    try:
-        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+    """The session's database on each backend."""
+    with new_database(request.param, tmp_path_factory.mktemp("db")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
