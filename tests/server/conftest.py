@@ -7,6 +7,7 @@ gets a fresh schema there, dropped at the end, so reruns start clean).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 
 import pytest
 from server_helpers import BACKENDS, FAST, Server, new_database
@@ -16,28 +17,22 @@ from raspisnoy.store import Store
 
 
 @pytest.fixture(scope="session", params=BACKENDS)
-def database_url(
+def start_server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """The session's database on each backend."""
-    with new_database(request.param, tmp_path_factory.mktemp("db")) as url:
-        yield url
+) -> Iterator[Callable[[ServerSettings], Server]]:
+    """Starts servers on the session's backend, each on a database of its own (one server
+    owns its tables); all are stopped and their databases dropped at the end."""
+    with ExitStack() as stack:
 
+        def start(settings: ServerSettings) -> Server:
+            url = stack.enter_context(new_database(request.param, tmp_path_factory.mktemp("db")))
+            store = Store.open(url)
+            stack.callback(store.close)
+            server = Server(store, settings)
+            stack.callback(server.stop)
+            return server
 
-@pytest.fixture(scope="session")
-def start_server(database_url: str) -> Iterator[Callable[[ServerSettings], Server]]:
-    """Starts servers on the session's database; all are stopped at the end."""
-    servers: list[Server] = []
-    store = Store.open(database_url)
-
-    def start(settings: ServerSettings) -> Server:
-        servers.append(Server(store, settings))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.stop()
-    store.close()
+        yield start
 
 
 @pytest.fixture(scope="session")

@@ -52,7 +52,7 @@ def blocked_table(server: Server) -> Iterator[tuple[Player, Player, Api]]:
     me.recv(), blocker.recv()
     host.post(f"/api/tables/{table['id']}/start")
     play_until(me, lambda p: bool(p.game) and p.game["to_act"] == 1)  # type: ignore[index]
-    while blocker.version < me.version:
+    while blocker.version < me.version or blocker.game is None:
         blocker.recv()
     yield me, blocker, host
     me.close()

@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 __all__ = ["LobbyError", "TableActor", "rebuild_game", "seat_names"]
 
 _log = logging.getLogger(__name__)
+#: How long a bot waits before trying again when its move could not be stored.
+_RETRY_SECONDS = 1.0
 _T = TypeVar("_T")
 
 
@@ -270,8 +272,8 @@ class TableActor:
         if trial.is_over:
             await self.hub.run(self.hub.store.finish_table, self.table.id)
             self.table = await self.hub.run(self.hub.store.get_table, self.table.id)
-        self._broadcast_event(game, trial, seat, action, by)
         self._schedule_turn()
+        self._broadcast_event(game, trial, seat, action, by)
 
     def _broadcast_event(
         self, before: Game, after: Game, seat: int, action: Action, by: str
@@ -291,6 +293,7 @@ class TableActor:
             "action": {"seat": seat, "action": str(action), "by": by},
             "trick": trick_done,
             "round": round_done,
+            "deadline_ms": _epoch_ms(self._deadline),
         }
         self._send_views(after, shared)
         if after.is_over:
@@ -306,8 +309,9 @@ class TableActor:
                 encoded[seat] = json.dumps(message, ensure_ascii=False)
             connection.send(encoded[seat])
 
-    def _schedule_turn(self) -> None:
-        """(Re)start the task that waits for whoever is to act: a bot, or the turn timer."""
+    def _schedule_turn(self, *, retry: bool = False) -> None:
+        """(Re)start the task that waits for whoever is to act: a bot, or the turn timer.
+        A ``retry`` after a failed store waits at least ``_RETRY_SECONDS``."""
         if self._turn is not None:
             self._turn.cancel()
         self._turn, self._deadline = None, None
@@ -317,6 +321,8 @@ class TableActor:
         seat = game.to_act
         seat_row = self.table.seats[seat]
         delay = self.table.bot_delay_ms / 1000
+        if retry:
+            delay = max(delay, _RETRY_SECONDS)
         if seat_row.user_id is None:
             self._turn = asyncio.create_task(self._bot_turn(seat, seat_row.bot, delay, "bot"))
         elif self._presence[seat].away:
@@ -341,9 +347,9 @@ class TableActor:
         if version == self.version:  # else someone acted meanwhile and the move is stale
             try:
                 await self._apply(seat, action, None, by)
-            except ProtocolError as error:  # storage failed: try again after the delay
+            except ProtocolError as error:  # storage failed: try again a little later
                 _log.warning("table %s: bot move failed: %s", self.table.id, error.message)
-                self._schedule_turn()
+                self._schedule_turn(retry=True)
 
     async def _turn_timer(self, seat: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -355,8 +361,8 @@ class TableActor:
         if version != self.version:
             return
         self._presence[seat].away = True
-        self._broadcast_table()
         self._schedule_turn()
+        self._broadcast_table()
 
     # ----------------------------------------------------------------- lobby (REST)
 
@@ -496,6 +502,11 @@ def table_json(
         "stand_in": table.stand_in,
         "seats": seats,
         "names": None if table.names is None else list(table.names),
-        "deadline_ms": None if deadline is None else int(deadline * 1000),
+        "deadline_ms": _epoch_ms(deadline),
         "invite": f"/?table={table.id}",
     }
+
+
+def _epoch_ms(moment: float | None) -> int | None:
+    """A ``time.time()`` moment as whole milliseconds since the epoch (what JavaScript uses)."""
+    return None if moment is None else int(moment * 1000)

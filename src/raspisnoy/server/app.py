@@ -368,11 +368,10 @@ def _check_table(body: TableIn, settings: ServerSettings) -> tuple[Rules, list[s
     for level in [*bots, body.stand_in]:
         if level not in BOTS:
             raise HTTPException(422, f"unknown bot {level!r}; bots: {', '.join(BOTS)}")
-    if body.turn_seconds != 0 and not 5 <= body.turn_seconds <= settings.max_turn_seconds:
+    low, high = settings.min_turn_seconds, settings.max_turn_seconds
+    if body.turn_seconds != 0 and not low <= body.turn_seconds <= high:
         raise HTTPException(
-            422,
-            f"turn_seconds: 0 (no timer) or 5 to {settings.max_turn_seconds}, "
-            f"not {body.turn_seconds}",
+            422, f"turn_seconds: 0 (no timer) or {low} to {high}, not {body.turn_seconds}"
         )
     if not 0 <= body.bot_delay_ms <= settings.max_bot_delay_ms:
         raise HTTPException(

@@ -19,6 +19,7 @@ class ServerSettings:
     message_burst: int = 40
     #: Messages queued for one slow client before it is dropped (1013).
     outbox_limit: int = 2048
-    #: Bounds of a table's settings.
+    #: Bounds of a table's settings (a turn timer of 0 means none).
+    min_turn_seconds: int = 5
     max_turn_seconds: int = 600
     max_bot_delay_ms: int = 10_000
