@@ -7,6 +7,8 @@ import asyncio
 import json
 import secrets
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -200,3 +202,29 @@ def play_in_threads(players: list[Player], done: Callable[[Player], bool] = game
         thread.join()
     if errors:
         raise errors[0]
+
+
+@contextmanager
+def serve(port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``raspisnoy serve --port PORT OPTIONS...`` in a subprocess, once ``/healthz`` answers."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "raspisnoy", "serve", "--port", str(port), *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz").json() == {"status": "ok"}:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the server did not start: {process.stderr.read()!r}")  # type: ignore[union-attr]
+            time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(20)

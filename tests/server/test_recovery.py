@@ -7,42 +7,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
-from server_helpers import BACKENDS, Api, Player, free_port, new_database, play_in_threads
+from server_helpers import BACKENDS, Api, Player, free_port, new_database, play_in_threads, serve
 
 from raspisnoy.core.record import loads_record, replay
-
-
-@contextmanager
-def serve(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``raspisnoy serve`` on ``port``, once ``/healthz`` answers."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "raspisnoy", "serve", "--port", str(port), "--database-url", url],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz").json() == {"status": "ok"}:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"the server did not start: {process.stderr.read()!r}")  # type: ignore[union-attr]
-            time.sleep(0.1)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(20)
 
 
 def mid_round_human_turn(player: Player) -> bool:
@@ -62,7 +32,7 @@ def test_sigkill_mid_round_and_the_game_goes_on(backend: str, tmp_path: Path) ->
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with new_database(backend, tmp_path) as url:
-        with serve(url, port) as process:
+        with serve(port, "--database-url", url) as process:
             anna, boris = Api(base, "Anna"), Api(base, "Boris")
             rules = {"preset": "raspisnoy.com", "custom_plan": ["3", "4", "3:blind", "2"]}
             table = anna.create_table(rules=rules, bots="random", bot_delay_ms=0, turn_seconds=60)
@@ -76,7 +46,7 @@ def test_sigkill_mid_round_and_the_game_goes_on(backend: str, tmp_path: Path) ->
             assert before[0][0] == before[1][0]
             os.kill(process.pid, signal.SIGKILL)
             process.wait(10)
-        with serve(url, port):
+        with serve(port, "--database-url", url):
             again = [anna.socket(table["id"]), boris.socket(table["id"])]
             for player, (version, game) in zip(again, before, strict=True):
                 state = player.recv()
@@ -89,3 +59,21 @@ def test_sigkill_mid_round_and_the_game_goes_on(backend: str, tmp_path: Path) ->
             assert list(finished.totals) == again[0].game["totals"]  # type: ignore[index]
             for player in again:
                 player.close()
+
+
+def test_serve_keeps_sqlite_in_the_data_dir(tmp_path: Path) -> None:
+    port = free_port()
+    with serve(port, "--data-dir", str(tmp_path / "data")):
+        assert Api(f"http://127.0.0.1:{port}", "Anna").user["nickname"] == "Anna"
+    assert (tmp_path / "data" / "raspisnoy.sqlite3").exists()
+
+
+def test_serve_reports_a_bad_database_in_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "raspisnoy", "serve", "--database-url", "nosuch://x"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("error: cannot use database") and done.stderr.count("\n") == 1
