@@ -67,3 +67,25 @@ def test_spectator_follows_without_a_hand(server: Server) -> None:
     seen = [m["game"] for m in watcher.messages if m.get("game")]
     assert seen and all(game["hand"] is None and game["legal"] == [] for game in seen)
     assert watcher.version == seated.version
+
+
+def test_each_round_summary_arrives_once_control_rounds_included(server: Server) -> None:
+    """With ``control_game`` a tie for first adds rounds chosen by the last-placed player."""
+    host = Api(server.base, "Chooser")
+    rules = {"preset": "raspisnoy.com", "custom_plan": ["1"], "control_game": True}
+    for _attempt in range(20):
+        table = host.create_table(rules=rules, bots="random", bot_delay_ms=0, turn_seconds=0)
+        player = host.socket(table["id"])
+        player.recv()
+        host.post(f"/api/tables/{table['id']}/start")
+        play_in_threads([player])
+        player.close()
+        closing = [m for m in player.messages if m.get("round")]
+        summaries = [m["round"]["round"] for m in closing]
+        # Each summary comes with the card that closed the round's last trick, not later.
+        assert all(m["trick"] and m["action"]["action"] in m["trick"]["cards"] for m in closing)
+        record = loads_record(host.http.get(f"/api/games/{table['id']}/record").text)
+        assert summaries == list(range(1, len(record.rounds) + 1))
+        if len(record.rounds) > 1:
+            return  # a control round was played and announced like any other
+    raise AssertionError("20 games and never a tie for first place")

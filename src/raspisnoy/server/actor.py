@@ -24,6 +24,7 @@ from raspisnoy.core import (
     Game,
     IllegalActionError,
     InvalidInputError,
+    Phase,
     Play,
     parse_action,
     resolve_rules,
@@ -49,6 +50,7 @@ __all__ = ["LobbyError", "TableActor", "rebuild_game", "seat_names"]
 _log = logging.getLogger(__name__)
 #: How long a bot waits before trying again when its move could not be stored.
 _RETRY_SECONDS = 1.0
+_BETWEEN_ROUNDS = (Phase.OVER, Phase.CHOOSE)
 _T = TypeVar("_T")
 
 
@@ -279,14 +281,19 @@ class TableActor:
         self, before: Game, after: Game, seat: int, action: Action, by: str
     ) -> None:
         """Send every client the action and its own view after it (see ``protocol``)."""
-        finished_before = len(before.view(None).scores)
-        public = after.view(None)
+        # A round ends when the next one starts, the game ends, or a control round is to be
+        # chosen; choosing one starts a round without ending any.
+        number = before.round.number
+        ended = after.round.number != number or after.phase in _BETWEEN_ROUNDS
         round_done = None
-        if len(public.scores) > finished_before:
-            round_done = round_summary(after.rounds()[finished_before])
+        if ended and before.phase is not Phase.CHOOSE:
+            round_done = round_summary(after.rounds()[number - 1])
         trick_done = None
-        if type(action) is Play and not public.trick.plays:
-            trick_done = round_done["tricks"][-1] if round_done else trick_json(public.tricks[-1])
+        if type(action) is Play and not after.trick.plays:  # the action closed a trick
+            last = (
+                round_done["tricks"][-1] if round_done else trick_json(after.view(None).tricks[-1])
+            )
+            trick_done = last
         shared = {
             "type": "event",
             "version": self.version,
