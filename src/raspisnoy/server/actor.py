@@ -29,7 +29,7 @@ from raspisnoy.core import (
     parse_action,
     resolve_rules,
 )
-from raspisnoy.server.connection import Connection
+from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.protocol import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -143,7 +143,7 @@ class TableActor:
             if task is not None:
                 task.cancel()
         for connection in self._connections:
-            connection.close(1001, "the server is restarting")
+            connection.close(CloseCode.GOING_AWAY, "the server is restarting")
 
     @property
     def idle(self) -> bool:

@@ -21,11 +21,9 @@ __all__ = ["CloseCode", "Connection", "TokenBucket"]
 class CloseCode:
     """WebSocket close codes the server uses (RFC 6455 and the 4000 private range)."""
 
-    NORMAL = 1000
     GOING_AWAY = 1001
     POLICY = 1008
     TOO_BIG = 1009
-    SERVER_ERROR = 1011
     TRY_LATER = 1013
     UNAUTHORIZED = 4401
     NOT_FOUND = 4404
