@@ -23,7 +23,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 from websockets.sync.client import ClientConnection, connect
 
-from raspisnoy.server.app import create_app
+from raspisnoy.server.app import WEB_DIR, create_app
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.store import Store
 
@@ -69,12 +69,15 @@ def free_port() -> int:
 class Server:
     """A running server: its base URL and its store."""
 
-    def __init__(self, store: Store, settings: ServerSettings) -> None:
+    def __init__(self, store: Store, settings: ServerSettings, web_dir: Path = WEB_DIR) -> None:
         self.store = store
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
-            create_app(store, settings), host="127.0.0.1", port=self.port, log_level="warning"
+            create_app(store, settings, web_dir),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=asyncio.run, args=(self._server.serve(),))

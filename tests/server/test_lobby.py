@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import pytest
-from server_helpers import Api, Server, play_in_threads
+from server_helpers import FAST, Api, Server, new_database, play_in_threads
 
 from raspisnoy.core.record import loads_record, replay
+from raspisnoy.store import Store
 
 
 def test_health_and_docs(server: Server) -> None:
@@ -120,3 +123,20 @@ def test_catalogue(server: Server) -> None:
     rules = httpx.get(f"{server.base}/api/rules").json()
     assert {p["name"] for p in rules["presets"]} >= {"raspisnoy.com", "classic", "oh-hell"}
     assert any(o["name"] == "descending" and o["type"] == "bool" for o in rules["options"])
+
+
+def test_the_browser_client_is_served_at_the_root(tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<!doctype html><title>raspisnoy</title>")
+    (web / "app.js").write_text("export const ok = true;")
+    with new_database("sqlite", tmp_path) as url:
+        server = Server(Store.open(url), FAST, web)
+        try:
+            assert "<title>raspisnoy</title>" in httpx.get(f"{server.base}/").text
+            script = httpx.get(f"{server.base}/app.js")
+            assert script.headers["content-type"].startswith("text/javascript")
+            assert httpx.get(f"{server.base}/healthz").json() == {"status": "ok"}
+            assert httpx.get(f"{server.base}/api/bots").status_code == 200
+        finally:
+            server.stop()

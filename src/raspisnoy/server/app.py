@@ -44,8 +44,11 @@ __all__ = ["WEB_DIR", "create_app"]
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 
 
-def create_app(store: Store, settings: ServerSettings | None = None) -> FastAPI:
-    """The ASGI application over ``store`` (already migrated)."""
+def create_app(
+    store: Store, settings: ServerSettings | None = None, web_dir: Path = WEB_DIR
+) -> FastAPI:
+    """The ASGI application over ``store`` (already migrated); ``web_dir``, if it exists,
+    is served at ``/``."""
     settings = settings or ServerSettings()
     hub = Hub(store, settings)
     sessions = Sessions(store.secret("session"))
@@ -286,8 +289,8 @@ def create_app(store: Store, settings: ServerSettings | None = None) -> FastAPI:
             pump.cancel()
             await hub.release(table_id)
 
-    if WEB_DIR.is_dir():
-        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    if web_dir.is_dir():  # mounted last: the routes above take precedence
+        app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
     return app
 
 
