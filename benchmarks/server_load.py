@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -50,6 +51,12 @@ def free_port() -> int:
         return port
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from Linux's /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_server(port: int, database_url: str) -> None:
     """The server process: the ``serve`` app with limits for bot-speed clients."""
     import uvicorn
@@ -68,6 +75,7 @@ class TableRun:
     """One table's clients and the send time of each action, by the version it makes."""
 
     id: str
+    host_token: str
     sent: dict[int, float] = field(default_factory=dict)
 
 
@@ -75,14 +83,17 @@ class TableRun:
 class Totals:
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
+    actions_total: int = 0
     connected: int = 0
     finished: int = 0
     measuring: bool = False
     stop: bool = False
 
 
-async def play(ws: ClientConnection, seat: int, table: TableRun, totals: Totals) -> None:
-    """One client: act at once on its turn; time every event's arrival."""
+async def play(
+    ws: ClientConnection, seat: int, table: TableRun, totals: Totals, think: float
+) -> None:
+    """One client: act on its turn after ``think`` seconds; time every event's arrival."""
     rng = random.Random(f"{table.id}/{seat}")
     async for raw in ws:
         message = json.loads(raw)
@@ -96,12 +107,16 @@ async def play(ws: ClientConnection, seat: int, table: TableRun, totals: Totals)
                 totals.latencies.append(now - sent)
             if seat == message["action"]["seat"]:
                 totals.actions += 1
+        if message["type"] == "event" and seat == message["action"]["seat"]:
+            totals.actions_total += 1
         if game is None:
             continue
         if game["phase"] == "over":
             totals.finished += seat == 0
             return
         if game["to_act"] == seat and game["legal"] and not totals.stop:
+            if think:
+                await asyncio.sleep(think)
             table.sent[version + 1] = time.perf_counter()
             act = {"type": "act", "id": f"v{version}", "action": rng.choice(game["legal"])}
             await ws.send(json.dumps(act))
@@ -121,7 +136,7 @@ async def open_table(
         "/api/tables", json={"bots": "random", "turn_seconds": 0}, headers=auth[0]
     )
     created.raise_for_status()
-    table = TableRun(created.json()["id"])
+    table = TableRun(created.json()["id"], tokens[0])
     for seat in range(1, SEATS):
         taken = await http.post(
             f"/api/tables/{table.id}/sit", json={"seat": seat}, headers=auth[seat]
@@ -136,7 +151,9 @@ async def open_table(
     return table, sockets
 
 
-async def load(base: str, tables: int, seconds: float, warmup: float) -> dict[str, Any]:
+async def load(
+    base: str, tables: int, seconds: float, warmup: float, think: float
+) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     totals = Totals()
     limits = httpx.Limits(max_connections=50)
@@ -149,13 +166,13 @@ async def load(base: str, tables: int, seconds: float, warmup: float) -> dict[st
 
         opened = await asyncio.gather(*(one() for _ in range(tables)))
         players = [
-            asyncio.create_task(play(ws, seat, table, totals))
+            asyncio.create_task(play(ws, seat, table, totals, think))
             for table, sockets in opened
             for seat, ws in enumerate(sockets)
         ]
         totals.connected = sum(len(sockets) for _, sockets in opened)
-        for table, sockets in opened:
-            auth = {"authorization": "Bearer " + sockets[0].request.path.split("token=")[1]}  # type: ignore[union-attr]
+        for table, _ in opened:
+            auth = {"authorization": f"Bearer {table.host_token}"}
             (await http.post(f"/api/tables/{table.id}/start", headers=auth)).raise_for_status()
         await asyncio.sleep(warmup)
         totals.measuring = True
@@ -190,6 +207,7 @@ async def load(base: str, tables: int, seconds: float, warmup: float) -> dict[st
         "latency_ms_p99": percentile(0.99),
         "latency_ms_mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
         "games_finished": totals.finished,
+        "actions_total": totals.actions_total,
     }
 
 
@@ -198,6 +216,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="each client's delay before acting (a bot delay)",
+    )
     parser.add_argument(
         "--database-url", default=None, help="default: SQLite in a temporary folder"
     )
@@ -224,7 +248,13 @@ def main() -> None:
                     if server.poll() is not None or time.monotonic() > deadline:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
-            result = asyncio.run(load(base, args.tables, args.seconds, args.warmup))
+            before = cpu_seconds(server.pid)
+            result = asyncio.run(
+                load(base, args.tables, args.seconds, args.warmup, args.think_ms / 1000)
+            )
+            result["server_cpu_ms_per_action"] = (
+                (cpu_seconds(server.pid) - before) * 1000 / max(1, result["actions_total"])
+            )
         finally:
             server.terminate()
             server.wait(30)

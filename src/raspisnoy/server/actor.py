@@ -11,7 +11,6 @@ applied to a copy of the game, stored, and only then made the table's state and 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -35,6 +34,7 @@ from raspisnoy.server.protocol import (
     ClientMessage,
     ErrorCode,
     ProtocolError,
+    encode,
     error_message,
     round_summary,
     trick_json,
@@ -313,7 +313,7 @@ class TableActor:
             seat = connection.seat
             if seat not in encoded:
                 message = {**shared, "game": view_json(game.view(seat))}
-                encoded[seat] = json.dumps(message, ensure_ascii=False)
+                encoded[seat] = encode(message)
             connection.send(encoded[seat])
 
     def _schedule_turn(self, *, retry: bool = False) -> None:
@@ -420,9 +420,9 @@ class TableActor:
         await self.hub.run(self.hub.store.start_table, self.table.id, names, game.dealer)
         self.table = await self.hub.run(self.hub.store.get_table, self.table.id)
         self.game, self.version = game, 0
+        self._schedule_turn()
         for connection in self._connections:
             connection.send(self._state(connection))
-        self._schedule_turn()
         return self.table_json()
 
     def _require_open(self) -> None:
@@ -453,7 +453,7 @@ class TableActor:
     def _broadcast_table(self) -> None:
         message = {"type": "table", "version": self.version, "table": self.table_json()}
 
-        text = json.dumps(message, ensure_ascii=False)
+        text = encode(message)
         for connection in self._connections:
             connection.send(text)
 

@@ -7,12 +7,12 @@ holds up its table's actor: a client whose queue overflows is closed instead.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from raspisnoy.server.protocol import encode
 from raspisnoy.store import UserRow
 
 __all__ = ["CloseCode", "Connection", "TokenBucket"]
@@ -61,7 +61,7 @@ class Connection:
         """Queue a message (a dict, or JSON text already encoded) without waiting."""
         if self._closing:
             return
-        text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+        text = message if isinstance(message, str) else encode(message)
         try:
             self._outbox.put_nowait(text)
         except asyncio.QueueFull:

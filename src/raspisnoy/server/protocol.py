@@ -20,6 +20,7 @@ __all__ = [
     "ClientMessage",
     "ErrorCode",
     "ProtocolError",
+    "encode",
     "error_message",
     "parse_client_message",
     "round_summary",
@@ -33,6 +34,14 @@ PROTOCOL_VERSION = 1
 MAX_CLIENT_ID = 64
 #: The longest action text (the longest real one, ``control:no-trump:4``, is 18 characters).
 MAX_ACTION = 32
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A server message as compact JSON text (names and nicknames kept as written)."""
+    return _ENCODER.encode(message)
 
 
 class ErrorCode(StrEnum):
