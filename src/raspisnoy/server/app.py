@@ -93,9 +93,10 @@ def create_app(
 
     CurrentUser = Annotated[UserRow, Depends(current_user)]
 
-    async def table_actor(table_id: str) -> TableActor:
+    async def table_actor(table_id: str) -> AsyncIterator[TableActor]:
         try:
-            return await hub.actor(table_id)
+            async with hub.using(table_id) as actor:
+                yield actor
         except NotFoundError:
             raise HTTPException(404, f"no table {table_id!r}") from None
 
@@ -272,22 +273,25 @@ def create_app(
                 await websocket.close(CloseCode.UNAUTHORIZED, "invalid or expired session token")
                 return
         try:
-            actor = await hub.actor(table_id)
+            async with hub.using(table_id) as actor:
+                await _connected(
+                    websocket, actor, Connection(websocket, user, settings.outbox_limit)
+                )
         except NotFoundError:
             await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
-            return
-        connection = Connection(websocket, user, settings.outbox_limit)
+
+    async def _connected(websocket: WebSocket, actor: TableActor, connection: Connection) -> None:
+        """Join the table, serve the client until it leaves, then part."""
         pump = asyncio.create_task(connection.pump())
-        await actor.call(lambda: actor.join(connection))
+        await actor.call(partial(actor.join, connection))
         try:
             await _serve(websocket, actor, connection, settings)
         finally:
-            actor.submit(lambda: actor.part(connection))
+            await actor.call(partial(actor.part, connection))
             if connection.closing:
                 with suppress(TimeoutError):
                     await asyncio.wait_for(pump, 5)
             pump.cancel()
-            await hub.release(table_id)
 
     if web_dir.is_dir():  # mounted last: the routes above take precedence
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
