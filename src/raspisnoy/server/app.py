@@ -119,11 +119,7 @@ def create_app(
     @app.post("/api/session", tags=["players"])
     async def create_session(body: NicknameIn, response: Response) -> dict[str, Any]:
         """Start a guest session with a nickname: a signed token, also set as a cookie."""
-        try:
-            nickname = check_nickname(body.nickname)
-        except InvalidNicknameError as error:
-            raise HTTPException(422, str(error)) from None
-        user = await hub.run(store.create_user, nickname)
+        user = await hub.run(store.create_user, _nickname(body))
         token = sessions.token(user.id)
         response.set_cookie(
             SESSION_COOKIE, token, max_age=SESSION_MAX_AGE, httponly=True, samesite="lax"
@@ -138,11 +134,8 @@ def create_app(
     @app.patch("/api/session", tags=["players"])
     async def rename(body: NicknameIn, user: CurrentUser) -> dict[str, Any]:
         """Change the nickname (games already started keep the old one)."""
-        try:
-            nickname = check_nickname(body.nickname)
-        except InvalidNicknameError as error:
-            raise HTTPException(422, str(error)) from None
-        return {"user": _user_json(await hub.run(store.rename_user, user.id, nickname))}
+        renamed = await hub.run(store.rename_user, user.id, _nickname(body))
+        return {"user": _user_json(renamed)}
 
     # ----------------------------------------------------------------- catalogue
 
@@ -336,6 +329,14 @@ async def _serve(
             connection.send(error_message(error))
             continue
         await actor.call(partial(actor.receive, connection, parsed))
+
+
+def _nickname(body: NicknameIn) -> str:
+    """The checked nickname, or HTTP 422 naming the rule it breaks."""
+    try:
+        return check_nickname(body.nickname)
+    except InvalidNicknameError as error:
+        raise HTTPException(422, str(error)) from None
 
 
 def _user_json(user: UserRow) -> dict[str, Any]:
