@@ -243,11 +243,18 @@ class TableActor:
                 f"it is {game.names[game.to_act]}'s turn, not yours ({text})",
                 client_id,
             )
-        self._presence[seat].away = False  # acting is coming back
-        await self._apply(seat, action, client_id, "player")
+        presence = self._presence[seat]
+        was_away, presence.away = presence.away, False  # acting is coming back
+        try:
+            await self._apply(seat, action, client_id, "player")
+        except ProtocolError:
+            presence.away = was_away
+            raise
         connection.send(
             {"type": "ack", "id": client_id, "version": self.version, "duplicate": False}
         )
+        if was_away:
+            self._broadcast_table()
 
     # ----------------------------------------------------------------- the game
 
@@ -453,6 +460,7 @@ class TableActor:
                 counts[connection.seat] += 1
         for presence, count in zip(self._presence, counts, strict=True):
             presence.connections = count
+            presence.away = count == 0 and self.table.turn_seconds == 0
         for connection in self._connections:
             connection.send(self._state(connection))
 
