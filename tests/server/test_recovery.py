@@ -80,7 +80,5 @@ def test_serve_reports_a_bad_database_in_one_line(how: str) -> None:
         env=environment if how == "environment" else None,
     )
     assert done.returncode == 1 and done.stdout == ""
-    assert (
-        done.stderr
-        == "error: cannot use database nosuch://x: Can't load plugin: sqlalchemy.dialects:nosuch\n"
-    )
+    assert done.stderr.startswith("error: cannot use database nosuch://x: ")
+    assert done.stderr.count("\n") == 1
