@@ -113,7 +113,7 @@ class Hub:
         _log.info("resumed %d games", len(self._actors))
 
     async def stop(self) -> None:
-        for actor in self._actors.values():
+        for actor in list(self._actors.values()):
             await actor.close()
         await self.writer.stop()
         if self._checkpoints is not None:
