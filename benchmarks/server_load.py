@@ -66,12 +66,13 @@ def run_server(port: int, database_url: str) -> None:
     import uvicorn
 
     from raspisnoy.server.app import create_app
-    from raspisnoy.server.command import UVICORN_OPTIONS
+    from raspisnoy.server.command import UVICORN_OPTIONS, tune_gc
     from raspisnoy.server.config import ServerSettings
     from raspisnoy.store import Store
 
     settings = ServerSettings(messages_per_second=1000, message_burst=1000)
     app = create_app(Store.open(database_url), settings)
+    tune_gc()
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
 
 
