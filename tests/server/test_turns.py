@@ -105,3 +105,18 @@ def test_a_connected_player_who_changes_seats_is_not_away(server: Server) -> Non
     assert by == {"player"}
     me.close()
     them.close()
+
+
+def test_leaving_a_game_hands_the_seat_to_a_stand_in(server: Server) -> None:
+    host = Api(server.base, "Leaver")
+    table = host.create_table(bots="random", bot_delay_ms=0, turn_seconds=0)
+    me = host.socket(table["id"])
+    me.recv()
+    host.post(f"/api/tables/{table['id']}/start")
+    left = host.post(f"/api/tables/{table['id']}/leave").json()
+    assert left["seats"][0]["away"] and left["seats"][0]["user_id"] == host.user["id"]
+    played = me.recv_until(lambda m: m["type"] == "event" and m["action"]["seat"] == 0)
+    assert played["action"]["by"] == "stand-in"
+    me.send({"type": "back"})
+    me.recv_until(lambda m: m["type"] == "table" and not seat_state(m, 0)["away"])
+    me.close()
