@@ -14,7 +14,8 @@ from typing import Any
 
 import orjson
 
-from raspisnoy.core import RoundResult, Trick, View
+from raspisnoy.core import Action, Card, Play, RoundResult, Trick, View
+from raspisnoy.core.cards import ALL_CARDS
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -137,13 +138,26 @@ def error_message(error: ProtocolError) -> dict[str, Any]:
     return message
 
 
-def _cards(cards: tuple[Any, ...] | None) -> list[str] | None:
-    return None if cards is None else [str(card) for card in cards]
+#: Every card's notation by index. ``str(card)`` is a Python call per card, and the views
+#: sent after every action name dozens of cards for every seat.
+_CARD_TEXT = tuple(str(card) for card in ALL_CARDS)
+
+
+def _cards(cards: tuple[Card, ...] | None) -> list[str] | None:
+    return None if cards is None else [_CARD_TEXT[card.index] for card in cards]
+
+
+def _action_text(action: Action) -> str:
+    """An action in record notation (``KD``, ``X:take``, ``2``, ``control:blind:1``)."""
+    if type(action) is Play and action.mode is None:
+        return _CARD_TEXT[action.card.index]
+    return str(action)
 
 
 def trick_json(trick: Trick) -> dict[str, Any]:
     """A trick: leader, the cards in order from the leader, winner (``null`` while open)."""
-    return {"leader": trick.leader, "cards": [str(p) for p in trick.plays], "winner": trick.winner}
+    cards = [_action_text(play) for play in trick.plays]
+    return {"leader": trick.leader, "cards": cards, "winner": trick.winner}
 
 
 def view_json(view: View) -> dict[str, Any]:
@@ -158,7 +172,7 @@ def view_json(view: View) -> dict[str, Any]:
         "to_act": view.to_act,
         "hand": _cards(view.hand),
         "shown_hands": [_cards(hand) for hand in view.shown_hands],
-        "trump_card": None if view.trump_card is None else str(view.trump_card),
+        "trump_card": None if view.trump_card is None else _CARD_TEXT[view.trump_card.index],
         "trump": None if view.trump is None else view.trump.letter,
         "trump_hidden": view.trump_hidden,
         "bids": None if view.bids is None else list(view.bids),
@@ -168,7 +182,7 @@ def view_json(view: View) -> dict[str, Any]:
         "tricks": [trick_json(trick) for trick in view.tricks],
         "scores": [list(points) for points in view.scores],
         "totals": list(view.totals),
-        "legal": [str(action) for action in view.legal_actions],
+        "legal": [_action_text(action) for action in view.legal_actions],
     }
 
 
