@@ -32,6 +32,7 @@ from raspisnoy.core.rules import (
 from raspisnoy.play import play_command
 from raspisnoy.rules_reference import rules_reference_markdown
 from raspisnoy.score_cli import score_app
+from raspisnoy.server.command import serve
 
 app = typer.Typer(
     name="raspisnoy",
@@ -41,6 +42,7 @@ app = typer.Typer(
 )
 rules_app = typer.Typer(help="List, show, compare and document rulesets.")
 app.add_typer(rules_app, name="rules")
+app.command()(serve)
 app.command("play")(play_command)
 app.add_typer(score_app, name="score")
 

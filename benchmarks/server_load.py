@@ -1,0 +1,272 @@
+"""Server load: N tables of 4 people, every seat a WebSocket client on loopback, playing
+at bot speed (each client answers its turn at once with a random legal action).
+
+Starts the real server (the app ``raspisnoy serve`` runs, under Uvicorn with the same
+options, one worker) in a subprocess on a fresh SQLite database (or ``--database-url``),
+with flood limits opened up for clients that act as fast as bots. Clients offer
+per-message compression as browsers do. Then, through the public API only: a guest
+session per client, a table per 4 clients (turn timer off), every client connected, each
+game started. Each client acts ``--think-ms`` after its turn comes (0: at once, the
+heaviest load; a table's default bot delay is 800 ms). For ``--seconds`` it measures:
+
+- actions/s: actions applied by the server (every one stored before it is sent);
+- connected clients (and how many are still connected at the end);
+- latency from an action's send to each seat's receipt of its event (the state every
+  seat sees), p50 and p99 over all (action, seat) pairs; clients and server share the
+  machine's clock;
+- the server process's CPU time per action over the measured window.
+
+The clients run in this process (asyncio), so on a small machine they compete with the
+server for the CPU: the figures are a floor for the server alone.
+
+    .venv/bin/python benchmarks/server_load.py [--tables 200] [--seconds 30] [--think-ms 800]
+        [--database-url URL] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.table import Table
+from websockets.asyncio.client import ClientConnection, connect
+
+SEATS = 4
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from Linux's /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_server(port: int, database_url: str) -> None:
+    """The server process: the ``serve`` app with limits for bot-speed clients."""
+    import uvicorn
+
+    from raspisnoy.server.app import create_app
+    from raspisnoy.server.command import UVICORN_OPTIONS, tune_gc
+    from raspisnoy.server.config import ServerSettings
+    from raspisnoy.store import Store
+
+    settings = ServerSettings(messages_per_second=1000, message_burst=1000)
+    app = create_app(Store.open(database_url), settings)
+    tune_gc()
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
+
+
+@dataclass
+class TableRun:
+    """One table's clients and the send time of each action, by the version it makes."""
+
+    id: str
+    host_token: str
+    sent: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass
+class Totals:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    connected: int = 0
+    finished: int = 0
+    measuring: bool = False
+    stop: bool = False
+
+
+async def play(
+    ws: ClientConnection, seat: int, table: TableRun, totals: Totals, think: float
+) -> None:
+    """One client: act on its turn after ``think`` seconds; time every event's arrival."""
+    rng = random.Random(f"{table.id}/{seat}")
+    async for raw in ws:
+        message = json.loads(raw)
+        if message["type"] not in ("state", "event"):
+            continue
+        now = time.perf_counter()
+        version, game = message["version"], message["game"]
+        if message["type"] == "event" and totals.measuring:
+            sent = table.sent.get(version)
+            if sent is not None:
+                totals.latencies.append(now - sent)
+            if seat == message["action"]["seat"]:
+                totals.actions += 1
+        if game is None:
+            continue
+        if game["phase"] == "over":
+            totals.finished += seat == 0
+            return
+        if game["to_act"] == seat and game["legal"] and not totals.stop:
+            if think:
+                await asyncio.sleep(think)
+            table.sent[version + 1] = time.perf_counter()
+            act = {"type": "act", "id": f"v{version}", "action": rng.choice(game["legal"])}
+            await ws.send(json.dumps(act))
+
+
+async def open_table(
+    http: httpx.AsyncClient, ws_base: str
+) -> tuple[TableRun, list[ClientConnection]]:
+    """Four guests, one table with all four seated, every seat connected."""
+    tokens = []
+    for seat in range(SEATS):
+        answer = await http.post("/api/session", json={"nickname": f"Player {seat + 1}"})
+        answer.raise_for_status()
+        tokens.append(answer.json()["token"])
+    auth = [{"authorization": f"Bearer {token}"} for token in tokens]
+    created = await http.post(
+        "/api/tables", json={"bots": "random", "turn_seconds": 0}, headers=auth[0]
+    )
+    created.raise_for_status()
+    table = TableRun(created.json()["id"], tokens[0])
+    for seat in range(1, SEATS):
+        taken = await http.post(
+            f"/api/tables/{table.id}/sit", json={"seat": seat}, headers=auth[seat]
+        )
+        taken.raise_for_status()
+    sockets = [
+        await connect(f"{ws_base}/ws/tables/{table.id}?token={token}", max_queue=None)
+        for token in tokens
+    ]
+    return table, sockets
+
+
+async def load(
+    base: str, tables: int, seconds: float, warmup: float, think: float, server_pid: int
+) -> dict[str, Any]:
+    ws_base = base.replace("http://", "ws://")
+    totals = Totals()
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        semaphore = asyncio.Semaphore(20)
+
+        async def one() -> tuple[TableRun, list[ClientConnection]]:
+            async with semaphore:
+                return await open_table(http, ws_base)
+
+        opened = await asyncio.gather(*(one() for _ in range(tables)))
+        players = [
+            asyncio.create_task(play(ws, seat, table, totals, think))
+            for table, sockets in opened
+            for seat, ws in enumerate(sockets)
+        ]
+        totals.connected = sum(len(sockets) for _, sockets in opened)
+        for table, _ in opened:
+            auth = {"authorization": f"Bearer {table.host_token}"}
+            (await http.post(f"/api/tables/{table.id}/start", headers=auth)).raise_for_status()
+        await asyncio.sleep(warmup)
+        totals.measuring = True
+        start, cpu = time.perf_counter(), cpu_seconds(server_pid)
+        await asyncio.sleep(seconds)
+        totals.measuring = False
+        elapsed, cpu = time.perf_counter() - start, cpu_seconds(server_pid) - cpu
+        totals.stop = True
+        open_sockets = sum(1 for _, sockets in opened for ws in sockets if ws.state.name == "OPEN")
+        for _, sockets in opened:
+            for ws in sockets:
+                await ws.close()
+        await asyncio.gather(*players, return_exceptions=True)
+    latencies = sorted(totals.latencies)
+
+    def percentile(q: float) -> float:
+        return (
+            latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+            if latencies
+            else float("nan")
+        )
+
+    return {
+        "tables": tables,
+        "clients": totals.connected,
+        "connected_at_end": open_sockets,
+        "seconds": elapsed,
+        "actions": totals.actions,
+        "actions_per_s": totals.actions / elapsed,
+        "deliveries": len(latencies),
+        "latency_ms_p50": percentile(0.50),
+        "latency_ms_p99": percentile(0.99),
+        "latency_ms_mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
+        "server_cpu_ms_per_action": cpu * 1000 / max(1, totals.actions),
+        "games_finished": totals.finished,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="each client's delay before acting (a bot delay)",
+    )
+    parser.add_argument(
+        "--database-url", default=None, help="default: SQLite in a temporary folder"
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve is not None:  # the server subprocess
+        run_server(args.serve, args.database_url)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.database_url or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(port), "--database-url", url]
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    httpx.get(f"{base}/healthz").raise_for_status()
+                    break
+                except httpx.TransportError:
+                    if server.poll() is not None or time.monotonic() > deadline:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.2)
+            result = asyncio.run(
+                load(base, args.tables, args.seconds, args.warmup, args.think_ms / 1000, server.pid)
+            )
+        finally:
+            server.terminate()
+            server.wait(30)
+    result["database"] = "sqlite" if args.database_url is None else url.split("://")[0]
+    table = Table(
+        title=f"Server load: {args.tables} tables × {SEATS} WebSocket clients, one worker"
+    )
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for key, value in result.items():
+        table.add_row(key, f"{value:.1f}" if isinstance(value, float) else str(value))
+    Console().print(table)
+    if args.json is not None:
+        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,539 @@
+"""One actor per table: an asyncio task with a queue that runs the table's commands one
+at a time, so nothing about a table ever races.
+
+Commands come from WebSocket clients (actions, returning from away), from REST routes
+(take a seat, leave, start) and from the actor's own turn task: a bot's move after the
+table's bot delay, or the turn timer running out, after which a stand-in bot plays the
+seat and the player is marked away until they act again (RULES.md 3.5). An action is
+applied to a copy of the game, stored, and only then made the table's state and sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from raspisnoy.bots import Bot, make_bot
+from raspisnoy.core import (
+    Action,
+    Game,
+    IllegalActionError,
+    InvalidInputError,
+    Phase,
+    Play,
+    parse_action,
+    resolve_rules,
+)
+from raspisnoy.server.connection import CloseCode, Connection
+from raspisnoy.server.protocol import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    ErrorCode,
+    ProtocolError,
+    encode,
+    error_message,
+    round_summary,
+    trick_json,
+    view_json,
+)
+from raspisnoy.store import EventRow, StoreError, TableRow
+
+if TYPE_CHECKING:
+    from raspisnoy.server.hub import Hub
+
+__all__ = ["LobbyError", "TableActor", "rebuild_game", "seat_names"]
+
+_log = logging.getLogger(__name__)
+#: How long a bot waits before trying again when its move could not be stored.
+_RETRY_SECONDS = 1.0
+_BETWEEN_ROUNDS = (Phase.OVER, Phase.CHOOSE)
+_T = TypeVar("_T")
+
+
+class LobbyError(Exception):
+    """A seating or start request that cannot be carried out; ``status`` is its HTTP code."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def seat_names(table: TableRow) -> tuple[str, ...]:
+    """The game's player names: nicknames, bots as ``Bot N (level)``; repeats get the seat."""
+    names: list[str] = []
+    for seat in table.seats:
+        name = seat.nickname if seat.nickname is not None else f"Bot {seat.seat + 1} ({seat.bot})"
+        names.append(f"{name} ({seat.seat + 1})" if name in names else name)
+    return tuple(names)
+
+
+def rebuild_game(table: TableRow, events: Sequence[EventRow]) -> Game:
+    """The game of a started table, from its rules, seed, first dealer and stored actions."""
+    if table.names is None:
+        raise ValueError(f"table {table.id} has not started")
+    game = Game(
+        resolve_rules(table.rules), table.names, seed=table.seed, first_dealer=table.first_dealer
+    )
+    for event in events:
+        game.apply(parse_action(event.action), event.seat)
+    return game
+
+
+@dataclass(slots=True)
+class _Presence:
+    connections: int = 0
+    away: bool = False
+
+
+class TableActor:
+    """The live state of one table and the only code that changes it."""
+
+    def __init__(self, hub: Hub, table: TableRow, events: Sequence[EventRow]) -> None:
+        self.hub = hub
+        self.table = table
+        self.game = rebuild_game(table, events) if table.status != "open" else None
+        self.version = len(events)
+        #: ``(seat, client id)`` of every applied action, so a resent one is applied once.
+        self._applied = {(e.seat, e.client_id): e.seq for e in events if e.client_id is not None}
+        self._connections: set[Connection] = set()
+        # Without a turn timer nobody would ever mark an absent player away: they start so.
+        self._presence = [_Presence(away=table.turn_seconds == 0) for _ in table.seats]
+        self._bots: dict[tuple[int, str], Bot] = {}
+        self._turn: asyncio.Task[None] | None = None
+        self._turn_number = 0
+        self._deadline: float | None = None
+        self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]]
+        self._queue = asyncio.Queue()
+        self._task = asyncio.create_task(self._run(), name=f"table {table.id}")
+        self._schedule_turn()
+
+    # ----------------------------------------------------------------- the mailbox
+
+    async def call(self, command: Callable[[], Awaitable[_T]]) -> _T:
+        """Run ``command`` in the actor, after the commands queued before it; its result."""
+        future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((command, future))
+        return await future
+
+    def submit(self, command: Callable[[], Awaitable[Any]]) -> None:
+        """Queue ``command`` without waiting for it."""
+        self._queue.put_nowait((command, None))
+
+    async def _run(self) -> None:
+        while True:
+            command, future = await self._queue.get()
+            try:
+                result = await command()
+            except Exception as error:
+                if future is None:
+                    _log.exception("table %s: command failed", self.table.id)
+                elif not future.done():
+                    future.set_exception(error)
+            else:
+                if future is not None and not future.done():
+                    future.set_result(result)
+
+    async def close(self) -> None:
+        """Stop the actor and its turn task (the server is shutting down)."""
+        for task in (self._turn, self._task):
+            if task is not None:
+                task.cancel()
+        for connection in self._connections:
+            connection.close(CloseCode.GOING_AWAY, "the server is restarting")
+
+    @property
+    def idle(self) -> bool:
+        """Nobody is watching and no game is running: the actor may be dropped."""
+        return not self._connections and self.table.status != "playing"
+
+    # ----------------------------------------------------------------- clients
+
+    async def join(self, connection: Connection) -> None:
+        """A client connects: it gets the full state; its seat is present again."""
+        user = connection.user
+        connection.seat = self._seat_of(user.id) if user is not None else None
+        self._connections.add(connection)
+        if connection.seat is not None:
+            presence = self._presence[connection.seat]
+            presence.connections += 1
+            presence.away = False
+            self._schedule_turn()
+        connection.send(self._state(connection))
+        if connection.seat is not None:
+            self._broadcast_table()
+
+    async def part(self, connection: Connection) -> None:
+        """A client disconnects. Without a turn timer its seat is away at once."""
+        self._connections.discard(connection)
+        if connection.seat is None:
+            return
+        presence = self._presence[connection.seat]
+        presence.connections -= 1
+        if presence.connections == 0 and self.table.turn_seconds == 0:
+            presence.away = True
+            self._schedule_turn()
+        self._broadcast_table()
+
+    async def receive(self, connection: Connection, message: ClientMessage) -> None:
+        """Carry out one parsed client message; problems are sent back as ``error``."""
+        try:
+            if message.type == "ping":
+                connection.send({"type": "pong", "version": self.version})
+            elif message.type == "sync":
+                connection.send(self._state(connection))
+            elif message.type == "back":
+                self._back(self._seat_for(connection, None))
+            else:
+                await self._act(connection, message)
+        except ProtocolError as error:
+            connection.send(error_message(error))
+
+    def _seat_for(
+        self, connection: Connection, seat: int | None, client_id: str | None = None
+    ) -> int:
+        if connection.seat is None:
+            raise ProtocolError(
+                ErrorCode.NOT_SEATED,
+                "you have no seat at this table (spectators only watch)",
+                client_id,
+            )
+        if seat is not None and seat != connection.seat:
+            raise ProtocolError(
+                ErrorCode.WRONG_SEAT,
+                f"you sit in seat {connection.seat}, not {seat}: act only for your own seat",
+                client_id,
+            )
+        return connection.seat
+
+    def _back(self, seat: int) -> None:
+        if self._presence[seat].away:
+            self._presence[seat].away = False
+            self._schedule_turn()
+            self._broadcast_table()
+
+    async def _act(self, connection: Connection, message: ClientMessage) -> None:
+        client_id, text = message.id, message.action
+        assert client_id is not None and text is not None  # parse_client_message ensures it
+        seat = self._seat_for(connection, message.seat, client_id)
+        if (seat, client_id) in self._applied:
+            connection.send(
+                {
+                    "type": "ack",
+                    "id": client_id,
+                    "version": self._applied[seat, client_id],
+                    "duplicate": True,
+                }
+            )
+            return
+        game = self.game
+        if game is None:
+            raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started yet", client_id)
+        try:
+            action = parse_action(text)
+        except InvalidInputError as error:
+            raise ProtocolError(ErrorCode.INVALID_ACTION, str(error), client_id) from None
+        if game.to_act is not None and game.to_act != seat:
+            raise ProtocolError(
+                ErrorCode.NOT_YOUR_TURN,
+                f"it is {game.names[game.to_act]}'s turn, not yours ({text})",
+                client_id,
+            )
+        presence = self._presence[seat]
+        was_away, presence.away = presence.away, False  # acting is coming back
+        try:
+            await self._apply(seat, action, client_id, "player")
+        except ProtocolError:
+            presence.away = was_away
+            raise
+        connection.send(
+            {"type": "ack", "id": client_id, "version": self.version, "duplicate": False}
+        )
+        if was_away:
+            self._broadcast_table()
+
+    # ----------------------------------------------------------------- the game
+
+    async def _apply(self, seat: int, action: Action, client_id: str | None, by: str) -> None:
+        """Apply ``action`` for ``seat``: on a copy, then stored, then the state, then sent."""
+        game = self.game
+        assert game is not None
+        trial = game.clone()
+        try:
+            trial.apply(action, seat)
+        except (IllegalActionError, InvalidInputError) as error:
+            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error), client_id) from None
+        row = EventRow(self.table.id, self.version + 1, seat, str(action), client_id)
+        try:
+            await self.hub.writer.write(row)
+        except StoreError as error:
+            raise ProtocolError(
+                ErrorCode.STORAGE_FAILED,
+                f"the action was not stored, nothing changed: {error}",
+                client_id,
+            ) from None
+        self.game, self.version = trial, row.seq
+        if client_id is not None:
+            self._applied[seat, client_id] = row.seq
+        if trial.is_over:
+            await self.hub.run(self.hub.store.finish_table, self.table.id)
+            self.table = await self.hub.run(self.hub.store.get_table, self.table.id)
+            self.hub.drop_later(self.table.id)  # if nobody is watching the end
+        self._schedule_turn()
+        self._broadcast_event(game, trial, seat, action, by)
+
+    def _broadcast_event(
+        self, before: Game, after: Game, seat: int, action: Action, by: str
+    ) -> None:
+        """Send every client the action and its own view after it (see ``protocol``)."""
+        # A round ends when the next one starts, the game ends, or a control round is to be
+        # chosen; choosing one starts a round without ending any.
+        number = before.round.number
+        ended = after.round.number != number or after.phase in _BETWEEN_ROUNDS
+        round_done = None
+        if ended and before.phase is not Phase.CHOOSE:
+            round_done = round_summary(after.rounds()[number - 1])
+        trick_done = None
+        if type(action) is Play and not after.trick.plays:  # the action closed a trick
+            last = (
+                round_done["tricks"][-1] if round_done else trick_json(after.view(None).tricks[-1])
+            )
+            trick_done = last
+        shared = {
+            "type": "event",
+            "version": self.version,
+            "action": {"seat": seat, "action": str(action), "by": by},
+            "trick": trick_done,
+            "round": round_done,
+            "deadline_ms": _epoch_ms(self._deadline),
+        }
+        self._send_views(after, shared)
+        if after.is_over:
+            self._broadcast_table()
+
+    def _send_views(self, game: Game, shared: dict[str, Any]) -> None:
+        encoded: dict[int | None, str] = {}
+
+        for connection in self._connections:
+            seat = connection.seat
+            if seat not in encoded:
+                message = {**shared, "game": view_json(game.view(seat))}
+                encoded[seat] = encode(message)
+            connection.send(encoded[seat])
+
+    def _schedule_turn(self, *, retry: bool = False) -> None:
+        """(Re)start the task that waits for whoever is to act: a bot, or the turn timer.
+
+        Every call starts a new turn number; a bot move or a timeout of an older number
+        is dropped, so nothing decided for a turn that has changed (someone acted, came
+        back, reconnected) is ever applied. A ``retry`` after a failed store waits at
+        least ``_RETRY_SECONDS``."""
+        if self._turn is not None:
+            self._turn.cancel()
+        self._turn, self._deadline = None, None
+        self._turn_number += 1
+        game = self.game
+        if game is None or game.to_act is None:
+            return
+        seat, number = game.to_act, self._turn_number
+        seat_row = self.table.seats[seat]
+        delay = self.table.bot_delay_ms / 1000
+        if retry:
+            delay = max(delay, _RETRY_SECONDS)
+        if seat_row.user_id is None:
+            turn = self._bot_turn(number, seat, seat_row.bot, delay, "bot")
+        elif self._presence[seat].away:
+            turn = self._bot_turn(number, seat, self.table.stand_in, delay, "stand-in")
+        elif self.table.turn_seconds:
+            self._deadline = time.time() + self.table.turn_seconds
+            turn = self._turn_timer(number, seat, self.table.turn_seconds)
+        else:
+            return
+        self._turn = asyncio.create_task(turn)
+
+    async def _bot_turn(self, number: int, seat: int, level: str, delay: float, by: str) -> None:
+        await asyncio.sleep(delay)
+        assert self.game is not None
+        view = self.game.view(seat)
+        bot = self._bots.get((seat, level))
+        if bot is None:
+            bot = self._bots[seat, level] = make_bot(level, seed=f"{self.table.seed}/{seat}")
+        try:
+            action = await asyncio.to_thread(bot.act, view)
+        except Exception:  # a broken bot must not stop the game: play the first legal action
+            _log.exception("table %s: %s bot failed at seat %d", self.table.id, level, seat)
+            action = view.legal_actions[0]
+        self.submit(lambda: self._bot_move(number, seat, action, by))
+
+    async def _bot_move(self, number: int, seat: int, action: Action, by: str) -> None:
+        if number != self._turn_number:
+            return  # the turn changed meanwhile: the move is stale
+        try:
+            await self._apply(seat, action, None, by)
+        except ProtocolError as error:  # storage failed: try again a little later
+            _log.warning("table %s: bot move failed: %s", self.table.id, error.message)
+            self._schedule_turn(retry=True)
+
+    async def _turn_timer(self, number: int, seat: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self.submit(lambda: self._time_out(number, seat))
+
+    async def _time_out(self, number: int, seat: int) -> None:
+        """The player ran out of time: away from now on, and a stand-in plays at once."""
+        if number != self._turn_number:
+            return
+        self._presence[seat].away = True
+        self._schedule_turn()
+        self._broadcast_table()
+
+    # ----------------------------------------------------------------- lobby (REST)
+
+    def _seat_of(self, user_id: str) -> int | None:
+        return next((s.seat for s in self.table.seats if s.user_id == user_id), None)
+
+    async def sit(self, user_id: str, seat: int) -> dict[str, Any]:
+        """Take an empty seat (moving from another one at this table)."""
+        self._require_open()
+        if not 0 <= seat < len(self.table.seats):
+            raise LobbyError(
+                422, f"seat {seat} does not exist: seats are 0 to {len(self.table.seats) - 1}"
+            )
+        holder = self.table.seats[seat].user_id
+        if holder == user_id:
+            return self.table_json()
+        if holder is not None:
+            raise LobbyError(409, f"seat {seat} is taken by {self.table.seats[seat].nickname}")
+        current = self._seat_of(user_id)
+        if current is not None:
+            await self.hub.run(self.hub.store.set_seat, self.table.id, current, None)
+        await self.hub.run(self.hub.store.set_seat, self.table.id, seat, user_id)
+        await self._reseat()
+        return self.table_json()
+
+    async def leave(self, user_id: str) -> dict[str, Any]:
+        """Leave the table: before the start the seat is freed; during the game a stand-in
+        plays it (the seat and its score stay the player's) until they come back."""
+        seat = self._seat_of(user_id)
+        if seat is None:
+            raise LobbyError(409, "you have no seat at this table")
+        if self.table.status == "open":
+            await self.hub.run(self.hub.store.set_seat, self.table.id, seat, None)
+            await self._reseat()
+        elif not self._presence[seat].away:
+            self._presence[seat].away = True
+            self._schedule_turn()
+            self._broadcast_table()
+        return self.table_json()
+
+    async def start(self, user_id: str) -> dict[str, Any]:
+        """The host starts the game; every empty seat gets its bot."""
+        self._require_open()
+        if user_id != self.table.host_id:
+            raise LobbyError(403, "only the host of the table can start the game")
+        names = seat_names(self.table)
+        game = Game(resolve_rules(self.table.rules), names, seed=self.table.seed)
+        await self.hub.run(self.hub.store.start_table, self.table.id, names, game.dealer)
+        self.table = await self.hub.run(self.hub.store.get_table, self.table.id)
+        self.game, self.version = game, 0
+        self._schedule_turn()
+        for connection in self._connections:
+            connection.send(self._state(connection))
+        return self.table_json()
+
+    def _require_open(self) -> None:
+        if self.table.status != "open":
+            raise LobbyError(409, "the game at this table has already started")
+
+    async def _reseat(self) -> None:
+        """Reload the seats after a change; every client learns its (new) seat."""
+        self.table = await self.hub.run(self.hub.store.get_table, self.table.id)
+        for connection in self._connections:
+            if connection.user is not None:
+                connection.seat = self._seat_of(connection.user.id)
+        counts = [0] * len(self.table.seats)
+        for connection in self._connections:
+            if connection.seat is not None:
+                counts[connection.seat] += 1
+        for presence, count in zip(self._presence, counts, strict=True):
+            presence.connections = count
+            presence.away = count == 0 and self.table.turn_seconds == 0
+        for connection in self._connections:
+            connection.send(self._state(connection))
+
+    # ----------------------------------------------------------------- messages
+
+    def table_json(self) -> dict[str, Any]:
+        """The table as clients see it: settings, seats with presence, the turn deadline."""
+        return table_json(self.table, self._presence, self._deadline)
+
+    def _broadcast_table(self) -> None:
+        message = {"type": "table", "version": self.version, "table": self.table_json()}
+
+        text = encode(message)
+        for connection in self._connections:
+            connection.send(text)
+
+    def _state(self, connection: Connection) -> dict[str, Any]:
+        """The full resync: who you are, the table, your view of the game, the last round."""
+        game = self.game
+        last_round = None
+        if game is not None:
+            finished = [r for r in game.rounds() if r.points is not None]
+            last_round = round_summary(finished[-1]) if finished else None
+        user = connection.user
+        return {
+            "type": "state",
+            "protocol": PROTOCOL_VERSION,
+            "version": self.version,
+            "you": {
+                "user_id": None if user is None else user.id,
+                "nickname": None if user is None else user.nickname,
+                "seat": connection.seat,
+            },
+            "table": self.table_json(),
+            "game": None if game is None else view_json(game.view(connection.seat)),
+            "last_round": last_round,
+        }
+
+
+def table_json(
+    table: TableRow, presence: Sequence[_Presence] | None = None, deadline: float | None = None
+) -> dict[str, Any]:
+    """A table as JSON (lobby list, REST answers and WebSocket ``table`` messages)."""
+    seats = []
+    for seat in table.seats:
+        here = presence[seat.seat] if presence is not None else None
+        seats.append(
+            {
+                "seat": seat.seat,
+                "user_id": seat.user_id,
+                "nickname": seat.nickname,
+                "bot": seat.bot,
+                "connected": bool(here and here.connections),
+                "away": bool(here and here.away and seat.user_id is not None),
+            }
+        )
+    return {
+        "id": table.id,
+        "status": table.status,
+        "public": table.public,
+        "host_id": table.host_id,
+        "rules": table.rules,
+        "players": len(table.seats),
+        "turn_seconds": table.turn_seconds,
+        "bot_delay_ms": table.bot_delay_ms,
+        "stand_in": table.stand_in,
+        "seats": seats,
+        "names": None if table.names is None else list(table.names),
+        "deadline_ms": _epoch_ms(deadline),
+        "invite": f"/?table={table.id}",
+    }
+
+
+def _epoch_ms(moment: float | None) -> int | None:
+    """A ``time.time()`` moment as whole milliseconds since the epoch (what JavaScript uses)."""
+    return None if moment is None else int(moment * 1000)

@@ -1,0 +1,95 @@
+"""One WebSocket client: its identity, its outgoing queue, and the flood limit.
+
+Messages to a client go through its own queue and writer task, so a slow client never
+holds up its table's actor: a client whose queue overflows is closed instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from raspisnoy.server.protocol import encode
+from raspisnoy.store import UserRow
+
+__all__ = ["CloseCode", "Connection", "TokenBucket"]
+
+
+class CloseCode:
+    """WebSocket close codes the server uses (RFC 6455 and the 4000 private range)."""
+
+    GOING_AWAY = 1001
+    POLICY = 1008
+    TOO_BIG = 1009
+    TRY_LATER = 1013
+    UNAUTHORIZED = 4401
+    NOT_FOUND = 4404
+
+
+class TokenBucket:
+    """Allows ``rate`` events per second on average with bursts of up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self._tokens = float(burst)
+        self._last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+class Connection:
+    """A connected client of one table; ``seat`` is ``None`` for a spectator."""
+
+    def __init__(self, websocket: WebSocket, user: UserRow | None, outbox_limit: int) -> None:
+        self.websocket = websocket
+        self.user = user
+        self.seat: int | None = None
+        self._outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(outbox_limit)
+        self._closing = False
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or JSON text already encoded) without waiting."""
+        if self._closing:
+            return
+        text = message if isinstance(message, str) else encode(message)
+        try:
+            self._outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close(CloseCode.TRY_LATER, "too slow: too many messages waiting")
+
+    @property
+    def closing(self) -> bool:
+        """Whether the server has decided to close this connection."""
+        return self._closing
+
+    def close(self, code: int, reason: str) -> None:
+        """Send what is queued, then close with ``code`` and ``reason``."""
+        if self._closing:
+            return
+        self._closing = True
+        # The queue may be full; the close must get through, so make room for it.
+        if self._outbox.full():
+            self._outbox.get_nowait()
+        self._outbox.put_nowait((code, reason))
+
+    async def pump(self) -> None:
+        """Write queued messages to the socket until closed (run as the connection's task)."""
+        try:
+            while True:
+                item = await self._outbox.get()
+                if isinstance(item, tuple):
+                    await self.websocket.close(*item)
+                    return
+                await self.websocket.send_text(item)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return  # the client went away; the reader notices too

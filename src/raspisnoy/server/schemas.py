@@ -1,0 +1,48 @@
+"""Request bodies of the REST API (pydantic), checked before any route runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from raspisnoy.bots import BOTS
+from raspisnoy.core.rules import DEFAULT_PRESET
+
+__all__ = ["NicknameIn", "SeatIn", "TableIn", "default_bot"]
+
+#: The bots a table gets unless it names one, best first; the first one registered wins.
+_PREFERRED_BOTS = ("heuristic", "beginner", "random")
+
+
+def default_bot() -> str:
+    """The default bot level: the first of ``_PREFERRED_BOTS`` in ``BOTS``."""
+    return next((name for name in _PREFERRED_BOTS if name in BOTS), next(iter(BOTS)))
+
+
+class NicknameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    nickname: str = Field(max_length=200)
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+
+
+class TableIn(BaseModel):
+    """A new table: the ruleset (a preset name or ``{"preset": ..., option: value}``), how
+    many seats, who may find it, the bot for each seat left empty, the clocks."""
+
+    model_config = ConfigDict(extra="forbid")
+    rules: str | dict[str, Any] = DEFAULT_PRESET
+    players: int = 4
+    public: bool = True
+    #: One bot level for every empty seat, or one per seat (seat 0 is the host's).
+    bots: str | list[str] = Field(default_factory=default_bot)
+    #: Seconds a person has for each action (0: no timer).
+    turn_seconds: int = 30
+    #: How long a bot waits before acting, so people can follow the game.
+    bot_delay_ms: int = 800
+    #: The bot that plays a person's seat while they are away.
+    stand_in: str = Field(default_factory=default_bot)

@@ -1,0 +1,19 @@
+"""Persistence: SQLAlchemy 2 models, the repository the server uses, Alembic migrations.
+
+SQLite (a file in the data directory) by default, any SQLAlchemy URL otherwise
+(PostgreSQL through psycopg). ``Store.open(url)`` connects and applies the migrations
+shipped in ``raspisnoy.store.migrations``; the repository methods return plain frozen
+values, never ORM objects, so nothing outside this package holds a database session.
+"""
+
+from raspisnoy.store.repository import (
+    EventRow,
+    NotFoundError,
+    SeatRow,
+    Store,
+    StoreError,
+    TableRow,
+    UserRow,
+)
+
+__all__ = ["EventRow", "NotFoundError", "SeatRow", "Store", "StoreError", "TableRow", "UserRow"]

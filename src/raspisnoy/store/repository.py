@@ -1,0 +1,367 @@
+"""The repository: every read and write the server makes, each in its own transaction.
+
+Methods are synchronous (SQLAlchemy's ORM); the server calls them from worker threads.
+``append_events`` takes the actions of many tables at once, so the server can commit
+them in one transaction (group commit) and still store every event before it is sent.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.resources import files
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from raspisnoy.store.models import GameEvent, GameTable, Seat, Secret, User
+
+__all__ = ["EventRow", "NotFoundError", "SeatRow", "Store", "StoreError", "TableRow", "UserRow"]
+
+
+class StoreError(Exception):
+    """The database could not be reached or refused a write; the message says which."""
+
+
+class NotFoundError(StoreError):
+    """No row with that id."""
+
+
+@dataclass(frozen=True, slots=True)
+class UserRow:
+    id: str
+    nickname: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    user_id: str | None
+    nickname: str | None
+    bot: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    host_id: str
+    status: str
+    public: bool
+    rules: dict[str, Any]
+    seats: tuple[SeatRow, ...]
+    turn_seconds: int
+    bot_delay_ms: int
+    stand_in: str
+    seed: str
+    names: tuple[str, ...] | None
+    first_dealer: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One stored action; ``seq`` counts from 1 within its table."""
+
+    table_id: str
+    seq: int
+    seat: int
+    action: str
+    client_id: str | None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    """A random id of 16 URL-safe characters (96 bits): unguessable, so it can be a link."""
+    return secrets.token_urlsafe(12)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers run beside the writer; a committed transaction survives the
+    # process being killed (only a power cut could lose the last ones with NORMAL).
+    # Automatic checkpoints would run inside a commit and stall every table waiting on
+    # it for the checkpoint's fsync: ``Store.checkpoint`` runs them beside the writes.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.close()
+
+
+class Store:
+    """The server's database: open it with ``Store.open(url)``."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        #: SQLite's write-ahead log is folded into the database by ``checkpoint``, which
+        #: the server calls every few seconds; other databases need nothing of the kind.
+        self.needs_checkpoints = engine.dialect.name == "sqlite"
+
+    @classmethod
+    def open(cls, url: str | URL, *, migrate: bool = True) -> Store:
+        """Connect to ``url`` and bring its schema up to date (Alembic ``upgrade head``)."""
+        try:
+            parsed = make_url(url)
+        except Exception as error:  # SQLAlchemy raises ArgumentError and ValueError here
+            raise StoreError(f"not a database URL: {url!s} ({error})") from None
+        try:
+            engine = create_engine(parsed, pool_pre_ping=True)
+        except (SQLAlchemyError, ImportError) as error:
+            raise StoreError(f"cannot use database {parsed!r}: {error}") from None
+        if parsed.get_backend_name() == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        store = cls(engine)
+        if migrate:
+            store.migrate()
+        return store
+
+    def migrate(self) -> None:
+        """Apply every migration shipped in ``raspisnoy.store.migrations`` not yet applied."""
+        config = Config()
+        config.set_main_option("script_location", str(files("raspisnoy.store") / "migrations"))
+        try:
+            with self.engine.begin() as connection:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+        except SQLAlchemyError as error:
+            raise StoreError(f"cannot migrate the database: {_reason(error)}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database without blocking writers."""
+        if not self.needs_checkpoints:
+            return
+        try:
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except SQLAlchemyError as error:
+            raise StoreError(f"checkpoint failed: {_reason(error)}") from None
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        """A session whose transaction commits on success; database errors → ``StoreError``."""
+        try:
+            with self._sessions.begin() as session:
+                yield session
+        except SQLAlchemyError as error:
+            raise StoreError(f"database error: {_reason(error)}") from None
+
+    # ----------------------------------------------------------------- secrets
+
+    def secret(self, name: str) -> str:
+        """The secret called ``name``, created (random, 256 bits) the first time it is asked."""
+        with self._session() as session:
+            row = session.get(Secret, name)
+            if row is not None:
+                return row.value
+            value = secrets.token_urlsafe(32)
+            session.add(Secret(name=name, value=value))
+        return value
+
+    # ----------------------------------------------------------------- users
+
+    def create_user(self, nickname: str) -> UserRow:
+        """A new guest with this (already checked) nickname."""
+        user = User(id=new_id(), nickname=nickname, kind="guest", created_at=_now())
+        with self._session() as session:
+            session.add(user)
+        return UserRow(user.id, user.nickname, user.kind)
+
+    def get_user(self, user_id: str) -> UserRow:
+        with self._session() as session:
+            user = session.get(User, user_id)
+            if user is None:
+                raise NotFoundError(f"no user {user_id!r}")
+            return UserRow(user.id, user.nickname, user.kind)
+
+    def rename_user(self, user_id: str, nickname: str) -> UserRow:
+        with self._session() as session:
+            user = session.get(User, user_id)
+            if user is None:
+                raise NotFoundError(f"no user {user_id!r}")
+            user.nickname = nickname
+            return UserRow(user.id, user.nickname, user.kind)
+
+    # ----------------------------------------------------------------- tables
+
+    def create_table(
+        self,
+        *,
+        host_id: str,
+        public: bool,
+        rules: dict[str, Any],
+        bots: Sequence[str],
+        turn_seconds: int,
+        bot_delay_ms: int,
+        stand_in: str,
+        seed: str,
+    ) -> TableRow:
+        """A new open table with the host in seat 0 and ``bots[i]`` as each seat's bot level."""
+        table_id = new_id()
+        with self._session() as session:
+            session.add(
+                GameTable(
+                    id=table_id,
+                    host_id=host_id,
+                    created_at=_now(),
+                    status="open",
+                    public=public,
+                    rules=rules,
+                    seats=len(bots),
+                    turn_seconds=turn_seconds,
+                    bot_delay_ms=bot_delay_ms,
+                    stand_in=stand_in,
+                    seed=seed,
+                )
+            )
+            session.flush()
+            for seat, bot in enumerate(bots):
+                session.add(
+                    Seat(
+                        table_id=table_id,
+                        seat=seat,
+                        user_id=host_id if seat == 0 else None,
+                        bot=bot,
+                    )
+                )
+        return self.get_table(table_id)
+
+    def get_table(self, table_id: str) -> TableRow:
+        with self._session() as session:
+            table = session.get(GameTable, table_id)
+            if table is None:
+                raise NotFoundError(f"no table {table_id!r}")
+            return _table_row(session, table)
+
+    def list_tables(
+        self, *, status: str, public_only: bool = True, limit: int | None = 100
+    ) -> list[TableRow]:
+        """Tables with this status, newest first (``limit=None``: all of them)."""
+        with self._session() as session:
+            query = select(GameTable).where(GameTable.status == status)
+            if public_only:
+                query = query.where(GameTable.public.is_(True))
+            query = query.order_by(GameTable.created_at.desc()).limit(limit)
+            return [_table_row(session, table) for table in session.scalars(query)]
+
+    def tables_of_user(self, user_id: str) -> list[TableRow]:
+        """Every started table where the user holds a seat, newest first."""
+        with self._session() as session:
+            query = (
+                select(GameTable)
+                .join(Seat, Seat.table_id == GameTable.id)
+                .where(Seat.user_id == user_id, GameTable.status != "open")
+                .order_by(GameTable.created_at.desc())
+            )
+            return [_table_row(session, table) for table in session.scalars(query)]
+
+    def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
+        """Put a person in a seat (or empty it with ``None``)."""
+        with self._session() as session:
+            session.execute(
+                update(Seat)
+                .where(Seat.table_id == table_id, Seat.seat == seat)
+                .values(user_id=user_id)
+            )
+
+    def start_table(self, table_id: str, names: Sequence[str], first_dealer: int) -> None:
+        with self._session() as session:
+            session.execute(
+                update(GameTable)
+                .where(GameTable.id == table_id)
+                .values(
+                    status="playing",
+                    names=list(names),
+                    first_dealer=first_dealer,
+                    started_at=_now(),
+                )
+            )
+
+    def finish_table(self, table_id: str) -> None:
+        with self._session() as session:
+            session.execute(
+                update(GameTable)
+                .where(GameTable.id == table_id)
+                .values(status="over", finished_at=_now())
+            )
+
+    # ----------------------------------------------------------------- events
+
+    def append_events(self, events: Sequence[EventRow]) -> None:
+        """Store actions of any tables in one transaction: all of them, or (on error) none."""
+        now = _now()
+        rows = [
+            {
+                "table_id": e.table_id,
+                "seq": e.seq,
+                "seat": e.seat,
+                "action": e.action,
+                "client_id": e.client_id,
+                "created_at": now,
+            }
+            for e in events
+        ]
+        with self._session() as session:
+            session.execute(insert(GameEvent), rows)  # one executemany: the hot path
+
+    def events_of(self, table_id: str) -> list[EventRow]:
+        """A table's actions in order."""
+        with self._session() as session:
+            query = select(GameEvent).where(GameEvent.table_id == table_id).order_by(GameEvent.seq)
+            return [
+                EventRow(e.table_id, e.seq, e.seat, e.action, e.client_id)
+                for e in session.scalars(query)
+            ]
+
+
+def _table_row(session: Session, table: GameTable) -> TableRow:
+    query = (
+        select(Seat, User.nickname)
+        .outerjoin(User, User.id == Seat.user_id)
+        .where(Seat.table_id == table.id)
+        .order_by(Seat.seat)
+    )
+    seats = tuple(
+        SeatRow(s.seat, s.user_id, nickname, s.bot) for s, nickname in session.execute(query)
+    )
+    return TableRow(
+        id=table.id,
+        host_id=table.host_id,
+        status=table.status,
+        public=table.public,
+        rules=dict(table.rules),
+        seats=seats,
+        turn_seconds=table.turn_seconds,
+        bot_delay_ms=table.bot_delay_ms,
+        stand_in=table.stand_in,
+        seed=table.seed,
+        names=None if table.names is None else tuple(table.names),
+        first_dealer=table.first_dealer,
+        created_at=table.created_at,
+        started_at=table.started_at,
+        finished_at=table.finished_at,
+    )
+
+
+def _reason(error: SQLAlchemyError) -> str:
+    """The driver's own first line, without SQLAlchemy's statement dump."""
+    origin = getattr(error, "orig", None) or error
+    return str(origin).strip().splitlines()[0] if str(origin).strip() else type(origin).__name__

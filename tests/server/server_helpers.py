@@ -1,0 +1,233 @@
+"""Fresh databases, the real server in a thread, and test clients of it: REST through
+httpx, the table protocol through a WebSocket client (``websockets``), over loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError
+from websockets.sync.client import ClientConnection, connect
+
+from raspisnoy.server.app import WEB_DIR, create_app
+from raspisnoy.server.config import ServerSettings
+from raspisnoy.store import Store
+
+Message = dict[str, Any]
+POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@contextmanager
+def new_database(kind: str, folder: Path) -> Iterator[str]:
+    """A fresh database: a SQLite file in ``folder``, or a new PostgreSQL schema (dropped
+    afterwards). Skips the test when PostgreSQL is unreachable."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'raspisnoy.sqlite3'}"
+        return
+    schema = f"raspisnoy_test_{secrets.token_hex(4)}"
+    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    except OperationalError as error:
+        admin.dispose()
+        pytest.skip(f"PostgreSQL at 127.0.0.1:5432 is unreachable: {error.orig}")
+    try:
+        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+#: Limits for tests that play whole games at full speed from one client.
+FAST = ServerSettings(messages_per_second=10_000, message_burst=10_000)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """A running server: its base URL and its store."""
+
+    def __init__(self, store: Store, settings: ServerSettings, web_dir: Path = WEB_DIR) -> None:
+        self.store = store
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            create_app(store, settings, web_dir),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=asyncio.run, args=(self._server.serve(),))
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(20)
+
+
+class Api:
+    """REST calls of one guest (its session token as a bearer header)."""
+
+    def __init__(self, base: str, nickname: str | None = None) -> None:
+        self.base = base
+        self.http = httpx.Client(base_url=base, timeout=10)
+        self.token: str | None = None
+        self.user: Message = {}
+        if nickname is not None:
+            answer = self.http.post("/api/session", json={"nickname": nickname})
+            answer.raise_for_status()
+            self.token, self.user = answer.json()["token"], answer.json()["user"]
+            self.http.headers["authorization"] = f"Bearer {self.token}"
+
+    def create_table(self, **options: Any) -> Message:
+        answer = self.http.post("/api/tables", json=options)
+        assert answer.status_code == 201, answer.text
+        table: Message = answer.json()
+        return table
+
+    def post(self, path: str, **body: Any) -> httpx.Response:
+        return self.http.post(path, json=body)
+
+    def socket(self, table_id: str, token: str | None = None) -> Player:
+        return Player(self.base, table_id, token if token is not None else self.token)
+
+
+class Player:
+    """A WebSocket client of one table that keeps every message it receives."""
+
+    def __init__(self, base: str, table_id: str, token: str | None) -> None:
+        url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+        if token:
+            url += f"?token={token}"
+        self.ws: ClientConnection = connect(url, proxy=None, open_timeout=10, legacy=True)
+        self.messages: list[Message] = []
+        self.seat: int | None = None
+        self.version = -1
+        self.game: Message | None = None
+
+    def send(self, message: Message | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 10) -> Message:
+        message: Message = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.seat = message["you"]["seat"]
+        if message["type"] in ("state", "event"):
+            self.version, self.game = message["version"], message["game"]
+        return message
+
+    def recv_until(self, predicate: Callable[[Message], bool], timeout: float = 20) -> Message:
+        """Receive until a message satisfies ``predicate``; fail after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no matching message within {timeout} s")
+            message = self.recv(timeout=left)
+            if predicate(message):
+                return message
+
+    def my_turn(self) -> bool:
+        game = self.game
+        return bool(game and game["to_act"] == self.seat and game["legal"])
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def play_until(
+    player: Player,
+    done: Callable[[Player], bool],
+    choose: Callable[[Message], str] = lambda game: game["legal"][0],
+    timeout: float = 60,
+) -> None:
+    """Act whenever it is the player's turn (once per version) until ``done(player)``."""
+    acted = -1
+    deadline = time.monotonic() + timeout
+    while not done(player):
+        if player.my_turn() and acted != player.version:
+            acted = player.version
+            assert player.game is not None
+            player.send({"type": "act", "id": f"v{acted}", "action": choose(player.game)})
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError("the game did not get there in time")
+        player.recv(timeout=left)
+
+
+def game_over(player: Player) -> bool:
+    return bool(player.game and player.game["phase"] == "over")
+
+
+def play_in_threads(players: list[Player], done: Callable[[Player], bool] = game_over) -> None:
+    """Each player plays in its own thread until ``done``; a failure in any is raised."""
+    errors: list[BaseException] = []
+
+    def run(player: Player) -> None:
+        try:
+            play_until(player, done)
+        except BaseException as error:  # reported to the test below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+
+
+@contextmanager
+def serve(port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``raspisnoy serve --port PORT OPTIONS...`` in a subprocess, once ``/healthz`` answers."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "raspisnoy", "serve", "--port", str(port), *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz").json() == {"status": "ok"}:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the server did not start: {process.stderr.read()!r}")  # type: ignore[union-attr]
+            time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(20)
