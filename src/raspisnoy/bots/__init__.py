@@ -7,13 +7,18 @@ lists them from weakest to strongest.
 from __future__ import annotations
 
 from raspisnoy.bots.base import Bot, decision_rng
+from raspisnoy.bots.beginner import BeginnerBot
+from raspisnoy.bots.expert import ExpertBot
+from raspisnoy.bots.heuristic import HeuristicBot
 from raspisnoy.bots.random_bot import RandomBot
 from raspisnoy.core import InvalidInputError
 
 __all__ = ["BOTS", "Bot", "decision_rng", "make_bot"]
 
 #: Every bot by name, weakest first.
-BOTS: dict[str, type[Bot]] = {bot.name: bot for bot in (RandomBot,)}
+BOTS: dict[str, type[Bot]] = {
+    bot.name: bot for bot in (RandomBot, BeginnerBot, HeuristicBot, ExpertBot)
+}
 
 
 def make_bot(name: str, seed: int | str = 0, time_ms: float | None = None) -> Bot:

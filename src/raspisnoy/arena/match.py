@@ -1,0 +1,269 @@
+"""Duplicate bot matches: every deal is played once per seating of the bots, so that the
+cards each seat gets are the same for every bot and card luck cancels.
+
+A match of G games with N players is ceil(G / N) deals, each played with the line-up of
+bots rotated through the N seats (the game's seed, and so its shuffles and first dealer,
+is the deal's). Games are independent work units, spread over worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from raspisnoy.bots import BOTS, make_bot
+from raspisnoy.core import Game, InvalidInputError, Rules, resolve_rules
+from raspisnoy.core.record import dumps_record, game_to_record
+
+__all__ = [
+    "BotStats",
+    "GameResult",
+    "MatchConfig",
+    "MatchResult",
+    "play_game",
+    "run_match",
+    "summarize",
+]
+
+_Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """What to play: the line-up (one bot name per seat), how many games, on what rules."""
+
+    bots: tuple[str, ...]
+    games: int
+    seed: int | str = 0
+    rules: Rules = field(default_factory=resolve_rules)
+    workers: int = 1
+    time_ms: float | None = None
+    records: Path | None = None
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.bots if name not in BOTS]
+        if unknown:
+            raise InvalidInputError(f"unknown bot {unknown[0]!r}; bots: {', '.join(BOTS)}")
+        players = len(self.bots)
+        if players not in self.rules.player_counts:
+            counts = self.rules.player_counts
+            raise InvalidInputError(
+                f"{self.rules.preset} is played by {counts.start}–{counts.stop - 1} players, "
+                f"not {players}"
+            )
+        if self.games < 1:
+            raise InvalidInputError(f"--games must be at least 1, not {self.games}")
+        if self.workers < 1:
+            raise InvalidInputError(f"--workers must be at least 1, not {self.workers}")
+
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+    @property
+    def deals(self) -> int:
+        """Deals in the match: each is played once per seating."""
+        return math.ceil(self.games / self.players)
+
+    def units(self) -> Iterator[tuple[int, int]]:
+        """(deal, rotation) of every game, deal by deal."""
+        for deal in range(self.deals):
+            for rotation in range(self.players):
+                yield deal, rotation
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One bot's game: its points, its share of the win, its bids and decision times."""
+
+    bot: str
+    points: int
+    win: float
+    exact_bids: int
+    bids: int
+    decision_ms: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    deal: int
+    rotation: int
+    seats: tuple[SeatResult, ...]
+
+
+def seat_names(bots: tuple[str, ...]) -> tuple[str, ...]:
+    """Distinct player names for a line-up: the bot's name, numbered when repeated."""
+    names = []
+    for seat, bot in enumerate(bots):
+        repeats = bots[:seat].count(bot)
+        names.append(bot if repeats == 0 and bots.count(bot) == 1 else f"{bot} {repeats + 1}")
+    return tuple(names)
+
+
+def play_game(config: MatchConfig, deal: int, rotation: int) -> GameResult:
+    """Play one game of the match: deal ``deal`` with the line-up rotated ``rotation`` seats."""
+    players = config.players
+    lineup = tuple(config.bots[(seat + rotation) % players] for seat in range(players))
+    seed = f"{config.seed}/{deal}"
+    game = Game(config.rules, seat_names(lineup), seed=seed)
+    bots = [
+        make_bot(name, seed=f"{seed}/{seat}", time_ms=config.time_ms)
+        for seat, name in enumerate(lineup)
+    ]
+    times: list[list[float]] = [[] for _ in range(players)]
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        started = time.perf_counter()
+        action = bots[seat].act(view)
+        if len(view.legal_actions) > 1:  # a forced move is no decision
+            times[seat].append((time.perf_counter() - started) * 1000)
+        game.apply(action, seat)
+    if config.records is not None:
+        path = config.records / f"deal-{deal:05d}-seating-{rotation}.json"
+        _write_atomically(path, dumps_record(game_to_record(game)))
+    winners = game.winners()
+    rounds = [r for r in game.rounds() if r.bids is not None]
+    return GameResult(
+        deal,
+        rotation,
+        tuple(
+            SeatResult(
+                bot=lineup[seat],
+                points=game.totals[seat],
+                win=1.0 / len(winners) if seat in winners else 0.0,
+                exact_bids=sum(r.bids[seat] == r.taken[seat] for r in rounds if r.bids),
+                bids=len(rounds),
+                decision_ms=tuple(times[seat]),
+            )
+            for seat in range(players)
+        ),
+    )
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_suffix(".part")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _play_unit(args: tuple[MatchConfig, int, int]) -> GameResult:
+    return play_game(*args)
+
+
+def play_games(config: MatchConfig) -> Iterator[GameResult]:
+    """Every game of the match, as it finishes (in any order with several workers)."""
+    if config.records is not None:
+        config.records.mkdir(parents=True, exist_ok=True)
+    units = [(config, deal, rotation) for deal, rotation in config.units()]
+    if config.workers == 1:
+        yield from map(_play_unit, units)
+        return
+    with ProcessPoolExecutor(max_workers=config.workers) as pool:
+        yield from pool.map(_play_unit, units, chunksize=1)
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """One bot's figures over a match (points are per game)."""
+
+    name: str
+    mean_points: float
+    ci95: tuple[float, float]
+    win_rate: float
+    exact_bid_rate: float
+    decision_ms_p50: float
+    decision_ms_p95: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "mean_points": self.mean_points,
+            "ci95": [self.ci95[0], self.ci95[1]],
+            "win_rate": self.win_rate,
+            "exact_bid_rate": self.exact_bid_rate,
+            "decision_ms_p50": self.decision_ms_p50,
+            "decision_ms_p95": self.decision_ms_p95,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    games: int
+    bots: tuple[BotStats, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Exactly the arena's ``--json`` document."""
+        return {"games": self.games, "bots": [bot.to_json() for bot in self.bots]}
+
+
+def summarize(config: MatchConfig, results: list[GameResult]) -> MatchResult:
+    """Per distinct bot: mean points per game with a 95% confidence interval, win rate,
+    exact-bid rate and decision times. The interval comes from the spread of the bot's
+    mean over whole deals (all seatings of one deal together), the independent units of
+    a duplicate match."""
+    by_deal: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    seats: dict[str, list[SeatResult]] = defaultdict(list)
+    for result in results:
+        for seat in result.seats:
+            by_deal[seat.bot][result.deal].append(seat.points)
+            seats[seat.bot].append(seat)
+    stats = []
+    for name in dict.fromkeys(config.bots):
+        entries = seats[name]
+        deal_means = [statistics.fmean(points) for points in by_deal[name].values()]
+        mean = statistics.fmean(deal_means)
+        half = _half_interval(deal_means, [entry.points for entry in entries])
+        times = sorted(ms for entry in entries for ms in entry.decision_ms)
+        bids = sum(entry.bids for entry in entries)
+        stats.append(
+            BotStats(
+                name=name,
+                mean_points=mean,
+                ci95=(mean - half, mean + half),
+                win_rate=statistics.fmean(entry.win for entry in entries),
+                exact_bid_rate=sum(entry.exact_bids for entry in entries) / bids if bids else 0.0,
+                decision_ms_p50=_percentile(times, 0.50),
+                decision_ms_p95=_percentile(times, 0.95),
+            )
+        )
+    return MatchResult(len(results), tuple(stats))
+
+
+def _half_interval(deal_means: list[float], points: list[int]) -> float:
+    """Half the width of the 95% interval of the mean: over deals, or with a single deal
+    over its games (zero for a single game)."""
+    sample: list[float] | list[int] = deal_means if len(deal_means) > 1 else points
+    if len(sample) < 2:
+        return 0.0
+    return _Z95 * statistics.stdev(sample) / math.sqrt(len(sample))
+
+
+def _percentile(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted values (0.0 when there are none)."""
+    if not ordered:
+        return 0.0
+    if len(ordered) == 1:
+        return ordered[0]
+    return statistics.quantiles(ordered, n=100, method="inclusive")[round(q * 100) - 1]
+
+
+def run_match(
+    config: MatchConfig, progress: Callable[[GameResult], None] | None = None
+) -> MatchResult:
+    """Play the whole match, calling ``progress`` after each game, and sum it up."""
+    results = []
+    for result in play_games(config):
+        results.append(result)
+        if progress is not None:
+            progress(result)
+    return summarize(config, results)

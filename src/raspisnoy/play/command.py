@@ -1,0 +1,118 @@
+"""The ``raspisnoy play`` command: options, a new or resumed game, and its errors.
+
+Every expected failure ends, like the rest of the command line, in one ``error: ...``
+line on standard error and exit status 1; the messages of this command are in the
+person's language (``--lang``, else the one ``LANG`` names).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from raspisnoy.core import Game, RaspisnoyError
+from raspisnoy.core.rules import DEFAULT_PRESET
+from raspisnoy.i18n import LANGUAGES, detect_language, translate
+from raspisnoy.play.screen import TerminalScreen
+from raspisnoy.play.session import (
+    DEFAULT_LEVEL,
+    PlayError,
+    PlaySession,
+    Seating,
+    load_game,
+    parse_levels,
+    save_record,
+    save_session,
+    seat_names,
+)
+
+__all__ = ["play_command"]
+
+#: Players at the table unless ``--players`` says otherwise (when the rules allow it).
+DEFAULT_PLAYERS = 4
+DEFAULT_DELAY = 0.7
+# Option help is shown before ``--lang`` is read, so it follows the environment.
+_HELP_LANG = detect_language()
+
+
+def _help(key: str) -> str:
+    return translate(f"play.help.{key}", _HELP_LANG)
+
+
+def play_command(
+    players: Annotated[int | None, typer.Option("--players", "-p", help=_help("players"))] = None,
+    bots: Annotated[str | None, typer.Option("--bots", help=_help("bots"))] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help=_help("rules"))] = None,
+    settings: Annotated[list[str] | None, typer.Option("--set", help=_help("set"))] = None,
+    seed: Annotated[str | None, typer.Option("--seed", help=_help("seed"))] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=_help("lang"))] = None,
+    name: Annotated[str | None, typer.Option("--name", help=_help("name"))] = None,
+    save: Annotated[Path | None, typer.Option("--save", help=_help("save"))] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help=_help("resume"))] = None,
+    delay: Annotated[float, typer.Option("--delay", help=_help("delay"))] = DEFAULT_DELAY,
+) -> None:
+    """Play raspisnoy in the terminal against bots; Ctrl-C saves the game, --resume goes on."""
+    from raspisnoy.cli import _fail, _rules_from  # here: cli imports this module
+
+    language = lang or detect_language()
+    try:
+        if language not in LANGUAGES:
+            raise PlayError("play.error.lang", lang=language, langs=", ".join(LANGUAGES))
+        if delay < 0:
+            raise PlayError("play.error.delay", delay=delay)
+        if resume is not None:
+            given = {
+                "--players": players,
+                "--bots": bots,
+                "--rules": rules,
+                "--set": settings,
+                "--seed": seed,
+                "--name": name,
+                "--save": save,
+            }
+            named = [option for option, value in given.items() if value is not None]
+            if named:
+                raise PlayError("play.error.resume_with", options=", ".join(named))
+            game, seating = load_game(resume)
+            record = resume
+        else:
+            table_rules = _rules_from(rules or DEFAULT_PRESET, settings or [])
+            count = players
+            if count is None:
+                allowed = table_rules.player_counts
+                count = DEFAULT_PLAYERS if DEFAULT_PLAYERS in allowed else allowed.start
+            seating = Seating(
+                seed if seed is not None else str(secrets.randbelow(10**9)),
+                parse_levels(bots or DEFAULT_LEVEL, count),
+            )
+            game = Game(table_rules, seat_names(language, count, name), seed=seating.seed)
+            record = _new_record_path(save)
+            save_session(seating, record)
+            save_record(game, record)
+        screen = TerminalScreen(Console(), language, levels=seating.levels, delay=delay)
+        PlaySession(game, seating, screen, record).run()
+    except PlayError as error:
+        _fail(error.message(language))
+    except RaspisnoyError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"{error.filename}: {error.strerror}")
+
+
+def _new_record_path(save: Path | None) -> Path:
+    """``--save``, which must not exist yet, or a new ``raspisnoy-DATE-TIME.json`` here."""
+    if save is not None:
+        if save.exists():
+            raise PlayError("play.error.exists", path=save)
+        return save
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path, number = Path(f"raspisnoy-{stamp}.json"), 1
+    while path.exists():
+        number += 1
+        path = Path(f"raspisnoy-{stamp}-{number}.json")
+    return path

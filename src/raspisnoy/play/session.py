@@ -1,0 +1,346 @@
+"""One game of ``raspisnoy play``: who sits where, its files, and the loop that runs it.
+
+The person always sits at seat 0 and bots at the other seats. A game is fixed by its
+rules, its seat names, its seed and the bots' levels: the seed deals every round and
+seeds every bot, and a bot decides from its seed and its view alone
+(``raspisnoy.bots.base``), so a game stopped and continued plays exactly as one played
+straight through.
+
+Two files keep a game: the record (RECORD.md, what any program can replay) and, beside
+it, its session file with what a record has no place for: the seed and the bots'
+levels (``game.json`` → ``game.session.json``). The session file is written once when
+the game starts; the record after every round and whenever the game stops (Ctrl-C,
+end of input, the terminal closing, the end of the game). Both are written atomically,
+so a crash leaves the last complete file, never a torn one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any, Protocol
+
+from raspisnoy.bots import BOTS, Bot, make_bot
+from raspisnoy.core import (
+    Action,
+    Bid,
+    Game,
+    Phase,
+    Play,
+    RaspisnoyError,
+    RoundKind,
+    RoundResult,
+    View,
+)
+from raspisnoy.core.game import player_names
+from raspisnoy.core.record import dumps_record, game_to_record, loads_record, replay
+from raspisnoy.i18n import translate
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "HUMAN",
+    "PlayError",
+    "PlaySession",
+    "Screen",
+    "Seating",
+    "load_game",
+    "parse_levels",
+    "save_record",
+    "seat_names",
+    "session_file",
+]
+
+#: The person's seat.
+HUMAN = 0
+#: The bots' level unless ``--bots`` names others; it must be registered in ``BOTS``.
+DEFAULT_LEVEL = "heuristic"
+SESSION_FORMAT = "raspisnoy-play-session/1"
+
+
+class PlayError(Exception):
+    """An expected failure of ``raspisnoy play``: a key of the play catalog and its values,
+    so that the message reaches the person in their language."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+    def message(self, lang: str) -> str:
+        return translate(self.key, lang, **self.values)
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """What a record does not hold: the seed of the game and the level of the bot at each
+    seat (``None`` at the person's seat)."""
+
+    seed: str
+    levels: tuple[str | None, ...]
+
+    def bots(self) -> dict[int, Bot]:
+        """A fresh bot for every bot seat, each seeded by the game's seed and its seat."""
+        return {
+            seat: make_bot(level, seed=f"{self.seed}/seat {seat}")
+            for seat, level in enumerate(self.levels)
+            if level is not None
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": SESSION_FORMAT, "seed": self.seed, "bots": list(self.levels)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seating:
+        """Read a session file's object; ``ValueError`` saying what is wrong."""
+        if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
+            raise ValueError(f"expected an object with format {SESSION_FORMAT!r}")
+        seed, levels = data.get("seed"), data.get("bots")
+        if not isinstance(seed, str) or not isinstance(levels, list):
+            raise ValueError("expected a text 'seed' and a list 'bots'")
+        if not levels or levels[HUMAN] is not None:
+            raise ValueError(f"seat {HUMAN} is the person's, so bots[{HUMAN}] must be null")
+        for level in levels[HUMAN + 1 :]:
+            if level not in BOTS:
+                raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(BOTS)})")
+        return cls(seed, tuple(levels))
+
+
+def parse_levels(text: str, players: int) -> tuple[str | None, ...]:
+    """The levels by seat from ``--bots``: one level for every bot, or one per bot seat."""
+    given = [level.strip().lower() for level in text.split(",")]
+    if len(given) == 1:
+        given *= players - 1
+    if len(given) != players - 1:
+        raise PlayError("play.error.bots_count", count=players - 1, given=text)
+    for level in given:
+        if level not in BOTS:
+            raise PlayError("play.error.unknown_bot", level=level, levels=", ".join(BOTS))
+    return (None, *given)
+
+
+def seat_names(lang: str, players: int, person: str | None = None) -> tuple[str, ...]:
+    """The person's name (``--name``, else "You" in their language), then the bots'."""
+    names = [person or translate("play.you", lang)]
+    for name in translate("play.bot_names", lang).split(","):
+        if len(names) < players and name.strip() not in names:
+            names.append(name.strip())
+    names += [f"{translate('play.bot', lang)} {seat}" for seat in range(len(names), players)]
+    try:
+        return player_names(names)
+    except RaspisnoyError as error:
+        raise PlayError("play.error.name", problem=str(error)) from None
+
+
+def session_file(record: Path) -> Path:
+    """Where the session of the record ``record`` is kept: ``game.json`` → ``game.session.json``."""
+    return record.with_suffix(".session.json")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in one step: a crash leaves the old file or the new."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
+def save_record(game: Game, path: Path) -> None:
+    """Write the game so far as a record (RECORD.md)."""
+    write_atomically(path, dumps_record(game_to_record(game)) + "\n")
+
+
+def save_session(seating: Seating, record: Path) -> None:
+    write_atomically(session_file(record), json.dumps(seating.to_json(), indent=2) + "\n")
+
+
+def load_game(record: Path) -> tuple[Game, Seating]:
+    """The game of ``record`` with its session, ready to go on where it stopped.
+
+    The record is replayed by the rules; then a game dealt by the session's seed replays
+    its log, which also checks that every deal in the record is the one the seed gives.
+    """
+    sidecar = session_file(record)
+    try:
+        text = record.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PlayError("play.error.no_record", path=record) from None
+    try:
+        session_text = sidecar.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PlayError("play.error.no_session", path=sidecar, record=record) from None
+    try:
+        seating = Seating.from_json(json.loads(session_text))
+    except ValueError as error:
+        raise PlayError("play.error.bad_session", path=sidecar, problem=str(error)) from None
+    try:
+        replayed = replay(loads_record(text))
+    except RaspisnoyError as error:
+        raise PlayError("play.error.bad_record", path=record, problem=str(error)) from None
+    if replayed.is_over:
+        raise PlayError("play.error.over", path=record)
+    if len(seating.levels) != replayed.players:
+        raise PlayError(
+            "play.error.mismatch",
+            record=record,
+            path=sidecar,
+            problem=f"{replayed.players} players, {len(seating.levels)} seats",
+        )
+    rounds = replayed.rounds()
+    try:
+        game = Game.from_events(
+            replayed.rules,
+            replayed.names,
+            replayed.events,
+            seed=seating.seed,
+            first_dealer=rounds[0].dealer if rounds else None,
+        )
+    except RaspisnoyError as error:
+        raise PlayError(
+            "play.error.mismatch", record=record, path=sidecar, problem=str(error)
+        ) from None
+    return game, seating
+
+
+#: The rounds so far, for the score sheet (of which only the public parts are shown).
+RoundsSoFar = Callable[[], Sequence[RoundResult]]
+
+
+class Screen(Protocol):
+    """What the loop needs from the terminal (``raspisnoy.play.screen.TerminalScreen``)."""
+
+    def round_start(self, view: View) -> None: ...
+
+    def ask(self, view: View, rounds: RoundsSoFar) -> Action: ...
+
+    def pause(self) -> None: ...
+
+    def acted(self, seat: int, action: Action, view: View) -> None: ...
+
+    def trick_won(self, view: View, winner: int) -> None: ...
+
+    def trump_revealed(self, view: View) -> None: ...
+
+    def round_over(self, view: View, result: RoundResult) -> None: ...
+
+    def game_over(
+        self, view: View, rounds: Sequence[RoundResult], winners: Sequence[int], record: Path
+    ) -> None: ...
+
+    def saved(self, record: Path) -> None: ...
+
+
+class PlaySession:
+    """Runs a game between the person (through a ``Screen``) and the bots, to the end or
+    until it is stopped, keeping its record up to date."""
+
+    def __init__(self, game: Game, seating: Seating, screen: Screen, record: Path) -> None:
+        self.game = game
+        self.screen = screen
+        self.record = record
+        self._bots = seating.bots()
+        self._announced = 0
+        self._busy = False
+        self._stop_pending = False
+
+    def run(self) -> bool:
+        """Play until the game is over (True) or stopped (False); the record is saved either
+        way. Ctrl-C, end of input, SIGTERM and SIGHUP stop the game; one that arrives while
+        an action is being applied waits for it, so the saved state is always whole."""
+        previous = {signum: signal.signal(signum, self._on_signal) for signum in _STOP_SIGNALS}
+        finished = False
+        try:
+            try:
+                self._loop()
+                finished = True
+            except (KeyboardInterrupt, EOFError):
+                pass
+            finally:
+                # Saved however the loop ended, even by an error, which then goes on.
+                # From here on a stop signal changes nothing: the game is being saved.
+                self._busy = True
+                save_record(self.game, self.record)
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+        if finished:
+            game = self.game
+            self.screen.game_over(game.view(HUMAN), game.rounds(), game.winners(), self.record)
+        else:
+            self.screen.saved(self.record)
+        return finished
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        if self._busy:
+            self._stop_pending = True
+            return
+        raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def _shielded(self) -> Iterator[None]:
+        """Hold stop signals back until the block is done."""
+        self._busy = True
+        try:
+            yield
+        finally:
+            self._busy = False
+        if self._stop_pending:
+            self._stop_pending = False
+            raise KeyboardInterrupt
+
+    def _loop(self) -> None:
+        game = self.game
+        while not game.is_over:
+            if game.phase is not Phase.CHOOSE and game.round.number != self._announced:
+                self._announced = game.round.number
+                self.screen.round_start(game.view(HUMAN))
+            seat = game.to_act
+            assert seat is not None  # a game that is not over always awaits someone
+            if seat == HUMAN:
+                action = self.screen.ask(game.view(HUMAN), game.rounds)
+            else:
+                self.screen.pause()
+                action = self._bots[seat].act(game.view(seat))
+            with self._shielded():
+                self._apply(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        """Apply one action and tell the person what followed from it."""
+        game = self.game
+        number, tricks_done = game.round.number, len(game.view(None).tricks)
+        game.apply(action, seat)
+        self.screen.acted(seat, action, game.view(HUMAN))
+        if isinstance(action, Bid):
+            if game.phase is Phase.PLAY and game.round.kind is RoundKind.BLIND:
+                self.screen.trump_revealed(game.view(HUMAN))
+            return
+        if not isinstance(action, Play):
+            return
+        result = game.rounds()[number - 1]
+        finished = [trick for trick in result.tricks if trick.winner is not None]
+        if len(finished) > tricks_done:
+            winner = finished[-1].winner
+            assert winner is not None
+            self.screen.trick_won(game.view(HUMAN), winner)
+        if result.points is not None:
+            self.screen.round_over(game.view(HUMAN), result)
+            save_record(game, self.record)
+
+
+#: The signals that stop a game (and save it): Ctrl-C, kill, and the terminal closing.
+_STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)

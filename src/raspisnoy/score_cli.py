@@ -1,0 +1,494 @@
+"""``raspisnoy score``: keep the score of a game played with real cards.
+
+``score --sheet FILE [--json]`` checks and scores a sheet file (docs/sheet-format.md);
+``score new`` sets up a table and walks it through the game round by round, showing the
+«расписная» sheet and asking for every bid and trick count; ``score resume FILE`` goes on
+with a saved sheet. The sheet is written atomically after every entry, so closing the
+terminal loses nothing. Interactive text is translated (``--lang ru|uk|en``, by default
+the system's language); ``--sheet`` output follows RECORD.md's conventions: JSON on
+standard output, one ``error:`` line on standard error and exit 1 for a bad sheet.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.prompt import Prompt
+from rich.table import Table
+
+from raspisnoy.core import RaspisnoyError, RoundKind, Rules, resolve_rules
+from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS, parse_option_value
+from raspisnoy.i18n import LANGUAGES, detect_language, translate
+from raspisnoy.scorekeeper import (
+    Entry,
+    EntryKind,
+    ScoredRound,
+    Sheet,
+    SheetError,
+    read_sheet,
+    write_sheet,
+)
+from raspisnoy.scorekeeper.sheetfile import sheet_report
+
+__all__ = ["score_app"]
+
+score_app = typer.Typer(help="Keep the score of a game played with real cards («расписная»).")
+
+#: Commands typed at a prompt, with the keys at the same place on a Russian keyboard.
+_UNDO, _EDIT, _QUIT = {"u", "г"}, {"e", "у"}, {"q", "й"}
+_KIND_NAMES = {str(kind) for kind in RoundKind}
+#: Upcoming rounds shown below the current one.
+_AHEAD = 3
+
+LangOption = Annotated[
+    str | None,
+    typer.Option("--lang", help="Language of the questions: ru, uk or en (default: the system's)."),
+]
+
+
+def _fail(message: str) -> NoReturn:
+    """One ``error:`` line on standard error, exit 1 (the ``raspisnoy`` convention)."""
+    sys.stderr.write(f"error: {message}\n")
+    raise typer.Exit(1)
+
+
+def _console() -> Console:
+    """Text is soft-wrapped, so a path or a command in it can be copied whole, and not
+    highlighted: the numbers in a message are not styled apart from it."""
+    return Console(soft_wrap=True, highlight=False)
+
+
+def _language(lang: str | None) -> str:
+    if lang is None:
+        return detect_language()
+    if lang not in LANGUAGES:
+        _fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+    return lang
+
+
+def _load(path: Path) -> Sheet:
+    try:
+        return read_sheet(path)
+    except SheetError as error:
+        _fail(f"{path}: {error}")
+    except OSError as error:
+        _fail(f"{error.filename}: {error.strerror}")
+    except UnicodeDecodeError:
+        _fail(f"{path}: the file is not UTF-8 text")
+
+
+@score_app.callback(invoke_without_command=True)
+def score(
+    context: typer.Context,
+    sheet_file: Annotated[
+        Path | None, typer.Option("--sheet", help="Check and score this sheet file.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+    lang: LangOption = None,
+) -> None:
+    """Check and score a sheet file, or keep score interactively (new, resume)."""
+    if context.invoked_subcommand is not None:
+        return
+    if sheet_file is None:
+        sys.stdout.write(context.get_help() + "\n")
+        raise typer.Exit()
+    language = _language(lang)
+    sheet = _load(sheet_file)
+    if as_json:
+        sys.stdout.write(json.dumps(sheet_report(sheet), ensure_ascii=False) + "\n")
+        return
+    _Session(_console(), language, sheet_file, sheet).show(ahead=0, clear=False)
+
+
+@score_app.command("new")
+def new(
+    file: Annotated[
+        Path | None, typer.Argument(help="Sheet file to create (asked for if not given).")
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="Ruleset preset (asked for if not given).")
+    ] = None,
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """Set up a table and keep its score round by round."""
+    session = _Session(_console(), _language(lang), file, None)
+    session.run(lambda: session.set_up(rules, settings or []))
+
+
+@score_app.command("resume")
+def resume(
+    file: Annotated[Path, typer.Argument(help="Sheet file to go on with.")],
+    lang: LangOption = None,
+) -> None:
+    """Go on keeping score on a saved sheet."""
+    session = _Session(_console(), _language(lang), file, _load(file))
+    session.run(lambda: None)
+
+
+class _Session:
+    """One table keeping score at a terminal: asks, checks, saves and shows the sheet."""
+
+    def __init__(self, console: Console, lang: str, path: Path | None, sheet: Sheet | None):
+        self.console = console
+        self.lang = lang
+        self.path = path
+        self._sheet = sheet
+        #: Messages since the last question: shown again below a redrawn sheet.
+        self._notes: list[str] = []
+
+    @property
+    def sheet(self) -> Sheet:
+        assert self._sheet is not None, "set_up() first"
+        return self._sheet
+
+    def t(self, key: str, **values: Any) -> str:
+        """A message of the ``score`` catalog in the session's language."""
+        return translate(f"score.{key}", self.lang, **values)
+
+    def kind(self, kind: RoundKind) -> str:
+        return translate(f"kind.{kind}", self.lang)
+
+    def ask(self, question: str, default: str | None = None) -> str:
+        """One answer, stripped; ``default`` is what Enter gives."""
+        self._notes.clear()  # the messages before a question have been seen
+        if default is None:
+            answer = Prompt.ask(question, console=self.console)
+        else:
+            shown = default != ""
+            answer = Prompt.ask(question, console=self.console, default=default, show_default=shown)
+        return answer.strip()
+
+    def say(self, markup: str) -> None:
+        """Print a message now, and again below the sheet if the screen is redrawn first."""
+        self.console.print(markup)
+        self._notes.append(markup)
+
+    def say_error(self, message: str) -> None:
+        self.say(f"[bold red]{escape(message)}[/]")
+
+    def problem(self, error: SheetError) -> str:
+        """The error in the session's language: place and problem."""
+        values = dict(error.params)
+        for name in ("kind", "expected"):  # round kinds in the reader's language
+            if values.get(name) in _KIND_NAMES:
+                values[name] = self.kind(RoundKind(values[name]))
+        problem = self.t(f"problem.{error.code}", **values)
+        if error.round is None:
+            return problem
+        if error.player is None:
+            return self.t("where_round", round=error.round, problem=problem)
+        return self.t("where_player", round=error.round, player=error.player, problem=problem)
+
+    # ------------------------------------------------------------------ the game
+
+    def run(self, set_up: Callable[[], None]) -> None:
+        """Set up (for a new sheet), then ask for entries until the game is complete; a
+        closed input or Ctrl-C stops with the sheet saved."""
+        try:
+            set_up()
+            self.save()
+            self.play()
+        except EOFError:
+            self.console.print()
+            self.stopped()
+        except KeyboardInterrupt:
+            self.console.print()
+            self.stopped()
+            raise typer.Exit(130) from None
+
+    def stopped(self) -> None:
+        if self._sheet is not None and self.path is not None:
+            self.console.print(self.t("saved_resume", path=escape(str(self.path))))
+
+    def play(self) -> None:
+        while (entry := self.sheet.next_entry) is not None:
+            self.show()
+            answer = self.ask(self.question(entry), self.default(entry))
+            command = answer.lower()
+            if not command:
+                continue
+            if command in _QUIT:
+                self.stopped()
+                return
+            if command in _UNDO:
+                self.change(self.sheet.undo)
+            elif command in _EDIT:
+                self.edit()
+            elif entry.kind is EntryKind.CONTROL:
+                self.control(entry, answer)
+            else:
+                self.enter(entry, answer)
+        self.show(ahead=0)
+        self.announce_winners()
+
+    def change(self, make: Callable[[], Sheet]) -> bool:
+        """Apply a change to the sheet and save it; a problem is shown and changes nothing."""
+        try:
+            sheet = make()
+        except SheetError as error:
+            self.say_error(self.problem(error))
+            return False
+        self._sheet = sheet
+        self.save()
+        return True
+
+    def save(self) -> None:
+        assert self.path is not None
+        try:
+            write_sheet(self.sheet, self.path)
+        except OSError as error:
+            # The entry stays in memory; the next save writes it with everything else.
+            self.say_error(self.t("save_failed", path=str(self.path), reason=error.strerror))
+
+    def number(self, answer: str) -> int | None:
+        try:
+            return int(answer)
+        except ValueError:
+            self.say_error(self.t("not_a_number", answer=answer))
+            return None
+
+    def enter(self, entry: Entry, answer: str) -> None:
+        value = self.number(answer)
+        if value is None:
+            return
+        if entry.kind is EntryKind.BID:
+            self.change(lambda: self.sheet.bid(entry.seat, value))
+        else:
+            self.change(lambda: self.sheet.take(entry.seat, value))
+
+    def question(self, entry: Entry) -> str:
+        names = self.sheet.players
+        player = escape(names[entry.seat])
+        if entry.round_kind is None or entry.dealer is None:  # a control round to choose
+            kinds = "  ".join(f"{n}. {self.kind(kind)}" for n, kind in enumerate(entry.kinds, 1))
+            return f"{self.t('control_question', player=player)}\n{kinds}"
+        heading = self.t(
+            "round_heading",
+            round=entry.round,
+            cards=entry.cards,
+            kind=self.kind(entry.round_kind),
+            dealer=escape(names[entry.dealer]),
+        )
+        choices = _choices_text(entry.choices)
+        if entry.kind is EntryKind.BID:
+            question = self.t("bid_question", player=player, choices=choices)
+            if entry.forbidden is not None:
+                question += " — " + self.t("dealer_may_not", bid=entry.forbidden)
+        elif len(entry.choices) == 1:  # the only count left: Enter takes it (the default)
+            question = self.t("taken_last", player=player)
+        else:
+            question = self.t("taken_question", player=player, choices=choices)
+        return f"{heading}\n{self.t('commands')}\n{question}"
+
+    @staticmethod
+    def default(entry: Entry) -> str | None:
+        """Enter takes the only value possible (the last trick count of a round)."""
+        if entry.kind is EntryKind.TAKEN and len(entry.choices) == 1:
+            return str(entry.choices[0])
+        return None
+
+    def control(self, entry: Entry, answer: str) -> None:
+        """The control round: ``answer`` is the kind's number; then ask for the dealer."""
+        kinds = entry.kinds
+        index = self.number(answer)
+        if index is None or not 1 <= index <= len(kinds):
+            self.say_error(self.t("pick_one", low=1, high=len(kinds)))
+            return
+        dealer = self.pick(self.sheet.players, self.t("control_dealer"), default=None)
+        self.change(lambda: self.sheet.choose_control(kinds[index - 1], dealer))
+
+    def pick(self, names: tuple[str, ...], question: str, default: int | None) -> int:
+        """Ask for one of ``names`` by number (1-based) or by name until the answer is one."""
+        for number, name in enumerate(names, 1):
+            self.console.print(f"  {number}. {escape(name)}")
+        shown = None if default is None else str(default + 1)
+        while True:
+            answer = self.ask(question, shown)
+            if answer in names:
+                return names.index(answer)
+            if answer.isdigit() and 1 <= int(answer) <= len(names):
+                return int(answer) - 1
+            self.say_error(self.t("pick_one", low=1, high=len(names)))
+
+    def edit(self) -> None:
+        """Rewrite one round: Enter keeps each value as it is."""
+        sheet = self.sheet
+        rounds = len(sheet.rounds)
+        answer = self.ask(self.t("edit_which", last=rounds), str(rounds))
+        number = self.number(answer)
+        if number is None or not 1 <= number <= rounds:
+            self.say_error(self.t("pick_one", low=1, high=rounds))
+            return
+        row = sheet.scored[number - 1]
+        order = [(row.dealer + 1 + k) % len(sheet.players) for k in range(len(sheet.players))]
+        bids = self.edit_values(row.bids, order, "edit_bid") if row.kind.has_bids else None
+        taken = self.edit_values(row.taken, order, "edit_taken")
+        if self.change(lambda: sheet.edit_round(number, bids, taken)):
+            self.say(self.t("edited", round=number))
+
+    def edit_values(
+        self, values: tuple[int | None, ...] | None, order: list[int], key: str
+    ) -> tuple[int | None, ...]:
+        """New values by seat, asked in bidding order; ``-`` clears one."""
+        current = list(values or (None,) * len(order))
+        for seat in order:
+            shown = "-" if current[seat] is None else str(current[seat])
+            while True:
+                answer = self.ask(self.t(key, player=escape(self.sheet.players[seat])), shown)
+                if answer == "-":
+                    current[seat] = None
+                    break
+                value = self.number(answer)
+                if value is not None:
+                    current[seat] = value
+                    break
+        return tuple(current)
+
+    def announce_winners(self) -> None:
+        names = ", ".join(self.sheet.players[seat] for seat in self.sheet.winners)
+        key = "winner" if len(self.sheet.winners) == 1 else "winners"
+        self.console.print(f"[bold green]{escape(self.t(key, names=names))}[/]")
+        if self.path is not None:
+            self.console.print(self.t("saved", path=escape(str(self.path))))
+
+    # ------------------------------------------------------------------ setting up
+
+    def set_up(self, preset: str | None, settings: list[str]) -> None:
+        """Ask for the ruleset (unless given), the players, the first dealer and the file."""
+        if self.path is not None and self.path.exists():
+            _fail(self.t("file_exists", path=str(self.path)))
+        self.console.print(f"[bold]{self.t('welcome')}[/]")
+        rules = self.given_rules(preset, settings) if preset or settings else self.ask_rules()
+        players = self.ask_players(rules)
+        dealer = self.pick(players, self.t("first_dealer"), default=0)
+        self.path = self.path or self.ask_path()
+        self._sheet = Sheet.start(rules, players, dealer)
+
+    def given_rules(self, preset: str | None, settings: list[str]) -> Rules:
+        try:
+            return _rules(preset or "raspisnoy.com", " ".join(settings))
+        except RaspisnoyError as error:
+            _fail(str(error))
+
+    def ask_rules(self) -> Rules:
+        names = list(PRESETS)
+        for number, name in enumerate(names, 1):
+            description = PRESET_DESCRIPTIONS[name][1 if self.lang == "ru" else 0]
+            self.console.print(f"  {number}. [bold]{name}[/] — {escape(description)}")
+        while True:
+            answer = self.ask(self.t("ruleset"), "1")
+            preset = answer if answer in names else None
+            if preset is None and answer.isdigit() and 1 <= int(answer) <= len(names):
+                preset = names[int(answer) - 1]
+            if preset is None:
+                self.say_error(self.t("pick_one", low=1, high=len(names)))
+                continue
+            options = self.ask(self.t("options"), "")
+            try:
+                return _rules(preset, options)
+            except RaspisnoyError as error:
+                self.say_error(str(error))
+
+    def ask_players(self, rules: Rules) -> tuple[str, ...]:
+        low, high = rules.min_players, rules.max_players
+        while True:
+            answer = self.ask(self.t("players", low=low, high=high))
+            names = tuple(name.strip() for name in answer.split(",") if name.strip())
+            if not low <= len(names) <= high:
+                self.say_error(self.t("players_count", low=low, high=high, count=len(names)))
+            elif len(set(names)) != len(names):
+                self.say_error(self.t("players_distinct"))
+            else:
+                try:
+                    Sheet.start(rules, names)
+                except SheetError as error:
+                    self.say_error(self.problem(error))
+                    continue
+                return names
+
+    def ask_path(self) -> Path:
+        default = datetime.now().strftime("score-%Y-%m-%d-%H%M.json")
+        while True:
+            path = Path(self.ask(self.t("file"), default))
+            if not path.exists():
+                return path
+            self.say_error(self.t("file_exists", path=str(path)))
+
+    # ------------------------------------------------------------------ the sheet
+
+    def show(self, ahead: int = _AHEAD, *, clear: bool = True) -> None:
+        """The «расписная»: a row per round entered (and ``ahead`` rounds to come), bid/taken
+        and points per player, the totals; the entry awaited is highlighted. ``clear``
+        redraws it in place of the screen (on a terminal), as a live sheet."""
+        sheet = self.sheet
+        redrawn = clear and self.console.is_terminal and not self.console.is_dumb_terminal
+        if redrawn:
+            self.console.clear()
+        table = Table(title=self.t("sheet_title"), show_footer=True)
+        for key in ("col_round", "col_cards", "col_kind", "col_dealer"):
+            table.add_column(self.t(key), footer=self.t("total") if key == "col_kind" else "")
+        for seat, name in enumerate(sheet.players):
+            table.add_column(escape(name), justify="right", footer=str(sheet.totals[seat]))
+        entry = sheet.next_entry
+        for row in sheet.scored:
+            cells = [_cell(row, seat, entry) for seat in range(len(sheet.players))]
+            table.add_row(*self.row_head(row.number, row.cards, row.kind, row.dealer), *cells)
+        upcoming = sheet.plan[len(sheet.scored) :]
+        for spec in upcoming[:ahead]:
+            dealer = (sheet.first_dealer + spec.number - 1) % len(sheet.players)
+            table.add_row(*self.row_head(spec.number, spec.cards, spec.kind, dealer))
+        if ahead and len(upcoming) > ahead:
+            table.add_row("…", "", self.t("more_rounds", count=len(upcoming) - ahead))
+        self.console.print(table)
+        if redrawn:
+            for note in self._notes:
+                self.console.print(note)
+
+    def row_head(self, number: int, cards: int, kind: RoundKind, dealer: int) -> list[str]:
+        return [str(number), str(cards), self.kind(kind), escape(self.sheet.players[dealer])]
+
+
+def _cell(row: ScoredRound, seat: int, entry: Entry | None) -> str:
+    """``bid/taken points`` for one player in one round; the awaited entry in reverse."""
+    bid = "–" if row.bids is None else _value(row.bids[seat])
+    text = f"{bid}/{_value(row.taken[seat])}"
+    if row.points is not None:
+        points = row.points[seat]
+        exact = row.bids is None or row.bids[seat] == row.taken[seat]
+        return f"[{'green' if exact else 'red'}]{text} {points:+d}[/]"
+    if entry is not None and entry.round == row.number and entry.seat == seat:
+        return f"[reverse]{text}[/]"
+    return text
+
+
+def _value(value: int | None) -> str:
+    return "·" if value is None else str(value)
+
+
+def _choices_text(choices: tuple[int, ...]) -> str:
+    """``0-5`` for a run, ``0, 1, 3, 4`` otherwise."""
+    if len(choices) > 2 and choices == tuple(range(choices[0], choices[-1] + 1)):
+        return f"{choices[0]}-{choices[-1]}"
+    return ", ".join(map(str, choices))
+
+
+def _rules(preset: str, options: str) -> Rules:
+    """A preset with ``OPTION=VALUE`` overrides separated by spaces."""
+    overrides: dict[str, Any] = {}
+    for setting in options.split():
+        name, sep, value = setting.partition("=")
+        if not sep:
+            raise RaspisnoyError(f"expected OPTION=VALUE, got {setting!r}")
+        overrides[name] = parse_option_value(name, value)
+    return resolve_rules(preset, **overrides)

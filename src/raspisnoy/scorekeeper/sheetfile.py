@@ -1,0 +1,185 @@
+"""The sheet file format ``raspisnoy-sheet/1`` (docs/sheet-format.md) and the score report.
+
+``loads_sheet``/``sheet_from_json`` read a sheet, checking its shape (``SheetError`` with
+the code ``format`` and the place) and then its rules (``Sheet`` checks every round);
+``dumps_sheet``/``sheet_to_json`` write one with the fully resolved rules, so a sheet is
+scored the same way whatever later becomes of its preset. ``sheet_report`` is the object
+``raspisnoy score --sheet FILE --json`` prints. A web API can use the same functions for
+its JSON in and out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from raspisnoy.core import RaspisnoyError, RoundKind, resolve_rules
+from raspisnoy.core.rules import DEFAULT_PRESET
+from raspisnoy.scorekeeper.errors import SheetError
+from raspisnoy.scorekeeper.sheet import Seats, Sheet, SheetRound
+
+__all__ = [
+    "FORMAT",
+    "dumps_sheet",
+    "loads_sheet",
+    "read_sheet",
+    "sheet_from_json",
+    "sheet_report",
+    "sheet_to_json",
+    "write_sheet",
+]
+
+FORMAT = "raspisnoy-sheet/1"
+_SHEET_KEYS = {"format", "rules", "players", "first_dealer", "rounds"}
+_ROUND_KEYS = {"bids", "taken", "kind", "dealer"}
+
+
+def _format_error(detail: str, number: int | None = None) -> SheetError:
+    return SheetError("format", round=number, detail=detail)
+
+
+def loads_sheet(text: str) -> Sheet:
+    """Read a sheet from JSON text (a leading byte-order mark is allowed)."""
+    try:
+        data = json.loads(text.removeprefix("\ufeff"))
+    except json.JSONDecodeError as error:
+        detail = f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        raise _format_error(detail) from None
+    except (RecursionError, ValueError) as error:  # nesting too deep, a number too long
+        raise _format_error(f"not a usable JSON document: {error}") from None
+    return sheet_from_json(data)
+
+
+def sheet_from_json(data: Any) -> Sheet:
+    """Build a ``Sheet`` from a decoded JSON object, checking its shape, then its rounds."""
+    if not isinstance(data, Mapping):
+        raise _format_error("a sheet must be a JSON object")
+    _reject_unknown(data, _SHEET_KEYS, None)
+    if data.get("format") != FORMAT:
+        raise _format_error(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+    try:
+        rules = resolve_rules(data.get("rules", DEFAULT_PRESET))
+    except RaspisnoyError as error:
+        raise _format_error(str(error)) from None
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise _format_error(f"players: expected a list of names, got {json.dumps(players)}")
+    first_dealer = data.get("first_dealer")
+    if type(first_dealer) is not int:
+        raise _format_error(f"first_dealer: expected a seat number, got {json.dumps(first_dealer)}")
+    rounds = data.get("rounds", [])
+    if not isinstance(rounds, list):
+        raise _format_error(f"rounds: expected a list, got {json.dumps(rounds)}")
+    parsed = tuple(
+        _round_from_json(raw, number, len(players)) for number, raw in enumerate(rounds, 1)
+    )
+    return Sheet(rules, tuple(players), first_dealer, parsed)
+
+
+def _round_from_json(raw: Any, number: int, players: int) -> SheetRound:
+    if not isinstance(raw, Mapping):
+        raise _format_error(f"expected an object, got {json.dumps(raw)}", number)
+    _reject_unknown(raw, _ROUND_KEYS, number)
+    kind = raw.get("kind")
+    if kind is not None:
+        try:
+            kind = RoundKind(kind)
+        except ValueError:
+            kinds = ", ".join(RoundKind)
+            raise _format_error(f"kind {kind!r} is not one of {kinds}", number) from None
+    dealer = raw.get("dealer")
+    if dealer is not None and type(dealer) is not int:
+        raise _format_error(f"dealer: expected a seat number, got {json.dumps(dealer)}", number)
+    bids = _seats(raw.get("bids"), "bids", number, players)
+    taken = _seats(raw.get("taken"), "taken", number, players) or (None,) * players
+    return SheetRound(bids, taken, kind, dealer)
+
+
+def _seats(raw: Any, what: str, number: int, players: int) -> Seats | None:
+    """A list by seat of whole numbers or nulls (``null`` or absent: nothing entered)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != players:
+        detail = f"{what}: expected a list of {players} numbers or nulls, got {json.dumps(raw)}"
+        raise _format_error(detail, number)
+    for value in raw:
+        if value is not None and type(value) is not int:
+            raise _format_error(f"{what}: {json.dumps(value)} is not a whole number", number)
+    return tuple(raw)
+
+
+def _reject_unknown(data: Mapping[str, Any], known: set[str], number: int | None) -> None:
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise _format_error(f"unknown field {unknown[0]!r}", number)
+
+
+def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
+    """The sheet as a JSON-ready object: rules fully resolved, bids ``null`` in rounds
+    without bids, ``kind`` and ``dealer`` written on control rounds only."""
+    rounds = []
+    for entered, row in zip(sheet.rounds, sheet.scored, strict=True):
+        data: dict[str, Any] = {}
+        if row.control:
+            data["kind"], data["dealer"] = str(row.kind), row.dealer
+        bids = entered.bids if row.kind.has_bids else None
+        data["bids"] = None if bids is None else list(bids)
+        data["taken"] = list(entered.taken)
+        rounds.append(data)
+    return {
+        "format": FORMAT,
+        "rules": sheet.rules.to_json(),
+        "players": list(sheet.players),
+        "first_dealer": sheet.first_dealer,
+        "rounds": rounds,
+    }
+
+
+def dumps_sheet(sheet: Sheet) -> str:
+    """The sheet as JSON text with one round a line: readable, and diffs show the rounds."""
+    data = sheet_to_json(sheet)
+    lines = [
+        f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+        for key, value in data.items()
+        if key != "rounds"
+    ]
+    rounds = ",\n".join(f"    {json.dumps(r, ensure_ascii=False)}" for r in data["rounds"])
+    lines.append(f'  "rounds": [\n{rounds}\n  ]' if rounds else '  "rounds": []')
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def sheet_report(sheet: Sheet) -> dict[str, Any]:
+    """The ``raspisnoy score --sheet FILE --json`` object (docs/sheet-format.md)."""
+    return {
+        "rounds": [row.to_json() for row in sheet.scored],
+        "totals": list(sheet.totals),
+        "complete": sheet.complete,
+        "winners": list(sheet.winners),
+    }
+
+
+def read_sheet(path: Path) -> Sheet:
+    """Read and check a sheet file."""
+    return loads_sheet(path.read_bytes().decode("utf-8"))
+
+
+def write_sheet(sheet: Sheet, path: Path) -> None:
+    """Write the sheet atomically: to a temporary file beside ``path``, flushed to disk,
+    then renamed over it, so a crash or a closed terminal leaves the old or the new sheet,
+    never half of one."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        # mkstemp makes the file private (0600); the sheet keeps the mode it had, or 0644.
+        os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(dumps_sheet(sheet))
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

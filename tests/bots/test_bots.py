@@ -1,0 +1,115 @@
+"""Every bot plays whole games of every preset legally, deterministically, from its view."""
+
+from __future__ import annotations
+
+import pytest
+
+from raspisnoy.bots import BOTS, Bot, make_bot
+from raspisnoy.bots.expert import ExpertBot
+from raspisnoy.core import (
+    PRESETS,
+    Card,
+    Game,
+    IllegalActionError,
+    InvalidInputError,
+)
+
+ALL_KINDS = {"special_rounds": ("no-trump", "blind", "misere", "golden", "forehead", "percent")}
+
+
+def _bot(name: str, seed: object) -> Bot:
+    # A small search keeps the expert quick in tests; its logic is the same.
+    if name == "expert":
+        return ExpertBot(seed=str(seed), worlds=3)
+    return make_bot(name, seed=str(seed))
+
+
+def _play(game: Game, names: list[str], seed: object) -> list[str]:
+    """Play ``game`` to the end; ``Bot.act`` itself rejects an illegal choice."""
+    bots = [_bot(name, f"{seed}/{seat}") for seat, name in enumerate(names)]
+    actions = []
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        action = bots[seat].act(game.view(seat))
+        game.apply(action, seat)
+        actions.append(str(action))
+    return actions
+
+
+def test_the_registry_lists_the_bots_weakest_first() -> None:
+    assert list(BOTS) == ["random", "beginner", "heuristic", "expert"]
+    assert isinstance(make_bot(" Expert ", seed=3), ExpertBot)
+    with pytest.raises(InvalidInputError, match="unknown bot 'genius'"):
+        make_bot("genius")
+    with pytest.raises(InvalidInputError, match="time budget"):
+        make_bot("expert", time_ms=0)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_all_bots_play_a_whole_game_of_every_preset(preset: str) -> None:
+    rules = Game(preset, 4).rules
+    players = 4 if 4 in rules.player_counts else rules.player_counts.start
+    names = list(BOTS)[:players]
+    game = Game(rules, players, seed=f"bots/{preset}")
+    _play(game, names, preset)
+    assert game.is_over
+    assert len(game.rounds()) == len(game.plan)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_all_bots_play_every_round_kind_and_the_control_round(players: int) -> None:
+    rules = Game("raspisnoy.com", players).rules.replace(
+        **ALL_KINDS, control_game=True, descending=True
+    )
+    game = Game(rules, players, seed=players)
+    _play(game, (list(BOTS) * 2)[:players], players)
+    kinds = {result.kind.value for result in game.rounds()}
+    assert kinds >= {"normal", *ALL_KINDS["special_rounds"]}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"rotating_trumps": True, "joker_lead_take": True},
+        {"trump_when_void": True, "joker_highest_beaten_by_trump": True, "extra_jokers": 1},
+        {"trump_source": "dealer_last", "max_zero_bids_in_a_row": 1},
+        {"joker_discard_lead_unfollowed": "joker_wins", "dealer_constraint": False},
+    ],
+)
+def test_bots_play_under_rule_options(options: dict[str, object]) -> None:
+    rules = Game("raspisnoy.com", 4).rules.replace(custom_plan=("3", "9", "9:blind"), **options)
+    _play(Game(rules, 4, seed=7), list(BOTS), options)
+
+
+@pytest.mark.parametrize("name", list(BOTS))
+def test_a_bot_is_deterministic_for_its_seed(name: str) -> None:
+    rules = Game("raspisnoy.com", 3).rules.replace(custom_plan=("4", "6", "6:misere"))
+    first = _play(Game(rules, 3, seed=11), [name] * 3, "same")
+    again = _play(Game(rules, 3, seed=11), [name] * 3, "same")
+    assert first == again
+
+
+@pytest.mark.parametrize("name", list(BOTS))
+def test_a_decision_depends_only_on_the_view(name: str) -> None:
+    """Two deals that differ only in the cards seat 0 cannot see give seat 0 the same
+    view, and so the same decision."""
+    rules = Game("raspisnoy.com", 3).rules.replace(custom_plan=("3",))
+    mine = ["AH", "KS", "6D"]
+    others = [["7C", "8C", "9C"], ["TC", "JC", "QC"]]
+    decisions = set()
+    for order in (others, others[::-1]):
+        game = Game(rules, 3, first_dealer=2)
+        game.deal([[Card.parse(c) for c in hand] for hand in [mine, *order]], Card.parse("6H"))
+        view = game.view(0)
+        decisions.add(str(_bot(name, "view").act(view)))
+    assert len(decisions) == 1
+
+
+def test_a_bot_refuses_to_act_out_of_turn() -> None:
+    game = Game("raspisnoy.com", 3, seed=1)
+    seat = game.to_act
+    assert seat is not None
+    idle = (seat + 1) % 3
+    with pytest.raises(IllegalActionError, match="not seat"):
+        make_bot("heuristic").act(game.view(idle))

@@ -1,0 +1,120 @@
+"""Deductions and sampled worlds are consistent with the real game, on every preset."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from raspisnoy.bots.knowledge import Knowledge
+from raspisnoy.bots.simulator import round_game
+from raspisnoy.core import PRESETS, Card, Game, Phase, parse_action
+from raspisnoy.core.cards import mask_of
+
+SPECIALS = "special_rounds=no-trump,blind,misere,golden,forehead,percent"
+
+
+def _game_at(preset: str, players: int, seed: int, steps: int, **options: object) -> Game:
+    """A game of ``preset`` after ``steps`` random legal actions."""
+    game = Game(Game(preset, players).rules.replace(**options), players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over or game.phase is Phase.CHOOSE:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def _true_hands(game: Game) -> list[int]:
+    return [mask_of(game.hand(seat)) for seat in range(game.players)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    players=st.integers(3, 5),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 400),
+    specials=st.booleans(),
+)
+def test_deductions_hold_for_the_real_deal(
+    preset: str, players: int, seed: int, steps: int, specials: bool
+) -> None:
+    options = {"special_rounds": SPECIALS.split("=")[1].split(",")} if specials else {}
+    game = _game_at(preset, players, seed, steps, **options)
+    if game.is_over or game.phase is Phase.CHOOSE:
+        return
+    seat = game.to_act
+    assert seat is not None
+    knowledge = Knowledge.from_view(game.view(seat))
+    truth = _true_hands(game)
+    for other in range(players):
+        # Nothing deduced rules out a card the seat really holds, and what is known is true.
+        assert truth[other] & ~knowledge.allowed[other] == 0
+        assert knowledge.known[other] & ~truth[other] == 0
+        assert truth[other].bit_count() == knowledge.sizes[other]
+    worlds = [knowledge.sample(random.Random(n)) for n in range(5)]
+    for hands in worlds:
+        assert hands is not None
+        dealt = 0
+        for other, hand in enumerate(hands):
+            assert hand.bit_count() == knowledge.sizes[other]
+            assert hand & ~knowledge.allowed[other] == 0
+            assert hand & knowledge.known[other] == knowledge.known[other]
+            assert hand & dealt == 0
+            assert hand & knowledge.played == 0
+            dealt |= hand
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    players=st.integers(3, 5),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 300),
+)
+def test_the_simulator_rebuilds_the_real_round(
+    preset: str, players: int, seed: int, steps: int
+) -> None:
+    game = _game_at(preset, players, seed, steps)
+    if game.is_over or game.phase is Phase.CHOOSE:
+        return
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    rebuilt = round_game(view, _true_hands(game), game.trump_card)
+    assert rebuilt.legal_actions() == game.legal_actions()
+    assert rebuilt.to_act == game.to_act
+    assert rebuilt.view(seat).trick == view.trick
+    assert rebuilt.taken == game.taken
+
+
+def test_voids_are_deduced_from_a_card_of_another_suit() -> None:
+    game = Game("raspisnoy.com", 3, first_dealer=2)
+    game = Game(game.rules.replace(custom_plan=("3",)), 3, first_dealer=2)
+    hands = [["AC", "6D", "7D"], ["6S", "8S", "9H"], ["KC", "QC", "TD"]]
+    game.deal([[Card.parse(c) for c in hand] for hand in hands], Card.parse("6H"))
+    for text in ["1", "0", "1", "AC", "6S"]:
+        game.apply(parse_action(text))
+    knowledge = Knowledge.from_view(game.view(2))
+    clubs = mask_of([Card.parse(c) for c in ("6C", "8C", "9C", "TC", "JC")])
+    assert knowledge.allowed[1] & clubs == 0
+    assert knowledge.allowed[0] & clubs == clubs & knowledge.unseen
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_blind_bid_samples_the_bidders_own_hand_and_the_trump(seed: int) -> None:
+    game = Game(Game("raspisnoy.com", 4).rules.replace(custom_plan=("5:blind",)), 4, seed=seed)
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    assert view.hand is None
+    knowledge = Knowledge.from_view(view)
+    hands = knowledge.sample(random.Random(seed))
+    assert hands is not None
+    assert hands[seat].bit_count() == 5
+    trump_card = knowledge.draw_trump_card(hands, random.Random(seed))
+    assert trump_card is not None
+    assert all(not hand & trump_card.bit for hand in hands)
