@@ -1,0 +1,80 @@
+"""What a person does in the browser client, as Playwright steps that wait on the page's
+state (never on the clock): enter a name, create a table, make one move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page
+
+#: Something this page's player can do now: an allowed bid or a highlighted card.
+ACTIONABLE = ".bids button.bid:not([disabled]), .hand button.card.legal:not([disabled])"
+
+
+def enter(page: Page, nickname: str, path: str = "/") -> None:
+    """Opens ``path`` as a new visitor and picks ``nickname``."""
+    page.goto(path)
+    page.fill("#nickname", nickname)
+    page.click(".nickname-form button[type=submit]")
+    page.wait_for_selector("#create-form select[name=preset], .seating")
+
+
+def create_table(
+    page: Page, *, players: int, speed_ms: int = 0, timer: int = 0, public: bool = True
+) -> str:
+    """Fills the lobby's form, creates the table and returns its id (from the new URL)."""
+    page.select_option("#create-form select[name=players]", str(players))
+    page.select_option("#create-form select[name=speed]", str(speed_ms))
+    page.select_option("#create-form select[name=timer]", str(timer))
+    page.set_checked("#create-form input[name=public]", public)
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector(".seating")
+    table_id = page.evaluate("new URLSearchParams(location.search).get('table')")
+    assert isinstance(table_id, str)
+    return table_id
+
+
+def game_state(page: Page) -> dict[str, str]:
+    """The game's data attributes (round, phase, to-act, me, version, busy)."""
+    page.wait_for_selector(".game")
+    attributes: dict[str, str] = page.eval_on_selector(".game", "g => ({...g.dataset})")
+    return attributes
+
+
+def act(page: Page) -> bool:
+    """Waits until this page's player may act, then makes the first allowed bid or plays
+    the first highlighted card, answering the joker dialog with its first mode. Returns
+    whether the joker dialog was used."""
+    page.wait_for_selector(ACTIONABLE)
+    version = game_state(page)["version"]
+    page.locator(ACTIONABLE).first.click()
+    joker = page.locator("dialog[open] .joker-option").count() > 0
+    if joker:
+        page.locator("dialog[open] .joker-option").first.click()
+    page.wait_for_function(
+        "v => { const g = document.querySelector('.game');"
+        " return !g || (g.dataset.version !== v && g.dataset.busy === 'false'); }",
+        arg=version,
+    )
+    return joker
+
+
+def visible_state(page: Page) -> dict[str, Any]:
+    """What the player sees of the game, without the ticking clocks."""
+    return page.evaluate(
+        """() => {
+        const text = (sel) => [...document.querySelectorAll(sel)].map((e) => e.innerText.trim());
+        const game = document.querySelector('.game');
+        return {
+          data: {...game.dataset},
+          hand: [...document.querySelectorAll('.hand .card')].map((c) => c.dataset.card || 'back'),
+          legal: [...document.querySelectorAll(`.hand .card.legal`)].map((c) => c.dataset.card),
+          bids: [...document.querySelectorAll('.bids button.bid')]
+            .map((b) => [b.textContent, b.disabled]),
+          seats: [...document.querySelectorAll('.seat-chip .seat-stats')].map((e) => e.innerText),
+          centre: text('.centre'),
+          round: text('.round-bar .round-info, .round-bar .trump-info'),
+          prompt: text('.prompt'),
+        };
+    }"""
+    )

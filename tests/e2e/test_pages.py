@@ -1,0 +1,72 @@
+"""The language switch and the phone layout."""
+
+from __future__ import annotations
+
+from e2e_helpers import ACTIONABLE, act, create_table, enter
+from playwright.sync_api import Browser, Page
+
+
+def test_language_follows_the_browser_and_is_switched_and_remembered(
+    browser: Browser, server: str
+) -> None:
+    context = browser.new_context(base_url=server, locale="ru-RU")
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.wait_for_selector(".welcome")
+        assert page.inner_text(".welcome h1") == "Расписной покер"
+        assert page.get_attribute("html", "lang") == "ru"
+        texts = {"ru": page.inner_text(".welcome")}
+        for lang in ("uk", "en"):
+            page.select_option("#lang", lang)
+            page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+            texts[lang] = page.inner_text(".welcome")
+        assert "Розписний покер" in texts["uk"]
+        assert "Raspisnoy poker" in texts["en"]
+        assert "Choose a name" in texts["en"]
+        assert len(set(texts.values())) == 3
+        page.reload()
+        page.wait_for_selector(".welcome")
+        assert page.inner_text(".welcome") == texts["en"]
+        # in the lobby too, every option of the rules has its name in the chosen language
+        page.select_option("#lang", "uk")
+        page.fill("#nickname", "Олена")
+        page.click(".nickname-form button[type=submit]")
+        page.click("details.options summary")
+        labels = page.inner_text("details.options")
+        assert "Обов'язково козиряти" in labels
+        assert "trump_when_void" not in labels
+    finally:
+        context.close()
+
+
+def _no_horizontal_overflow(page: Page) -> None:
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"page is {widths[0]} px wide on a {widths[1]} px screen"
+
+
+def test_phone_screen_has_no_horizontal_overflow(browser: Browser, server: str) -> None:
+    """At 360×640 portrait the lobby, a 5-seat table, the joker-free play screen and the
+    score sheet fit the width."""
+    context = browser.new_context(
+        base_url=server, locale="ru-RU", viewport={"width": 360, "height": 640}, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        enter(page, "Длинноеимяигрока")
+        page.click("details.options summary")
+        _no_horizontal_overflow(page)
+        create_table(page, players=5, timer=30)
+        _no_horizontal_overflow(page)
+        page.click("button.start")
+        for _ in range(12):  # bids and cards of the first rounds
+            page.wait_for_selector(ACTIONABLE)
+            _no_horizontal_overflow(page)
+            act(page)
+        page.click("button.open-sheet")
+        page.wait_for_selector("dialog[open] table.sheet")
+        _no_horizontal_overflow(page)
+        box = page.locator(".bids button, .hand button.card").first.bounding_box()
+        assert box is None or (box["width"] >= 40 and box["height"] >= 44)
+    finally:
+        context.close()
