@@ -41,15 +41,25 @@ def game_state(page: Page) -> dict[str, str]:
     return attributes
 
 
-def act(page: Page) -> bool:
+def act(page: Page, *, keyboard: bool = False) -> bool:
     """Waits until this page's player may act, then makes the first allowed bid or plays
-    the first highlighted card, answering the joker dialog with its first mode. Returns
-    whether the joker dialog was used."""
+    the first highlighted card, answering the joker dialog with its first mode; by mouse,
+    or with ``keyboard`` as a desktop player would (a digit to bid; arrow and Enter to
+    play). Returns whether the joker dialog was used."""
     page.wait_for_selector(ACTIONABLE)
     version = game_state(page)["version"]
-    page.locator(ACTIONABLE).first.click()
+    first = page.locator(ACTIONABLE).first
+    if not keyboard:
+        first.click()
+    elif first.get_attribute("data-bid") is not None:
+        page.keyboard.press(str(first.get_attribute("data-bid")))
+    else:
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
     joker = page.locator("dialog[open] .joker-option").count() > 0
-    if joker:
+    if joker and keyboard:
+        page.keyboard.press("Enter")  # the dialog opens with its first mode focused
+    elif joker:
         page.locator("dialog[open] .joker-option").first.click()
     page.wait_for_function(
         "v => { const g = document.querySelector('.game');"

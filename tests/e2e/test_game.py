@@ -95,7 +95,8 @@ def _play_until_round(pages: dict[str, Page], round_number: int) -> None:
 
 
 def test_reload_in_the_middle_of_a_round_restores_it(context: BrowserContext) -> None:
-    """Reloading the page mid-round shows the same round, hand, bids, trick and turn."""
+    """Reloading the page mid-round shows the same round, hand, bids, trick and turn.
+    This player uses the keyboard only."""
     page = context.new_page()
     enter(page, "Vera")
     create_table(page, players=3, timer=120)
@@ -106,7 +107,7 @@ def test_reload_in_the_middle_of_a_round_restores_it(context: BrowserContext) ->
         and page.locator(".centre .played").count() > 0
         and page.locator(ACTIONABLE).count() > 0
     ):
-        act(page)
+        act(page, keyboard=True)
     before = visible_state(page)
     page.reload()
     page.wait_for_selector(ACTIONABLE)
@@ -114,7 +115,7 @@ def test_reload_in_the_middle_of_a_round_restores_it(context: BrowserContext) ->
     assert after == before
     assert len(before["hand"]) > 0
     # the game goes on from there: the next card leaves the hand once
-    act(page)
+    act(page, keyboard=True)
     now = visible_state(page)
     if now["data"]["round"] == before["data"]["round"]:
         assert len(now["hand"]) == len(before["hand"]) - 1

@@ -91,14 +91,15 @@ export function showLobby(view, app) {
           <h2>${esc(t("web.create.title"))}</h2>
           <form id="create-form"></form>
         </section>
-        <section class="panel">
-          <h2>${esc(t("web.tables.title"))}</h2>
-          <div id="open-tables">${tablesMarkup(state.tables)}</div>
-        </section>
-        <section class="panel">
-          <h2>${esc(t("web.games.title"))}</h2>
-          <div id="my-games">${gamesMarkup(state.games)}</div>
-        </section></div>`;
+        <div class="side">
+          <section class="panel">
+            <h2>${esc(t("web.tables.title"))}</h2>
+            <div id="open-tables">${tablesMarkup(state.tables)}</div>
+          </section>
+          <section class="panel">
+            <h2>${esc(t("web.games.title"))}</h2>
+            <div id="my-games">${gamesMarkup(state.games)}</div>
+          </section></div></div>`;
       state.form = createForm(view.querySelector("#create-form"), state.catalogue, state.form, app);
     },
     stop() {
@@ -199,7 +200,7 @@ function createForm(form, catalogue, previous, app) {
         <label class="field"><span>${esc(t("web.create.standin"))}</span>
           <select name="stand_in">${botChoices(values.standIn)}</select>
           <small class="hint">${esc(t("web.create.standin.hint"))}</small></label>
-        ${catalogue.options.map((option) => optionField(option, rules[option.name], preset.rules[option.name])).join("")}
+        <div class="option-grid">${catalogue.options.map((option) => optionField(option, rules[option.name], preset.rules[option.name])).join("")}</div>
       </details>
       <p class="form-error" role="alert"></p>
       <button type="submit" class="primary big">${esc(t("web.create.submit"))}</button>`;

@@ -11,6 +11,14 @@ import { closeDialog, copyText, dialogOpen, esc, openDialog, toast } from "./ui.
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
 
+/** The round bar's buttons: the score sheet (a ruled page) and the last trick (two cards). */
+const ICONS = {
+  sheet:
+    '<svg class="icon-art" viewBox="0 0 24 24" aria-hidden="true"><rect x="4" y="3" width="16" height="18" rx="2"/><path d="M4 8h16M4 13h16M4 18h16M10 3v18"/></svg>',
+  lastTrick:
+    '<svg class="icon-art" viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="6" width="10" height="14" rx="2" transform="rotate(-12 8 13)"/><rect x="10" y="4" width="10" height="14" rx="2"/><path d="M13 11h4m-2-2-2 2 2 2"/></svg>',
+};
+
 export function showTable(view, app, tableId) {
   const s = {
     table: null,
@@ -68,7 +76,7 @@ export function showTable(view, app, tableId) {
   const names = () =>
     s.table.seats.map((seat) =>
       seat.user_id === null
-        ? t("web.seat.bot", { seat: seat.seat + 1, bot: botLevel(seat.bot) })
+        ? t("web.seat.bot", { seat: seat.seat + 1 })
         : (s.table.names?.[seat.seat] ?? seat.nickname),
     );
   const botLevel = (bot) => tMaybe(`web.bot.${bot}`) ?? bot;
@@ -162,12 +170,12 @@ export function showTable(view, app, tableId) {
     if (game.dealer === seat) badges.push(`<span class="badge dealer" title="${esc(t("web.seat.dealer"))}">${esc(t("web.seat.dealer.short"))}</span>`);
     if (info.user_id !== null && info.away) badges.push(`<span class="badge away">${esc(t("web.seat.away"))}</span>`);
     else if (info.user_id !== null && !info.connected) badges.push(`<span class="badge offline">${esc(t("web.seat.offline"))}</span>`);
-    if (info.user_id === null) badges.push(`<span class="badge bot">${esc(t("web.seat.botmark"))}</span>`);
     const deadline = turn && s.table.deadline_ms ? `<span class="countdown" data-deadline="${s.table.deadline_ms}"></span>` : "";
     const bidText = game.bids === null ? "" : `<span class="stat">${esc(t("web.seat.bid"))} <b>${bid ?? "–"}</b></span>`;
     const shown = game.shown_hands[seat];
     const shownCards = shown ? `<span class="shown">${shown.map((card) => `<span class="mini-card">${cardSvg(card)}</span>`).join("")}</span>` : "";
-    return `<li class="seat-chip ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}">
+    const level = info.user_id === null ? ` title="${esc(t("web.seat.level", { bot: botLevel(info.bot) }))}"` : "";
+    return `<li class="seat-chip ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}"${level}>
       <div class="seat-name"><span class="name">${esc(names()[seat])}</span>${badges.join("")}${deadline}</div>
       <div class="seat-stats">${bidText}<span class="stat">${esc(t("web.seat.taken"))} <b data-taken="${seat}">${game.taken[seat]}</b></span>
         <span class="stat">${esc(t("web.seat.points"))} <b>${game.totals[seat]}</b></span>
@@ -292,6 +300,19 @@ export function showTable(view, app, tableId) {
     return `<span class="trump-info">${card}<span>${esc(t("web.trump.label"))} ${suit}</span></span>`;
   }
 
+  /** What a special round means, with this table's points (misère and golden differ
+   * between rulesets). */
+  function kindHelp() {
+    const kind = s.game.kind;
+    const rules = s.table.rules;
+    const values = {
+      misere: { zero: rules.misere_zero, trick: rules.misere_per_trick },
+      golden: { zero: rules.golden_zero, trick: rules.golden_per_trick },
+    }[kind];
+    const text = tMaybe(`web.kindhelp.${kind}`, values);
+    return text ? `<p class="kind-help">${esc(text)}</p>` : "";
+  }
+
   function renderGame() {
     const game = s.game;
     const me = mySeat();
@@ -308,10 +329,10 @@ export function showTable(view, app, tableId) {
           <span>${esc(t("web.round.cards", { cards: game.cards }))}</span>${kindBadge(game.kind)}</div>
         ${trumpMarkup()}
         <div class="bar-buttons">
-          <button class="small last-trick" ${lastTrick ? "" : "disabled"}>${esc(t("web.lasttrick.button"))}</button>
-          <button class="small open-sheet">${esc(t("web.sheet.button"))}</button></div>
+          <button class="small last-trick" ${lastTrick ? "" : "disabled"} title="${esc(t("web.lasttrick.button"))}">${ICONS.lastTrick}<span class="label">${esc(t("web.lasttrick.button"))}</span></button>
+          <button class="small open-sheet" title="${esc(t("web.sheet.button"))}">${ICONS.sheet}<span class="label">${esc(t("web.sheet.button"))}</span></button></div>
       </div>
-      ${awayBanner}
+      ${kindHelp()}${awayBanner}
       <ol class="seats">${aroundFrom(me).map(seatChip).join("")}</ol>
       <div class="centre" aria-live="polite">${centreMarkup()}</div>
       <p class="prompt ${game.to_act === me ? "mine" : ""}" role="status">${esc(promptText())}</p>
