@@ -83,7 +83,6 @@ class TableRun:
 class Totals:
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
-    actions_total: int = 0
     connected: int = 0
     finished: int = 0
     measuring: bool = False
@@ -107,8 +106,6 @@ async def play(
                 totals.latencies.append(now - sent)
             if seat == message["action"]["seat"]:
                 totals.actions += 1
-        if message["type"] == "event" and seat == message["action"]["seat"]:
-            totals.actions_total += 1
         if game is None:
             continue
         if game["phase"] == "over":
@@ -152,7 +149,7 @@ async def open_table(
 
 
 async def load(
-    base: str, tables: int, seconds: float, warmup: float, think: float
+    base: str, tables: int, seconds: float, warmup: float, think: float, server_pid: int
 ) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     totals = Totals()
@@ -176,10 +173,10 @@ async def load(
             (await http.post(f"/api/tables/{table.id}/start", headers=auth)).raise_for_status()
         await asyncio.sleep(warmup)
         totals.measuring = True
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds(server_pid)
         await asyncio.sleep(seconds)
         totals.measuring = False
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, cpu_seconds(server_pid) - cpu
         totals.stop = True
         open_sockets = sum(1 for _, sockets in opened for ws in sockets if ws.state.name == "OPEN")
         for _, sockets in opened:
@@ -206,8 +203,8 @@ async def load(
         "latency_ms_p50": percentile(0.50),
         "latency_ms_p99": percentile(0.99),
         "latency_ms_mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
+        "server_cpu_ms_per_action": cpu * 1000 / max(1, totals.actions),
         "games_finished": totals.finished,
-        "actions_total": totals.actions_total,
     }
 
 
@@ -248,12 +245,8 @@ def main() -> None:
                     if server.poll() is not None or time.monotonic() > deadline:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
-            before = cpu_seconds(server.pid)
             result = asyncio.run(
-                load(base, args.tables, args.seconds, args.warmup, args.think_ms / 1000)
-            )
-            result["server_cpu_ms_per_action"] = (
-                (cpu_seconds(server.pid) - before) * 1000 / max(1, result["actions_total"])
+                load(base, args.tables, args.seconds, args.warmup, args.think_ms / 1000, server.pid)
             )
         finally:
             server.terminate()

@@ -60,3 +60,17 @@ def test_unusable_urls_are_named() -> None:
         Store.open("::nonsense::")
     with pytest.raises(StoreError, match="cannot migrate"):
         Store.open("postgresql+psycopg://nobody@127.0.0.1:1/none")
+
+
+def test_sqlite_checkpoints_fold_the_log_into_the_database(tmp_path: Path) -> None:
+    with new_database("sqlite", tmp_path) as url:
+        store = Store.open(url)
+        assert store.needs_checkpoints
+        for _ in range(200):
+            store.create_user("Anna")
+        database = tmp_path / "raspisnoy.sqlite3"
+        before = database.stat().st_size
+        assert (tmp_path / "raspisnoy.sqlite3-wal").stat().st_size > 0
+        store.checkpoint()  # the writes reach the database file only now
+        assert database.stat().st_size > before
+        store.close()

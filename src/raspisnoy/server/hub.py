@@ -23,6 +23,8 @@ _log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 #: Most actions committed in one transaction.
 _BATCH = 512
+#: Seconds between SQLite checkpoints.
+_CHECKPOINT_SECONDS = 2.0
 
 
 class EventWriter:
@@ -88,6 +90,7 @@ class Hub:
         self.writer = EventWriter(store)
         self._actors: dict[str, TableActor] = {}
         self._loading = asyncio.Lock()
+        self._checkpoints: asyncio.Task[None] | None = None
 
     async def run(self, function: Callable[..., _T], *args: object) -> _T:
         """Run a blocking store call in a worker thread."""
@@ -97,6 +100,8 @@ class Hub:
         """Start the writer and bring back every game that was being played (after a
         restart or a crash: the stored actions rebuild each exactly)."""
         self.writer.start()
+        if self.store.needs_checkpoints:
+            self._checkpoints = asyncio.create_task(self._checkpoint(), name="checkpoints")
         for table in await self.run(
             lambda: self.store.list_tables(status="playing", public_only=False, limit=None)
         ):
@@ -107,6 +112,16 @@ class Hub:
         for actor in self._actors.values():
             await actor.close()
         await self.writer.stop()
+        if self._checkpoints is not None:
+            self._checkpoints.cancel()
+
+    async def _checkpoint(self) -> None:
+        while True:
+            await asyncio.sleep(_CHECKPOINT_SECONDS)
+            try:
+                await self.run(self.store.checkpoint)
+            except StoreError as error:  # a busy database: the next one will do
+                _log.warning("%s", error)
 
     async def actor(self, table_id: str) -> TableActor:
         """The table's actor, loaded from the store on first use; ``NotFoundError`` if none."""
