@@ -8,15 +8,11 @@ Chromium comes from ``apt-get install -y chromium`` (``.ci/run`` installs it);
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+from e2e_helpers import ServerProcess
 from playwright.sync_api import Browser, BrowserContext, sync_playwright
 
 CHROMIUM = Path(os.environ.get("RASPISNOY_CHROMIUM", "/usr/lib/chromium/chromium"))
@@ -28,46 +24,24 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-#: How long the server may take to answer /healthz after it starts.
-STARTUP_SECONDS = 30
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a real server with a database of its own."""
-    data = tmp_path_factory.mktemp("e2e-data")
-    log_path = data / "server.log"
-    port = _free_port()
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "raspisnoy", "serve", f"--port={port}", f"--data-dir={data}"],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + STARTUP_SECONDS
-        try:
-            while True:
-                if process.poll() is not None:
-                    pytest.fail(f"the server exited: {log_path.read_text(errors='replace')}")
-                try:
-                    if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline:
-                        pytest.fail(f"the server did not start: {log_path.read_text()}")
-                    time.sleep(0.1)  # polling a process that is starting up
-            yield url
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
+    """The base URL of a real server with a database of its own, shared by the tests."""
+    process = ServerProcess(tmp_path_factory.mktemp("e2e-data"))
+    process.start()
+    yield process.url
+    process.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server for one test alone, which the test may restart."""
+    process = ServerProcess(tmp_path)
+    process.start()
+    yield process
+    process.stop()
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import httpx
-from e2e_helpers import ACTIONABLE, act, create_table, enter, game_state, visible_state
+from e2e_helpers import (
+    ACTIONABLE,
+    ServerProcess,
+    act,
+    create_table,
+    enter,
+    game_state,
+    visible_state,
+)
 from playwright.sync_api import Browser, BrowserContext, Page
 
 
@@ -119,3 +127,28 @@ def test_reload_in_the_middle_of_a_round_restores_it(context: BrowserContext) ->
     now = visible_state(page)
     if now["data"]["round"] == before["data"]["round"]:
         assert len(now["hand"]) == len(before["hand"]) - 1
+
+
+def test_server_restart_reconnects_and_resyncs(browser: Browser, own_server: ServerProcess) -> None:
+    """The server goes away mid-round: the page says so, reconnects by itself when it is
+    back, shows the same game, and the game goes on."""
+    context = browser.new_context(base_url=own_server.url, locale="en-US")
+    try:
+        page = context.new_page()
+        enter(page, "Gleb")
+        create_table(page, players=3, timer=120)
+        page.click("button.start")
+        while int(game_state(page)["round"]) < 3:
+            act(page)
+        page.wait_for_selector(ACTIONABLE)
+        before = visible_state(page)
+        own_server.stop()
+        page.wait_for_selector("#conn[data-status=offline]")
+        assert "reconnecting" in page.inner_text("#conn")
+        own_server.start()
+        page.wait_for_selector("#conn[data-status=online]", timeout=15000)
+        page.wait_for_selector(ACTIONABLE)
+        assert visible_state(page) == before
+        act(page)
+    finally:
+        context.close()

@@ -11,7 +11,7 @@ const FINAL_CLOSE_CODES = new Set([4401, 4404]);
 export class TableConnection {
   /**
    * @param {string} tableId
-   * @param {object} handlers onState(msg), onEvent(msg), onTable(msg), onError(msg),
+   * @param {object} handlers onState(msg), onEvent(msg), onTable(msg), onAck(msg), onError(msg),
    *   onStatus("connecting" | "online" | "offline"), onFatal(code, reason)
    */
   constructor(tableId, handlers) {
@@ -24,6 +24,21 @@ export class TableConnection {
     this.stopped = false;
     this.backoff = 500;
     this.timers = {};
+    // Back on the network, or back to the tab: try at once instead of waiting out the backoff.
+    this.wake = () => {
+      if (this.stopped || this.socket?.readyState === WebSocket.OPEN) return;
+      if (this.socket?.readyState === WebSocket.CONNECTING) return;
+      clearTimeout(this.timers.retry);
+      this.backoff = 500;
+      this.connect();
+    };
+    window.addEventListener("online", this.wake);
+    document.addEventListener("visibilitychange", this.wake);
+  }
+
+  /** Whether an action is sent but not yet acknowledged (the page waits for it). */
+  waiting() {
+    return this.pending.size > 0;
   }
 
   connect() {
@@ -58,6 +73,8 @@ export class TableConnection {
 
   stop() {
     this.stopped = true;
+    window.removeEventListener("online", this.wake);
+    document.removeEventListener("visibilitychange", this.wake);
     clearTimeout(this.timers.ping);
     clearTimeout(this.timers.pong);
     clearTimeout(this.timers.retry);
@@ -90,6 +107,7 @@ export class TableConnection {
         break;
       case "ack":
         this.pending.delete(message.id);
+        this.handlers.onAck(message);
         break;
       case "error":
         if (message.id) this.pending.delete(message.id);

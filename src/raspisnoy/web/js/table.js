@@ -38,7 +38,7 @@ export function showTable(view, app, tableId) {
       s.you = message.you;
       s.game = message.game;
       s.lastRound = message.last_round;
-      s.busy = false;
+      s.busy = connection.waiting(); // an action resent after reconnecting is still on its way
       render();
     },
     onEvent(message) {
@@ -54,6 +54,13 @@ export function showTable(view, app, tableId) {
     onTable(message) {
       s.table = message.table;
       render();
+    },
+    onAck() {
+      // an action resent after a reconnect may turn out to be applied already
+      if (s.busy && !connection.waiting()) {
+        s.busy = false;
+        render();
+      }
     },
     onError(message) {
       s.busy = false;
