@@ -2,7 +2,7 @@
 // bots, privacy, timer, bot speed), the open public tables and your own games.
 import { get, post } from "./api.js";
 import { t, tMaybe } from "./i18n.js";
-import { esc, toast } from "./ui.js";
+import { esc, playerName, toast } from "./ui.js";
 
 const TIMERS = [0, 15, 30, 60, 120, 300];
 const SPEEDS = [
@@ -142,7 +142,7 @@ function gamesMarkup(games) {
       const link = over
         ? `<a class="button small" data-nav href="/?replay=${esc(game.id)}">${esc(t("web.games.replay"))}</a>`
         : `<a class="button small primary" data-nav href="/?table=${esc(game.id)}">${esc(t("web.games.resume"))}</a>`;
-      return `<li class="game-row"><span><strong>${esc(game.players.join(", "))}</strong>
+      return `<li class="game-row"><span><strong>${esc(game.players.map(playerName).join(", "))}</strong>
         <span class="muted">${esc(presetLabel(game.rules))} · ${esc(when)} · ${esc(t(over ? "web.games.over" : "web.games.playing"))}</span></span>
         ${link}</li>`;
     })

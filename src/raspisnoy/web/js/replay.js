@@ -5,7 +5,7 @@ import { get } from "./api.js";
 import { cardSvg, suitIcon } from "./cards.js";
 import { t } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup } from "./sheet.js";
-import { esc } from "./ui.js";
+import { esc, playerName } from "./ui.js";
 
 export function showReplay(view, gameId) {
   const s = { report: null, round: 0, step: 0, error: null };
@@ -46,12 +46,13 @@ export function showReplay(view, gameId) {
       return;
     }
     const report = s.report;
+    const players = report.players.map(playerName);
     const round = report.rounds[s.round];
     const count = report.players.length;
     const shown = round.tricks.slice(0, s.step);
-    const takenSoFar = report.players.map((_, seat) => shown.filter((trick) => trick.winner === seat).length);
+    const takenSoFar = players.map((_, seat) => shown.filter((trick) => trick.winner === seat).length);
     const roundOver = s.step === round.tricks.length;
-    const rows = report.players
+    const rows = players
       .map((name, seat) => {
         const bid = round.bids ? `<span>${esc(t("web.seat.bid"))} <b>${round.bids[seat]}</b></span>` : "";
         const points = roundOver && round.points ? `<b class="${round.points[seat] < 0 ? "neg" : "pos"}">${round.points[seat] > 0 ? "+" : ""}${round.points[seat]}</b>` : "";
@@ -65,9 +66,9 @@ export function showReplay(view, gameId) {
       ? `<ol class="trick-cards">${trick.cards
           .map((card, i) => {
             const seat = (trick.leader + i) % count;
-            return `<li class="played ${trick.winner === seat ? "won" : ""}"><span class="card face">${cardSvg(card)}</span><span class="who">${esc(report.players[seat])}</span></li>`;
+            return `<li class="played ${trick.winner === seat ? "won" : ""}"><span class="card face">${cardSvg(card)}</span><span class="who">${esc(players[seat])}</span></li>`;
           })
-          .join("")}</ol><p class="centre-note">${esc(t("web.replay.trick", { trick: s.step, tricks: round.tricks.length, name: report.players[trick.winner] }))}</p>`
+          .join("")}</ol><p class="centre-note">${esc(t("web.replay.trick", { trick: s.step, tricks: round.tricks.length, name: players[trick.winner] }))}</p>`
       : `<p class="centre-note">${esc(t(round.bids ? "web.replay.bids" : "web.replay.nobids"))}</p>`;
     const options = report.rounds
       .map((r, i) => `<option value="${i}" ${i === s.round ? "selected" : ""}>${esc(t("web.round.number", { round: r.round }))} · ${esc(t("web.round.cards", { cards: r.cards }))}</option>`)
@@ -81,7 +82,7 @@ export function showReplay(view, gameId) {
       <div class="replay-controls">
         <button class="prev" aria-label="${esc(t("web.replay.prev"))}">◀ ${esc(t("web.replay.prev"))}</button>
         <button class="next primary" aria-label="${esc(t("web.replay.next"))}">${esc(t("web.replay.next"))} ▶</button></div>
-      <p class="hint centre">${esc(t("web.replay.keys"))}</p>
+      <p class="hint text-centre">${esc(t("web.replay.keys"))}</p>
       <details><summary>${esc(t("web.sheet.title"))}</summary>${chartMarkup(report)}${sheetMarkup(report)}</details>
       <a class="button" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
     view.querySelector(".prev").addEventListener("click", () => move(-1));

@@ -3,7 +3,7 @@
 // `raspisnoy replay --json` report that GET /api/games/{id}/score returns.
 import { t } from "./i18n.js";
 import { suitIcon } from "./cards.js";
-import { esc } from "./ui.js";
+import { esc, playerName } from "./ui.js";
 
 /** One colour per seat, for the chart and the legend. */
 export const SEAT_COLOURS = ["#d1495b", "#00798c", "#edae49", "#66a182", "#8d5fd3", "#2e4057", "#f08a4b", "#3a86ff", "#b5838d", "#6d6875"];
@@ -28,7 +28,7 @@ export function kindBadge(kind) {
 }
 
 /** The sheet as a table; `names` are the players' names in seat order. */
-export function sheetMarkup(report, names = report.players) {
+export function sheetMarkup(report, names = report.players.map(playerName)) {
   const running = runningTotals(report);
   const head = names
     .map((name, seat) => `<th scope="col"><span class="dot" style="background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}"></span>${esc(name)}</th>`)
@@ -59,7 +59,7 @@ export function sheetMarkup(report, names = report.players) {
 }
 
 /** An SVG line chart of everyone's running total after each round. */
-export function chartMarkup(report, names = report.players) {
+export function chartMarkup(report, names = report.players.map(playerName)) {
   const running = runningTotals(report).filter((_, index) => report.rounds[index].points);
   const series = names.map((_, seat) => [0, ...running.map((totals) => totals[seat])]);
   const all = series.flat();

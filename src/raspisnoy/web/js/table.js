@@ -168,7 +168,8 @@ export function showTable(view, app, tableId) {
     return Array.from({ length: seat === null ? count : count - 1 }, (_, i) => (start + i) % count);
   }
 
-  function seatChip(seat) {
+  /** One seat's chip; `place` positions it around the table on wide screens. */
+  function seatChip(seat, place = "") {
     const game = s.game;
     const info = s.table.seats[seat];
     const turn = game.to_act === seat;
@@ -182,7 +183,7 @@ export function showTable(view, app, tableId) {
     const shown = game.shown_hands[seat];
     const shownCards = shown ? `<span class="shown">${shown.map((card) => `<span class="mini-card">${cardSvg(card)}</span>`).join("")}</span>` : "";
     const level = info.user_id === null ? ` title="${esc(t("web.seat.level", { bot: botLevel(info.bot) }))}"` : "";
-    return `<li class="seat-chip ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}"${level}>
+    return `<li class="seat-chip ${place} ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}"${level}>
       <div class="seat-name"><span class="name">${esc(names()[seat])}</span>${badges.join("")}${deadline}</div>
       <div class="seat-stats">${bidText}<span class="stat">${esc(t("web.seat.taken"))} <b data-taken="${seat}">${game.taken[seat]}</b></span>
         <span class="stat">${esc(t("web.seat.points"))} <b>${game.totals[seat]}</b></span>
@@ -288,7 +289,7 @@ export function showTable(view, app, tableId) {
     if (game.hand === null) {
       const backs = Array.from({ length: game.hand_sizes[me] }, () => `<span class="card back">${cardSvg(null, { back: true })}</span>`);
       return `<div class="hand face-down" aria-label="${esc(t("web.hand.hidden"))}">${backs.join("")}</div>
-        <p class="hint centre">${esc(t(game.kind === "blind" ? "web.hand.blind" : "web.hand.hidden"))}</p>`;
+        <p class="hint text-centre">${esc(t(game.kind === "blind" ? "web.hand.blind" : "web.hand.hidden"))}</p>`;
     }
     const cards = sortHand(game.hand, game.trump).map((code) => {
       const legal = playing && game.legal.some((action) => action === code || action.startsWith(`${code}:`));
@@ -340,11 +341,12 @@ export function showTable(view, app, tableId) {
           <button class="small open-sheet" title="${esc(t("web.sheet.button"))}">${ICONS.sheet}<span class="label">${esc(t("web.sheet.button"))}</span></button></div>
       </div>
       ${kindHelp()}${awayBanner}
-      <ol class="seats">${aroundFrom(me).map(seatChip).join("")}</ol>
-      <div class="centre" aria-live="polite">${centreMarkup()}</div>
+      <div class="felt opponents-${aroundFrom(me).length}">
+        <ol class="seats">${aroundFrom(me).map((seat, i) => seatChip(seat, `pos-${i + 1}`)).join("")}</ol>
+        <div class="centre" aria-live="polite">${centreMarkup()}</div></div>
       <p class="prompt ${game.to_act === me ? "mine" : ""}" role="status">${esc(promptText())}</p>
       ${bidMarkup()}${chooseMarkup()}
-      ${me === null ? `<p class="hint centre">${esc(t("web.spectator"))}</p>` : `<ol class="seats me">${seatChip(me)}</ol>`}
+      ${me === null ? `<p class="hint text-centre">${esc(t("web.spectator"))}</p>` : `<ol class="seats me">${seatChip(me)}</ol>`}
       ${handMarkup()}
     </div>`;
     tickCountdowns();
@@ -425,7 +427,7 @@ export function showTable(view, app, tableId) {
       .join("");
     view.innerHTML = `<section class="panel results" id="results">
       <h2>${esc(t("web.results.title"))}</h2>
-      <p class="winners">🏆 ${esc(t(winners.length > 1 ? "web.results.winners" : "web.results.winner", { names: winners.join(", ") }))}</p>
+      <p class="winners">${esc(t(winners.length > 1 ? "web.results.winners" : "web.results.winner", { names: winners.join(", ") }))}</p>
       <ol class="final">${places}</ol>
       <div class="report">${esc(t("web.loading"))}</div>
       <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>

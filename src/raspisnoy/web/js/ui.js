@@ -1,5 +1,5 @@
 // Small DOM helpers shared by the screens: escaping, the dialog, short notices.
-import { t } from "./i18n.js";
+import { t, tMaybe } from "./i18n.js";
 
 const ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -13,6 +13,13 @@ export function element(markup) {
   const template = document.createElement("template");
   template.innerHTML = markup.trim();
   return template.content.firstElementChild;
+}
+
+/** A player's name as games record it, with bots ("Bot 2 (random)", PROTOCOL.md) named in
+ * the page's language. Nicknames cannot contain brackets, so no person matches. */
+export function playerName(name) {
+  const bot = /^Bot (\d+) \(([\w-]+)\)$/.exec(name);
+  return bot ? t("web.seat.botlevel", { seat: bot[1], bot: tMaybe(`web.bot.${bot[2]}`) ?? bot[2] }) : name;
 }
 
 let toastTimer = null;
