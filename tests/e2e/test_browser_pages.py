@@ -46,8 +46,8 @@ def _no_horizontal_overflow(page: Page) -> None:
 
 
 def test_phone_screen_has_no_horizontal_overflow(browser: Browser, server: str) -> None:
-    """At 360×640 portrait the lobby, a 5-seat table, the joker-free play screen and the
-    score sheet fit the width."""
+    """At 360×640 portrait the lobby, the seating with a long name, a 5-seat game, the
+    score sheet, the replay and the lobby's list of games fit the width."""
     context = browser.new_context(
         base_url=server, locale="ru-RU", viewport={"width": 360, "height": 640}, has_touch=True
     )
@@ -63,10 +63,23 @@ def test_phone_screen_has_no_horizontal_overflow(browser: Browser, server: str) 
             page.wait_for_selector(ACTIONABLE)
             _no_horizontal_overflow(page)
             act(page)
+        page.wait_for_selector(ACTIONABLE)
+        for target in page.locator(f"{ACTIONABLE}, .bar-buttons button").all():
+            box = target.bounding_box()
+            assert box is not None
+            assert box["width"] >= 40
+            assert box["height"] >= 44
         page.click("button.open-sheet")
         page.wait_for_selector("dialog[open] table.sheet")
         _no_horizontal_overflow(page)
-        box = page.locator(".bids button, .hand button.card").first.bounding_box()
-        assert box is None or (box["width"] >= 40 and box["height"] >= 44)
+        page.keyboard.press("Escape")
+        table_id = page.evaluate("new URLSearchParams(location.search).get('table')")
+        page.goto(f"/?replay={table_id}")
+        page.wait_for_selector(".replay .trick-cards, .replay .centre-note")
+        page.click(".replay button.next")
+        _no_horizontal_overflow(page)
+        page.goto("/")
+        page.wait_for_selector("#my-games .game-row")
+        _no_horizontal_overflow(page)
     finally:
         context.close()
