@@ -1,9 +1,10 @@
-"""The language switch and the phone layout."""
+"""The language switch, the phone layout and the new-table form."""
 
 from __future__ import annotations
 
+import httpx
 from e2e_helpers import ACTIONABLE, act, create_table, enter
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
 
 def test_language_follows_the_browser_and_is_switched_and_remembered(
@@ -83,3 +84,23 @@ def test_phone_screen_has_no_horizontal_overflow(browser: Browser, server: str) 
         _no_horizontal_overflow(page)
     finally:
         context.close()
+
+
+def test_rules_options_reach_the_table(context: BrowserContext, server: str) -> None:
+    """Options changed under "All rules options" are the created table's rules; the
+    preset's description follows the chosen preset."""
+    page = context.new_page()
+    enter(page, "Ivan")
+    page.select_option("#create-form select[name=preset]", "classic")
+    assert "rules sheet" in page.inner_text("#create-form .field >> nth=0")
+    page.click("details.options summary")
+    page.set_checked("input[name=option-descending]", True)
+    page.fill("input[name=option-exact_zero]", "7")
+    page.dispatch_event("input[name=option-exact_zero]", "change")
+    assert page.locator(".option.changed").count() == 2
+    table_id = create_table(page, players=4)
+    rules = httpx.get(f"{server}/api/tables/{table_id}").json()["rules"]
+    assert rules["preset"] == "classic"
+    assert rules["descending"] is True
+    assert rules["exact_zero"] == 7
+    assert rules["trump_when_void"] is True  # from the preset, untouched

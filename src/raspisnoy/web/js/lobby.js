@@ -206,6 +206,9 @@ function createForm(form, catalogue, previous, app) {
       <button type="submit" class="primary big">${esc(t("web.create.submit"))}</button>`;
   }
 
+  // Fields change in place (no redraw, so focus stays where it is), except those that
+  // change other fields: the preset, and the player counts it allows.
+  const REDRAW = new Set(["preset", "players", "option-min_players", "option-max_players"]);
   form.addEventListener("change", (event) => {
     const field = event.target;
     if (field.name === "preset") {
@@ -213,17 +216,21 @@ function createForm(form, catalogue, previous, app) {
       values.options = {};
     } else if (field.name === "players") values.players = Number(field.value);
     else if (field.name === "bot") values.bots[Number(field.dataset.seat)] = field.value;
-    else if (field.name === "public") values.public = field.checked;
-    else if (field.name === "timer") values.timer = Number(field.value);
+    else if (field.name === "public") {
+      values.public = field.checked;
+      field.parentElement.querySelector(".hint").textContent = t(values.public ? "web.create.public.hint" : "web.create.private.hint");
+    } else if (field.name === "timer") values.timer = Number(field.value);
     else if (field.name === "speed") values.speed = Number(field.value);
     else if (field.name === "stand_in") values.standIn = field.value;
     else if (field.dataset.option) {
       const option = catalogue.options.find((o) => o.name === field.dataset.option);
       values.options[option.name] = optionValue(option, field);
+      const changed = JSON.stringify(values.options[option.name]) !== JSON.stringify(presetOf(values.preset).rules[option.name]);
+      field.closest(".option").classList.toggle("changed", changed);
     }
-    values.open = form.querySelector("details").open;
-    draw();
+    if (REDRAW.has(field.name)) draw();
   });
+  form.addEventListener("toggle", (event) => (values.open = event.target.open), true);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const preset = presetOf(values.preset);
