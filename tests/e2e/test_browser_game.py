@@ -23,16 +23,27 @@ def test_whole_game_against_two_bots(context: BrowserContext, server: str) -> No
     table_id = create_table(page, players=3)
     page.click("button.start")
     page.wait_for_selector(".game")
-    jokers = 0
+    jokers = blind_bids = 0
+    dealer_rule_shown = False
     rounds_seen = set()
     while True:
         page.wait_for_selector(f"{ACTIONABLE}, #results")
         if page.locator("#results").count():
             break
-        rounds_seen.add(game_state(page)["round"])
+        state = game_state(page)
+        rounds_seen.add(state["round"])
+        if state["phase"] == "bid" and page.locator(".bids button.bid[disabled]").count():
+            assert "You deal: you may not bid" in page.inner_text(".reason")
+            dealer_rule_shown = True
+        if state["phase"] == "bid" and state["kind"] == "blind":
+            assert page.locator(".hand.face-down .card").count() == 12
+            assert "shown after the bids" in page.inner_text(".round-bar")
+            blind_bids += 1
         jokers += act(page)
     assert rounds_seen == {str(n) for n in range(1, 27)}  # she plays a card in every round
     assert jokers > 0, "the joker never came to Anna in 26 rounds: the dialog went untested"
+    assert blind_bids == 3  # three blind rounds, bid face down
+    assert dealer_rule_shown  # Anna deals every third round: one bid is barred then
 
     report = httpx.get(f"{server}/api/games/{table_id}/score").json()
     assert report["complete"] is True

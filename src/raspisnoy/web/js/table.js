@@ -330,7 +330,7 @@ export function showTable(view, app, tableId) {
       : "";
     const lastTrick = game.tricks.at(-1) ?? s.lastRound?.tricks.at(-1) ?? null;
     const focused = document.activeElement?.closest?.(".game button")?.dataset ?? {};
-    view.innerHTML = `<div class="game ${game.to_act === me ? "my-turn" : ""}" data-round="${game.round}" data-phase="${game.phase}"
+    view.innerHTML = `<div class="game ${game.to_act === me ? "my-turn" : ""}" data-round="${game.round}" data-phase="${game.phase}" data-kind="${game.kind}"
       data-to-act="${game.to_act ?? ""}" data-me="${me ?? ""}" data-version="${connection.version}" data-busy="${s.busy}">
       <div class="round-bar">
         <div class="round-info"><strong>${esc(t("web.round.number", { round: game.round }))}</strong>
@@ -348,7 +348,10 @@ export function showTable(view, app, tableId) {
       ${bidMarkup()}${chooseMarkup()}
       ${me === null ? `<p class="hint text-centre">${esc(t("web.spectator"))}</p>` : `<ol class="seats me">${seatChip(me)}</ol>`}
       ${handMarkup()}
+      ${me === null ? "" : `<p class="keys-hint">${esc(t("web.keys.hint"))}</p>`}
     </div>`;
+    // a player in another tab sees their turn in the tab's title
+    document.title = game.to_act === me && me !== null ? t("web.title.turn") : t("web.app.title");
     tickCountdowns();
     const refocus = focused.card ? `.hand button.card[data-card="${focused.card}"]` : focused.bid ? `button.bid[data-bid="${focused.bid}"]` : null;
     if (refocus) view.querySelector(refocus)?.focus();
@@ -484,6 +487,7 @@ export function showTable(view, app, tableId) {
   return {
     render,
     stop() {
+      document.title = t("web.app.title");
       connection.stop();
       clearInterval(clock);
       clearTimeout(s.digitTimer);
