@@ -1,22 +1,26 @@
 """Server load: N tables of 4 people, every seat a WebSocket client on loopback, playing
 at bot speed (each client answers its turn at once with a random legal action).
 
-Starts the real server (the app ``raspisnoy serve`` runs, under Uvicorn, one worker) in a
-subprocess on a fresh SQLite database (or ``--database-url``), with flood limits opened
-up for clients that act as fast as bots. Then, through the public API only: a guest
+Starts the real server (the app ``raspisnoy serve`` runs, under Uvicorn with the same
+options, one worker) in a subprocess on a fresh SQLite database (or ``--database-url``),
+with flood limits opened up for clients that act as fast as bots. Clients offer
+per-message compression as browsers do. Then, through the public API only: a guest
 session per client, a table per 4 clients (turn timer off), every client connected, each
-game started. For ``--seconds`` it measures:
+game started. Each client acts ``--think-ms`` after its turn comes (0: at once, the
+heaviest load; a table's default bot delay is 800 ms). For ``--seconds`` it measures:
 
 - actions/s: actions applied by the server (every one stored before it is sent);
-- connected clients;
+- connected clients (and how many are still connected at the end);
 - latency from an action's send to each seat's receipt of its event (the state every
   seat sees), p50 and p99 over all (action, seat) pairs; clients and server share the
-  machine's clock.
+  machine's clock;
+- the server process's CPU time per action over the measured window.
 
 The clients run in this process (asyncio), so on a small machine they compete with the
 server for the CPU: the figures are a floor for the server alone.
 
-    .venv/bin/python benchmarks/server_load.py [--tables 200] [--seconds 30] [--json out.json]
+    .venv/bin/python benchmarks/server_load.py [--tables 200] [--seconds 30] [--think-ms 800]
+        [--database-url URL] [--json out.json]
 """
 
 from __future__ import annotations
@@ -62,12 +66,13 @@ def run_server(port: int, database_url: str) -> None:
     import uvicorn
 
     from raspisnoy.server.app import create_app
+    from raspisnoy.server.command import UVICORN_OPTIONS
     from raspisnoy.server.config import ServerSettings
     from raspisnoy.store import Store
 
     settings = ServerSettings(messages_per_second=1000, message_burst=1000)
     app = create_app(Store.open(database_url), settings)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
 
 
 @dataclass
@@ -140,9 +145,7 @@ async def open_table(
         )
         taken.raise_for_status()
     sockets = [
-        await connect(
-            f"{ws_base}/ws/tables/{table.id}?token={token}", max_queue=None, compression=None
-        )
+        await connect(f"{ws_base}/ws/tables/{table.id}?token={token}", max_queue=None)
         for token in tokens
     ]
     return table, sockets

@@ -68,12 +68,17 @@ def test_serve_keeps_sqlite_in_the_data_dir(tmp_path: Path) -> None:
     assert (tmp_path / "data" / "raspisnoy.sqlite3").exists()
 
 
-def test_serve_reports_a_bad_database_in_one_line() -> None:
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_serve_reports_a_bad_database_in_one_line(how: str) -> None:
+    option = ["--database-url", "nosuch://x"] if how == "option" else []
+    environment = {**os.environ, "RASPISNOY_DATABASE_URL": "nosuch://x"}
     done = subprocess.run(
-        [sys.executable, "-m", "raspisnoy", "serve", "--database-url", "nosuch://x"],
+        [sys.executable, "-m", "raspisnoy", "serve", *option],
         capture_output=True,
         text=True,
         check=False,
+        env=environment if how == "environment" else None,
     )
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr.startswith("error: cannot use database") and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("error: cannot use database nosuch://x: ")
+    assert done.stderr.count("\n") == 1

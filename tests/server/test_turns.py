@@ -74,7 +74,8 @@ def test_disconnect_a_stand_in_plays_and_the_player_comes_back(server: Server) -
     back = guest.socket(table["id"])
     state = back.recv()
     assert state["type"] == "state" and state["you"]["seat"] == 1
-    assert state["version"] >= me.version - 1 and state["game"]["hand"] is not None
+    assert state["version"] >= me.version and state["game"]["seat"] == 1
+    assert state["game"]["hand"] is not None or state["game"]["kind"] == "blind"
     me.recv_until(lambda m: m["type"] == "table" and seat_state(m, 1)["connected"])
     play_in_threads([me, back])
     assert game_over(me) and game_over(back)
@@ -82,3 +83,25 @@ def test_disconnect_a_stand_in_plays_and_the_player_comes_back(server: Server) -
     assert after and all(m["action"]["by"] == "player" for m in after)
     me.close()
     back.close()
+
+
+def test_a_connected_player_who_changes_seats_is_not_away(server: Server) -> None:
+    host, guest = Api(server.base, "Host"), Api(server.base, "Mover")
+    rules = {"preset": "raspisnoy.com", "custom_plan": ["2", "3"]}
+    table = host.create_table(rules=rules, bots="random", bot_delay_ms=0, turn_seconds=0)
+    guest.post(f"/api/tables/{table['id']}/sit", seat=2)
+    me, them = host.socket(table["id"]), guest.socket(table["id"])
+    me.recv(), them.recv()
+    moved = guest.post(f"/api/tables/{table['id']}/sit", seat=1).json()
+    assert moved["seats"][1]["connected"] and not moved["seats"][1]["away"]
+    host.post(f"/api/tables/{table['id']}/start")
+    play_in_threads([me, them])
+    assert them.seat == 1
+    by = {
+        m["action"]["by"]
+        for m in them.messages
+        if m["type"] == "event" and m["action"]["seat"] == 1
+    }
+    assert by == {"player"}
+    me.close()
+    them.close()

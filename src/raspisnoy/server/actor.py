@@ -105,6 +105,7 @@ class TableActor:
         self._presence = [_Presence(away=table.turn_seconds == 0) for _ in table.seats]
         self._bots: dict[tuple[int, str], Bot] = {}
         self._turn: asyncio.Task[None] | None = None
+        self._turn_number = 0
         self._deadline: float | None = None
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]]
         self._queue = asyncio.Queue()
@@ -242,11 +243,18 @@ class TableActor:
                 f"it is {game.names[game.to_act]}'s turn, not yours ({text})",
                 client_id,
             )
-        self._presence[seat].away = False  # acting is coming back
-        await self._apply(seat, action, client_id, "player")
+        presence = self._presence[seat]
+        was_away, presence.away = presence.away, False  # acting is coming back
+        try:
+            await self._apply(seat, action, client_id, "player")
+        except ProtocolError:
+            presence.away = was_away
+            raise
         connection.send(
             {"type": "ack", "id": client_id, "version": self.version, "duplicate": False}
         )
+        if was_away:
+            self._broadcast_table()
 
     # ----------------------------------------------------------------- the game
 
@@ -274,6 +282,7 @@ class TableActor:
         if trial.is_over:
             await self.hub.run(self.hub.store.finish_table, self.table.id)
             self.table = await self.hub.run(self.hub.store.get_table, self.table.id)
+            self.hub.drop_later(self.table.id)  # if nobody is watching the end
         self._schedule_turn()
         self._broadcast_event(game, trial, seat, action, by)
 
@@ -318,54 +327,64 @@ class TableActor:
 
     def _schedule_turn(self, *, retry: bool = False) -> None:
         """(Re)start the task that waits for whoever is to act: a bot, or the turn timer.
-        A ``retry`` after a failed store waits at least ``_RETRY_SECONDS``."""
+
+        Every call starts a new turn number; a bot move or a timeout of an older number
+        is dropped, so nothing decided for a turn that has changed (someone acted, came
+        back, reconnected) is ever applied. A ``retry`` after a failed store waits at
+        least ``_RETRY_SECONDS``."""
         if self._turn is not None:
             self._turn.cancel()
         self._turn, self._deadline = None, None
+        self._turn_number += 1
         game = self.game
         if game is None or game.to_act is None:
             return
-        seat = game.to_act
+        seat, number = game.to_act, self._turn_number
         seat_row = self.table.seats[seat]
         delay = self.table.bot_delay_ms / 1000
         if retry:
             delay = max(delay, _RETRY_SECONDS)
         if seat_row.user_id is None:
-            self._turn = asyncio.create_task(self._bot_turn(seat, seat_row.bot, delay, "bot"))
+            turn = self._bot_turn(number, seat, seat_row.bot, delay, "bot")
         elif self._presence[seat].away:
-            self._turn = asyncio.create_task(
-                self._bot_turn(seat, self.table.stand_in, delay, "stand-in")
-            )
+            turn = self._bot_turn(number, seat, self.table.stand_in, delay, "stand-in")
         elif self.table.turn_seconds:
             self._deadline = time.time() + self.table.turn_seconds
-            self._turn = asyncio.create_task(self._turn_timer(seat, self.table.turn_seconds))
+            turn = self._turn_timer(number, seat, self.table.turn_seconds)
+        else:
+            return
+        self._turn = asyncio.create_task(turn)
 
-    async def _bot_turn(self, seat: int, level: str, delay: float, by: str) -> None:
+    async def _bot_turn(self, number: int, seat: int, level: str, delay: float, by: str) -> None:
         await asyncio.sleep(delay)
-        game, version = self.game, self.version
-        assert game is not None
+        assert self.game is not None
+        view = self.game.view(seat)
         bot = self._bots.get((seat, level))
         if bot is None:
             bot = self._bots[seat, level] = make_bot(level, seed=f"{self.table.seed}/{seat}")
-        action = await asyncio.to_thread(bot.act, game.view(seat))
-        self.submit(lambda: self._bot_move(seat, version, action, by))
+        try:
+            action = await asyncio.to_thread(bot.act, view)
+        except Exception:  # a broken bot must not stop the game: play the first legal action
+            _log.exception("table %s: %s bot failed at seat %d", self.table.id, level, seat)
+            action = view.legal_actions[0]
+        self.submit(lambda: self._bot_move(number, seat, action, by))
 
-    async def _bot_move(self, seat: int, version: int, action: Action, by: str) -> None:
-        if version == self.version:  # else someone acted meanwhile and the move is stale
-            try:
-                await self._apply(seat, action, None, by)
-            except ProtocolError as error:  # storage failed: try again a little later
-                _log.warning("table %s: bot move failed: %s", self.table.id, error.message)
-                self._schedule_turn(retry=True)
+    async def _bot_move(self, number: int, seat: int, action: Action, by: str) -> None:
+        if number != self._turn_number:
+            return  # the turn changed meanwhile: the move is stale
+        try:
+            await self._apply(seat, action, None, by)
+        except ProtocolError as error:  # storage failed: try again a little later
+            _log.warning("table %s: bot move failed: %s", self.table.id, error.message)
+            self._schedule_turn(retry=True)
 
-    async def _turn_timer(self, seat: int, seconds: float) -> None:
+    async def _turn_timer(self, number: int, seat: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
-        version = self.version
-        self.submit(lambda: self._time_out(seat, version))
+        self.submit(lambda: self._time_out(number, seat))
 
-    async def _time_out(self, seat: int, version: int) -> None:
+    async def _time_out(self, number: int, seat: int) -> None:
         """The player ran out of time: away from now on, and a stand-in plays at once."""
-        if version != self.version:
+        if number != self._turn_number:
             return
         self._presence[seat].away = True
         self._schedule_turn()
@@ -441,6 +460,7 @@ class TableActor:
                 counts[connection.seat] += 1
         for presence, count in zip(self._presence, counts, strict=True):
             presence.connections = count
+            presence.away = count == 0 and self.table.turn_seconds == 0
         for connection in self._connections:
             connection.send(self._state(connection))
 

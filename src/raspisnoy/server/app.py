@@ -93,9 +93,10 @@ def create_app(
 
     CurrentUser = Annotated[UserRow, Depends(current_user)]
 
-    async def table_actor(table_id: str) -> TableActor:
+    async def table_actor(table_id: str) -> AsyncIterator[TableActor]:
         try:
-            return await hub.actor(table_id)
+            async with hub.using(table_id) as actor:
+                yield actor
         except NotFoundError:
             raise HTTPException(404, f"no table {table_id!r}") from None
 
@@ -118,11 +119,7 @@ def create_app(
     @app.post("/api/session", tags=["players"])
     async def create_session(body: NicknameIn, response: Response) -> dict[str, Any]:
         """Start a guest session with a nickname: a signed token, also set as a cookie."""
-        try:
-            nickname = check_nickname(body.nickname)
-        except InvalidNicknameError as error:
-            raise HTTPException(422, str(error)) from None
-        user = await hub.run(store.create_user, nickname)
+        user = await hub.run(store.create_user, _nickname(body))
         token = sessions.token(user.id)
         response.set_cookie(
             SESSION_COOKIE, token, max_age=SESSION_MAX_AGE, httponly=True, samesite="lax"
@@ -137,11 +134,8 @@ def create_app(
     @app.patch("/api/session", tags=["players"])
     async def rename(body: NicknameIn, user: CurrentUser) -> dict[str, Any]:
         """Change the nickname (games already started keep the old one)."""
-        try:
-            nickname = check_nickname(body.nickname)
-        except InvalidNicknameError as error:
-            raise HTTPException(422, str(error)) from None
-        return {"user": _user_json(await hub.run(store.rename_user, user.id, nickname))}
+        renamed = await hub.run(store.rename_user, user.id, _nickname(body))
+        return {"user": _user_json(renamed)}
 
     # ----------------------------------------------------------------- catalogue
 
@@ -272,22 +266,25 @@ def create_app(
                 await websocket.close(CloseCode.UNAUTHORIZED, "invalid or expired session token")
                 return
         try:
-            actor = await hub.actor(table_id)
+            async with hub.using(table_id) as actor:
+                await _connected(
+                    websocket, actor, Connection(websocket, user, settings.outbox_limit)
+                )
         except NotFoundError:
             await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
-            return
-        connection = Connection(websocket, user, settings.outbox_limit)
+
+    async def _connected(websocket: WebSocket, actor: TableActor, connection: Connection) -> None:
+        """Join the table, serve the client until it leaves, then part."""
         pump = asyncio.create_task(connection.pump())
-        await actor.call(lambda: actor.join(connection))
+        await actor.call(partial(actor.join, connection))
         try:
             await _serve(websocket, actor, connection, settings)
         finally:
-            actor.submit(lambda: actor.part(connection))
+            await actor.call(partial(actor.part, connection))
             if connection.closing:
                 with suppress(TimeoutError):
                     await asyncio.wait_for(pump, 5)
             pump.cancel()
-            await hub.release(table_id)
 
     if web_dir.is_dir():  # mounted last: the routes above take precedence
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
@@ -332,6 +329,14 @@ async def _serve(
             connection.send(error_message(error))
             continue
         await actor.call(partial(actor.receive, connection, parsed))
+
+
+def _nickname(body: NicknameIn) -> str:
+    """The checked nickname, or HTTP 422 naming the rule it breaks."""
+    try:
+        return check_nickname(body.nickname)
+    except InvalidNicknameError as error:
+        raise HTTPException(422, str(error)) from None
 
 
 def _user_json(user: UserRow) -> dict[str, Any]:

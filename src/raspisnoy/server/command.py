@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-__all__ = ["serve"]
+__all__ = ["UVICORN_OPTIONS", "serve"]
 
-#: Largest WebSocket frame Uvicorn accepts; the server's own limit per message is lower.
-_WS_MAX_SIZE = 64 * 1024
+#: How Uvicorn runs the app: frames over 64 KiB are refused before the server's own, lower
+#: limit per message; no per-message compression, since messages are small and zlib
+#: would cost more CPU per message than building it.
+UVICORN_OPTIONS: dict[str, Any] = {"ws_max_size": 64 * 1024, "ws_per_message_deflate": False}
 
 
 def serve(
@@ -52,7 +54,7 @@ def serve(
     except StoreError as error:
         _fail(str(error))
     app = create_app(store)
-    uvicorn.run(app, host=host, port=port, ws_max_size=_WS_MAX_SIZE, log_level="info")
+    uvicorn.run(app, host=host, port=port, log_level="info", **UVICORN_OPTIONS)
 
 
 def _fail(message: str) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import TypeVar
 
 from raspisnoy.server.actor import TableActor
@@ -91,6 +92,9 @@ class Hub:
         self._actors: dict[str, TableActor] = {}
         self._loading = asyncio.Lock()
         self._checkpoints: asyncio.Task[None] | None = None
+        #: How many requests and connections are using each table's actor now.
+        self._users: dict[str, int] = {}
+        self._background: set[asyncio.Task[None]] = set()
 
     async def run(self, function: Callable[..., _T], *args: object) -> _T:
         """Run a blocking store call in a worker thread."""
@@ -105,11 +109,11 @@ class Hub:
         for table in await self.run(
             lambda: self.store.list_tables(status="playing", public_only=False, limit=None)
         ):
-            await self.actor(table.id)
+            await self._load(table.id)
         _log.info("resumed %d games", len(self._actors))
 
     async def stop(self) -> None:
-        for actor in self._actors.values():
+        for actor in list(self._actors.values()):
             await actor.close()
         await self.writer.stop()
         if self._checkpoints is not None:
@@ -123,8 +127,34 @@ class Hub:
             except StoreError as error:  # a busy database: the next one will do
                 _log.warning("%s", error)
 
-    async def actor(self, table_id: str) -> TableActor:
-        """The table's actor, loaded from the store on first use; ``NotFoundError`` if none."""
+    @asynccontextmanager
+    async def using(self, table_id: str) -> AsyncIterator[TableActor]:
+        """The table's actor while the block runs (loaded from the store on first use;
+        ``NotFoundError`` if there is no such table). An actor nobody uses, with no
+        clients and no game running, is dropped afterwards to free its memory."""
+        actor = await self._load(table_id)
+        self._users[table_id] = self._users.get(table_id, 0) + 1
+        try:
+            yield actor
+        finally:
+            self._users[table_id] -= 1
+            await self.drop_if_idle(table_id)
+
+    async def drop_if_idle(self, table_id: str) -> None:
+        """Drop the table's actor if nothing uses it any more."""
+        actor = self._actors.get(table_id)
+        if actor is not None and actor.idle and not self._users.get(table_id):
+            self._users.pop(table_id, None)
+            del self._actors[table_id]
+            await actor.close()
+
+    def drop_later(self, table_id: str) -> None:
+        """``drop_if_idle`` from inside the table's own actor, once its command is done."""
+        task = asyncio.create_task(self.drop_if_idle(table_id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _load(self, table_id: str) -> TableActor:
         actor = self._actors.get(table_id)
         if actor is not None:
             return actor
@@ -135,10 +165,3 @@ class Hub:
                 events = await self.run(self.store.events_of, table_id)
                 actor = self._actors[table_id] = TableActor(self, table, events)
         return actor
-
-    async def release(self, table_id: str) -> None:
-        """Drop an actor nobody needs (no clients, no game running) to free its memory."""
-        actor = self._actors.get(table_id)
-        if actor is not None and actor.idle:
-            del self._actors[table_id]
-            await actor.close()
