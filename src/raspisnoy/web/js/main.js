@@ -61,7 +61,8 @@ function renderHeader() {
       `<option value="${code}" ${code === language() ? "selected" : ""}>${LANGUAGE_NAMES[code]}</option>`,
   ).join("");
   select.setAttribute("aria-label", t("web.language"));
-  document.querySelector(".brand").textContent = t("web.app.title");
+  document.querySelector(".brand-text").textContent = t("web.app.title");
+  document.querySelector(".brand").title = t("web.back.lobby");
   const me = document.getElementById("me");
   me.hidden = app.user === null;
   me.textContent = app.user?.nickname ?? "";

@@ -5,7 +5,7 @@ import { get } from "./api.js";
 import { cardSvg, suitIcon } from "./cards.js";
 import { t } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup } from "./sheet.js";
-import { esc, playerName } from "./ui.js";
+import { esc, playerName, seatStats, signedPoints } from "./ui.js";
 
 export function showReplay(view, gameId) {
   const s = { report: null, round: 0, step: 0, error: null };
@@ -54,11 +54,13 @@ export function showReplay(view, gameId) {
     const roundOver = s.step === round.tricks.length;
     const rows = players
       .map((name, seat) => {
-        const bid = round.bids ? `<span>${esc(t("web.seat.bid"))} <b>${round.bids[seat]}</b></span>` : "";
-        const points = roundOver && round.points ? `<b class="${round.points[seat] < 0 ? "neg" : "pos"}">${round.points[seat] > 0 ? "+" : ""}${round.points[seat]}</b>` : "";
         const dealer = round.dealer === seat ? `<span class="badge dealer">${esc(t("web.seat.dealer.short"))}</span>` : "";
-        return `<li class="seat-chip"><div class="seat-name"><span class="name">${esc(name)}</span>${dealer}</div>
-          <div class="seat-stats">${bid}<span>${esc(t("web.seat.taken"))} <b>${takenSoFar[seat]}</b></span>${points}</div></li>`;
+        const stats = seatStats([
+          [t("web.seat.bid"), round.bids ? round.bids[seat] : null],
+          [t("web.seat.taken"), takenSoFar[seat]],
+          [t("web.seat.points"), roundOver && round.points ? signedPoints(round.points[seat]) : null],
+        ]);
+        return `<li class="seat-chip"><div class="seat-name"><span class="name">${esc(name)}</span>${dealer}</div>${stats}</li>`;
       })
       .join("");
     const trick = shown.at(-1);

@@ -3,7 +3,7 @@
 // `raspisnoy replay --json` report that GET /api/games/{id}/score returns.
 import { t } from "./i18n.js";
 import { suitIcon } from "./cards.js";
-import { esc, playerName } from "./ui.js";
+import { esc, playerName, signedPoints } from "./ui.js";
 
 /** One colour per seat, for the chart and the legend. */
 export const SEAT_COLOURS = ["#d1495b", "#00798c", "#edae49", "#66a182", "#8d5fd3", "#2e4057", "#f08a4b", "#3a86ff", "#b5838d", "#6d6875"];
@@ -15,10 +15,6 @@ function runningTotals(report) {
     if (round.points) round.points.forEach((points, seat) => (totals[seat] += points));
     return [...totals];
   });
-}
-
-function signed(points) {
-  return points > 0 ? `+${points}` : String(points);
 }
 
 /** The round's kind as a short mark with its full name as a tooltip. */
@@ -42,7 +38,7 @@ export function sheetMarkup(report, names = report.players.map(playerName)) {
           const points = round.points ? round.points[seat] : null;
           const dealer = round.dealer === seat ? `<span class="dealer-mark" title="${esc(t("web.seat.dealer"))}">${esc(t("web.seat.dealer.short"))}</span>` : "";
           const tricks = `<span class="bt">${bid === null ? "" : `${bid}/`}${taken}</span>`;
-          const result = points === null ? "" : `<span class="pts ${points < 0 ? "neg" : "pos"}">${signed(points)}</span><span class="total">${running[index][seat]}</span>`;
+          const result = points === null ? "" : `<span class="pts">${signedPoints(points)}</span><span class="total">${running[index][seat]}</span>`;
           return `<td>${dealer}${tricks}${result}</td>`;
         })
         .join("");

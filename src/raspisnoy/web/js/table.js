@@ -6,7 +6,7 @@ import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards
 import { TableConnection } from "./connection.js";
 import { t, tMaybe } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup } from "./sheet.js";
-import { closeDialog, copyText, dialogOpen, esc, openDialog, toast } from "./ui.js";
+import { closeDialog, copyText, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
@@ -179,15 +179,17 @@ export function showTable(view, app, tableId) {
     if (info.user_id !== null && info.away) badges.push(`<span class="badge away">${esc(t("web.seat.away"))}</span>`);
     else if (info.user_id !== null && !info.connected) badges.push(`<span class="badge offline">${esc(t("web.seat.offline"))}</span>`);
     const deadline = turn && s.table.deadline_ms ? `<span class="countdown" data-deadline="${s.table.deadline_ms}"></span>` : "";
-    const bidText = game.bids === null ? "" : `<span class="stat">${esc(t("web.seat.bid"))} <b>${bid ?? "–"}</b></span>`;
+    const stats = seatStats([
+      [t("web.seat.bid"), game.bids === null ? null : (bid ?? "–")],
+      [t("web.seat.taken"), game.taken[seat]],
+      [t("web.seat.points"), game.totals[seat]],
+    ]);
     const shown = game.shown_hands[seat];
     const shownCards = shown ? `<span class="shown">${shown.map((card) => `<span class="mini-card">${cardSvg(card)}</span>`).join("")}</span>` : "";
     const level = info.user_id === null ? ` title="${esc(t("web.seat.level", { bot: botLevel(info.bot) }))}"` : "";
     return `<li class="seat-chip ${place} ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}"${level}>
       <div class="seat-name"><span class="name">${esc(names()[seat])}</span>${badges.join("")}${deadline}</div>
-      <div class="seat-stats">${bidText}<span class="stat">${esc(t("web.seat.taken"))} <b data-taken="${seat}">${game.taken[seat]}</b></span>
-        <span class="stat">${esc(t("web.seat.points"))} <b>${game.totals[seat]}</b></span>
-        <span class="stat cards-left" title="${esc(t("web.seat.cards"))}">🂠 ${game.hand_sizes[seat]}</span></div>${shownCards}</li>`;
+      ${stats}${shownCards}</li>`;
   }
 
   function jokerModeLabel(action) {
@@ -225,7 +227,7 @@ export function showTable(view, app, tableId) {
         .map((name, seat) => {
           const points = last.points[seat];
           const bid = last.bids ? `${last.bids[seat]}/` : "";
-          return `<li><span>${esc(name)}</span><span class="muted">${bid}${last.taken[seat]}</span><b class="${points < 0 ? "neg" : "pos"}">${points > 0 ? "+" : ""}${points}</b></li>`;
+          return `<li><span>${esc(name)}</span><span class="muted">${bid}${last.taken[seat]}</span><b>${signedPoints(points)}</b></li>`;
         })
         .join("");
       return `<div class="round-result"><h3>${esc(t("web.round.over", { round: last.round }))}</h3><ul>${lines}</ul></div>`;

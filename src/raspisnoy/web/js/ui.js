@@ -22,6 +22,20 @@ export function playerName(name) {
   return bot ? t("web.seat.botlevel", { seat: bot[1], bot: tMaybe(`web.bot.${bot[2]}`) ?? bot[2] }) : name;
 }
 
+/** A seat's numbers as labelled figures: `items` are [label, value markup] pairs (a
+ * value of null leaves the pair out). */
+export function seatStats(items) {
+  return `<dl class="seat-stats">${items
+    .filter(([, value]) => value !== null)
+    .map(([label, value]) => `<div class="stat"><dt>${esc(label)}</dt><dd>${value}</dd></div>`)
+    .join("")}</dl>`;
+}
+
+/** Points with their sign, coloured: "+20", "-10". */
+export function signedPoints(points) {
+  return `<span class="${points < 0 ? "neg" : "pos"}">${points > 0 ? "+" : ""}${points}</span>`;
+}
+
 let toastTimer = null;
 
 /** A short notice at the bottom of the screen (errors, "link copied"). */
