@@ -27,7 +27,7 @@ export function nicknameForm(value = "") {
 }
 
 /** First visit: a welcome and the nickname; `done(user)` once the session exists. */
-export function askNickname(view, app, done) {
+export function askNickname(view, done) {
   const screen = {
     render() {
       const invited = new URLSearchParams(location.search).has("table");

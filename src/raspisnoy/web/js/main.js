@@ -44,7 +44,7 @@ async function route() {
     return;
   }
   if (app.user === null) {
-    app.screen = askNickname(view, app, (user) => {
+    app.screen = askNickname(view, (user) => {
       app.user = user;
       renderHeader();
       route();
