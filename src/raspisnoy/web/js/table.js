@@ -79,6 +79,7 @@ export function showTable(view, app, tableId) {
   });
 
   const mySeat = () => s.you?.seat ?? null;
+  const myTurn = () => mySeat() !== null && s.game?.to_act === mySeat();
   /** Players' names by seat: people as the game knows them, bots in the page's language. */
   const names = () =>
     s.table.seats.map((seat) =>
@@ -237,8 +238,7 @@ export function showTable(view, app, tableId) {
 
   function promptText() {
     const game = s.game;
-    const me = mySeat();
-    const mine = game.to_act === me && me !== null;
+    const mine = myTurn();
     const who = game.to_act === null ? "" : names()[game.to_act];
     if (game.phase === "bid") {
       if (!mine) return t("web.prompt.waitbid", { name: who });
@@ -287,7 +287,7 @@ export function showTable(view, app, tableId) {
     const game = s.game;
     const me = mySeat();
     if (me === null) return "";
-    const playing = game.phase === "play" && game.to_act === me;
+    const playing = game.phase === "play" && myTurn();
     if (game.hand === null) {
       const backs = Array.from({ length: game.hand_sizes[me] }, () => `<span class="card back">${cardSvg(null, { back: true })}</span>`);
       return `<div class="hand face-down" aria-label="${esc(t("web.hand.hidden"))}">${backs.join("")}</div>
@@ -332,7 +332,7 @@ export function showTable(view, app, tableId) {
       : "";
     const lastTrick = game.tricks.at(-1) ?? s.lastRound?.tricks.at(-1) ?? null;
     const focused = document.activeElement?.closest?.(".game button")?.dataset ?? {};
-    view.innerHTML = `<div class="game ${game.to_act === me ? "my-turn" : ""}" data-round="${game.round}" data-phase="${game.phase}" data-kind="${game.kind}"
+    view.innerHTML = `<div class="game ${myTurn() ? "my-turn" : ""}" data-round="${game.round}" data-phase="${game.phase}" data-kind="${game.kind}"
       data-to-act="${game.to_act ?? ""}" data-me="${me ?? ""}" data-version="${connection.version}" data-busy="${s.busy}">
       <div class="round-bar">
         <div class="round-info"><strong>${esc(t("web.round.number", { round: game.round }))}</strong>
@@ -346,14 +346,14 @@ export function showTable(view, app, tableId) {
       <div class="felt opponents-${aroundFrom(me).length}">
         <ol class="seats">${aroundFrom(me).map((seat, i) => seatChip(seat, `pos-${i + 1}`)).join("")}</ol>
         <div class="centre" aria-live="polite">${centreMarkup()}</div></div>
-      <p class="prompt ${game.to_act === me ? "mine" : ""}" role="status">${esc(promptText())}</p>
+      <p class="prompt ${myTurn() ? "mine" : ""}" role="status">${esc(promptText())}</p>
       ${bidMarkup()}${chooseMarkup()}
       ${me === null ? `<p class="hint text-centre">${esc(t("web.spectator"))}</p>` : `<ol class="seats me">${seatChip(me)}</ol>`}
       ${handMarkup()}
       ${me === null ? "" : `<p class="keys-hint">${esc(t("web.keys.hint"))}</p>`}
     </div>`;
     // a player in another tab sees their turn in the tab's title
-    document.title = game.to_act === me && me !== null ? t("web.title.turn") : t("web.app.title");
+    document.title = myTurn() ? t("web.title.turn") : t("web.app.title");
     tickCountdowns();
     const refocus = focused.card ? `.hand button.card[data-card="${focused.card}"]` : focused.bid ? `button.bid[data-bid="${focused.bid}"]` : null;
     if (refocus) view.querySelector(refocus)?.focus();
