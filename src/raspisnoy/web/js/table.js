@@ -31,6 +31,7 @@ export function showTable(view, app, tableId) {
     digits: "",
     digitTimer: null,
     status: "connecting",
+    sheetOpen: false,
   };
   const connection = new TableConnection(tableId, {
     onState(message) {
@@ -42,14 +43,17 @@ export function showTable(view, app, tableId) {
       render();
     },
     onEvent(message) {
+      const wasMyTurn = myTurn();
       s.game = message.game;
       s.table = { ...s.table, deadline_ms: message.deadline_ms };
       if (message.round) {
         s.lastRound = message.round;
         s.report = null;
+        if (s.sheetOpen) openSheet(); // the open sheet gets the round just finished
       }
       if (message.action.seat === mySeat()) s.busy = false;
       render();
+      if (!wasMyTurn && myTurn()) navigator.vibrate?.(60); // a nudge on phones
     },
     onTable(message) {
       s.table = message.table;
@@ -412,10 +416,15 @@ export function showTable(view, app, tableId) {
     return s.report;
   }
 
+  /** The score sheet as it stands now (the round in play shows its bids so far). */
   async function openSheet() {
     try {
-      const report = await loadReport();
-      openDialog(t("web.sheet.title"), sheetMarkup(report, names()), { wide: true });
+      s.report = await get(`/games/${encodeURIComponent(tableId)}/score`);
+      s.sheetOpen = true;
+      openDialog(t("web.sheet.title"), sheetMarkup(s.report, names()), {
+        wide: true,
+        onClose: () => (s.sheetOpen = false),
+      });
     } catch (error) {
       toast(t("web.error.server", { detail: error.message }), "error");
     }

@@ -51,6 +51,7 @@ export function toast(message, kind = "info") {
  * element. `onClose` runs when it closes by any means. */
 export function openDialog(title, body, { onClose = null, wide = false } = {}) {
   const dialog = document.getElementById("dialog");
+  if (dialog.open) dialog.onclose?.(); // the dialog on show gives way: its owner is told
   dialog.className = wide ? "wide" : "";
   dialog.innerHTML = `<header><h2>${esc(title)}</h2>
     <button type="button" class="icon close" aria-label="${esc(t("web.dialog.close"))}">✕</button></header>
