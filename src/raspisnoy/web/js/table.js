@@ -393,8 +393,11 @@ export function showTable(view, app, tableId) {
         })
         .join("");
       return `<section class="joker-group"><h3>${esc(t(`web.joker.${mode}.title`))}</h3>
-        <p class="hint">${esc(t(`web.joker.${mode}.help`))}</p><div class="suit-buttons">${buttons}</div></section>`;
+        <p class="hint">${esc(t(helpKey(mode)))}</p><div class="suit-buttons">${buttons}</div></section>`;
     };
+    // Under some rulesets (classic, georgian) a trump beats a joker led as "highest".
+    const helpKey = (mode) =>
+      mode === "highest" && s.table.rules.joker_highest_beaten_by_trump ? "web.joker.highest.help.trumped" : `web.joker.${mode}.help`;
     const take = modes.find((action) => action.endsWith(":take"));
     const body = openDialog(
       t("web.joker.title"),
