@@ -142,7 +142,8 @@ def test_reload_in_the_middle_of_a_round_restores_it(context: BrowserContext) ->
 
 def test_server_restart_reconnects_and_resyncs(browser: Browser, own_server: ServerProcess) -> None:
     """The server goes away mid-round: the page says so, reconnects by itself when it is
-    back, shows the same game, and the game goes on."""
+    back, shows the same game, and the game goes on. A bid made while the server is away
+    is sent when it is back."""
     context = browser.new_context(base_url=own_server.url, locale="en-US")
     try:
         page = context.new_page()
@@ -160,6 +161,22 @@ def test_server_restart_reconnects_and_resyncs(browser: Browser, own_server: Ser
         page.wait_for_selector("#conn[data-status=online]", timeout=15000)
         page.wait_for_selector(ACTIONABLE)
         assert visible_state(page) == before
+
+        while not (game_state(page)["phase"] == "bid" and page.locator(ACTIONABLE).count()):
+            act(page)
+        own_server.stop()
+        page.wait_for_selector("#conn[data-status=offline]")
+        version = game_state(page)["version"]
+        bid = page.locator(ACTIONABLE).first.get_attribute("data-bid")
+        page.locator(ACTIONABLE).first.click()
+        assert game_state(page)["busy"] == "true"  # kept, waiting for the server
+        own_server.start()
+        page.wait_for_function(
+            "v => { const g = document.querySelector('.game');"
+            " return g.dataset.version !== v && g.dataset.busy === 'false'; }",
+            arg=version,
+        )
+        assert page.get_attribute(".seats.me .seat-chip", "data-bid") == bid
         act(page)
     finally:
         context.close()

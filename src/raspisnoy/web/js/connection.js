@@ -42,7 +42,8 @@ export class TableConnection {
   }
 
   connect() {
-    this.handlers.onStatus("connecting");
+    // the first attempt is "connecting"; later ones keep saying "reconnecting" (offline)
+    if (this.version === null) this.handlers.onStatus("connecting");
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const socket = new WebSocket(`${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
     this.socket = socket;

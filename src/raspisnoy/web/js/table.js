@@ -192,7 +192,7 @@ export function showTable(view, app, tableId) {
     const shown = game.shown_hands[seat];
     const shownCards = shown ? `<span class="shown">${shown.map((card) => `<span class="mini-card">${cardSvg(card)}</span>`).join("")}</span>` : "";
     const level = info.user_id === null ? ` title="${esc(t("web.seat.level", { bot: botLevel(info.bot) }))}"` : "";
-    return `<li class="seat-chip ${place} ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}"${level}>
+    return `<li class="seat-chip ${place} ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}" data-bid="${bid ?? ""}"${level}>
       <div class="seat-name"><span class="name">${esc(names()[seat])}</span>${badges.join("")}${deadline}</div>
       ${stats}${shownCards}</li>`;
   }
