@@ -1,0 +1,70 @@
+// Translations: the page's catalog in the chosen language (ru, uk or en), loaded from
+// i18n/<lang>.json (the `web` domain of src/raspisnoy/i18n, shared with the Python code).
+// The language comes from the visitor's earlier choice, else the browser's languages,
+// else English, which is also the fallback for any key missing in a catalog.
+
+export const LANGUAGES = ["ru", "uk", "en"];
+/** The languages' own names, shown in the switcher whatever the page's language. */
+export const LANGUAGE_NAMES = { ru: "Русский", uk: "Українська", en: "English" };
+const STORAGE_KEY = "raspisnoy.lang";
+const FALLBACK = "en";
+
+let current = FALLBACK;
+let messages = {};
+let fallback = {};
+const listeners = new Set();
+
+async function fetchCatalog(lang) {
+  const response = await fetch(`/i18n/${lang}.json`);
+  if (!response.ok) throw new Error(`translations ${lang}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/** The language to start with: remembered, else the browser's first supported one. */
+export function preferredLanguage() {
+  const stored = localStorage.getItem(STORAGE_KEY);
+  if (LANGUAGES.includes(stored)) return stored;
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    const code = tag.slice(0, 2).toLowerCase();
+    if (LANGUAGES.includes(code)) return code;
+  }
+  return FALLBACK;
+}
+
+/** Loads `lang` (and English for missing keys), remembers it, and redraws listeners. */
+export async function setLanguage(lang, { remember = true } = {}) {
+  const [chosen, english] = await Promise.all([
+    fetchCatalog(lang),
+    lang === FALLBACK ? null : fetchCatalog(FALLBACK),
+  ]);
+  messages = chosen;
+  fallback = english || chosen;
+  current = lang;
+  if (remember) localStorage.setItem(STORAGE_KEY, lang);
+  document.documentElement.lang = lang;
+  document.title = t("web.app.title");
+  for (const listener of listeners) listener(lang);
+}
+
+export function language() {
+  return current;
+}
+
+/** Calls `listener(lang)` after every language change. */
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+}
+
+/** The message `key` with `{name}` placeholders filled from `values` (Python's str.format
+ * syntax, so the same catalogs serve both sides). */
+export function t(key, values = {}) {
+  const template = messages[key] ?? fallback[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in values ? String(values[name]) : whole,
+  );
+}
+
+/** `key` if the catalog has it, else null (for optional per-item texts). */
+export function tMaybe(key, values = {}) {
+  return key in messages || key in fallback ? t(key, values) : null;
+}

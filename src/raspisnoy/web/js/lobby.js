@@ -1,0 +1,297 @@
+// The lobby: choosing a nickname, creating a table (preset, every rules option, seats,
+// bots, privacy, timer, bot speed), the open public tables and your own games.
+import { get, post } from "./api.js";
+import { t, tMaybe } from "./i18n.js";
+import { esc, playerName, toast } from "./ui.js";
+
+const TIMERS = [0, 15, 30, 60, 120, 300];
+const SPEEDS = [
+  ["instant", 0],
+  ["fast", 400],
+  ["normal", 800],
+  ["slow", 1600],
+];
+const DEFAULTS = { players: 4, timer: 60, speed: 800, bot: "heuristic" };
+const POLL_MS = 5000;
+
+/** The nickname form's markup (first visit, and renaming from the header). */
+export function nicknameForm(value = "") {
+  return `<form class="nickname-form">
+    <label for="nickname">${esc(t("web.nickname.label"))}</label>
+    <input id="nickname" name="nickname" maxlength="24" minlength="2" required autocomplete="nickname"
+      autocapitalize="words" value="${esc(value)}" placeholder="${esc(t("web.nickname.placeholder"))}">
+    <p class="hint">${esc(t("web.nickname.hint"))}</p>
+    <p class="form-error" role="alert"></p>
+    <button type="submit" class="primary big">${esc(t("web.nickname.submit"))}</button>
+  </form>`;
+}
+
+/** First visit: a welcome and the nickname; `done(user)` once the session exists. */
+export function askNickname(view, done) {
+  const screen = {
+    render() {
+      const invited = new URLSearchParams(location.search).has("table");
+      view.innerHTML = `<section class="panel welcome">
+        <h1>${esc(t("web.app.title"))}</h1>
+        <p>${esc(t(invited ? "web.welcome.invited" : "web.welcome.text"))}</p>
+        ${nicknameForm()}</section>`;
+      const form = view.querySelector("form");
+      form.querySelector("input").focus();
+      form.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        try {
+          const answer = await post("/session", { nickname: form.nickname.value });
+          done(answer.user);
+        } catch (error) {
+          form.querySelector(".form-error").textContent = t("web.nickname.invalid", { detail: error.message });
+        }
+      });
+    },
+  };
+  screen.render();
+  return screen;
+}
+
+/** The lobby screen; polls the open tables while shown. */
+export function showLobby(view, app) {
+  const state = { catalogue: null, tables: [], games: [], form: null, timer: null, stopped: false };
+
+  async function load() {
+    const [rules, bots, tables, games] = await Promise.all([
+      get("/rules"),
+      get("/bots"),
+      get("/tables"),
+      get("/me/games"),
+    ]);
+    state.catalogue = { ...rules, bots: bots.bots };
+    state.tables = tables.tables;
+    state.games = games.games;
+    screen.render();
+    state.timer = setInterval(refreshTables, POLL_MS);
+  }
+
+  async function refreshTables() {
+    try {
+      state.tables = (await get("/tables")).tables;
+      const list = view.querySelector("#open-tables");
+      if (list) list.innerHTML = tablesMarkup(state.tables);
+    } catch {
+      // the next poll tries again; the connection badge is the table screen's business
+    }
+  }
+
+  const screen = {
+    render() {
+      if (state.catalogue === null) {
+        view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+        return;
+      }
+      view.innerHTML = `<div class="lobby">
+        <section class="panel create">
+          <h2>${esc(t("web.create.title"))}</h2>
+          <form id="create-form"></form>
+        </section>
+        <div class="side">
+          <section class="panel">
+            <h2>${esc(t("web.tables.title"))}</h2>
+            <div id="open-tables">${tablesMarkup(state.tables)}</div>
+          </section>
+          <section class="panel">
+            <h2>${esc(t("web.games.title"))}</h2>
+            <div id="my-games">${gamesMarkup(state.games)}</div>
+          </section></div></div>`;
+      state.form = createForm(view.querySelector("#create-form"), state.catalogue, state.form, app);
+    },
+    stop() {
+      state.stopped = true;
+      clearInterval(state.timer);
+    },
+  };
+
+  screen.render();
+  load().catch((error) => {
+    if (!state.stopped) view.innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: error.message }))}</p>`;
+  });
+  return screen;
+}
+
+function presetLabel(name) {
+  return tMaybe(`web.preset.${name}`) ?? name;
+}
+
+function tablesMarkup(tables) {
+  if (!tables.length) return `<p class="empty">${esc(t("web.tables.none"))}</p>`;
+  return `<ul class="list">${tables
+    .map((table) => {
+      const host = table.seats.find((seat) => seat.user_id === table.host_id);
+      const people = table.seats.filter((seat) => seat.user_id).length;
+      return `<li><a class="row-link" data-nav href="${esc(table.invite)}">
+        <span><strong>${esc(host?.nickname ?? "?")}</strong> · ${esc(presetLabel(table.rules.preset))}</span>
+        <span class="muted">${esc(t("web.tables.seats", { people, seats: table.players }))}</span>
+        <span class="button small">${esc(t("web.tables.join"))}</span></a></li>`;
+    })
+    .join("")}</ul>`;
+}
+
+function gamesMarkup(games) {
+  if (!games.length) return `<p class="empty">${esc(t("web.games.none"))}</p>`;
+  return `<ul class="list">${games
+    .map((game) => {
+      const over = game.status === "over";
+      const when = new Date(game.finished_at ?? game.started_at ?? Date.now()).toLocaleString();
+      const link = over
+        ? `<a class="button small" data-nav href="/?replay=${esc(game.id)}">${esc(t("web.games.replay"))}</a>`
+        : `<a class="button small primary" data-nav href="/?table=${esc(game.id)}">${esc(t("web.games.resume"))}</a>`;
+      return `<li class="game-row"><span><strong>${esc(game.players.map(playerName).join(", "))}</strong>
+        <span class="muted">${esc(presetLabel(game.rules))} · ${esc(when)} · ${esc(t(over ? "web.games.over" : "web.games.playing"))}</span></span>
+        ${link}</li>`;
+    })
+    .join("")}</ul>`;
+}
+
+/** Fills the create-table form; returns its values so a redraw (a language switch) keeps them. */
+function createForm(form, catalogue, previous, app) {
+  const values = previous ?? {
+    preset: catalogue.presets[0].name,
+    players: DEFAULTS.players,
+    bots: [],
+    public: true,
+    timer: DEFAULTS.timer,
+    speed: DEFAULTS.speed,
+    standIn: catalogue.bots.includes(DEFAULTS.bot) ? DEFAULTS.bot : catalogue.bots[0],
+    options: {},
+  };
+  const presetOf = (name) => catalogue.presets.find((preset) => preset.name === name);
+  const botChoices = (selected) =>
+    catalogue.bots
+      .map((bot) => `<option value="${bot}" ${bot === selected ? "selected" : ""}>${esc(tMaybe(`web.bot.${bot}`) ?? bot)}</option>`)
+      .join("");
+
+  function draw() {
+    const preset = presetOf(values.preset);
+    const rules = { ...preset.rules, ...values.options };
+    values.players = Math.min(Math.max(values.players, rules.min_players), rules.max_players);
+    const counts = [];
+    for (let n = rules.min_players; n <= rules.max_players; n += 1) counts.push(n);
+    const seatRows = [];
+    for (let seat = 1; seat < values.players; seat += 1) {
+      const bot = values.bots[seat] ?? values.standIn;
+      seatRows.push(`<label class="seat-row"><span>${esc(t("web.create.seat", { seat: seat + 1 }))}</span>
+        <select name="bot" data-seat="${seat}">${botChoices(bot)}</select></label>`);
+    }
+    form.innerHTML = `
+      <label class="field"><span>${esc(t("web.create.rules"))}</span>
+        <select name="preset">${catalogue.presets
+          .map((p) => `<option value="${esc(p.name)}" ${p.name === values.preset ? "selected" : ""}>${esc(presetLabel(p.name))}</option>`)
+          .join("")}</select>
+        <small class="hint">${esc(tMaybe(`web.preset.${preset.name}.desc`) ?? preset.description)}</small></label>
+      <label class="field"><span>${esc(t("web.create.players"))}</span>
+        <select name="players">${counts.map((n) => `<option ${n === values.players ? "selected" : ""}>${n}</option>`).join("")}</select></label>
+      <fieldset class="field seat-bots"><legend>${esc(t("web.create.bots"))}</legend>
+        <p class="hint">${esc(t("web.create.bots.hint"))}</p>${seatRows.join("")}</fieldset>
+      <label class="check"><input type="checkbox" name="public" ${values.public ? "checked" : ""}>
+        <span>${esc(t("web.create.public"))}<small class="hint">${esc(t(values.public ? "web.create.public.hint" : "web.create.private.hint"))}</small></span></label>
+      <label class="field"><span>${esc(t("web.create.timer"))}</span>
+        <select name="timer">${TIMERS.map((s) => `<option value="${s}" ${s === values.timer ? "selected" : ""}>${esc(s ? t("web.create.timer.seconds", { seconds: s }) : t("web.create.timer.none"))}</option>`).join("")}</select>
+        <small class="hint">${esc(t("web.create.timer.hint"))}</small></label>
+      <label class="field"><span>${esc(t("web.create.speed"))}</span>
+        <select name="speed">${SPEEDS.map(([name, ms]) => `<option value="${ms}" ${ms === values.speed ? "selected" : ""}>${esc(t(`web.create.speed.${name}`))}</option>`).join("")}</select></label>
+      <details class="options" ${values.open ? "open" : ""}><summary>${esc(t("web.create.options"))}</summary>
+        <label class="field"><span>${esc(t("web.create.standin"))}</span>
+          <select name="stand_in">${botChoices(values.standIn)}</select>
+          <small class="hint">${esc(t("web.create.standin.hint"))}</small></label>
+        <div class="option-grid">${catalogue.options.map((option) => optionField(option, rules[option.name], preset.rules[option.name])).join("")}</div>
+      </details>
+      <p class="form-error" role="alert"></p>
+      <button type="submit" class="primary big">${esc(t("web.create.submit"))}</button>`;
+  }
+
+  // Fields change in place (no redraw, so focus stays where it is), except those that
+  // change other fields: the preset, and the player counts it allows.
+  const REDRAW = new Set(["preset", "players", "option-min_players", "option-max_players"]);
+  form.addEventListener("change", (event) => {
+    const field = event.target;
+    if (field.name === "preset") {
+      values.preset = field.value;
+      values.options = {};
+    } else if (field.name === "players") values.players = Number(field.value);
+    else if (field.name === "bot") values.bots[Number(field.dataset.seat)] = field.value;
+    else if (field.name === "public") {
+      values.public = field.checked;
+      field.parentElement.querySelector(".hint").textContent = t(values.public ? "web.create.public.hint" : "web.create.private.hint");
+    } else if (field.name === "timer") values.timer = Number(field.value);
+    else if (field.name === "speed") values.speed = Number(field.value);
+    else if (field.name === "stand_in") values.standIn = field.value;
+    else if (field.dataset.option) {
+      const option = catalogue.options.find((o) => o.name === field.dataset.option);
+      values.options[option.name] = optionValue(option, field);
+      const changed = JSON.stringify(values.options[option.name]) !== JSON.stringify(presetOf(values.preset).rules[option.name]);
+      field.closest(".option").classList.toggle("changed", changed);
+    }
+    if (REDRAW.has(field.name)) draw();
+  });
+  form.addEventListener("toggle", (event) => (values.open = event.target.open), true);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const preset = presetOf(values.preset);
+    const overrides = Object.fromEntries(
+      Object.entries(values.options).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(preset.rules[name])),
+    );
+    const bots = [values.standIn];
+    for (let seat = 1; seat < values.players; seat += 1) bots.push(values.bots[seat] ?? values.standIn);
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const table = await post("/tables", {
+        rules: Object.keys(overrides).length ? { preset: values.preset, ...overrides } : values.preset,
+        players: values.players,
+        public: values.public,
+        bots,
+        turn_seconds: values.timer,
+        bot_delay_ms: values.speed,
+        stand_in: values.standIn,
+      });
+      app.navigate(table.invite);
+    } catch (error) {
+      button.disabled = false;
+      form.querySelector(".form-error").textContent = t("web.create.failed", { detail: error.message });
+      toast(t("web.create.failed", { detail: error.message }), "error");
+    }
+  });
+  draw();
+  return values;
+}
+
+/** One rules option: its name, what it does, and an input of its type. */
+function optionField(option, value, presetValue) {
+  const label = tMaybe(`web.option.${option.name}`) ?? option.name;
+  const help = tMaybe(`web.option.${option.name}.help`) ?? option.en;
+  const changed = JSON.stringify(value) !== JSON.stringify(presetValue);
+  const attrs = `data-option="${esc(option.name)}" name="option-${esc(option.name)}"`;
+  let input;
+  if (option.type === "bool") {
+    input = `<input type="checkbox" ${attrs} ${value ? "checked" : ""}>`;
+  } else if (option.type === "int") {
+    const low = option.low ?? "";
+    const high = option.high ?? "";
+    input = `<input type="number" inputmode="numeric" ${attrs} value="${value}" min="${low}" max="${high}">`;
+  } else if (option.choices.length) {
+    input = `<select ${attrs}>${option.choices
+      .map((choice) => `<option value="${esc(choice)}" ${choice === value ? "selected" : ""}>${esc(tMaybe(`web.choice.${option.name}.${choice}`) ?? choice)}</option>`)
+      .join("")}</select>`;
+  } else if (option.type === "list") {
+    input = `<input type="text" ${attrs} value="${esc(value.join(", "))}">`;
+  } else {
+    input = `<input type="text" ${attrs} value="${esc(value)}">`;
+  }
+  return `<label class="option ${option.type === "bool" ? "check" : "field"} ${changed ? "changed" : ""}">
+    ${option.type === "bool" ? input : ""}<span>${esc(label)}<small class="hint">${esc(help)}</small></span>
+    ${option.type === "bool" ? "" : input}</label>`;
+}
+
+function optionValue(option, field) {
+  if (option.type === "bool") return field.checked;
+  if (option.type === "int") return Number(field.value);
+  if (option.type === "list") return field.value.split(",").map((item) => item.trim()).filter(Boolean);
+  return field.value;
+}

@@ -1,0 +1,113 @@
+// The page's entry point: the header (language, connection, name), the session, and the
+// router between the lobby (/), a table (/?table=ID) and a replay (/?replay=ID).
+import { ApiError, get, patch } from "./api.js";
+import {
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  language,
+  onLanguageChange,
+  preferredLanguage,
+  setLanguage,
+  t,
+} from "./i18n.js";
+import { askNickname, nicknameForm, showLobby } from "./lobby.js";
+import { showReplay } from "./replay.js";
+import { showTable } from "./table.js";
+import { closeDialog, esc, openDialog, toast } from "./ui.js";
+
+/** What every screen shares: the signed-in user and the screen on show. */
+const app = { user: null, screen: null, navigate, renderHeader };
+
+/** Goes to `url` inside the page (no reload) and shows its screen. */
+function navigate(url) {
+  history.pushState(null, "", url);
+  route();
+}
+
+async function currentUser() {
+  try {
+    return (await get("/session")).user;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+async function route() {
+  app.screen?.stop?.();
+  app.screen = null;
+  closeDialog();
+  const view = document.getElementById("view");
+  const params = new URLSearchParams(location.search);
+  if (params.has("replay")) {
+    app.screen = showReplay(view, params.get("replay"));
+    return;
+  }
+  if (app.user === null) {
+    app.screen = askNickname(view, (user) => {
+      app.user = user;
+      renderHeader();
+      route();
+    });
+    return;
+  }
+  app.screen = params.has("table") ? showTable(view, app, params.get("table")) : showLobby(view, app);
+}
+
+function renderHeader() {
+  const select = document.getElementById("lang");
+  select.innerHTML = LANGUAGES.map(
+    (code) =>
+      `<option value="${code}" ${code === language() ? "selected" : ""}>${LANGUAGE_NAMES[code]}</option>`,
+  ).join("");
+  select.setAttribute("aria-label", t("web.language"));
+  document.querySelector(".brand-text").textContent = t("web.app.title");
+  document.querySelector(".brand").title = t("web.back.lobby");
+  const me = document.getElementById("me");
+  me.hidden = app.user === null;
+  me.textContent = app.user?.nickname ?? "";
+  me.title = t("web.rename.title");
+}
+
+function rename() {
+  const body = openDialog(t("web.rename.title"), nicknameForm(app.user.nickname));
+  body.querySelector("form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      app.user = (await patch("/session", { nickname: body.querySelector("input").value })).user;
+      closeDialog();
+      renderHeader();
+      app.screen?.render();
+    } catch (error) {
+      body.querySelector(".form-error").textContent = t("web.nickname.invalid", { detail: error.message });
+    }
+  });
+}
+
+async function start() {
+  await setLanguage(preferredLanguage(), { remember: false });
+  document.getElementById("lang").addEventListener("change", (event) => setLanguage(event.target.value));
+  document.getElementById("me").addEventListener("click", rename);
+  // Links inside the page (data-nav, and the brand) change the screen without a reload.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-nav]");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    navigate(link.getAttribute("href"));
+  });
+  onLanguageChange(() => {
+    renderHeader();
+    app.screen?.render();
+  });
+  window.addEventListener("popstate", route);
+  try {
+    app.user = await currentUser();
+  } catch (error) {
+    document.getElementById("view").innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: error.message }))}</p>`;
+    return;
+  }
+  renderHeader();
+  await route();
+}
+
+start().catch((error) => toast(String(error), "error"));

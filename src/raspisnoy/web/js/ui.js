@@ -1,0 +1,93 @@
+// Small DOM helpers shared by the screens: escaping, the dialog, short notices.
+import { t, tMaybe } from "./i18n.js";
+
+const ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Text made safe to put inside HTML markup (nicknames come from other people). */
+export function esc(value) {
+  return String(value ?? "").replace(/[&<>"']/g, (ch) => ENTITIES[ch]);
+}
+
+/** Parses trusted markup into a single element. */
+export function element(markup) {
+  const template = document.createElement("template");
+  template.innerHTML = markup.trim();
+  return template.content.firstElementChild;
+}
+
+/** A player's name as games record it, with bots ("Bot 2 (random)", PROTOCOL.md) named in
+ * the page's language. Nicknames cannot contain brackets, so no person matches. */
+export function playerName(name) {
+  const bot = /^Bot (\d+) \(([\w-]+)\)$/.exec(name);
+  return bot ? t("web.seat.botlevel", { seat: bot[1], bot: tMaybe(`web.bot.${bot[2]}`) ?? bot[2] }) : name;
+}
+
+/** A seat's numbers as labelled figures: `items` are [label, value markup] pairs (a
+ * value of null leaves the pair out). */
+export function seatStats(items) {
+  return `<dl class="seat-stats">${items
+    .filter(([, value]) => value !== null)
+    .map(([label, value]) => `<div class="stat"><dt>${esc(label)}</dt><dd>${value}</dd></div>`)
+    .join("")}</dl>`;
+}
+
+/** Points with their sign, coloured: "+20", "-10". */
+export function signedPoints(points) {
+  return `<span class="${points < 0 ? "neg" : "pos"}">${points > 0 ? "+" : ""}${points}</span>`;
+}
+
+let toastTimer = null;
+
+/** A short notice at the bottom of the screen (errors, "link copied"). */
+export function toast(message, kind = "info") {
+  const box = document.getElementById("toast");
+  box.textContent = message;
+  box.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.remove("show"), kind === "error" ? 6000 : 2500);
+}
+
+/** Shows the modal dialog with `title` and `body` (markup or a node); returns its body
+ * element. `onClose` runs when it closes by any means. */
+export function openDialog(title, body, { onClose = null, wide = false } = {}) {
+  const dialog = document.getElementById("dialog");
+  if (dialog.open) dialog.onclose?.(); // the dialog on show gives way: its owner is told
+  dialog.className = wide ? "wide" : "";
+  dialog.innerHTML = `<header><h2>${esc(title)}</h2>
+    <button type="button" class="icon close" aria-label="${esc(t("web.dialog.close"))}">✕</button></header>
+    <div class="dialog-body"></div>`;
+  const content = dialog.querySelector(".dialog-body");
+  if (typeof body === "string") content.innerHTML = body;
+  else content.append(body);
+  dialog.querySelector("button.close").addEventListener("click", () => dialog.close());
+  dialog.onclose = () => {
+    dialog.onclose = null;
+    onClose?.();
+  };
+  if (!dialog.open) dialog.showModal();
+  return content;
+}
+
+export function closeDialog() {
+  const dialog = document.getElementById("dialog");
+  if (dialog.open) dialog.close();
+}
+
+export function dialogOpen() {
+  return document.getElementById("dialog").open;
+}
+
+/** Copies `text` to the clipboard, with a fallback for pages not served over https. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = element("<textarea readonly></textarea>");
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  toast(t("web.invite.copied"));
+}

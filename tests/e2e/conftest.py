@@ -1,0 +1,64 @@
+"""Browser tests: the real ``raspisnoy serve`` in a subprocess (a free port, a temporary
+data directory) and Debian's Chromium driven by Playwright, clicking like a person.
+
+Chromium comes from ``apt-get install -y chromium`` (``.ci/run`` installs it);
+``RASPISNOY_CHROMIUM`` points at another binary.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from e2e_helpers import ServerProcess
+from playwright.sync_api import Browser, BrowserContext, sync_playwright
+
+CHROMIUM = Path(os.environ.get("RASPISNOY_CHROMIUM", "/usr/lib/chromium/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real server with a database of its own, shared by the tests."""
+    process = ServerProcess(tmp_path_factory.mktemp("e2e-data"))
+    process.start()
+    yield process.url
+    process.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server for one test alone, which the test may restart."""
+    process = ServerProcess(tmp_path)
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def context(browser: Browser, server: str) -> Iterator[BrowserContext]:
+    """A fresh visitor (own cookies and storage) on a laptop-sized screen in English."""
+    fresh = browser.new_context(
+        base_url=server, locale="en-US", viewport={"width": 1280, "height": 800}
+    )
+    yield fresh
+    fresh.close()

@@ -1,0 +1,147 @@
+"""The server under test, and what a person does in the browser client as Playwright
+steps that wait on the page's state (never on the clock): enter a name, create a table,
+make one move."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page
+
+#: How long the server may take to answer /healthz after it starts.
+STARTUP_SECONDS = 30
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``raspisnoy serve`` on a free loopback port over a data directory; it can be
+    stopped and started again on the same port and data (a server restart)."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = data / "server.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log_path.open("ab") as log:
+            argv = [sys.executable, "-m", "raspisnoy", "serve", f"--port={self.port}"]
+            self.process = subprocess.Popen(
+                [*argv, f"--data-dir={self.data}"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            if self.process.poll() is not None:
+                pytest.fail(f"the server exited: {self.log_path.read_text(errors='replace')}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the server did not start: {self.log_path.read_text()}")
+                time.sleep(0.1)  # polling a process that is starting up
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+#: Something this page's player can do now: an allowed bid or a highlighted card.
+ACTIONABLE = ".bids button.bid:not([disabled]), .hand button.card.legal:not([disabled])"
+
+
+def enter(page: Page, nickname: str, path: str = "/") -> None:
+    """Opens ``path`` as a new visitor and picks ``nickname``."""
+    page.goto(path)
+    page.fill("#nickname", nickname)
+    page.click(".nickname-form button[type=submit]")
+    page.wait_for_selector("#create-form select[name=preset], .seating")
+
+
+def create_table(
+    page: Page, *, players: int, speed_ms: int = 0, timer: int = 0, public: bool = True
+) -> str:
+    """Fills the lobby's form, creates the table and returns its id (from the new URL)."""
+    page.select_option("#create-form select[name=players]", str(players))
+    page.select_option("#create-form select[name=speed]", str(speed_ms))
+    page.select_option("#create-form select[name=timer]", str(timer))
+    page.set_checked("#create-form input[name=public]", public)
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector(".seating")
+    table_id = page.evaluate("new URLSearchParams(location.search).get('table')")
+    assert isinstance(table_id, str)
+    return table_id
+
+
+def game_state(page: Page) -> dict[str, str]:
+    """The game's data attributes (round, phase, to-act, me, version, busy)."""
+    page.wait_for_selector(".game")
+    attributes: dict[str, str] = page.eval_on_selector(".game", "g => ({...g.dataset})")
+    return attributes
+
+
+def act(page: Page, *, keyboard: bool = False) -> bool:
+    """Waits until this page's player may act, then makes the first allowed bid or plays
+    the first highlighted card, answering the joker dialog with its first mode; by mouse,
+    or with ``keyboard`` as a desktop player would (a digit to bid; arrow and Enter to
+    play). Returns whether the joker dialog was used."""
+    page.wait_for_selector(ACTIONABLE)
+    version = game_state(page)["version"]
+    first = page.locator(ACTIONABLE).first
+    if not keyboard:
+        first.click()
+    elif first.get_attribute("data-bid") is not None:
+        page.keyboard.press(str(first.get_attribute("data-bid")))
+    else:
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+    joker = page.locator("dialog[open] .joker-option").count() > 0
+    if joker and keyboard:
+        page.keyboard.press("Enter")  # the dialog opens with its first mode focused
+    elif joker:
+        page.locator("dialog[open] .joker-option").first.click()
+    page.wait_for_function(
+        "v => { const g = document.querySelector('.game');"
+        " return !g || (g.dataset.version !== v && g.dataset.busy === 'false'); }",
+        arg=version,
+    )
+    return joker
+
+
+def visible_state(page: Page) -> dict[str, Any]:
+    """What the player sees of the game, without the ticking clocks."""
+    return page.evaluate(
+        """() => {
+        const text = (sel) => [...document.querySelectorAll(sel)].map((e) => e.innerText.trim());
+        const game = document.querySelector('.game');
+        return {
+          data: {...game.dataset},
+          hand: [...document.querySelectorAll('.hand .card')].map((c) => c.dataset.card || 'back'),
+          legal: [...document.querySelectorAll(`.hand .card.legal`)].map((c) => c.dataset.card),
+          bids: [...document.querySelectorAll('.bids button.bid')]
+            .map((b) => [b.textContent, b.disabled]),
+          seats: [...document.querySelectorAll('.seat-chip .seat-stats')].map((e) => e.innerText),
+          centre: text('.centre'),
+          round: text('.round-bar .round-info, .round-bar .trump-info'),
+          prompt: text('.prompt'),
+        };
+    }"""
+    )
