@@ -283,7 +283,8 @@ def test_csv_export_in_the_pages_language(server: Server) -> None:
     answer = httpx.get(f"{server.base}/api/sheets/shared/{created['share_id']}/csv?lang=ru")
     assert answer.headers["content-type"].startswith("text/csv")
     assert "attachment" in answer.headers["content-disposition"]
-    rows = list(csv.reader(io.StringIO(answer.text)))
+    assert answer.text.startswith("\ufeff")  # UTF-8 for spreadsheets
+    rows = list(csv.reader(io.StringIO(answer.text.removeprefix("\ufeff"))))
     assert rows[0][:4] == ["Раздача", "Карт", "Вид", "Сдаёт"]
     assert rows[0][4:8] == ["Анна: заказ", "Анна: взятки", "Анна: очки", "Анна: итого"]
     assert rows[0][8] == "'=cmd: заказ"  # a spreadsheet never runs a name as a formula
@@ -307,7 +308,7 @@ def test_csv_export_in_the_pages_language(server: Server) -> None:
     ]
     assert rows[-1][0] == "Итого" and rows[-1][7::4] == ["-10", "10", "5"]
     english = httpx.get(f"{server.base}/api/sheets/shared/{created['share_id']}/csv").text
-    assert english.startswith("Round,Cards,Kind,Dealer,Анна: bid")
+    assert english.startswith("\ufeffRound,Cards,Kind,Dealer,Анна: bid")
 
 
 def test_problems_read_in_each_language(server: Server) -> None:

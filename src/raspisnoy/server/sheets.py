@@ -273,12 +273,14 @@ def _cell(text: str) -> str:
 
 def sheet_csv(sheet: Sheet, lang: str) -> str:
     """The sheet as CSV: round, cards, kind, dealer, then bid, taken, points and running
-    total of each player; the last line has the totals."""
+    total of each player; the last line has the totals. It starts with a byte-order mark,
+    by which spreadsheets tell UTF-8 (Cyrillic names) from the system's code page."""
 
     def word(key: str) -> str:
         return translate(f"web.score.csv.{key}", lang)
 
     out = io.StringIO()
+    out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
     heading = [word("round"), word("cards"), word("kind"), word("dealer")]
     for name in sheet.players:
