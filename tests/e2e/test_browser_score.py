@@ -77,20 +77,23 @@ def cli_report(sheet: Any, folder: Path) -> Any:
     return json.loads(done.stdout)
 
 
-def set_up(page: Page) -> str:
-    """A new visitor names themselves, sets up a 4-player sheet and returns its id."""
+def set_up(page: Page, names: list[str], plan: str, *, control: bool = False) -> str:
+    """A new visitor (the first of ``names``) sets up a sheet for ``names`` with the round
+    plan ``plan`` (and control rounds) through the page, and returns its id."""
     page.goto("/score")
-    page.fill("#nickname", "Анна")
+    page.fill("#nickname", names[0])
     page.click(".nickname-form button[type=submit]")
     page.wait_for_selector("#sheet-form input[data-seat='2']")
-    assert page.input_value("#sheet-form input[data-seat='0']") == "Анна"  # the nickname
-    page.click("#sheet-form .add-player")
-    for seat, name in enumerate(NAMES[1:], 1):
+    assert page.input_value("#sheet-form input[data-seat='0']") == names[0]  # the nickname
+    for _ in names[3:]:
+        page.click("#sheet-form .add-player")
+    for seat, name in enumerate(names[1:], 1):
         page.fill(f"#sheet-form input[data-seat='{seat}']", name)
-    page.select_option("#sheet-form select[name=dealer]", label="Анна")
+    page.select_option("#sheet-form select[name=dealer]", label=names[0])
     page.click("#sheet-form details.options summary")
-    page.fill("input[name=option-custom_plan]", PLAN)
+    page.fill("input[name=option-custom_plan]", plan)
     page.dispatch_event("input[name=option-custom_plan]", "change")
+    page.set_checked("input[name=option-control_game]", control)
     no_horizontal_overflow(page)
     page.click("#sheet-form button[type=submit]")
     page.wait_for_selector(".score-page .entry-pad")
@@ -106,7 +109,7 @@ def test_keeping_score_of_a_game_on_a_phone(browser: Browser, server: str, tmp_p
     try:
         page = phone.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        sheet_id = set_up(page)
+        sheet_id = set_up(page, NAMES, PLAN)
         assert sheet_api(page, sheet_id)["sheet"]["rules"]["custom_plan"] == PLAN.split(", ")
 
         # Round 1: one card, Anna deals; Boris bids first.
@@ -219,3 +222,40 @@ def test_keeping_score_of_a_game_on_a_phone(browser: Browser, server: str, tmp_p
     finally:
         phone.close()
         friend.close()
+
+
+def test_a_tie_for_first_is_played_off_in_a_control_round(browser: Browser, server: str) -> None:
+    """With the option ``control_game``, a tie for first after the plan gives the last
+    player the choice of a control round («контрольная»): kind and dealer."""
+    phone = browser.new_context(base_url=server, locale="en-US", viewport=PHONE, has_touch=True)
+    try:
+        page = phone.new_page()
+        set_up(page, ["Anna", "Boris", "Vera"], "1", control=True)
+        # One card, nobody bids a trick, Boris takes it: Anna and Vera tie with 5.
+        for _ in range(2):  # Boris and Vera bid 0
+            tap(page, ".entry-pad button.bid[data-value='0']")
+        assert page.is_disabled(".entry-pad button.bid[data-value='1']")  # Anna deals
+        enter(page, "bid", [0, 0, 0])
+        enter(page, "taken", [0, 1, 0])
+        assert next_entry(page) == ("control", 2, 1)
+        assert "Boris, in last place, chooses" in page.inner_text(".entry-pad")
+        kinds = page.locator(".entry-pad button.choice").all_inner_texts()
+        assert "misère" in kinds and "forehead" not in kinds
+        page.select_option(".entry-pad select[name=control-dealer]", label="Vera")
+        tap(page, ".entry-pad button.choice[data-kind='misere']")
+        # A misère of the largest deal (12 cards for three), dealt by Vera: no bids.
+        assert next_entry(page) == ("taken", 2, 0)
+        assert "Round 2: control round" in page.inner_text(".entry-pad .round-line")
+        assert page.locator(".entry-pad button.bid").count() == 13
+        no_horizontal_overflow(page)
+        enter(page, "taken", [0, 11, 1])
+        page.wait_for_selector("#results .winners")
+        assert page.inner_text("#results .winners") == "Winner: Anna"
+        assert "misère" in page.inner_text("tr[data-round='2']").lower()
+        # The sheet is in the list of yours, finished.
+        page.click("a[href='/score']")
+        page.wait_for_selector(".score-home .game-row")
+        assert "finished" in page.inner_text(".score-home .game-row")
+        no_horizontal_overflow(page)
+    finally:
+        phone.close()
