@@ -226,14 +226,24 @@ def test_keeping_score_of_a_game_on_a_phone(browser: Browser, server: str, tmp_p
 
 def test_a_tie_for_first_is_played_off_in_a_control_round(browser: Browser, server: str) -> None:
     """With the option ``control_game``, a tie for first after the plan gives the last
-    player the choice of a control round («контрольная»): kind and dealer."""
+    player the choice of a control round («контрольная»): kind and dealer. A second phone
+    keeps the sheet too, through the hand-over link."""
     phone = browser.new_context(base_url=server, locale="en-US", viewport=PHONE, has_touch=True)
+    second = browser.new_context(base_url=server, locale="en-US", viewport=PHONE, has_touch=True)
     try:
         page = phone.new_page()
         set_up(page, ["Anna", "Boris", "Vera"], "1", control=True)
+        # The hand-over link lets a second phone keep the sheet, without a name.
+        page.click(".share details.handover summary")
+        handover = page.input_value(".share .handover-link")
+        assert "#token=" in handover
+        helper = second.new_page()
+        helper.goto(handover)
+        helper.wait_for_selector(".score-page .entry-pad")
         # One card, nobody bids a trick, Boris takes it: Anna and Vera tie with 5.
-        for _ in range(2):  # Boris and Vera bid 0
-            tap(page, ".entry-pad button.bid[data-value='0']")
+        tap(helper, ".entry-pad button.bid[data-value='0']")  # Boris, from the second phone
+        page.wait_for_selector(".score-page[data-next='bid:1:2']", timeout=SHARE_REFRESH_MS)
+        tap(page, ".entry-pad button.bid[data-value='0']")  # Vera
         assert page.is_disabled(".entry-pad button.bid[data-value='1']")  # Anna deals
         enter(page, "bid", [0, 0, 0])
         enter(page, "taken", [0, 1, 0])
@@ -259,3 +269,4 @@ def test_a_tie_for_first_is_played_off_in_a_control_round(browser: Browser, serv
         no_horizontal_overflow(page)
     finally:
         phone.close()
+        second.close()

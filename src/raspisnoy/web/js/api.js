@@ -20,14 +20,15 @@ function describe(detail, fallback) {
   return typeof detail?.message === "string" ? detail.message : fallback;
 }
 
-/** `method` on `/api{path}` with an optional JSON body; the answer's JSON, or ApiError. */
-export async function api(method, path, body) {
+/** `method` on `/api{path}` with an optional JSON body and extra headers; the answer's
+ * JSON, or ApiError. */
+export async function api(method, path, body, headers = {}) {
   let response;
   try {
     response = await fetch(`/api${path}`, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -38,7 +39,7 @@ export async function api(method, path, body) {
   return data;
 }
 
-export const get = (path) => api("GET", path);
-export const post = (path, body) => api("POST", path, body ?? {});
+export const get = (path, headers) => api("GET", path, undefined, headers);
+export const post = (path, body, headers) => api("POST", path, body ?? {}, headers);
 export const patch = (path, body) => api("PATCH", path, body);
-export const put = (path, body) => api("PUT", path, body);
+export const put = (path, body, headers) => api("PUT", path, body, headers);

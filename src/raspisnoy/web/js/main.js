@@ -42,8 +42,9 @@ async function route() {
   const view = document.getElementById("view");
   const params = new URLSearchParams(location.search);
   const score = location.pathname === "/score";
-  if (params.has("replay") || (score && params.has("share"))) {
-    // Replays and shared score sheets are for anyone with the link: no nickname needed.
+  if (params.has("replay") || (score && (params.has("share") || location.hash.startsWith("#token=")))) {
+    // Replays, shared score sheets and a sheet's hand-over link are for anyone with the
+    // link: no nickname needed.
     app.screen = score ? showScore(view, app, params) : showReplay(view, params.get("replay"));
     return;
   }

@@ -2,7 +2,9 @@
 // a phone on the table. /score lists your sheets and sets up a new one (players in seating
 // order, first dealer, ruleset); /score?sheet=ID keeps one: big buttons for the entry the
 // sheet expects next, the live sheet, corrections of past rounds, the winners and the
-// chart at the end; /score?share=ID is the read-only view for the other players. The page
+// chart at the end; /score?share=ID is the read-only view for the other players, and
+// /score?sheet=ID#token=TOKEN hands the keeping over to another phone (the token is in
+// the fragment, which never reaches a server's logs). The page
 // knows no rule: it offers what the server's `next` entry allows (raspisnoy.scorekeeper,
 // PROTOCOL.md "Score sheets") and shows the model's problems in the page's language.
 import { ApiError, get, post, put } from "./api.js";
@@ -21,7 +23,10 @@ const MAX_NAME = 40;
  * list of your sheets with the form for a new one. */
 export function showScore(view, app, params) {
   if (params.has("share")) return showSheet(view, { share: params.get("share") });
-  if (params.has("sheet")) return showSheet(view, { id: params.get("sheet") });
+  if (params.has("sheet")) {
+    const token = new URLSearchParams(location.hash.slice(1)).get("token");
+    return showSheet(view, { id: params.get("sheet"), token });
+  }
   return showHome(view, app);
 }
 
@@ -201,9 +206,11 @@ function setupForm(form, catalogue, previous, app) {
 
 // ------------------------------------------------------------------ keeping a sheet
 
-/** A sheet: kept (`ref.id`, the owner's) or watched read-only (`ref.share`). */
+/** A sheet: kept (`ref.id`, by its owner, or by whoever has its edit token `ref.token`)
+ * or watched read-only (`ref.share`). */
 function showSheet(view, ref) {
   const path = ref.share ? `/sheets/shared/${encodeURIComponent(ref.share)}` : `/sheets/${encodeURIComponent(ref.id)}`;
+  const headers = ref.token ? { "X-Sheet-Token": ref.token } : {};
   const s = { data: null, busy: false, error: "", failed: null, stopped: false };
 
   /** Sends a change; the answer is the new sheet, a refusal the model's problem. */
@@ -225,12 +232,12 @@ function showSheet(view, ref) {
   }
 
   const entries = `/sheets/${encodeURIComponent(ref.id)}`;
-  const enter = (body) => change(() => post(`${entries}/entries`, body));
+  const enter = (body) => change(() => post(`${entries}/entries`, body, headers));
 
   async function refresh() {
     if (s.busy || dialogOpen()) return;
     try {
-      const data = await get(path);
+      const data = await get(path, headers);
       if (!s.stopped && !s.busy && data.version !== s.data?.version) {
         s.data = data;
         screen.render();
@@ -299,12 +306,12 @@ function showSheet(view, ref) {
   }
 
   function shareMarkup() {
-    const link = `${location.origin}${s.data.share}`;
-    return `<section class="panel share no-print">
-      <h3>${esc(t("web.score.share"))}</h3>
-      <p class="hint">${esc(t("web.score.share.hint"))}</p>
-      <div class="invite-row"><input class="share-link" readonly value="${esc(link)}" aria-label="${esc(t("web.score.share"))}">
-        <button type="button" class="copy">${esc(t("web.invite.copy"))}</button></div></section>`;
+    const link = (kind, url) => `<p class="hint">${esc(t(`web.score.${kind}.hint`))}</p>
+      <div class="invite-row"><input class="${kind}-link" readonly value="${esc(url)}" aria-label="${esc(t(`web.score.${kind}`))}">
+        <button type="button" class="copy">${esc(t("web.invite.copy"))}</button></div>`;
+    const handover = `${location.origin}/score?sheet=${encodeURIComponent(s.data.id)}#token=${encodeURIComponent(s.data.edit_token)}`;
+    return `<section class="panel share no-print"><h3>${esc(t("web.score.share"))}</h3>${link("share", `${location.origin}${s.data.share}`)}
+      <details class="handover"><summary>${esc(t("web.score.handover"))}</summary>${link("handover", handover)}</details></section>`;
   }
 
   function openEdit(number) {
@@ -343,7 +350,8 @@ function showSheet(view, ref) {
       const button = form.querySelector("button[type=submit]");
       button.disabled = true;
       try {
-        s.data = await put(`${entries}/rounds/${number}`, { bids: hasBids ? read("bid") : null, taken: read("taken") });
+        const round = { bids: hasBids ? read("bid") : null, taken: read("taken") };
+        s.data = await put(`${entries}/rounds/${number}`, round, headers);
         closeDialog();
         s.error = "";
         screen.render();
@@ -364,9 +372,11 @@ function showSheet(view, ref) {
       const dealer = () => Number(view.querySelector("select[name=control-dealer]").value);
       button.addEventListener("click", () => enter({ entry: "control", kind: button.dataset.kind, dealer: dealer() }));
     }
-    view.querySelector(".entry-pad .undo")?.addEventListener("click", () => change(() => post(`${entries}/undo`)));
+    view.querySelector(".entry-pad .undo")?.addEventListener("click", () => change(() => post(`${entries}/undo`, {}, headers)));
     for (const button of view.querySelectorAll("button[data-edit]")) button.addEventListener("click", () => openEdit(Number(button.dataset.edit)));
-    view.querySelector(".share .copy")?.addEventListener("click", () => copyText(view.querySelector(".share-link").value));
+    for (const button of view.querySelectorAll(".share .copy")) {
+      button.addEventListener("click", () => copyText(button.parentElement.querySelector("input").value));
+    }
     view.querySelector("button.print").addEventListener("click", () => window.print());
   }
 
@@ -411,7 +421,7 @@ function showSheet(view, ref) {
   };
 
   const timer = setInterval(refresh, POLL_MS);
-  get(path)
+  get(path, headers)
     .then((data) => {
       s.data = data;
       if (!s.stopped) screen.render();
