@@ -36,6 +36,7 @@ from raspisnoy.server.protocol import (
     parse_client_message,
 )
 from raspisnoy.server.schemas import NicknameIn, SeatIn, TableIn
+from raspisnoy.server.sheets import sheets_router
 from raspisnoy.store import NotFoundError, Store, TableRow, UserRow
 
 __all__ = ["WEB_DIR", "create_app"]
@@ -286,6 +287,7 @@ def create_app(
                     await asyncio.wait_for(pump, 5)
             pump.cancel()
 
+    app.include_router(sheets_router(store, optional_user, web_dir))
     if web_dir.is_dir():  # mounted last: the routes above take precedence
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
     return app

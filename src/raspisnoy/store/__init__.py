@@ -10,10 +10,22 @@ from raspisnoy.store.repository import (
     EventRow,
     NotFoundError,
     SeatRow,
+    SheetRow,
+    StaleWriteError,
     Store,
     StoreError,
     TableRow,
     UserRow,
 )
 
-__all__ = ["EventRow", "NotFoundError", "SeatRow", "Store", "StoreError", "TableRow", "UserRow"]
+__all__ = [
+    "EventRow",
+    "NotFoundError",
+    "SeatRow",
+    "SheetRow",
+    "StaleWriteError",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "UserRow",
+]

@@ -23,7 +23,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "GameEvent", "GameTable", "Seat", "Secret", "User"]
+__all__ = ["Base", "GameEvent", "GameTable", "ScoreSheet", "Seat", "Secret", "User"]
 
 
 class Base(DeclarativeBase):
@@ -105,3 +105,25 @@ class Secret(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class ScoreSheet(Base):
+    """A score sheet of a game played with real cards («расписная», docs/sheet-format.md),
+    kept by its owner on the ``/score`` page. The sheet itself is its ``raspisnoy-sheet/1``
+    JSON, checked by ``raspisnoy.scorekeeper`` before it is stored."""
+
+    __tablename__ = "score_sheets"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: The read-only link's id: random and unrelated to ``id``, so it grants nothing else.
+    share_id: Mapped[str] = mapped_column(String(32), unique=True)
+    #: Lets a client without the owner's session change the sheet (a second phone).
+    edit_token: Mapped[str] = mapped_column(String(64))
+    owner_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    #: The sheet as ``sheet_to_json`` writes it (rules fully resolved).
+    sheet: Mapped[dict[str, object]] = mapped_column(JSON)
+    #: Counts changes from 1; a write names the version it read, so two writers that
+    #: race cannot lose each other's entries.
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

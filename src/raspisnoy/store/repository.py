@@ -22,9 +22,19 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.models import GameEvent, GameTable, Seat, Secret, User
+from raspisnoy.store.models import GameEvent, GameTable, ScoreSheet, Seat, Secret, User
 
-__all__ = ["EventRow", "NotFoundError", "SeatRow", "Store", "StoreError", "TableRow", "UserRow"]
+__all__ = [
+    "EventRow",
+    "NotFoundError",
+    "SeatRow",
+    "SheetRow",
+    "StaleWriteError",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "UserRow",
+]
 
 
 class StoreError(Exception):
@@ -33,6 +43,10 @@ class StoreError(Exception):
 
 class NotFoundError(StoreError):
     """No row with that id."""
+
+
+class StaleWriteError(StoreError):
+    """The row changed since the version the write was based on; read it again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +92,21 @@ class EventRow:
     seat: int
     action: str
     client_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """A stored score sheet: ``sheet`` is its ``raspisnoy-sheet/1`` JSON."""
+
+    id: str
+    share_id: str
+    edit_token: str
+    owner_id: str
+    owner_nickname: str
+    sheet: dict[str, Any]
+    version: int
+    created_at: datetime
+    updated_at: datetime
 
 
 def _now() -> datetime:
@@ -330,6 +359,81 @@ class Store:
                 EventRow(e.table_id, e.seq, e.seat, e.action, e.client_id)
                 for e in session.scalars(query)
             ]
+
+    # ----------------------------------------------------------------- score sheets
+
+    def create_sheet(self, owner_id: str, sheet: dict[str, Any]) -> SheetRow:
+        """Store a new (already checked) sheet for its owner, with fresh random ids."""
+        now = _now()
+        row = ScoreSheet(
+            id=new_id(),
+            share_id=new_id(),
+            edit_token=secrets.token_urlsafe(24),
+            owner_id=owner_id,
+            sheet=sheet,
+            version=1,
+            created_at=now,
+            updated_at=now,
+        )
+        with self._session() as session:
+            session.add(row)
+        return self.get_sheet(row.id)
+
+    def get_sheet(self, sheet_id: str) -> SheetRow:
+        return self._find_sheet(ScoreSheet.id == sheet_id, f"no sheet {sheet_id!r}")
+
+    def get_shared_sheet(self, share_id: str) -> SheetRow:
+        """The sheet behind a read-only link."""
+        return self._find_sheet(ScoreSheet.share_id == share_id, f"no shared sheet {share_id!r}")
+
+    def _find_sheet(self, condition: Any, missing: str) -> SheetRow:
+        with self._session() as session:
+            query = select(ScoreSheet, User.nickname).join(User).where(condition)
+            found = session.execute(query).first()
+            if found is None:
+                raise NotFoundError(missing)
+            return _sheet_row(*found)
+
+    def sheets_of_user(self, owner_id: str, limit: int = 100) -> list[SheetRow]:
+        """The user's sheets, the most recently changed first."""
+        with self._session() as session:
+            query = (
+                select(ScoreSheet, User.nickname)
+                .join(User)
+                .where(ScoreSheet.owner_id == owner_id)
+                .order_by(ScoreSheet.updated_at.desc())
+                .limit(limit)
+            )
+            return [_sheet_row(row, nickname) for row, nickname in session.execute(query)]
+
+    def update_sheet(self, sheet_id: str, sheet: dict[str, Any], version: int) -> SheetRow:
+        """Replace the sheet if it is still at ``version`` (``StaleWriteError`` otherwise,
+        ``NotFoundError`` if it is gone); the stored version goes up by one."""
+        with self._session() as session:
+            changed = session.execute(
+                update(ScoreSheet)
+                .where(ScoreSheet.id == sheet_id, ScoreSheet.version == version)
+                .values(sheet=sheet, version=version + 1, updated_at=_now())
+            )
+            if getattr(changed, "rowcount", 0) != 1:
+                if session.get(ScoreSheet, sheet_id) is None:
+                    raise NotFoundError(f"no sheet {sheet_id!r}")
+                raise StaleWriteError(f"sheet {sheet_id!r} changed since version {version}")
+        return self.get_sheet(sheet_id)
+
+
+def _sheet_row(row: ScoreSheet, nickname: str) -> SheetRow:
+    return SheetRow(
+        id=row.id,
+        share_id=row.share_id,
+        edit_token=row.edit_token,
+        owner_id=row.owner_id,
+        owner_nickname=nickname,
+        sheet=dict(row.sheet),
+        version=row.version,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
 
 
 def _table_row(session: Session, table: GameTable) -> TableRow:

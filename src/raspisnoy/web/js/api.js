@@ -1,40 +1,45 @@
 // The REST API (docs/PROTOCOL.md): JSON over fetch, the session in its cookie.
 
-/** A refused request: the HTTP status and the server's explanation. */
+/** A refused request: the HTTP status, the server's explanation as one line, and its
+ * `detail` as sent (an object for structured problems, such as a score sheet's). */
 export class ApiError extends Error {
-  constructor(status, detail) {
-    super(detail);
+  constructor(status, message, detail = null) {
+    super(message);
     this.status = status;
+    this.detail = detail;
   }
 }
 
-/** The server's `detail` as one line: a string, or FastAPI's list of field errors. */
+/** The server's `detail` as one line: a string, FastAPI's list of field errors, or an
+ * object with a `message`. */
 function describe(detail, fallback) {
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
     return detail.map((item) => `${(item.loc || []).slice(1).join(".")}: ${item.msg}`).join("; ");
   }
-  return fallback;
+  return typeof detail?.message === "string" ? detail.message : fallback;
 }
 
-/** `method` on `/api{path}` with an optional JSON body; the answer's JSON, or ApiError. */
-export async function api(method, path, body) {
+/** `method` on `/api{path}` with an optional JSON body and extra headers; the answer's
+ * JSON, or ApiError. */
+export async function api(method, path, body, headers = {}) {
   let response;
   try {
     response = await fetch(`/api${path}`, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
     throw new ApiError(0, String(error));
   }
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, describe(data?.detail, response.statusText));
+  if (!response.ok) throw new ApiError(response.status, describe(data?.detail, response.statusText), data?.detail ?? null);
   return data;
 }
 
-export const get = (path) => api("GET", path);
-export const post = (path, body) => api("POST", path, body ?? {});
+export const get = (path, headers) => api("GET", path, undefined, headers);
+export const post = (path, body, headers) => api("POST", path, body ?? {}, headers);
 export const patch = (path, body) => api("PATCH", path, body);
+export const put = (path, body, headers) => api("PUT", path, body, headers);

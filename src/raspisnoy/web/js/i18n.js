@@ -58,7 +58,11 @@ export function onLanguageChange(listener) {
 /** The message `key` with `{name}` placeholders filled from `values` (Python's str.format
  * syntax, so the same catalogs serve both sides). */
 export function t(key, values = {}) {
-  const template = messages[key] ?? fallback[key] ?? key;
+  return fill(messages[key] ?? fallback[key] ?? key, values);
+}
+
+/** `template` with its `{name}` placeholders filled from `values` (unknown ones stay). */
+export function fill(template, values = {}) {
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     name in values ? String(values[name]) : whole,
   );

@@ -99,6 +99,11 @@ export function showLobby(view, app) {
           <section class="panel">
             <h2>${esc(t("web.games.title"))}</h2>
             <div id="my-games">${gamesMarkup(state.games)}</div>
+          </section>
+          <section class="panel score-link">
+            <h2>${esc(t("web.score.title"))}</h2>
+            <p class="hint">${esc(t("web.score.lobby.hint"))}</p>
+            <a class="button" data-nav href="/score">${esc(t("web.score.lobby.link"))}</a>
           </section></div></div>`;
       state.form = createForm(view.querySelector("#create-form"), state.catalogue, state.form, app);
     },
@@ -115,7 +120,7 @@ export function showLobby(view, app) {
   return screen;
 }
 
-function presetLabel(name) {
+export function presetLabel(name) {
   return tMaybe(`web.preset.${name}`) ?? name;
 }
 
@@ -161,15 +166,13 @@ function createForm(form, catalogue, previous, app) {
     standIn: catalogue.bots.includes(DEFAULTS.bot) ? DEFAULTS.bot : catalogue.bots[0],
     options: {},
   };
-  const presetOf = (name) => catalogue.presets.find((preset) => preset.name === name);
   const botChoices = (selected) =>
     catalogue.bots
       .map((bot) => `<option value="${bot}" ${bot === selected ? "selected" : ""}>${esc(tMaybe(`web.bot.${bot}`) ?? bot)}</option>`)
       .join("");
 
   function draw() {
-    const preset = presetOf(values.preset);
-    const rules = { ...preset.rules, ...values.options };
+    const rules = rulesInEffect(catalogue, values);
     values.players = Math.min(Math.max(values.players, rules.min_players), rules.max_players);
     const counts = [];
     for (let n = rules.min_players; n <= rules.max_players; n += 1) counts.push(n);
@@ -180,11 +183,7 @@ function createForm(form, catalogue, previous, app) {
         <select name="bot" data-seat="${seat}">${botChoices(bot)}</select></label>`);
     }
     form.innerHTML = `
-      <label class="field"><span>${esc(t("web.create.rules"))}</span>
-        <select name="preset">${catalogue.presets
-          .map((p) => `<option value="${esc(p.name)}" ${p.name === values.preset ? "selected" : ""}>${esc(presetLabel(p.name))}</option>`)
-          .join("")}</select>
-        <small class="hint">${esc(tMaybe(`web.preset.${preset.name}.desc`) ?? preset.description)}</small></label>
+      ${presetField(catalogue, values)}
       <label class="field"><span>${esc(t("web.create.players"))}</span>
         <select name="players">${counts.map((n) => `<option ${n === values.players ? "selected" : ""}>${n}</option>`).join("")}</select></label>
       <fieldset class="field seat-bots"><legend>${esc(t("web.create.bots"))}</legend>
@@ -196,54 +195,43 @@ function createForm(form, catalogue, previous, app) {
         <small class="hint">${esc(t("web.create.timer.hint"))}</small></label>
       <label class="field"><span>${esc(t("web.create.speed"))}</span>
         <select name="speed">${SPEEDS.map(([name, ms]) => `<option value="${ms}" ${ms === values.speed ? "selected" : ""}>${esc(t(`web.create.speed.${name}`))}</option>`).join("")}</select></label>
-      <details class="options" ${values.open ? "open" : ""}><summary>${esc(t("web.create.options"))}</summary>
-        <label class="field"><span>${esc(t("web.create.standin"))}</span>
+      ${optionsField(catalogue, values, `<label class="field"><span>${esc(t("web.create.standin"))}</span>
           <select name="stand_in">${botChoices(values.standIn)}</select>
-          <small class="hint">${esc(t("web.create.standin.hint"))}</small></label>
-        <div class="option-grid">${catalogue.options.map((option) => optionField(option, rules[option.name], preset.rules[option.name])).join("")}</div>
-      </details>
+          <small class="hint">${esc(t("web.create.standin.hint"))}</small></label>`)}
       <p class="form-error" role="alert"></p>
       <button type="submit" class="primary big">${esc(t("web.create.submit"))}</button>`;
   }
 
   // Fields change in place (no redraw, so focus stays where it is), except those that
-  // change other fields: the preset, and the player counts it allows.
-  const REDRAW = new Set(["preset", "players", "option-min_players", "option-max_players"]);
+  // change other fields: the rules (see changeRules), and the number of players.
   form.addEventListener("change", (event) => {
     const field = event.target;
-    if (field.name === "preset") {
-      values.preset = field.value;
-      values.options = {};
-    } else if (field.name === "players") values.players = Number(field.value);
-    else if (field.name === "bot") values.bots[Number(field.dataset.seat)] = field.value;
+    const rulesChanged = changeRules(field, values, catalogue);
+    if (rulesChanged !== null) {
+      if (rulesChanged) draw();
+      return;
+    }
+    if (field.name === "players") {
+      values.players = Number(field.value);
+      draw();
+    } else if (field.name === "bot") values.bots[Number(field.dataset.seat)] = field.value;
     else if (field.name === "public") {
       values.public = field.checked;
       field.parentElement.querySelector(".hint").textContent = t(values.public ? "web.create.public.hint" : "web.create.private.hint");
     } else if (field.name === "timer") values.timer = Number(field.value);
     else if (field.name === "speed") values.speed = Number(field.value);
     else if (field.name === "stand_in") values.standIn = field.value;
-    else if (field.dataset.option) {
-      const option = catalogue.options.find((o) => o.name === field.dataset.option);
-      values.options[option.name] = optionValue(option, field);
-      const changed = JSON.stringify(values.options[option.name]) !== JSON.stringify(presetOf(values.preset).rules[option.name]);
-      field.closest(".option").classList.toggle("changed", changed);
-    }
-    if (REDRAW.has(field.name)) draw();
   });
   form.addEventListener("toggle", (event) => (values.open = event.target.open), true);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const preset = presetOf(values.preset);
-    const overrides = Object.fromEntries(
-      Object.entries(values.options).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(preset.rules[name])),
-    );
     const bots = [values.standIn];
     for (let seat = 1; seat < values.players; seat += 1) bots.push(values.bots[seat] ?? values.standIn);
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
       const table = await post("/tables", {
-        rules: Object.keys(overrides).length ? { preset: values.preset, ...overrides } : values.preset,
+        rules: chosenRules(catalogue, values),
         players: values.players,
         public: values.public,
         bots,
@@ -260,6 +248,67 @@ function createForm(form, catalogue, previous, app) {
   });
   draw();
   return values;
+}
+
+// ------------------------------------------------------------------ the ruleset fields
+// Shared by the new-table form and the scorekeeper's new sheet (score.js): `values` holds
+// `preset` (a preset's name), `options` (option name -> value chosen) and `open` (the
+// options' disclosure).
+
+const presetNamed = (catalogue, name) => catalogue.presets.find((preset) => preset.name === name);
+
+/** The preset chooser with the chosen preset's description. */
+export function presetField(catalogue, values) {
+  const preset = presetNamed(catalogue, values.preset);
+  return `<label class="field"><span>${esc(t("web.create.rules"))}</span>
+    <select name="preset">${catalogue.presets
+      .map((p) => `<option value="${esc(p.name)}" ${p.name === values.preset ? "selected" : ""}>${esc(presetLabel(p.name))}</option>`)
+      .join("")}</select>
+    <small class="hint">${esc(tMaybe(`web.preset.${preset.name}.desc`) ?? preset.description)}</small></label>`;
+}
+
+/** Every rules option under a disclosure, after the markup `before`. */
+export function optionsField(catalogue, values, before = "") {
+  const preset = presetNamed(catalogue, values.preset);
+  const rules = rulesInEffect(catalogue, values);
+  return `<details class="options" ${values.open ? "open" : ""}><summary>${esc(t("web.create.options"))}</summary>
+    ${before}<div class="option-grid">${catalogue.options.map((option) => optionField(option, rules[option.name], preset.rules[option.name])).join("")}</div>
+    </details>`;
+}
+
+/** Options whose change changes other fields (the player counts a ruleset allows). */
+const REDRAWING_OPTIONS = new Set(["min_players", "max_players"]);
+
+/** Takes a change of a ruleset field into `values`: null if `field` is not one, else
+ * whether the form must be redrawn (a new preset resets the options). */
+export function changeRules(field, values, catalogue) {
+  if (field.name === "preset") {
+    values.preset = field.value;
+    values.options = {};
+    return true;
+  }
+  if (!field.dataset.option) return null;
+  const option = catalogue.options.find((o) => o.name === field.dataset.option);
+  values.options[option.name] = optionValue(option, field);
+  const presetValue = presetNamed(catalogue, values.preset).rules[option.name];
+  const changed = JSON.stringify(values.options[option.name]) !== JSON.stringify(presetValue);
+  field.closest(".option").classList.toggle("changed", changed);
+  return REDRAWING_OPTIONS.has(option.name);
+}
+
+/** The chosen rules as the API takes them: the preset's name, or an object with the
+ * options that differ from it. */
+export function chosenRules(catalogue, values) {
+  const preset = presetNamed(catalogue, values.preset);
+  const overrides = Object.fromEntries(
+    Object.entries(values.options).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(preset.rules[name])),
+  );
+  return Object.keys(overrides).length ? { preset: values.preset, ...overrides } : values.preset;
+}
+
+/** The rules in effect: the preset's with the chosen options over them. */
+export function rulesInEffect(catalogue, values) {
+  return { ...presetNamed(catalogue, values.preset).rules, ...values.options };
 }
 
 /** One rules option: its name, what it does, and an input of its type. */

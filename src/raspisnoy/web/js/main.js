@@ -1,5 +1,6 @@
 // The page's entry point: the header (language, connection, name), the session, and the
-// router between the lobby (/), a table (/?table=ID) and a replay (/?replay=ID).
+// router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID) and the
+// scorekeeper (/score).
 import { ApiError, get, patch } from "./api.js";
 import {
   LANGUAGE_NAMES,
@@ -12,6 +13,7 @@ import {
 } from "./i18n.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
 import { showReplay } from "./replay.js";
+import { showScore } from "./score.js";
 import { showTable } from "./table.js";
 import { closeDialog, esc, openDialog, toast } from "./ui.js";
 
@@ -39,8 +41,11 @@ async function route() {
   closeDialog();
   const view = document.getElementById("view");
   const params = new URLSearchParams(location.search);
-  if (params.has("replay")) {
-    app.screen = showReplay(view, params.get("replay"));
+  const score = location.pathname === "/score";
+  if (params.has("replay") || (score && (params.has("share") || location.hash.startsWith("#token=")))) {
+    // Replays, shared score sheets and a sheet's hand-over link are for anyone with the
+    // link: no nickname needed.
+    app.screen = score ? showScore(view, app, params) : showReplay(view, params.get("replay"));
     return;
   }
   if (app.user === null) {
@@ -51,7 +56,8 @@ async function route() {
     });
     return;
   }
-  app.screen = params.has("table") ? showTable(view, app, params.get("table")) : showLobby(view, app);
+  if (score) app.screen = showScore(view, app, params);
+  else app.screen = params.has("table") ? showTable(view, app, params.get("table")) : showLobby(view, app);
 }
 
 function renderHeader() {

@@ -23,8 +23,10 @@ export function kindBadge(kind) {
   return `<span class="kind kind-${esc(kind)}" title="${esc(t(`web.kind.${kind}`))}">${esc(t(`web.kind.${kind}`))}</span>`;
 }
 
-/** The sheet as a table; `names` are the players' names in seat order. */
-export function sheetMarkup(report, names = report.players.map(playerName)) {
+/** The sheet as a table; `names` are the players' names in seat order; `rowAction(round)`
+ * may add markup (a button) to each round's heading. Bids and tricks not entered yet
+ * show as "–". */
+export function sheetMarkup(report, names = report.players.map(playerName), { rowAction = null } = {}) {
   const running = runningTotals(report);
   const head = names
     .map((name, seat) => `<th scope="col"><span class="dot" style="background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}"></span>${esc(name)}</th>`)
@@ -33,8 +35,8 @@ export function sheetMarkup(report, names = report.players.map(playerName)) {
     .map((round, index) => {
       const cells = names
         .map((_, seat) => {
-          const bid = round.bids ? round.bids[seat] : null;
-          const taken = round.taken[seat];
+          const bid = round.bids ? (round.bids[seat] ?? "–") : null;
+          const taken = round.taken[seat] ?? "–";
           const points = round.points ? round.points[seat] : null;
           const dealer = round.dealer === seat ? `<span class="dealer-mark" title="${esc(t("web.seat.dealer"))}">${esc(t("web.seat.dealer.short"))}</span>` : "";
           const tricks = `<span class="bt">${bid === null ? "" : `${bid}/`}${taken}</span>`;
@@ -43,7 +45,8 @@ export function sheetMarkup(report, names = report.players.map(playerName)) {
         })
         .join("");
       const trump = round.trump ? suitIcon(round.trump) : "";
-      return `<tr><th scope="row"><span class="round-no">${round.round}</span><span class="cards-no">${esc(t("web.sheet.cards", { cards: round.cards }))}</span>${trump}${kindBadge(round.kind)}</th>${cells}</tr>`;
+      const action = rowAction ? rowAction(round) : "";
+      return `<tr data-round="${round.round}"><th scope="row"><span class="round-no">${round.round}</span><span class="cards-no">${esc(t("web.sheet.cards", { cards: round.cards }))}</span>${trump}${kindBadge(round.kind)}${action}</th>${cells}</tr>`;
     })
     .join("");
   const foot = names.map((_, seat) => `<td><strong data-sheet-total="${seat}">${report.totals[seat]}</strong></td>`).join("");
@@ -52,6 +55,18 @@ export function sheetMarkup(report, names = report.players.map(playerName)) {
     <thead><tr><th scope="col">${esc(t("web.sheet.round"))}</th>${head}</tr></thead>
     <tbody>${rows}</tbody>
     <tfoot><tr><th scope="row">${esc(t("web.sheet.total"))}</th>${foot}</tr></tfoot></table></div>`;
+}
+
+/** The winners and the final places: `names` and `totals` by seat, `winners` their seats. */
+export function standingsMarkup(names, totals, winners) {
+  const best = winners.map((seat) => names[seat]);
+  const places = names
+    .map((name, seat) => ({ name, seat, total: totals[seat] }))
+    .sort((a, b) => b.total - a.total)
+    .map((row) => `<li class="${winners.includes(row.seat) ? "winner" : ""}"><span>${esc(row.name)}</span><b data-total-seat="${row.seat}">${row.total}</b></li>`)
+    .join("");
+  return `<p class="winners">${esc(t(best.length > 1 ? "web.results.winners" : "web.results.winner", { names: best.join(", ") }))}</p>
+      <ol class="final">${places}</ol>`;
 }
 
 /** An SVG line chart of everyone's running total after each round. */

@@ -5,7 +5,7 @@ import { get, post } from "./api.js";
 import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { t, tMaybe } from "./i18n.js";
-import { chartMarkup, kindBadge, sheetMarkup } from "./sheet.js";
+import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { closeDialog, copyText, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
@@ -436,16 +436,10 @@ export function showTable(view, app, tableId) {
   function renderResults() {
     const totals = s.game.totals;
     const best = Math.max(...totals);
-    const winners = names().filter((_, seat) => totals[seat] === best);
-    const places = names()
-      .map((name, seat) => ({ name, seat, total: totals[seat] }))
-      .sort((a, b) => b.total - a.total)
-      .map((row) => `<li class="${row.total === best ? "winner" : ""}"><span>${esc(row.name)}</span><b data-total-seat="${row.seat}">${row.total}</b></li>`)
-      .join("");
+    const winners = totals.flatMap((total, seat) => (total === best ? [seat] : []));
     view.innerHTML = `<section class="panel results" id="results">
       <h2>${esc(t("web.results.title"))}</h2>
-      <p class="winners">${esc(t(winners.length > 1 ? "web.results.winners" : "web.results.winner", { names: winners.join(", ") }))}</p>
-      <ol class="final">${places}</ol>
+      ${standingsMarkup(names(), totals, winners)}
       <div class="report">${esc(t("web.loading"))}</div>
       <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>
         <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></div></section>`;

@@ -1,0 +1,435 @@
+// The scorekeeper (/score): the paper «расписная» of a game played with real cards, kept on
+// a phone on the table. /score lists your sheets and sets up a new one (players in seating
+// order, first dealer, ruleset); /score?sheet=ID keeps one: big buttons for the entry the
+// sheet expects next, the live sheet, corrections of past rounds, the winners and the
+// chart at the end; /score?share=ID is the read-only view for the other players, and
+// /score?sheet=ID#token=TOKEN hands the keeping over to another phone (the token is in
+// the fragment, which never reaches a server's logs). The page
+// knows no rule: it offers what the server's `next` entry allows (raspisnoy.scorekeeper,
+// PROTOCOL.md "Score sheets") and shows the model's problems in the page's language.
+import { ApiError, get, post, put } from "./api.js";
+import { fill, language, t, tMaybe } from "./i18n.js";
+import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
+import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
+import { closeDialog, copyText, dialogOpen, esc, openDialog, toast } from "./ui.js";
+
+const FORMAT = "raspisnoy-sheet/1";
+/** How often an open sheet looks for changes made elsewhere (the share link, a 2nd phone). */
+const POLL_MS = 5000;
+/** The longest player name a sheet takes (core's MAX_NAME_LENGTH). */
+const MAX_NAME = 40;
+
+/** The screen for /score: a shared sheet (?share=ID), a sheet to keep (?sheet=ID), or the
+ * list of your sheets with the form for a new one. */
+export function showScore(view, app, params) {
+  if (params.has("share")) return showSheet(view, { share: params.get("share") });
+  if (params.has("sheet")) {
+    const token = new URLSearchParams(location.hash.slice(1)).get("token");
+    return showSheet(view, { id: params.get("sheet"), token });
+  }
+  return showHome(view, app);
+}
+
+// ------------------------------------------------------------------ problems
+
+/** The scorekeeper's problem templates in the page's language. */
+const problems = { lang: null, messages: null };
+
+/** A refused request as one line in the page's language: the model's problem with its
+ * round and player (GET /api/sheets/problems/{lang}), else the server's message. */
+async function problemText(error) {
+  const detail = error instanceof ApiError ? error.detail : null;
+  if (!detail?.problem) return t("web.score.failed", { detail: error.message });
+  if (problems.lang !== language()) {
+    try {
+      problems.messages = await get(`/sheets/problems/${language()}`);
+      problems.lang = language();
+    } catch {
+      return t("web.score.failed", { detail: error.message });
+    }
+  }
+  const template = problems.messages.problems[detail.problem];
+  if (template === undefined) return t("web.score.failed", { detail: error.message });
+  const values = { ...detail.params };
+  for (const name of ["kind", "expected"]) {
+    if (name in values) values[name] = tMaybe(`web.kind.${values[name]}`) ?? values[name];
+  }
+  if (typeof values.kinds === "string") {
+    values.kinds = values.kinds.split(", ").map((kind) => tMaybe(`web.kind.${kind}`) ?? kind).join(", ");
+  }
+  const problem = fill(template, values);
+  if (detail.round === null) return problem;
+  if (detail.player === null) return fill(problems.messages.where_round, { round: detail.round, problem });
+  return fill(problems.messages.where_player, { round: detail.round, player: detail.player, problem });
+}
+
+// ------------------------------------------------------------------ home: list and set-up
+
+function showHome(view, app) {
+  const state = { catalogue: null, sheets: [], values: null, stopped: false };
+
+  const screen = {
+    render() {
+      if (state.catalogue === null) {
+        view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+        return;
+      }
+      view.innerHTML = `<div class="score-home">
+        <section class="panel">
+          <h2>${esc(t("web.score.new"))}</h2>
+          <p class="hint">${esc(t("web.score.intro"))}</p>
+          <form id="sheet-form"></form>
+        </section>
+        <section class="panel">
+          <h2>${esc(t("web.score.mine"))}</h2>
+          ${sheetsMarkup(state.sheets)}
+        </section></div>`;
+      state.values = setupForm(view.querySelector("#sheet-form"), state.catalogue, state.values, app);
+    },
+    stop() {
+      state.stopped = true;
+    },
+  };
+
+  Promise.all([get("/rules"), get("/sheets")])
+    .then(([rules, sheets]) => {
+      state.catalogue = rules;
+      state.sheets = sheets.sheets;
+      if (!state.stopped) screen.render();
+    })
+    .catch((error) => {
+      if (!state.stopped) view.innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: error.message }))}</p>`;
+    });
+  screen.render();
+  return screen;
+}
+
+function sheetsMarkup(sheets) {
+  if (!sheets.length) return `<p class="empty">${esc(t("web.score.none"))}</p>`;
+  return `<ul class="list">${sheets
+    .map((sheet) => {
+      const progress = sheet.complete
+        ? t("web.score.finished")
+        : t("web.score.progress", { rounds: sheet.rounds, planned: sheet.planned });
+      const when = new Date(sheet.updated_at).toLocaleString();
+      return `<li class="game-row"><span><strong>${esc(sheet.players.join(", "))}</strong>
+        <span class="muted">${esc(presetLabel(sheet.rules))} · ${esc(progress)} · ${esc(when)}</span></span>
+        <a class="button small ${sheet.complete ? "" : "primary"}" data-nav href="/score?sheet=${esc(sheet.id)}">${esc(t(sheet.complete ? "web.score.view" : "web.games.resume"))}</a></li>`;
+    })
+    .join("")}</ul>`;
+}
+
+/** The new sheet's form: players in seating order, first dealer, ruleset. Returns its
+ * values, so a redraw (a language switch) keeps what was typed. */
+function setupForm(form, catalogue, previous, app) {
+  const values = previous ?? { preset: catalogue.presets[0].name, options: {}, open: false, players: [app.user.nickname], dealer: 0 };
+
+  const playerName = (seat) => values.players[seat].trim() || t("web.score.player", { seat: seat + 1 });
+  const dealerOptions = () =>
+    values.players.map((_, seat) => `<option value="${seat}" ${seat === values.dealer ? "selected" : ""}>${esc(playerName(seat))}</option>`).join("");
+
+  function draw() {
+    const rules = rulesInEffect(catalogue, values);
+    while (values.players.length < rules.min_players) values.players.push("");
+    values.players = values.players.slice(0, rules.max_players);
+    values.dealer = Math.min(values.dealer, values.players.length - 1);
+    const count = values.players.length;
+    const rows = values.players
+      .map(
+        (name, seat) => `<li class="player-row"><span class="seat-no">${seat + 1}</span>
+          <input name="player" data-seat="${seat}" value="${esc(name)}" maxlength="${MAX_NAME}" autocapitalize="words" autocomplete="off"
+            placeholder="${esc(t("web.score.player", { seat: seat + 1 }))}" aria-label="${esc(t("web.score.player", { seat: seat + 1 }))}">
+          <button type="button" class="icon" data-remove="${seat}" ${count <= rules.min_players ? "disabled" : ""}
+            aria-label="${esc(t("web.score.player.remove", { seat: seat + 1 }))}">✕</button></li>`,
+      )
+      .join("");
+    form.innerHTML = `
+      <fieldset class="field"><legend>${esc(t("web.score.players"))}</legend>
+        <p class="hint">${esc(t("web.score.players.hint", { low: rules.min_players, high: rules.max_players }))}</p>
+        <ol class="player-list">${rows}</ol>
+        <button type="button" class="add-player" ${count >= rules.max_players ? "disabled" : ""}>${esc(t("web.score.player.add"))}</button></fieldset>
+      <label class="field"><span>${esc(t("web.score.dealer"))}</span><select name="dealer">${dealerOptions()}</select></label>
+      ${presetField(catalogue, values)}
+      ${optionsField(catalogue, values)}
+      <p class="form-error" role="alert"></p>
+      <button type="submit" class="primary big">${esc(t("web.score.start"))}</button>`;
+  }
+
+  form.addEventListener("input", (event) => {
+    if (event.target.name !== "player") return;
+    values.players[Number(event.target.dataset.seat)] = event.target.value;
+    form.querySelector("select[name=dealer]").innerHTML = dealerOptions();
+  });
+  form.addEventListener("change", (event) => {
+    const field = event.target;
+    if (field.name === "dealer") values.dealer = Number(field.value);
+    else if (changeRules(field, values, catalogue)) draw();
+  });
+  form.addEventListener("toggle", (event) => (values.open = event.target.open), true);
+  form.addEventListener("click", (event) => {
+    const remove = event.target.closest("[data-remove]");
+    if (remove) {
+      values.players.splice(Number(remove.dataset.remove), 1);
+      draw();
+    } else if (event.target.closest(".add-player")) {
+      values.players.push("");
+      draw();
+      form.querySelector(`input[data-seat="${values.players.length - 1}"]`).focus();
+    }
+  });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const players = values.players.map((name) => name.trim());
+    const error = form.querySelector(".form-error");
+    if (players.some((name) => !name)) {
+      error.textContent = t("web.score.names.empty");
+      return;
+    }
+    if (new Set(players).size !== players.length) {
+      error.textContent = t("web.score.names.same");
+      return;
+    }
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const rules = chosenRules(catalogue, values);
+      const sheet = await post("/sheets", { format: FORMAT, rules, players, first_dealer: values.dealer, rounds: [] });
+      app.navigate(`/score?sheet=${encodeURIComponent(sheet.id)}`);
+    } catch (failure) {
+      button.disabled = false;
+      error.textContent = await problemText(failure);
+    }
+  });
+  draw();
+  return values;
+}
+
+// ------------------------------------------------------------------ keeping a sheet
+
+/** A sheet: kept (`ref.id`, by its owner, or by whoever has its edit token `ref.token`)
+ * or watched read-only (`ref.share`). */
+function showSheet(view, ref) {
+  const path = ref.share ? `/sheets/shared/${encodeURIComponent(ref.share)}` : `/sheets/${encodeURIComponent(ref.id)}`;
+  const headers = ref.token ? { "X-Sheet-Token": ref.token } : {};
+  const s = { data: null, busy: false, error: "", failed: null, stopped: false };
+
+  /** Sends a change; the answer is the new sheet, a refusal the model's problem. */
+  async function change(send) {
+    s.busy = true;
+    s.error = "";
+    screen.render();
+    try {
+      s.data = await send();
+      return true;
+    } catch (error) {
+      s.error = await problemText(error);
+      toast(s.error, "error");
+      return false;
+    } finally {
+      s.busy = false;
+      if (!s.stopped) screen.render();
+    }
+  }
+
+  const entries = `/sheets/${encodeURIComponent(ref.id)}`;
+  const enter = (body) => change(() => post(`${entries}/entries`, body, headers));
+
+  async function refresh() {
+    if (s.busy || dialogOpen()) return;
+    try {
+      const data = await get(path, headers);
+      if (!s.stopped && !s.busy && data.version !== s.data?.version) {
+        s.data = data;
+        screen.render();
+      }
+    } catch {
+      // the next poll tries again
+    }
+  }
+
+  function report() {
+    const { sheet, report: scored } = s.data;
+    return {
+      players: sheet.players,
+      totals: scored.totals,
+      rounds: scored.rounds.map((round, index) => ({ ...round, bids: sheet.rounds[index].bids, taken: sheet.rounds[index].taken })),
+    };
+  }
+
+  function padMarkup(next) {
+    const { sheet } = s.data;
+    const names = sheet.players;
+    const who = names[next.seat];
+    const round =
+      next.round <= s.data.planned
+        ? t("web.score.round", { round: next.round, planned: s.data.planned })
+        : t("web.score.round.control", { round: next.round });
+    const about = next.entry === "control" ? "" : `<span>${esc(t("web.sheet.cards", { cards: next.cards }))}</span>${kindBadge(next.kind)}
+      <span>${esc(t("web.score.deals", { name: names[next.dealer] }))}</span>`;
+    let body;
+    if (next.entry === "control") {
+      const dealers = names.map((name, seat) => `<option value="${seat}">${esc(name)}</option>`).join("");
+      body = `<p class="prompt mine">${esc(t("web.score.prompt.control", { name: who }))}</p>
+        <label class="control-dealer"><span>${esc(t("web.score.control.dealer"))}</span><select name="control-dealer">${dealers}</select></label>
+        <div class="choices">${next.kinds
+          .map((kind) => `<button type="button" class="choice" data-kind="${esc(kind)}" ${s.busy ? "disabled" : ""}>${esc(t(`web.kind.${kind}`))}</button>`)
+          .join("")}</div>`;
+    } else {
+      const buttons = [];
+      for (let n = 0; n <= next.cards; n += 1) {
+        const allowed = next.choices.includes(n) && !s.busy;
+        buttons.push(`<button type="button" class="bid" data-value="${n}" ${allowed ? "" : "disabled"}>${n}</button>`);
+      }
+      const reasons = [];
+      const current = sheet.rounds[next.round - 1];
+      if (next.entry === "bid") {
+        if (next.forbidden !== null) reasons.push(t("web.score.bid.dealer", { name: who, bid: next.forbidden, cards: next.cards }));
+        if (next.zero_banned) reasons.push(t("web.score.bid.zero", { name: who, limit: sheet.rules.max_zero_bids_in_a_row }));
+        const bids = (current?.bids ?? []).filter((bid) => bid !== null);
+        if (bids.length) reasons.push(t("web.score.bids.sum", { sum: bids.reduce((a, b) => a + b, 0), cards: next.cards }));
+      } else {
+        // Tricks are asked for before any bid only in a round without bids.
+        const taken = (current?.taken ?? []).filter((count) => count !== null);
+        reasons.push(t("web.score.taken.left", { left: next.cards - taken.reduce((a, b) => a + b, 0) }));
+        if (!current || current.bids === null) reasons.push(t("web.score.nobids"));
+      }
+      body = `<p class="prompt mine">${esc(t(`web.score.prompt.${next.entry}`, { name: who }))}</p>
+        <div class="bids" role="group" aria-label="${esc(t(`web.score.prompt.${next.entry}`, { name: who }))}">${buttons.join("")}</div>
+        ${reasons.map((reason) => `<p class="reason">${esc(reason)}</p>`).join("")}`;
+    }
+    return `<section class="entry-pad no-print" aria-live="polite">
+      <div class="round-line"><strong>${esc(round)}</strong>${about}</div>
+      ${body}
+      <p class="score-error" role="alert">${esc(s.error)}</p>
+      <div class="pad-actions"><button type="button" class="undo" ${sheet.rounds.length && !s.busy ? "" : "disabled"}>${esc(t("web.score.undo"))}</button></div>
+    </section>`;
+  }
+
+  function shareMarkup() {
+    const link = (kind, url) => `<p class="hint">${esc(t(`web.score.${kind}.hint`))}</p>
+      <div class="invite-row"><input class="${kind}-link" readonly value="${esc(url)}" aria-label="${esc(t(`web.score.${kind}`))}">
+        <button type="button" class="copy">${esc(t("web.invite.copy"))}</button></div>`;
+    const handover = `${location.origin}/score?sheet=${encodeURIComponent(s.data.id)}#token=${encodeURIComponent(s.data.edit_token)}`;
+    return `<section class="panel share no-print"><h3>${esc(t("web.score.share"))}</h3>${link("share", `${location.origin}${s.data.share}`)}
+      <details class="handover"><summary>${esc(t("web.score.handover"))}</summary>${link("handover", handover)}</details></section>`;
+  }
+
+  function openEdit(number) {
+    const entered = s.data.sheet.rounds[number - 1];
+    const round = s.data.report.rounds[number - 1];
+    const names = s.data.sheet.players;
+    const hasBids = entered.bids !== null;
+    const choices = (value) => {
+      const options = [`<option value="" ${value === null ? "selected" : ""}>–</option>`];
+      for (let n = 0; n <= round.cards; n += 1) options.push(`<option ${n === value ? "selected" : ""}>${n}</option>`);
+      return options.join("");
+    };
+    const rows = names
+      .map((name, seat) => {
+        const dealer = round.dealer === seat ? ` <span class="dealer-mark" title="${esc(t("web.seat.dealer"))}">${esc(t("web.seat.dealer.short"))}</span>` : "";
+        const bid = hasBids
+          ? `<td><select name="bid" data-seat="${seat}" aria-label="${esc(`${name}: ${t("web.score.edit.bid")}`)}">${choices(entered.bids[seat])}</select></td>`
+          : "";
+        return `<tr><th scope="row">${esc(name)}${dealer}</th>${bid}
+          <td><select name="taken" data-seat="${seat}" aria-label="${esc(`${name}: ${t("web.score.edit.taken")}`)}">${choices(entered.taken[seat])}</select></td></tr>`;
+      })
+      .join("");
+    const body = openDialog(
+      t("web.score.edit.title", { round: number }),
+      `<form class="edit-form">
+        <p class="muted">${esc(t("web.sheet.cards", { cards: round.cards }))} ${kindBadge(round.kind)} · ${esc(t("web.score.deals", { name: names[round.dealer] }))}</p>
+        <table class="edit-table"><thead><tr><th></th>${hasBids ? `<th scope="col">${esc(t("web.score.edit.bid"))}</th>` : ""}
+          <th scope="col">${esc(t("web.score.edit.taken"))}</th></tr></thead><tbody>${rows}</tbody></table>
+        <p class="form-error" role="alert"></p>
+        <button type="submit" class="primary big">${esc(t("web.score.edit.save"))}</button></form>`,
+    );
+    const form = body.querySelector("form");
+    const read = (name) => [...form.querySelectorAll(`select[name=${name}]`)].map((select) => (select.value === "" ? null : Number(select.value)));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      try {
+        const round = { bids: hasBids ? read("bid") : null, taken: read("taken") };
+        s.data = await put(`${entries}/rounds/${number}`, round, headers);
+        closeDialog();
+        s.error = "";
+        screen.render();
+        toast(t("web.score.edited", { round: number }));
+      } catch (error) {
+        button.disabled = false;
+        form.querySelector(".form-error").textContent = await problemText(error);
+      }
+    });
+  }
+
+  function wire() {
+    const next = s.data.next;
+    for (const button of view.querySelectorAll(".entry-pad .bid")) {
+      button.addEventListener("click", () => enter({ entry: next.entry, seat: next.seat, value: Number(button.dataset.value) }));
+    }
+    for (const button of view.querySelectorAll(".entry-pad .choice")) {
+      const dealer = () => Number(view.querySelector("select[name=control-dealer]").value);
+      button.addEventListener("click", () => enter({ entry: "control", kind: button.dataset.kind, dealer: dealer() }));
+    }
+    view.querySelector(".entry-pad .undo")?.addEventListener("click", () => change(() => post(`${entries}/undo`, {}, headers)));
+    for (const button of view.querySelectorAll("button[data-edit]")) button.addEventListener("click", () => openEdit(Number(button.dataset.edit)));
+    for (const button of view.querySelectorAll(".share .copy")) {
+      button.addEventListener("click", () => copyText(button.parentElement.querySelector("input").value));
+    }
+    view.querySelector("button.print").addEventListener("click", () => window.print());
+  }
+
+  const screen = {
+    render() {
+      if (s.data === null) {
+        view.innerHTML = s.failed
+          ? `<p class="panel error">${esc(s.failed)}</p>`
+          : `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+        return;
+      }
+      const { sheet, report: scored, next, editable } = s.data;
+      const names = sheet.players;
+      const editButton = (round) =>
+        `<button type="button" class="edit-round small no-print" data-edit="${round.round}" aria-label="${esc(t("web.score.edit.title", { round: round.round }))}">✎</button>`;
+      const results = scored.complete
+        ? `<section class="panel results" id="results"><h2>${esc(t("web.results.title"))}</h2>
+            ${standingsMarkup(names, scored.totals, scored.winners)}${chartMarkup(report(), names)}</section>`
+        : "";
+      view.innerHTML = `<div class="score-page" data-version="${s.data.version}" data-busy="${s.busy}" data-complete="${scored.complete}"
+          data-next="${next ? `${next.entry}:${next.round}:${next.seat}` : ""}">
+        <section class="panel score-head">
+          <h2>${esc(t("web.score.title"))}</h2>
+          <p class="muted">${esc(presetLabel(sheet.rules.preset))} · ${esc(names.join(", "))}</p>
+          ${editable ? "" : `<p class="readonly-note">${esc(t("web.score.readonly", { owner: s.data.owner }))}</p>`}
+        </section>
+        ${results}
+        ${editable && next ? padMarkup(next) : ""}
+        <section class="panel sheet-panel">${sheetMarkup(report(), names, { rowAction: editable ? editButton : null })}</section>
+        ${editable ? shareMarkup() : ""}
+        <div class="actions-row no-print">
+          <a class="button csv" href="/api/sheets/shared/${esc(s.data.share_id)}/csv?lang=${language()}" download>${esc(t("web.score.csv"))}</a>
+          <button type="button" class="print">${esc(t("web.score.print"))}</button>
+          ${editable ? `<a class="button" data-nav href="/score">${esc(t("web.score.mine"))}</a>` : ""}
+        </div></div>`;
+      wire();
+    },
+    stop() {
+      s.stopped = true;
+      clearInterval(timer);
+    },
+  };
+
+  const timer = setInterval(refresh, POLL_MS);
+  get(path, headers)
+    .then((data) => {
+      s.data = data;
+      if (!s.stopped) screen.render();
+    })
+    .catch((error) => {
+      s.failed = error.status === 404 ? t("web.score.notfound") : t("web.error.server", { detail: error.message });
+      if (!s.stopped) screen.render();
+    });
+  screen.render();
+  return screen;
+}

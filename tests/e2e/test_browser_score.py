@@ -1,0 +1,272 @@
+"""The scorekeeper page (/score) on a phone: a table playing with real cards keeps its
+«расписная» by tapping big buttons, and everything the page shows is what the server's
+scorekeeper computes (checked against ``raspisnoy score --sheet FILE --json``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+PHONE = {"width": 360, "height": 640}
+#: A portrait A4 page at 96 dpi, as the browser prints it.
+A4 = {"width": 794, "height": 1123}
+NAMES = ["Анна", "Борис", "Вера", "Григорий"]
+#: A short game through the rules options: three normal rounds and a misère (no bids).
+PLAN = "1, 2, 3, 4:misere"
+#: Seconds a read-only page may take to show a change (it looks every 5 s).
+SHARE_REFRESH_MS = 15_000
+
+
+def no_horizontal_overflow(page: Page) -> None:
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"page is {widths[0]} px wide on a {widths[1]} px screen"
+
+
+def next_entry(page: Page) -> tuple[str, int, int] | None:
+    """What the sheet expects next, from the page: (bid|taken|control, round, seat), or
+    ``None`` once the game is complete."""
+    page.wait_for_selector(".score-page[data-busy=false]")
+    expected = page.get_attribute(".score-page", "data-next")
+    if not expected:
+        return None
+    kind, number, seat = expected.split(":")
+    return kind, int(number), int(seat)
+
+
+def tap(page: Page, selector: str) -> None:
+    """Taps a button of the entry pad and waits until the server's answer is shown."""
+    version = page.get_attribute(".score-page", "data-version")
+    page.click(selector)
+    page.wait_for_function(
+        "v => { const p = document.querySelector('.score-page');"
+        " return p && p.dataset.version !== v && p.dataset.busy === 'false'; }",
+        arg=version,
+    )
+
+
+def enter(page: Page, kind: str, values: list[int]) -> None:
+    """Enters the bids or tricks (``values`` by seat) of the round in play that are still
+    missing, in the order the page asks for them."""
+    first = next_entry(page)
+    assert first is not None
+    while (entry := next_entry(page)) is not None and entry[:2] == (kind, first[1]):
+        tap(page, f".entry-pad button.bid[data-value='{values[entry[2]]}']")
+
+
+def page_totals(page: Page) -> list[int]:
+    cells = page.locator("[data-sheet-total]").all_inner_texts()
+    return [int(text) for text in cells]
+
+
+def sheet_api(page: Page, sheet_id: str) -> Any:
+    """The sheet as the server has it, fetched by the page (with its session)."""
+    return page.evaluate("id => fetch(`/api/sheets/${id}`).then((r) => r.json())", sheet_id)
+
+
+def cli_report(sheet: Any, folder: Path) -> Any:
+    """``raspisnoy score --sheet FILE --json`` of the sheet."""
+    path = folder / "sheet.json"
+    path.write_text(json.dumps(sheet, ensure_ascii=False), encoding="utf-8")
+    run = [sys.executable, "-m", "raspisnoy", "score", "--sheet", str(path), "--json"]
+    done = subprocess.run(run, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def set_up(page: Page, names: list[str], plan: str, *, control: bool = False) -> str:
+    """A new visitor (the first of ``names``) sets up a sheet for ``names`` with the round
+    plan ``plan`` (and control rounds) through the page, and returns its id."""
+    page.goto("/score")
+    page.fill("#nickname", names[0])
+    page.click(".nickname-form button[type=submit]")
+    page.wait_for_selector("#sheet-form input[data-seat='2']")
+    assert page.input_value("#sheet-form input[data-seat='0']") == names[0]  # the nickname
+    for _ in names[3:]:
+        page.click("#sheet-form .add-player")
+    for seat, name in enumerate(names[1:], 1):
+        page.fill(f"#sheet-form input[data-seat='{seat}']", name)
+    page.select_option("#sheet-form select[name=dealer]", label=names[0])
+    page.click("#sheet-form details.options summary")
+    page.fill("input[name=option-custom_plan]", plan)
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    page.set_checked("input[name=option-control_game]", control)
+    no_horizontal_overflow(page)
+    page.click("#sheet-form button[type=submit]")
+    page.wait_for_selector(".score-page .entry-pad")
+    sheet_id = page.evaluate("new URLSearchParams(location.search).get('sheet')")
+    assert isinstance(sheet_id, str)
+    return sheet_id
+
+
+def test_keeping_score_of_a_game_on_a_phone(browser: Browser, server: str, tmp_path: Path) -> None:
+    phone = browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE, has_touch=True)
+    friend = browser.new_context(base_url=server, locale="uk-UA", viewport=PHONE, has_touch=True)
+    errors: list[str] = []
+    try:
+        page = phone.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        sheet_id = set_up(page, NAMES, PLAN)
+        assert sheet_api(page, sheet_id)["sheet"]["rules"]["custom_plan"] == PLAN.split(", ")
+
+        # Round 1: one card, Anna deals; Boris bids first.
+        assert next_entry(page) == ("bid", 1, 1)
+        assert "Раздача 1 из 4" in page.inner_text(".entry-pad .round-line")
+        for value in (0, 0, 1):  # Boris, Vera, Grigory
+            tap(page, f".entry-pad button.bid[data-value='{value}']")
+        assert next_entry(page) == ("bid", 1, 0)
+        # The dealer's forbidden bid: the button is off and the pad says why.
+        assert page.is_disabled(".entry-pad button.bid[data-value='0']")
+        reason = page.inner_text(".entry-pad")
+        assert "Анна сдаёт и не может заказать 0" in reason
+        for button in page.locator(".entry-pad button").all():
+            box = button.bounding_box()
+            assert box is not None and box["width"] >= 44 and box["height"] >= 44
+        no_horizontal_overflow(page)
+        enter(page, "bid", [1, 0, 0, 1])
+        enter(page, "taken", [0, 0, 0, 1])
+
+        # Round 2: Boris deals two cards.
+        enter(page, "bid", [1, 1, 1, 0])
+        assert next_entry(page) == ("taken", 2, 2)
+        enter(page, "taken", [1, 0, 1, 0])
+
+        # Round 3: Vera deals three; a slip is taken back with Undo.
+        enter(page, "bid", [0, 1, 0, 1])
+        tap(page, ".entry-pad button.bid[data-value='0']")  # a slip: Grigory took 1, not 0
+        assert next_entry(page) == ("taken", 3, 0)
+        tap(page, ".entry-pad button.undo")
+        assert next_entry(page) == ("taken", 3, 3)
+
+        # A reload in the middle of a round loses nothing.
+        before = page.inner_text(".sheet-panel")
+        version = page.get_attribute(".score-page", "data-version")
+        page.reload()
+        page.wait_for_selector(".score-page .entry-pad")
+        assert page.inner_text(".sheet-panel") == before
+        assert page.get_attribute(".score-page", "data-version") == version
+        assert next_entry(page) == ("taken", 3, 3)
+        enter(page, "taken", [0, 1, 1, 1])
+        no_horizontal_overflow(page)
+
+        # The other players follow through the read-only link, without a name.
+        share = page.input_value(".share .share-link")
+        assert sheet_id not in share
+        watcher = friend.new_page()
+        watcher.on("pageerror", lambda error: errors.append(str(error)))
+        watcher.goto(share)
+        watcher.wait_for_selector(".score-page .sheet-panel")
+        assert "лише для перегляду" in watcher.inner_text(".readonly-note")
+        assert watcher.locator(".entry-pad, button[data-edit], .share").count() == 0
+        assert page_totals(watcher) == page_totals(page)
+        no_horizontal_overflow(watcher)
+
+        # Round 4, a misère dealt by Grigory: no bids, only tricks.
+        assert next_entry(page) == ("taken", 4, 0)
+        pad = page.inner_text(".entry-pad").lower()
+        assert "мизер" in pad and "заказов нет" in pad
+        enter(page, "taken", [0, 2, 1, 1])
+        page.wait_for_selector("#results .winners")
+        assert page.locator("#results svg polyline").count() == 4
+        watcher.wait_for_selector("#results .winners", timeout=SHARE_REFRESH_MS)
+
+        # The page's totals are the command line's for the same sheet.
+        stored = sheet_api(page, sheet_id)
+        report = cli_report(stored["sheet"], tmp_path)
+        assert report["complete"] and stored["report"] == report
+        assert page_totals(page) == report["totals"] == page_totals(watcher)
+        winners = page.inner_text("#results .winners")
+        assert all(NAMES[seat] in winners for seat in report["winners"])
+
+        # Correcting a past round: Anna did take round 1's trick; the totals follow.
+        page.click("button[data-edit='1']")
+        page.select_option("dialog[open] select[name=taken][data-seat='0']", "1")
+        page.select_option("dialog[open] select[name=taken][data-seat='3']", "0")
+        no_horizontal_overflow(page)
+        tap(page, "dialog[open] button[type=submit]")
+        page.wait_for_selector("dialog[open]", state="detached")
+        corrected = sheet_api(page, sheet_id)
+        assert corrected["sheet"]["rounds"][0] == {"bids": [1, 0, 0, 1], "taken": [1, 0, 0, 0]}
+        assert page_totals(page) == cli_report(corrected["sheet"], tmp_path)["totals"]
+        assert page_totals(page) != report["totals"]
+
+        # A correction the rules refuse says where and why, in the page's language, and
+        # changes nothing.
+        page.click("button[data-edit='1']")
+        page.select_option("dialog[open] select[name=bid][data-seat='0']", "0")
+        page.click("dialog[open] button[type=submit]")
+        page.wait_for_selector("dialog[open] .form-error:not(:empty)")
+        assert page.inner_text("dialog[open] .form-error") == (
+            "раздача 1, Анна: сдающему нельзя заказать 0: "
+            "сумма заказов сравнялась бы с числом сданных карт (1)"
+        )
+        page.keyboard.press("Escape")
+        assert sheet_api(page, sheet_id)["version"] == corrected["version"]
+
+        # Reloaded, the finished sheet is all there; CSV and print are at hand.
+        shown = page.inner_text("main")
+        page.reload()
+        page.wait_for_selector("#results .winners")
+        assert page.inner_text("main") == shown
+        csv = page.request.get(str(page.get_attribute("a.csv", "href")))
+        assert csv.ok and csv.text().startswith("\ufeffРаздача,Карт,Вид,Сдаёт,Анна: заказ")
+        page.emulate_media(media="print")
+        page.set_viewport_size(A4)
+        assert not page.is_visible(".topbar") and not page.is_visible("a.csv")
+        assert page.is_visible("table.sheet") and page.is_visible("#results svg")
+        no_horizontal_overflow(page)  # the whole sheet on the width of the paper
+        assert errors == []
+    finally:
+        phone.close()
+        friend.close()
+
+
+def test_a_tie_for_first_is_played_off_in_a_control_round(browser: Browser, server: str) -> None:
+    """With the option ``control_game``, a tie for first after the plan gives the last
+    player the choice of a control round («контрольная»): kind and dealer. A second phone
+    keeps the sheet too, through the hand-over link."""
+    phone = browser.new_context(base_url=server, locale="en-US", viewport=PHONE, has_touch=True)
+    second = browser.new_context(base_url=server, locale="en-US", viewport=PHONE, has_touch=True)
+    try:
+        page = phone.new_page()
+        set_up(page, ["Anna", "Boris", "Vera"], "1", control=True)
+        # The hand-over link lets a second phone keep the sheet, without a name.
+        page.click(".share details.handover summary")
+        handover = page.input_value(".share .handover-link")
+        assert "#token=" in handover
+        helper = second.new_page()
+        helper.goto(handover)
+        helper.wait_for_selector(".score-page .entry-pad")
+        # One card, nobody bids a trick, Boris takes it: Anna and Vera tie with 5.
+        tap(helper, ".entry-pad button.bid[data-value='0']")  # Boris, from the second phone
+        page.wait_for_selector(".score-page[data-next='bid:1:2']", timeout=SHARE_REFRESH_MS)
+        tap(page, ".entry-pad button.bid[data-value='0']")  # Vera
+        assert page.is_disabled(".entry-pad button.bid[data-value='1']")  # Anna deals
+        enter(page, "bid", [0, 0, 0])
+        enter(page, "taken", [0, 1, 0])
+        assert next_entry(page) == ("control", 2, 1)
+        assert "Boris, in last place, chooses" in page.inner_text(".entry-pad")
+        kinds = page.locator(".entry-pad button.choice").all_inner_texts()
+        assert "misère" in kinds and "forehead" not in kinds
+        page.select_option(".entry-pad select[name=control-dealer]", label="Vera")
+        tap(page, ".entry-pad button.choice[data-kind='misere']")
+        # A misère of the largest deal (12 cards for three), dealt by Vera: no bids.
+        assert next_entry(page) == ("taken", 2, 0)
+        assert "Round 2: control round" in page.inner_text(".entry-pad .round-line")
+        assert page.locator(".entry-pad button.bid").count() == 13
+        no_horizontal_overflow(page)
+        enter(page, "taken", [0, 11, 1])
+        page.wait_for_selector("#results .winners")
+        assert page.inner_text("#results .winners") == "Winner: Anna"
+        assert "misère" in page.inner_text("tr[data-round='2']").lower()
+        # The sheet is in the list of yours, finished.
+        page.click("a[href='/score']")
+        page.wait_for_selector(".score-home .game-row")
+        assert "finished" in page.inner_text(".score-home .game-row")
+        no_horizontal_overflow(page)
+    finally:
+        phone.close()
+        second.close()
