@@ -94,19 +94,6 @@ def _holds_any(knowledge: Knowledge, seat: int, mask: int) -> float:
     return 1.0 - (1.0 - _share(knowledge, seat)) ** count
 
 
-def _beats(index: int, context: TrickContext) -> int:
-    """The cards that beat the card ``index`` if it is winning a trick in ``context``
-    (jokers excluded)."""
-    suit = SUIT_OF[index]
-    above = ~((1 << (index + 1)) - 1)
-    if suit >= 0 and suit == context.trump:
-        return SUIT_MASKS[suit] & above
-    out = 0 if context.trump < 0 else SUIT_MASKS[context.trump]
-    if suit >= 0 and suit == context.follow:
-        out |= SUIT_MASKS[suit] & above
-    return out
-
-
 def win_chance(view: View, knowledge: Knowledge, play: Play) -> float:
     """The chance that ``play`` takes the current trick for the seat to act."""
     me = knowledge.seat
