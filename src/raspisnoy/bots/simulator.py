@@ -1,11 +1,14 @@
-"""The expert's simulator: one round of a sampled world, played out fast.
+"""The reference simulator: one round of a sampled world, played out on the engine.
 
 A world is the current round with every hand filled in (``Knowledge.sample``). It is
 rebuilt as a one-round ``Game`` of the real rules (a ``custom_plan`` of just this round),
 dealt the world's hands, and brought to the moment of the view by replaying the round's
 bids and plays. Using the engine itself means that every rule option (compulsory
 trumping, rotating trumps, joker variants, scoring tables) holds in the simulations
-exactly as in the game; its bit-mask hands and cached legal moves keep it fast.
+exactly as in the game. The expert searches with the compiled simulator
+(``raspisnoy.bots.fastsim``), a dozen times faster; this readable one defines what the
+compiled one must do: its playout policy and quick trick values are checked against
+these, state by state (``tests/bots/test_fastsim.py``).
 
 Playouts use a greedy, contract-aware policy: a seat short of its bid plays its
 strongest card when that card would take the trick (the cheapest winner when it plays
