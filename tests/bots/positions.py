@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from raspisnoy.core import Card, Game, View, parse_action
+import random
+
+from raspisnoy.core import Card, Game, Phase, View, parse_action
+from raspisnoy.core.cards import mask_of
 
 
 def position(
@@ -32,3 +35,20 @@ def position(
 
 def _card(text: str | None) -> Card | None:
     return None if text is None else Card.parse(text)
+
+
+def game_at(preset: str, players: int, seed: int, steps: int, **options: object) -> Game:
+    """A game of ``preset`` after ``steps`` random legal actions (fewer if it ends or
+    waits for a control-round choice first)."""
+    game = Game(Game(preset, players).rules.replace(**options), players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over or game.phase is Phase.CHOOSE:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def true_hands(game: Game) -> list[int]:
+    """Every seat's hand now, as bit masks."""
+    return [mask_of(game.hand(seat)) for seat in range(game.players)]

@@ -20,7 +20,7 @@ ALL_KINDS = {"special_rounds": ("no-trump", "blind", "misere", "golden", "forehe
 def _bot(name: str, seed: object) -> Bot:
     # A small search keeps the expert quick in tests; its logic is the same.
     if name == "expert":
-        return ExpertBot(seed=str(seed), worlds=3)
+        return ExpertBot(seed=str(seed), iterations=200)
     return make_bot(name, seed=str(seed))
 
 

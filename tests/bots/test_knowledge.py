@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from positions import game_at, true_hands
 
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.bots.simulator import round_game
@@ -14,21 +15,6 @@ from raspisnoy.core import PRESETS, Card, Game, Phase, parse_action
 from raspisnoy.core.cards import mask_of
 
 SPECIALS = "special_rounds=no-trump,blind,misere,golden,forehead,percent"
-
-
-def _game_at(preset: str, players: int, seed: int, steps: int, **options: object) -> Game:
-    """A game of ``preset`` after ``steps`` random legal actions."""
-    game = Game(Game(preset, players).rules.replace(**options), players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over or game.phase is Phase.CHOOSE:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
-
-
-def _true_hands(game: Game) -> list[int]:
-    return [mask_of(game.hand(seat)) for seat in range(game.players)]
 
 
 @settings(max_examples=150, deadline=None)
@@ -43,13 +29,13 @@ def test_deductions_hold_for_the_real_deal(
     preset: str, players: int, seed: int, steps: int, specials: bool
 ) -> None:
     options = {"special_rounds": SPECIALS.split("=")[1].split(",")} if specials else {}
-    game = _game_at(preset, players, seed, steps, **options)
+    game = game_at(preset, players, seed, steps, **options)
     if game.is_over or game.phase is Phase.CHOOSE:
         return
     seat = game.to_act
     assert seat is not None
     knowledge = Knowledge.from_view(game.view(seat))
-    truth = _true_hands(game)
+    truth = true_hands(game)
     for other in range(players):
         # Nothing deduced rules out a card the seat really holds, and what is known is true.
         assert truth[other] & ~knowledge.allowed[other] == 0
@@ -78,13 +64,13 @@ def test_deductions_hold_for_the_real_deal(
 def test_the_simulator_rebuilds_the_real_round(
     preset: str, players: int, seed: int, steps: int
 ) -> None:
-    game = _game_at(preset, players, seed, steps)
+    game = game_at(preset, players, seed, steps)
     if game.is_over or game.phase is Phase.CHOOSE:
         return
     seat = game.to_act
     assert seat is not None
     view = game.view(seat)
-    rebuilt = round_game(view, _true_hands(game), game.trump_card)
+    rebuilt = round_game(view, true_hands(game), game.trump_card)
     assert rebuilt.legal_actions() == game.legal_actions()
     assert rebuilt.to_act == game.to_act
     assert rebuilt.view(seat).trick == view.trick

@@ -1,0 +1,461 @@
+"""Information-set Monte Carlo tree search over sampled worlds, compiled with Numba.
+
+The expert's search (``raspisnoy.bots.expert``). It works on states of
+``raspisnoy.bots.fastsim``:
+
+1. **Worlds.** The cards the seat cannot see are dealt many times at random within
+   everything public (``Knowledge``: played cards, revealed voids, answers to a joker's
+   "highest" demand, cards shown). Three times as many deals are drawn as kept, and the
+   kept ones are drawn in proportion to how well they explain the bids the others made
+   (the summed squares of bid minus the hand's quick trick count, as a Gaussian
+   likelihood), so the search believes a player who bid 3 holds a hand worth about 3.
+2. **Tree.** One tree over the information set (single-observer ISMCTS, as in Cowling,
+   Powley and Whitehouse 2012): each iteration takes a world, walks down the tree
+   choosing among the children whose actions are legal in that world by UCB1 with
+   availability counts, adds one node, plays the rest of the round out with the fast
+   simulator's contract-aware policy, and credits every node on the path with the round
+   points of the seat that chose its action. Nodes widen progressively: a node gains
+   children as it gains visits, the policy's choice first, so that a decision deep in
+   the tree, under many different plays of the others, follows the policy until it has
+   been visited often enough to judge the alternatives.
+3. **Scale.** Points are measured from the mean, in units of the standard deviation, of
+   the outcomes of the policy alone over the worlds: the exploration constant then means
+   the same in a 1-card round worth a few points and in a 9-card round worth ninety, and
+   under every scoring table.
+4. **Choice.** The root's most visited action.
+
+Everything random inside the compiled code comes from Numba's generator, seeded from the
+decision's ``random.Random`` before each batch of iterations, so a decision is a function
+of the bot's seed and the view, as the bot protocol requires.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from raspisnoy.bots import fastsim as fs
+from raspisnoy.bots.fastsim import Int64s, compiled
+from raspisnoy.bots.knowledge import Knowledge, bits
+from raspisnoy.core import RoundKind, View
+
+__all__ = ["Tree", "search", "world_pool"]
+
+Floats = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
+
+#: Deals drawn per world kept, before weighting by the bids.
+OVERSAMPLE = 3
+#: How closely a hand's quick trick count is expected to match its owner's bid.
+BID_SIGMA = 1.0
+#: Tries at dealing one world before giving up (a draw can paint itself into a corner).
+_SAMPLE_ATTEMPTS = 20
+#: The UCB1 exploration constant, for rewards in units of the spread of the outcomes.
+EXPLORATION = 1.0
+#: Worlds played out by the policy alone to measure that spread, and its least value as
+#: a share of the score table's range (a sure outcome must not make every point huge).
+_PILOT_WORLDS = 200
+_MIN_SPAN = 0.05
+#: Progressive widening: a node visited n times has 1 + ⌊WIDENING × √n⌋ children at most.
+WIDENING = 0.25
+#: The longest path of one iteration: every bid and play of a round of 10 players.
+_MAX_DEPTH = 512
+_FLAGS = fs.BID_BASE + fs.MAX_ACTIONS
+
+
+@dataclass(slots=True)
+class Tree:
+    """The search tree as parallel arrays; node 0 is the root, ``size[0]`` nodes are used.
+
+    ``player`` is the seat whose action led to the node, ``reward`` the sum of that
+    seat's scaled points over the iterations through it, ``avail`` how often the node's
+    action was legal when its parent was visited. ``root_actions`` flags, by action code,
+    what the searching seat may really do: a world can allow more (a bid of 0 that the
+    seat's own streak of 0 bids forbids, which worlds do not track).
+    """
+
+    action: Int64s
+    player: Int64s
+    first_child: Int64s
+    next_sibling: Int64s
+    visits: Int64s
+    avail: Int64s
+    reward: Floats
+    size: Int64s
+    root_actions: Bools
+
+    @classmethod
+    def with_capacity(cls, nodes: int, root_actions: Iterable[int]) -> Tree:
+        """An empty tree (just the root) with room for ``nodes`` nodes, searching the
+        action codes ``root_actions`` at the root."""
+
+        def ints() -> Int64s:
+            return np.zeros(nodes, dtype=np.int64)
+
+        first_child, next_sibling = ints() - 1, ints() - 1
+        return cls(
+            action=ints() - 1,
+            player=ints() - 1,
+            first_child=first_child,
+            next_sibling=next_sibling,
+            visits=ints(),
+            avail=ints(),
+            reward=np.zeros(nodes, dtype=np.float64),
+            size=np.ones(1, dtype=np.int64),
+            root_actions=_flags(root_actions),
+        )
+
+    def root_visits(self) -> dict[int, int]:
+        """The root's children: action code to visits."""
+        out: dict[int, int] = {}
+        child = int(self.first_child[0])
+        while child >= 0:
+            out[int(self.action[child])] = int(self.visits[child])
+            child = int(self.next_sibling[child])
+        return out
+
+    def best_action(self) -> int:
+        """The most visited action at the root (of equals, the better mean reward)."""
+        best, best_key = -1, (-1, -math.inf)
+        child = int(self.first_child[0])
+        while child >= 0:
+            visits = int(self.visits[child])
+            key = (visits, float(self.reward[child]) / max(visits, 1))
+            if key > best_key:
+                best, best_key = int(self.action[child]), key
+            child = int(self.next_sibling[child])
+        return best
+
+
+def search(
+    tree: Tree,
+    worlds: Int64s,
+    rules: Int64s,
+    score: Int64s,
+    iterations: int,
+    rng: random.Random,
+) -> None:
+    """Run ``iterations`` more iterations (fewer if the tree fills up) on ``tree``."""
+    low, span = _spread(worlds[:_PILOT_WORLDS], rules, score)
+    span = max(span, _MIN_SPAN * float(score.max() - score.min()), 1.0)
+    _search(
+        worlds,
+        rules,
+        score,
+        low,
+        span,
+        EXPLORATION,
+        WIDENING,
+        iterations,
+        rng.getrandbits(31),
+        tree.action,
+        tree.player,
+        tree.first_child,
+        tree.next_sibling,
+        tree.visits,
+        tree.avail,
+        tree.reward,
+        tree.size,
+        tree.root_actions,
+    )
+
+
+@compiled
+def _search(
+    worlds: Int64s,
+    rules: Int64s,
+    score: Int64s,
+    low: float,
+    span: float,
+    exploration: float,
+    widening: float,
+    iterations: int,
+    seed: int,
+    action: Int64s,
+    player: Int64s,
+    first_child: Int64s,
+    next_sibling: Int64s,
+    visits: Int64s,
+    avail: Int64s,
+    reward: Floats,
+    size: Int64s,
+    root_actions: Bools,
+) -> None:
+    np.random.seed(seed)
+    legal = np.empty(fs.MAX_ACTIONS, dtype=np.int64)
+    legal_flag = np.zeros(_FLAGS, dtype=np.bool_)
+    path = np.empty(_MAX_DEPTH, dtype=np.int64)
+    points = np.empty(fs.MAX_PLAYERS, dtype=np.int64)
+    capacity = action.shape[0]
+    for _ in range(iterations):
+        state = worlds[np.random.randint(worlds.shape[0])].copy()
+        node, depth = 0, 0
+        while state[fs.S_PHASE] != fs.PHASE_OVER:
+            count = fs.legal_actions(state, rules, legal)
+            if node == 0:
+                count = _keep(legal, count, root_actions)
+            elif state[fs.S_PLAYED]:
+                count = _one_discard_per_joker(legal, count)
+            for j in range(count):
+                legal_flag[legal[j]] = True
+            # Children legal in this world: count their availability, pick the best by UCB1.
+            best, best_value = -1, -1.0
+            child = first_child[node]
+            while child >= 0:
+                if legal_flag[action[child]]:
+                    legal_flag[action[child]] = False  # seen: not an untried action
+                    avail[child] += 1
+                    value = reward[child] / visits[child] + exploration * math.sqrt(
+                        math.log(avail[child]) / visits[child]
+                    )
+                    if value > best_value:
+                        best, best_value = child, value
+                child = next_sibling[child]
+            untried = 0
+            for j in range(count):
+                if legal_flag[legal[j]]:
+                    legal_flag[legal[j]] = False
+                    legal[untried] = legal[j]
+                    untried += 1
+            # Progressive widening: a node gains children as it gains visits, the
+            # policy's choice first, so rarely visited nodes follow the policy rather
+            # than spend their few visits on every legal action.
+            widen = node == 0 or count - untried <= int(widening * math.sqrt(visits[node]))
+            if untried and widen and size[0] < capacity:
+                new = size[0]
+                size[0] += 1
+                action[new] = _newcomer(state, rules, legal, untried)
+                player[new] = state[fs.S_TO_ACT]
+                next_sibling[new] = first_child[node]
+                first_child[node] = new
+                avail[new] = 1
+                fs.apply_action(state, rules, action[new])
+                depth += 1
+                path[depth] = new
+                break
+            if best < 0:
+                break  # the tree is full: play the rest out from here
+            fs.apply_action(state, rules, action[best])
+            node = best
+            depth += 1
+            path[depth] = node
+        fs.play_out(state, rules)
+        fs.round_points(state, score, points)
+        for step in range(1, depth + 1):
+            visited = path[step]
+            visits[visited] += 1
+            reward[visited] += (points[player[visited]] - low) / span
+
+
+@compiled
+def _newcomer(state: Int64s, rules: Int64s, untried: Int64s, count: int) -> int:
+    """The action to add as a new child: the policy's, if untried, else a random one of
+    the ``count`` untried actions."""
+    favourite = fs.policy_action(state, rules)
+    for j in range(count):
+        if untried[j] == favourite:
+            return favourite
+    return int(untried[np.random.randint(count)])
+
+
+@compiled
+def _spread(worlds: Int64s, rules: Int64s, score: Int64s) -> tuple[float, float]:
+    """The mean and standard deviation of the points of the seat to act when every world
+    is played out by the policy: the scale of the rewards at stake in this decision."""
+    points = np.empty(fs.MAX_PLAYERS, dtype=np.int64)
+    seat = worlds[0, fs.S_TO_ACT]
+    outcomes = np.empty(worlds.shape[0], dtype=np.float64)
+    for i in range(worlds.shape[0]):
+        state = worlds[i].copy()
+        fs.play_out(state, rules)
+        fs.round_points(state, score, points)
+        outcomes[i] = points[seat]
+    return outcomes.mean(), outcomes.std()
+
+
+def _flags(codes: Iterable[int]) -> Bools:
+    flags = np.zeros(_FLAGS, dtype=np.bool_)
+    flags[list(codes)] = True
+    return flags
+
+
+@compiled
+def _keep(actions: Int64s, count: int, flags: Bools) -> int:
+    """Keep only the first ``count`` actions that ``flags`` allows; how many are left."""
+    kept = 0
+    for j in range(count):
+        if flags[actions[j]]:
+            actions[kept] = actions[j]
+            kept += 1
+    return kept
+
+
+@compiled
+def _one_discard_per_joker(actions: Int64s, count: int) -> int:
+    """Drop a following joker's discards but the first: the suit it names changes nothing
+    once a suit is led, and four copies of one choice would split its visits."""
+    kept = 0
+    for j in range(count):
+        code = actions[j]
+        card, mode = code >> 4, code >> 2 & 3
+        if mode == fs.M_DISCARD and kept:
+            previous = actions[kept - 1]
+            if previous >> 4 == card and (previous >> 2 & 3) == fs.M_DISCARD:
+                continue  # this joker's first discard is kept already
+        actions[kept] = code
+        kept += 1
+    return kept
+
+
+def world_pool(view: View, knowledge: Knowledge, count: int, rng: random.Random) -> Int64s:
+    """``count`` world states for the search (fewer, possibly none, when the deductions
+    leave no consistent deal; that should not happen)."""
+    if view.trump_hidden:
+        return _hidden_trump_pool(view, knowledge, count, rng)
+    players = view.players
+    base = fs.world_state(view, list(knowledge.known), view.trump_card)
+    allowed = np.array(knowledge.allowed, dtype=np.int64)
+    known = np.array(knowledge.known, dtype=np.int64)
+    room = np.array([knowledge.hidden_count(seat) for seat in range(players)], dtype=np.int64)
+    cards = np.array(bits(knowledge.unseen), dtype=np.int64)
+    undealt = knowledge.unseen.bit_count() - int(room.sum())
+    played = np.zeros(players, dtype=np.int64)
+    for trick in (*view.tricks, view.trick):
+        for position, play in enumerate(trick.plays):
+            played[(trick.leader + position) % players] |= play.card.bit
+    bids = np.full(players, -1, dtype=np.int64)
+    if view.bids is not None and view.kind is not RoundKind.BLIND:
+        for seat, bid in enumerate(view.bids):
+            if bid is not None and seat != view.seat:
+                bids[seat] = bid
+    worlds = np.empty((count, fs.STATE_SIZE), dtype=np.int64)
+    filled = _fill_worlds(
+        base,
+        known,
+        allowed,
+        room,
+        cards,
+        undealt,
+        played,
+        bids,
+        BID_SIGMA,
+        rng.getrandbits(31),
+        worlds,
+    )
+    return worlds[:filled]
+
+
+def _hidden_trump_pool(view: View, knowledge: Knowledge, count: int, rng: random.Random) -> Int64s:
+    """Worlds for a blind round's bids, where the trump card is drawn with each world
+    (rare and small: dealt in Python with ``Knowledge``)."""
+    states = []
+    for _ in range(count):
+        hands = knowledge.sample(rng)
+        if hands is None:
+            break
+        states.append(fs.world_state(view, hands, knowledge.draw_trump_card(hands, rng)))
+    if not states:
+        return np.empty((0, fs.STATE_SIZE), dtype=np.int64)
+    return np.stack(states)
+
+
+@compiled
+def _deal(
+    known: Int64s, allowed: Int64s, room: Int64s, cards: Int64s, undealt: int, out: Int64s
+) -> bool:
+    """Deal ``cards`` (shuffled, the most constrained first) to the seats with room
+    that may hold them, weighted by their room, or leave them undealt; ``False`` when a
+    card finds no seat."""
+    players = known.shape[0]
+    order = cards.copy()
+    np.random.shuffle(order)
+    eligible = np.zeros(order.shape[0], dtype=np.int64)
+    for i in range(order.shape[0]):
+        for seat in range(players):
+            eligible[i] += (allowed[seat] >> order[i]) & 1
+    order = order[np.argsort(eligible, kind="mergesort")]
+    left = room.copy()
+    rest = undealt
+    for seat in range(players):
+        out[seat] = known[seat]
+    for card in order:
+        total = rest
+        for seat in range(players):
+            if left[seat] and (allowed[seat] >> card) & 1:
+                total += left[seat]
+        if total == 0:
+            return False
+        pick = np.random.randint(total)
+        if pick < rest:
+            rest -= 1
+            continue
+        pick -= rest
+        for seat in range(players):
+            if left[seat] and (allowed[seat] >> card) & 1:
+                if pick < left[seat]:
+                    left[seat] -= 1
+                    out[seat] |= np.int64(1) << card
+                    break
+                pick -= left[seat]
+    return True
+
+
+@compiled
+def _fill_worlds(
+    base: Int64s,
+    known: Int64s,
+    allowed: Int64s,
+    room: Int64s,
+    cards: Int64s,
+    undealt: int,
+    played: Int64s,
+    bids: Int64s,
+    sigma: float,
+    seed: int,
+    worlds: Int64s,
+) -> int:
+    """Fill ``worlds`` with states of ``base`` holding dealt hands, drawn from
+    ``OVERSAMPLE`` times as many deals in proportion to how well each explains the
+    ``bids`` (-1: nothing to explain); returns how many were filled (0: no deal fits)."""
+    np.random.seed(seed)
+    players = known.shape[0]
+    wanted = worlds.shape[0]
+    drawn = wanted * OVERSAMPLE
+    hands = np.empty((drawn, players), dtype=np.int64)
+    misfit = np.zeros(drawn, dtype=np.float64)
+    trump = base[fs.S_TRUMP]
+    got = 0
+    for _ in range(drawn):
+        dealt = False
+        for _attempt in range(_SAMPLE_ATTEMPTS):
+            dealt = _deal(known, allowed, room, cards, undealt, hands[got])
+            if dealt:
+                break
+        if not dealt:
+            continue
+        for seat in range(players):
+            if bids[seat] >= 0:
+                value = fs.hand_value(hands[got, seat] | played[seat], trump)
+                misfit[got] += (bids[seat] - value) ** 2
+        got += 1
+    if got == 0:
+        return 0
+    weights = np.exp((misfit[:got].min() - misfit[:got]) / (2 * sigma**2))
+    cumulative = np.cumsum(weights)
+    # Systematic resampling: ``wanted`` evenly spaced points on the cumulative weights.
+    step = cumulative[-1] / wanted
+    point = np.random.random() * step
+    chosen = 0
+    for i in range(wanted):
+        while cumulative[chosen] < point:
+            chosen += 1
+        worlds[i] = base
+        for seat in range(players):
+            worlds[i, fs.HANDS + seat] = hands[chosen, seat]
+        point += step
+    return int(wanted)
