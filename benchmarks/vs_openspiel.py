@@ -37,6 +37,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -188,14 +189,18 @@ def our_playouts_per_s(seconds: float = 2.0) -> dict[str, float]:
         game.apply(rng.choice(game.legal_actions()))
     start_state = fastsim.encode_game(game)
     rules = fastsim.rules_vector(RULES, game.round.kind)
-    fastsim.seed(0)
+    gen = np.random.default_rng(0)
+    playouts = {
+        "random": lambda state: fastsim.random_play_out(state, rules, gen),
+        "policy": lambda state: fastsim.play_out(state, rules),
+    }
     rates = {}
-    for name, playout in (("random", fastsim.random_play_out), ("policy", fastsim.play_out)):
-        playout(start_state.copy(), rules)  # compiled (or loaded) before the clock starts
+    for name, playout in playouts.items():
+        playout(start_state.copy())  # compiled (or loaded) before the clock starts
         done, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             for _ in range(1000):
-                playout(start_state.copy(), rules)
+                playout(start_state.copy())
             done += 1000
         rates[name] = done / (time.perf_counter() - start)
     return rates

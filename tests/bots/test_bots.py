@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from raspisnoy.bots import BOTS, Bot, make_bot
-from raspisnoy.bots.expert import ExpertBot
+from raspisnoy.bots.expert import ExpertBot, warm_up
 from raspisnoy.core import (
     PRESETS,
     Card,
@@ -113,3 +113,7 @@ def test_a_bot_refuses_to_act_out_of_turn() -> None:
     idle = (seat + 1) % 3
     with pytest.raises(IllegalActionError, match="not seat"):
         make_bot("heuristic").act(game.view(idle))
+
+
+def test_the_expert_warms_up_its_compiled_search() -> None:
+    warm_up()  # one decision of one iteration through every compiled function it uses

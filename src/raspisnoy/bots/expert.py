@@ -29,10 +29,10 @@ from raspisnoy.bots.base import Bot
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
 from raspisnoy.bots.ismcts import Tree, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
-from raspisnoy.core import Action, Bid, JokerMode, Phase, Play, View
+from raspisnoy.core import Action, Bid, Game, JokerMode, Phase, Play, View, resolve_rules
 from raspisnoy.core.cards import SUIT_MASKS
 
-__all__ = ["ExpertBot"]
+__all__ = ["ExpertBot", "warm_up"]
 
 #: Iterations per batch: the budget is checked between batches.
 _BATCH = 512
@@ -77,6 +77,16 @@ class ExpertBot(Bot):
             search(tree, worlds, rules, score, batch, rng)
             done += batch
         return legal[tree.best_action()]
+
+
+def warm_up() -> None:
+    """Load the search's compiled code (compiling it, the first time after installing),
+    so that the first real decision is not held up: one tiny decision of one iteration.
+    The server runs it in the background as it starts."""
+    game = Game(resolve_rules(custom_plan=("2",)), 3, seed=0)
+    seat = game.to_act
+    assert seat is not None
+    ExpertBot(iterations=1).act(game.view(seat))
 
 
 def _distinct(view: View, knowledge: Knowledge) -> list[Bid] | list[Play]:

@@ -50,7 +50,6 @@ __all__ = [
     "round_points",
     "rules_vector",
     "score_table",
-    "seed",
     "world_state",
 ]
 
@@ -652,16 +651,9 @@ def play_out(state: Int64s, rules: Int64s) -> None:
 
 
 @compiled
-def random_play_out(state: Int64s, rules: Int64s) -> None:
-    """Play the round to its end with uniformly random legal actions (Numba's generator:
-    see ``seed``)."""
+def random_play_out(state: Int64s, rules: Int64s, gen: np.random.Generator) -> None:
+    """Play the round to its end with uniformly random legal actions drawn by ``gen``."""
     actions = np.empty(MAX_ACTIONS, dtype=np.int64)
     while state[S_PHASE] != PHASE_OVER:
         count = legal_actions(state, rules, actions)
-        apply_action(state, rules, actions[np.random.randint(count)])
-
-
-@compiled
-def seed(value: int) -> None:
-    """Seed the random generator of compiled code (``random_play_out``)."""
-    np.random.seed(value)
+        apply_action(state, rules, actions[gen.integers(0, count)])

@@ -24,8 +24,8 @@ The expert's search (``raspisnoy.bots.expert``). It works on states of
    under every scoring table.
 4. **Choice.** The root's most visited action.
 
-Everything random inside the compiled code comes from Numba's generator, seeded from the
-decision's ``random.Random`` before each batch of iterations, so a decision is a function
+Everything random inside the compiled code comes from a NumPy ``Generator`` seeded from
+the decision's ``random.Random`` for each batch of iterations, so a decision is a function
 of the bot's seed and the view, as the bot protocol requires.
 """
 
@@ -152,7 +152,7 @@ def search(
         EXPLORATION,
         WIDENING,
         iterations,
-        rng.getrandbits(31),
+        _generator(rng),
         tree.action,
         tree.player,
         tree.first_child,
@@ -175,7 +175,7 @@ def _search(
     exploration: float,
     widening: float,
     iterations: int,
-    seed: int,
+    gen: np.random.Generator,
     action: Int64s,
     player: Int64s,
     first_child: Int64s,
@@ -186,14 +186,13 @@ def _search(
     size: Int64s,
     root_actions: Bools,
 ) -> None:
-    np.random.seed(seed)
     legal = np.empty(fs.MAX_ACTIONS, dtype=np.int64)
     legal_flag = np.zeros(_FLAGS, dtype=np.bool_)
     path = np.empty(_MAX_DEPTH, dtype=np.int64)
     points = np.empty(fs.MAX_PLAYERS, dtype=np.int64)
     capacity = action.shape[0]
     for _ in range(iterations):
-        state = worlds[np.random.randint(worlds.shape[0])].copy()
+        state = worlds[gen.integers(0, worlds.shape[0])].copy()
         node, depth = 0, 0
         while state[fs.S_PHASE] != fs.PHASE_OVER:
             count = fs.legal_actions(state, rules, legal)
@@ -229,7 +228,7 @@ def _search(
             if untried and widen and size[0] < capacity:
                 new = size[0]
                 size[0] += 1
-                action[new] = _newcomer(state, rules, legal, untried)
+                action[new] = _newcomer(state, rules, legal, untried, gen)
                 player[new] = state[fs.S_TO_ACT]
                 next_sibling[new] = first_child[node]
                 first_child[node] = new
@@ -253,14 +252,16 @@ def _search(
 
 
 @compiled
-def _newcomer(state: Int64s, rules: Int64s, untried: Int64s, count: int) -> int:
+def _newcomer(
+    state: Int64s, rules: Int64s, untried: Int64s, count: int, gen: np.random.Generator
+) -> int:
     """The action to add as a new child: the policy's, if untried, else a random one of
     the ``count`` untried actions."""
     favourite = fs.policy_action(state, rules)
     for j in range(count):
         if untried[j] == favourite:
             return favourite
-    return int(untried[np.random.randint(count)])
+    return int(untried[gen.integers(0, count)])
 
 
 @compiled
@@ -276,6 +277,11 @@ def _spread(worlds: Int64s, rules: Int64s, score: Int64s) -> tuple[float, float]
         fs.round_points(state, score, points)
         outcomes[i] = points[seat]
     return outcomes.mean(), outcomes.std()
+
+
+def _generator(rng: random.Random) -> np.random.Generator:
+    """A NumPy generator for compiled code, seeded from the decision's ``rng``."""
+    return np.random.default_rng(rng.getrandbits(64))
 
 
 def _flags(codes: Iterable[int]) -> Bools:
@@ -344,7 +350,7 @@ def world_pool(view: View, knowledge: Knowledge, count: int, rng: random.Random)
         played,
         bids,
         BID_SIGMA,
-        rng.getrandbits(31),
+        _generator(rng),
         worlds,
     )
     return worlds[:filled]
@@ -366,14 +372,20 @@ def _hidden_trump_pool(view: View, knowledge: Knowledge, count: int, rng: random
 
 @compiled
 def _deal(
-    known: Int64s, allowed: Int64s, room: Int64s, cards: Int64s, undealt: int, out: Int64s
+    known: Int64s,
+    allowed: Int64s,
+    room: Int64s,
+    cards: Int64s,
+    undealt: int,
+    out: Int64s,
+    gen: np.random.Generator,
 ) -> bool:
     """Deal ``cards`` (shuffled, the most constrained first) to the seats with room
     that may hold them, weighted by their room, or leave them undealt; ``False`` when a
     card finds no seat."""
     players = known.shape[0]
     order = cards.copy()
-    np.random.shuffle(order)
+    gen.shuffle(order)
     eligible = np.zeros(order.shape[0], dtype=np.int64)
     for i in range(order.shape[0]):
         for seat in range(players):
@@ -390,7 +402,7 @@ def _deal(
                 total += left[seat]
         if total == 0:
             return False
-        pick = np.random.randint(total)
+        pick = gen.integers(0, total)
         if pick < rest:
             rest -= 1
             continue
@@ -416,13 +428,12 @@ def _fill_worlds(
     played: Int64s,
     bids: Int64s,
     sigma: float,
-    seed: int,
+    gen: np.random.Generator,
     worlds: Int64s,
 ) -> int:
     """Fill ``worlds`` with states of ``base`` holding dealt hands, drawn from
     ``OVERSAMPLE`` times as many deals in proportion to how well each explains the
     ``bids`` (-1: nothing to explain); returns how many were filled (0: no deal fits)."""
-    np.random.seed(seed)
     players = known.shape[0]
     wanted = worlds.shape[0]
     drawn = wanted * OVERSAMPLE
@@ -433,7 +444,7 @@ def _fill_worlds(
     for _ in range(drawn):
         dealt = False
         for _attempt in range(_SAMPLE_ATTEMPTS):
-            dealt = _deal(known, allowed, room, cards, undealt, hands[got])
+            dealt = _deal(known, allowed, room, cards, undealt, hands[got], gen)
             if dealt:
                 break
         if not dealt:
@@ -449,7 +460,7 @@ def _fill_worlds(
     cumulative = np.cumsum(weights)
     # Systematic resampling: ``wanted`` evenly spaced points on the cumulative weights.
     step = cumulative[-1] / wanted
-    point = np.random.random() * step
+    point = gen.random() * step
     chosen = 0
     for i in range(wanted):
         while cumulative[chosen] < point:

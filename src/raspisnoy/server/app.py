@@ -5,6 +5,7 @@
 
 import asyncio
 import secrets
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from functools import partial
@@ -15,6 +16,7 @@ from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocke
 from fastapi.staticfiles import StaticFiles
 
 from raspisnoy.bots import BOTS
+from raspisnoy.bots.expert import warm_up
 from raspisnoy.core import Game, RaspisnoyError, Rules, resolve_rules
 from raspisnoy.core.record import Record, game_to_record, record_to_json, replay_report
 from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS, option_info
@@ -56,6 +58,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # The expert's compiled search loads (or compiles) once per process: do it now,
+        # off the event loop, rather than at the first bot's turn.
+        threading.Thread(target=warm_up, name="expert-warm-up", daemon=True).start()
         await hub.start()
         yield
         await hub.stop()
