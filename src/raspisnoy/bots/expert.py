@@ -37,7 +37,7 @@ __all__ = ["ExpertBot", "warm_up"]
 #: Iterations per batch: the budget is checked between batches.
 _BATCH = 512
 #: Share of the budget the search may use; the rest covers setting it up and returning.
-_BUDGET_SHARE = 0.9
+_BUDGET_SHARE = 0.97
 #: Worlds dealt per decision (fewer when fewer iterations are allowed).
 WORLDS = 1000
 
