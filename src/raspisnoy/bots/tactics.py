@@ -2,8 +2,7 @@
 likely a card is to take a trick, and which bid pays best for a hand.
 
 Estimates here are quick closed forms (a few microseconds each), not searches: the
-heuristic bot must decide within a few milliseconds, and the expert uses them to weight
-its sampled worlds and to pick the bids worth searching.
+heuristic bot must decide within a few milliseconds.
 """
 
 from __future__ import annotations
