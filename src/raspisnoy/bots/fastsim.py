@@ -39,6 +39,7 @@ from raspisnoy.core.scoring import round_points as points_of
 
 __all__ = [
     "apply_action",
+    "below",
     "decode_action",
     "encode_action",
     "encode_game",
@@ -650,10 +651,17 @@ def play_out(state: Int64s, rules: Int64s) -> None:
         apply_action(state, rules, _policy(state, rules, actions))
 
 
+@inlined
+def below(gen: np.random.Generator, count: int) -> int:
+    """A uniform random integer in 0..count-1 (``gen.random()`` scaled: an order of
+    magnitude cheaper in compiled code than ``gen.integers``)."""
+    return int(gen.random() * count)
+
+
 @compiled
 def random_play_out(state: Int64s, rules: Int64s, gen: np.random.Generator) -> None:
     """Play the round to its end with uniformly random legal actions drawn by ``gen``."""
     actions = np.empty(MAX_ACTIONS, dtype=np.int64)
     while state[S_PHASE] != PHASE_OVER:
         count = legal_actions(state, rules, actions)
-        apply_action(state, rules, actions[gen.integers(0, count)])
+        apply_action(state, rules, actions[below(gen, count)])

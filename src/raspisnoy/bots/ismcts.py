@@ -192,7 +192,7 @@ def _search(
     points = np.empty(fs.MAX_PLAYERS, dtype=np.int64)
     capacity = action.shape[0]
     for _ in range(iterations):
-        state = worlds[gen.integers(0, worlds.shape[0])].copy()
+        state = worlds[fs.below(gen, worlds.shape[0])].copy()
         node, depth = 0, 0
         while state[fs.S_PHASE] != fs.PHASE_OVER:
             count = fs.legal_actions(state, rules, legal)
@@ -261,7 +261,7 @@ def _newcomer(
     for j in range(count):
         if untried[j] == favourite:
             return favourite
-    return int(untried[gen.integers(0, count)])
+    return int(untried[fs.below(gen, count)])
 
 
 @compiled
@@ -402,7 +402,7 @@ def _deal(
                 total += left[seat]
         if total == 0:
             return False
-        pick = gen.integers(0, total)
+        pick = fs.below(gen, total)
         if pick < rest:
             rest -= 1
             continue
