@@ -72,6 +72,9 @@ _FLAGS = fs.BID_BASE + fs.MAX_ACTIONS
 class Tree:
     """The search tree as parallel arrays; node 0 is the root, ``size[0]`` nodes are used.
 
+    A link to node 0 means none (the root is nobody's child or sibling), so that every
+    array starts as zeros: the memory of a large capacity is only touched as it fills.
+
     ``player`` is the seat whose action led to the node, ``reward`` the sum of that
     seat's scaled points over the iterations through it, ``avail`` how often the node's
     action was legal when its parent was visited. ``root_actions`` flags, by action code,
@@ -97,12 +100,11 @@ class Tree:
         def ints() -> Int64s:
             return np.zeros(nodes, dtype=np.int64)
 
-        first_child, next_sibling = ints() - 1, ints() - 1
         return cls(
-            action=ints() - 1,
-            player=ints() - 1,
-            first_child=first_child,
-            next_sibling=next_sibling,
+            action=ints(),
+            player=ints(),
+            first_child=ints(),
+            next_sibling=ints(),
             visits=ints(),
             avail=ints(),
             reward=np.zeros(nodes, dtype=np.float64),
@@ -114,7 +116,7 @@ class Tree:
         """The root's children: action code to visits."""
         out: dict[int, int] = {}
         child = int(self.first_child[0])
-        while child >= 0:
+        while child > 0:
             out[int(self.action[child])] = int(self.visits[child])
             child = int(self.next_sibling[child])
         return out
@@ -123,7 +125,7 @@ class Tree:
         """The most visited action at the root (of equals, the better mean reward)."""
         best, best_key = -1, (-1, -math.inf)
         child = int(self.first_child[0])
-        while child >= 0:
+        while child > 0:
             visits = int(self.visits[child])
             key = (visits, float(self.reward[child]) / max(visits, 1))
             if key > best_key:
@@ -205,7 +207,7 @@ def _search(
             # Children legal in this world: count their availability, pick the best by UCB1.
             best, best_value = -1, -1.0
             child = first_child[node]
-            while child >= 0:
+            while child > 0:
                 if legal_flag[action[child]]:
                     legal_flag[action[child]] = False  # seen: not an untried action
                     avail[child] += 1
