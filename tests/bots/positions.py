@@ -4,8 +4,21 @@ from __future__ import annotations
 
 import random
 
-from raspisnoy.core import Card, Game, Phase, View, parse_action
+from hypothesis import strategies as st
+
+from raspisnoy.bots.knowledge import Knowledge
+from raspisnoy.core import PRESETS, Card, Game, Phase, View, parse_action
 from raspisnoy.core.cards import mask_of
+
+SPECIAL_ROUNDS = ("no-trump", "blind", "misere", "golden", "forehead", "percent")
+#: Hypothesis arguments of ``mid_game``: ``@given(**MID_GAME)``.
+MID_GAME = {
+    "preset": st.sampled_from(sorted(PRESETS)),
+    "players": st.integers(3, 5),
+    "seed": st.integers(0, 10**6),
+    "steps": st.integers(0, 400),
+    "specials": st.booleans(),
+}
 
 
 def position(
@@ -52,3 +65,24 @@ def game_at(preset: str, players: int, seed: int, steps: int, **options: object)
 def true_hands(game: Game) -> list[int]:
     """Every seat's hand now, as bit masks."""
     return [mask_of(game.hand(seat)) for seat in range(game.players)]
+
+
+def mid_game(preset: str, players: int, seed: int, steps: int, specials: bool) -> Game | None:
+    """``game_at``, with every special round when ``specials``; ``None`` when no seat is
+    to bid or play then (the game is over or waits for a control-round choice)."""
+    options = {"special_rounds": SPECIAL_ROUNDS} if specials else {}
+    game = game_at(preset, players, seed, steps, **options)
+    return None if game.is_over or game.phase is Phase.CHOOSE else game
+
+
+def assert_world_fits(hands: list[int], knowledge: Knowledge) -> None:
+    """A dealt world gives each seat as many cards as it holds, within what it may hold,
+    with what is known of it, and no card twice or already played."""
+    dealt = 0
+    for seat, hand in enumerate(hands):
+        assert hand.bit_count() == knowledge.sizes[seat]
+        assert hand & ~knowledge.allowed[seat] == 0
+        assert hand & knowledge.known[seat] == knowledge.known[seat]
+        assert hand & dealt == 0
+        assert hand & knowledge.played == 0
+        dealt |= hand

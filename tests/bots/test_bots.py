@@ -8,6 +8,7 @@ from raspisnoy.bots import BOTS, Bot, make_bot
 from raspisnoy.bots.expert import ExpertBot, warm_up
 from raspisnoy.core import (
     PRESETS,
+    Bid,
     Card,
     Game,
     IllegalActionError,
@@ -116,4 +117,10 @@ def test_a_bot_refuses_to_act_out_of_turn() -> None:
 
 
 def test_the_expert_warms_up_its_compiled_search() -> None:
-    warm_up()  # one decision of one iteration through every compiled function it uses
+    # One decision of one iteration, through every compiled function the search uses.
+    assert warm_up() in (Bid(0), Bid(1), Bid(2))
+
+
+def test_the_expert_needs_an_iteration() -> None:
+    with pytest.raises(InvalidInputError, match="at least one search iteration, not 0"):
+        ExpertBot(iterations=0)

@@ -7,15 +7,12 @@ import statistics
 
 import numpy as np
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from positions import game_at, position, true_hands
+from positions import MID_GAME, assert_world_fits, mid_game, position, true_hands
 
 from raspisnoy.bots import fastsim as fs
 from raspisnoy.bots.ismcts import Tree, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
-from raspisnoy.core import PRESETS, Phase
 
-SPECIALS = ("no-trump", "blind", "misere", "golden", "forehead", "percent")
 #: Every field of a state but the hands (and the zero streaks, which a view omits).
 _PUBLIC = np.ones(fs.STATE_SIZE, dtype=bool)
 _PUBLIC[fs.HANDS : fs.HANDS + fs.MAX_PLAYERS] = False
@@ -23,19 +20,12 @@ _PUBLIC[fs.ZERO_STREAK : fs.ZERO_STREAK + fs.MAX_PLAYERS] = False
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    preset=st.sampled_from(sorted(PRESETS)),
-    players=st.integers(3, 5),
-    seed=st.integers(0, 10**6),
-    steps=st.integers(0, 400),
-    specials=st.booleans(),
-)
+@given(**MID_GAME)
 def test_worlds_deal_only_what_the_seat_cannot_rule_out(
     preset: str, players: int, seed: int, steps: int, specials: bool
 ) -> None:
-    options = {"special_rounds": SPECIALS} if specials else {}
-    game = game_at(preset, players, seed, steps, **options)
-    if game.is_over or game.phase is Phase.CHOOSE:
+    game = mid_game(preset, players, seed, steps, specials)
+    if game is None:
         return
     seat = game.to_act
     assert seat is not None
@@ -47,14 +37,7 @@ def test_worlds_deal_only_what_the_seat_cannot_rule_out(
     for world in worlds:
         if not view.trump_hidden:  # else the trump itself is drawn with the world
             assert (world[_PUBLIC] == truth[_PUBLIC]).all()
-        dealt = 0
-        for other in range(players):
-            hand = int(world[fs.HANDS + other])
-            assert hand.bit_count() == knowledge.sizes[other]
-            assert hand & ~knowledge.allowed[other] == 0
-            assert hand & knowledge.known[other] == knowledge.known[other]
-            assert hand & dealt == 0
-            dealt |= hand
+        assert_world_fits([int(hand) for hand in world[fs.HANDS : fs.HANDS + players]], knowledge)
 
 
 def test_worlds_believe_the_bids() -> None:

@@ -7,30 +7,21 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from positions import game_at, true_hands
+from positions import MID_GAME, assert_world_fits, game_at, mid_game, true_hands
 
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.bots.simulator import round_game
 from raspisnoy.core import PRESETS, Card, Game, Phase, parse_action
 from raspisnoy.core.cards import mask_of
 
-SPECIALS = "special_rounds=no-trump,blind,misere,golden,forehead,percent"
-
 
 @settings(max_examples=150, deadline=None)
-@given(
-    preset=st.sampled_from(sorted(PRESETS)),
-    players=st.integers(3, 5),
-    seed=st.integers(0, 10**6),
-    steps=st.integers(0, 400),
-    specials=st.booleans(),
-)
+@given(**MID_GAME)
 def test_deductions_hold_for_the_real_deal(
     preset: str, players: int, seed: int, steps: int, specials: bool
 ) -> None:
-    options = {"special_rounds": SPECIALS.split("=")[1].split(",")} if specials else {}
-    game = game_at(preset, players, seed, steps, **options)
-    if game.is_over or game.phase is Phase.CHOOSE:
+    game = mid_game(preset, players, seed, steps, specials)
+    if game is None:
         return
     seat = game.to_act
     assert seat is not None
@@ -41,17 +32,10 @@ def test_deductions_hold_for_the_real_deal(
         assert truth[other] & ~knowledge.allowed[other] == 0
         assert knowledge.known[other] & ~truth[other] == 0
         assert truth[other].bit_count() == knowledge.sizes[other]
-    worlds = [knowledge.sample(random.Random(n)) for n in range(5)]
-    for hands in worlds:
+    for n in range(5):
+        hands = knowledge.sample(random.Random(n))
         assert hands is not None
-        dealt = 0
-        for other, hand in enumerate(hands):
-            assert hand.bit_count() == knowledge.sizes[other]
-            assert hand & ~knowledge.allowed[other] == 0
-            assert hand & knowledge.known[other] == knowledge.known[other]
-            assert hand & dealt == 0
-            assert hand & knowledge.played == 0
-            dealt |= hand
+        assert_world_fits(hands, knowledge)
 
 
 @settings(max_examples=100, deadline=None)

@@ -29,7 +29,17 @@ from raspisnoy.bots.base import Bot
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
 from raspisnoy.bots.ismcts import Tree, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
-from raspisnoy.core import Action, Bid, Game, JokerMode, Phase, Play, View, resolve_rules
+from raspisnoy.core import (
+    Action,
+    Bid,
+    Game,
+    InvalidInputError,
+    JokerMode,
+    Phase,
+    Play,
+    View,
+    resolve_rules,
+)
 from raspisnoy.core.cards import SUIT_MASKS
 
 __all__ = ["ExpertBot", "warm_up"]
@@ -57,7 +67,9 @@ class ExpertBot(Bot):
         super().__init__(seed, time_ms)
         self.iterations = self.default_iterations if iterations is None else iterations
         if self.iterations < 1:
-            raise ValueError(f"the expert needs at least one iteration, not {self.iterations}")
+            raise InvalidInputError(
+                f"the expert needs at least one search iteration, not {self.iterations}"
+            )
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if view.phase is Phase.CHOOSE:
@@ -79,14 +91,14 @@ class ExpertBot(Bot):
         return legal[tree.best_action()]
 
 
-def warm_up() -> None:
+def warm_up() -> Action:
     """Load the search's compiled code (compiling it, the first time after installing),
-    so that the first real decision is not held up: one tiny decision of one iteration.
-    The server runs it in the background as it starts."""
+    so that the first real decision is not held up: one tiny decision of one iteration,
+    returned. The server runs it in the background as it starts."""
     game = Game(resolve_rules(custom_plan=("2",)), 3, seed=0)
     seat = game.to_act
     assert seat is not None
-    ExpertBot(iterations=1).act(game.view(seat))
+    return ExpertBot(iterations=1).act(game.view(seat))
 
 
 def _distinct(view: View, knowledge: Knowledge) -> list[Bid] | list[Play]:
