@@ -107,3 +107,17 @@ def test_the_root_searches_only_what_the_seat_may_do() -> None:
     score = fs.score_table(view.rules, view.kind, view.cards)
     search(tree, worlds, rules, score, 300, rng)
     assert set(tree.root_visits()) == set(allowed)
+
+
+def test_a_following_joker_discards_once() -> None:
+    # The suit a following joker names for its discard changes nothing: one is searched.
+    view = position(["AC 9S", "X AS", "8C 6D", "9C 8S"], "6H", dealer=3, actions="1 0 0 0 AC")
+    knowledge = Knowledge.from_view(view)
+    rng = random.Random(5)
+    worlds = world_pool(view, knowledge, 20, rng)
+    tree = Tree.with_capacity(500, [fs.encode_action(a) for a in view.legal_actions])
+    rules = fs.rules_vector(view.rules, view.kind)
+    score = fs.score_table(view.rules, view.kind, view.cards)
+    search(tree, worlds, rules, score, 300, rng)
+    searched = sorted(str(fs.decode_action(code)) for code in tree.root_visits())
+    assert searched == ["AS", "X:discard:S", "X:take"]

@@ -34,7 +34,6 @@ from raspisnoy.core import (
     Bid,
     Game,
     InvalidInputError,
-    JokerMode,
     Phase,
     Play,
     View,
@@ -102,31 +101,22 @@ def warm_up() -> Action:
 
 
 def _distinct(view: View, knowledge: Knowledge) -> list[Bid] | list[Play]:
-    """The legal actions without those that cannot differ in effect, which would only
+    """The legal actions without cards that cannot differ in effect, which would only
     split the search's visits: of cards in sequence (no unseen card between them) only
-    the lowest, and of a following joker's discards only one (the suit it names changes
-    nothing once a suit is led)."""
+    the lowest. (Of a following joker's discards the search itself keeps one.)"""
     if view.phase is Phase.BID:
         return [action for action in view.legal_actions if isinstance(action, Bid)]
     out: list[Play] = []
     hand = knowledge.known[knowledge.seat]
-    following = bool(view.trick.plays)
-    discarded = False
     for action in view.legal_actions:
         assert isinstance(action, Play)
         card = action.card
-        if card.suit is None:
-            if following and action.mode is JokerMode.DISCARD:
-                if discarded:
-                    continue
-                discarded = True
-            out.append(action)
-            continue
-        lower_own = hand & SUIT_MASKS[card.suit] & (card.bit - 1)
-        if lower_own:
-            nearest = 1 << (lower_own.bit_length() - 1)
-            between = (card.bit - 1) & ~(2 * nearest - 1)
-            if not between & knowledge.unseen:
-                continue  # our next lower card of the suit is as good, and searched
+        if card.suit is not None:
+            lower_own = hand & SUIT_MASKS[card.suit] & (card.bit - 1)
+            if lower_own:
+                nearest = 1 << (lower_own.bit_length() - 1)
+                between = (card.bit - 1) & ~(2 * nearest - 1)
+                if not between & knowledge.unseen:
+                    continue  # our next lower card of the suit is as good, and searched
         out.append(action)
     return out

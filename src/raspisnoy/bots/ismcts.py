@@ -198,10 +198,10 @@ def _search(
         node, depth = 0, 0
         while state[fs.S_PHASE] != fs.PHASE_OVER:
             count = fs.legal_actions(state, rules, legal)
+            if state[fs.S_PLAYED]:
+                count = _one_discard_per_joker(legal, count)
             if node == 0:
                 count = _keep(legal, count, root_actions)
-            elif state[fs.S_PLAYED]:
-                count = _one_discard_per_joker(legal, count)
             for j in range(count):
                 legal_flag[legal[j]] = True
             # Children legal in this world: count their availability, pick the best by UCB1.
