@@ -41,7 +41,7 @@ def _playout(game: Game, rng: random.Random) -> None:
     """Play ``game`` to its end, choosing uniformly among the legal actions."""
     while not game.is_over:
         actions = game.legal_actions()
-        game.apply(actions[rng.randrange(len(actions))])
+        game.apply(rng.choice(actions))
 
 
 def rounds_per_second(players: int, cards: int, seconds: float, seed: int = 0) -> dict[str, Any]:
@@ -76,7 +76,7 @@ def _sample_states(count: int, seed: int) -> list[Game]:
         game = Game(rules, 4, seed=rng.getrandbits(32))
         for _ in range(rng.randrange(36)):
             actions = game.legal_actions()
-            game.apply(actions[rng.randrange(len(actions))])
+            game.apply(rng.choice(actions))
         states.append(game)
     return states
 

@@ -105,8 +105,10 @@ def test_joker_lead_take_is_not_offered_by_default() -> None:
         game.play(Play.parse("X:take"))
 
 
-def test_joker_lead_take_wins_and_demands_no_suit() -> None:
-    game = dealt_game(LEAD_HANDS, "7H", joker_lead_take=True)
+@pytest.mark.parametrize("trump_when_void", [False, True])
+def test_joker_lead_take_wins_and_demands_no_suit(trump_when_void: bool) -> None:
+    """No suit is asked for, so not even compulsory trumping binds Vera to her trump."""
+    game = dealt_game(LEAD_HANDS, "7H", joker_lead_take=True, trump_when_void=trump_when_void)
     game.play(Play.parse("X:take"))
     assert legal_texts(game) == ["9C", "6H"]
     game.play(Play.parse("6H"))  # a trump, and still the joker wins

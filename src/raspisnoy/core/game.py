@@ -154,28 +154,44 @@ def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[Bid, ..
     )
 
 
-def _plays_of(mask: int, *, leading: bool, lead_take: bool) -> tuple[Play, ...]:
-    """Every play of the cards in ``mask``: one per card, the legal modes for a joker."""
-    plays: list[Play] = []
-    if leading:
-        joker_plays = _LEAD_JOKER_PLAYS_WITH_TAKE if lead_take else _LEAD_JOKER_PLAYS
-    else:
-        joker_plays = _FOLLOW_JOKER_PLAYS
-    for card in cards_in_mask(mask):
-        index = card.index
-        if index < 52:
-            plays.append(PLAIN_PLAYS[index])  # type: ignore[arg-type]
-        else:
-            plays += joker_plays[index - 52]
-    return tuple(plays)
+#: The plain plays of one suit's cards, by suit, indexed by the suit's 13-bit slice of a
+#: mask; filled on demand (``None`` until then). A legal set is at most four such slices
+#: and the jokers, so it is assembled from them rather than cached whole: a hand that
+#: leads is seldom seen twice.
+_SLICE = 0x1FFF
+_SUIT_PLAYS: tuple[list[tuple[Play, ...] | None], ...] = tuple(
+    [(), *[None] * _SLICE] for _suit in range(4)
+)
+_SPADE_PLAYS, _CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS = _SUIT_PLAYS
 
 
-#: ``_plays_of`` by legal mask (with ``_LEAD_FLAG`` where a joker leads, and
-#: ``_LEAD_TAKE_FLAG`` when it may also take), filled on demand and emptied when full:
-#: hands repeat, so most legal sets are found here.
-_LEGAL_PLAYS: dict[int, tuple[Play, ...]] = {}
-_LEGAL_PLAYS_LIMIT = 1 << 15
-_LEAD_FLAG, _LEAD_TAKE_FLAG = 1 << 60, 1 << 61
+def _fill_suit_plays(mask: int) -> None:
+    """Fill the entries of ``_SUIT_PLAYS`` for the slices of ``mask``."""
+    for suit, slices in enumerate(_SUIT_PLAYS):
+        chunk = mask >> 13 * suit & _SLICE
+        if slices[chunk] is None:
+            base = 13 * suit
+            plays = [PLAIN_PLAYS[base + bit] for bit in range(13) if chunk >> bit & 1]
+            slices[chunk] = tuple(plays)  # type: ignore[arg-type]
+
+
+def _plays_of(mask: int, joker_plays: tuple[tuple[Play, ...], ...]) -> tuple[Play, ...]:
+    """Every play of the cards in ``mask``, in card order: one per standard card, and
+    ``joker_plays[index - 52]`` for a joker (its legal modes where it is played).
+    Unrolled over the four suits: this runs for every lead."""
+    spades = _SPADE_PLAYS[mask & _SLICE]
+    clubs = _CLUB_PLAYS[mask >> 13 & _SLICE]
+    diamonds = _DIAMOND_PLAYS[mask >> 26 & _SLICE]
+    hearts = _HEART_PLAYS[mask >> 39 & _SLICE]
+    if spades is None or clubs is None or diamonds is None or hearts is None:
+        _fill_suit_plays(mask)
+        return _plays_of(mask, joker_plays)
+    plays = spades + clubs + diamonds + hearts
+    if mask & _JOKER_MASK:
+        for index in range(52, 55):
+            if mask >> index & 1:
+                plays += joker_plays[index - 52]
+    return plays
 
 
 class Game:
@@ -395,20 +411,81 @@ class Game:
     def legal_actions(self) -> tuple[Action, ...]:
         """What the player to act may do now, in a fixed order (empty while dealing or over).
 
-        The tuple is shared with every state that has the same choices: it is immutable.
+        The tuple is immutable, and often shared with other states that have the same
+        choices.
         """
-        if self._phase is _PHASE_PLAY:
-            return self._legal_plays()
+        if self._phase is _PHASE_PLAY:  # the common case first, all inline: no calls
+            hand = self._hands[self._to_act]
+            jokers = hand & _JOKER_MASK
+            follow = self._follow
+            if self._plays and follow >= 0:  # (a joker led "take" asks for no suit)
+                suited = hand & SUIT_MASKS[follow]
+                if suited:
+                    if self._demand_highest:
+                        suited = 1 << (suited.bit_length() - 1)
+                    self._legal_mask = suited | jokers
+                    plays = _SUIT_PLAYS[follow][suited >> 13 * follow]
+                    if plays is not None and not jokers:
+                        return plays  # following suit, the most common case of all
+                    return _plays_of(suited | jokers, _FOLLOW_JOKER_PLAYS)
+                # Void in the suit: a trump where the rules say so.
+                trump, rules = self._trick_trump, self.rules
+                trumps = hand & SUIT_MASKS[trump] if trump >= 0 else 0
+                if trumps and (
+                    rules.trump_when_void
+                    or (self._demand_highest and rules.joker_highest_beaten_by_trump)
+                ):
+                    hand = trumps | jokers
+            self._legal_mask = hand
+            return _plays_of(hand, self._joker_plays())
         if self._phase is _PHASE_BID:
-            return _bid_choices(self._spec.cards, self._forbidden_bid(), self._zero_banned())
+            forbidden = self._forbidden_bid()
+            return _bid_choices(self._spec.cards, forbidden, self._zero_banned(forbidden))
         if self._phase is _PHASE_CHOOSE:
             return _control_choices(self.players)
         return ()
 
     def apply(self, action: Action, seat: int | None = None) -> Event:
-        """Apply a bid or a play; with ``seat``, also check that it is that seat's turn."""
+        """Apply a bid, a play or a control-round choice; with ``seat``, also check that it
+        is that seat's turn. A play, the common case, is applied here (see ``play``)."""
+        if type(action) is not Play or self._phase is not _PHASE_PLAY:
+            return self._apply_other(action, seat)
+        card = action.card
+        bit = card.bit
+        player = self._to_act
+        mask = self._legal_mask
+        if mask < 0:
+            mask = self._legal_mask_now()
+        if (
+            (seat is not None and seat != player)
+            or not mask & bit
+            or (bit & _JOKER_MASK and not self._joker_mode_allowed(action))
+        ):
+            self.verify_play(action, seat)  # raises, saying why
+        self._hands[player] ^= bit
+        plays = self._plays
+        if not plays:
+            suit = action.suit
+            if suit is None:
+                self._follow, self._demand_highest = SUIT_OF[card.index], False
+            else:
+                self._follow, self._demand_highest = suit, action.mode is _HIGHEST
+            if self.rules.rotating_trumps:
+                self._trick_trump = rotated_trump(self._follow, self._spec.has_trump)
+        plays.append(action)
+        self._legal_mask = -1
+        event = _new_tuple(Event, (self._spec.number, player, action))
+        self._log.append(event)
+        if len(plays) == self.players:
+            self._finish_trick()
+        else:
+            self._to_act = (player + 1) % self.players
+        return event
+
+    def _apply_other(self, action: Action, seat: int | None) -> Event:
+        """``apply`` for a bid or a control-round choice, or a play out of turn."""
         if type(action) is Play:
-            return self.play(action, seat)  # the common case first: a card
+            self.verify_play(action, seat)  # raises, saying why
         if type(action) is Bid:
             return self.bid(action.amount, seat)
         if type(action) is ControlRound:
@@ -443,19 +520,22 @@ class Game:
         """Raise ``IllegalActionError`` unless the player to act (``seat``) may bid ``amount``."""
         if type(amount) is not int:
             raise InvalidInputError(f"{amount!r} is not a bid (a whole number)")
-        if self._phase is not Phase.BID:
+        if self._phase is not _PHASE_BID:
             raise self._error(f"not a time to bid (bid {amount}): {self._awaiting()}")
-        self._check_turn(seat, f"bid {amount}")
+        if seat is not None:
+            self._check_turn(seat, f"bid {amount}")
         cards = self._spec.cards
-        name = self.names[self._to_act]
         if not 0 <= amount <= cards:
+            name = self.names[self._to_act]
             raise self._error(f"{name} may not bid {amount}: bids are 0 to {cards}")
-        if amount == self._forbidden_bid():
+        forbidden = self._forbidden_bid()
+        if amount == forbidden:
             raise self._error(
-                f"{name} (dealer) may not bid {amount}: the bids would sum to the "
-                f"{count(cards, 'card')} dealt"
+                f"{self.names[self._to_act]} (dealer) may not bid {amount}: the bids would "
+                f"sum to the {count(cards, 'card')} dealt"
             )
-        if amount == 0 and self._zero_banned():
+        if amount == 0 and self._zero_banned(forbidden):
+            name = self.names[self._to_act]
             limit = self.rules.max_zero_bids_in_a_row
             raise self._error(
                 f"{name} may not bid 0: at most {count(limit, 'round')} of 0 bids in a row"
@@ -491,52 +571,25 @@ class Game:
         if play.card.is_joker and not self._joker_mode_allowed(play):
             raise self._error(self._why_not_joker_mode(play))
 
-    def _joker_mode_allowed(self, play: Play) -> bool:
+    def _joker_plays(self) -> tuple[tuple[Play, ...], ...]:
+        """Each joker's legal plays now, by index - 52: its modes as it leads or follows."""
         if self._plays:
-            allowed = _FOLLOW_JOKER_PLAYS
-        elif self.rules.joker_lead_take:
-            allowed = _LEAD_JOKER_PLAYS_WITH_TAKE
-        else:
-            allowed = _LEAD_JOKER_PLAYS
-        return play in allowed[play.card.index - 52]
+            return _FOLLOW_JOKER_PLAYS
+        if self.rules.joker_lead_take:
+            return _LEAD_JOKER_PLAYS_WITH_TAKE
+        return _LEAD_JOKER_PLAYS
+
+    def _joker_mode_allowed(self, play: Play) -> bool:
+        return play in self._joker_plays()[play.card.index - 52]
 
     def can_play(self, play: Play, seat: int | None = None) -> bool:
         return self._can(self.verify_play, play, seat)
 
     def play(self, play: Play, seat: int | None = None) -> Event:
         """Play a card (a joker with its mode) for the player to act."""
-        if self._phase is not _PHASE_PLAY or type(play) is not Play:
+        if type(play) is not Play:
             self.verify_play(play, seat)  # raises, saying why
-        card = play.card
-        player = self._to_act
-        mask = self._legal_mask
-        if mask < 0:
-            mask = self._legal_mask_now()
-        if (
-            (seat is not None and seat != player)
-            or not mask & card.bit
-            or (card.suit is None and not self._joker_mode_allowed(play))
-        ):
-            self.verify_play(play, seat)  # raises, saying why
-        self._hands[player] ^= card.bit
-        plays = self._plays
-        if not plays:
-            suit = play.suit
-            if suit is None:
-                self._follow, self._demand_highest = SUIT_OF[card.index], False
-            else:
-                self._follow, self._demand_highest = suit, play.mode is _HIGHEST
-            if self.rules.rotating_trumps:
-                self._trick_trump = rotated_trump(self._follow, self._spec.has_trump)
-        plays.append(play)
-        self._legal_mask = -1
-        event = _new_tuple(Event, (self._spec.number, player, play))
-        self._log.append(event)
-        if len(plays) == self.players:
-            self._finish_trick()
-        else:
-            self._to_act = (player + 1) % self.players
-        return event
+        return self.apply(play, seat)
 
     def verify_deal(self, hands: Sequence[Sequence[Card]], trump_card: Card | None) -> None:
         """Raise unless these hands and trump card are a possible deal of the current round."""
@@ -639,7 +692,7 @@ class Game:
         """Reset the per-round state; deal at once when the game has its own random source."""
         players = self.players
         self._spec = self.plan[self._round_index]
-        self._phase = Phase.DEAL
+        self._phase = _PHASE_DEAL
         self._hands = [0] * players
         self._dealt = ()
         self._bids = [None] * players
@@ -678,8 +731,9 @@ class Game:
             trump_card = order[dealt] if dealt < len(order) else None
         elif source == "dealer":
             trump_card = order[dealt - 1]  # the dealer shows the last card dealt to them
-        deal = Deal(tuple(tuple(sorted(cards, key=_INDEX)) for cards in dealt_cards), trump_card)
-        self._log.append(Event(self._spec.number, None, deal))
+        hands = tuple([tuple(sorted(cards, key=_INDEX)) for cards in dealt_cards])
+        deal = _new_tuple(Deal, (hands, trump_card))
+        self._log.append(_new_tuple(Event, (self._spec.number, None, deal)))
         # A hand's cards are distinct, so the sum of their bits is the hand's mask.
         self._apply_deal(deal, [sum(map(_BIT, cards)) for cards in dealt_cards])
 
@@ -749,50 +803,11 @@ class Game:
             raise self._error(f"{where}: {card} is not in this deck{note}")
 
     def _legal_mask_now(self) -> int:
-        """The cards the player to act may play (in the play phase only), cached until the
-        next play; every change of the player to act or of the hands resets the cache."""
-        mask = self._legal_mask
-        if mask >= 0:
-            return mask
-        hand = self._hands[self._to_act]
-        mask = hand
-        if self._plays and self._follow >= 0:
-            suited = hand & SUIT_MASKS[self._follow]
-            if suited:
-                if self._demand_highest:
-                    suited = 1 << (suited.bit_length() - 1)
-                mask = suited | (hand & _JOKER_MASK)
-            elif self._must_trump():
-                trumps = hand & SUIT_MASKS[self._trick_trump]
-                if trumps:
-                    mask = trumps | (hand & _JOKER_MASK)
-        self._legal_mask = mask
-        return mask
-
-    def _must_trump(self) -> bool:
-        """Whether a player void in the suit to follow must play a trump (if they hold one)."""
-        rules = self.rules
-        return self._trick_trump >= 0 and (
-            rules.trump_when_void or (self._demand_highest and rules.joker_highest_beaten_by_trump)
-        )
-
-    def _legal_plays(self) -> tuple[Action, ...]:
-        mask = self._legal_mask
-        if mask < 0:
-            mask = self._legal_mask_now()
-        # A joker's modes depend on whether it leads; only then does the key need to say so.
-        key = mask
-        lead_take = False
-        if mask & _JOKER_MASK and not self._plays:
-            lead_take = self.rules.joker_lead_take
-            key |= _LEAD_TAKE_FLAG if lead_take else _LEAD_FLAG
-        plays = _LEGAL_PLAYS.get(key)
-        if plays is None:
-            if len(_LEGAL_PLAYS) >= _LEGAL_PLAYS_LIMIT:
-                _LEGAL_PLAYS.clear()
-            leading = not self._plays
-            plays = _LEGAL_PLAYS[key] = _plays_of(mask, leading=leading, lead_take=lead_take)
-        return plays
+        """The cards the player to act may play (in the play phase only): the mask that
+        ``legal_actions`` leaves behind, cached until the next play."""
+        if self._legal_mask < 0:
+            self.legal_actions()
+        return self._legal_mask
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden bid, or -1 when there is none (RULES.md 1, "Bidding")."""
@@ -801,9 +816,9 @@ class Game:
         )
         return -1 if forbidden is None else forbidden
 
-    def _zero_banned(self) -> bool:
-        """Whether the player to act has bid 0 too often in a row to bid it again."""
-        forbidden = self._forbidden_bid()
+    def _zero_banned(self, forbidden: int) -> bool:
+        """Whether the player to act has bid 0 too often in a row to bid it again (given
+        the dealer's ``forbidden`` bid, -1 for none)."""
         return zero_bid_banned(
             self.rules,
             self._spec.cards,
@@ -816,7 +831,7 @@ class Game:
         winner = winner_of(plays, leader, self._trick_trump, self.rules)
         self._tricks.append(_new_tuple(Trick, (leader, tuple(plays), winner)))
         self._taken[winner] += 1
-        self._plays = []
+        plays.clear()
         self._leader = self._to_act = winner
         if len(self._tricks) == self._spec.cards:
             self._finish_round()
