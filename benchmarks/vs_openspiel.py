@@ -18,10 +18,12 @@ without asking either bot.
 
 Run: ``scripts/bootstrap dev,bench && .venv/bin/python benchmarks/vs_openspiel.py
 --deals 200 --workers 2 --log vs.jsonl``. It prints mean returns per side with 95%
-confidence intervals, the difference per deal, both sides' time per move, and the playout
-rates of our simulator and of OpenSpiel's ISMCTS; ``--json FILE`` also writes them.
-With ``--log`` every finished deal is appended to the file, and a run started again with
-the same log goes on from where it stopped.
+confidence intervals, the difference per deal, both sides' time per move, shares of exact
+bids and of bids of 0, and the playout rates of our simulator and of OpenSpiel's ISMCTS;
+``--json FILE`` also writes them. With ``--log`` every finished deal (returns, bids,
+tricks taken, times) is appended to the file, and a run started again with the same log
+goes on from where it stopped. ``--simulations`` and ``--first-deal`` run smaller or
+other matches, to try a change of the expert quickly before the full one.
 """
 
 from __future__ import annotations
@@ -121,13 +123,13 @@ class OurBot(pyspiel.Bot):  # type: ignore[misc]
         return their_action(action)
 
 
-def _ismcts(seed: int) -> pyspiel.Bot:
-    return pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, ISMCTS_SIMULATIONS)
+def _ismcts(seed: int, simulations: int = ISMCTS_SIMULATIONS) -> pyspiel.Bot:
+    return pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, simulations)
 
 
-def play_episode(deal: int, bots: list[pyspiel.Bot]) -> tuple[list[float], list[list[float]]]:
+def play_episode(deal: int, bots: list[pyspiel.Bot]) -> tuple[pyspiel.State, list[list[float]]]:
     """One episode of deal ``deal`` (its chance outcomes come from the deal's seed):
-    the returns by seat and each seat's times per move in ms. Forced moves are played
+    the final state and each seat's times per move in ms. Forced moves are played
     without asking the bot."""
     game = load_oh_hell(off_bid_penalty=True, points_per_trick=1)
     rng = random.Random(f"vs-openspiel/{deal}")
@@ -147,26 +149,32 @@ def play_episode(deal: int, bots: list[pyspiel.Bot]) -> tuple[list[float], list[
         action = bots[player].step(state)
         times[player].append((time.perf_counter() - started) * 1000)
         state.apply_action(action)
-    return list(state.returns()), times
+    return state, times
 
 
-def play_deal(args: tuple[int, float]) -> dict[str, Any]:
-    """Both seatings of one deal (experts in the even seats, then in the odd ones):
-    returns and times per move of each side."""
-    deal, time_ms = args
-    out: dict[str, Any] = {"deal": deal, "ours": [], "theirs": [], "our_ms": [], "their_ms": []}
+def play_deal(args: tuple[int, float, int]) -> dict[str, Any]:
+    """Both seatings of one deal (experts in the even seats, then in the odd ones) against
+    ISMCTS with ``simulations`` a move: returns, bids, tricks taken and times per move of
+    each side."""
+    deal, time_ms, simulations = args
+    lists = ("ours", "theirs", "our_ms", "their_ms")
+    lists += ("our_bids", "their_bids", "our_taken", "their_taken")
+    out: dict[str, Any] = {"deal": deal} | {key: [] for key in lists}
     for ours_parity in (0, 1):
         bots = [
             OurBot(seat, ExpertBot(seed=f"{deal}/{seat}", time_ms=time_ms, iterations=10**6))
             if seat % 2 == ours_parity
-            else _ismcts(deal * 10 + seat)
+            else _ismcts(deal * 10 + seat, simulations)
             for seat in range(PLAYERS)
         ]
-        returns, times = play_episode(deal, bots)
+        state, times = play_episode(deal, bots)
+        returns, played = state.returns(), our_game(state).rounds()[-1]
         for seat in range(PLAYERS):
-            side = "ours" if seat % 2 == ours_parity else "theirs"
+            side, mine = ("ours", "our") if seat % 2 == ours_parity else ("theirs", "their")
             out[side].append(returns[seat])
-            out["our_ms" if side == "ours" else "their_ms"].extend(times[seat])
+            out[f"{mine}_ms"].extend(times[seat])
+            out[f"{mine}_bids"].append(played.bids[seat])
+            out[f"{mine}_taken"].append(played.taken[seat])
     return out
 
 
@@ -206,6 +214,22 @@ def our_playouts_per_s(seconds: float = 2.0) -> dict[str, float]:
     return rates
 
 
+def _bid_figures(results: list[dict[str, Any]], side: str) -> dict[str, float]:
+    """A side's share of exact bids and of bids of 0 (deals logged with bids only)."""
+    pairs = [
+        (bid, taken)
+        for r in results
+        if f"{side}_bids" in r
+        for bid, taken in zip(r[f"{side}_bids"], r[f"{side}_taken"], strict=True)
+    ]
+    if not pairs:
+        return {"exact": math.nan, "zero": math.nan}
+    return {
+        "exact": sum(bid == taken for bid, taken in pairs) / len(pairs),
+        "zero": sum(bid == 0 for bid, _ in pairs) / len(pairs),
+    }
+
+
 def _mean_ci(values: list[float]) -> tuple[float, float, float]:
     mean = statistics.fmean(values)
     half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
@@ -213,28 +237,30 @@ def _mean_ci(values: list[float]) -> tuple[float, float, float]:
 
 
 def play_deals(
-    deals: int, workers: int, time_ms: float | None, log: Path | None
+    deals: range, workers: int, time_ms: float | None, log: Path | None, simulations: int
 ) -> list[dict[str, Any]]:
-    """Play the deals not yet in ``log`` (one JSON line per finished deal, appended as
-    each finishes, so an interrupted run resumes where it stopped). The expert's budget
-    is ``time_ms``, or else ISMCTS's mean time per move so far, updated after every deal
-    so that the two stay equal when the machine's load changes."""
+    """Play the ``deals`` not yet in ``log`` (one JSON line per finished deal, appended as
+    each finishes, so an interrupted run resumes where it stopped) against ISMCTS with
+    ``simulations`` a move. The expert's budget is ``time_ms``, or else ISMCTS's mean
+    time per move so far, updated after every deal so that the two stay equal when the
+    machine's load changes."""
     results = _read_log(log)
     calibration: list[float] = []
     if not results and time_ms is None:
-        seat_times = play_episode(-1, [_ismcts(seat) for seat in range(PLAYERS)])[1]
+        calibrators = [_ismcts(seat, simulations) for seat in range(PLAYERS)]
+        seat_times = play_episode(-1, calibrators)[1]
         calibration = [ms for seat in seat_times for ms in seat]
 
     def budget() -> float:
         seen = [ms for r in results for ms in r["their_ms"]] or calibration
         return time_ms or statistics.fmean(seen)
 
-    todo = [deal for deal in range(deals) if deal not in {r["deal"] for r in results}]
+    todo = [deal for deal in deals if deal not in {r["deal"] for r in results}]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending: set[Future[dict[str, Any]]] = set()
         while todo or pending:
             while todo and len(pending) < workers:
-                pending.add(pool.submit(play_deal, (todo.pop(0), budget())))
+                pending.add(pool.submit(play_deal, (todo.pop(0), budget(), simulations)))
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 result = future.result()
@@ -243,7 +269,7 @@ def play_deals(
                     with log.open("a", encoding="utf-8") as file:
                         file.write(json.dumps(result) + "\n")
                 print(
-                    f"  {len(results)}/{deals} deals, expert budget {budget():.0f} ms",
+                    f"  {len(results)}/{len(deals)} deals, expert budget {budget():.0f} ms",
                     file=sys.stderr,
                 )
     return results
@@ -258,13 +284,18 @@ def _read_log(log: Path | None) -> list[dict[str, Any]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--first-deal", type=int, default=0, help="number of the first deal")
+    parser.add_argument(
+        "--simulations", type=int, default=ISMCTS_SIMULATIONS, help="ISMCTS's per move"
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--time-ms", type=float, default=None, help="expert budget per move")
     parser.add_argument("--log", type=Path, default=None, help="per-deal results (resumable)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
-    results = play_deals(args.deals, args.workers, args.time_ms, args.log)
+    deals = range(args.first_deal, args.first_deal + args.deals)
+    results = play_deals(deals, args.workers, args.time_ms, args.log, args.simulations)
     ours = [statistics.fmean(r["ours"]) for r in results]
     theirs = [statistics.fmean(r["theirs"]) for r in results]
     diff = [a - b for a, b in zip(ours, theirs, strict=True)]
@@ -280,14 +311,18 @@ def main() -> None:
         "ismcts_ms_per_move": statistics.fmean(their_ms),
         "our_playouts_per_s": our_playouts_per_s(),
         "ismcts_simulations_per_s": ismcts_rate,
+        "expert_bids": _bid_figures(results, "our"),
+        "ismcts_bids": _bid_figures(results, "their"),
     }
-    print(f"{'side':<10} {'mean return':>12} {'95% CI':>20} {'ms/move':>9}")
-    for side, key, ms in (
-        ("expert", "expert_mean_return", figures["expert_ms_per_move"]),
-        ("ISMCTS", "ismcts_mean_return", figures["ismcts_ms_per_move"]),
-    ):
-        mean, low, high = figures[key]
-        print(f"{side:<10} {mean:>12.2f} {f'{low:.2f} … {high:.2f}':>20} {ms:>9.0f}")
+    header = ("side", "mean return", "95% CI", "ms/move", "exact", "bid 0")
+    print("{:<8} {:>12} {:>14} {:>8} {:>6} {:>6}".format(*header))
+    for side, name in (("expert", "expert"), ("ISMCTS", "ismcts")):
+        mean, low, high = figures[f"{name}_mean_return"]
+        ms, bids = figures[f"{name}_ms_per_move"], figures[f"{name}_bids"]
+        print(
+            f"{side:<8} {mean:>12.2f} {f'{low:.2f} … {high:.2f}':>14} {ms:>8.0f} "
+            f"{bids['exact']:>6.1%} {bids['zero']:>6.1%}"
+        )
     mean, low, high = figures["difference_per_deal"]
     print(f"expert − ISMCTS per seat and deal: {mean:+.2f} (95% CI {low:+.2f} … {high:+.2f})")
     rates = figures["our_playouts_per_s"]

@@ -270,3 +270,64 @@ def test_the_policy_plays_a_whole_round_like_the_simulator() -> None:
         simulator.play_out(game, random.Random(seed))
         score = fs.score_table(rules, game.round.kind, 8)
         assert _points(state, score) == list(game.totals)
+
+
+def _opening(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The state and rules vector of a freshly dealt 8-card round of four players."""
+    rules = resolve_rules("oh-hell", lowest_rank=6, custom_plan=("8",))
+    game = Game(rules, 4, seed=seed)
+    return fs.encode_game(game), fs.rules_vector(rules, game.round.kind)
+
+
+def test_a_noiseless_noisy_play_out_is_the_policys() -> None:
+    for seed in range(20):
+        state, vector = _opening(seed)
+        quiet = state.copy()
+        fs.noisy_play_out(state, vector, 0, 0.0, np.random.default_rng(seed))
+        fs.play_out(quiet, vector)
+        assert (state == quiet).all()
+
+
+def test_noise_changes_only_the_others_card_play() -> None:
+    """At full noise the others' cards are random (the outcomes vary with the generator),
+    while the bids stay the policy's and the round is played to its end."""
+    state, vector = _opening(3)
+    quiet = state.copy()
+    fs.play_out(quiet, vector)
+    outcomes = set()
+    for seed in range(30):
+        noisy = state.copy()
+        fs.noisy_play_out(noisy, vector, 0, 1.0, np.random.default_rng(seed))
+        assert noisy[fs.S_PHASE] == fs.PHASE_OVER
+        bids = slice(fs.BIDS, fs.BIDS + 4)
+        assert (noisy[bids] == quiet[bids]).all()
+        assert noisy[fs.TAKEN : fs.TAKEN + 4].sum() == 8
+        outcomes.add(tuple(noisy[fs.TAKEN : fs.TAKEN + 4]))
+    assert len(outcomes) > 1
+
+
+def _noisy_reference(
+    state: np.ndarray, rules: np.ndarray, seat: int, noise: float, seed: int
+) -> None:
+    """``noisy_play_out`` step by step from Python, drawing the same random numbers."""
+    gen = np.random.default_rng(seed)
+    actions = np.empty(fs.MAX_ACTIONS, dtype=np.int64)
+    while state[fs.S_PHASE] != fs.PHASE_OVER:
+        others_card = state[fs.S_PHASE] == fs.PHASE_PLAY and state[fs.S_TO_ACT] != seat
+        if others_card and gen.random() < noise:
+            count = fs.legal_actions(state, rules, actions)
+            fs.apply_action(state, rules, int(actions[int(gen.random() * count)]))
+        else:
+            fs.apply_action(state, rules, fs.policy_action(state, rules))
+
+
+def test_noisy_play_out_draws_only_for_the_others() -> None:
+    """The same game as a step-by-step reference that never draws for the seat itself:
+    the seat's own cards are never random."""
+    for seed in range(20):
+        state, vector = _opening(seed)
+        seat = seed % 4
+        reference = state.copy()
+        fs.noisy_play_out(state, vector, seat, 0.5, np.random.default_rng(seed))
+        _noisy_reference(reference, vector, seat, 0.5, seed)
+        assert (state == reference).all()

@@ -6,11 +6,12 @@ import random
 import statistics
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from positions import MID_GAME, assert_world_fits, mid_game, position, true_hands
 
 from raspisnoy.bots import fastsim as fs
-from raspisnoy.bots.ismcts import Tree, search, world_pool
+from raspisnoy.bots.ismcts import Tree, _utilities, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
 
 #: Every field of a state but the hands (and the zero streaks, which a view omits).
@@ -121,3 +122,14 @@ def test_a_following_joker_discards_once() -> None:
     search(tree, worlds, rules, score, 300, rng)
     searched = sorted(str(fs.decode_action(code)) for code in tree.root_visits())
     assert searched == ["AS", "X:discard:S", "X:take"]
+
+
+def test_each_seat_plays_for_its_points_less_a_share_of_the_others() -> None:
+    points = np.array([12, 0, -3, 3], dtype=np.int64)
+    utility = np.empty(4)
+    _utilities(points, 4, 0.5, utility)
+    assert utility == pytest.approx([12 - 0.5 * 0, 0 - 0.5 * 4, -3 - 0.5 * 5, 3 - 0.5 * 3])
+    _utilities(points, 4, 0.0, utility)
+    assert utility == pytest.approx(points)
+    _utilities(points, 4, 1.0, utility)  # own points against the others' mean: zero-sum
+    assert utility.sum() == pytest.approx(0.0)

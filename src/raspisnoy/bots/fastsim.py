@@ -651,6 +651,21 @@ def play_out(state: Int64s, rules: Int64s) -> None:
         apply_action(state, rules, _policy(state, rules, actions))
 
 
+@compiled
+def noisy_play_out(
+    state: Int64s, rules: Int64s, seat: int, noise: float, gen: np.random.Generator
+) -> None:
+    """Play the round to its end with the playout policy, except that every other seat
+    plays a uniformly random legal card (drawn by ``gen``) ``noise`` of the time."""
+    actions = np.empty(MAX_ACTIONS, dtype=np.int64)
+    while state[S_PHASE] != PHASE_OVER:
+        if state[S_PHASE] == PHASE_PLAY and state[S_TO_ACT] != seat and gen.random() < noise:
+            count = legal_actions(state, rules, actions)
+            apply_action(state, rules, actions[below(gen, count)])
+        else:
+            apply_action(state, rules, _policy(state, rules, actions))
+
+
 @inlined
 def below(gen: np.random.Generator, count: int) -> int:
     """A uniform random integer in 0..count-1 (``gen.random()`` scaled: an order of
