@@ -4,11 +4,13 @@ For each decision the expert deals the cards it cannot see in many ways consiste
 everything public, keeps the deals in proportion to how well they explain the bids the
 others made, and searches one tree over all of them: every iteration takes one such
 world, walks the tree (bids and plays of every seat, each chosen by UCB1 among the
-actions legal in that world), plays the round out with a contract-aware policy and
-credits each seat with its real points for the round (``round_points`` through the
-score table, non-linear as it is). The most visited action at the root is played
-(``raspisnoy.bots.ismcts``). Bids, plays and joker modes are all searched this way;
-only the choice of a control round is left to the heuristic.
+actions legal in that world), plays the round out with a contract-aware policy (the
+others' cards mostly at random: real players are less predictable) and credits each
+seat with its real points for the round (``round_points`` through the score table,
+non-linear as it is) less half the mean of the others' points: it plays to win. The
+most visited action at the root is played (``raspisnoy.bots.ismcts``). Bids, plays and
+joker modes are all searched this way; only the choice of a control round is left to
+the heuristic.
 
 The simulator (``raspisnoy.bots.fastsim``) is compiled with Numba and follows the
 engine's rules for every preset and option; the search runs about 100,000 iterations a
