@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from collections.abc import Iterable
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from positions import MID_GAME, assert_world_fits, mid_game, position, true_hand
 from raspisnoy.bots import fastsim as fs
 from raspisnoy.bots.ismcts import Tree, _utilities, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
+from raspisnoy.core import Game, View, resolve_rules
 
 #: Every field of a state but the hands (and the zero streaks, which a view omits).
 _PUBLIC = np.ones(fs.STATE_SIZE, dtype=bool)
@@ -64,16 +66,27 @@ def test_worlds_believe_the_bids() -> None:
     assert kept > drawn + 0.5
 
 
+def _searched(
+    view: View, seed: int, worlds: int, capacity: int, root: Iterable[int], iterations: int
+) -> Tree:
+    """A tree of ``capacity`` nodes searched ``iterations`` times over ``worlds`` worlds of
+    ``view``, with ``root`` as the seat's actions at the root."""
+    rng = random.Random(seed)
+    pool = world_pool(view, Knowledge.from_view(view), worlds, rng)
+    tree = Tree.with_capacity(capacity, root)
+    rules = fs.rules_vector(view.rules, view.kind)
+    search(tree, pool, rules, fs.score_table(view.rules, view.kind, view.cards), iterations, rng)
+    return tree
+
+
+def _codes(view: View) -> set[int]:
+    return {fs.encode_action(action) for action in view.legal_actions}
+
+
 def test_the_tree_counts_every_iteration() -> None:
     view = position(["AH 7C 8D", "6S 8S 9S", "TC JC QC", "AS KS QS"], "6H", dealer=3)
-    knowledge = Knowledge.from_view(view)
-    rng = random.Random(2)
-    worlds = world_pool(view, knowledge, 50, rng)
-    rules = fs.rules_vector(view.rules, view.kind)
-    score = fs.score_table(view.rules, view.kind, view.cards)
-    legal = {fs.encode_action(action) for action in view.legal_actions}
-    tree = Tree.with_capacity(2000, legal)
-    search(tree, worlds, rules, score, 700, rng)
+    legal = _codes(view)
+    tree = _searched(view, seed=2, worlds=50, capacity=2000, root=legal, iterations=700)
     visits = tree.root_visits()
     assert set(visits) == legal  # every bid tried
     assert sum(visits.values()) == 700
@@ -85,13 +98,7 @@ def test_the_tree_counts_every_iteration() -> None:
 
 def test_a_full_tree_still_searches() -> None:
     view = position(["AH 7C 8D", "6S 8S 9S", "TC JC QC", "AS KS QS"], "6H", dealer=3)
-    knowledge = Knowledge.from_view(view)
-    rng = random.Random(3)
-    worlds = world_pool(view, knowledge, 10, rng)
-    tree = Tree.with_capacity(3, [fs.encode_action(a) for a in view.legal_actions])
-    rules = fs.rules_vector(view.rules, view.kind)
-    score = fs.score_table(view.rules, view.kind, view.cards)
-    search(tree, worlds, rules, score, 100, rng)
+    tree = _searched(view, seed=3, worlds=10, capacity=3, root=_codes(view), iterations=100)
     assert int(tree.size[0]) == 3
     assert sum(tree.root_visits().values()) == 100
 
@@ -99,37 +106,32 @@ def test_a_full_tree_still_searches() -> None:
 def test_the_root_searches_only_what_the_seat_may_do() -> None:
     # Worlds do not know a seat's streak of 0 bids, so the root is told what is legal.
     view = position(["AH 7C 8D", "6S 8S 9S", "TC JC QC", "AS KS QS"], "6H", dealer=3)
-    knowledge = Knowledge.from_view(view)
-    rng = random.Random(4)
-    worlds = world_pool(view, knowledge, 20, rng)
     allowed = [fs.BID_BASE + amount for amount in (1, 2, 3)]
-    tree = Tree.with_capacity(500, allowed)
-    rules = fs.rules_vector(view.rules, view.kind)
-    score = fs.score_table(view.rules, view.kind, view.cards)
-    search(tree, worlds, rules, score, 300, rng)
+    tree = _searched(view, seed=4, worlds=20, capacity=500, root=allowed, iterations=300)
     assert set(tree.root_visits()) == set(allowed)
 
 
 def test_a_following_joker_discards_once() -> None:
     # The suit a following joker names for its discard changes nothing: one is searched.
     view = position(["AC 9S", "X AS", "8C 6D", "9C 8S"], "6H", dealer=3, actions="1 0 0 0 AC")
-    knowledge = Knowledge.from_view(view)
-    rng = random.Random(5)
-    worlds = world_pool(view, knowledge, 20, rng)
-    tree = Tree.with_capacity(500, [fs.encode_action(a) for a in view.legal_actions])
-    rules = fs.rules_vector(view.rules, view.kind)
-    score = fs.score_table(view.rules, view.kind, view.cards)
-    search(tree, worlds, rules, score, 300, rng)
+    tree = _searched(view, seed=5, worlds=20, capacity=500, root=_codes(view), iterations=300)
     searched = sorted(str(fs.decode_action(code)) for code in tree.root_visits())
     assert searched == ["AS", "X:discard:S", "X:take"]
 
 
 def test_each_seat_plays_for_its_points_less_a_share_of_the_others() -> None:
-    points = np.array([12, 0, -3, 3], dtype=np.int64)
-    utility = np.empty(4)
-    _utilities(points, 4, 0.5, utility)
-    assert utility == pytest.approx([12 - 0.5 * 0, 0 - 0.5 * 4, -3 - 0.5 * 5, 3 - 0.5 * 3])
-    _utilities(points, 4, 0.0, utility)
-    assert utility == pytest.approx(points)
-    _utilities(points, 4, 1.0, utility)  # own points against the others' mean: zero-sum
-    assert utility.sum() == pytest.approx(0.0)
+    rules = resolve_rules("oh-hell", lowest_rank=6, custom_plan=("8",))
+    game = Game(rules, 4, seed=7)
+    state, vector = fs.encode_game(game), fs.rules_vector(rules, game.round.kind)
+    fs.play_out(state, vector)
+    score = fs.score_table(rules, game.round.kind, 8)
+    points, utility = np.empty(fs.MAX_PLAYERS, dtype=np.int64), np.empty(fs.MAX_PLAYERS)
+    _utilities(state, score, 0.5, points, utility)
+    own = points[:4].astype(float)
+    others = (own.sum() - own) / 3
+    assert len(set(own)) > 1  # the seats scored differently: the shares matter
+    assert utility[:4] == pytest.approx(own - 0.5 * others)
+    _utilities(state, score, 0.0, points, utility)
+    assert utility[:4] == pytest.approx(own)
+    _utilities(state, score, 1.0, points, utility)  # own points against the others' mean
+    assert utility[:4].sum() == pytest.approx(0.0)

@@ -16,12 +16,12 @@ The expert's search (``raspisnoy.bots.expert``). It works on states of
    simulator's contract-aware policy (the others' cards at random some of the time,
    ``NOISE``: real players are less predictable), and credits every node on the path with
    the utility of the seat that chose its action: its round points less half the mean
-   of the others' (``RIVALRY``). Nodes widen progressively: a node
-   gains children as it gains visits, the policy's choice first, so that a decision deep
-   in the tree, under many different plays of the others, follows the policy until it
-   has been visited often enough to judge the alternatives.
-3. **Scale.** Points are measured from the mean, in units of the standard deviation, of
-   the outcomes of the policy alone over the worlds: the exploration constant then means
+   of the others' (``RIVALRY``). Nodes widen progressively: a node gains children as it
+   gains visits, the policy's choice first, so that a decision deep in the tree, under
+   many different plays of the others, follows the policy until it has been visited
+   often enough to judge the alternatives.
+3. **Scale.** Utilities are measured from the mean, in units of the standard deviation,
+   of the outcomes of the policy alone over the worlds: the exploration constant then means
    the same in a 1-card round worth a few points and in a 9-card round worth ninety, and
    under every scoring table.
 4. **Choice.** The root's most visited action.
@@ -89,7 +89,7 @@ class Tree:
     array starts as zeros: the memory of a large capacity is only touched as it fills.
 
     ``player`` is the seat whose action led to the node, ``reward`` the sum of that
-    seat's scaled points over the iterations through it, ``avail`` how often the node's
+    seat's scaled utility over the iterations through it, ``avail`` how often the node's
     action was legal when its parent was visited. ``root_actions`` flags, by action code,
     what the searching seat may really do: a world can allow more (a bid of 0 that the
     seat's own streak of 0 bids forbids, which worlds do not track).
@@ -265,8 +265,7 @@ def _search(
             depth += 1
             path[depth] = node
         fs.noisy_play_out(state, rules, seat, noise, gen)
-        fs.round_points(state, score, points)
-        _utilities(points, state[fs.S_PLAYERS], rivalry, utility)
+        _utilities(state, score, rivalry, points, utility)
         for step in range(1, depth + 1):
             visited = path[step]
             visits[visited] += 1
@@ -287,9 +286,11 @@ def _newcomer(
 
 
 @compiled
-def _utilities(points: Int64s, players: int, rivalry: float, out: Floats) -> None:
-    """Each seat's utility of the round's ``points``: its own points minus ``rivalry``
-    times the mean of the others'."""
+def _utilities(state: Int64s, score: Int64s, rivalry: float, points: Int64s, out: Floats) -> None:
+    """Each seat's utility of the finished round ``state``: its points (written to
+    ``points``) minus ``rivalry`` times the mean of the others'."""
+    fs.round_points(state, score, points)
+    players = state[fs.S_PLAYERS]
     total = 0
     for seat in range(players):
         total += points[seat]
@@ -309,8 +310,7 @@ def _spread(worlds: Int64s, rules: Int64s, score: Int64s, rivalry: float) -> tup
     for i in range(worlds.shape[0]):
         state = worlds[i].copy()
         fs.play_out(state, rules)
-        fs.round_points(state, score, points)
-        _utilities(points, state[fs.S_PLAYERS], rivalry, utility)
+        _utilities(state, score, rivalry, points, utility)
         outcomes[i] = utility[seat]
     return outcomes.mean(), outcomes.std()
 

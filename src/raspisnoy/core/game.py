@@ -483,7 +483,8 @@ class Game:
         return event
 
     def _apply_other(self, action: Action, seat: int | None) -> Event:
-        """``apply`` for a bid or a control-round choice, or a play out of turn."""
+        """``apply`` for a bid or a control-round choice; a play outside the play phase
+        is refused here, saying why."""
         if type(action) is Play:
             self.verify_play(action, seat)  # raises, saying why
         if type(action) is Bid:
@@ -530,9 +531,10 @@ class Game:
             raise self._error(f"{name} may not bid {amount}: bids are 0 to {cards}")
         forbidden = self._forbidden_bid()
         if amount == forbidden:
+            name = self.names[self._to_act]
             raise self._error(
-                f"{self.names[self._to_act]} (dealer) may not bid {amount}: the bids would "
-                f"sum to the {count(cards, 'card')} dealt"
+                f"{name} (dealer) may not bid {amount}: the bids would sum to the "
+                f"{count(cards, 'card')} dealt"
             )
         if amount == 0 and self._zero_banned(forbidden):
             name = self.names[self._to_act]
