@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from positions import MID_GAME, assert_world_fits, mid_game, position, true_hands
 
 from raspisnoy.bots import fastsim as fs
-from raspisnoy.bots.ismcts import Tree, _utilities, search, world_pool
+from raspisnoy.bots.ismcts import Tree, _utilities, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.core import Game, View, resolve_rules
 
@@ -75,7 +75,8 @@ def _searched(
     pool = world_pool(view, Knowledge.from_view(view), worlds, rng)
     tree = Tree.with_capacity(capacity, root)
     rules = fs.rules_vector(view.rules, view.kind)
-    search(tree, pool, rules, fs.score_table(view.rules, view.kind, view.cards), iterations, rng)
+    score = fs.score_table(view.rules, view.kind, view.cards)
+    search(tree, pool, rules, score, reward_scale(pool, rules, score), iterations, rng)
     return tree
 
 
@@ -101,6 +102,25 @@ def test_a_full_tree_still_searches() -> None:
     tree = _searched(view, seed=3, worlds=10, capacity=3, root=_codes(view), iterations=100)
     assert int(tree.size[0]) == 3
     assert sum(tree.root_visits().values()) == 100
+
+
+def test_a_tree_grows_and_keeps_what_it_holds() -> None:
+    view = position(["AH 7C 8D", "6S 8S 9S", "TC JC QC", "AS KS QS"], "6H", dealer=3)
+    tree = _searched(view, seed=3, worlds=10, capacity=40, root=_codes(view), iterations=100)
+    assert int(tree.size[0]) == 40  # full
+    before = {name: getattr(tree, name).copy() for name in ("action", "visits", "reward")}
+    tree.reserve(30)  # room enough already: nothing changes
+    assert tree.action.shape[0] == 40
+    tree.reserve(41)
+    assert tree.action.shape[0] == 80  # doubled
+    for name, array in before.items():
+        assert (getattr(tree, name)[:40] == array).all()
+        assert not getattr(tree, name)[40:].any()
+    rules, score = fs.rules_vector(view.rules, view.kind), fs.score_table(view.rules, view.kind, 3)
+    pool = world_pool(view, Knowledge.from_view(view), 10, random.Random(3))
+    search(tree, pool, rules, score, reward_scale(pool, rules, score), 30, random.Random(4))
+    assert 40 < int(tree.size[0]) <= 70  # the tree was full: the 30 more added nodes
+    assert sum(tree.root_visits().values()) == 130
 
 
 def test_the_root_searches_only_what_the_seat_may_do() -> None:

@@ -29,7 +29,7 @@ import time
 from raspisnoy.bots import fastsim
 from raspisnoy.bots.base import Bot
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
-from raspisnoy.bots.ismcts import Tree, search, world_pool
+from raspisnoy.bots.ismcts import Tree, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.core import (
     Action,
@@ -47,6 +47,8 @@ __all__ = ["ExpertBot", "warm_up"]
 
 #: Iterations per batch: the budget is checked between batches.
 _BATCH = 512
+#: Nodes the tree starts with; it grows as the search goes on (one node per iteration).
+_FIRST_CAPACITY = 16 * _BATCH
 #: Share of the budget the search may use; the rest covers setting it up and returning.
 _BUDGET_SHARE = 0.97
 #: Worlds dealt per decision (fewer when fewer iterations are allowed).
@@ -83,11 +85,13 @@ class ExpertBot(Bot):
         rules = fastsim.rules_vector(view.rules, view.kind)
         score = fastsim.score_table(view.rules, view.kind, view.cards)
         legal = {fastsim.encode_action(action): action for action in _distinct(view, knowledge)}
-        tree = Tree.with_capacity(self.iterations + 1, legal)
+        scale = reward_scale(worlds, rules, score)
+        tree = Tree.with_capacity(min(self.iterations, _FIRST_CAPACITY) + 1, legal)
         done = 0
         while done < self.iterations and (done == 0 or time.perf_counter() < deadline):
             batch = min(_BATCH, self.iterations - done)
-            search(tree, worlds, rules, score, batch, rng)
+            tree.reserve(done + batch + 1)
+            search(tree, worlds, rules, score, scale, batch, rng)
             done += batch
         return legal[tree.best_action()]
 

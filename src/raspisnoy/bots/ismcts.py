@@ -46,7 +46,7 @@ from raspisnoy.bots.fastsim import Int64s, compiled
 from raspisnoy.bots.knowledge import Knowledge, bits
 from raspisnoy.core import RoundKind, View
 
-__all__ = ["Tree", "search", "world_pool"]
+__all__ = ["Tree", "reward_scale", "search", "world_pool"]
 
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
@@ -79,6 +79,8 @@ RIVALRY = 0.5
 #: The longest path of one iteration: every bid and play of a round of 10 players.
 _MAX_DEPTH = 512
 _FLAGS = fs.BID_BASE + fs.MAX_ACTIONS
+#: The tree's arrays with one entry per node.
+_NODE_ARRAYS = ("action", "player", "first_child", "next_sibling", "visits", "avail", "reward")
 
 
 @dataclass(slots=True)
@@ -125,6 +127,17 @@ class Tree:
             root_actions=_flags(root_actions),
         )
 
+    def reserve(self, nodes: int) -> None:
+        """Make room for ``nodes`` nodes at least (doubling, so that a search that goes on
+        batch after batch copies its tree only a few times)."""
+        capacity = self.action.shape[0]
+        if nodes <= capacity:
+            return
+        extra = max(nodes, 2 * capacity) - capacity
+        for name in _NODE_ARRAYS:
+            array = getattr(self, name)
+            setattr(self, name, np.concatenate((array, np.zeros(extra, dtype=array.dtype))))
+
     def root_visits(self) -> dict[int, int]:
         """The root's children: action code to visits."""
         out: dict[int, int] = {}
@@ -147,17 +160,28 @@ class Tree:
         return best
 
 
+def reward_scale(worlds: Int64s, rules: Int64s, score: Int64s) -> tuple[float, float]:
+    """The origin and unit of the search's rewards for one decision (point 3 of the module
+    docstring): the mean and standard deviation of the seat's utility when the first
+    ``_PILOT_WORLDS`` worlds are played out by the policy, the unit at least a small share
+    of the score table's range. Measure it once per decision: it costs as much as some
+    hundreds of iterations."""
+    low, span = _spread(worlds[:_PILOT_WORLDS], rules, score, RIVALRY)
+    return low, max(span, _MIN_SPAN * float(score.max() - score.min()), 1.0)
+
+
 def search(
     tree: Tree,
     worlds: Int64s,
     rules: Int64s,
     score: Int64s,
+    scale: tuple[float, float],
     iterations: int,
     rng: random.Random,
 ) -> None:
-    """Run ``iterations`` more iterations (fewer if the tree fills up) on ``tree``."""
-    low, span = _spread(worlds[:_PILOT_WORLDS], rules, score, RIVALRY)
-    span = max(span, _MIN_SPAN * float(score.max() - score.min()), 1.0)
+    """Run ``iterations`` more iterations (fewer if the tree fills up) on ``tree``, with
+    rewards measured on the ``scale`` of ``reward_scale``."""
+    low, span = scale
     _search(
         worlds,
         rules,
