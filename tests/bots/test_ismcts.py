@@ -13,8 +13,9 @@ from positions import MID_GAME, assert_world_fits, mid_game, position, true_hand
 
 from raspisnoy.bots import fastsim as fs
 from raspisnoy.bots.ismcts import Tree, _utilities, reward_scale, search, world_pool
-from raspisnoy.bots.knowledge import Knowledge
-from raspisnoy.core import Game, View, resolve_rules
+from raspisnoy.bots.knowledge import Knowledge, bits
+from raspisnoy.core import Game, Suit, View, resolve_rules
+from raspisnoy.core.cards import SUIT_MASKS
 
 #: Every field of a state but the hands (and the zero streaks, which a view omits).
 _PUBLIC = np.ones(fs.STATE_SIZE, dtype=bool)
@@ -41,6 +42,28 @@ def test_worlds_deal_only_what_the_seat_cannot_rule_out(
         if not view.trump_hidden:  # else the trump itself is drawn with the world
             assert (world[_PUBLIC] == truth[_PUBLIC]).all()
         assert_world_fits([int(hand) for hand in world[fs.HANDS : fs.HANDS + players]], knowledge)
+
+
+def test_worlds_are_dealt_as_the_reference_sampler_deals() -> None:
+    # A misère has no bids to weight the worlds by: the compiled dealer alone is seen,
+    # and each hidden card must land in each seat as often as ``Knowledge.sample`` puts
+    # it there. Seat 1 has shown a void in clubs, so the constraint ordering matters.
+    view = position(
+        ["AC 7C 8D", "6H 8S 9S", "TC JC QD", "AS KS QS"],
+        "7H",
+        plan="3:misere",
+        dealer=3,
+        actions="AC 6H",
+    )
+    knowledge = Knowledge.from_view(view)
+    rng = random.Random(8)
+    draws = 4000
+    compiled = world_pool(view, knowledge, draws, rng)[:, fs.HANDS : fs.HANDS + 4]
+    reference = np.array([knowledge.sample(rng) for _ in range(draws)], dtype=np.int64)
+    for card in bits(knowledge.unseen):
+        held = [(hands >> card & 1).mean(axis=0) for hands in (compiled, reference)]
+        assert held[0] == pytest.approx(held[1], abs=0.05)
+    assert not (compiled[:, 1] & SUIT_MASKS[Suit.CLUBS]).any()
 
 
 def test_worlds_believe_the_bids() -> None:

@@ -431,26 +431,44 @@ def _hidden_trump_pool(view: View, knowledge: Knowledge, count: int, rng: random
 
 
 @compiled
+def _by_constraint(allowed: Int64s, cards: Int64s) -> tuple[Int64s, Int64s]:
+    """``cards`` ordered by how many seats may hold them, fewest first, and where each
+    group of equally constrained cards ends in that order."""
+    eligible = np.zeros(cards.shape[0], dtype=np.int64)
+    for i in range(cards.shape[0]):
+        for seat in range(allowed.shape[0]):
+            eligible[i] += (allowed[seat] >> cards[i]) & 1
+    ranking = np.argsort(eligible, kind="mergesort")
+    order, counts = cards[ranking], eligible[ranking]
+    ends = [
+        i + 1
+        for i in range(order.shape[0])
+        if i + 1 == order.shape[0] or counts[i + 1] != counts[i]
+    ]
+    return order, np.array(ends, dtype=np.int64)
+
+
+@compiled
 def _deal(
     known: Int64s,
     allowed: Int64s,
     room: Int64s,
-    cards: Int64s,
+    order: Int64s,
+    ends: Int64s,
     undealt: int,
     out: Int64s,
     gen: np.random.Generator,
 ) -> bool:
-    """Deal ``cards`` (shuffled, the most constrained first) to the seats with room
-    that may hold them, weighted by their room, or leave them undealt; ``False`` when a
-    card finds no seat."""
+    """Deal the cards of ``order`` (shuffled within its groups of ``_by_constraint``, so
+    the most constrained go first) to the seats with room that may hold them, weighted
+    by their room, or leave them undealt; ``False`` when a card finds no seat."""
     players = known.shape[0]
-    order = cards.copy()
-    gen.shuffle(order)
-    eligible = np.zeros(order.shape[0], dtype=np.int64)
-    for i in range(order.shape[0]):
-        for seat in range(players):
-            eligible[i] += (allowed[seat] >> order[i]) & 1
-    order = order[np.argsort(eligible, kind="mergesort")]
+    start = 0
+    for end in ends:
+        for i in range(end - 1, start, -1):
+            j = start + fs.below(gen, i - start + 1)
+            order[i], order[j] = order[j], order[i]
+        start = end
     left = room.copy()
     rest = undealt
     for seat in range(players):
@@ -500,11 +518,12 @@ def _fill_worlds(
     hands = np.empty((drawn, players), dtype=np.int64)
     misfit = np.zeros(drawn, dtype=np.float64)
     trump = base[fs.S_TRUMP]
+    order, ends = _by_constraint(allowed, cards)
     got = 0
     for _ in range(drawn):
         dealt = False
         for _attempt in range(_SAMPLE_ATTEMPTS):
-            dealt = _deal(known, allowed, room, cards, undealt, hands[got], gen)
+            dealt = _deal(known, allowed, room, order, ends, undealt, hands[got], gen)
             if dealt:
                 break
         if not dealt:
