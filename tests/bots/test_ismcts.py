@@ -94,13 +94,18 @@ def _searched(
 ) -> Tree:
     """A tree of ``capacity`` nodes searched ``iterations`` times over ``worlds`` worlds of
     ``view``, with ``root`` as the seat's actions at the root."""
+    tree = Tree.with_capacity(capacity, root)
+    _search_more(tree, view, seed, worlds, iterations)
+    return tree
+
+
+def _search_more(tree: Tree, view: View, seed: int, worlds: int, iterations: int) -> None:
+    """Search ``tree`` ``iterations`` more times over ``worlds`` worlds of ``view``."""
     rng = random.Random(seed)
     pool = world_pool(view, Knowledge.from_view(view), worlds, rng)
-    tree = Tree.with_capacity(capacity, root)
     rules = fs.rules_vector(view.rules, view.kind)
     score = fs.score_table(view.rules, view.kind, view.cards)
     search(tree, pool, rules, score, reward_scale(pool, rules, score), iterations, rng)
-    return tree
 
 
 def _codes(view: View) -> set[int]:
@@ -139,9 +144,7 @@ def test_a_tree_grows_and_keeps_what_it_holds() -> None:
     for name, array in before.items():
         assert (getattr(tree, name)[:40] == array).all()
         assert not getattr(tree, name)[40:].any()
-    rules, score = fs.rules_vector(view.rules, view.kind), fs.score_table(view.rules, view.kind, 3)
-    pool = world_pool(view, Knowledge.from_view(view), 10, random.Random(3))
-    search(tree, pool, rules, score, reward_scale(pool, rules, score), 30, random.Random(4))
+    _search_more(tree, view, seed=4, worlds=10, iterations=30)
     assert 40 < int(tree.size[0]) <= 70  # the tree was full: the 30 more added nodes
     assert sum(tree.root_visits().values()) == 130
 

@@ -459,9 +459,10 @@ def _deal(
     out: Int64s,
     gen: np.random.Generator,
 ) -> bool:
-    """Deal the cards of ``order`` (shuffled within its groups of ``_by_constraint``, so
-    the most constrained go first) to the seats with room that may hold them, weighted
-    by their room, or leave them undealt; ``False`` when a card finds no seat."""
+    """Deal the cards of ``order`` (shuffled in place within its groups of
+    ``_by_constraint``, so the most constrained go first) to the seats with room that
+    may hold them, weighted by their room, or leave them undealt; ``False`` when a card
+    finds no seat."""
     players = known.shape[0]
     start = 0
     for end in ends:
