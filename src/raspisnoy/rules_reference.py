@@ -29,7 +29,6 @@ _TYPE_NAMES: dict[type, str] = {
 }
 _ANY_VALUE: dict[type, str] = {
     bool: "`true` or `false`",
-    int: "any whole number",
     str: "any text",
     tuple: "as the description says (`--set` takes them comma-separated)",
 }
@@ -84,6 +83,8 @@ def _allowed(info: OptionInfo) -> str:
         return "one of " + ", ".join(_literal(choice) for choice in info.choices)
     if info.low is not None and info.high is not None:
         return f"{info.low} to {info.high}"
+    if info.max_items is not None:
+        return f"{_ANY_VALUE[tuple]}, at most {info.max_items} entries"
     return _ANY_VALUE.get(info.type, "any " + _type_name(info))
 
 

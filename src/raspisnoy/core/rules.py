@@ -33,6 +33,17 @@ __all__ = [
 DEFAULT_PRESET = "raspisnoy.com"
 
 
+#: Bounds of every option that gives points: far beyond any house rule, and small enough
+#: that no total can leave a 64-bit integer (at most 100 rounds × 26 tricks × 1,000 points,
+#: × 10 for bidding all, × 10 for percent rounds, × 10 for a kind's percentage: < 10¹¹).
+_POINTS: dict[str, Any] = {"low": -1000, "high": 1000}
+#: Most entries of ``custom_plan`` (the longest standard plan, classic for two players
+#: with 52 cards, has 60 rounds).
+_MAX_PLAN = 100
+#: Most entries of ``special_rounds`` (each kind may be listed more than once).
+_MAX_SPECIAL_ROUNDS = 12
+
+
 def _option(default: Any, en: str, ru: str, **limits: Any) -> Any:
     """A rules option: its default and the metadata that documents and validates it."""
     return field(default=default, metadata={"en": en, "ru": ru, **limits})
@@ -60,6 +71,7 @@ class Rules:
         ("7S",),
         "Cards that serve as jokers (X; X1 and X2 when there are two)",
         "Карты, которые играют джокером (X; X1 и X2, если их два)",
+        max_items=2,
     )
     extra_jokers: int = _option(
         0,
@@ -85,11 +97,13 @@ class Rules:
         ("no-trump", "blind", "misere", "golden"),
         "Special rounds after the deal sequence, each played N times with M cards, in order",
         "Особые раздачи после основных, каждая N раз по M карт, в этом порядке",
+        max_items=_MAX_SPECIAL_ROUNDS,
     )
     custom_plan: tuple[str, ...] = _option(
         (),
         "Replace the round plan with this list of deals: CARDS or CARDS:KIND (e.g. 9:blind)",
         "Заменить план раздач этим списком: КАРТЫ или КАРТЫ:ВИД (например 9:blind)",
+        max_items=_MAX_PLAN,
     )
     control_game: bool = _option(
         False,
@@ -160,14 +174,20 @@ class Rules:
         choices=("first_follower_suit", "joker_wins"),
     )
     exact_per_trick: int = _option(
-        10, "Points per trick for an exact bid above 0", "Очки за взятку при точном заказе (> 0)"
+        10,
+        "Points per trick for an exact bid above 0",
+        "Очки за взятку при точном заказе (> 0)",
+        **_POINTS,
     )
     exact_bonus: int = _option(
         0,
         "Points added to an exact bid above 0 (Georgian: 50 × bid + 50)",
         "Добавка к точному заказу больше 0 (грузинский: 50 × заказ + 50)",
+        **_POINTS,
     )
-    exact_zero: int = _option(5, "Points for an exact bid of 0", "Очки за сыгранный ноль (пас)")
+    exact_zero: int = _option(
+        5, "Points for an exact bid of 0", "Очки за сыгранный ноль (пас)", **_POINTS
+    )
     bid_all_multiplier: int = _option(
         1,
         "Multiplier for bidding and taking every card of a deal of 2 or more",
@@ -176,7 +196,7 @@ class Rules:
         high=10,
     )
     undertrick_per_trick: int = _option(
-        -10, "Points per missing trick (undertrick)", "Очки за каждую недобранную взятку"
+        -10, "Points per missing trick (undertrick)", "Очки за каждую недобранную взятку", **_POINTS
     )
     undertrick_counts: str = _option(
         "missing",
@@ -188,6 +208,7 @@ class Rules:
         1,
         "Points per trick counted when taking more than the bid",
         "Очки за каждую засчитанную взятку при переборе",
+        **_POINTS,
     )
     overtrick_counts: str = _option(
         "taken",
@@ -205,25 +226,38 @@ class Rules:
         10,
         "With miss_scoring per_trick_taken: points per trick taken on a miss",
         "При miss_scoring per_trick_taken: очки за взятку при промахе",
+        **_POINTS,
     )
     khishti_penalty: int = _option(
         0,
         "Points for taking no trick after a bid of 1 or more («хишти»); 0: off",
         "Очки за ни одной взятки при заказе 1 и больше («хишти»); 0 — не применяется",
+        **_POINTS,
     )
-    misere_zero: int = _option(100, "Misère: points for no tricks", "Мизер: очки без взяток")
-    misere_per_trick: int = _option(-20, "Misère: points per trick", "Мизер: очки за взятку")
-    golden_zero: int = _option(-100, "Golden: points for no tricks", "Золотая: очки без взяток")
-    golden_per_trick: int = _option(20, "Golden: points per trick", "Золотая: очки за взятку")
+    misere_zero: int = _option(
+        100, "Misère: points for no tricks", "Мизер: очки без взяток", **_POINTS
+    )
+    misere_per_trick: int = _option(
+        -20, "Misère: points per trick", "Мизер: очки за взятку", **_POINTS
+    )
+    golden_zero: int = _option(
+        -100, "Golden: points for no tricks", "Золотая: очки без взяток", **_POINTS
+    )
+    golden_per_trick: int = _option(
+        20, "Golden: points per trick", "Золотая: очки за взятку", **_POINTS
+    )
     misere_all_tricks: int = _option(
         0,
         "Misère: points for taking every trick; 0: counted per trick as usual",
         "Мизер: очки за все взятки; 0 — считать по взяткам как обычно",
+        **_POINTS,
     )
     forehead_exact: int = _option(
-        50, "Forehead: points for an exact bid", "Лобовая: очки за точный заказ"
+        50, "Forehead: points for an exact bid", "Лобовая: очки за точный заказ", **_POINTS
     )
-    forehead_miss: int = _option(-50, "Forehead: points for a miss", "Лобовая: очки за промах")
+    forehead_miss: int = _option(
+        -50, "Forehead: points for a miss", "Лобовая: очки за промах", **_POINTS
+    )
     percent_multiplier: int = _option(
         3,
         "Percent rounds: all points count this many times",
@@ -281,6 +315,8 @@ class OptionInfo:
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] = ()
+    #: Most items of a list option.
+    max_items: int | None = None
 
 
 @lru_cache(maxsize=1)
@@ -301,6 +337,7 @@ def option_info() -> tuple[OptionInfo, ...]:
                 low=f.metadata.get("low"),
                 high=f.metadata.get("high"),
                 choices=f.metadata.get("choices", ()),
+                max_items=f.metadata.get("max_items"),
             )
         )
     return tuple(infos)
@@ -409,7 +446,12 @@ def _validate(rules: Rules) -> None:
             )
         if info.low is not None and info.high is not None and not info.low <= value <= info.high:
             raise InvalidInputError(
-                f"rules option {info.name} must be between {info.low} and {info.high}, not {value}"
+                f"rules option {info.name} must be between {info.low} and {info.high}, "
+                f"not {_shortened(value)}"
+            )
+        if info.max_items is not None and len(value) > info.max_items:
+            raise InvalidInputError(
+                f"rules option {info.name} has at most {info.max_items} entries, not {len(value)}"
             )
     if rules.min_players > rules.max_players:
         raise InvalidInputError("rules: min_players is greater than max_players")
@@ -423,6 +465,12 @@ def _validate(rules: Rules) -> None:
             )
     if len(deck_cards(rules)) // rules.max_players < 1:
         raise InvalidInputError("rules: the deck is too small for max_players")
+
+
+def _shortened(value: int) -> str:
+    """A number as text for a message; an absurdly long one (a client may send any, and
+    Python refuses to print one of over 4,300 digits) by its size."""
+    return str(value) if abs(value) < 10**24 else f"a number of {value.bit_length()} bits"
 
 
 _TYPE_NAMES = {
