@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
 #: How long the server may take to answer /healthz after it starts.
@@ -73,7 +74,7 @@ def enter(page: Page, nickname: str, path: str = "/") -> None:
     page.goto(path)
     page.fill("#nickname", nickname)
     page.click(".nickname-form button[type=submit]")
-    page.wait_for_selector("#create-form select[name=preset], .seating")
+    page.wait_for_selector("#create-form select[name=preset], #sheet-form select, .seating")
 
 
 def create_table(
@@ -145,3 +146,97 @@ def visible_state(page: Page) -> dict[str, Any]:
         };
     }"""
     )
+
+
+# ------------------------------------------------------------------ screens: a11y, layout
+
+#: The page's languages, the order screens are checked in.
+LANGUAGES = ("ru", "uk", "en")
+#: The phone sizes every main screen is checked at, and a laptop.
+PHONE_SMALL = {"width": 360, "height": 640}
+PHONE_TALL = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+#: Where the screenshots of the main screens go (``build/`` is ignored by git); CI keeps
+#: them as the visual record of a run.
+SCREENS = Path(__file__).resolve().parents[2] / "build" / "e2e-screens"
+#: axe-core's impacts that fail a screen.
+BLOCKING = {"serious", "critical"}
+
+#: Finds what is wider than the screen or cut off: the page's own width, elements cut by
+#: an ellipsis or by hidden overflow, scroll boxes that hide columns, and menus whose
+#: chosen text does not fit. An element whose title holds its whole text is not "cut".
+_LAYOUT_PROBLEMS = """() => {
+  const problems = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth) problems.push(`page ${root.scrollWidth} px wide on ${root.clientWidth}`);
+  const shown = (el) => el.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true });
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + [...el.classList].map((c) => "." + c).join("");
+  for (const el of document.querySelectorAll("body *")) {
+    if (!shown(el) || el.closest("svg")) continue;
+    const style = getComputedStyle(el);
+    const text = el.textContent.trim();
+    if (el.title && el.title.includes(text)) continue;
+    const clips = style.textOverflow === "ellipsis" || ["hidden", "clip"].includes(style.overflowX);
+    if (clips && text && el.scrollWidth > el.clientWidth + 1) problems.push(`${name(el)} cuts "${text.slice(0, 40)}"`);
+    // a block of text only, wider than its box: the text runs into its neighbours
+    const leaf = !el.children.length && text && !["inline", "contents"].includes(style.display);
+    if (leaf && style.overflowX === "visible" && el.scrollWidth > el.clientWidth + 1) problems.push(`${name(el)} spills "${text.slice(0, 40)}"`);
+    if (["auto", "scroll"].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`${name(el)} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+  }
+  const canvas = document.createElement("canvas").getContext("2d");
+  for (const select of document.querySelectorAll("select")) {
+    if (!shown(select) || select.selectedIndex < 0) continue;
+    const style = getComputedStyle(select);
+    canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const label = select.options[select.selectedIndex].text;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+    if (canvas.measureText(label).width > room) problems.push(`${name(select)} cuts "${label}"`);
+  }
+  return problems;
+}"""
+
+
+def layout_problems(page: Page) -> list[str]:
+    """What on the screen is wider than the viewport or cut off (empty when it fits)."""
+    problems: list[str] = page.evaluate(_LAYOUT_PROBLEMS)
+    return problems
+
+
+def accessibility_problems(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (axe-core
+    comes with the axe-playwright-python package: nothing is downloaded)."""
+    violations = Axe().run(page).response["violations"]
+    return [
+        f"{violation['id']} ({violation['impact']}): "
+        + "; ".join(
+            f"{node['target']} {node.get('failureSummary', '')[:160]}"
+            for node in violation["nodes"][:4]
+        )
+        for violation in violations
+        if violation["impact"] in BLOCKING
+    ]
+
+
+def set_language(page: Page, lang: str) -> None:
+    """Picks ``lang`` in the header and waits until the page is drawn in it."""
+    if page.get_attribute("html", "lang") != lang:
+        page.select_option("#lang", lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+
+
+def check_screen(page: Page, name: str, *, axe: bool = True) -> list[str]:
+    """Keeps a screenshot of the page as ``name``-LANG-WxH.png, and returns what is wrong
+    with it: overflow and cut-off text, and (with ``axe``) accessibility violations, each
+    prefixed with the screen, language and size."""
+    size = page.viewport_size or LAPTOP
+    lang = page.get_attribute("html", "lang")
+    theme = page.get_attribute("html", "data-theme") or "light"
+    label = f"{name}-{lang}-{theme}-{size['width']}x{size['height']}"
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / f"{label}.png", full_page=True, animations="disabled")
+    problems = layout_problems(page)
+    if axe:
+        problems += accessibility_problems(page)
+    return [f"{label}: {problem}" for problem in problems]

@@ -1,5 +1,5 @@
 // Small DOM helpers shared by the screens: escaping, the dialog, short notices.
-import { t, tMaybe } from "./i18n.js";
+import { formatNumber, t, tMaybe } from "./i18n.js";
 
 const ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -33,7 +33,7 @@ export function seatStats(items) {
 
 /** Points with their sign, coloured: "+20", "-10". */
 export function signedPoints(points) {
-  return `<span class="${points < 0 ? "neg" : "pos"}">${points > 0 ? "+" : ""}${points}</span>`;
+  return `<span class="${points < 0 ? "neg" : "pos"}">${points > 0 ? "+" : ""}${formatNumber(points)}</span>`;
 }
 
 let toastTimer = null;
