@@ -26,7 +26,7 @@ from rich.table import Table
 from raspisnoy.cli_support import fail, print_json, rules_from
 from raspisnoy.core import RaspisnoyError, RoundKind, Rules
 from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS
-from raspisnoy.i18n import LANGUAGES, detect_language, translate
+from raspisnoy.i18n import LANGUAGES, detect_language, translate, translate_count
 from raspisnoy.scorekeeper import (
     Entry,
     EntryKind,
@@ -443,7 +443,8 @@ class _Session:
             dealer = (sheet.first_dealer + spec.number - 1) % len(sheet.players)
             table.add_row(*self.row_head(spec.number, spec.cards, spec.kind, dealer))
         if ahead and len(upcoming) > ahead:
-            table.add_row("…", "", self.t("more_rounds", count=len(upcoming) - ahead))
+            more = translate_count("score.more_rounds", self.lang, len(upcoming) - ahead)
+            table.add_row("…", "", more)
         self.console.print(table)
         if redrawn:
             for note in self._notes:

@@ -162,45 +162,13 @@ SCREENS = Path(__file__).resolve().parents[2] / "build" / "e2e-screens"
 #: axe-core's impacts that fail a screen.
 BLOCKING = {"serious", "critical"}
 
-#: Finds what is wider than the screen or cut off: the page's own width, elements cut by
-#: an ellipsis or by hidden overflow, scroll boxes that hide columns, and menus whose
-#: chosen text does not fit. An element whose title holds its whole text is not "cut".
-_LAYOUT_PROBLEMS = """() => {
-  const problems = [];
-  const root = document.documentElement;
-  if (root.scrollWidth > root.clientWidth) problems.push(`page ${root.scrollWidth} px wide on ${root.clientWidth}`);
-  const shown = (el) => el.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true });
-  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + [...el.classList].map((c) => "." + c).join("");
-  for (const el of document.querySelectorAll("body *")) {
-    if (!shown(el) || el.closest("svg")) continue;
-    const style = getComputedStyle(el);
-    const text = el.textContent.trim();
-    if (el.title && el.title.includes(text)) continue;
-    const clips = style.textOverflow === "ellipsis" || ["hidden", "clip"].includes(style.overflowX);
-    if (clips && text && el.scrollWidth > el.clientWidth + 1) problems.push(`${name(el)} cuts "${text.slice(0, 40)}"`);
-    // a block of text only, wider than its box: the text runs into its neighbours
-    const leaf = !el.children.length && text && !["inline", "contents"].includes(style.display);
-    if (leaf && style.overflowX === "visible" && el.scrollWidth > el.clientWidth + 1) problems.push(`${name(el)} spills "${text.slice(0, 40)}"`);
-    if (["auto", "scroll"].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
-      problems.push(`${name(el)} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
-    }
-  }
-  const canvas = document.createElement("canvas").getContext("2d");
-  for (const select of document.querySelectorAll("select")) {
-    if (!shown(select) || select.selectedIndex < 0) continue;
-    const style = getComputedStyle(select);
-    canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    const label = select.options[select.selectedIndex].text;
-    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
-    if (canvas.measureText(label).width > room) problems.push(`${name(select)} cuts "${label}"`);
-  }
-  return problems;
-}"""
+#: The page-side check of ``layout_problems`` (a JavaScript function of no arguments).
+_LAYOUT_PROBLEMS = (Path(__file__).parent / "layout_problems.js").read_text(encoding="utf-8")
 
 
 def layout_problems(page: Page) -> list[str]:
     """What on the screen is wider than the viewport or cut off (empty when it fits)."""
-    problems: list[str] = page.evaluate(_LAYOUT_PROBLEMS)
+    problems: list[str] = page.evaluate(f"({_LAYOUT_PROBLEMS})()")
     return problems
 
 

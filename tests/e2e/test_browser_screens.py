@@ -105,6 +105,12 @@ def test_game_screens(phone: Page, server: str) -> None:
 
     page.wait_for_selector(".bids button.bid:not([disabled])")
     assert page.locator(".hand .card").count() == 9
+    assert "9 карт" in page.inner_text(".round-info")  # CLDR plurals: 1 карта, 2 карты, 9 карт
+    set_language(page, "en")
+    assert "9 cards" in page.inner_text(".round-info")
+    set_language(page, "ru")
+    brand = page.locator(".brand").bounding_box()
+    assert brand is not None and brand["width"] >= 44 and brand["height"] >= 44
     bids_and_hand_on_one_screen(page)
     problems += every_language(page, "bidding") + every_size(page, "bidding")
     page.set_viewport_size(PHONE_TALL)
@@ -114,8 +120,12 @@ def test_game_screens(phone: Page, server: str) -> None:
     act(page)
     page.wait_for_selector(".hand button.card.legal:not([disabled])")
     # every bid is in: the round bar adds them up against the cards dealt
-    bids = [int(b) for b in page.eval_on_selector_all(".felt .seat-chip, .seats.me .seat-chip",
-                                                      "els => els.map(e => e.dataset.bid)")]
+    bids = [
+        int(b)
+        for b in page.eval_on_selector_all(
+            ".felt .seat-chip, .seats.me .seat-chip", "els => els.map(e => e.dataset.bid)"
+        )
+    ]
     total = page.locator(".bid-sum")
     assert int(str(total.get_attribute("data-sum"))) == sum(bids)
     assert f"заказано {sum(bids)} из 9" in total.inner_text()

@@ -51,7 +51,8 @@ export function sheetMarkup(report, names = report.players.map(playerName), { ro
     .join("");
   const foot = names.map((_, seat) => `<td><strong data-sheet-total="${seat}">${formatNumber(report.totals[seat])}</strong></td>`).join("");
   // Five players and more: their names stand upright in the header on a phone.
-  return `<div class="sheet-scroll"><table class="sheet ${names.length >= 5 ? "many" : ""}">
+  // A sheet of many players may scroll sideways: its box can be focused and scrolled by keys.
+  return `<div class="sheet-scroll" tabindex="0" role="region" aria-label="${esc(t("web.sheet.title"))}"><table class="sheet ${names.length >= 5 ? "many" : ""}">
     <caption>${esc(t("web.sheet.legend"))}</caption>
     <thead><tr><th scope="col">${esc(t("web.sheet.round"))}</th>${head}</tr></thead>
     <tbody>${rows}</tbody>

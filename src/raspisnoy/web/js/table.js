@@ -10,6 +10,8 @@ import { closeDialog, copyText, dialogOpen, esc, openDialog, seatStats, signedPo
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
+/** How long a new hand's deal lasts (style.css: .35 s a card, 45 ms apart). */
+const DEAL_MS = 1000;
 
 /** The round bar's buttons: the score sheet (a ruled page) and the last trick (two cards). */
 const ICONS = {
@@ -33,6 +35,7 @@ export function showTable(view, app, tableId) {
     status: "connecting",
     sheetOpen: false,
     dealtRound: null,
+    dealtAt: 0,
     turnShown: false,
     tricksSeen: null,
   };
@@ -344,15 +347,17 @@ export function showTable(view, app, tableId) {
   }
 
   /** Plays the deal (a new round's hand flies in) and the taking of a trick (its cards
-   * move to the winner) once each, not on every redraw; style.css turns them off for
-   * people who ask their system for less motion. */
+   * move to the winner) once each: a redraw during the deal carries it on where it was;
+   * style.css turns both off for people who ask their system for less motion. */
   function animateChanges() {
     const game = s.game;
     const round = game.round;
-    if (s.dealtRound !== round) {
-      s.dealtRound = round;
+    if (s.dealtRound !== round) Object.assign(s, { dealtRound: round, dealtAt: Date.now() });
+    const elapsed = Date.now() - s.dealtAt;
+    if (elapsed < DEAL_MS) {
       view.querySelectorAll(".hand .card").forEach((card, i) => {
         card.style.setProperty("--i", i);
+        card.style.setProperty("--elapsed", `${elapsed}ms`);
         card.classList.add("dealing");
       });
     }
