@@ -74,7 +74,7 @@ def enter(page: Page, nickname: str, path: str = "/") -> None:
     page.goto(path)
     page.fill("#nickname", nickname)
     page.click(".nickname-form button[type=submit]")
-    page.wait_for_selector("#create-form select[name=preset], #sheet-form select, .seating")
+    page.wait_for_selector("#create-form select[name=preset], #sheet-form select, .seating, .game")
 
 
 def create_table(

@@ -130,12 +130,20 @@ def test_game_screens(phone: Page, server: str) -> None:
     assert int(str(total.get_attribute("data-sum"))) == sum(bids)
     assert f"заказано {sum(bids)} из 9" in total.inner_text()
     problems += every_language(page, "playing") + every_size(page, "playing")
+    problems += spectator_screen(page, table_id)
 
     page.click("button.open-sheet")
     page.wait_for_selector("dialog[open] table.sheet")
     problems += every_language(page, "sheet", redo=lambda: reopen_sheet(page))
     page.keyboard.press("Escape")
 
+    # the last trick, its winner named in gold on the dialog's paper
+    while not page.locator("button.last-trick:not([disabled])").count():
+        act(page)
+    page.click("button.last-trick")
+    page.wait_for_selector("dialog[open] .played.won")
+    problems += check_screen(page, "last-trick")
+    page.keyboard.press("Escape")
     while page.locator("#results").count() == 0:
         page.wait_for_selector(f"{ACTIONABLE}, #results")
         if page.locator("#results").count() == 0:
@@ -149,6 +157,20 @@ def test_game_screens(phone: Page, server: str) -> None:
     assert not page.is_visible(".replay .keys-hint")  # no keyboard on a phone
     problems += every_language(page, "replay") + every_size(page, "replay")
     assert not problems, "\n".join(problems)
+
+
+def spectator_screen(page: Page, table_id: str) -> list[str]:
+    """The game as someone who is not seated sees it (the spectator's line on the felt)."""
+    context = page.context.browser.new_context(  # type: ignore[union-attr]
+        base_url=page.url.split("/?")[0], locale="ru-RU", viewport=PHONE_SMALL, has_touch=True
+    )
+    try:
+        watcher = context.new_page()
+        enter(watcher, "Зритель", f"/?table={table_id}")
+        watcher.wait_for_selector(".game .spectator")
+        return check_screen(watcher, "spectator")
+    finally:
+        context.close()
 
 
 def reopen_sheet(page: Page) -> None:
