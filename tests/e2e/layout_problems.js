@@ -20,6 +20,14 @@
     // a block of text only, wider than its box: the text runs into its neighbours
     const leaf = !el.children.length && text && !["inline", "contents"].includes(style.display);
     if (leaf && style.overflowX === "visible" && el.scrollWidth > el.clientWidth + 1) problems.push(`${name(el)} spills "${text.slice(0, 40)}"`);
+    // a box sticking out of its parent's sides: it covers its neighbours
+    const parent = el.parentElement;
+    if (parent && style.position === "static" && !["inline", "contents"].includes(getComputedStyle(parent).display)) {
+      const [own, outer] = [el.getBoundingClientRect(), parent.getBoundingClientRect()];
+      if (own.width && (own.left < outer.left - 1 || own.right > outer.right + 1)) {
+        problems.push(`${name(el)} sticks out of ${name(parent)} (${Math.round(own.width)} px in ${Math.round(outer.width)})`);
+      }
+    }
     if (["auto", "scroll"].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
       problems.push(`${name(el)} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
     }

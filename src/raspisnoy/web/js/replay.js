@@ -46,7 +46,8 @@ export function showReplay(view, gameId) {
       return;
     }
     const report = s.report;
-    const players = report.players.map(playerName);
+    const players = report.players.map((name) => playerName(name));
+    const short = report.players.map((name) => playerName(name, { level: false }));
     const round = report.rounds[s.round];
     const count = report.players.length;
     const shown = round.tricks.slice(0, s.step);
@@ -68,7 +69,7 @@ export function showReplay(view, gameId) {
       ? `<ol class="trick-cards">${trick.cards
           .map((card, i) => {
             const seat = (trick.leader + i) % count;
-            return `<li class="played ${trick.winner === seat ? "won" : ""}"><span class="card face">${cardSvg(card)}</span><span class="who">${esc(players[seat])}</span></li>`;
+            return `<li class="played ${trick.winner === seat ? "won" : ""}"><span class="card face">${cardSvg(card)}</span><span class="who">${esc(short[seat])}</span></li>`;
           })
           .join("")}</ol><p class="centre-note">${esc(t("web.replay.trick", { trick: s.step, tricks: round.tricks.length, name: players[trick.winner] }))}</p>`
       : `<p class="centre-note">${esc(t(round.bids ? "web.replay.bids" : "web.replay.nobids"))}</p>`;

@@ -16,10 +16,13 @@ export function element(markup) {
 }
 
 /** A player's name as games record it, with bots ("Bot 2 (random)", PROTOCOL.md) named in
- * the page's language. Nicknames cannot contain brackets, so no person matches. */
-export function playerName(name) {
+ * the page's language; `level: false` leaves a bot's level out (a card's label in a
+ * trick has no room for it). Nicknames cannot contain brackets, so no person matches. */
+export function playerName(name, { level = true } = {}) {
   const bot = /^Bot (\d+) \(([\w-]+)\)$/.exec(name);
-  return bot ? t("web.seat.botlevel", { seat: bot[1], bot: tMaybe(`web.bot.${bot[2]}`) ?? bot[2] }) : name;
+  if (!bot) return name;
+  if (!level) return t("web.seat.bot", { seat: bot[1] });
+  return t("web.seat.botlevel", { seat: bot[1], bot: tMaybe(`web.bot.${bot[2]}`) ?? bot[2] });
 }
 
 /** A seat's numbers as labelled figures: `items` are [label, value markup] pairs (a
