@@ -25,14 +25,15 @@ function darkTheme() {
   return chosen ? chosen === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
 }
 
-/** Applies the theme (style.css reads data-theme) and labels the switch with the other one. */
+/** Applies the theme (style.css reads data-theme); the switch is a toggle button "Dark
+ * theme", pressed while the page is dark. */
 function showTheme() {
   const dark = darkTheme();
   document.documentElement.dataset.theme = dark ? "dark" : "light";
   const button = document.getElementById("theme");
   button.setAttribute("aria-pressed", String(dark));
   button.setAttribute("aria-label", t("web.theme.dark"));
-  button.title = t(dark ? "web.theme.light" : "web.theme.dark");
+  button.title = t("web.theme.dark");
 }
 
 function toggleTheme() {
