@@ -211,8 +211,9 @@ function setupForm(form, catalogue, previous, app) {
 function showSheet(view, ref) {
   const path = ref.share ? `/sheets/shared/${encodeURIComponent(ref.share)}` : `/sheets/${encodeURIComponent(ref.id)}`;
   const headers = ref.token ? { "X-Sheet-Token": ref.token } : {};
-  // `undone`: the entry an undo went back to, which is then never entered by itself.
-  const s = { data: null, busy: false, error: "", failed: null, stopped: false, undone: null };
+  // `undone`: the entry an undo went back to, which is then never entered by itself;
+  // `automatic`: the entry the page is entering by itself (once, whatever redraws meanwhile).
+  const s = { data: null, busy: false, error: "", failed: null, stopped: false, undone: null, automatic: null };
 
   /** Sends a change; the answer is the new sheet, a refusal the model's problem. */
   async function change(send) {
@@ -242,14 +243,16 @@ function showSheet(view, ref) {
   function onlyTrickCount() {
     const next = s.data.next;
     if (!s.data.editable || s.busy || next?.entry !== "taken" || next.choices.length !== 1) return null;
-    return entryKey(next) === s.undone ? null : next;
+    return [s.undone, s.automatic].includes(entryKey(next)) ? null : next;
   }
 
   async function enterOnlyTrickCount(next) {
     const value = next.choices[0];
-    if (await enter({ entry: "taken", seat: next.seat, value })) {
-      toast(tn("web.score.autofilled", value, { name: s.data.sheet.players[next.seat] }));
-    }
+    s.automatic = entryKey(next);
+    const entered = await enter({ entry: "taken", seat: next.seat, value });
+    if (entered) toast(tn("web.score.autofilled", value, { name: s.data.sheet.players[next.seat] }));
+    else s.undone = s.automatic; // refused: the pad waits for a tap rather than retrying
+    s.automatic = null;
   }
 
   const undo = () =>
@@ -442,6 +445,7 @@ function showSheet(view, ref) {
       wire();
       if (automatic) {
         s.busy = false;
+        s.automatic = entryKey(automatic);
         setTimeout(() => enterOnlyTrickCount(automatic));
       }
     },
