@@ -348,7 +348,7 @@ function listItemValue(option, item) {
 /** What an option does, in the page's language (the API's text for an option that the
  * catalog lacks), with a number's bounds. */
 function optionHelp(option) {
-  const help = tMaybe(`web.option.${option.name}.help`) ?? (language() === "en" ? option.en : option.ru);
+  const help = tMaybe(`web.option.${option.name}.help`) ?? (language() === "ru" ? option.ru : option.en);
   if (option.type !== "int" || option.low === null || option.high === null) return help;
   return `${help} (${t("web.option.bounds", { low: option.low, high: option.high })})`;
 }
