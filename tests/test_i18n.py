@@ -113,3 +113,17 @@ def test_status_words_do_not_assume_a_gender(lang: str) -> None:
     )
     found = {key: text for key, text in catalog(lang).items() if masculine.search(text)}
     assert not found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_rules_option_and_choice_has_its_words(lang: str) -> None:
+    """Each option of ``/api/rules`` has a label and a help text, and each of its choices a
+    name, in every language: the lobby never falls back to an id."""
+    from raspisnoy.core.rules import PRESETS, option_info
+
+    messages = _web(lang)
+    wanted = {f"web.preset.{name}" for name in PRESETS}
+    for info in option_info():
+        wanted |= {f"web.option.{info.name}", f"web.option.{info.name}.help"}
+        wanted |= {f"web.choice.{info.name}.{choice}" for choice in info.choices}
+    assert wanted <= messages.keys(), sorted(wanted - messages.keys())
