@@ -403,7 +403,7 @@ export function showTable(view, app, tableId) {
       ${kindHelp()}${awayBanner}
       <div class="felt opponents-${aroundFrom(me).length}">
         <ol class="seats">${aroundFrom(me).map((seat, i) => seatChip(seat, `pos-${i + 1}`)).join("")}</ol>
-        <div class="centre" aria-live="polite">${centreMarkup()}</div></div>
+        <div class="centre ${game.phase === "bid" && !game.trick.cards.length ? "bidding" : ""}" aria-live="polite">${centreMarkup()}</div></div>
       ${me === null ? `<p class="spectator text-centre">${esc(t("web.spectator"))}</p>` : `<ol class="seats me">${seatChip(me)}</ol>`}
       <div class="actions">
         <p class="prompt ${myTurn() ? "mine" : ""}" role="status">${esc(promptText())}</p>
