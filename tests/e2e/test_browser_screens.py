@@ -7,7 +7,7 @@ language on it (a redraw), not by playing the game again per language."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -45,13 +45,13 @@ def phone(browser: Browser, server: str) -> Iterator[Page]:
     assert errors == []
 
 
-def every_language(page: Page, name: str, redo: object = None) -> list[str]:
-    """``check_screen`` in each language; ``redo`` (a callable) redraws what a language
-    switch does not (an open dialog)."""
+def every_language(page: Page, name: str, redo: Callable[[], None] | None = None) -> list[str]:
+    """``check_screen`` in each language; ``redo`` redraws what a language switch does not
+    (an open dialog)."""
     problems: list[str] = []
     for lang in LANGUAGES:
         set_language(page, lang)
-        if callable(redo):
+        if redo is not None:
             redo()
         problems += check_screen(page, name)
     set_language(page, "ru")
