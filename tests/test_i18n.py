@@ -1,13 +1,24 @@
-"""Translations: every catalog has the same keys in every language, and lookups fall back."""
+"""Translations: every catalog has the same messages in every language, each counting
+message with exactly its language's CLDR plural forms, and lookups fall back."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from raspisnoy.i18n import LANGUAGES, detect_language, translate
+from raspisnoy.i18n import (
+    LANGUAGES,
+    catalog,
+    detect_language,
+    plural_category,
+    plural_tags,
+    translate,
+    translate_count,
+)
 
 CATALOGS = Path(__file__).resolve().parents[1] / "src" / "raspisnoy" / "i18n"
+PLURAL_KEY = re.compile(r"^(?P<message>.+)\.(?P<form>zero|one|two|few|many|other)$")
 
 
 def _keys(lang: str, domain: str) -> set[str]:
@@ -15,12 +26,44 @@ def _keys(lang: str, domain: str) -> set[str]:
     return set(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else set()
 
 
+def _messages(keys: set[str]) -> dict[str, set[str]]:
+    """Message names and their plural forms (an empty set for a message without). A
+    counting message always has an ``.other`` form, so ``web.score.bid.zero`` is none."""
+    messages: dict[str, set[str]] = {}
+    for key in keys:
+        match = PLURAL_KEY.match(key)
+        if match and f"{match['message']}.other" not in keys:
+            match = None
+        name = match["message"] if match else key
+        forms = messages.setdefault(name, set())
+        if match:
+            forms.add(match["form"])
+    return messages
+
+
 @pytest.mark.parametrize("domain", sorted({p.name for p in CATALOGS.glob("*/*.json")}))
-def test_every_language_has_every_key(domain: str) -> None:
-    english = _keys("en", domain)
+def test_every_language_has_every_message_in_all_its_plural_forms(domain: str) -> None:
+    english = _messages(_keys("en", domain))
     assert english
     for lang in LANGUAGES:
-        assert _keys(lang, domain) == english, f"{lang}/{domain}"
+        messages = _messages(_keys(lang, domain))
+        assert messages.keys() == english.keys(), f"{lang}/{domain}"
+        for name, forms in messages.items():
+            if forms:
+                assert forms == plural_tags(lang), f"{lang}/{domain}: {name}"
+
+
+def test_plural_forms_follow_cldr() -> None:
+    assert [plural_category("ru", n) for n in (1, 2, 5, 11, 21, 22, 25)] == [
+        "one", "few", "many", "many", "one", "few", "many",
+    ]  # fmt: skip
+    assert [plural_category("en", n) for n in (0, 1, 2, 21)] == ["other", "one", "other", "other"]
+    assert translate_count("score.more_rounds", "ru", 21) == "ещё 21 раздача"
+    assert translate_count("score.more_rounds", "uk", 3) == "ще 3 роздачі"
+    assert translate_count("score.more_rounds", "ru", 5) == "ещё 5 раздач"
+    assert translate_count("score.more_rounds", "en", 1) == "1 more round"
+    assert translate_count("score.more_rounds", "de", 2) == "2 more rounds"  # English
+    assert translate_count("web.round.cards", "en", 1) == "1 card"
 
 
 def test_translate_formats_and_falls_back() -> None:
@@ -34,3 +77,53 @@ def test_detect_language() -> None:
     assert detect_language({"LC_ALL": "uk_UA.UTF-8", "LANG": "ru_RU.UTF-8"}) == "uk"
     assert detect_language({"LANG": "de_DE.UTF-8"}) == "en"
     assert detect_language({}) == "en"
+
+
+def _web(lang: str) -> dict[str, str]:
+    messages: dict[str, str] = json.loads((CATALOGS / lang / "web.json").read_text("utf-8"))
+    return messages
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rules_help_speaks_the_players_language(lang: str) -> None:
+    """The rules options' help texts and choices never show the engine's names: ids
+    like per_trick_taken or no-trump, joker codes (X1), and in Russian and Ukrainian no
+    English word at all (raspisnoy.com is a site's name, and stays)."""
+    from raspisnoy.core.rules import option_info
+
+    ids = {info.name for info in option_info()}
+    ids |= {choice for info in option_info() for choice in info.choices}
+    internal = {name for name in ids if "_" in name or "-" in name} | {"X1", "X2"}
+    for key, text in _web(lang).items():
+        if not key.startswith(("web.option.", "web.choice.")):
+            continue
+        plain = re.sub(r"\{\w+\}", "", text.replace("raspisnoy.com", ""))
+        words = set(re.findall(r"[\w-]+", plain))
+        assert not words & internal, f"{lang} {key}: {text}"
+        if lang != "en":
+            assert not re.search(r"[A-Za-z]{3,}", plain), f"{lang} {key}: {text}"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_status_words_do_not_assume_a_gender(lang: str) -> None:
+    """«Анна отошёл», «Я вернулся», «взял»: what the page, the server and the terminal say
+    of a player fits anyone."""
+    masculine = re.compile(
+        r"\b(отошёл|отошедш\w*|вернулся|взял|ушёл|відійшов|повернувся|взяв|пішов)\b"
+    )
+    found = {key: text for key, text in catalog(lang).items() if masculine.search(text)}
+    assert not found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_rules_option_and_choice_has_its_words(lang: str) -> None:
+    """Each option of ``/api/rules`` has a label and a help text, and each of its choices a
+    name, in every language: the lobby never falls back to an id."""
+    from raspisnoy.core.rules import PRESETS, option_info
+
+    messages = _web(lang)
+    wanted = {f"web.preset.{name}" for name in PRESETS}
+    for info in option_info():
+        wanted |= {f"web.option.{info.name}", f"web.option.{info.name}.help"}
+        wanted |= {f"web.choice.{info.name}.{choice}" for choice in info.choices}
+    assert wanted <= messages.keys(), sorted(wanted - messages.keys())

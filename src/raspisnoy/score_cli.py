@@ -25,8 +25,8 @@ from rich.table import Table
 
 from raspisnoy.cli_support import fail, print_json, rules_from
 from raspisnoy.core import RaspisnoyError, RoundKind, Rules
-from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS
-from raspisnoy.i18n import LANGUAGES, detect_language, translate
+from raspisnoy.core.rules import PRESETS
+from raspisnoy.i18n import LANGUAGES, detect_language, translate, translate_count
 from raspisnoy.scorekeeper import (
     Entry,
     EntryKind,
@@ -378,8 +378,11 @@ class _Session:
     def ask_rules(self) -> Rules:
         names = list(PRESETS)
         for number, name in enumerate(names, 1):
-            description = PRESET_DESCRIPTIONS[name][1 if self.lang == "ru" else 0]
-            self.console.print(f"  {number}. [bold]{name}[/] — {escape(description)}")
+            # The preset by its name in the person's language (the web client's), with the
+            # id that may be typed instead of the number.
+            label = escape(translate(f"web.preset.{name}", self.lang))
+            description = escape(translate(f"web.preset.{name}.desc", self.lang))
+            self.console.print(f"  {number}. [bold]{label}[/] ({name}) — {description}")
         while True:
             answer = self.ask(self.t("ruleset"), "1")
             preset = answer if answer in names else None
@@ -443,7 +446,8 @@ class _Session:
             dealer = (sheet.first_dealer + spec.number - 1) % len(sheet.players)
             table.add_row(*self.row_head(spec.number, spec.cards, spec.kind, dealer))
         if ahead and len(upcoming) > ahead:
-            table.add_row("…", "", self.t("more_rounds", count=len(upcoming) - ahead))
+            more = translate_count("score.more_rounds", self.lang, len(upcoming) - ahead)
+            table.add_row("…", "", more)
         self.console.print(table)
         if redrawn:
             for note in self._notes:

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
 #: How long the server may take to answer /healthz after it starts.
@@ -73,7 +74,7 @@ def enter(page: Page, nickname: str, path: str = "/") -> None:
     page.goto(path)
     page.fill("#nickname", nickname)
     page.click(".nickname-form button[type=submit]")
-    page.wait_for_selector("#create-form select[name=preset], .seating")
+    page.wait_for_selector("#create-form select[name=preset], #sheet-form select, .seating, .game")
 
 
 def create_table(
@@ -145,3 +146,65 @@ def visible_state(page: Page) -> dict[str, Any]:
         };
     }"""
     )
+
+
+# ------------------------------------------------------------------ screens: a11y, layout
+
+#: The page's languages, the order screens are checked in.
+LANGUAGES = ("ru", "uk", "en")
+#: The phone sizes every main screen is checked at, and a laptop.
+PHONE_SMALL = {"width": 360, "height": 640}
+PHONE_TALL = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+#: Where the screenshots of the main screens go (``build/`` is ignored by git); CI keeps
+#: them as the visual record of a run.
+SCREENS = Path(__file__).resolve().parents[2] / "build" / "e2e-screens"
+#: axe-core's impacts that fail a screen.
+BLOCKING = {"serious", "critical"}
+
+#: The page-side check of ``layout_problems`` (a JavaScript function of no arguments).
+_LAYOUT_PROBLEMS = (Path(__file__).parent / "layout_problems.js").read_text(encoding="utf-8")
+
+
+def layout_problems(page: Page) -> list[str]:
+    """What on the screen is wider than the viewport or cut off (empty when it fits)."""
+    problems: list[str] = page.evaluate(f"({_LAYOUT_PROBLEMS})()")
+    return problems
+
+
+def accessibility_problems(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (axe-core
+    comes with the axe-playwright-python package: nothing is downloaded)."""
+    violations = Axe().run(page).response["violations"]
+    return [
+        f"{violation['id']} ({violation['impact']}): "
+        + "; ".join(
+            f"{node['target']} {node.get('failureSummary', '')[:160]}"
+            for node in violation["nodes"][:4]
+        )
+        for violation in violations
+        if violation["impact"] in BLOCKING
+    ]
+
+
+def set_language(page: Page, lang: str) -> None:
+    """Picks ``lang`` in the header and waits until the page is drawn in it."""
+    if page.get_attribute("html", "lang") != lang:
+        page.select_option("#lang", lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+
+
+def check_screen(page: Page, name: str, *, axe: bool = True) -> list[str]:
+    """Keeps a screenshot of the page as ``name``-LANG-WxH.png, and returns what is wrong
+    with it: overflow and cut-off text, and (with ``axe``) accessibility violations, each
+    prefixed with the screen, language and size."""
+    size = page.viewport_size or LAPTOP
+    lang = page.get_attribute("html", "lang")
+    theme = page.get_attribute("html", "data-theme") or "light"
+    label = f"{name}-{lang}-{theme}-{size['width']}x{size['height']}"
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / f"{label}.png", full_page=True, animations="disabled")
+    problems = layout_problems(page)
+    if axe:
+        problems += accessibility_problems(page)
+    return [f"{label}: {problem}" for problem in problems]

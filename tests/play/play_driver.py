@@ -22,6 +22,7 @@ import pexpect
 
 from raspisnoy.core import Action, Bid, Card, Game, JokerMode, Phase, Play, Rules, Suit, View
 from raspisnoy.i18n import translate
+from raspisnoy.play.screen import parse_typed_card
 from raspisnoy.play.session import HUMAN, Seating
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -217,7 +218,10 @@ class Terminal:
         return "|".join(starts)
 
     def _parse_card(self, text: str) -> Card:
-        return Card.parse("X" if text == self.t("play.joker") else text)
+        # The screen writes ranks in the session's letters (В♣ in Russian).
+        return (
+            Card.parse("X") if text == self.t("play.joker") else parse_typed_card(text, self.lang)
+        )
 
 
 _CHOICE_MARKS = re.compile(r"([\[(])(\d+)[\])]")

@@ -119,7 +119,7 @@ def test_a_joker_led_as_highest_demands_the_highest_card_of_its_suit() -> None:
     game = dealt("2", "KD 9D | X 6C | AH 9C", "6S", bids=(1, 0, 0), plays="X:highest:D AH")
     typist = Typist("uk", ["2", "1"])
     assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("KD")
-    assert "Джокер вимагає вашу старшу ♦: K♦." in typist.text
+    assert "Джокер вимагає вашу старшу ♦: К♦." in typist.text  # Cyrillic К, as players write it
     assert "Джокер: старша ♦" in typist.text  # Anna's joker in the trick
 
 
@@ -210,3 +210,26 @@ def test_two_jokers_are_told_apart() -> None:
     typist = Typist("en", ["X1", "1"])
     assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("X1:highest:S")
     assert "Your hand: [1] Joker 1" in typist.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "shown", "level"),
+    [
+        ("ru", ["дч", "кб"], ("К♦", "Д♥"), "случайный"),
+        ("uk", ["ДЧ", "Кб"], ("К♦", "Д♥"), "випадковий"),
+        ("en", ["qh", "KD"], ("K♦", "Q♥"), "random"),
+    ],
+)
+def test_cards_are_written_and_typed_in_the_persons_letters(
+    lang: str, typed: list[str], shown: tuple[str, str], level: str
+) -> None:
+    """Ranks read as on the web (К Д В Т in Russian and Ukrainian), a card may be typed in
+    those letters with the suits' first letters (кб: king of diamonds), and the bots'
+    levels are named in the person's language."""
+    game = dealt("2", "KD 9D | QH 6C | AH 9C", "6S", dealer=2, bids=(0, 0, 1))
+    typist = Typist(lang, typed)
+    assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("KD")
+    king, queen = shown
+    assert f"[1] {king}" in typist.text  # the hand, numbered
+    assert translate("play.not_in_hand", lang, card=queen) in typist.text
+    assert f"Anna · {level}" in typist.text

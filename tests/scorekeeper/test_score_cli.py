@@ -181,6 +181,8 @@ def test_new_speaks_russian_and_refuses_bad_answers(tmp_path: Path) -> None:
     ]
     result = run("score", "new", stdin="\n".join(answers) + "\n", lang="ru")
     out = result.stdout
+    # the presets by their Russian names (the web client's), with the id one may type
+    assert "2. Классические (classic) — Классический лист правил" in out
     assert "Введите число от 1 до 5" in out
     assert "descending must be true or false" in out
     assert "У каждого игрока должно быть своё имя" in out

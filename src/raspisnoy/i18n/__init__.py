@@ -7,6 +7,11 @@ of the product (``play.json`` for the terminal game, ``score.json`` for the scor
 can load the same files. ``translate`` falls back to English, then to the key itself, so
 a missing translation shows up as text rather than as a crash; a test checks that every
 catalog has the same keys in every language.
+
+A message that counts something has one key per CLDR plural category of its language
+(``score.more_rounds.one``, ``.few``, ``.many``, ``.other`` in Russian; ``.one`` and
+``.other`` in English): ``translate_count`` picks the category with Babel, so no ending
+is written by hand. The browser does the same with ``Intl.PluralRules``.
 """
 
 from __future__ import annotations
@@ -18,7 +23,18 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "catalog", "detect_language", "translate"]
+from babel import Locale
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "catalog",
+    "detect_language",
+    "plural_category",
+    "plural_tags",
+    "translate",
+    "translate_count",
+]
 
 #: Supported languages, primary first.
 LANGUAGES = ("ru", "uk", "en")
@@ -41,6 +57,32 @@ def translate(key: str, lang: str, /, **values: Any) -> str:
     """The message ``key`` in ``lang`` (else English, else the key), formatted with ``values``."""
     template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE).get(key) or key
     return template.format(**values) if values else template
+
+
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
+
+
+def plural_category(lang: str, count: int) -> str:
+    """The CLDR plural category of ``count`` in ``lang``: one, few, many or other."""
+    category: str = _locale(lang).plural_form(abs(count))
+    return category
+
+
+def plural_tags(lang: str) -> frozenset[str]:
+    """The plural categories ``lang`` has for whole numbers (what its catalogs must cover)."""
+    return frozenset(_locale(lang).plural_form.tags | {"other"})
+
+
+def translate_count(key: str, lang: str, /, count: int, **values: Any) -> str:
+    """The message ``key`` in the plural form ``count`` takes in ``lang``; ``{count}`` and
+    ``values`` fill it. Falls back like ``translate`` (to English's form of ``count``)."""
+    for language in (lang, DEFAULT_LANGUAGE):
+        template = catalog(language).get(f"{key}.{plural_category(language, count)}")
+        if template is not None:
+            return template.format(count=count, **values)
+    return key
 
 
 def detect_language(environ: Mapping[str, str] | None = None) -> str:

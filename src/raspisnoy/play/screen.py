@@ -38,11 +38,12 @@ from raspisnoy.core import (
     View,
     round_plan,
 )
+from raspisnoy.core.cards import RANK_NAMES
 from raspisnoy.core.errors import InvalidInputError
 from raspisnoy.i18n import translate
 from raspisnoy.play.session import RoundsSoFar
 
-__all__ = ["TerminalScreen"]
+__all__ = ["TerminalScreen", "card_text", "parse_typed_card"]
 
 #: Keys that show the score sheet: ``s`` and the letters on that key in Russian and
 #: Ukrainian layouts, so nobody has to switch layouts to look at the scores.
@@ -50,6 +51,39 @@ SHEET_KEYS = frozenset({"s", "ы", "і"})
 HELP_KEYS = frozenset({"?", "h", "р"})
 _FACE_DOWN = "▒▒"
 _RED_SUITS = (Suit.DIAMONDS, Suit.HEARTS)
+
+
+#: The ranks and suits that have letters of their own in each language's catalog.
+_LETTER_RANKS = "JQKA"
+_SUIT_LETTERS = "SCDH"
+
+
+def card_text(card: Card, lang: str) -> str:
+    """A card as players of ``lang`` write it, like the web client: ``Д♦`` and ``10♦`` in
+    Russian, ``Q♦`` in English; a joker by its record name (``X``, ``X1``)."""
+    if card.suit is None:
+        return str(card)
+    rank = "10" if card.rank == 10 else RANK_NAMES[card.rank]
+    if rank in _LETTER_RANKS:
+        rank = translate(f"rank.{rank}", lang)
+    return rank + card.suit.symbol
+
+
+def parse_typed_card(text: str, lang: str) -> Card:
+    """The card typed: RECORD.md's notation (``QD``, ``10♦``, ``X``) or ``lang``'s letters
+    for ranks and suits (``ДБ`` is the queen of diamonds, ``ТТ`` the ace of clubs, ``10Ч``
+    the ten of hearts in Russian), in either case; ``Х`` (Cyrillic) is the joker too.
+    Raises ``InvalidInputError`` for anything else."""
+    typed = text.strip().upper().replace("Х", "X")
+    if len(typed) >= 2:
+        ranks = {translate(f"rank.{rank}", lang).upper(): rank for rank in _LETTER_RANKS}
+        suits = dict(zip(translate("suit.letters", lang).upper(), _SUIT_LETTERS, strict=True))
+        head, tail = typed[:-1], typed[-1]
+        typed = ranks.get(head, head) + suits.get(tail, tail)
+    try:
+        return Card.parse(typed)
+    except InvalidInputError:
+        raise InvalidInputError(f"{text!r} is not a card") from None
 
 
 def hand_order(hand: Sequence[Card]) -> list[Card]:
@@ -268,12 +302,12 @@ class TerminalScreen:
             self._warn(self.t("play.no_choice", text=text))
             return None
         try:
-            card = Card.parse(text)
+            card = parse_typed_card(text, self.lang)
         except InvalidInputError:
             self._warn(self.t("play.not_a_card", text=text))
             return None
         if card not in hand:
-            self._warn(self.t("play.not_in_hand", card=card.pretty()))
+            self._warn(self.t("play.not_in_hand", card=card_text(card, self.lang)))
             return None
         return card
 
@@ -283,7 +317,7 @@ class TerminalScreen:
         lead = view.trick.plays[0] if view.trick.plays else None
         suits = {legal.suit for legal in playable if legal.suit is not None}
         if lead is None or len(suits) != 1:
-            return self.t("play.not_now", card=card.pretty())
+            return self.t("play.not_now", card=card_text(card, self.lang))
         suit = suits.pop()
         follow = lead.suit if lead.card.is_joker else lead.card.suit
         if suit is not follow:
@@ -291,7 +325,7 @@ class TerminalScreen:
             return self.t("play.must_trump", suit=missing, trump=suit.symbol)
         if lead.mode is JokerMode.HIGHEST:
             highest = next(legal for legal in playable if legal.suit is suit)
-            return self.t("play.must_highest", suit=suit.symbol, card=highest.pretty())
+            return self.t("play.must_highest", suit=suit.symbol, card=card_text(highest, self.lang))
         return self.t("play.must_follow", suit=suit.symbol)
 
     def _ask_control(self, view: View, rounds: RoundsSoFar) -> ControlRound:
@@ -376,7 +410,9 @@ class TerminalScreen:
             notes.append(self.t("play.dealer_mark"))
         level = self.levels[seat] if seat < len(self.levels) else None
         if level is not None:
-            notes.append(level)
+            # A level without a translation (a bot added later) shows as it is typed.
+            label = self.t(f"bot.{level}")
+            notes.append(level if label == f"bot.{level}" else label)
         if notes:
             name.append(" · " + ", ".join(notes), style="dim")
         return name
@@ -399,7 +435,8 @@ class TerminalScreen:
         if card.suit is None:  # X, or X1 and X2 in decks with two jokers
             label = f"{self.t('play.joker')} {str(card).removeprefix('X')}".strip()
             return Text(label, style="bold magenta")
-        return Text(card.pretty(), style="bold red" if card.suit in _RED_SUITS else "bold")
+        label = card_text(card, self.lang)
+        return Text(label, style="bold red" if card.suit in _RED_SUITS else "bold")
 
     def _cards(self, cards: Sequence[Card]) -> Text:
         return Text(" ").join(self._card(card) for card in hand_order(cards))

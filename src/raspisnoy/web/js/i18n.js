@@ -2,6 +2,8 @@
 // i18n/<lang>.json (the `web` domain of src/raspisnoy/i18n, shared with the Python code).
 // The language comes from the visitor's earlier choice, else the browser's languages,
 // else English, which is also the fallback for any key missing in a catalog.
+// A message that counts has one key per CLDR plural category ("web.cards.one", ".few",
+// ".many", ".other"): `tn` picks it with Intl.PluralRules, as Babel does on the server.
 
 export const LANGUAGES = ["ru", "uk", "en"];
 /** The languages' own names, shown in the switcher whatever the page's language. */
@@ -10,6 +12,9 @@ const STORAGE_KEY = "raspisnoy.lang";
 const FALLBACK = "en";
 
 let current = FALLBACK;
+const englishPlurals = new Intl.PluralRules(FALLBACK);
+let plurals = englishPlurals;
+let numbers = new Intl.NumberFormat(FALLBACK, { useGrouping: false });
 let messages = {};
 let fallback = {};
 const listeners = new Set();
@@ -40,6 +45,8 @@ export async function setLanguage(lang, { remember = true } = {}) {
   messages = chosen;
   fallback = english || chosen;
   current = lang;
+  plurals = new Intl.PluralRules(lang);
+  numbers = new Intl.NumberFormat(lang, { useGrouping: false });
   if (remember) localStorage.setItem(STORAGE_KEY, lang);
   document.documentElement.lang = lang;
   document.title = t("web.app.title");
@@ -59,6 +66,19 @@ export function onLanguageChange(listener) {
  * syntax, so the same catalogs serve both sides). */
 export function t(key, values = {}) {
   return fill(messages[key] ?? fallback[key] ?? key, values);
+}
+
+/** The message `key` in the plural form `count` takes in the page's language, with
+ * `{count}` (formatted for the language) and `values` filled in. */
+export function tn(key, count, values = {}) {
+  const category = plurals.select(count);
+  const template = messages[`${key}.${category}`] ?? fallback[`${key}.${englishPlurals.select(count)}`] ?? key;
+  return fill(template, { count: numbers.format(count), ...values });
+}
+
+/** A number as the page's language writes it, negative numbers with a real minus sign. */
+export function formatNumber(value) {
+  return numbers.format(value);
 }
 
 /** `template` with its `{name}` placeholders filled from `values` (unknown ones stay). */

@@ -1,7 +1,7 @@
 // The lobby: choosing a nickname, creating a table (preset, every rules option, seats,
 // bots, privacy, timer, bot speed), the open public tables and your own games.
 import { get, post } from "./api.js";
-import { t, tMaybe } from "./i18n.js";
+import { language, t, tMaybe } from "./i18n.js";
 import { esc, playerName, toast } from "./ui.js";
 
 const TIMERS = [0, 15, 30, 60, 120, 300];
@@ -311,10 +311,52 @@ export function rulesInEffect(catalogue, values) {
   return { ...presetNamed(catalogue, values.preset).rules, ...values.options };
 }
 
+// ------------------------------------------------------------------ list options
+// List options are typed as people say them: jokers with suit symbols ("7♠"), the kinds of
+// round in the page's language ("тёмная", "9:тёмная"); the API gets its own notation.
+
+const KINDS = ["normal", "no-trump", "blind", "misere", "golden", "forehead", "percent"];
+const KIND_LISTS = new Set(["special_rounds", "custom_plan"]);
+const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
+
+/** "blind" → "тёмная", "9:blind" → "9:тёмная", "7S" → "7♠". */
+function listItemText(option, item) {
+  if (option.name === "jokers") return item.replace(/[SCDH]$/, (suit) => SUIT_SYMBOLS[suit]);
+  if (!KIND_LISTS.has(option.name)) return item;
+  return item.replace(/[a-z-]+$/, (kind) => tMaybe(`web.kind.${kind}`) ?? kind);
+}
+
+/** The API's word for a kind of round typed in the page's language (or in English, or as
+ * the API writes it); the text itself if it names none, for the server to refuse. */
+function kindId(text) {
+  const typed = text.trim().toLowerCase();
+  return KINDS.find((kind) => [kind, t(`web.kind.${kind}`).toLowerCase()].includes(typed)) ?? typed;
+}
+
+/** An item of a list option as the API takes it. */
+function listItemValue(option, item) {
+  if (option.name === "jokers") {
+    const suit = Object.keys(SUIT_SYMBOLS).find((letter) => item.endsWith(SUIT_SYMBOLS[letter]));
+    return suit ? `${item.slice(0, -1)}${suit}` : item.toUpperCase();
+  }
+  if (!KIND_LISTS.has(option.name)) return item;
+  const [cards, kind] = item.includes(":") || /^\d+$/.test(item) ? item.split(":") : [null, item];
+  if (cards === null) return kindId(kind);
+  return kind === undefined ? cards.trim() : `${cards.trim()}:${kindId(kind)}`;
+}
+
+/** What an option does, in the page's language (the API's text for an option that the
+ * catalog lacks), with a number's bounds. */
+function optionHelp(option) {
+  const help = tMaybe(`web.option.${option.name}.help`) ?? (language() === "ru" ? option.ru : option.en);
+  if (option.type !== "int" || option.low === null || option.high === null) return help;
+  return `${help} (${t("web.option.bounds", { low: option.low, high: option.high })})`;
+}
+
 /** One rules option: its name, what it does, and an input of its type. */
 function optionField(option, value, presetValue) {
   const label = tMaybe(`web.option.${option.name}`) ?? option.name;
-  const help = tMaybe(`web.option.${option.name}.help`) ?? option.en;
+  const help = optionHelp(option);
   const changed = JSON.stringify(value) !== JSON.stringify(presetValue);
   const attrs = `data-option="${esc(option.name)}" name="option-${esc(option.name)}"`;
   let input;
@@ -329,7 +371,7 @@ function optionField(option, value, presetValue) {
       .map((choice) => `<option value="${esc(choice)}" ${choice === value ? "selected" : ""}>${esc(tMaybe(`web.choice.${option.name}.${choice}`) ?? choice)}</option>`)
       .join("")}</select>`;
   } else if (option.type === "list") {
-    input = `<input type="text" ${attrs} value="${esc(value.join(", "))}">`;
+    input = `<input type="text" ${attrs} value="${esc(value.map((item) => listItemText(option, item)).join(", "))}">`;
   } else {
     input = `<input type="text" ${attrs} value="${esc(value)}">`;
   }
@@ -341,6 +383,12 @@ function optionField(option, value, presetValue) {
 function optionValue(option, field) {
   if (option.type === "bool") return field.checked;
   if (option.type === "int") return Number(field.value);
-  if (option.type === "list") return field.value.split(",").map((item) => item.trim()).filter(Boolean);
+  if (option.type === "list") {
+    return field.value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean)
+      .map((item) => listItemValue(option, item));
+  }
   return field.value;
 }

@@ -17,6 +17,30 @@ import { showScore } from "./score.js";
 import { showTable } from "./table.js";
 import { closeDialog, esc, openDialog, toast } from "./ui.js";
 
+const THEME_KEY = "raspisnoy.theme";
+
+/** Dark or light: the visitor's choice if they made one, else the system's. */
+function darkTheme() {
+  const chosen = localStorage.getItem(THEME_KEY);
+  return chosen ? chosen === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+}
+
+/** Applies the theme (style.css reads data-theme); the switch is a toggle button "Dark
+ * theme", pressed while the page is dark. */
+function showTheme() {
+  const dark = darkTheme();
+  document.documentElement.dataset.theme = dark ? "dark" : "light";
+  const button = document.getElementById("theme");
+  button.setAttribute("aria-pressed", String(dark));
+  button.setAttribute("aria-label", t("web.theme.dark"));
+  button.title = t("web.theme.dark");
+}
+
+function toggleTheme() {
+  localStorage.setItem(THEME_KEY, darkTheme() ? "light" : "dark");
+  showTheme();
+}
+
 /** What every screen shares: the signed-in user and the screen on show. */
 const app = { user: null, screen: null, navigate, renderHeader };
 
@@ -72,7 +96,8 @@ function renderHeader() {
   const me = document.getElementById("me");
   me.hidden = app.user === null;
   me.textContent = app.user?.nickname ?? "";
-  me.title = t("web.rename.title");
+  me.title = `${app.user?.nickname ?? ""} · ${t("web.rename.title")}`;
+  showTheme();
 }
 
 function rename() {
@@ -94,6 +119,8 @@ async function start() {
   await setLanguage(preferredLanguage(), { remember: false });
   document.getElementById("lang").addEventListener("change", (event) => setLanguage(event.target.value));
   document.getElementById("me").addEventListener("click", rename);
+  document.getElementById("theme").addEventListener("click", toggleTheme);
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", showTheme);
   // Links inside the page (data-nav, and the brand) change the screen without a reload.
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-nav]");

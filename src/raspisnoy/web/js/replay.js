@@ -3,7 +3,7 @@
 // the score report (GET /api/games/{id}/score), which holds every bid and trick.
 import { get } from "./api.js";
 import { cardSvg, suitIcon } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup } from "./sheet.js";
 import { esc, playerName, seatStats, signedPoints } from "./ui.js";
 
@@ -46,7 +46,8 @@ export function showReplay(view, gameId) {
       return;
     }
     const report = s.report;
-    const players = report.players.map(playerName);
+    const players = report.players.map((name) => playerName(name));
+    const short = report.players.map((name) => playerName(name, { level: false }));
     const round = report.rounds[s.round];
     const count = report.players.length;
     const shown = round.tricks.slice(0, s.step);
@@ -68,12 +69,12 @@ export function showReplay(view, gameId) {
       ? `<ol class="trick-cards">${trick.cards
           .map((card, i) => {
             const seat = (trick.leader + i) % count;
-            return `<li class="played ${trick.winner === seat ? "won" : ""}"><span class="card face">${cardSvg(card)}</span><span class="who">${esc(players[seat])}</span></li>`;
+            return `<li class="played ${trick.winner === seat ? "won" : ""}"><span class="card face">${cardSvg(card)}</span><span class="who">${esc(short[seat])}</span></li>`;
           })
           .join("")}</ol><p class="centre-note">${esc(t("web.replay.trick", { trick: s.step, tricks: round.tricks.length, name: players[trick.winner] }))}</p>`
       : `<p class="centre-note">${esc(t(round.bids ? "web.replay.bids" : "web.replay.nobids"))}</p>`;
     const options = report.rounds
-      .map((r, i) => `<option value="${i}" ${i === s.round ? "selected" : ""}>${esc(t("web.round.number", { round: r.round }))} · ${esc(t("web.round.cards", { cards: r.cards }))}</option>`)
+      .map((r, i) => `<option value="${i}" ${i === s.round ? "selected" : ""}>${esc(t("web.round.number", { round: r.round }))} · ${esc(tn("web.round.cards", r.cards))}</option>`)
       .join("");
     view.innerHTML = `<section class="panel replay">
       <h2>${esc(t("web.replay.title"))}</h2>
@@ -84,7 +85,7 @@ export function showReplay(view, gameId) {
       <div class="replay-controls">
         <button class="prev" aria-label="${esc(t("web.replay.prev"))}">◀ ${esc(t("web.replay.prev"))}</button>
         <button class="next primary" aria-label="${esc(t("web.replay.next"))}">${esc(t("web.replay.next"))} ▶</button></div>
-      <p class="hint text-centre">${esc(t("web.replay.keys"))}</p>
+      <p class="keys-hint">${esc(t("web.replay.keys"))}</p>
       <details><summary>${esc(t("web.sheet.title"))}</summary>${chartMarkup(report)}${sheetMarkup(report)}</details>
       <a class="button" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
     view.querySelector(".prev").addEventListener("click", () => move(-1));

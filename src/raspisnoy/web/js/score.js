@@ -8,7 +8,7 @@
 // knows no rule: it offers what the server's `next` entry allows (raspisnoy.scorekeeper,
 // PROTOCOL.md "Score sheets") and shows the model's problems in the page's language.
 import { ApiError, get, post, put } from "./api.js";
-import { fill, language, t, tMaybe } from "./i18n.js";
+import { fill, language, t, tMaybe, tn } from "./i18n.js";
 import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { closeDialog, copyText, dialogOpen, esc, openDialog, toast } from "./ui.js";
@@ -110,7 +110,7 @@ function sheetsMarkup(sheets) {
     .map((sheet) => {
       const progress = sheet.complete
         ? t("web.score.finished")
-        : t("web.score.progress", { rounds: sheet.rounds, planned: sheet.planned });
+        : tn("web.score.progress", sheet.planned, { rounds: sheet.rounds });
       const when = new Date(sheet.updated_at).toLocaleString();
       return `<li class="game-row"><span><strong>${esc(sheet.players.join(", "))}</strong>
         <span class="muted">${esc(presetLabel(sheet.rules))} · ${esc(progress)} · ${esc(when)}</span></span>
@@ -211,7 +211,9 @@ function setupForm(form, catalogue, previous, app) {
 function showSheet(view, ref) {
   const path = ref.share ? `/sheets/shared/${encodeURIComponent(ref.share)}` : `/sheets/${encodeURIComponent(ref.id)}`;
   const headers = ref.token ? { "X-Sheet-Token": ref.token } : {};
-  const s = { data: null, busy: false, error: "", failed: null, stopped: false };
+  // `undone`: the entry an undo went back to, which is then never entered by itself;
+  // `automatic`: the entry the page is entering by itself (once, whatever redraws meanwhile).
+  const s = { data: null, busy: false, error: "", failed: null, stopped: false, undone: null, automatic: null };
 
   /** Sends a change; the answer is the new sheet, a refusal the model's problem. */
   async function change(send) {
@@ -233,6 +235,32 @@ function showSheet(view, ref) {
 
   const entries = `/sheets/${encodeURIComponent(ref.id)}`;
   const enter = (body) => change(() => post(`${entries}/entries`, body, headers));
+  const entryKey = (next) => `${next.entry}:${next.round}:${next.seat}`;
+
+  /** The trick count the sheet expects when only one is possible (the last player's, or
+   * 0 for everyone once the tricks add up): the page enters it by itself, and it stays
+   * correctable by undo or ✎. Null when the person has to choose. */
+  function onlyTrickCount() {
+    const next = s.data.next;
+    if (!s.data.editable || s.busy || next?.entry !== "taken" || next.choices.length !== 1) return null;
+    return [s.undone, s.automatic].includes(entryKey(next)) ? null : next;
+  }
+
+  async function enterOnlyTrickCount(next) {
+    const value = next.choices[0];
+    s.automatic = entryKey(next);
+    const entered = await enter({ entry: "taken", seat: next.seat, value });
+    if (entered) toast(tn("web.score.autofilled", value, { name: s.data.sheet.players[next.seat] }));
+    else s.undone = s.automatic; // refused: the pad waits for a tap rather than retrying
+    s.automatic = null;
+  }
+
+  const undo = () =>
+    change(async () => {
+      const data = await post(`${entries}/undo`, {}, headers);
+      s.undone = data.next ? entryKey(data.next) : null;
+      return data;
+    });
 
   async function refresh() {
     if (s.busy || dialogOpen()) return;
@@ -283,7 +311,7 @@ function showSheet(view, ref) {
       const reasons = [];
       const current = sheet.rounds[next.round - 1];
       if (next.entry === "bid") {
-        if (next.forbidden !== null) reasons.push(t("web.score.bid.dealer", { name: who, bid: next.forbidden, cards: next.cards }));
+        if (next.forbidden !== null) reasons.push(tn("web.score.bid.dealer", next.cards, { name: who, bid: next.forbidden }));
         if (next.zero_banned) reasons.push(t("web.score.bid.zero", { name: who, limit: sheet.rules.max_zero_bids_in_a_row }));
         const bids = (current?.bids ?? []).filter((bid) => bid !== null);
         if (bids.length) reasons.push(t("web.score.bids.sum", { sum: bids.reduce((a, b) => a + b, 0), cards: next.cards }));
@@ -372,7 +400,7 @@ function showSheet(view, ref) {
       const dealer = () => Number(view.querySelector("select[name=control-dealer]").value);
       button.addEventListener("click", () => enter({ entry: "control", kind: button.dataset.kind, dealer: dealer() }));
     }
-    view.querySelector(".entry-pad .undo")?.addEventListener("click", () => change(() => post(`${entries}/undo`, {}, headers)));
+    view.querySelector(".entry-pad .undo")?.addEventListener("click", undo);
     for (const button of view.querySelectorAll("button[data-edit]")) button.addEventListener("click", () => openEdit(Number(button.dataset.edit)));
     for (const button of view.querySelectorAll(".share .copy")) {
       button.addEventListener("click", () => copyText(button.parentElement.querySelector("input").value));
@@ -388,6 +416,8 @@ function showSheet(view, ref) {
           : `<p class="panel loading">${esc(t("web.loading"))}</p>`;
         return;
       }
+      const automatic = onlyTrickCount();
+      if (automatic) s.busy = true; // the page shows the entry on its way, not a pad to tap
       const { sheet, report: scored, next, editable } = s.data;
       const names = sheet.players;
       const editButton = (round) =>
@@ -413,6 +443,11 @@ function showSheet(view, ref) {
           ${editable ? `<a class="button" data-nav href="/score">${esc(t("web.score.mine"))}</a>` : ""}
         </div></div>`;
       wire();
+      if (automatic) {
+        s.busy = false;
+        s.automatic = entryKey(automatic);
+        setTimeout(() => enterOnlyTrickCount(automatic));
+      }
     },
     stop() {
       s.stopped = true;

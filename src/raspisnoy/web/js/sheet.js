@@ -1,7 +1,7 @@
 // The score sheet («расписная»: rounds as rows, players as columns with bid, taken and
 // points, running totals) and the SVG chart of the totals round by round. Both read the
 // `raspisnoy replay --json` report that GET /api/games/{id}/score returns.
-import { t } from "./i18n.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { suitIcon } from "./cards.js";
 import { esc, playerName, signedPoints } from "./ui.js";
 
@@ -40,17 +40,19 @@ export function sheetMarkup(report, names = report.players.map(playerName), { ro
           const points = round.points ? round.points[seat] : null;
           const dealer = round.dealer === seat ? `<span class="dealer-mark" title="${esc(t("web.seat.dealer"))}">${esc(t("web.seat.dealer.short"))}</span>` : "";
           const tricks = `<span class="bt">${bid === null ? "" : `${bid}/`}${taken}</span>`;
-          const result = points === null ? "" : `<span class="pts">${signedPoints(points)}</span><span class="total">${running[index][seat]}</span>`;
-          return `<td>${dealer}${tricks}${result}</td>`;
+          const result = points === null ? "" : `<span class="pts">${signedPoints(points)}</span><span class="total">${formatNumber(running[index][seat])}</span>`;
+          return `<td><span class="cell">${dealer}${tricks}${result}</span></td>`;
         })
         .join("");
       const trump = round.trump ? suitIcon(round.trump) : "";
       const action = rowAction ? rowAction(round) : "";
-      return `<tr data-round="${round.round}"><th scope="row"><span class="round-no">${round.round}</span><span class="cards-no">${esc(t("web.sheet.cards", { cards: round.cards }))}</span>${trump}${kindBadge(round.kind)}${action}</th>${cells}</tr>`;
+      return `<tr data-round="${round.round}"><th scope="row"><span class="cell"><span class="round-no">${round.round}</span><span class="cards-no">${esc(t("web.sheet.cards", { cards: round.cards }))}</span>${trump}${kindBadge(round.kind)}${action}</span></th>${cells}</tr>`;
     })
     .join("");
-  const foot = names.map((_, seat) => `<td><strong data-sheet-total="${seat}">${report.totals[seat]}</strong></td>`).join("");
-  return `<div class="sheet-scroll"><table class="sheet">
+  const foot = names.map((_, seat) => `<td><strong data-sheet-total="${seat}">${formatNumber(report.totals[seat])}</strong></td>`).join("");
+  // Five players and more: their names stand upright in the header on a phone.
+  // A sheet of many players may scroll sideways: its box can be focused and scrolled by keys.
+  return `<div class="sheet-scroll" tabindex="0" role="region" aria-label="${esc(t("web.sheet.title"))}"><table class="sheet ${names.length >= 5 ? "many" : ""}">
     <caption>${esc(t("web.sheet.legend"))}</caption>
     <thead><tr><th scope="col">${esc(t("web.sheet.round"))}</th>${head}</tr></thead>
     <tbody>${rows}</tbody>
@@ -63,7 +65,7 @@ export function standingsMarkup(names, totals, winners) {
   const places = names
     .map((name, seat) => ({ name, seat, total: totals[seat] }))
     .sort((a, b) => b.total - a.total)
-    .map((row) => `<li class="${winners.includes(row.seat) ? "winner" : ""}"><span>${esc(row.name)}</span><b data-total-seat="${row.seat}">${row.total}</b></li>`)
+    .map((row) => `<li class="${winners.includes(row.seat) ? "winner" : ""}"><span>${esc(row.name)}</span><b data-total-seat="${row.seat}">${formatNumber(row.total)}</b></li>`)
     .join("");
   return `<p class="winners">${esc(t(best.length > 1 ? "web.results.winners" : "web.results.winner", { names: best.join(", ") }))}</p>
       <ol class="final">${places}</ol>`;
@@ -76,10 +78,14 @@ export function chartMarkup(report, names = report.players.map(playerName)) {
   const all = series.flat();
   const low = Math.min(0, ...all);
   const high = Math.max(10, ...all);
-  const [width, height, pad] = [320, 180, 28];
+  // The left margin fits the longest axis label, so a minus sign is never cut off.
+  const labels = [high, 0, low].map(formatNumber);
+  const [width, height] = [320, 180];
+  const pad = 10 + 6.5 * Math.max(...labels.map((label) => label.length));
+  const bottom = 28;
   const steps = Math.max(1, running.length);
   const x = (i) => pad + ((width - pad - 8) * i) / steps;
-  const y = (value) => 8 + ((height - 8 - pad) * (high - value)) / (high - low || 1);
+  const y = (value) => 8 + ((height - 8 - bottom) * (high - value)) / (high - low || 1);
   const lines = series
     .map((points, seat) => {
       const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
@@ -88,15 +94,15 @@ export function chartMarkup(report, names = report.players.map(playerName)) {
     })
     .join("");
   const legend = names
-    .map((name, seat) => `<li><span class="dot" style="background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}"></span>${esc(name)}: <strong>${report.totals[seat]}</strong></li>`)
+    .map((name, seat) => `<li><span class="dot" style="background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}"></span>${esc(name)}: <strong data-chart-total="${seat}">${formatNumber(report.totals[seat])}</strong></li>`)
     .join("");
   return `<figure class="chart">
     <svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(t("web.chart.title"))}">
       <line x1="${pad}" x2="${width - 8}" y1="${y(0)}" y2="${y(0)}" class="axis"/>
-      <text x="${pad - 4}" y="${y(high) + 4}" text-anchor="end" class="tick">${high}</text>
-      <text x="${pad - 4}" y="${y(0) + 4}" text-anchor="end" class="tick">0</text>
-      ${low < 0 ? `<text x="${pad - 4}" y="${y(low) + 4}" text-anchor="end" class="tick">${low}</text>` : ""}
-      <text x="${width - 8}" y="${height - 6}" text-anchor="end" class="tick">${esc(t("web.chart.rounds", { rounds: running.length }))}</text>
+      <text x="${pad - 4}" y="${y(high) + 4}" text-anchor="end" class="tick">${labels[0]}</text>
+      <text x="${pad - 4}" y="${y(0) + 4}" text-anchor="end" class="tick">${labels[1]}</text>
+      ${low < 0 ? `<text x="${pad - 4}" y="${y(low) + 4}" text-anchor="end" class="tick" data-low="${low}">${labels[2]}</text>` : ""}
+      <text x="${width - 8}" y="${height - 6}" text-anchor="end" class="tick">${esc(tn("web.chart.rounds", running.length))}</text>
       ${lines}
     </svg>
     <figcaption><ul class="legend">${legend}</ul></figcaption></figure>`;

@@ -4,12 +4,14 @@
 import { get, post } from "./api.js";
 import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards.js";
 import { TableConnection } from "./connection.js";
-import { t, tMaybe } from "./i18n.js";
+import { t, tMaybe, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { closeDialog, copyText, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
+/** How long a new hand's deal lasts (style.css: .35 s a card, 45 ms apart). */
+const DEAL_MS = 1000;
 
 /** The round bar's buttons: the score sheet (a ruled page) and the last trick (two cards). */
 const ICONS = {
@@ -32,6 +34,10 @@ export function showTable(view, app, tableId) {
     digitTimer: null,
     status: "connecting",
     sheetOpen: false,
+    dealtRound: null,
+    dealtAt: 0,
+    turnShown: false,
+    tricksSeen: null,
   };
   const connection = new TableConnection(tableId, {
     onState(message) {
@@ -128,7 +134,7 @@ export function showTable(view, app, tableId) {
       .map((seat) => {
         const who = seat.user_id
           ? `<strong>${esc(seat.nickname)}</strong>${seat.user_id === table.host_id ? ` <span class="badge">${esc(t("web.seat.host"))}</span>` : ""}`
-          : `<span class="muted">${esc(t("web.seating.free", { bot: botLevel(seat.bot) }))}</span>`;
+          : `<span class="free">${esc(t("web.seating.free", { bot: botLevel(seat.bot) }))}</span>`;
         const sit = seat.user_id === null ? `<button class="small sit" data-seat="${seat.seat}">${esc(t(seated ? "web.seating.move" : "web.seating.sit"))}</button>` : "";
         return `<li class="seat-line ${seat.seat === mySeat() ? "mine" : ""}"><span class="seat-no">${seat.seat + 1}</span><span class="who">${who}</span>${sit}</li>`;
       })
@@ -237,7 +243,7 @@ export function showTable(view, app, tableId) {
         .join("");
       return `<div class="round-result"><h3>${esc(t("web.round.over", { round: last.round }))}</h3><ul>${lines}</ul></div>`;
     }
-    return `<p class="centre-note muted">${esc(t("web.trick.empty"))}</p>`;
+    return `<p class="centre-note">${esc(t("web.trick.empty"))}</p>`;
   }
 
   function promptText() {
@@ -269,7 +275,7 @@ export function showTable(view, app, tableId) {
       const others = game.bids.reduce((sum, bid, seat) => sum + (seat === me || bid === null ? 0 : bid), 0);
       const dealerRule = game.dealer === me && forbidden.length === 1 && others + forbidden[0] === game.cards;
       reason = dealerRule
-        ? t("web.bid.dealer", { bid: forbidden[0], cards: game.cards })
+        ? tn("web.bid.dealer", game.cards, { bid: forbidden[0] })
         : t("web.bid.forbidden", { bids: forbidden.join(", ") });
     }
     return `<div class="bids" role="group" aria-label="${esc(t("web.prompt.bid"))}">${buttons.join("")}</div>
@@ -310,7 +316,7 @@ export function showTable(view, app, tableId) {
     const game = s.game;
     if (game.trump_hidden) return `<span class="trump-info">${esc(t("web.trump.hidden"))}</span>`;
     const card = game.trump_card ? `<span class="mini-card">${cardSvg(game.trump_card)}</span>` : "";
-    const suit = game.trump ? `${suitIcon(game.trump, "1.4em")}` : `<b>${esc(t("web.trump.none"))}</b>`;
+    const suit = game.trump ? `<span class="suit-chip">${suitIcon(game.trump, "1.4em")}</span>` : `<b>${esc(t("web.trump.none"))}</b>`;
     return `<span class="trump-info">${card}<span>${esc(t("web.trump.label"))} ${suit}</span></span>`;
   }
 
@@ -327,6 +333,54 @@ export function showTable(view, app, tableId) {
     return text ? `<p class="kind-help">${esc(text)}</p>` : "";
   }
 
+  /** The bids so far against the cards dealt («заказано 7 из 9»), once a bid is in: under
+   * (fewer bids than tricks), over, or even (possible only where the dealer may make it so). */
+  function bidSumMarkup() {
+    const game = s.game;
+    const bids = (game.bids ?? []).filter((bid) => bid !== null);
+    if (!bids.length) return "";
+    const sum = bids.reduce((a, b) => a + b, 0);
+    const diff = sum - game.cards;
+    const side = diff > 0 ? "over" : diff < 0 ? "under" : "even";
+    const detail = diff === 0 ? t("web.bids.even") : t(`web.bids.${side}`, { count: Math.abs(diff) });
+    return `<span class="bid-sum ${side}" data-sum="${sum}" data-cards="${game.cards}">${esc(t("web.bids.sum", { sum, cards: game.cards }))} · ${esc(detail)}</span>`;
+  }
+
+  /** Plays the deal (a new round's hand flies in) and the taking of a trick (its cards
+   * move to the winner) once each: a redraw during the deal carries it on where it was;
+   * style.css turns both off for people who ask their system for less motion. */
+  function animateChanges() {
+    const game = s.game;
+    const round = game.round;
+    if (s.dealtRound !== round) Object.assign(s, { dealtRound: round, dealtAt: Date.now() });
+    const elapsed = Date.now() - s.dealtAt;
+    if (elapsed < DEAL_MS) {
+      view.querySelectorAll(".hand .card").forEach((card, i) => {
+        card.style.setProperty("--i", i);
+        card.style.setProperty("--elapsed", `${elapsed}ms`);
+        card.classList.add("dealing");
+      });
+    }
+    const done = `${round}:${game.tricks.length}`;
+    if (s.tricksSeen !== null && s.tricksSeen !== done && !game.trick.cards.length && game.tricks.length) {
+      view.querySelector(".centre .trick-cards")?.classList.add("taking");
+    }
+    s.tricksSeen = done;
+  }
+
+  /** On a phone the bids and the hand are below the table: when the player's turn comes,
+   * the page scrolls them into view (all of them, if they are partly off the screen). */
+  function showActions() {
+    const mine = myTurn();
+    if (mine && !s.turnShown) {
+      const actions = view.querySelector(".actions").getBoundingClientRect();
+      const header = document.querySelector(".topbar").getBoundingClientRect().bottom;
+      if (actions.bottom > innerHeight) scrollBy(0, Math.min(actions.bottom - innerHeight, actions.top - header));
+      else if (actions.top < header) scrollBy(0, actions.top - header);
+    }
+    s.turnShown = mine;
+  }
+
   function renderGame() {
     const game = s.game;
     const me = mySeat();
@@ -340,7 +394,7 @@ export function showTable(view, app, tableId) {
       data-to-act="${game.to_act ?? ""}" data-me="${me ?? ""}" data-version="${connection.version}" data-busy="${s.busy}">
       <div class="round-bar">
         <div class="round-info"><strong>${esc(t("web.round.number", { round: game.round }))}</strong>
-          <span>${esc(t("web.round.cards", { cards: game.cards }))}</span>${kindBadge(game.kind)}</div>
+          <span>${esc(tn("web.round.cards", game.cards))}</span>${kindBadge(game.kind)}${bidSumMarkup()}</div>
         ${trumpMarkup()}
         <div class="bar-buttons">
           <button class="small last-trick" ${lastTrick ? "" : "disabled"} title="${esc(t("web.lasttrick.button"))}">${ICONS.lastTrick}<span class="label">${esc(t("web.lasttrick.button"))}</span></button>
@@ -349,16 +403,20 @@ export function showTable(view, app, tableId) {
       ${kindHelp()}${awayBanner}
       <div class="felt opponents-${aroundFrom(me).length}">
         <ol class="seats">${aroundFrom(me).map((seat, i) => seatChip(seat, `pos-${i + 1}`)).join("")}</ol>
-        <div class="centre" aria-live="polite">${centreMarkup()}</div></div>
-      <p class="prompt ${myTurn() ? "mine" : ""}" role="status">${esc(promptText())}</p>
-      ${bidMarkup()}${chooseMarkup()}
-      ${me === null ? `<p class="hint text-centre">${esc(t("web.spectator"))}</p>` : `<ol class="seats me">${seatChip(me)}</ol>`}
-      ${handMarkup()}
+        <div class="centre ${game.phase === "bid" && !game.trick.cards.length ? "bidding" : ""}" aria-live="polite">${centreMarkup()}</div></div>
+      ${me === null ? `<p class="spectator text-centre">${esc(t("web.spectator"))}</p>` : `<ol class="seats me">${seatChip(me)}</ol>`}
+      <div class="actions">
+        <p class="prompt ${myTurn() ? "mine" : ""}" role="status">${esc(promptText())}</p>
+        ${bidMarkup()}${chooseMarkup()}
+        ${handMarkup()}
+      </div>
       ${me === null ? "" : `<p class="keys-hint">${esc(t("web.keys.hint"))}</p>`}
     </div>`;
     // a player in another tab sees their turn in the tab's title
     document.title = myTurn() ? t("web.title.turn") : t("web.app.title");
     tickCountdowns();
+    animateChanges();
+    showActions();
     const refocus = focused.card ? `.hand button.card[data-card="${focused.card}"]` : focused.bid ? `button.bid[data-bid="${focused.bid}"]` : null;
     if (refocus) view.querySelector(refocus)?.focus();
     view.querySelector(".open-sheet").addEventListener("click", openSheet);

@@ -1,5 +1,5 @@
 // Small DOM helpers shared by the screens: escaping, the dialog, short notices.
-import { t, tMaybe } from "./i18n.js";
+import { formatNumber, t, tMaybe } from "./i18n.js";
 
 const ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -16,10 +16,13 @@ export function element(markup) {
 }
 
 /** A player's name as games record it, with bots ("Bot 2 (random)", PROTOCOL.md) named in
- * the page's language. Nicknames cannot contain brackets, so no person matches. */
-export function playerName(name) {
+ * the page's language; `level: false` leaves a bot's level out (a card's label in a
+ * trick has no room for it). Nicknames cannot contain brackets, so no person matches. */
+export function playerName(name, { level = true } = {}) {
   const bot = /^Bot (\d+) \(([\w-]+)\)$/.exec(name);
-  return bot ? t("web.seat.botlevel", { seat: bot[1], bot: tMaybe(`web.bot.${bot[2]}`) ?? bot[2] }) : name;
+  if (!bot) return name;
+  if (!level) return t("web.seat.bot", { seat: bot[1] });
+  return t("web.seat.botlevel", { seat: bot[1], bot: tMaybe(`web.bot.${bot[2]}`) ?? bot[2] });
 }
 
 /** A seat's numbers as labelled figures: `items` are [label, value markup] pairs (a
@@ -33,7 +36,7 @@ export function seatStats(items) {
 
 /** Points with their sign, coloured: "+20", "-10". */
 export function signedPoints(points) {
-  return `<span class="${points < 0 ? "neg" : "pos"}">${points > 0 ? "+" : ""}${points}</span>`;
+  return `<span class="${points < 0 ? "neg" : "pos"}">${points > 0 ? "+" : ""}${formatNumber(points)}</span>`;
 }
 
 let toastTimer = null;
