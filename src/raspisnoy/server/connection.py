@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from raspisnoy.server.protocol import encode
+from raspisnoy.server.wire import encode
 from raspisnoy.store import UserRow
 
 __all__ = ["CloseCode", "Connection", "TokenBucket"]

@@ -1,0 +1,129 @@
+"""The FastAPI dependencies every route uses, each with its ``Annotated`` alias: the
+server's services (store, settings, hub, sessions), the caller (``OptionalUser``,
+``CurrentUser``) and a table's actor (``Actor``).
+
+The services live on ``app.state`` (``install``), so the routes are plain module-level
+``APIRouter`` functions and a test can build as many apps as it likes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Annotated, cast
+
+from fastapi import Depends, FastAPI
+from starlette.requests import HTTPConnection
+
+from raspisnoy.server.actor import TableActor
+from raspisnoy.server.auth import SESSION_COOKIE, Sessions
+from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.hub import Hub
+from raspisnoy.store import NotFoundError, Store, UserRow
+
+__all__ = [
+    "Actor",
+    "CurrentUser",
+    "HubDep",
+    "OptionalUser",
+    "Services",
+    "SessionsDep",
+    "SettingsDep",
+    "StoreDep",
+    "install",
+    "services_of",
+    "user_of_token",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the routes work with; one set per app."""
+
+    store: Store
+    settings: ServerSettings
+    hub: Hub
+    sessions: Sessions
+
+
+def install(app: FastAPI, services: Services) -> None:
+    """Make ``services`` the app's (``services_of`` finds them from any request)."""
+    app.state.services = services
+
+
+def services_of(connection: HTTPConnection) -> Services:
+    """The services of the app serving ``connection`` (a request or a WebSocket)."""
+    return cast(Services, connection.app.state.services)
+
+
+ServicesDep = Annotated[Services, Depends(services_of)]
+
+
+def _store(services: ServicesDep) -> Store:
+    return services.store
+
+
+def _settings(services: ServicesDep) -> ServerSettings:
+    return services.settings
+
+
+def _hub(services: ServicesDep) -> Hub:
+    return services.hub
+
+
+def _sessions(services: ServicesDep) -> Sessions:
+    return services.sessions
+
+
+StoreDep = Annotated[Store, Depends(_store)]
+SettingsDep = Annotated[ServerSettings, Depends(_settings)]
+HubDep = Annotated[Hub, Depends(_hub)]
+SessionsDep = Annotated[Sessions, Depends(_sessions)]
+
+
+async def user_of_token(services: Services, token: str) -> UserRow | None:
+    """The user a session token belongs to; ``None`` if it is forged, expired or the user
+    is gone."""
+    user_id = services.sessions.user_id(token)
+    if user_id is None:
+        return None
+    try:
+        return await services.hub.run(services.store.get_user, user_id)
+    except NotFoundError:
+        return None
+
+
+async def _optional_user(connection: HTTPConnection, services: ServicesDep) -> UserRow | None:
+    """The caller by the session cookie or an ``Authorization: Bearer`` header, if any."""
+    token = connection.cookies.get(SESSION_COOKIE)
+    header = connection.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        token = header[7:].strip()
+    return None if token is None else await user_of_token(services, token)
+
+
+OptionalUser = Annotated[UserRow | None, Depends(_optional_user)]
+
+
+async def _current_user(user: OptionalUser) -> UserRow:
+    if user is None:
+        raise RequestError(
+            Refusal.NO_SESSION, "no valid session: choose a nickname first (POST /api/session)"
+        )
+    return user
+
+
+CurrentUser = Annotated[UserRow, Depends(_current_user)]
+
+
+async def _table_actor(table_id: str, hub: HubDep) -> AsyncIterator[TableActor]:
+    """The actor of the table in the path while the request runs."""
+    try:
+        async with hub.using(table_id) as actor:
+            yield actor
+    except NotFoundError:
+        raise RequestError(Refusal.NOT_FOUND, f"no table {table_id!r}") from None
+
+
+Actor = Annotated[TableActor, Depends(_table_actor)]
