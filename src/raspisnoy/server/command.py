@@ -37,15 +37,15 @@ def tune_gc() -> None:
 
 def serve(
     host: Annotated[
-        str | None, typer.Option(help="Address to listen on [default: 127.0.0.1].")
+        str | None, typer.Option(help="Address to listen on (default: 127.0.0.1).")
     ] = None,
     port: Annotated[
-        int | None, typer.Option(help="Port to listen on [default: 8000].", min=0, max=65535)
+        int | None, typer.Option(help="Port to listen on (default: 8000).", min=0, max=65535)
     ] = None,
     data_dir: Annotated[
         Path | None,
         typer.Option(
-            help="Folder for the SQLite database [default: data].", envvar="RASPISNOY_DATA_DIR"
+            help="Folder for the SQLite database (default: data).", envvar="RASPISNOY_DATA_DIR"
         ),
     ] = None,
     database_url: Annotated[
