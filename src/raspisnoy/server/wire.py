@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import orjson
 from pydantic import BaseModel, ConfigDict
 
-from raspisnoy.core import Action, Card, Game, Play, RoundResult, Trick, View
+from raspisnoy.core import Action, Card, Game, Phase, Play, RoundResult, Trick, View
 from raspisnoy.core.cards import ALL_CARDS
 from raspisnoy.core.record import replay_report
 from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS, option_info, resolve_rules
@@ -72,6 +72,8 @@ def epoch_ms(moment: float | None) -> int | None:
 
 # ------------------------------------------------------------------------- the game
 
+#: The phases in which a round is dealt and not yet scored.
+_DEALT = (Phase.BID, Phase.PLAY)
 #: Every card's notation by index. ``str(card)`` is a Python call per card, and the views
 #: sent after every action name dozens of cards for every seat.
 _CARD_TEXT = tuple(str(card) for card in ALL_CARDS)
@@ -137,9 +139,33 @@ def round_summary(result: RoundResult) -> Json:
     }
 
 
-def game_report(game: Game) -> Json:
-    """The score report (``raspisnoy replay --json``, RECORD.md) of a game."""
-    return replay_report(game)
+def game_report(game: Game, view: View) -> Json:
+    """The score report (``raspisnoy replay --json``, RECORD.md) of a game as the holder of
+    ``view`` may know it: the finished rounds (public: every card was played) and the
+    round in progress from the view, so a blind round's trump stays hidden while it is
+    bid. The full state's report of the round in progress is dropped."""
+    report = replay_report(game)
+    finished = len(view.scores)
+    report["rounds"] = report["rounds"][:finished]
+    if view.phase in _DEALT and view.round > finished:
+        report["rounds"].append(_round_so_far(view))
+    return report
+
+
+def _round_so_far(view: View) -> Json:
+    """The round in progress as a report's round (RECORD.md) from one view."""
+    tricks = [*view.tricks, view.trick] if view.trick.plays else list(view.tricks)
+    return {
+        "round": view.round,
+        "dealer": view.dealer,
+        "cards": view.cards,
+        "kind": str(view.kind),
+        "trump": None if view.trump is None else view.trump.letter,
+        "bids": None if view.bids is None else list(view.bids),
+        "taken": list(view.taken),
+        "points": None,
+        "tricks": [trick_json(trick) for trick in tricks],
+    }
 
 
 # ------------------------------------------------------------------------- tables and people

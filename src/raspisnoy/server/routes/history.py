@@ -7,11 +7,11 @@ from fastapi import APIRouter
 from raspisnoy.core import Game
 from raspisnoy.core.record import Record, game_to_record, record_to_json
 from raspisnoy.server.actor import rebuild_game
-from raspisnoy.server.deps import CurrentUser, HubDep, StoreDep
+from raspisnoy.server.deps import CurrentUser, HubDep, OptionalUser, StoreDep
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.hub import Hub
 from raspisnoy.server.wire import GamesOut, RecordOut, ReportOut, game_report, history_json
-from raspisnoy.store import NotFoundError, Store
+from raspisnoy.store import NotFoundError, Store, UserRow
 
 router = APIRouter(prefix="/api", tags=["history"])
 
@@ -24,22 +24,29 @@ async def my_games(user: CurrentUser, store: StoreDep, hub: HubDep) -> dict[str,
 
 
 @router.get("/games/{table_id}/score", response_model=ReportOut)
-async def score(table_id: str, store: StoreDep, hub: HubDep) -> dict[str, Any]:
-    """The score sheet so far (the ``raspisnoy replay --json`` report of RECORD.md)."""
-    return game_report(await _started_game(table_id, store, hub))
+async def score(table_id: str, user: OptionalUser, store: StoreDep, hub: HubDep) -> dict[str, Any]:
+    """The score sheet so far (the ``raspisnoy replay --json`` report of RECORD.md). The
+    round in progress is reported as the caller sees it: a seat's view for a player of
+    the game, the public view for anyone else."""
+    game, seat = await _started_game(table_id, user, store, hub)
+    return game_report(game, game.view(seat))
 
 
 @router.get("/games/{table_id}/record", response_model=RecordOut)
 async def record(table_id: str, store: StoreDep, hub: HubDep) -> dict[str, Any]:
     """The game as a record (RECORD.md) that ``raspisnoy replay`` accepts. While the
     game runs, only its finished rounds: the hands of the round in play are secret."""
-    game = await _started_game(table_id, store, hub)
+    game, _seat = await _started_game(table_id, None, store, hub)
     full = game_to_record(game)
     finished = len(game.view(None).scores)
     return record_to_json(Record(full.rules, full.players, full.rounds[:finished]))
 
 
-async def _started_game(table_id: str, store: Store, hub: Hub) -> Game:
+async def _started_game(
+    table_id: str, user: UserRow | None, store: Store, hub: Hub
+) -> tuple[Game, int | None]:
+    """The game at the table, rebuilt from its stored actions, and the caller's seat in
+    it (``None``: not a player of it)."""
     try:
         row = await hub.run(store.get_table, table_id)
     except NotFoundError:
@@ -47,4 +54,5 @@ async def _started_game(table_id: str, store: Store, hub: Hub) -> Game:
     if row.status == "open":
         raise RequestError(Refusal.NOT_STARTED, "the game at this table has not started yet")
     events = await hub.run(store.events_of, table_id)
-    return await hub.run(rebuild_game, row, events)
+    seat = None if user is None else next((s.seat for s in row.seats if s.user_id == user.id), None)
+    return await hub.run(rebuild_game, row, events), seat
