@@ -22,6 +22,7 @@ import uvicorn
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from raspisnoy.server.app import WEB_DIR, create_app
 from raspisnoy.server.config import ServerSettings
@@ -116,18 +117,28 @@ class Api:
     def post(self, path: str, **body: Any) -> httpx.Response:
         return self.http.post(path, json=body)
 
-    def socket(self, table_id: str, token: str | None = None) -> Player:
-        return Player(self.base, table_id, token if token is not None else self.token)
+    def socket(self, table_id: str, token: str | None = None, origin: str | None = None) -> Player:
+        """A WebSocket to the table with this guest's token (or ``token``); ``origin`` is
+        the ``Origin`` header a browser would send (none by default)."""
+        return Player(self.base, table_id, token if token is not None else self.token, origin)
 
 
 class Player:
     """A WebSocket client of one table that keeps every message it receives."""
 
-    def __init__(self, base: str, table_id: str, token: str | None) -> None:
+    def __init__(
+        self, base: str, table_id: str, token: str | None, origin: str | None = None
+    ) -> None:
         url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
         if token:
             url += f"?token={token}"
-        self.ws: ClientConnection = connect(url, proxy=None, open_timeout=10, legacy=True)
+        self.ws: ClientConnection = connect(
+            url,
+            proxy=None,
+            open_timeout=10,
+            legacy=True,
+            origin=None if origin is None else Origin(origin),
+        )
         self.messages: list[Message] = []
         self.seat: int | None = None
         self.version = -1

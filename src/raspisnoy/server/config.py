@@ -31,6 +31,9 @@ class ServerSettings(BaseSettings):
     data_dir: Path = Path("data")
     #: SQLAlchemy URL of the database; ``None``: SQLite in ``data_dir``.
     database_url: str | None = None
+    #: Origins (``https://example.com``) besides the server's own whose pages may open a
+    #: table WebSocket or send cookie-authenticated writes; a JSON list in the environment.
+    allowed_origins: tuple[str, ...] = ()
 
     #: Largest client message in bytes; a larger one closes the connection (1009).
     max_message_bytes: Annotated[int, Field(ge=64)] = 4096

@@ -26,6 +26,7 @@ class CloseCode:
     TOO_BIG = 1009
     TRY_LATER = 1013
     UNAUTHORIZED = 4401
+    FORBIDDEN_ORIGIN = 4403
     NOT_FOUND = 4404
 
 

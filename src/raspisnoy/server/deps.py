@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, cast
+from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI
 from starlette.requests import HTTPConnection
@@ -32,6 +33,7 @@ __all__ = [
     "SettingsDep",
     "StoreDep",
     "install",
+    "origin_allowed",
     "services_of",
     "user_of_token",
 ]
@@ -82,6 +84,27 @@ HubDep = Annotated[Hub, Depends(_hub)]
 SessionsDep = Annotated[Sessions, Depends(_sessions)]
 
 
+#: Methods that change something: with the session cookie they need an allowed origin.
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def origin_allowed(connection: HTTPConnection, settings: ServerSettings) -> bool:
+    """Whether the page that sent ``connection`` may use the caller's cookie here: no
+    ``Origin`` header (not a browser), the server's own origin (its host and port are
+    the request's ``Host``), or one of ``settings.allowed_origins``.
+
+    Browsers send the cookie along with requests that other sites' pages make, so
+    without this check such a page could play a visitor's seat (a WebSocket is not
+    bound by the same-origin policy) or open tables in their name."""
+    origin = connection.headers.get("origin")
+    if origin is None:
+        return True
+    if origin.rstrip("/") in {allowed.rstrip("/") for allowed in settings.allowed_origins}:
+        return True
+    own = connection.headers.get("host", "").lower()
+    return bool(own) and urlsplit(origin).netloc.lower() == own
+
+
 async def user_of_token(services: Services, token: str) -> UserRow | None:
     """The user a session token belongs to; ``None`` if it is forged, expired or the user
     is gone."""
@@ -95,12 +118,22 @@ async def user_of_token(services: Services, token: str) -> UserRow | None:
 
 
 async def _optional_user(connection: HTTPConnection, services: ServicesDep) -> UserRow | None:
-    """The caller by the session cookie or an ``Authorization: Bearer`` header, if any."""
-    token = connection.cookies.get(SESSION_COOKIE)
+    """The caller by an ``Authorization: Bearer`` header or the session cookie, if any. A
+    write that relies on the cookie must come from an allowed origin."""
     header = connection.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
-        token = header[7:].strip()
-    return None if token is None else await user_of_token(services, token)
+        return await user_of_token(services, header[7:].strip())
+    token = connection.cookies.get(SESSION_COOKIE)
+    if token is None:
+        return None
+    method = connection.scope.get("method", "GET")
+    if method not in _SAFE_METHODS and not origin_allowed(connection, services.settings):
+        raise RequestError(
+            Refusal.CROSS_ORIGIN,
+            f"{method} from the page of {connection.headers.get('origin', '')[:80]!r} with "
+            "this site's session cookie is refused: that origin is not allowed",
+        )
+    return await user_of_token(services, token)
 
 
 OptionalUser = Annotated[UserRow | None, Depends(_optional_user)]

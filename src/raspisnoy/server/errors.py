@@ -21,6 +21,7 @@ class Refusal(StrEnum):
 
     NO_SESSION = "no_session"
     FORBIDDEN = "forbidden"
+    CROSS_ORIGIN = "cross_origin"
     NOT_FOUND = "not_found"
     SEAT_TAKEN = "seat_taken"
     NOT_SEATED = "not_seated"
@@ -34,6 +35,7 @@ class Refusal(StrEnum):
 HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NO_SESSION: 401,
     Refusal.FORBIDDEN: 403,
+    Refusal.CROSS_ORIGIN: 403,
     Refusal.NOT_FOUND: 404,
     Refusal.SEAT_TAKEN: 409,
     Refusal.NOT_SEATED: 409,

@@ -14,7 +14,7 @@ from raspisnoy.server.actor import TableActor
 from raspisnoy.server.auth import SESSION_COOKIE
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode, Connection, TokenBucket
-from raspisnoy.server.deps import services_of, user_of_token
+from raspisnoy.server.deps import origin_allowed, services_of, user_of_token
 from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
 from raspisnoy.store import NotFoundError
 
@@ -26,6 +26,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """The table's live protocol (docs/PROTOCOL.md)."""
     services = services_of(websocket)
     await websocket.accept()
+    if not origin_allowed(websocket, services.settings):
+        origin = websocket.headers.get("origin", "")[:60]
+        await websocket.close(CloseCode.FORBIDDEN_ORIGIN, f"origin {origin!r} is not allowed")
+        return
     token = websocket.query_params.get("token") or websocket.cookies.get(SESSION_COOKIE)
     user = None
     if token is not None:
