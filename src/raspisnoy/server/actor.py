@@ -35,6 +35,7 @@ from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
 from raspisnoy.server.wire import (
     Json,
     ack_message,
+    action_text,
     encode,
     event_message,
     pong_message,
@@ -103,6 +104,24 @@ def rebuild_game(table: TableRow, events: Sequence[EventRow]) -> Game:
     return game
 
 
+def _exact_action(text: str, client_id: str) -> Action:
+    """The action ``text`` names, written exactly as the view's ``legal`` strings write it
+    (``" 1"`` or ``"01"`` for ``"1"`` are refused), or an ``invalid_action`` error."""
+    try:
+        action = parse_action(text)
+    except InvalidInputError as error:
+        raise ProtocolError(ErrorCode.INVALID_ACTION, str(error), client_id) from None
+    exact = action_text(action)
+    if text != exact:
+        raise ProtocolError(
+            ErrorCode.INVALID_ACTION,
+            f"{text!r} is not written as the protocol writes it: send {exact!r}, "
+            "one of your view's legal actions",
+            client_id,
+        )
+    return action
+
+
 @dataclass(slots=True)
 class _Presence:
     connections: int = 0
@@ -117,8 +136,11 @@ class TableActor:
         self.table = table
         self.game = rebuild_game(table, events) if table.status != "open" else None
         self.version = len(events)
-        #: ``(seat, client id)`` of every applied action, so a resent one is applied once.
-        self._applied = {(e.seat, e.client_id): e.seq for e in events if e.client_id is not None}
+        #: The version and action made under each ``(seat, client id)``, so a resent action
+        #: is applied once and an id reused for another action is refused.
+        self._applied = {
+            (e.seat, e.client_id): (e.seq, e.action) for e in events if e.client_id is not None
+        }
         self._connections: set[Connection] = set()
         # Without a turn timer nobody would ever mark an absent player away: they start so.
         self._presence = [_Presence(away=table.turn_seconds == 0) for _ in table.seats]
@@ -239,16 +261,14 @@ class TableActor:
         client_id, text = message.id, message.action
         assert client_id is not None and text is not None  # parse_client_message ensures it
         seat = self._seat_for(connection, message.seat, client_id)
-        if (seat, client_id) in self._applied:
-            connection.send(ack_message(client_id, self._applied[seat, client_id], duplicate=True))
+        applied = self._applied.get((seat, client_id))
+        if applied is not None:
+            self._resent(connection, client_id, text, *applied)
             return
         game = self.game
         if game is None:
             raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started yet", client_id)
-        try:
-            action = parse_action(text)
-        except InvalidInputError as error:
-            raise ProtocolError(ErrorCode.INVALID_ACTION, str(error), client_id) from None
+        action = _exact_action(text, client_id)
         presence = self._presence[seat]
         was_away, presence.away = presence.away, False  # acting is coming back
         try:
@@ -259,6 +279,22 @@ class TableActor:
         connection.send(ack_message(client_id, self.version, duplicate=False))
         if was_away:
             self._broadcast_table()
+
+    @staticmethod
+    def _resent(
+        connection: Connection, client_id: str, text: str, version: int, action: str
+    ) -> None:
+        """An ``act`` under an id already used: the same action again is acknowledged as
+        a duplicate; another action is refused, since acknowledging it would tell the
+        client that an action it did not make was applied."""
+        if text != action:
+            raise ProtocolError(
+                ErrorCode.DUPLICATE_ID,
+                f"id {client_id!r} was used for {action!r} (version {version}), not for "
+                f"{text!r}: send a new action under a new id",
+                client_id,
+            )
+        connection.send(ack_message(client_id, version, duplicate=True))
 
     # ----------------------------------------------------------------- the game
 
@@ -284,7 +320,7 @@ class TableActor:
             ) from None
         self.game, self.version = trial, row.seq
         if client_id is not None:
-            self._applied[seat, client_id] = row.seq
+            self._applied[seat, client_id] = (row.seq, row.action)
         if trial.is_over:
             self.table = await self.port.finish(self.table.id)
             self.port.drop_later(self.table.id)  # if nobody is watching the end

@@ -34,6 +34,7 @@ class ErrorCode(StrEnum):
     INVALID_ACTION = "invalid_action"
     ILLEGAL_ACTION = "illegal_action"
     STORAGE_FAILED = "storage_failed"
+    DUPLICATE_ID = "duplicate_id"
 
 
 class ProtocolError(Exception):

@@ -31,6 +31,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SeatPresence",
     "ack_message",
+    "action_text",
     "encode",
     "epoch_ms",
     "error_message",
@@ -83,7 +84,7 @@ def _cards(cards: tuple[Card, ...] | None) -> list[str] | None:
     return None if cards is None else [_CARD_TEXT[card.index] for card in cards]
 
 
-def _action_text(action: Action) -> str:
+def action_text(action: Action) -> str:
     """An action in record notation (``KD``, ``X:take``, ``2``, ``control:blind:1``)."""
     if type(action) is Play and action.mode is None:
         return _CARD_TEXT[action.card.index]
@@ -92,7 +93,7 @@ def _action_text(action: Action) -> str:
 
 def trick_json(trick: Trick) -> Json:
     """A trick: leader, the cards in order from the leader, winner (``null`` while open)."""
-    cards = [_action_text(play) for play in trick.plays]
+    cards = [action_text(play) for play in trick.plays]
     return {"leader": trick.leader, "cards": cards, "winner": trick.winner}
 
 
@@ -118,7 +119,7 @@ def view_json(view: View) -> Json:
         "tricks": [trick_json(trick) for trick in view.tricks],
         "scores": [list(points) for points in view.scores],
         "totals": list(view.totals),
-        "legal": [_action_text(action) for action in view.legal_actions],
+        "legal": [action_text(action) for action in view.legal_actions],
     }
 
 
