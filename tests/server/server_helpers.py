@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import secrets
 import socket
 import subprocess
@@ -56,8 +57,10 @@ def new_database(kind: str, folder: Path) -> Iterator[str]:
         admin.dispose()
 
 
+#: The servers' secret in tests (given, so no key file is made in the working folder).
+TEST_SECRET = "test-secret-" + "k" * 32
 #: Limits for tests that play whole games at full speed from one client.
-FAST = ServerSettings(messages_per_second=10_000, message_burst=10_000)
+FAST = ServerSettings(messages_per_second=10_000, message_burst=10_000, secret_key=TEST_SECRET)
 
 
 def free_port() -> int:
@@ -225,6 +228,7 @@ def serve(port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
         [sys.executable, "-m", "raspisnoy", "serve", "--port", str(port), *options],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        env={**os.environ, "RASPISNOY_SECRET_KEY": TEST_SECRET},  # no key file in the cwd
     )
     try:
         deadline = time.monotonic() + 30

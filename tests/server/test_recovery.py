@@ -55,15 +55,16 @@ def test_sigkill_mid_round_and_the_game_goes_on(backend: str, tmp_path: Path) ->
             # An action resent after the restart, under the id it was applied with, is
             # recognised and not applied again.
             acted = [
-                m["version"]
+                (m["version"], m["action"]["action"])
                 for m in players[0].messages
                 if m["type"] == "event"
                 and (m["action"]["seat"], m["action"]["by"]) == (0, "player")
             ]
-            resent = f"v{acted[-1] - 1}"  # play_until's id: the version the action was made at
-            again[0].send({"type": "act", "id": resent, "action": "0"})
+            version, action = acted[-1]
+            resent = f"v{version - 1}"  # play_until's id: the version the action was made at
+            again[0].send({"type": "act", "id": resent, "action": action})
             ack = again[0].recv_until(lambda m: m["type"] in ("ack", "error"))
-            assert ack == {"type": "ack", "id": resent, "version": acted[-1], "duplicate": True}
+            assert ack == {"type": "ack", "id": resent, "version": version, "duplicate": True}
             play_in_threads(again)
             record = anna.http.get(f"/api/games/{table['id']}/record")
             finished = replay(loads_record(record.text))

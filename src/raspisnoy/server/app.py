@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from raspisnoy.bots.expert import warm_up
-from raspisnoy.server.auth import Sessions
+from raspisnoy.server.auth import Sessions, load_secret
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services, install
 from raspisnoy.server.errors import RequestError, request_error_answer
@@ -32,7 +32,7 @@ def create_app(
     store: Store, settings: ServerSettings | None = None, web_dir: Path = WEB_DIR
 ) -> FastAPI:
     """The ASGI application over ``store`` (already migrated); ``web_dir``, if it exists,
-    is served at ``/``."""
+    is served at ``/``. Raises ``SecretKeyError`` if the server's secret cannot be had."""
     settings = settings or ServerSettings()
     hub = Hub(store, settings)
 
@@ -53,7 +53,9 @@ def create_app(
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
     )
-    install(app, Services(store, settings, hub, Sessions(store.secret("session"))))
+    given = None if settings.secret_key is None else settings.secret_key.get_secret_value()
+    sessions = Sessions(load_secret(given, settings.data_dir), settings.session_seconds)
+    install(app, Services(store, settings, hub, sessions))
     app.add_exception_handler(RequestError, request_error_answer)
     add_docs(app, "/api/docs")
     for router in ROUTERS:

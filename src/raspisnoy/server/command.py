@@ -65,6 +65,7 @@ def serve(
     from pydantic import ValidationError
 
     from raspisnoy.server.app import create_app
+    from raspisnoy.server.auth import SecretKeyError
     from raspisnoy.server.config import ServerSettings
     from raspisnoy.store import Store, StoreError
 
@@ -83,7 +84,10 @@ def serve(
         store = Store.open(settings.database())
     except StoreError as error:
         _fail(str(error))
-    app = create_app(store, settings)
+    try:
+        app = create_app(store, settings)
+    except SecretKeyError as error:
+        _fail(str(error))
     tune_gc()
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", **UVICORN_OPTIONS)
 

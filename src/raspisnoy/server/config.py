@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["ENV_PREFIX", "ServerSettings"]
@@ -34,6 +34,11 @@ class ServerSettings(BaseSettings):
     #: Origins (``https://example.com``) besides the server's own whose pages may open a
     #: table WebSocket or send cookie-authenticated writes; a JSON list in the environment.
     allowed_origins: tuple[str, ...] = ()
+    #: The secret session tokens are hashed with (at least 32 characters); ``None``: the
+    #: key file ``secret.key`` in ``data_dir``, made on first start. Never in the database.
+    secret_key: SecretStr | None = None
+    #: How long a session lasts from the moment it is made (30 days).
+    session_seconds: Annotated[int, Field(ge=1)] = 30 * 24 * 3600
 
     #: Largest client message in bytes; a larger one closes the connection (1009).
     max_message_bytes: Annotated[int, Field(ge=64)] = 4096

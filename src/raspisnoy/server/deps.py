@@ -28,6 +28,7 @@ __all__ = [
     "CurrentUser",
     "HubDep",
     "OptionalUser",
+    "RequestToken",
     "Services",
     "SessionsDep",
     "SettingsDep",
@@ -106,34 +107,34 @@ def origin_allowed(connection: HTTPConnection, settings: ServerSettings) -> bool
 
 
 async def user_of_token(services: Services, token: str) -> UserRow | None:
-    """The user a session token belongs to; ``None`` if it is forged, expired or the user
-    is gone."""
-    user_id = services.sessions.user_id(token)
-    if user_id is None:
-        return None
-    try:
-        return await services.hub.run(services.store.get_user, user_id)
-    except NotFoundError:
-        return None
+    """The user of a session token; ``None`` if it is unknown, ended or expired."""
+    return await services.hub.run(services.store.user_of_session, services.sessions.digest(token))
 
 
-async def _optional_user(connection: HTTPConnection, services: ServicesDep) -> UserRow | None:
-    """The caller by an ``Authorization: Bearer`` header or the session cookie, if any. A
-    write that relies on the cookie must come from an allowed origin."""
+def _request_token(connection: HTTPConnection, services: ServicesDep) -> str | None:
+    """The session token of a request: an ``Authorization: Bearer`` header, else the
+    session cookie. A write that relies on the cookie must come from an allowed origin."""
     header = connection.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
-        return await user_of_token(services, header[7:].strip())
+        return header[7:].strip()
     token = connection.cookies.get(SESSION_COOKIE)
-    if token is None:
-        return None
     method = connection.scope.get("method", "GET")
-    if method not in _SAFE_METHODS and not origin_allowed(connection, services.settings):
+    writes = token is not None and method not in _SAFE_METHODS
+    if writes and not origin_allowed(connection, services.settings):
         raise RequestError(
             Refusal.CROSS_ORIGIN,
             f"{method} from the page of {connection.headers.get('origin', '')[:80]!r} with "
             "this site's session cookie is refused: that origin is not allowed",
         )
-    return await user_of_token(services, token)
+    return token
+
+
+RequestToken = Annotated[str | None, Depends(_request_token)]
+
+
+async def _optional_user(token: RequestToken, services: ServicesDep) -> UserRow | None:
+    """The caller, if the request carries a valid session token."""
+    return None if token is None else await user_of_token(services, token)
 
 
 OptionalUser = Annotated[UserRow | None, Depends(_optional_user)]

@@ -392,6 +392,12 @@ class SessionOut(_Out):
     token: str
 
 
+class LogoutOut(_Out):
+    user: UserOut
+    #: How many sessions (tokens) were ended.
+    sessions_ended: int
+
+
 class BotsOut(_Out):
     bots: list[str]
 

@@ -4,40 +4,75 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from raspisnoy.server.auth import (
-    SESSION_COOKIE,
-    SESSION_MAX_AGE,
-    InvalidNicknameError,
-    check_nickname,
+from raspisnoy.server.auth import SESSION_COOKIE, InvalidNicknameError, check_nickname
+from raspisnoy.server.deps import (
+    CurrentUser,
+    HubDep,
+    RequestToken,
+    SessionsDep,
+    SettingsDep,
+    StoreDep,
 )
-from raspisnoy.server.deps import CurrentUser, HubDep, SessionsDep, StoreDep
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.schemas import NicknameIn
-from raspisnoy.server.wire import SessionOut, UserAnswer, user_json
+from raspisnoy.server.wire import LogoutOut, SessionOut, UserAnswer, user_json
 
-router = APIRouter(prefix="/api/session", tags=["players"])
+router = APIRouter(prefix="/api", tags=["players"])
 
 
-@router.post("", response_model=SessionOut)
+@router.post("/session", response_model=SessionOut)
 async def create_session(
-    body: NicknameIn, response: Response, store: StoreDep, hub: HubDep, sessions: SessionsDep
+    body: NicknameIn,
+    response: Response,
+    store: StoreDep,
+    hub: HubDep,
+    sessions: SessionsDep,
+    settings: SettingsDep,
 ) -> dict[str, Any]:
-    """Start a guest session with a nickname: a signed token, also set as a cookie."""
+    """Start a guest session with a nickname: a token, also set as a cookie, valid for
+    ``RASPISNOY_SESSION_SECONDS`` (30 days) unless ended sooner."""
     user = await hub.run(store.create_user, _nickname(body))
-    token = sessions.token(user.id)
+    token, digest, expires = sessions.new_token()
+    await hub.run(store.create_session, user.id, digest, expires)
     response.set_cookie(
-        SESSION_COOKIE, token, max_age=SESSION_MAX_AGE, httponly=True, samesite="lax"
+        SESSION_COOKIE, token, max_age=settings.session_seconds, httponly=True, samesite="lax"
     )
     return {"user": user_json(user), "token": token}
 
 
-@router.get("", response_model=UserAnswer)
+@router.delete("/session", response_model=LogoutOut)
+async def log_out(
+    user: CurrentUser,
+    token: RequestToken,
+    response: Response,
+    store: StoreDep,
+    hub: HubDep,
+    sessions: SessionsDep,
+) -> dict[str, Any]:
+    """Log out: this session's token stops working at once (and the cookie is cleared)."""
+    assert token is not None  # there is a user, so there was a token
+    ended = await hub.run(store.end_session, sessions.digest(token))
+    response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
+    return {"user": user_json(user), "sessions_ended": ended}
+
+
+@router.delete("/sessions", response_model=LogoutOut)
+async def log_out_everywhere(
+    user: CurrentUser, response: Response, store: StoreDep, hub: HubDep
+) -> dict[str, Any]:
+    """Log out everywhere: every token of the caller stops working at once."""
+    ended = await hub.run(store.end_sessions_of, user.id)
+    response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
+    return {"user": user_json(user), "sessions_ended": ended}
+
+
+@router.get("/session", response_model=UserAnswer)
 async def read_session(user: CurrentUser) -> dict[str, Any]:
     """Who the session belongs to."""
     return {"user": user_json(user)}
 
 
-@router.patch("", response_model=UserAnswer)
+@router.patch("/session", response_model=UserAnswer)
 async def rename(
     body: NicknameIn, user: CurrentUser, store: StoreDep, hub: HubDep
 ) -> dict[str, Any]:
