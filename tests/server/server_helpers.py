@@ -60,7 +60,19 @@ def new_database(kind: str, folder: Path) -> Iterator[str]:
 #: The servers' secret in tests (given, so no key file is made in the working folder).
 TEST_SECRET = "test-secret-" + "k" * 32
 #: Limits for tests that play whole games at full speed from one client.
-FAST = ServerSettings(messages_per_second=10_000, message_burst=10_000, secret_key=TEST_SECRET)
+#: Limits for tests that play whole games at full speed from one client, and make many
+#: guests and tables from one address.
+FAST = ServerSettings(
+    messages_per_second=10_000,
+    message_burst=10_000,
+    secret_key=TEST_SECRET,
+    sessions_per_address="100000/minute",
+    requests_per_address="100000/minute",
+    requests_per_user="100000/minute",
+    tables_per_user="1000/minute",
+    max_open_tables_per_user=1000,
+    max_games_per_user=1000,
+)
 
 
 def free_port() -> int:

@@ -131,8 +131,15 @@ class _Presence:
 class TableActor:
     """The live state of one table and the only code that changes it."""
 
-    def __init__(self, port: TablePort, table: TableRow, events: Sequence[EventRow]) -> None:
+    def __init__(
+        self,
+        port: TablePort,
+        table: TableRow,
+        events: Sequence[EventRow],
+        max_connections: int = 64,
+    ) -> None:
         self.port = port
+        self.max_connections = max_connections
         self.table = table
         self.game = rebuild_game(table, events) if table.status != "open" else None
         self.version = len(events)
@@ -195,7 +202,14 @@ class TableActor:
     # ----------------------------------------------------------------- clients
 
     async def join(self, connection: Connection) -> None:
-        """A client connects: it gets the full state; its seat is present again."""
+        """A client connects: it gets the full state; its seat is present again. A client
+        beyond the table's ``max_connections`` is closed instead (4429)."""
+        if len(self._connections) >= self.max_connections:
+            connection.close(
+                CloseCode.TOO_MANY,
+                f"too many connections to this table: at most {self.max_connections}",
+            )
+            return
         user = connection.user
         connection.seat = self._seat_of(user.id) if user is not None else None
         self._connections.add(connection)

@@ -9,16 +9,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from raspisnoy.bots.expert import warm_up
 from raspisnoy.server.auth import Sessions, load_secret
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.deps import Services, install
+from raspisnoy.server.deps import Services, count_request, install
 from raspisnoy.server.errors import RequestError, request_error_answer
 from raspisnoy.server.hub import Hub
-from raspisnoy.server.routes import ROUTERS
+from raspisnoy.server.routes import API_ROUTERS, OTHER_ROUTERS
 from raspisnoy.server.routes.pages import add_docs, score_page_router
 from raspisnoy.store import Store
 
@@ -55,10 +55,12 @@ def create_app(
     )
     given = None if settings.secret_key is None else settings.secret_key.get_secret_value()
     sessions = Sessions(load_secret(given, settings.data_dir), settings.session_seconds)
-    install(app, Services(store, settings, hub, sessions))
+    install(app, Services.of(store, settings, hub, sessions))
     app.add_exception_handler(RequestError, request_error_answer)
     add_docs(app, "/api/docs")
-    for router in ROUTERS:
+    for router in API_ROUTERS:
+        app.include_router(router, dependencies=[Depends(count_request)])
+    for router in OTHER_ROUTERS:
         app.include_router(router)
     if web_dir.is_dir():  # mounted last: the routes above take precedence
         app.include_router(score_page_router(web_dir))

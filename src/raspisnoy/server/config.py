@@ -10,13 +10,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, SecretStr
+from limits import parse_many
+from pydantic import AfterValidator, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["ENV_PREFIX", "ServerSettings"]
 
 #: Every setting ``NAME`` is read from the environment variable ``RASPISNOY_NAME``.
 ENV_PREFIX = "RASPISNOY_"
+
+
+def _rate(text: str) -> str:
+    """``text`` if it is a rate in ``limits`` notation (``30/minute;300/day``)."""
+    try:
+        parse_many(text)
+    except ValueError:
+        raise ValueError(f"not a rate such as 30/minute or 30/minute;300/day: {text!r}") from None
+    return text
+
+
+#: A rate limit in ``limits`` notation.
+Rate = Annotated[str, AfterValidator(_rate)]
 
 
 class ServerSettings(BaseSettings):
@@ -40,12 +54,35 @@ class ServerSettings(BaseSettings):
     #: How long a session lasts from the moment it is made (30 days).
     session_seconds: Annotated[int, Field(ge=1)] = 30 * 24 * 3600
 
+    #: Where rate limits are counted: ``memory://`` (this process) or a ``limits``
+    #: storage URL such as ``redis://host:6379`` for several workers.
+    rate_limit_storage: str = "memory://"
+    #: REST calls of one address and of one user (``limits`` notation, ``;`` between
+    #: several); over them, 429 with ``Retry-After``.
+    requests_per_address: Rate = "1200/minute"
+    requests_per_user: Rate = "600/minute"
+    #: New sessions (guests) one address may make.
+    sessions_per_address: Rate = "30/minute;300/day"
+    #: New tables one user may open.
+    tables_per_user: Rate = "30/minute"
+    #: Tables waiting for players where one user holds a seat, and games being played
+    #: where one user holds a seat: one guest can neither fill the lobby nor keep the
+    #: server busy with bot tables.
+    max_open_tables_per_user: Annotated[int, Field(ge=1)] = 5
+    max_games_per_user: Annotated[int, Field(ge=1)] = 4
+    #: Table sockets open at once to one table, and of one user (or, for spectators
+    #: without a session, one address); over them the socket is closed (4429).
+    max_sockets_per_table: Annotated[int, Field(ge=1)] = 64
+    max_sockets_per_user: Annotated[int, Field(ge=1)] = 16
+    #: Reports of finished games (``/score``, ``/record``) kept ready to answer.
+    report_cache_size: Annotated[int, Field(ge=0)] = 1000
+
     #: Largest client message in bytes; a larger one closes the connection (1009).
     max_message_bytes: Annotated[int, Field(ge=64)] = 4096
     #: Sustained client messages per second, and the burst allowed above it; a client
     #: beyond them is closed as flooding (1008).
-    messages_per_second: Annotated[float, Field(gt=0)] = 20.0
-    message_burst: Annotated[int, Field(ge=1)] = 40
+    messages_per_second: Annotated[float, Field(gt=0)] = 200.0
+    message_burst: Annotated[int, Field(ge=1)] = 400
     #: Messages queued for one slow client before it is dropped (1013).
     outbox_limit: Annotated[int, Field(ge=16)] = 2048
     #: Bounds of a table's settings (a turn timer of 0 means none).

@@ -28,6 +28,7 @@ class CloseCode:
     UNAUTHORIZED = 4401
     FORBIDDEN_ORIGIN = 4403
     NOT_FOUND = 4404
+    TOO_MANY = 4429
 
 
 class TokenBucket:

@@ -1,6 +1,7 @@
 """The FastAPI dependencies every route uses, each with its ``Annotated`` alias: the
-server's services (store, settings, hub, sessions), the caller (``OptionalUser``,
-``CurrentUser``) and a table's actor (``Actor``).
+server's services (store, settings, hub, sessions, limits), the caller (``OptionalUser``,
+``CurrentUser``, with the origin check of cookie writes) and a table's actor (``Actor``);
+``count_request`` counts every ``/api`` call against the REST limits.
 
 The services live on ``app.state`` (``install``), so the routes are plain module-level
 ``APIRouter`` functions and a test can build as many apps as it likes.
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 from urllib.parse import urlsplit
 
+from cachetools import LRUCache
 from fastapi import Depends, FastAPI
 from starlette.requests import HTTPConnection
 
@@ -21,18 +23,23 @@ from raspisnoy.server.auth import SESSION_COOKIE, Sessions
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.hub import Hub
+from raspisnoy.server.limits import Limits, SocketCounts
 from raspisnoy.store import NotFoundError, Store, UserRow
 
 __all__ = [
     "Actor",
     "CurrentUser",
     "HubDep",
+    "LimitsDep",
     "OptionalUser",
     "RequestToken",
     "Services",
+    "ServicesDep",
     "SessionsDep",
     "SettingsDep",
     "StoreDep",
+    "address_of",
+    "count_request",
     "install",
     "origin_allowed",
     "services_of",
@@ -48,6 +55,23 @@ class Services:
     settings: ServerSettings
     hub: Hub
     sessions: Sessions
+    limits: Limits
+    sockets: SocketCounts
+    #: The answers about finished games (they never change), by table id and route.
+    reports: LRUCache[tuple[str, str], dict[str, Any]]
+
+    @classmethod
+    def of(cls, store: Store, settings: ServerSettings, hub: Hub, sessions: Sessions) -> Services:
+        """The services over these parts, with the limits and caches the settings give."""
+        return cls(
+            store,
+            settings,
+            hub,
+            sessions,
+            Limits(settings),
+            SocketCounts(settings.max_sockets_per_user),
+            LRUCache(maxsize=max(1, settings.report_cache_size)),
+        )
 
 
 def install(app: FastAPI, services: Services) -> None:
@@ -79,7 +103,12 @@ def _sessions(services: ServicesDep) -> Sessions:
     return services.sessions
 
 
+def _limits(services: ServicesDep) -> Limits:
+    return services.limits
+
+
 StoreDep = Annotated[Store, Depends(_store)]
+LimitsDep = Annotated[Limits, Depends(_limits)]
 SettingsDep = Annotated[ServerSettings, Depends(_settings)]
 HubDep = Annotated[Hub, Depends(_hub)]
 SessionsDep = Annotated[Sessions, Depends(_sessions)]
@@ -161,3 +190,17 @@ async def _table_actor(table_id: str, hub: HubDep) -> AsyncIterator[TableActor]:
 
 
 Actor = Annotated[TableActor, Depends(_table_actor)]
+
+
+def address_of(connection: HTTPConnection) -> str:
+    """The caller's address (as the server sees it: behind a proxy, the proxy's unless
+    Uvicorn is told to trust its forwarded headers)."""
+    return connection.client.host if connection.client is not None else "unknown"
+
+
+async def count_request(connection: HTTPConnection, user: OptionalUser, limits: LimitsDep) -> None:
+    """Count a REST call against its address's and its user's limits (a dependency of
+    every ``/api`` router)."""
+    limits.hit(limits.requests_per_address, "requests from this address", address_of(connection))
+    if user is not None:
+        limits.hit(limits.requests_per_user, "requests of this user", user.id)

@@ -29,6 +29,7 @@ class Refusal(StrEnum):
     NOT_STARTED = "not_started"
     CONFLICT = "conflict"
     INVALID = "invalid"
+    TOO_MANY = "too_many"
 
 
 #: The HTTP status of each refusal.
@@ -43,19 +44,25 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NOT_STARTED: 409,
     Refusal.CONFLICT: 409,
     Refusal.INVALID: 422,
+    Refusal.TOO_MANY: 429,
 }
 
 
 class RequestError(Exception):
-    """A request that cannot be carried out: its ``code`` and a message naming the input."""
+    """A request that cannot be carried out: its ``code``, a message naming the input and,
+    for a limit, in how many seconds to try again."""
 
-    def __init__(self, code: Refusal, message: str) -> None:
+    def __init__(self, code: Refusal, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 async def request_error_answer(_request: Request, error: Exception) -> JSONResponse:
     """The HTTP answer to a ``RequestError`` (installed as the app's exception handler)."""
     assert isinstance(error, RequestError)
-    return JSONResponse({"detail": error.message}, status_code=HTTP_STATUS[error.code])
+    headers = None if error.retry_after is None else {"retry-after": str(error.retry_after)}
+    return JSONResponse(
+        {"detail": error.message}, status_code=HTTP_STATUS[error.code], headers=headers
+    )

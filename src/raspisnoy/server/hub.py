@@ -196,5 +196,7 @@ class Hub:
             if actor is None:
                 table = await self.run(self.store.get_table, table_id)
                 events = await self.run(self.store.events_of, table_id)
-                actor = self._actors[table_id] = TableActor(self._port, table, events)
+                actor = self._actors[table_id] = TableActor(
+                    self._port, table, events, self.settings.max_sockets_per_table
+                )
         return actor

@@ -154,19 +154,25 @@ def game_report(game: Game, view: View) -> Json:
 
 
 def _round_so_far(view: View) -> Json:
-    """The round in progress as a report's round (RECORD.md) from one view."""
-    tricks = [*view.tricks, view.trick] if view.trick.plays else list(view.tricks)
-    return {
-        "round": view.round,
-        "dealer": view.dealer,
-        "cards": view.cards,
-        "kind": str(view.kind),
-        "trump": None if view.trump is None else view.trump.letter,
-        "bids": None if view.bids is None else list(view.bids),
-        "taken": list(view.taken),
-        "points": None,
-        "tricks": [trick_json(trick) for trick in tricks],
-    }
+    """The round in progress as a report's round (RECORD.md), from one view only: no
+    hands, and the trump (card) as the view shows it."""
+    tricks = (*view.tricks, view.trick) if view.trick.plays else view.tricks
+    known = RoundResult(
+        view.round,
+        view.dealer,
+        view.cards,
+        view.kind,
+        (),
+        view.trump_card,
+        view.trump,
+        view.bids,
+        view.taken,
+        tricks,
+        None,
+    )
+    report = round_summary(known)
+    del report["trump_card"]  # the report's rounds have none (RECORD.md)
+    return report
 
 
 # ------------------------------------------------------------------------- tables and people

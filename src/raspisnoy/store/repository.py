@@ -17,7 +17,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, delete, event, insert, select, update
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -332,6 +332,17 @@ class Store:
                 .order_by(GameTable.created_at.desc())
             )
             return [_table_row(session, table) for table in session.scalars(query)]
+
+    def count_seated_tables(self, user_id: str, status: str) -> int:
+        """How many tables of ``status`` the user holds a seat at."""
+        query = (
+            select(func.count())
+            .select_from(GameTable)
+            .join(Seat, Seat.table_id == GameTable.id)
+            .where(Seat.user_id == user_id, GameTable.status == status)
+        )
+        with self._session() as session:
+            return int(session.scalar(query) or 0)
 
     def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
         """Put a person in a seat (or empty it with ``None``)."""

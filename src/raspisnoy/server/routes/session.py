@@ -2,16 +2,18 @@
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from raspisnoy.server.auth import SESSION_COOKIE, InvalidNicknameError, check_nickname
 from raspisnoy.server.deps import (
     CurrentUser,
     HubDep,
+    LimitsDep,
     RequestToken,
     SessionsDep,
     SettingsDep,
     StoreDep,
+    address_of,
 )
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.schemas import NicknameIn
@@ -23,15 +25,19 @@ router = APIRouter(prefix="/api", tags=["players"])
 @router.post("/session", response_model=SessionOut)
 async def create_session(
     body: NicknameIn,
+    request: Request,
     response: Response,
     store: StoreDep,
     hub: HubDep,
     sessions: SessionsDep,
     settings: SettingsDep,
+    limits: LimitsDep,
 ) -> dict[str, Any]:
     """Start a guest session with a nickname: a token, also set as a cookie, valid for
     ``RASPISNOY_SESSION_SECONDS`` (30 days) unless ended sooner."""
-    user = await hub.run(store.create_user, _nickname(body))
+    nickname = _nickname(body)
+    limits.hit(limits.sessions_per_address, "new sessions from this address", address_of(request))
+    user = await hub.run(store.create_user, nickname)
     token, digest, expires = sessions.new_token()
     await hub.run(store.create_session, user.id, digest, expires)
     response.set_cookie(

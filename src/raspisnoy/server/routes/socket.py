@@ -14,7 +14,7 @@ from raspisnoy.server.actor import TableActor
 from raspisnoy.server.auth import SESSION_COOKIE
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode, Connection, TokenBucket
-from raspisnoy.server.deps import origin_allowed, services_of, user_of_token
+from raspisnoy.server.deps import address_of, origin_allowed, services_of, user_of_token
 from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
 from raspisnoy.store import NotFoundError
 
@@ -38,12 +38,19 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await websocket.close(CloseCode.UNAUTHORIZED, "invalid or expired session token")
             return
     settings = services.settings
+    holder = user.id if user is not None else f"address {address_of(websocket)}"
+    if not services.sockets.acquire(holder):
+        limit = services.sockets.limit
+        await websocket.close(CloseCode.TOO_MANY, f"too many connections: at most {limit} at once")
+        return
     try:
         async with services.hub.using(table_id) as actor:
             connection = Connection(websocket, user, settings.outbox_limit)
             await _connected(websocket, actor, connection, settings)
     except NotFoundError:
         await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
+    finally:
+        services.sockets.release(holder)
 
 
 async def _connected(
@@ -53,7 +60,8 @@ async def _connected(
     pump = asyncio.create_task(connection.pump())
     await actor.call(partial(actor.join, connection))
     try:
-        await _serve(websocket, actor, connection, settings)
+        if not connection.closing:  # refused by the table (full)
+            await _serve(websocket, actor, connection, settings)
     finally:
         await actor.call(partial(actor.part, connection))
         if connection.closing:

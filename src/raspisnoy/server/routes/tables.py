@@ -8,12 +8,17 @@ from fastapi import APIRouter
 from raspisnoy.bots import BOTS
 from raspisnoy.core import RaspisnoyError, Rules, resolve_rules
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.deps import Actor, CurrentUser, HubDep, SettingsDep, StoreDep
+from raspisnoy.server.deps import Actor, CurrentUser, HubDep, LimitsDep, SettingsDep, StoreDep
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.hub import Hub
 from raspisnoy.server.schemas import SeatIn, TableIn
 from raspisnoy.server.wire import TableOut, TablesOut, table_json
+from raspisnoy.store import Store, UserRow
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
+#: ``Retry-After`` of a refusal for holding too many tables: a guess, since it lasts until
+#: the user finishes or leaves one.
+_CAP_RETRY_SECONDS = 60
 
 
 @router.get("", response_model=TablesOut)
@@ -25,11 +30,20 @@ async def list_tables(store: StoreDep, hub: HubDep) -> dict[str, Any]:
 
 @router.post("", status_code=201, response_model=TableOut)
 async def create_table(
-    body: TableIn, user: CurrentUser, store: StoreDep, hub: HubDep, settings: SettingsDep
+    body: TableIn,
+    user: CurrentUser,
+    store: StoreDep,
+    hub: HubDep,
+    settings: SettingsDep,
+    limits: LimitsDep,
 ) -> dict[str, Any]:
     """Open a table with the caller as host in seat 0. A private table is found only
-    through its invite link."""
+    through its invite link. One user holds seats at a few open tables at most."""
     rules, bots = _check_table(body, settings)
+    await _below(
+        settings.max_open_tables_per_user, "open", "tables waiting for players", user, store, hub
+    )
+    limits.hit(limits.tables_per_user, "new tables of this user", user.id)
     row = await hub.run(
         lambda: store.create_table(
             host_id=user.id,
@@ -64,9 +78,24 @@ async def leave(actor: Actor, user: CurrentUser) -> dict[str, Any]:
 
 
 @router.post("/{table_id}/start", response_model=TableOut)
-async def start(actor: Actor, user: CurrentUser) -> dict[str, Any]:
-    """The host starts the game; empty seats are filled with their bots."""
+async def start(
+    actor: Actor, user: CurrentUser, store: StoreDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """The host starts the game; empty seats are filled with their bots. One user plays a
+    few games at once at most."""
+    await _below(settings.max_games_per_user, "playing", "games being played", user, store, hub)
     return await actor.call(lambda: actor.start(user.id))
+
+
+async def _below(limit: int, status: str, what: str, user: UserRow, store: Store, hub: Hub) -> None:
+    """Refuse (429) if the user already holds seats at ``limit`` tables of ``status``."""
+    held = await hub.run(store.count_seated_tables, user.id, status)
+    if held >= limit:
+        raise RequestError(
+            Refusal.TOO_MANY,
+            f"you hold seats at {held} {what}, at most {limit}: finish or leave one of them first",
+            retry_after=_CAP_RETRY_SECONDS,
+        )
 
 
 def _check_table(body: TableIn, settings: ServerSettings) -> tuple[Rules, list[str]]:
