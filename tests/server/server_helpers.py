@@ -27,6 +27,7 @@ from websockets.typing import Origin
 
 from raspisnoy.server.app import WEB_DIR, create_app
 from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.deps import Services
 from raspisnoy.store import Store
 
 Message = dict[str, Any]
@@ -75,6 +76,11 @@ FAST = ServerSettings(
 )
 
 
+def services_of_app(app: Any) -> Services:
+    services: Services = app.state.services
+    return services
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -103,6 +109,11 @@ class Server:
             if time.monotonic() > deadline or not self._thread.is_alive():
                 raise RuntimeError("the server did not start")
             time.sleep(0.02)
+
+    @property
+    def services(self) -> Services:
+        """The running app's services (its hub, store, limits), for white-box checks."""
+        return services_of_app(self._server.config.app)
 
     def stop(self) -> None:
         self._server.should_exit = True

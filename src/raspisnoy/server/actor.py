@@ -157,7 +157,9 @@ class TableActor:
         self._deadline: float | None = None
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]]
         self._queue = asyncio.Queue()
-        self._task = asyncio.create_task(self._run(), name=f"table {table.id}")
+        self._task: asyncio.Task[None] | None = asyncio.create_task(
+            self._run(), name=f"table {table.id}"
+        )
         self._schedule_turn()
 
     # ----------------------------------------------------------------- the mailbox
@@ -187,10 +189,16 @@ class TableActor:
                     future.set_result(result)
 
     async def close(self) -> None:
-        """Stop the actor and its turn task (the server is shutting down)."""
+        """Stop the actor and its turn task (the server is shutting down, or the actor is
+        dropped)."""
         for task in (self._turn, self._task):
             if task is not None:
                 task.cancel()
+        # A cancelled task keeps its exception, whose traceback holds the task's frames and
+        # so this actor: a cycle (actor, task, exception, frame) that only a full garbage
+        # collection would free, which the server makes rare (``command.tune_gc``). Without
+        # the references the task and the actor, its game included, go as soon as done.
+        self._turn = self._task = None
         for connection in self._connections:
             connection.close(CloseCode.GOING_AWAY, "the server is restarting")
 
