@@ -43,15 +43,22 @@ def test_log_out_and_log_out_everywhere(server: Server) -> None:
     other, digest, expires = sessions.new_token()
     server.store.create_session(guest.user["id"], digest, expires)
     assert signed_in(server, other) == 200
+    table = guest.create_table()
+    here, there = guest.socket(table["id"]), guest.socket(table["id"], token=other)
+    assert here.recv()["you"]["seat"] == there.recv()["you"]["seat"] == 0
     out = guest.http.delete("/api/session")
     assert out.status_code == 200 and out.json() == {"user": guest.user, "sessions_ended": 1}
     assert 'raspisnoy_session=""' in out.headers["set-cookie"]
     assert signed_in(server, guest.token) == 401 and signed_in(server, other) == 200
+    assert close_of(here) == (4401, "the session was ended (logged out)")
+    there.send({"type": "ping"})
+    assert there.recv_until(lambda m: m["type"] == "pong")  # the other token plays on
     everywhere = httpx.delete(
         f"{server.base}/api/sessions", headers={"authorization": f"Bearer {other}"}
     )
     assert everywhere.json()["sessions_ended"] == 1
     assert signed_in(server, other) == 401
+    assert close_of(there)[0] == 4401
     third = Api(server.base, "Many")
     assert third.token is not None
     again, digest, expires = sessions.new_token()

@@ -202,6 +202,13 @@ class TableActor:
         for connection in self._connections:
             connection.close(CloseCode.GOING_AWAY, "the server is restarting")
 
+    def close_sessions(self, ended: Callable[[Connection], bool]) -> None:
+        """Close the clients whose session has ended (4401), as a logged-out token must
+        stop playing at once."""
+        for connection in self._connections:
+            if ended(connection):
+                connection.close(CloseCode.UNAUTHORIZED, "the session was ended (logged out)")
+
     @property
     def idle(self) -> bool:
         """Nobody is watching and no game is running: the actor may be dropped."""

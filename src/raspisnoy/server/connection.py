@@ -52,9 +52,17 @@ class TokenBucket:
 class Connection:
     """A connected client of one table; ``seat`` is ``None`` for a spectator."""
 
-    def __init__(self, websocket: WebSocket, user: UserRow | None, outbox_limit: int) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        user: UserRow | None,
+        outbox_limit: int,
+        session: str | None = None,
+    ) -> None:
         self.websocket = websocket
         self.user = user
+        #: The hash of the session token the client connected with (``None``: none).
+        self.session = session
         self.seat: int | None = None
         self._outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(outbox_limit)
         self._closing = False

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from raspisnoy.server.actor import TableActor
 from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.connection import Connection
 from raspisnoy.store import EventRow, Store, StoreError, TableRow
 
 __all__ = ["EventWriter", "Hub"]
@@ -159,6 +160,11 @@ class Hub:
                 await self.run(self.store.checkpoint)
             except StoreError as error:  # a busy database: the next one will do
                 _log.warning("%s", error)
+
+    def close_sessions(self, ended: Callable[[Connection], bool]) -> None:
+        """Close every client of every table whose session has ended."""
+        for actor in self._actors.values():
+            actor.close_sessions(ended)
 
     @asynccontextmanager
     async def using(self, table_id: str) -> AsyncIterator[TableActor]:

@@ -55,9 +55,12 @@ async def log_out(
     hub: HubDep,
     sessions: SessionsDep,
 ) -> dict[str, Any]:
-    """Log out: this session's token stops working at once (and the cookie is cleared)."""
+    """Log out: this session's token stops working at once (its table sockets are closed
+    with 4401, and the cookie is cleared)."""
     assert token is not None  # there is a user, so there was a token
-    ended = await hub.run(store.end_session, sessions.digest(token))
+    digest = sessions.digest(token)
+    ended = await hub.run(store.end_session, digest)
+    hub.close_sessions(lambda connection: connection.session == digest)
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
     return {"user": user_json(user), "sessions_ended": ended}
 
@@ -66,8 +69,10 @@ async def log_out(
 async def log_out_everywhere(
     user: CurrentUser, response: Response, store: StoreDep, hub: HubDep
 ) -> dict[str, Any]:
-    """Log out everywhere: every token of the caller stops working at once."""
+    """Log out everywhere: every token of the caller stops working at once, and every
+    table socket of the caller is closed with 4401."""
     ended = await hub.run(store.end_sessions_of, user.id)
+    hub.close_sessions(lambda c: c.user is not None and c.user.id == user.id)
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
     return {"user": user_json(user), "sessions_ended": ended}
 

@@ -45,7 +45,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     try:
         async with services.hub.using(table_id) as actor:
-            connection = Connection(websocket, user, settings.outbox_limit)
+            session = None if token is None else services.sessions.digest(token)
+            connection = Connection(websocket, user, settings.outbox_limit, session)
             await _connected(websocket, actor, connection, settings)
     except NotFoundError:
         await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
