@@ -245,13 +245,18 @@ def play_in_threads(players: list[Player], done: Callable[[Player], bool] = game
 
 
 @contextmanager
-def serve(port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``raspisnoy serve --port PORT OPTIONS...`` in a subprocess, once ``/healthz`` answers."""
+def serve(port: int, *options: str, key_file: bool = False) -> Iterator[subprocess.Popen[bytes]]:
+    """``raspisnoy serve --port PORT OPTIONS...`` in a subprocess, once ``/healthz`` answers.
+    Its secret is ``TEST_SECRET`` (so no key file lands in the working folder), or with
+    ``key_file`` the key file it makes in its data directory."""
+    environment = {**os.environ, "RASPISNOY_SECRET_KEY": TEST_SECRET}
+    if key_file:
+        del environment["RASPISNOY_SECRET_KEY"]
     process = subprocess.Popen(
         [sys.executable, "-m", "raspisnoy", "serve", "--port", str(port), *options],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        env={**os.environ, "RASPISNOY_SECRET_KEY": TEST_SECRET},  # no key file in the cwd
+        env=environment,
     )
     try:
         deadline = time.monotonic() + 30
