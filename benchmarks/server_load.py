@@ -3,7 +3,8 @@ at bot speed (each client answers its turn at once with a random legal action).
 
 Starts the real server (the app ``raspisnoy serve`` runs, under Uvicorn with the same
 options, one worker) in a subprocess on a fresh SQLite database (or ``--database-url``),
-with flood limits opened up for clients that act as fast as bots. Clients offer
+with flood and abuse limits opened up for clients that act as fast as bots, all from
+one address. Clients offer
 per-message compression as browsers do. Then, through the public API only: a guest
 session per client, a table per 4 clients (turn timer off), every client connected, each
 game started. Each client acts ``--think-ms`` after its turn comes (0: at once, the
@@ -30,6 +31,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -70,7 +72,15 @@ def run_server(port: int, database_url: str) -> None:
     from raspisnoy.server.config import ServerSettings
     from raspisnoy.store import Store
 
-    settings = ServerSettings(messages_per_second=1000, message_burst=1000)
+    # One address opens every guest, table and socket here: the abuse limits are lifted.
+    settings = ServerSettings(
+        messages_per_second=1000,
+        message_burst=1000,
+        secret_key=secrets.token_urlsafe(32),
+        sessions_per_address="1000000/minute",
+        requests_per_address="1000000/minute",
+        max_sockets_per_user=1_000_000,
+    )
     app = create_app(Store.open(database_url), settings)
     tune_gc()
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)

@@ -17,6 +17,7 @@ from raspisnoy.core import (
     IllegalActionError,
     InvalidInputError,
     JokerMode,
+    NotYourTurnError,
     Phase,
     Play,
     RaspisnoyError,
@@ -147,6 +148,25 @@ def test_bid_out_of_turn():
     assert message(game.apply, Bid(1), 0) == "round 1: it is Boris's turn, not Anna's (bid 1)"
     game.bid(1, seat=1)
     assert game.to_act == 2
+
+
+def test_acting_out_of_turn_is_its_own_error_whatever_the_action():
+    """A seat that is not to act gets ``NotYourTurnError``, even with an action that is
+    wrong for the phase too (a card while bidding); the right seat breaking a rule does not."""
+    game = new_game(3, ("2",))
+    deal_in_order(game)
+    card = Play(game.hand(2)[0])
+    for action, seat in ((Bid(1), 2), (card, 2), (Bid(1), 0)):
+        with pytest.raises(NotYourTurnError, match="it is Boris's turn"):
+            game.apply(action, seat)
+    with pytest.raises(IllegalActionError) as wrong_phase:
+        game.apply(Play(game.hand(1)[0]), 1)
+    assert not isinstance(wrong_phase.value, NotYourTurnError)
+    for _ in range(3):
+        game.apply(Bid(0) if game.to_act != game.dealer else Bid(1))
+    assert game.phase is Phase.PLAY
+    with pytest.raises(NotYourTurnError, match="turn, not Vera's"):
+        game.apply(Play(game.hand(2)[0]), 2)
 
 
 @pytest.mark.parametrize("kind", ["misere", "golden"])

@@ -28,6 +28,8 @@ def start_server(
             url = stack.enter_context(new_database(request.param, tmp_path_factory.mktemp("db")))
             store = Store.open(url)
             stack.callback(store.close)
+            if settings.secret_key is None:  # the key file goes to a folder of the test's
+                settings = settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("data")})
             server = Server(store, settings)
             stack.callback(server.stop)
             return server

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import secrets
 import socket
 import subprocess
@@ -22,9 +23,11 @@ import uvicorn
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from raspisnoy.server.app import WEB_DIR, create_app
 from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.deps import Services
 from raspisnoy.store import Store
 
 Message = dict[str, Any]
@@ -55,8 +58,27 @@ def new_database(kind: str, folder: Path) -> Iterator[str]:
         admin.dispose()
 
 
+#: The servers' secret in tests (given, so no key file is made in the working folder).
+TEST_SECRET = "test-secret-" + "k" * 32
 #: Limits for tests that play whole games at full speed from one client.
-FAST = ServerSettings(messages_per_second=10_000, message_burst=10_000)
+#: Limits for tests that play whole games at full speed from one client, and make many
+#: guests and tables from one address.
+FAST = ServerSettings(
+    messages_per_second=10_000,
+    message_burst=10_000,
+    secret_key=TEST_SECRET,
+    sessions_per_address="100000/minute",
+    requests_per_address="100000/minute",
+    requests_per_user="100000/minute",
+    tables_per_user="1000/minute",
+    max_open_tables_per_user=1000,
+    max_games_per_user=1000,
+)
+
+
+def services_of_app(app: Any) -> Services:
+    services: Services = app.state.services
+    return services
 
 
 def free_port() -> int:
@@ -88,6 +110,11 @@ class Server:
                 raise RuntimeError("the server did not start")
             time.sleep(0.02)
 
+    @property
+    def services(self) -> Services:
+        """The running app's services (its hub, store, limits), for white-box checks."""
+        return services_of_app(self._server.config.app)
+
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(20)
@@ -116,18 +143,28 @@ class Api:
     def post(self, path: str, **body: Any) -> httpx.Response:
         return self.http.post(path, json=body)
 
-    def socket(self, table_id: str, token: str | None = None) -> Player:
-        return Player(self.base, table_id, token if token is not None else self.token)
+    def socket(self, table_id: str, token: str | None = None, origin: str | None = None) -> Player:
+        """A WebSocket to the table with this guest's token (or ``token``); ``origin`` is
+        the ``Origin`` header a browser would send (none by default)."""
+        return Player(self.base, table_id, token if token is not None else self.token, origin)
 
 
 class Player:
     """A WebSocket client of one table that keeps every message it receives."""
 
-    def __init__(self, base: str, table_id: str, token: str | None) -> None:
+    def __init__(
+        self, base: str, table_id: str, token: str | None, origin: str | None = None
+    ) -> None:
         url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
         if token:
             url += f"?token={token}"
-        self.ws: ClientConnection = connect(url, proxy=None, open_timeout=10, legacy=True)
+        self.ws: ClientConnection = connect(
+            url,
+            proxy=None,
+            open_timeout=10,
+            legacy=True,
+            origin=None if origin is None else Origin(origin),
+        )
         self.messages: list[Message] = []
         self.seat: int | None = None
         self.version = -1
@@ -208,12 +245,18 @@ def play_in_threads(players: list[Player], done: Callable[[Player], bool] = game
 
 
 @contextmanager
-def serve(port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``raspisnoy serve --port PORT OPTIONS...`` in a subprocess, once ``/healthz`` answers."""
+def serve(port: int, *options: str, key_file: bool = False) -> Iterator[subprocess.Popen[bytes]]:
+    """``raspisnoy serve --port PORT OPTIONS...`` in a subprocess, once ``/healthz`` answers.
+    Its secret is ``TEST_SECRET`` (so no key file lands in the working folder), or with
+    ``key_file`` the key file it makes in its data directory."""
+    environment = {**os.environ, "RASPISNOY_SECRET_KEY": TEST_SECRET}
+    if key_file:
+        del environment["RASPISNOY_SECRET_KEY"]
     process = subprocess.Popen(
         [sys.executable, "-m", "raspisnoy", "serve", "--port", str(port), *options],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        env=environment,
     )
     try:
         deadline = time.monotonic() + 30

@@ -74,6 +74,9 @@ def test_malformed_and_unknown_messages_are_named(
         ({"type": "act", "action": "KD"}, ErrorCode.BAD_MESSAGE, '"id"'),
         ({"type": "act", "id": "a", "action": 7}, ErrorCode.BAD_MESSAGE, '"action"'),
         ({"type": "act", "id": "a", "action": "ZZ"}, ErrorCode.INVALID_ACTION, "'ZZ'"),
+        ({"type": "act", "id": "d", "action": " 1"}, ErrorCode.INVALID_ACTION, "send '1'"),
+        ({"type": "act", "id": "e", "action": "01"}, ErrorCode.INVALID_ACTION, "send '1'"),
+        ({"type": "act", "id": "f", "action": "kd"}, ErrorCode.INVALID_ACTION, "send 'KD'"),
         ({"type": "act", "id": "b", "action": "1"}, ErrorCode.NOT_YOUR_TURN, "Other's turn"),
         ({"type": "act", "id": "c", "action": "1", "seat": 1}, ErrorCode.WRONG_SEAT, "seat 0"),
     ]
@@ -119,6 +122,24 @@ def test_a_resent_action_is_applied_once(blocked_table: tuple[Player, Player, Ap
     assert again == {**first, "duplicate": True}
     events = [m for m in blocker.messages if m["type"] == "event" and m["action"]["seat"] == 1]
     assert len(events) == 1
+
+
+def test_an_id_reused_for_another_action_is_refused(
+    blocked_table: tuple[Player, Player, Api],
+) -> None:
+    _, blocker, _ = blocked_table
+    assert blocker.game is not None
+    action = blocker.game["legal"][0]
+    blocker.send({"type": "act", "id": "once", "action": action})
+    first = blocker.recv_until(lambda m: m["type"] in ("ack", "error"))
+    assert first["type"] == "ack" and not first["duplicate"]
+    other = next(text for text in ("0", "1", "2", "AS", "KD") if text != action)
+    error = error_of(blocker, {"type": "act", "id": "once", "action": other})
+    assert error["code"] == ErrorCode.DUPLICATE_ID and error["id"] == "once"
+    assert repr(action) in error["message"] and repr(other) in error["message"]
+    still_open(blocker)
+    events = [m for m in blocker.messages if m["type"] == "event" and m["action"]["seat"] == 1]
+    assert [m["action"]["action"] for m in events] == [action]
 
 
 def test_spectators_and_unstarted_games_cannot_act(server: Server) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from server_helpers import BACKENDS, Api, Player, free_port, new_database, play_in_threads, serve
 
 from raspisnoy.core.record import loads_record, replay
+from raspisnoy.server.auth import KEY_FILE
 
 
 def mid_round_human_turn(player: Player) -> bool:
@@ -55,15 +57,16 @@ def test_sigkill_mid_round_and_the_game_goes_on(backend: str, tmp_path: Path) ->
             # An action resent after the restart, under the id it was applied with, is
             # recognised and not applied again.
             acted = [
-                m["version"]
+                (m["version"], m["action"]["action"])
                 for m in players[0].messages
                 if m["type"] == "event"
                 and (m["action"]["seat"], m["action"]["by"]) == (0, "player")
             ]
-            resent = f"v{acted[-1] - 1}"  # play_until's id: the version the action was made at
-            again[0].send({"type": "act", "id": resent, "action": "0"})
+            version, action = acted[-1]
+            resent = f"v{version - 1}"  # play_until's id: the version the action was made at
+            again[0].send({"type": "act", "id": resent, "action": action})
             ack = again[0].recv_until(lambda m: m["type"] in ("ack", "error"))
-            assert ack == {"type": "ack", "id": resent, "version": acted[-1], "duplicate": True}
+            assert ack == {"type": "ack", "id": resent, "version": version, "duplicate": True}
             play_in_threads(again)
             record = anna.http.get(f"/api/games/{table['id']}/record")
             finished = replay(loads_record(record.text))
@@ -73,11 +76,17 @@ def test_sigkill_mid_round_and_the_game_goes_on(backend: str, tmp_path: Path) ->
                 player.close()
 
 
-def test_serve_keeps_sqlite_in_the_data_dir(tmp_path: Path) -> None:
+def test_serve_keeps_sqlite_and_its_key_in_the_data_dir(tmp_path: Path) -> None:
     port = free_port()
-    with serve(port, "--data-dir", str(tmp_path / "data")):
-        assert Api(f"http://127.0.0.1:{port}", "Anna").user["nickname"] == "Anna"
+    base = f"http://127.0.0.1:{port}"
+    with serve(port, "--data-dir", str(tmp_path / "data"), key_file=True):
+        anna = Api(base, "Anna")
+        assert anna.user["nickname"] == "Anna"
     assert (tmp_path / "data" / "raspisnoy.sqlite3").exists()
+    key = tmp_path / "data" / KEY_FILE
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    with serve(port, "--data-dir", str(tmp_path / "data"), key_file=True):
+        assert anna.http.get("/api/session").json()["user"] == anna.user  # the same key
 
 
 @pytest.mark.parametrize("how", ["option", "environment"])

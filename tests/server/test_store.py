@@ -3,6 +3,7 @@ repository's writes are all-or-nothing."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,26 @@ def test_events_are_stored_all_or_nothing(backend: str, tmp_path: Path) -> None:
             store.append_events([EventRow(table.id, 2, 0, "KD", "a")])
         with pytest.raises(NotFoundError):
             store.get_table("missing")
-        assert store.secret("session") == store.secret("session")
+        store.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sessions_expire_and_end(backend: str, tmp_path: Path) -> None:
+    with new_database(backend, tmp_path) as url:
+        store = Store.open(url)
+        anna, boris = store.create_user("Anna"), store.create_user("Boris")
+        later = datetime.now(UTC) + timedelta(hours=1)
+        store.create_session(anna.id, "a1", later)
+        store.create_session(anna.id, "a2", later)
+        store.create_session(boris.id, "old", datetime.now(UTC) - timedelta(seconds=1))
+        assert store.user_of_session("old") is None  # expired
+        store.create_session(boris.id, "b1", later)
+        assert store.user_of_session("a1") == anna
+        assert store.user_of_session("nothing") is None
+        assert store.end_session("a1") == 1 and store.end_session("a1") == 0
+        assert store.user_of_session("a1") is None and store.user_of_session("a2") == anna
+        assert store.end_sessions_of(boris.id) == 1  # the expired one went at b1's start
+        assert store.user_of_session("b1") is None and store.user_of_session("a2") == anna
         store.close()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 from server_helpers import FAST, Api, Message, Player, Server, game_over, play_in_threads
@@ -22,7 +21,7 @@ def my_turn_event(player: Player) -> Callable[[Message], bool]:
 def test_timeout_marks_away_a_stand_in_plays_until_back(
     start_server: Callable[[ServerSettings], Server],
 ) -> None:
-    quick = start_server(dataclasses.replace(FAST, min_turn_seconds=1))
+    quick = start_server(FAST.model_copy(update={"min_turn_seconds": 1}))
     host = Api(quick.base, "Sleepy")
     rules = {"preset": "raspisnoy.com", "custom_plan": ["3", "3", "3"]}
     table = host.create_table(rules=rules, bots="random", bot_delay_ms=0, turn_seconds=1)

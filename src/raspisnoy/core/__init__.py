@@ -5,7 +5,12 @@ Pure: no I/O, no global random, nothing imported from outside the standard libra
 
 from raspisnoy.core.actions import Action, Bid, ControlRound, JokerMode, Play, parse_action
 from raspisnoy.core.cards import Card, Suit
-from raspisnoy.core.errors import IllegalActionError, InvalidInputError, RaspisnoyError
+from raspisnoy.core.errors import (
+    IllegalActionError,
+    InvalidInputError,
+    NotYourTurnError,
+    RaspisnoyError,
+)
 from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
 from raspisnoy.core.game import Game
 from raspisnoy.core.kinds import RoundKind
@@ -27,6 +32,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidInputError",
     "JokerMode",
+    "NotYourTurnError",
     "Phase",
     "Play",
     "RaspisnoyError",

@@ -19,6 +19,13 @@ class IllegalActionError(RaspisnoyError, ValueError):
     """A well-formed action that the rules do not allow in the current state."""
 
 
+class NotYourTurnError(IllegalActionError):
+    """An action for a seat other than the one whose turn it is.
+
+    Its own class because a server answers it differently from a rule broken by the
+    right player (another seat acted first, or the client is behind)."""
+
+
 def count(number: int, noun: str) -> str:
     """``1 card``, ``2 cards``: a number with its noun, for messages."""
     return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -31,7 +31,7 @@ from raspisnoy.core.actions import (
 )
 from raspisnoy.core.bidding import forbidden_bid, zero_bid_banned
 from raspisnoy.core.cards import ALL_CARDS, SUIT_MASKS, Card, Suit, cards_in_mask, mask_of
-from raspisnoy.core.errors import IllegalActionError, InvalidInputError, count
+from raspisnoy.core.errors import IllegalActionError, InvalidInputError, NotYourTurnError, count
 from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
 from raspisnoy.core.kinds import RoundKind
 from raspisnoy.core.plan import RoundSpec, round_plan
@@ -484,7 +484,10 @@ class Game:
 
     def _apply_other(self, action: Action, seat: int | None) -> Event:
         """``apply`` for a bid or a control-round choice; a play outside the play phase
-        is refused here, saying why."""
+        is refused here, saying why. The turn is checked first, whatever the action, so
+        a seat acting out of turn always gets ``NotYourTurnError``."""
+        if seat is not None and self.to_act is not None:
+            self._check_turn(seat, f"bid {action.amount}" if type(action) is Bid else action)
         if type(action) is Play:
             self.verify_play(action, seat)  # raises, saying why
         if type(action) is Bid:
@@ -886,7 +889,8 @@ class Game:
             raise InvalidInputError(f"{seat!r} is not a seat of this game")
         if seat is not None and seat != self._to_act:
             raise self._error(
-                f"it is {self.names[self._to_act]}'s turn, not {self._name(seat)}'s ({what})"
+                f"it is {self.names[self._to_act]}'s turn, not {self._name(seat)}'s ({what})",
+                NotYourTurnError,
             )
 
     def _name(self, seat: int) -> str:
@@ -926,14 +930,17 @@ class Game:
             return f"{name} follows, so the joker may only take or discard, not {play}"
         return f"{name} leads, so the joker must demand the highest or discard, not {play}"
 
-    def _error(self, message: str) -> IllegalActionError:
-        """An ``IllegalActionError`` whose message starts with the round and trick."""
+    def _error(
+        self, message: str, kind: type[IllegalActionError] = IllegalActionError
+    ) -> IllegalActionError:
+        """An ``IllegalActionError`` (or the subclass ``kind``) whose message starts with
+        the round and trick."""
         if self._phase is Phase.OVER:
-            return IllegalActionError(message)
+            return kind(message)
         where = f"round {self._round_index + 1}"
         if self._phase is Phase.PLAY:
             where += f", trick {len(self._tricks) + 1}"
-        return IllegalActionError(f"{where}: {message}")
+        return kind(f"{where}: {message}")
 
     @staticmethod
     def _can(verify: Callable[..., None], *args: object) -> bool:

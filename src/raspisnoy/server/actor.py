@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from raspisnoy.bots import Bot, make_bot
 from raspisnoy.core import (
@@ -23,29 +23,32 @@ from raspisnoy.core import (
     Game,
     IllegalActionError,
     InvalidInputError,
+    NotYourTurnError,
     Phase,
     Play,
     parse_action,
     resolve_rules,
 )
 from raspisnoy.server.connection import CloseCode, Connection
-from raspisnoy.server.protocol import (
-    PROTOCOL_VERSION,
-    ClientMessage,
-    ErrorCode,
-    ProtocolError,
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
+from raspisnoy.server.wire import (
+    Json,
+    ack_message,
+    action_text,
     encode,
-    error_message,
+    event_message,
+    pong_message,
     round_summary,
+    state_message,
+    table_json,
+    table_message,
     trick_json,
     view_json,
 )
 from raspisnoy.store import EventRow, StoreError, TableRow
 
-if TYPE_CHECKING:
-    from raspisnoy.server.hub import Hub
-
-__all__ = ["LobbyError", "TableActor", "rebuild_game", "seat_names"]
+__all__ = ["TableActor", "TablePort", "rebuild_game", "seat_names"]
 
 _log = logging.getLogger(__name__)
 #: How long a bot waits before trying again when its move could not be stored.
@@ -54,13 +57,30 @@ _BETWEEN_ROUNDS = (Phase.OVER, Phase.CHOOSE)
 _T = TypeVar("_T")
 
 
-class LobbyError(Exception):
-    """A seating or start request that cannot be carried out; ``status`` is its HTTP code."""
+class TablePort(Protocol):
+    """What an actor needs from the server around it: the store of its table and a way
+    to be dropped. The hub provides it; the actor knows nothing else of the hub."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+    async def append(self, row: EventRow) -> None:
+        """Store an action; returns once it is committed, raises ``StoreError`` if not."""
+
+    async def finish(self, table_id: str) -> TableRow:
+        """Mark the table's game over; the table as stored now."""
+
+    async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
+        """Seat ``user_id`` (``None``: free the seat) before the start."""
+
+    async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
+        """Store that the game started with these names and first dealer; the table now."""
+
+    async def reload(self, table_id: str) -> TableRow:
+        """The table as stored now."""
+
+    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
+        """Run a blocking call (a bot's search) in a worker thread."""
+
+    def drop_later(self, table_id: str) -> None:
+        """Drop the table's actor once its command is done, if nothing uses it any more."""
 
 
 def seat_names(table: TableRow) -> tuple[str, ...]:
@@ -84,6 +104,24 @@ def rebuild_game(table: TableRow, events: Sequence[EventRow]) -> Game:
     return game
 
 
+def _exact_action(text: str, client_id: str) -> Action:
+    """The action ``text`` names, written exactly as the view's ``legal`` strings write it
+    (``" 1"`` or ``"01"`` for ``"1"`` are refused), or an ``invalid_action`` error."""
+    try:
+        action = parse_action(text)
+    except InvalidInputError as error:
+        raise ProtocolError(ErrorCode.INVALID_ACTION, str(error), client_id) from None
+    exact = action_text(action)
+    if text != exact:
+        raise ProtocolError(
+            ErrorCode.INVALID_ACTION,
+            f"{text!r} is not written as the protocol writes it: send {exact!r}, "
+            "one of your view's legal actions",
+            client_id,
+        )
+    return action
+
+
 @dataclass(slots=True)
 class _Presence:
     connections: int = 0
@@ -93,13 +131,23 @@ class _Presence:
 class TableActor:
     """The live state of one table and the only code that changes it."""
 
-    def __init__(self, hub: Hub, table: TableRow, events: Sequence[EventRow]) -> None:
-        self.hub = hub
+    def __init__(
+        self,
+        port: TablePort,
+        table: TableRow,
+        events: Sequence[EventRow],
+        max_connections: int = 64,
+    ) -> None:
+        self.port = port
+        self.max_connections = max_connections
         self.table = table
         self.game = rebuild_game(table, events) if table.status != "open" else None
         self.version = len(events)
-        #: ``(seat, client id)`` of every applied action, so a resent one is applied once.
-        self._applied = {(e.seat, e.client_id): e.seq for e in events if e.client_id is not None}
+        #: The version and action made under each ``(seat, client id)``, so a resent action
+        #: is applied once and an id reused for another action is refused.
+        self._applied = {
+            (e.seat, e.client_id): (e.seq, e.action) for e in events if e.client_id is not None
+        }
         self._connections: set[Connection] = set()
         # Without a turn timer nobody would ever mark an absent player away: they start so.
         self._presence = [_Presence(away=table.turn_seconds == 0) for _ in table.seats]
@@ -109,7 +157,9 @@ class TableActor:
         self._deadline: float | None = None
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]]
         self._queue = asyncio.Queue()
-        self._task = asyncio.create_task(self._run(), name=f"table {table.id}")
+        self._task: asyncio.Task[None] | None = asyncio.create_task(
+            self._run(), name=f"table {table.id}"
+        )
         self._schedule_turn()
 
     # ----------------------------------------------------------------- the mailbox
@@ -139,12 +189,25 @@ class TableActor:
                     future.set_result(result)
 
     async def close(self) -> None:
-        """Stop the actor and its turn task (the server is shutting down)."""
+        """Stop the actor and its turn task (the server is shutting down, or the actor is
+        dropped)."""
         for task in (self._turn, self._task):
             if task is not None:
                 task.cancel()
+        # A cancelled task keeps its exception, whose traceback holds the task's frames and
+        # so this actor: a cycle (actor, task, exception, frame) that only a full garbage
+        # collection would free, which the server makes rare (``command.tune_gc``). Without
+        # the references the task and the actor, its game included, go as soon as done.
+        self._turn = self._task = None
         for connection in self._connections:
             connection.close(CloseCode.GOING_AWAY, "the server is restarting")
+
+    def close_sessions(self, ended: Callable[[Connection], bool]) -> None:
+        """Close the clients whose session has ended (4401), as a logged-out token must
+        stop playing at once."""
+        for connection in self._connections:
+            if ended(connection):
+                connection.close(CloseCode.UNAUTHORIZED, "the session was ended (logged out)")
 
     @property
     def idle(self) -> bool:
@@ -154,7 +217,14 @@ class TableActor:
     # ----------------------------------------------------------------- clients
 
     async def join(self, connection: Connection) -> None:
-        """A client connects: it gets the full state; its seat is present again."""
+        """A client connects: it gets the full state; its seat is present again. A client
+        beyond the table's ``max_connections`` is closed instead (4429)."""
+        if len(self._connections) >= self.max_connections:
+            connection.close(
+                CloseCode.TOO_MANY,
+                f"too many connections to this table: at most {self.max_connections}",
+            )
+            return
         user = connection.user
         connection.seat = self._seat_of(user.id) if user is not None else None
         self._connections.add(connection)
@@ -183,7 +253,7 @@ class TableActor:
         """Carry out one parsed client message; problems are sent back as ``error``."""
         try:
             if message.type == "ping":
-                connection.send({"type": "pong", "version": self.version})
+                connection.send(pong_message(self.version))
             elif message.type == "sync":
                 connection.send(self._state(connection))
             elif message.type == "back":
@@ -191,7 +261,7 @@ class TableActor:
             else:
                 await self._act(connection, message)
         except ProtocolError as error:
-            connection.send(error_message(error))
+            connection.send(error.to_message())
 
     def _seat_for(
         self, connection: Connection, seat: int | None, client_id: str | None = None
@@ -220,29 +290,14 @@ class TableActor:
         client_id, text = message.id, message.action
         assert client_id is not None and text is not None  # parse_client_message ensures it
         seat = self._seat_for(connection, message.seat, client_id)
-        if (seat, client_id) in self._applied:
-            connection.send(
-                {
-                    "type": "ack",
-                    "id": client_id,
-                    "version": self._applied[seat, client_id],
-                    "duplicate": True,
-                }
-            )
+        applied = self._applied.get((seat, client_id))
+        if applied is not None:
+            self._resent(connection, client_id, text, *applied)
             return
         game = self.game
         if game is None:
             raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started yet", client_id)
-        try:
-            action = parse_action(text)
-        except InvalidInputError as error:
-            raise ProtocolError(ErrorCode.INVALID_ACTION, str(error), client_id) from None
-        if game.to_act is not None and game.to_act != seat:
-            raise ProtocolError(
-                ErrorCode.NOT_YOUR_TURN,
-                f"it is {game.names[game.to_act]}'s turn, not yours ({text})",
-                client_id,
-            )
+        action = _exact_action(text, client_id)
         presence = self._presence[seat]
         was_away, presence.away = presence.away, False  # acting is coming back
         try:
@@ -250,11 +305,25 @@ class TableActor:
         except ProtocolError:
             presence.away = was_away
             raise
-        connection.send(
-            {"type": "ack", "id": client_id, "version": self.version, "duplicate": False}
-        )
+        connection.send(ack_message(client_id, self.version, duplicate=False))
         if was_away:
             self._broadcast_table()
+
+    @staticmethod
+    def _resent(
+        connection: Connection, client_id: str, text: str, version: int, action: str
+    ) -> None:
+        """An ``act`` under an id already used: the same action again is acknowledged as
+        a duplicate; another action is refused, since acknowledging it would tell the
+        client that an action it did not make was applied."""
+        if text != action:
+            raise ProtocolError(
+                ErrorCode.DUPLICATE_ID,
+                f"id {client_id!r} was used for {action!r} (version {version}), not for "
+                f"{text!r}: send a new action under a new id",
+                client_id,
+            )
+        connection.send(ack_message(client_id, version, duplicate=True))
 
     # ----------------------------------------------------------------- the game
 
@@ -265,11 +334,13 @@ class TableActor:
         trial = game.clone()
         try:
             trial.apply(action, seat)
+        except NotYourTurnError as error:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, str(error), client_id) from None
         except (IllegalActionError, InvalidInputError) as error:
             raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error), client_id) from None
         row = EventRow(self.table.id, self.version + 1, seat, str(action), client_id)
         try:
-            await self.hub.writer.write(row)
+            await self.port.append(row)
         except StoreError as error:
             raise ProtocolError(
                 ErrorCode.STORAGE_FAILED,
@@ -278,11 +349,10 @@ class TableActor:
             ) from None
         self.game, self.version = trial, row.seq
         if client_id is not None:
-            self._applied[seat, client_id] = row.seq
+            self._applied[seat, client_id] = (row.seq, row.action)
         if trial.is_over:
-            await self.hub.run(self.hub.store.finish_table, self.table.id)
-            self.table = await self.hub.run(self.hub.store.get_table, self.table.id)
-            self.hub.drop_later(self.table.id)  # if nobody is watching the end
+            self.table = await self.port.finish(self.table.id)
+            self.port.drop_later(self.table.id)  # if nobody is watching the end
         self._schedule_turn()
         self._broadcast_event(game, trial, seat, action, by)
 
@@ -303,19 +373,18 @@ class TableActor:
                 round_done["tricks"][-1] if round_done else trick_json(after.view(None).tricks[-1])
             )
             trick_done = last
-        shared = {
-            "type": "event",
-            "version": self.version,
-            "action": {"seat": seat, "action": str(action), "by": by},
-            "trick": trick_done,
-            "round": round_done,
-            "deadline_ms": _epoch_ms(self._deadline),
-        }
+        shared = event_message(
+            self.version,
+            {"seat": seat, "action": str(action), "by": by},
+            trick_done,
+            round_done,
+            self._deadline,
+        )
         self._send_views(after, shared)
         if after.is_over:
             self._broadcast_table()
 
-    def _send_views(self, game: Game, shared: dict[str, Any]) -> None:
+    def _send_views(self, game: Game, shared: Json) -> None:
         encoded: dict[int | None, str] = {}
 
         for connection in self._connections:
@@ -363,7 +432,7 @@ class TableActor:
         if bot is None:
             bot = self._bots[seat, level] = make_bot(level, seed=f"{self.table.seed}/{seat}")
         try:
-            action = await asyncio.to_thread(bot.act, view)
+            action = await self.port.run(bot.act, view)
         except Exception:  # a broken bot must not stop the game: play the first legal action
             _log.exception("table %s: %s bot failed at seat %d", self.table.id, level, seat)
             action = view.legal_actions[0]
@@ -395,33 +464,36 @@ class TableActor:
     def _seat_of(self, user_id: str) -> int | None:
         return next((s.seat for s in self.table.seats if s.user_id == user_id), None)
 
-    async def sit(self, user_id: str, seat: int) -> dict[str, Any]:
+    async def sit(self, user_id: str, seat: int) -> Json:
         """Take an empty seat (moving from another one at this table)."""
         self._require_open()
         if not 0 <= seat < len(self.table.seats):
-            raise LobbyError(
-                422, f"seat {seat} does not exist: seats are 0 to {len(self.table.seats) - 1}"
+            raise RequestError(
+                Refusal.INVALID,
+                f"seat {seat} does not exist: seats are 0 to {len(self.table.seats) - 1}",
             )
         holder = self.table.seats[seat].user_id
         if holder == user_id:
             return self.table_json()
         if holder is not None:
-            raise LobbyError(409, f"seat {seat} is taken by {self.table.seats[seat].nickname}")
+            raise RequestError(
+                Refusal.SEAT_TAKEN, f"seat {seat} is taken by {self.table.seats[seat].nickname}"
+            )
         current = self._seat_of(user_id)
         if current is not None:
-            await self.hub.run(self.hub.store.set_seat, self.table.id, current, None)
-        await self.hub.run(self.hub.store.set_seat, self.table.id, seat, user_id)
+            await self.port.set_seat(self.table.id, current, None)
+        await self.port.set_seat(self.table.id, seat, user_id)
         await self._reseat()
         return self.table_json()
 
-    async def leave(self, user_id: str) -> dict[str, Any]:
+    async def leave(self, user_id: str) -> Json:
         """Leave the table: before the start the seat is freed; during the game a stand-in
         plays it (the seat and its score stay the player's) until they come back."""
         seat = self._seat_of(user_id)
         if seat is None:
-            raise LobbyError(409, "you have no seat at this table")
+            raise RequestError(Refusal.NOT_SEATED, "you have no seat at this table")
         if self.table.status == "open":
-            await self.hub.run(self.hub.store.set_seat, self.table.id, seat, None)
+            await self.port.set_seat(self.table.id, seat, None)
             await self._reseat()
         elif not self._presence[seat].away:
             self._presence[seat].away = True
@@ -429,15 +501,14 @@ class TableActor:
             self._broadcast_table()
         return self.table_json()
 
-    async def start(self, user_id: str) -> dict[str, Any]:
+    async def start(self, user_id: str) -> Json:
         """The host starts the game; every empty seat gets its bot."""
         self._require_open()
         if user_id != self.table.host_id:
-            raise LobbyError(403, "only the host of the table can start the game")
+            raise RequestError(Refusal.FORBIDDEN, "only the host of the table can start the game")
         names = seat_names(self.table)
         game = Game(resolve_rules(self.table.rules), names, seed=self.table.seed)
-        await self.hub.run(self.hub.store.start_table, self.table.id, names, game.dealer)
-        self.table = await self.hub.run(self.hub.store.get_table, self.table.id)
+        self.table = await self.port.start(self.table.id, names, game.dealer)
         self.game, self.version = game, 0
         self._schedule_turn()
         for connection in self._connections:
@@ -446,11 +517,13 @@ class TableActor:
 
     def _require_open(self) -> None:
         if self.table.status != "open":
-            raise LobbyError(409, "the game at this table has already started")
+            raise RequestError(
+                Refusal.ALREADY_STARTED, "the game at this table has already started"
+            )
 
     async def _reseat(self) -> None:
         """Reload the seats after a change; every client learns its (new) seat."""
-        self.table = await self.hub.run(self.hub.store.get_table, self.table.id)
+        self.table = await self.port.reload(self.table.id)
         for connection in self._connections:
             if connection.user is not None:
                 connection.seat = self._seat_of(connection.user.id)
@@ -466,74 +539,27 @@ class TableActor:
 
     # ----------------------------------------------------------------- messages
 
-    def table_json(self) -> dict[str, Any]:
+    def table_json(self) -> Json:
         """The table as clients see it: settings, seats with presence, the turn deadline."""
         return table_json(self.table, self._presence, self._deadline)
 
     def _broadcast_table(self) -> None:
-        message = {"type": "table", "version": self.version, "table": self.table_json()}
-
-        text = encode(message)
+        text = encode(table_message(self.version, self.table_json()))
         for connection in self._connections:
             connection.send(text)
 
-    def _state(self, connection: Connection) -> dict[str, Any]:
+    def _state(self, connection: Connection) -> Json:
         """The full resync: who you are, the table, your view of the game, the last round."""
         game = self.game
         last_round = None
         if game is not None:
             finished = [r for r in game.rounds() if r.points is not None]
-            last_round = round_summary(finished[-1]) if finished else None
+            last_round = finished[-1] if finished else None
         user = connection.user
-        return {
-            "type": "state",
-            "protocol": PROTOCOL_VERSION,
-            "version": self.version,
-            "you": {
-                "user_id": None if user is None else user.id,
-                "nickname": None if user is None else user.nickname,
-                "seat": connection.seat,
-            },
-            "table": self.table_json(),
-            "game": None if game is None else view_json(game.view(connection.seat)),
-            "last_round": last_round,
+        you = {
+            "user_id": None if user is None else user.id,
+            "nickname": None if user is None else user.nickname,
+            "seat": connection.seat,
         }
-
-
-def table_json(
-    table: TableRow, presence: Sequence[_Presence] | None = None, deadline: float | None = None
-) -> dict[str, Any]:
-    """A table as JSON (lobby list, REST answers and WebSocket ``table`` messages)."""
-    seats = []
-    for seat in table.seats:
-        here = presence[seat.seat] if presence is not None else None
-        seats.append(
-            {
-                "seat": seat.seat,
-                "user_id": seat.user_id,
-                "nickname": seat.nickname,
-                "bot": seat.bot,
-                "connected": bool(here and here.connections),
-                "away": bool(here and here.away and seat.user_id is not None),
-            }
-        )
-    return {
-        "id": table.id,
-        "status": table.status,
-        "public": table.public,
-        "host_id": table.host_id,
-        "rules": table.rules,
-        "players": len(table.seats),
-        "turn_seconds": table.turn_seconds,
-        "bot_delay_ms": table.bot_delay_ms,
-        "stand_in": table.stand_in,
-        "seats": seats,
-        "names": None if table.names is None else list(table.names),
-        "deadline_ms": _epoch_ms(deadline),
-        "invite": f"/?table={table.id}",
-    }
-
-
-def _epoch_ms(moment: float | None) -> int | None:
-    """A ``time.time()`` moment as whole milliseconds since the epoch (what JavaScript uses)."""
-    return None if moment is None else int(moment * 1000)
+        view = None if game is None else game.view(connection.seat)
+        return state_message(self.version, you, self.table_json(), view, last_round)

@@ -1,33 +1,39 @@
-"""Guest identity: nickname rules and signed session tokens.
+"""Guest identity: nickname rules, session tokens and the server's secret.
 
-A session token is the user id signed with the server's secret (itsdangerous), so the
-server keeps no session table and a token survives restarts; it is sent as a cookie to
-browsers and in the JSON answer for other clients (``Authorization: Bearer`` or the
-WebSocket's ``token`` query parameter). Registered accounts will issue the same tokens.
+A session token is random; the store keeps a keyed hash of it with its user and expiry,
+so a session ends when it expires or is ended (log out), and survives restarts. It is
+sent as a cookie to browsers and in the JSON answer for other clients
+(``Authorization: Bearer`` or the WebSocket's ``token`` query parameter). Registered
+accounts will issue the same tokens.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import os
+import secrets
+import stat
 import unicodedata
-
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 __all__ = [
+    "KEY_FILE",
     "MAX_NICKNAME",
     "MIN_NICKNAME",
     "SESSION_COOKIE",
-    "SESSION_MAX_AGE",
     "InvalidNicknameError",
+    "SecretKeyError",
     "Sessions",
     "check_nickname",
+    "load_secret",
 ]
 
 MIN_NICKNAME, MAX_NICKNAME = 2, 24
 #: Punctuation allowed inside a nickname besides letters, digits and single spaces.
 _PUNCTUATION = "-_.'"
 SESSION_COOKIE = "raspisnoy_session"
-#: A guest session lasts a year from its last renewal.
-SESSION_MAX_AGE = 365 * 24 * 3600
 
 
 class InvalidNicknameError(ValueError):
@@ -57,18 +63,66 @@ def check_nickname(raw: str) -> str:
 
 
 class Sessions:
-    """Signs user ids into session tokens and reads them back."""
+    """Makes session tokens and the keyed hashes they are stored under.
 
-    def __init__(self, secret: str) -> None:
-        self._serializer = URLSafeTimedSerializer(secret, salt="raspisnoy-session")
+    A token is 256 random bits; the store keeps only ``HMAC(key, token)`` with its user and
+    expiry. The key is derived from the server's secret, which lives outside the database
+    (``load_secret``), so neither the tokens nor new sessions can be had from a copy of it."""
 
-    def token(self, user_id: str) -> str:
-        return self._serializer.dumps(user_id)
+    def __init__(self, secret: bytes, lifetime_seconds: int) -> None:
+        self._key = hmac.new(secret, b"raspisnoy session tokens", hashlib.sha256).digest()
+        self.lifetime = timedelta(seconds=lifetime_seconds)
 
-    def user_id(self, token: str) -> str | None:
-        """The user id a token was signed for; ``None`` if forged, damaged or expired."""
-        try:
-            value = self._serializer.loads(token, max_age=SESSION_MAX_AGE)
-        except BadSignature:
-            return None
-        return value if isinstance(value, str) else None
+    def new_token(self) -> tuple[str, str, datetime]:
+        """A fresh token, the hash to store it under and when it expires."""
+        token = secrets.token_urlsafe(32)
+        return token, self.digest(token), datetime.now(UTC) + self.lifetime
+
+    def digest(self, token: str) -> str:
+        """The hash a token is stored under (64 hex digits)."""
+        return hmac.new(self._key, token.encode(), hashlib.sha256).hexdigest()
+
+
+class SecretKeyError(Exception):
+    """The server's secret cannot be read or made; the message says what to do."""
+
+
+#: Name of the key file made in the data directory when no key is given.
+KEY_FILE = "secret.key"
+#: The fewest characters a secret given in the environment may have.
+MIN_SECRET = 32
+
+
+def load_secret(given: str | None, data_dir: Path) -> bytes:
+    """The server's secret: ``given`` (``RASPISNOY_SECRET_KEY``), else the key file in
+    ``data_dir``, made (256 random bits, readable by its owner only) on first start.
+
+    A key file that others may read is refused rather than used: whoever reads it can
+    make sessions."""
+    if given is not None:
+        if len(given) < MIN_SECRET:
+            raise SecretKeyError(
+                f"RASPISNOY_SECRET_KEY has {len(given)} characters; use at least {MIN_SECRET} "
+                "random ones (e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
+        return given.encode()
+    path = data_dir / KEY_FILE
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            raise SecretKeyError(
+                f"{path} may be read by others (mode {mode:04o}): chmod 600 {path}"
+            ) from None
+        key = path.read_bytes().strip()
+        if len(key) < MIN_SECRET:
+            raise SecretKeyError(f"{path} holds no key: delete it to make a new one") from None
+        return key
+    except OSError as error:
+        raise SecretKeyError(f"cannot make the key file {path}: {error.strerror}") from None
+    key = secrets.token_urlsafe(32).encode()
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(key + b"\n")
+    return key

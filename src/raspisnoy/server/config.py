@@ -1,25 +1,97 @@
-"""The server's settings: where the data lives and the limits that protect it."""
+"""The server's settings: where it listens, where the data lives and the limits that protect
+it, read from ``RASPISNOY_*`` environment variables (pydantic-settings).
+
+Every field is documented in docs/server-settings.md; a test checks that the table there
+names every field. ``raspisnoy serve``'s options override the environment.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
 
-__all__ = ["ServerSettings"]
+from limits import parse_many
+from pydantic import AfterValidator, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ENV_PREFIX", "ServerSettings"]
+
+#: Every setting ``NAME`` is read from the environment variable ``RASPISNOY_NAME``.
+ENV_PREFIX = "RASPISNOY_"
 
 
-@dataclass(frozen=True, slots=True)
-class ServerSettings:
+def _rate(text: str) -> str:
+    """``text`` if it is a rate in ``limits`` notation (``30/minute;300/day``)."""
+    try:
+        parse_many(text)
+    except ValueError:
+        raise ValueError(f"not a rate such as 30/minute or 30/minute;300/day: {text!r}") from None
+    return text
+
+
+#: A rate limit in ``limits`` notation.
+Rate = Annotated[str, AfterValidator(_rate)]
+
+
+class ServerSettings(BaseSettings):
     """What ``raspisnoy serve`` configures; tests shrink the limits to run fast."""
 
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, frozen=True, extra="ignore")
+
+    #: The address and port to listen on.
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(ge=0, le=65535)] = 8000
+    #: Folder for the SQLite database (and, when no key is given, the key file).
+    data_dir: Path = Path("data")
+    #: SQLAlchemy URL of the database; ``None``: SQLite in ``data_dir``.
+    database_url: str | None = None
+    #: Origins (``https://example.com``) besides the server's own whose pages may open a
+    #: table WebSocket or send cookie-authenticated writes; a JSON list in the environment.
+    allowed_origins: tuple[str, ...] = ()
+    #: The secret session tokens are hashed with (at least 32 characters); ``None``: the
+    #: key file ``secret.key`` in ``data_dir``, made on first start. Never in the database.
+    secret_key: SecretStr | None = None
+    #: How long a session lasts from the moment it is made (30 days).
+    session_seconds: Annotated[int, Field(ge=1)] = 30 * 24 * 3600
+
+    #: Where rate limits are counted: ``memory://`` (this process) or a ``limits``
+    #: storage URL such as ``redis://host:6379`` for several workers.
+    rate_limit_storage: str = "memory://"
+    #: REST calls of one address and of one user (``limits`` notation, ``;`` between
+    #: several); over them, 429 with ``Retry-After``.
+    requests_per_address: Rate = "1200/minute"
+    requests_per_user: Rate = "600/minute"
+    #: New sessions (guests) one address may make.
+    sessions_per_address: Rate = "30/minute;300/day"
+    #: New tables one user may open.
+    tables_per_user: Rate = "30/minute"
+    #: Tables waiting for players where one user holds a seat, and games being played
+    #: where one user holds a seat: one guest can neither fill the lobby nor keep the
+    #: server busy with bot tables.
+    max_open_tables_per_user: Annotated[int, Field(ge=1)] = 5
+    max_games_per_user: Annotated[int, Field(ge=1)] = 4
+    #: Table sockets open at once to one table, and of one user (or, for spectators
+    #: without a session, one address); over them the socket is closed (4429).
+    max_sockets_per_table: Annotated[int, Field(ge=1)] = 64
+    max_sockets_per_user: Annotated[int, Field(ge=1)] = 16
+    #: Reports of finished games (``/score``, ``/record``) kept ready to answer.
+    report_cache_size: Annotated[int, Field(ge=0)] = 1000
+
     #: Largest client message in bytes; a larger one closes the connection (1009).
-    max_message_bytes: int = 4096
+    max_message_bytes: Annotated[int, Field(ge=64)] = 4096
     #: Sustained client messages per second, and the burst allowed above it; a client
     #: beyond them is closed as flooding (1008).
-    messages_per_second: float = 20.0
-    message_burst: int = 40
+    messages_per_second: Annotated[float, Field(gt=0)] = 200.0
+    message_burst: Annotated[int, Field(ge=1)] = 400
     #: Messages queued for one slow client before it is dropped (1013).
-    outbox_limit: int = 2048
+    outbox_limit: Annotated[int, Field(ge=16)] = 2048
     #: Bounds of a table's settings (a turn timer of 0 means none).
-    min_turn_seconds: int = 5
-    max_turn_seconds: int = 600
-    max_bot_delay_ms: int = 10_000
+    min_turn_seconds: Annotated[int, Field(ge=1)] = 5
+    max_turn_seconds: Annotated[int, Field(ge=1)] = 600
+    max_bot_delay_ms: Annotated[int, Field(ge=0)] = 10_000
+
+    def database(self) -> str:
+        """The database URL: ``database_url``, else the SQLite file in ``data_dir``."""
+        if self.database_url is not None:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'raspisnoy.sqlite3').resolve()}"

@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from raspisnoy.server.protocol import encode
+from raspisnoy.server.wire import encode
 from raspisnoy.store import UserRow
 
 __all__ = ["CloseCode", "Connection", "TokenBucket"]
@@ -26,7 +26,9 @@ class CloseCode:
     TOO_BIG = 1009
     TRY_LATER = 1013
     UNAUTHORIZED = 4401
+    FORBIDDEN_ORIGIN = 4403
     NOT_FOUND = 4404
+    TOO_MANY = 4429
 
 
 class TokenBucket:
@@ -50,9 +52,17 @@ class TokenBucket:
 class Connection:
     """A connected client of one table; ``seat`` is ``None`` for a spectator."""
 
-    def __init__(self, websocket: WebSocket, user: UserRow | None, outbox_limit: int) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        user: UserRow | None,
+        outbox_limit: int,
+        session: str | None = None,
+    ) -> None:
         self.websocket = websocket
         self.user = user
+        #: The hash of the session token the client connected with (``None``: none).
+        self.session = session
         self.seat: int | None = None
         self._outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(outbox_limit)
         self._closing = False

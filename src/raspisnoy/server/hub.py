@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from raspisnoy.server.actor import TableActor
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.store import EventRow, Store, StoreError
+from raspisnoy.server.connection import Connection
+from raspisnoy.store import EventRow, Store, StoreError, TableRow
 
 __all__ = ["EventWriter", "Hub"]
 
@@ -82,6 +83,38 @@ def _settle(future: asyncio.Future[None], error: Exception | None) -> None:
         future.set_exception(error)
 
 
+class _Port:
+    """The hub as its actors see it (``actor.TablePort``): the store and the event writer,
+    and a way to be dropped."""
+
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
+        self._store = hub.store
+
+    async def append(self, row: EventRow) -> None:
+        await self._hub.writer.write(row)
+
+    async def finish(self, table_id: str) -> TableRow:
+        await self.run(self._store.finish_table, table_id)
+        return await self.reload(table_id)
+
+    async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
+        await self.run(self._store.set_seat, table_id, seat, user_id)
+
+    async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
+        await self.run(self._store.start_table, table_id, names, first_dealer)
+        return await self.reload(table_id)
+
+    async def reload(self, table_id: str) -> TableRow:
+        return await self.run(self._store.get_table, table_id)
+
+    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
+        return await asyncio.to_thread(function, *args)
+
+    def drop_later(self, table_id: str) -> None:
+        self._hub.drop_later(table_id)
+
+
 class Hub:
     """Every live table of this process, by id."""
 
@@ -95,6 +128,7 @@ class Hub:
         #: How many requests and connections are using each table's actor now.
         self._users: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._port = _Port(self)
 
     async def run(self, function: Callable[..., _T], *args: object) -> _T:
         """Run a blocking store call in a worker thread."""
@@ -126,6 +160,11 @@ class Hub:
                 await self.run(self.store.checkpoint)
             except StoreError as error:  # a busy database: the next one will do
                 _log.warning("%s", error)
+
+    def close_sessions(self, ended: Callable[[Connection], bool]) -> None:
+        """Close every client of every table whose session has ended."""
+        for actor in self._actors.values():
+            actor.close_sessions(ended)
 
     @asynccontextmanager
     async def using(self, table_id: str) -> AsyncIterator[TableActor]:
@@ -163,5 +202,7 @@ class Hub:
             if actor is None:
                 table = await self.run(self.store.get_table, table_id)
                 events = await self.run(self.store.events_of, table_id)
-                actor = self._actors[table_id] = TableActor(self, table, events)
+                actor = self._actors[table_id] = TableActor(
+                    self._port, table, events, self.settings.max_sockets_per_table
+                )
         return actor

@@ -1,9 +1,6 @@
-"""The WebSocket protocol's messages (docs/PROTOCOL.md): views and tables as JSON, parsing
-of what clients send, and the error codes.
-
-Everything a seat is sent about the game is built here from ``game.view(seat)`` and from
-public facts (the tricks and results of finished rounds, which every player saw), never
-from the full game state. A spectator's view is ``game.view(None)``.
+"""What WebSocket clients send (docs/PROTOCOL.md): parsing and checking their messages,
+and the codes of the ``error`` messages that answer them. What the server sends is
+built in ``raspisnoy.server.wire``.
 """
 
 from __future__ import annotations
@@ -14,36 +11,14 @@ from typing import Any
 
 import orjson
 
-from raspisnoy.core import Action, Card, Play, RoundResult, Trick, View
-from raspisnoy.core.cards import ALL_CARDS
+from raspisnoy.server.wire import error_message
 
-__all__ = [
-    "PROTOCOL_VERSION",
-    "ClientMessage",
-    "ErrorCode",
-    "ProtocolError",
-    "encode",
-    "error_message",
-    "parse_client_message",
-    "round_summary",
-    "trick_json",
-    "view_json",
-]
+__all__ = ["ClientMessage", "ErrorCode", "ProtocolError", "parse_client_message"]
 
-#: Sent in every ``state`` message; bumped when a message changes incompatibly.
-PROTOCOL_VERSION = 1
 #: The longest client id accepted for an action.
 MAX_CLIENT_ID = 64
 #: The longest action text (the longest real one, ``control:no-trump:4``, is 18 characters).
 MAX_ACTION = 32
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A server message as compact JSON text (names and nicknames kept as written).
-
-    orjson, because encoding a view for every seat after every action is a large share
-    of the server's work, and orjson does it several times faster than ``json``."""
-    return orjson.dumps(message).decode()
 
 
 class ErrorCode(StrEnum):
@@ -59,6 +34,7 @@ class ErrorCode(StrEnum):
     INVALID_ACTION = "invalid_action"
     ILLEGAL_ACTION = "illegal_action"
     STORAGE_FAILED = "storage_failed"
+    DUPLICATE_ID = "duplicate_id"
 
 
 class ProtocolError(Exception):
@@ -69,6 +45,10 @@ class ProtocolError(Exception):
         self.code = code
         self.message = message
         self.client_id = client_id
+
+    def to_message(self) -> dict[str, Any]:
+        """The ``error`` message that answers the client."""
+        return error_message(self.code, self.message, self.client_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,76 +108,3 @@ def parse_client_message(text: str) -> ClientMessage:
     if seat is not None and (type(seat) is not int):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, 'act: "seat" must be a seat number', client_id)
     return ClientMessage(kind, client_id, action, seat)
-
-
-def error_message(error: ProtocolError) -> dict[str, Any]:
-    """The ``error`` message for ``error``."""
-    message: dict[str, Any] = {"type": "error", "code": str(error.code), "message": error.message}
-    if error.client_id is not None:
-        message["id"] = error.client_id
-    return message
-
-
-#: Every card's notation by index. ``str(card)`` is a Python call per card, and the views
-#: sent after every action name dozens of cards for every seat.
-_CARD_TEXT = tuple(str(card) for card in ALL_CARDS)
-
-
-def _cards(cards: tuple[Card, ...] | None) -> list[str] | None:
-    return None if cards is None else [_CARD_TEXT[card.index] for card in cards]
-
-
-def _action_text(action: Action) -> str:
-    """An action in record notation (``KD``, ``X:take``, ``2``, ``control:blind:1``)."""
-    if type(action) is Play and action.mode is None:
-        return _CARD_TEXT[action.card.index]
-    return str(action)
-
-
-def trick_json(trick: Trick) -> dict[str, Any]:
-    """A trick: leader, the cards in order from the leader, winner (``null`` while open)."""
-    cards = [_action_text(play) for play in trick.plays]
-    return {"leader": trick.leader, "cards": cards, "winner": trick.winner}
-
-
-def view_json(view: View) -> dict[str, Any]:
-    """One seat's ``View`` as JSON: everything that seat may know, nothing more."""
-    return {
-        "seat": view.seat,
-        "phase": str(view.phase),
-        "round": view.round,
-        "cards": view.cards,
-        "kind": str(view.kind),
-        "dealer": view.dealer,
-        "to_act": view.to_act,
-        "hand": _cards(view.hand),
-        "shown_hands": [_cards(hand) for hand in view.shown_hands],
-        "trump_card": None if view.trump_card is None else _CARD_TEXT[view.trump_card.index],
-        "trump": None if view.trump is None else view.trump.letter,
-        "trump_hidden": view.trump_hidden,
-        "bids": None if view.bids is None else list(view.bids),
-        "taken": list(view.taken),
-        "hand_sizes": list(view.hand_sizes),
-        "trick": trick_json(view.trick),
-        "tricks": [trick_json(trick) for trick in view.tricks],
-        "scores": [list(points) for points in view.scores],
-        "totals": list(view.totals),
-        "legal": [_action_text(action) for action in view.legal_actions],
-    }
-
-
-def round_summary(result: RoundResult) -> dict[str, Any]:
-    """A finished round as everyone saw it: bids, tricks, points. The dealt hands are left
-    out (every card was played anyway) and so is the undealt rest."""
-    return {
-        "round": result.number,
-        "dealer": result.dealer,
-        "cards": result.cards,
-        "kind": str(result.kind),
-        "trump_card": None if result.trump_card is None else str(result.trump_card),
-        "trump": None if result.trump is None else result.trump.letter,
-        "bids": None if result.bids is None else list(result.bids),
-        "taken": list(result.taken),
-        "tricks": [trick_json(trick) for trick in result.tricks],
-        "points": None if result.points is None else list(result.points),
-    }

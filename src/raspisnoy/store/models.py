@@ -18,12 +18,11 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
-    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "GameEvent", "GameTable", "ScoreSheet", "Seat", "Secret", "User"]
+__all__ = ["Base", "GameEvent", "GameTable", "ScoreSheet", "Seat", "SessionToken", "User"]
 
 
 class Base(DeclarativeBase):
@@ -98,13 +97,19 @@ class GameEvent(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class Secret(Base):
-    """Server secrets by name (the key that signs sessions), shared by every worker."""
+class SessionToken(Base):
+    """A session: who it belongs to and until when, under a keyed hash of its token.
 
-    __tablename__ = "secrets"
+    The token itself is never stored, and the hash is keyed with a secret kept outside
+    the database (``raspisnoy.server.auth``), so a copy of the database can neither use
+    the sessions in it nor make new ones."""
 
-    name: Mapped[str] = mapped_column(String(32), primary_key=True)
-    value: Mapped[str] = mapped_column(Text)
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ScoreSheet(Base):

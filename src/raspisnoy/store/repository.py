@@ -17,12 +17,12 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.models import GameEvent, GameTable, ScoreSheet, Seat, Secret, User
+from raspisnoy.store.models import GameEvent, GameTable, ScoreSheet, Seat, SessionToken, User
 
 __all__ = [
     "EventRow",
@@ -193,18 +193,6 @@ class Store:
         except SQLAlchemyError as error:
             raise StoreError(f"database error: {_reason(error)}") from None
 
-    # ----------------------------------------------------------------- secrets
-
-    def secret(self, name: str) -> str:
-        """The secret called ``name``, created (random, 256 bits) the first time it is asked."""
-        with self._session() as session:
-            row = session.get(Secret, name)
-            if row is not None:
-                return row.value
-            value = secrets.token_urlsafe(32)
-            session.add(Secret(name=name, value=value))
-        return value
-
     # ----------------------------------------------------------------- users
 
     def create_user(self, nickname: str) -> UserRow:
@@ -228,6 +216,49 @@ class Store:
                 raise NotFoundError(f"no user {user_id!r}")
             user.nickname = nickname
             return UserRow(user.id, user.nickname, user.kind)
+
+    # ----------------------------------------------------------------- sessions
+
+    def create_session(self, user_id: str, token_hash: str, expires_at: datetime) -> None:
+        """Store a session of ``user_id`` under its token's hash until ``expires_at``; the
+        user's expired sessions go at the same time."""
+        now = _now()
+        with self._session() as session:
+            session.execute(
+                delete(SessionToken).where(
+                    SessionToken.user_id == user_id, SessionToken.expires_at <= now
+                )
+            )
+            session.add(
+                SessionToken(
+                    token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires_at
+                )
+            )
+
+    def user_of_session(self, token_hash: str) -> UserRow | None:
+        """The user of the unexpired session stored under ``token_hash``, if any."""
+        query = (
+            select(User)
+            .join(SessionToken, SessionToken.user_id == User.id)
+            .where(SessionToken.token_hash == token_hash, SessionToken.expires_at > _now())
+        )
+        with self._session() as session:
+            user = session.scalars(query).first()
+            return None if user is None else UserRow(user.id, user.nickname, user.kind)
+
+    def end_session(self, token_hash: str) -> int:
+        """Delete the session stored under ``token_hash``; how many were deleted (0 or 1)."""
+        with self._session() as session:
+            result = session.execute(
+                delete(SessionToken).where(SessionToken.token_hash == token_hash)
+            )
+            return _count(result)
+
+    def end_sessions_of(self, user_id: str) -> int:
+        """Delete every session of ``user_id``; how many there were."""
+        with self._session() as session:
+            result = session.execute(delete(SessionToken).where(SessionToken.user_id == user_id))
+            return _count(result)
 
     # ----------------------------------------------------------------- tables
 
@@ -301,6 +332,17 @@ class Store:
                 .order_by(GameTable.created_at.desc())
             )
             return [_table_row(session, table) for table in session.scalars(query)]
+
+    def count_seated_tables(self, user_id: str, status: str) -> int:
+        """How many tables of ``status`` the user holds a seat at."""
+        query = (
+            select(func.count())
+            .select_from(GameTable)
+            .join(Seat, Seat.table_id == GameTable.id)
+            .where(Seat.user_id == user_id, GameTable.status == status)
+        )
+        with self._session() as session:
+            return int(session.scalar(query) or 0)
 
     def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
         """Put a person in a seat (or empty it with ``None``)."""
@@ -463,6 +505,11 @@ def _table_row(session: Session, table: GameTable) -> TableRow:
         started_at=table.started_at,
         finished_at=table.finished_at,
     )
+
+
+def _count(result: Any) -> int:
+    """The rows a ``DELETE`` affected."""
+    return int(result.rowcount)
 
 
 def _reason(error: SQLAlchemyError) -> str:

@@ -1,0 +1,68 @@
+"""Refusals of REST requests: what went wrong as a code, turned into an HTTP status in one
+place (``HTTP_STATUS``) by the handler the app installs.
+
+Code below the routes (the table actor, the checks of a new table) raises
+``RequestError`` with a ``Refusal``; it knows nothing of HTTP. The answer keeps the
+shape every client knows: ``{"detail": "..."}`` with the status of the code.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+
+__all__ = ["HTTP_STATUS", "Refusal", "RequestError", "request_error_answer"]
+
+
+class Refusal(StrEnum):
+    """Why a request was refused."""
+
+    NO_SESSION = "no_session"
+    FORBIDDEN = "forbidden"
+    CROSS_ORIGIN = "cross_origin"
+    NOT_FOUND = "not_found"
+    SEAT_TAKEN = "seat_taken"
+    NOT_SEATED = "not_seated"
+    ALREADY_STARTED = "already_started"
+    NOT_STARTED = "not_started"
+    CONFLICT = "conflict"
+    INVALID = "invalid"
+    TOO_MANY = "too_many"
+
+
+#: The HTTP status of each refusal.
+HTTP_STATUS: dict[Refusal, int] = {
+    Refusal.NO_SESSION: 401,
+    Refusal.FORBIDDEN: 403,
+    Refusal.CROSS_ORIGIN: 403,
+    Refusal.NOT_FOUND: 404,
+    Refusal.SEAT_TAKEN: 409,
+    Refusal.NOT_SEATED: 409,
+    Refusal.ALREADY_STARTED: 409,
+    Refusal.NOT_STARTED: 409,
+    Refusal.CONFLICT: 409,
+    Refusal.INVALID: 422,
+    Refusal.TOO_MANY: 429,
+}
+
+
+class RequestError(Exception):
+    """A request that cannot be carried out: its ``code``, a message naming the input and,
+    for a limit, in how many seconds to try again."""
+
+    def __init__(self, code: Refusal, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+
+async def request_error_answer(_request: Request, error: Exception) -> JSONResponse:
+    """The HTTP answer to a ``RequestError`` (installed as the app's exception handler)."""
+    assert isinstance(error, RequestError)
+    headers = None if error.retry_after is None else {"retry-after": str(error.retry_after)}
+    return JSONResponse(
+        {"detail": error.message}, status_code=HTTP_STATUS[error.code], headers=headers
+    )

@@ -1,0 +1,14 @@
+"""The server's routes by area, each an ``APIRouter``. ``create_app`` includes them: the
+``/api`` ones under the REST limits (``deps.count_request``), the others as they are."""
+
+from fastapi import APIRouter
+
+from raspisnoy.server.routes import catalogue, health, history, session, sheets, socket, tables
+
+__all__ = ["API_ROUTERS", "OTHER_ROUTERS"]
+
+API_ROUTERS: tuple[APIRouter, ...] = tuple(
+    module.router for module in (session, catalogue, tables, history, sheets)
+)
+#: The liveness probe (never limited) and the table WebSocket (limited by its own rules).
+OTHER_ROUTERS: tuple[APIRouter, ...] = (health.router, socket.router)

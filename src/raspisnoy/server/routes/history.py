@@ -1,0 +1,76 @@
+"""A player's games, and the score report and record of any started game."""
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter
+
+from raspisnoy.core import Game
+from raspisnoy.core.record import Record, game_to_record, record_to_json
+from raspisnoy.server.actor import rebuild_game
+from raspisnoy.server.deps import CurrentUser, HubDep, OptionalUser, Services, ServicesDep, StoreDep
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.wire import GamesOut, Json, RecordOut, ReportOut, game_report, history_json
+from raspisnoy.store import NotFoundError, UserRow
+
+router = APIRouter(prefix="/api", tags=["history"])
+
+
+@router.get("/me/games", response_model=GamesOut)
+async def my_games(user: CurrentUser, store: StoreDep, hub: HubDep) -> dict[str, Any]:
+    """The caller's games, unfinished and finished, newest first."""
+    rows = await hub.run(store.tables_of_user, user.id)
+    return {"games": [history_json(row, user.id) for row in rows]}
+
+
+@router.get("/games/{table_id}/score", response_model=ReportOut)
+async def score(table_id: str, user: OptionalUser, services: ServicesDep) -> Json:
+    """The score sheet so far (the ``raspisnoy replay --json`` report of RECORD.md). The
+    round in progress is reported as the caller sees it: a seat's view for a player of
+    the game, the public view for anyone else."""
+    return await _answer(
+        table_id, "score", user, services, lambda game, seat: game_report(game, game.view(seat))
+    )
+
+
+@router.get("/games/{table_id}/record", response_model=RecordOut)
+async def record(table_id: str, services: ServicesDep) -> Json:
+    """The game as a record (RECORD.md) that ``raspisnoy replay`` accepts. While the
+    game runs, only its finished rounds: the hands of the round in play are secret."""
+    return await _answer(table_id, "record", None, services, _finished_record)
+
+
+def _finished_record(game: Game, _seat: int | None) -> Json:
+    full = game_to_record(game)
+    finished = len(game.view(None).scores)
+    return record_to_json(Record(full.rules, full.players, full.rounds[:finished]))
+
+
+async def _answer(
+    table_id: str,
+    route: str,
+    user: UserRow | None,
+    services: Services,
+    build: Callable[[Game, int | None], Json],
+) -> Json:
+    """``build(game, caller's seat)`` for the started game at the table. A finished game's
+    answer is the same for everyone and never changes: it is kept (``report_cache_size``)
+    rather than rebuilt from every stored action at each request."""
+    key = (table_id, route)
+    kept = services.reports.get(key)
+    if kept is not None:
+        return kept
+    hub, store = services.hub, services.store
+    try:
+        row = await hub.run(store.get_table, table_id)
+    except NotFoundError:
+        raise RequestError(Refusal.NOT_FOUND, f"no game {table_id!r}") from None
+    if row.status == "open":
+        raise RequestError(Refusal.NOT_STARTED, "the game at this table has not started yet")
+    events = await hub.run(store.events_of, table_id)
+    game = await hub.run(rebuild_game, row, events)
+    seat = None if user is None else next((s.seat for s in row.seats if s.user_id == user.id), None)
+    answer = build(game, seat)
+    if game.is_over and services.settings.report_cache_size:
+        services.reports[key] = answer
+    return answer

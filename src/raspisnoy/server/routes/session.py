@@ -1,0 +1,100 @@
+"""Guest sessions: choose a nickname, see who you are, change the nickname."""
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from raspisnoy.server.auth import SESSION_COOKIE, InvalidNicknameError, check_nickname
+from raspisnoy.server.deps import (
+    CurrentUser,
+    HubDep,
+    LimitsDep,
+    RequestToken,
+    SessionsDep,
+    SettingsDep,
+    StoreDep,
+    address_of,
+)
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.schemas import NicknameIn
+from raspisnoy.server.wire import LogoutOut, SessionOut, UserAnswer, user_json
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+
+@router.post("/session", response_model=SessionOut)
+async def create_session(
+    body: NicknameIn,
+    request: Request,
+    response: Response,
+    store: StoreDep,
+    hub: HubDep,
+    sessions: SessionsDep,
+    settings: SettingsDep,
+    limits: LimitsDep,
+) -> dict[str, Any]:
+    """Start a guest session with a nickname: a token, also set as a cookie, valid for
+    ``RASPISNOY_SESSION_SECONDS`` (30 days) unless ended sooner."""
+    nickname = _nickname(body)
+    limits.hit(limits.sessions_per_address, "new sessions from this address", address_of(request))
+    user = await hub.run(store.create_user, nickname)
+    token, digest, expires = sessions.new_token()
+    await hub.run(store.create_session, user.id, digest, expires)
+    response.set_cookie(
+        SESSION_COOKIE, token, max_age=settings.session_seconds, httponly=True, samesite="lax"
+    )
+    return {"user": user_json(user), "token": token}
+
+
+@router.delete("/session", response_model=LogoutOut)
+async def log_out(
+    user: CurrentUser,
+    token: RequestToken,
+    response: Response,
+    store: StoreDep,
+    hub: HubDep,
+    sessions: SessionsDep,
+) -> dict[str, Any]:
+    """Log out: this session's token stops working at once (its table sockets are closed
+    with 4401, and the cookie is cleared)."""
+    assert token is not None  # there is a user, so there was a token
+    digest = sessions.digest(token)
+    ended = await hub.run(store.end_session, digest)
+    hub.close_sessions(lambda connection: connection.session == digest)
+    response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
+    return {"user": user_json(user), "sessions_ended": ended}
+
+
+@router.delete("/sessions", response_model=LogoutOut)
+async def log_out_everywhere(
+    user: CurrentUser, response: Response, store: StoreDep, hub: HubDep
+) -> dict[str, Any]:
+    """Log out everywhere: every token of the caller stops working at once, and every
+    table socket of the caller is closed with 4401."""
+    ended = await hub.run(store.end_sessions_of, user.id)
+    hub.close_sessions(lambda c: c.user is not None and c.user.id == user.id)
+    response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
+    return {"user": user_json(user), "sessions_ended": ended}
+
+
+@router.get("/session", response_model=UserAnswer)
+async def read_session(user: CurrentUser) -> dict[str, Any]:
+    """Who the session belongs to."""
+    return {"user": user_json(user)}
+
+
+@router.patch("/session", response_model=UserAnswer)
+async def rename(
+    body: NicknameIn, user: CurrentUser, store: StoreDep, hub: HubDep
+) -> dict[str, Any]:
+    """Change the nickname (games already started keep the old one)."""
+    renamed = await hub.run(store.rename_user, user.id, _nickname(body))
+    return {"user": user_json(renamed)}
+
+
+def _nickname(body: NicknameIn) -> str:
+    """The checked nickname, or a refusal naming the rule it breaks."""
+    try:
+        return check_nickname(body.nickname)
+    except InvalidNicknameError as error:
+        raise RequestError(Refusal.INVALID, str(error)) from None

@@ -1,0 +1,108 @@
+"""The table WebSocket ``/ws/tables/{id}``: the live protocol of docs/PROTOCOL.md.
+
+This module reads what a client sends, enforces the per-connection limits (message
+size, flood) and hands each parsed message to the table's actor; the actor answers.
+"""
+
+import asyncio
+from contextlib import suppress
+from functools import partial
+
+from fastapi import APIRouter, WebSocket
+
+from raspisnoy.server.actor import TableActor
+from raspisnoy.server.auth import SESSION_COOKIE
+from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.connection import CloseCode, Connection, TokenBucket
+from raspisnoy.server.deps import address_of, origin_allowed, services_of, user_of_token
+from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
+from raspisnoy.store import NotFoundError
+
+router = APIRouter()
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """The table's live protocol (docs/PROTOCOL.md)."""
+    services = services_of(websocket)
+    await websocket.accept()
+    if not origin_allowed(websocket, services.settings):
+        origin = websocket.headers.get("origin", "")[:60]
+        await websocket.close(CloseCode.FORBIDDEN_ORIGIN, f"origin {origin!r} is not allowed")
+        return
+    token = websocket.query_params.get("token") or websocket.cookies.get(SESSION_COOKIE)
+    user = None
+    if token is not None:
+        user = await user_of_token(services, token)
+        if user is None:
+            await websocket.close(CloseCode.UNAUTHORIZED, "invalid or expired session token")
+            return
+    settings = services.settings
+    holder = user.id if user is not None else f"address {address_of(websocket)}"
+    if not services.sockets.acquire(holder):
+        limit = services.sockets.limit
+        await websocket.close(CloseCode.TOO_MANY, f"too many connections: at most {limit} at once")
+        return
+    try:
+        async with services.hub.using(table_id) as actor:
+            session = None if token is None else services.sessions.digest(token)
+            connection = Connection(websocket, user, settings.outbox_limit, session)
+            await _connected(websocket, actor, connection, settings)
+    except NotFoundError:
+        await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
+    finally:
+        services.sockets.release(holder)
+
+
+async def _connected(
+    websocket: WebSocket, actor: TableActor, connection: Connection, settings: ServerSettings
+) -> None:
+    """Join the table, serve the client until it leaves, then part."""
+    pump = asyncio.create_task(connection.pump())
+    await actor.call(partial(actor.join, connection))
+    try:
+        if not connection.closing:  # refused by the table (full)
+            await _serve(websocket, actor, connection, settings)
+    finally:
+        await actor.call(partial(actor.part, connection))
+        if connection.closing:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(pump, 5)
+        pump.cancel()
+
+
+async def _serve(
+    websocket: WebSocket, actor: TableActor, connection: Connection, settings: ServerSettings
+) -> None:
+    """Read client messages until the client leaves or breaks the limits."""
+    bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
+        if size > settings.max_message_bytes:
+            connection.close(
+                CloseCode.TOO_BIG,
+                f"message too big: {size} bytes, at most {settings.max_message_bytes}",
+            )
+            return
+        if not bucket.take():
+            connection.close(
+                CloseCode.POLICY,
+                f"flooding: more than {settings.messages_per_second:g} messages a second",
+            )
+            return
+        if text is None:
+            binary = ProtocolError(
+                ErrorCode.BAD_MESSAGE, "send messages as JSON in text frames, not binary"
+            )
+            connection.send(binary.to_message())
+            continue
+        try:
+            parsed = parse_client_message(text)
+        except ProtocolError as error:
+            connection.send(error.to_message())
+            continue
+        await actor.call(partial(actor.receive, connection, parsed))

@@ -1,0 +1,550 @@
+"""The wire format: every JSON shape the server sends to clients (docs/PROTOCOL.md).
+
+WebSocket messages (``state``, ``event``, ``table``, ``ack``, ``pong``, ``error``) are
+built here as dicts and encoded with orjson, since one goes to every seat after every
+action. REST answers are built by the same functions and declared by the Pydantic
+models at the end, which FastAPI checks each answer against and shows at ``/api/docs``;
+they forbid extra fields, so a field added to a builder but not to its model fails
+loudly instead of going undocumented.
+
+Everything about a game is built from ``game.view(seat)`` and from public facts (the
+tricks and results of finished rounds, which every player saw), never from the full
+game state. A spectator's view is ``game.view(None)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import orjson
+from pydantic import BaseModel, ConfigDict
+
+from raspisnoy.core import Action, Card, Game, Phase, Play, RoundResult, Trick, View
+from raspisnoy.core.cards import ALL_CARDS
+from raspisnoy.core.record import replay_report
+from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS, option_info, resolve_rules
+from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_report, sheet_to_json
+from raspisnoy.store import SheetRow, TableRow, UserRow
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "SeatPresence",
+    "ack_message",
+    "action_text",
+    "encode",
+    "epoch_ms",
+    "error_message",
+    "event_message",
+    "game_report",
+    "history_json",
+    "pong_message",
+    "round_summary",
+    "rules_catalogue",
+    "sheet_json",
+    "sheet_summary",
+    "state_message",
+    "stored_sheet",
+    "table_json",
+    "table_message",
+    "trick_json",
+    "user_json",
+    "view_json",
+]
+
+#: Sent in every ``state`` message; bumped when a message changes incompatibly.
+PROTOCOL_VERSION = 1
+
+Json = dict[str, Any]
+
+
+def encode(message: Json) -> str:
+    """A server message as compact JSON text (names and nicknames kept as written).
+
+    orjson, because encoding a view for every seat after every action is a large share
+    of the server's work, and orjson does it several times faster than ``json``."""
+    return orjson.dumps(message).decode()
+
+
+def epoch_ms(moment: float | None) -> int | None:
+    """A ``time.time()`` moment as whole milliseconds since the epoch (what JavaScript uses)."""
+    return None if moment is None else int(moment * 1000)
+
+
+# ------------------------------------------------------------------------- the game
+
+#: The phases in which a round is dealt and not yet scored.
+_DEALT = (Phase.BID, Phase.PLAY)
+#: Every card's notation by index. ``str(card)`` is a Python call per card, and the views
+#: sent after every action name dozens of cards for every seat.
+_CARD_TEXT = tuple(str(card) for card in ALL_CARDS)
+
+
+def _cards(cards: tuple[Card, ...] | None) -> list[str] | None:
+    return None if cards is None else [_CARD_TEXT[card.index] for card in cards]
+
+
+def action_text(action: Action) -> str:
+    """An action in record notation (``KD``, ``X:take``, ``2``, ``control:blind:1``)."""
+    if type(action) is Play and action.mode is None:
+        return _CARD_TEXT[action.card.index]
+    return str(action)
+
+
+def trick_json(trick: Trick) -> Json:
+    """A trick: leader, the cards in order from the leader, winner (``null`` while open)."""
+    cards = [action_text(play) for play in trick.plays]
+    return {"leader": trick.leader, "cards": cards, "winner": trick.winner}
+
+
+def view_json(view: View) -> Json:
+    """One seat's ``View`` as JSON: everything that seat may know, nothing more."""
+    return {
+        "seat": view.seat,
+        "phase": str(view.phase),
+        "round": view.round,
+        "cards": view.cards,
+        "kind": str(view.kind),
+        "dealer": view.dealer,
+        "to_act": view.to_act,
+        "hand": _cards(view.hand),
+        "shown_hands": [_cards(hand) for hand in view.shown_hands],
+        "trump_card": None if view.trump_card is None else _CARD_TEXT[view.trump_card.index],
+        "trump": None if view.trump is None else view.trump.letter,
+        "trump_hidden": view.trump_hidden,
+        "bids": None if view.bids is None else list(view.bids),
+        "taken": list(view.taken),
+        "hand_sizes": list(view.hand_sizes),
+        "trick": trick_json(view.trick),
+        "tricks": [trick_json(trick) for trick in view.tricks],
+        "scores": [list(points) for points in view.scores],
+        "totals": list(view.totals),
+        "legal": [action_text(action) for action in view.legal_actions],
+    }
+
+
+def round_summary(result: RoundResult) -> Json:
+    """A finished round as everyone saw it: bids, tricks, points. The dealt hands are left
+    out (every card was played anyway) and so is the undealt rest."""
+    return {
+        "round": result.number,
+        "dealer": result.dealer,
+        "cards": result.cards,
+        "kind": str(result.kind),
+        "trump_card": None if result.trump_card is None else str(result.trump_card),
+        "trump": None if result.trump is None else result.trump.letter,
+        "bids": None if result.bids is None else list(result.bids),
+        "taken": list(result.taken),
+        "tricks": [trick_json(trick) for trick in result.tricks],
+        "points": None if result.points is None else list(result.points),
+    }
+
+
+def game_report(game: Game, view: View) -> Json:
+    """The score report (``raspisnoy replay --json``, RECORD.md) of a game as the holder of
+    ``view`` may know it: the finished rounds (public: every card was played) and the
+    round in progress from the view, so a blind round's trump stays hidden while it is
+    bid. The full state's report of the round in progress is dropped."""
+    report = replay_report(game)
+    finished = len(view.scores)
+    report["rounds"] = report["rounds"][:finished]
+    if view.phase in _DEALT and view.round > finished:
+        report["rounds"].append(_round_so_far(view))
+    return report
+
+
+def _round_so_far(view: View) -> Json:
+    """The round in progress as a report's round (RECORD.md), from one view only: no
+    hands, and the trump (card) as the view shows it."""
+    tricks = (*view.tricks, view.trick) if view.trick.plays else view.tricks
+    known = RoundResult(
+        view.round,
+        view.dealer,
+        view.cards,
+        view.kind,
+        (),
+        view.trump_card,
+        view.trump,
+        view.bids,
+        view.taken,
+        tricks,
+        None,
+    )
+    report = round_summary(known)
+    del report["trump_card"]  # the report's rounds have none (RECORD.md)
+    return report
+
+
+# ------------------------------------------------------------------------- tables and people
+
+
+class SeatPresence(Protocol):
+    """What the table message says of a seat's person: connected clients, away or not."""
+
+    @property
+    def connections(self) -> int: ...
+
+    @property
+    def away(self) -> bool: ...
+
+
+def table_json(
+    table: TableRow, presence: Sequence[SeatPresence] | None = None, deadline: float | None = None
+) -> Json:
+    """A table as JSON (lobby list, REST answers and WebSocket ``table`` messages)."""
+    seats = []
+    for seat in table.seats:
+        here = presence[seat.seat] if presence is not None else None
+        seats.append(
+            {
+                "seat": seat.seat,
+                "user_id": seat.user_id,
+                "nickname": seat.nickname,
+                "bot": seat.bot,
+                "connected": bool(here and here.connections),
+                "away": bool(here and here.away and seat.user_id is not None),
+            }
+        )
+    return {
+        "id": table.id,
+        "status": table.status,
+        "public": table.public,
+        "host_id": table.host_id,
+        "rules": table.rules,
+        "players": len(table.seats),
+        "turn_seconds": table.turn_seconds,
+        "bot_delay_ms": table.bot_delay_ms,
+        "stand_in": table.stand_in,
+        "seats": seats,
+        "names": None if table.names is None else list(table.names),
+        "deadline_ms": epoch_ms(deadline),
+        "invite": f"/?table={table.id}",
+    }
+
+
+def user_json(user: UserRow) -> Json:
+    return {"id": user.id, "nickname": user.nickname, "kind": user.kind}
+
+
+def history_json(row: TableRow, user_id: str) -> Json:
+    """One line of a player's history: the game, their seat, links to its reports."""
+    seat = next(s.seat for s in row.seats if s.user_id == user_id)
+    return {
+        "id": row.id,
+        "status": row.status,
+        "seat": seat,
+        "players": list(row.names or ()),
+        "rules": row.rules.get("preset"),
+        "started_at": None if row.started_at is None else row.started_at.isoformat(),
+        "finished_at": None if row.finished_at is None else row.finished_at.isoformat(),
+        "score": f"/api/games/{row.id}/score",
+        "record": f"/api/games/{row.id}/record",
+    }
+
+
+def rules_catalogue() -> Json:
+    """The presets (resolved) and every rules option a table may override."""
+    return {
+        "presets": [
+            {
+                "name": name,
+                "description": PRESET_DESCRIPTIONS[name][0],
+                "rules": resolve_rules(name).to_json(),
+            }
+            for name in PRESETS
+        ],
+        "options": [
+            {
+                "name": info.name,
+                "type": {bool: "bool", int: "int", str: "str", tuple: "list"}[info.type],
+                "default": list(info.default) if isinstance(info.default, tuple) else info.default,
+                "en": info.en,
+                "ru": info.ru,
+                "low": info.low,
+                "high": info.high,
+                "choices": list(info.choices),
+            }
+            for info in option_info()
+        ],
+    }
+
+
+# ------------------------------------------------------------------------- socket messages
+
+
+def state_message(
+    version: int, you: Json, table: Json, view: View | None, last_round: RoundResult | None
+) -> Json:
+    """The full resync: who you are, the table, your view of the game, the last round."""
+    return {
+        "type": "state",
+        "protocol": PROTOCOL_VERSION,
+        "version": version,
+        "you": you,
+        "table": table,
+        "game": None if view is None else view_json(view),
+        "last_round": None if last_round is None else round_summary(last_round),
+    }
+
+
+def event_message(
+    version: int,
+    action: Json,
+    trick: Json | None,
+    round_done: Json | None,
+    deadline: float | None,
+) -> Json:
+    """An applied action, without the recipient's view (``game``, added per seat)."""
+    return {
+        "type": "event",
+        "version": version,
+        "action": action,
+        "trick": trick,
+        "round": round_done,
+        "deadline_ms": epoch_ms(deadline),
+    }
+
+
+def table_message(version: int, table: Json) -> Json:
+    return {"type": "table", "version": version, "table": table}
+
+
+def ack_message(client_id: str, version: int, *, duplicate: bool) -> Json:
+    return {"type": "ack", "id": client_id, "version": version, "duplicate": duplicate}
+
+
+def pong_message(version: int) -> Json:
+    return {"type": "pong", "version": version}
+
+
+def error_message(code: str, text: str, client_id: str | None = None) -> Json:
+    """An ``error`` message; ``id`` only when it answers an ``act``."""
+    message: Json = {"type": "error", "code": str(code), "message": text}
+    if client_id is not None:
+        message["id"] = client_id
+    return message
+
+
+# ------------------------------------------------------------------------- score sheets
+
+
+def stored_sheet(row: SheetRow) -> Sheet:
+    """The stored sheet as a ``Sheet`` (it was checked when it was written)."""
+    return sheet_from_json(row.sheet)
+
+
+def sheet_json(row: SheetRow, *, editor: bool = True) -> Json:
+    """The API's SHEET object: the sheet, how many rounds its plan has, its score report
+    and the next entry; the id and edit token only for those who may change it."""
+    sheet = stored_sheet(row)
+    data: Json = {"id": row.id, "edit_token": row.edit_token} if editor else {}
+    entry = sheet.next_entry
+    return {
+        **data,
+        "share_id": row.share_id,
+        "share": f"/score?share={row.share_id}",
+        "editable": editor,
+        "owner": row.owner_nickname,
+        "version": row.version,
+        "updated_at": row.updated_at.isoformat(),
+        "sheet": sheet_to_json(sheet),
+        "planned": len(sheet.plan),
+        "report": sheet_report(sheet),
+        "next": None if entry is None else entry.to_json(),
+    }
+
+
+def sheet_summary(row: SheetRow) -> Json:
+    """A line of the owner's list of sheets."""
+    sheet = stored_sheet(row)
+    return {
+        "id": row.id,
+        "players": list(sheet.players),
+        "rules": sheet.rules.preset,
+        "rounds": sum(scored.points is not None for scored in sheet.scored),
+        "planned": len(sheet.plan),
+        "complete": sheet.complete,
+        "totals": list(sheet.totals),
+        "updated_at": row.updated_at.isoformat(),
+    }
+
+
+# ------------------------------------------------------------------------- REST answer models
+
+
+class _Out(BaseModel):
+    """An answer's shape: exactly these fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class HealthOut(_Out):
+    status: str
+
+
+class UserOut(_Out):
+    id: str
+    nickname: str
+    kind: str
+
+
+class UserAnswer(_Out):
+    user: UserOut
+
+
+class SessionOut(_Out):
+    user: UserOut
+    #: The session token, for clients that send it themselves (also set as a cookie).
+    token: str
+
+
+class LogoutOut(_Out):
+    user: UserOut
+    #: How many sessions (tokens) were ended.
+    sessions_ended: int
+
+
+class BotsOut(_Out):
+    bots: list[str]
+
+
+class PresetOut(_Out):
+    name: str
+    description: str
+    rules: Json
+
+
+class OptionOut(_Out):
+    name: str
+    type: str
+    default: Any
+    en: str
+    ru: str
+    low: int | None
+    high: int | None
+    choices: list[str]
+
+
+class RulesOut(_Out):
+    presets: list[PresetOut]
+    options: list[OptionOut]
+
+
+class SeatOut(_Out):
+    seat: int
+    user_id: str | None
+    nickname: str | None
+    bot: str
+    connected: bool
+    away: bool
+
+
+class TableOut(_Out):
+    id: str
+    status: str
+    public: bool
+    host_id: str
+    rules: Json
+    players: int
+    turn_seconds: int
+    bot_delay_ms: int
+    stand_in: str
+    seats: list[SeatOut]
+    names: list[str] | None
+    deadline_ms: int | None
+    invite: str
+
+
+class TablesOut(_Out):
+    tables: list[TableOut]
+
+
+class HistoryOut(_Out):
+    id: str
+    status: str
+    seat: int
+    players: list[str]
+    rules: str | None
+    started_at: str | None
+    finished_at: str | None
+    score: str
+    record: str
+
+
+class GamesOut(_Out):
+    games: list[HistoryOut]
+
+
+class ReportTrickOut(_Out):
+    leader: int
+    cards: list[str]
+    winner: int | None
+
+
+class ReportRoundOut(_Out):
+    round: int
+    dealer: int
+    cards: int
+    kind: str
+    trump: str | None
+    bids: list[int | None] | None
+    taken: list[int]
+    points: list[int] | None
+    tricks: list[ReportTrickOut]
+
+
+class ReportOut(_Out):
+    """The ``raspisnoy replay --json`` report of RECORD.md."""
+
+    players: list[str]
+    rounds: list[ReportRoundOut]
+    totals: list[int]
+    complete: bool
+    winners: list[int]
+
+
+class RecordOut(_Out):
+    """A game record (RECORD.md, ``raspisnoy-record/1``)."""
+
+    format: str
+    rules: Json
+    players: list[str]
+    rounds: list[Json]
+
+
+class SheetOut(_Out):
+    """A score sheet; ``id`` and ``edit_token`` only for those who may change it."""
+
+    id: str | None = None
+    edit_token: str | None = None
+    share_id: str
+    share: str
+    editable: bool
+    owner: str | None
+    version: int
+    updated_at: str
+    sheet: Json
+    planned: int
+    report: Json
+    next: Json | None
+
+
+class SheetSummaryOut(_Out):
+    id: str
+    players: list[str]
+    rules: str
+    rounds: int
+    planned: int
+    complete: bool
+    totals: list[int]
+    updated_at: str
+
+
+class SheetsOut(_Out):
+    sheets: list[SheetSummaryOut]
+
+
+class ProblemsOut(_Out):
+    where_round: str
+    where_player: str
+    problems: dict[str, str]

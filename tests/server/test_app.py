@@ -1,0 +1,95 @@
+"""How the server is put together: every REST route documents what it answers, the API
+reference works offline, the settings come from the environment and are documented, and
+the table actor does not depend on the hub."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+from server_helpers import Server
+
+import raspisnoy.server.actor
+from raspisnoy.server.config import ENV_PREFIX, ServerSettings
+from raspisnoy.server.errors import HTTP_STATUS, Refusal
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_api_route_names_the_schema_of_its_answer(server: Server) -> None:
+    spec = httpx.get(f"{server.base}/api/openapi.json").json()
+    operations = [
+        (path, method, operation)
+        for path, methods in spec["paths"].items()
+        if path.startswith("/api/")
+        for method, operation in methods.items()
+    ]
+    assert len(operations) >= 20
+    for path, method, operation in operations:
+        success = next(code for code in operation["responses"] if code.startswith("2"))
+        content = operation["responses"][success]["content"]
+        schemas = [media["schema"] for media in content.values()]
+        named = [s for s in schemas if "$ref" in s or s.get("type") == "string"]
+        assert named, f"{method.upper()} {path} does not say what it answers: {content}"
+        for schema in schemas:
+            assert schema != {}, f"{method.upper()} {path}: an empty schema"
+
+
+def test_the_api_reference_loads_nothing_from_elsewhere(server: Server) -> None:
+    page = httpx.get(f"{server.base}/api/docs")
+    assert page.status_code == 200 and "SwaggerUIBundle" in page.text
+    assert not re.search(r"(https?:)?//[\w.-]+\.\w+", page.text), page.text
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert len(assets) >= 3
+    for asset in assets:
+        answer = httpx.get(f"{server.base}{asset}")
+        assert answer.status_code == 200 and len(answer.content) > 100, asset
+    spec_url = re.search(r"url: '([^']+)'", page.text)
+    assert spec_url is not None
+    assert httpx.get(f"{server.base}{spec_url.group(1)}").json()["openapi"].startswith("3.")
+
+
+def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RASPISNOY_MESSAGES_PER_SECOND", "55")
+    monkeypatch.setenv("RASPISNOY_DATABASE_URL", "sqlite:///elsewhere.sqlite3")
+    settings = ServerSettings()
+    assert settings.messages_per_second == 55
+    assert settings.database() == "sqlite:///elsewhere.sqlite3"
+    assert ServerSettings(messages_per_second=7).messages_per_second == 7  # given wins
+    monkeypatch.setenv("RASPISNOY_MESSAGE_BURST", "0")
+    with pytest.raises(ValueError, match="message_burst"):
+        ServerSettings()
+
+
+def test_every_setting_is_documented() -> None:
+    text = (ROOT / "docs" / "server-settings.md").read_text(encoding="utf-8")
+    documented = set(re.findall(rf"^\| `({ENV_PREFIX}[A-Z_]+)` \|", text, re.MULTILINE))
+    expected = {f"{ENV_PREFIX}{name.upper()}" for name in ServerSettings.model_fields}
+    assert documented == expected
+
+
+def test_every_refusal_has_an_http_status() -> None:
+    assert set(HTTP_STATUS) == set(Refusal)
+
+
+def test_the_table_actor_does_not_import_the_hub() -> None:
+    tree = ast.parse(Path(raspisnoy.server.actor.__file__).read_text(encoding="utf-8"))
+    imported = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    imported |= {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    assert "raspisnoy.server.hub" not in imported
+    assert {name for name in imported if name.startswith("raspisnoy.server")} <= {
+        "raspisnoy.server.connection",
+        "raspisnoy.server.errors",
+        "raspisnoy.server.protocol",
+        "raspisnoy.server.wire",
+    }
