@@ -87,10 +87,10 @@ class Rules:
     )
     deal_sequence: str = _option(
         "raspisnoy.com",
-        "Order of the deals: raspisnoy.com (1…M, M × (N−1)); classic (1…M−1, M × N, M−1…1); "
-        "georgian (1…M−1, M × N, M−1…1, M × N)",
-        "Порядок раздач: raspisnoy.com (1…M, M × (N−1)); classic (1…M−1, M × N, M−1…1); "
-        "georgian (1…M−1, M × N, M−1…1, M × N)",
+        "Order of the deals: as on raspisnoy.com (1…M, then M × (N−1)), classic "
+        "(1…M−1, M × N, M−1…1) or Georgian (1…M−1, M × N, M−1…1, M × N)",
+        "Порядок раздач: как на raspisnoy.com (1…M, затем M × (N−1)), классический "
+        "(1…M−1, M × N, M−1…1) или грузинский (1…M−1, M × N, M−1…1, M × N)",
         choices=("raspisnoy.com", "classic", "georgian"),
     )
     special_rounds: tuple[str, ...] = _option(
@@ -101,8 +101,10 @@ class Rules:
     )
     custom_plan: tuple[str, ...] = _option(
         (),
-        "Replace the round plan with this list of deals: CARDS or CARDS:KIND (e.g. 9:blind)",
-        "Заменить план раздач этим списком: КАРТЫ или КАРТЫ:ВИД (например 9:blind)",
+        "Replace the round plan with this list of deals: a number of cards, or cards and a "
+        "kind (e.g. 9:blind, a blind round of 9 cards)",
+        "Заменить план раздач этим списком: число карт или карты и вид раздачи "
+        "(например 9:blind — тёмная на 9 картах)",
         max_items=_MAX_PLAN,
     )
     control_game: bool = _option(
@@ -224,8 +226,8 @@ class Rules:
     )
     miss_per_trick: int = _option(
         10,
-        "With miss_scoring per_trick_taken: points per trick taken on a miss",
-        "При miss_scoring per_trick_taken: очки за взятку при промахе",
+        "When a miss scores per trick taken (Georgian): points per trick taken on a miss",
+        "Когда промах считается по взятым взяткам (грузинский): очки за взятку при промахе",
         **_POINTS,
     )
     khishti_penalty: int = _option(
