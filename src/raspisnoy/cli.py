@@ -1,4 +1,5 @@
-"""The ``raspisnoy`` command (RECORD.md: ``schedule`` and ``replay`` are a public contract).
+"""The ``raspisnoy`` command (docs/record.md: ``schedule`` and ``replay`` are a public
+contract).
 
 Every expected failure (bad options, unreadable or illegal records) ends with one line
 ``error: ...`` on standard error and exit status 1; nothing else is printed then, and
@@ -94,7 +95,9 @@ def schedule(
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[str, typer.Argument(help="Record file (RECORD.md); - reads standard input.")],
+    file: Annotated[
+        str, typer.Argument(help="Record file (docs/record.md); - reads standard input.")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the scored game as JSON.")] = False,
 ) -> None:
     """Check every card and action of a game record against the rules and score it."""

@@ -5,7 +5,7 @@
 «расписная» sheet and asking for every bid and trick count; ``score resume FILE`` goes on
 with a saved sheet. The sheet is written atomically after every entry, so closing the
 terminal loses nothing. Interactive text is translated (``--lang ru|uk|en``, by default
-the system's language); ``--sheet`` output follows RECORD.md's conventions: JSON on
+the system's language); ``--sheet`` output follows docs/record.md's conventions: JSON on
 standard output, one ``error:`` line on standard error and exit 1 for a bad sheet.
 """
 

@@ -1,4 +1,4 @@
-"""Card, suit and action notation (RECORD.md "Card notation")."""
+"""Card, suit and action notation (docs/record.md "Card notation")."""
 
 import pytest
 from hypothesis import given

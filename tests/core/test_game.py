@@ -313,7 +313,7 @@ def test_joker_led_discard_makes_its_suit_the_suit_led():
     ],
 )  # fmt: skip
 def test_joker_led_discard_nobody_follows(dealer, hands, trick, winner):
-    """RULES.md 3.1: the highest card of the suit of the first card after the joker wins."""
+    """docs/rules.md 3.1: the highest card of the suit of the first card after the joker wins."""
     game = dealt(*hands, dealer=dealer)
     act(game, "0", "0", "1", *trick.split())
     assert game.rounds()[0].tricks[0].winner == winner

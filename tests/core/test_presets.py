@@ -1,4 +1,4 @@
-"""The presets of RULES.md 2 and the scoring and plan options they are made of: each
+"""The presets of docs/rules.md 2 and the scoring and plan options they are made of: each
 option changes a score or a plan, and every preset plays whole games consistently."""
 
 from __future__ import annotations

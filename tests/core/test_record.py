@@ -1,4 +1,4 @@
-"""Game records and the ``replay --json`` report (RECORD.md)."""
+"""Game records and the ``replay --json`` report (docs/record.md)."""
 
 import copy
 import json
@@ -18,7 +18,7 @@ from raspisnoy.core.record import (
     replay_report,
 )
 
-# The example record of RECORD.md, and the ``raspisnoy replay --json`` report RECORD.md
+# The example record of docs/record.md, and the ``raspisnoy replay --json`` report docs/record.md
 # gives for it (shared with the CLI tests).
 DATA = Path(__file__).parents[1] / "data"
 EXAMPLE = json.loads((DATA / "record-example.json").read_text())

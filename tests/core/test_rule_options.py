@@ -1,4 +1,4 @@
-"""Every play-affecting rules option (RULES.md 2) shown by its effect: the same situation
+"""Every play-affecting rules option (docs/rules.md 2) shown by its effect: the same situation
 is legal, illegal or won differently under each value."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Rulesets as data and the round plan (RULES.md 1, "Hand-size cap" and "Round plan")."""
+"""Rulesets as data and the round plan (docs/rules.md 1, "Players and deck" and "The round
+plan"; 2.2)."""
 
 import json
 from collections import Counter

@@ -1,4 +1,4 @@
-"""Round scoring (RULES.md 1, "Scoring")."""
+"""Round scoring (docs/rules.md 1, "Scoring")."""
 
 import pytest
 from hypothesis import given
@@ -12,7 +12,7 @@ counts = st.integers(min_value=0, max_value=12)
 
 
 def table_points(bid: int, taken: int) -> int:
-    """The RULES.md scoring table, row by row."""
+    """The docs/rules.md scoring table, row by row."""
     if taken == bid:
         return 10 * bid if bid > 0 else 5
     if taken < bid:

@@ -21,7 +21,7 @@ def problem(error: pytest.ExceptionInfo[SheetError]) -> tuple[Any, ...]:
 
 def test_a_round_is_entered_and_scored_by_the_rules() -> None:
     sheet = Sheet.start("raspisnoy.com", PLAYERS, first_dealer=0)
-    # RECORD.md's round 1: Boris and Vera bid 1 and 0; the dealer Anna may only bid 1.
+    # docs/record.md's round 1: Boris and Vera bid 1 and 0; the dealer Anna may only bid 1.
     sheet = sheet.bid(1, 1).bid(2, 0)
     entry = sheet.next_entry
     assert entry is not None

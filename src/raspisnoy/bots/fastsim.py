@@ -416,7 +416,7 @@ def _winning_position(state: Int64s, rules: Int64s, plays: int, trump: int) -> i
     if position >= 0:
         return position
     # A joker led as "discard S" that nobody followed or trumped: it wins, or the suit of
-    # the first card played after it decides (RULES.md 3.1).
+    # the first card played after it decides (docs/rules.md 3.1).
     if rules[R_DISCARD_UNFOLLOWED_JOKER_WINS]:
         return 0
     lead_suit = -1

@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): parse, validate, write, replay, and the ``replay`` report.
+"""Game records (docs/record.md): parse, validate, write, replay, and the ``replay`` report.
 
 A record is to raspisnoy what PGN is to chess. ``parse_record`` checks its shape and
 notation and raises ``InvalidInputError`` naming the place (``round 2, trick 1: ...``);
@@ -307,7 +307,7 @@ def game_to_record(game: Game) -> Record:
 
 
 def record_to_json(record: Record) -> dict[str, Any]:
-    """The record as a JSON-ready object (RECORD.md), rules fully resolved."""
+    """The record as a JSON-ready object (docs/record.md), rules fully resolved."""
     return {
         "format": FORMAT,
         "rules": record.rules.to_json(),
@@ -338,7 +338,7 @@ def dumps_record(record: Record, indent: int | None = 2) -> str:
 
 
 def replay_report(game: Game) -> dict[str, Any]:
-    """The ``raspisnoy replay --json`` object (RECORD.md) for a game so far."""
+    """The ``raspisnoy replay --json`` object (docs/record.md) for a game so far."""
     return {
         "players": list(game.names),
         "rounds": [_round_report(r) for r in game.rounds()],

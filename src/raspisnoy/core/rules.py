@@ -257,7 +257,7 @@ class Rules:
         return range(self.min_players, self.max_players + 1)
 
     def to_json(self) -> dict[str, Any]:
-        """Every option with its value, led by the preset (RECORD.md ``rules`` object)."""
+        """Every option with its value, led by the preset (docs/record.md ``rules`` object)."""
         data: dict[str, Any] = {"preset": self.preset}
         for info in option_info():
             value = getattr(self, info.name)

@@ -6,7 +6,7 @@ seeds every bot, and a bot decides from its seed and its view alone
 (``raspisnoy.bots.base``), so a game stopped and continued plays exactly as one played
 straight through.
 
-Two files keep a game: the record (RECORD.md, what any program can replay) and, beside
+Two files keep a game: the record (docs/record.md, what any program can replay) and, beside
 it, its session file with what a record has no place for: the seed and the bots'
 levels (``game.json`` → ``game.session.json``). The session file is written once when
 the game starts; the record after every round and whenever the game stops (Ctrl-C,
@@ -159,7 +159,7 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def save_record(game: Game, path: Path) -> None:
-    """Write the game so far as a record (RECORD.md)."""
+    """Write the game so far as a record (docs/record.md)."""
     write_atomically(path, dumps_record(game_to_record(game)) + "\n")
 
 

@@ -297,8 +297,8 @@ def _bid_problem(
     rules: Rules, cards: int, amount: int, *, dealer: bool, bid_sum: int, streak: int
 ) -> tuple[str, dict[str, Any]] | None:
     """Why this bid is not allowed (problem code and parameters), or ``None``: the same
-    checks, in the same order, as ``Game.verify_bid`` (RULES.md 1, "Bidding"; 2,
-    consecutive passes)."""
+    checks, in the same order, as ``Game.verify_bid`` (docs/rules.md 1, "Bidding";
+    2.4)."""
     if not 0 <= amount <= cards:
         return "bid_range", {"cards": cards, "bid": amount}
     forbidden = forbidden_bid(rules, cards, bid_sum, dealer=dealer)
