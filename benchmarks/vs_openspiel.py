@@ -47,7 +47,7 @@ from openspiel_peer import load_oh_hell, measure_ismcts_simulations_per_s
 from raspisnoy.bots import Bot, fastsim
 from raspisnoy.bots.expert import ExpertBot
 from raspisnoy.core import Bid, Card, Game, Play, Suit, resolve_rules
-from raspisnoy.core.cards import card_at
+from raspisnoy.core.fast import card_at
 
 PLAYERS, TRICKS, RANKS = 4, 8, 9
 #: Our ruleset for OpenSpiel's game: 36 cards without a joker, one round of 8 cards, an

@@ -23,12 +23,16 @@ from rich.table import Table
 from raspisnoy import __version__
 from raspisnoy.arena import MatchConfig, MatchResult, run_match
 from raspisnoy.cli_support import guarded, print_json, rules_from
-from raspisnoy.core import Game, RaspisnoyError, round_plan
-from raspisnoy.core.record import loads_record, replay, replay_report
-from raspisnoy.core.rules import (
+from raspisnoy.core import (
     PRESET_DESCRIPTIONS,
     PRESETS,
+    Game,
+    RaspisnoyError,
+    loads_record,
     option_info,
+    replay,
+    replay_report,
+    round_plan,
 )
 from raspisnoy.play import play_command
 from raspisnoy.rules_reference import rules_reference_markdown

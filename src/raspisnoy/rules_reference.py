@@ -11,13 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from raspisnoy.core.rules import (
-    PRESET_DESCRIPTIONS,
-    PRESETS,
-    OptionInfo,
-    option_info,
-    resolve_rules,
-)
+from raspisnoy.core import PRESET_DESCRIPTIONS, PRESETS, OptionInfo, option_info, resolve_rules
 
 __all__ = ["rules_reference_markdown"]
 

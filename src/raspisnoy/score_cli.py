@@ -24,8 +24,7 @@ from rich.prompt import Prompt
 from rich.table import Table
 
 from raspisnoy.cli_support import fail, print_json, rules_from
-from raspisnoy.core import RaspisnoyError, RoundKind, Rules
-from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS
+from raspisnoy.core import PRESET_DESCRIPTIONS, PRESETS, RaspisnoyError, RoundKind, Rules
 from raspisnoy.i18n import LANGUAGES, detect_language, translate
 from raspisnoy.scorekeeper import (
     Entry,

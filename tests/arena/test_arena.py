@@ -14,8 +14,7 @@ from typer.testing import CliRunner
 from raspisnoy.arena import MatchConfig, play_game, run_match
 from raspisnoy.arena.match import GameResult, SeatResult, seat_names, summarize
 from raspisnoy.cli import app
-from raspisnoy.core import InvalidInputError, resolve_rules
-from raspisnoy.core.record import loads_record, replay
+from raspisnoy.core import InvalidInputError, loads_record, replay, resolve_rules
 
 SHORT = resolve_rules("raspisnoy.com", custom_plan=("2", "4", "4:misere", "4:golden"))
 LINEUP = ("heuristic", "beginner", "random", "beginner")

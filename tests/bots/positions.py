@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.core import PRESETS, Card, Game, Phase, View, parse_action
-from raspisnoy.core.cards import mask_of
+from raspisnoy.core.fast import mask_of
 
 SPECIAL_ROUNDS = ("no-trump", "blind", "misere", "golden", "forehead", "percent")
 #: Hypothesis arguments of ``mid_game``: ``@given(**MID_GAME)``.

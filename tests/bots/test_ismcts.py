@@ -15,7 +15,7 @@ from raspisnoy.bots import fastsim as fs
 from raspisnoy.bots.ismcts import Tree, _utilities, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge, bits
 from raspisnoy.core import Game, Suit, View, resolve_rules
-from raspisnoy.core.cards import SUIT_MASKS
+from raspisnoy.core.fast import SUIT_MASKS
 
 #: Every field of a state but the hands (and the zero streaks, which a view omits).
 _PUBLIC = np.ones(fs.STATE_SIZE, dtype=bool)

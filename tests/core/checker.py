@@ -35,8 +35,6 @@ from raspisnoy.core import (
     RoundResult,
     Rules,
     Suit,
-)
-from raspisnoy.core.record import (
     dumps_record,
     game_to_record,
     loads_record,
@@ -167,7 +165,7 @@ class CardWalk:
 class Checker:
     """Plays one game with the given action source and records every broken invariant."""
 
-    def __init__(self, game: Game, rng: random.Random, label: str):
+    def __init__(self, game: Game, rng: random.Random, label: str) -> None:
         self.game = game
         self.rng = rng
         self.label = label
@@ -719,7 +717,7 @@ class Checker:
 class Shadow:
     """A clone of the game that was sent illegal actions; it must behave like the game."""
 
-    def __init__(self, checker: Checker, legal: Sequence[Any]):
+    def __init__(self, checker: Checker, legal: Sequence[Any]) -> None:
         game = checker.game
         self.checker = checker
         self.clone = game.clone()

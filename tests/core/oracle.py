@@ -260,7 +260,7 @@ class RuleBook:
     engine's plan, scoring or trick functions. ``trump`` arguments are the round's trump
     suit (``None``: no trump)."""
 
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules) -> None:
         unmodelled = unmodelled_options(rules)
         assert not unmodelled, f"the references do not model {unmodelled}"
         self.rules = rules

@@ -7,8 +7,16 @@ from collections.abc import Callable
 
 import pytest
 
-from raspisnoy.core import Card, Game, InvalidInputError, Play, RaspisnoyError, Suit, resolve_rules
-from raspisnoy.core.record import loads_record
+from raspisnoy.core import (
+    Card,
+    Game,
+    InvalidInputError,
+    Play,
+    RaspisnoyError,
+    Suit,
+    loads_record,
+    resolve_rules,
+)
 
 
 def game() -> Game:

@@ -8,6 +8,8 @@ one) are led, and a joker led "highest" of the trump suit losing to a later trum
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from helpers import cards, plays
 
@@ -28,7 +30,7 @@ def _after(suit: str, steps: int) -> str:
     return SUITS[(SUITS.index(suit) + steps) % 4]
 
 
-def _two_card_game(hands: list[str], trump_card: str, **options: object) -> Game:
+def _two_card_game(hands: list[str], trump_card: str, **options: Any) -> Game:
     """Anna (0) deals two cards each; Boris (1), Vera (2) and Anna bid 0; Boris leads."""
     rules = resolve_rules(custom_plan=("2",), dealer_constraint=False, **options)
     game = Game(rules, ["Anna", "Boris", "Vera"], first_dealer=0)
@@ -67,7 +69,7 @@ BEATEN_BY_TRUMP = [
 
 @pytest.mark.parametrize("trump", list(Suit))
 @pytest.mark.parametrize("spec", BEATEN_BY_TRUMP)
-def test_a_joker_led_highest_of_the_trump_suit_wins(trump: Suit, spec: dict[str, object]) -> None:
+def test_a_joker_led_highest_of_the_trump_suit_wins(trump: Suit, spec: dict[str, Any]) -> None:
     rules = resolve_rules(spec)
     assert rules.joker_highest_beaten_by_trump
     joker = "X1" if len(rules.jokers) == 2 else "X"

@@ -126,11 +126,11 @@ from raspisnoy.core import (
     Play,
     RoundKind,
     Suit,
+    max_cards,
     resolve_rules,
     round_points,
     trick_winner,
 )
-from raspisnoy.core.rules import max_cards
 
 #: The engine's presets (docs/rules-reference.md, "Presets").
 PRESET_NAMES = tuple(PRESETS)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from raspisnoy.core.record import dumps_record, game_to_record
+from raspisnoy.core import dumps_record, game_to_record
 from raspisnoy.scorekeeper import Sheet, read_sheet, write_sheet
 from raspisnoy.scorekeeper.sheetfile import dumps_sheet
 

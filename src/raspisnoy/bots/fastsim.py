@@ -33,9 +33,9 @@ import numpy.typing as npt
 
 from raspisnoy.bots import simulator
 from raspisnoy.bots.knowledge import JOKER_MASK, trick_context
-from raspisnoy.core import Bid, Card, Game, JokerMode, Phase, Play, RoundKind, Rules, View
-from raspisnoy.core.cards import SUIT_MASKS, Suit, card_at, mask_of
-from raspisnoy.core.scoring import round_points as points_of
+from raspisnoy.core import Bid, Card, Game, JokerMode, Phase, Play, RoundKind, Rules, Suit, View
+from raspisnoy.core import round_points as points_of
+from raspisnoy.core.fast import SUIT_MASKS, card_at, mask_of
 
 __all__ = [
     "apply_action",

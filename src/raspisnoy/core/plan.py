@@ -9,7 +9,7 @@ from raspisnoy.core.errors import InvalidInputError
 from raspisnoy.core.kinds import RoundKind, parse_plan_entry
 from raspisnoy.core.rules import Rules, max_cards
 
-__all__ = ["RoundKind", "RoundSpec", "round_plan"]
+__all__ = ["RoundKind", "RoundSpec", "check_players", "round_plan"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,11 +22,13 @@ from raspisnoy.core.kinds import SPECIAL_KINDS, parse_plan_entry
 __all__ = [
     "DEFAULT_PRESET",
     "PRESETS",
+    "PRESET_DESCRIPTIONS",
     "OptionInfo",
     "Rules",
     "deck_cards",
     "max_cards",
     "option_info",
+    "parse_option_value",
     "resolve_rules",
 ]
 

@@ -29,6 +29,7 @@ from raspisnoy.core import (
     Bid,
     Card,
     ControlRound,
+    InvalidInputError,
     JokerMode,
     Phase,
     Play,
@@ -38,7 +39,6 @@ from raspisnoy.core import (
     View,
     round_plan,
 )
-from raspisnoy.core.errors import InvalidInputError
 from raspisnoy.i18n import translate
 from raspisnoy.play.session import RoundsSoFar
 

@@ -38,9 +38,12 @@ from raspisnoy.core import (
     RoundKind,
     RoundResult,
     View,
+    dumps_record,
+    game_to_record,
+    loads_record,
+    player_names,
+    replay,
 )
-from raspisnoy.core.game import player_names
-from raspisnoy.core.record import dumps_record, game_to_record, loads_record, replay
 from raspisnoy.i18n import translate
 
 __all__ = [

@@ -19,13 +19,21 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from raspisnoy.core import RoundKind, RoundSpec, Rules, resolve_rules, round_plan, round_points
-from raspisnoy.core.actions import CONTROL_KINDS
-from raspisnoy.core.bidding import forbidden_bid, zero_bid_banned
-from raspisnoy.core.game import player_names
-from raspisnoy.core.plan import check_players
-from raspisnoy.core.rules import max_cards
-from raspisnoy.core.scoring import leaders
+from raspisnoy.core import (
+    CONTROL_KINDS,
+    RoundKind,
+    RoundSpec,
+    Rules,
+    check_players,
+    forbidden_bid,
+    leaders,
+    max_cards,
+    player_names,
+    resolve_rules,
+    round_plan,
+    round_points,
+    zero_bid_banned,
+)
 from raspisnoy.scorekeeper.errors import SheetError
 
 __all__ = ["Entry", "EntryKind", "ScoredRound", "Sheet", "SheetRound"]
