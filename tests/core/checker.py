@@ -132,13 +132,14 @@ class CardWalk:
         if kind == "unknown":
             unknown.append(type(obj).__name__)
             return False
+        immutable: bool
         immutable, record, parts = kind
         remember = depth >= 2 or (record and depth == 1)
         memo = self.memo
         kinds = _KINDS
         inner: set[Card] = set() if remember else found
         odd: list[str] = [] if remember else unknown
-        for part in obj if parts is None else parts(obj):  # type: ignore[attr-defined]
+        for part in obj if parts is None else parts(obj):  # type: ignore[union-attr]
             part_kind = kinds.get(type(part))
             if part_kind == "leaf":
                 continue
@@ -224,10 +225,10 @@ class Checker:
             action = rng.choice(legal)
             seat = game.to_act
             assert seat is not None
-            bidding = type(action) is Bid
-            if bidding:
+            if type(action) is Bid:
                 self.check_bidding(legal, seat)
             else:
+                assert isinstance(action, Play), action  # no control rounds are modelled
                 round_plays.append(action.card)
                 plays_by_seat[seat] += 1
             try:
@@ -474,14 +475,19 @@ class Checker:
         text = dumps_record(game_to_record(game), indent=None)
         return text, replay_report(game), len(game.events)
 
+    def replayed(self, text: str, code: str, where: str) -> Game | None:
+        """The game the record ``text`` replays to; ``None`` once its failure is recorded."""
+        try:
+            return replay(loads_record(text))
+        except Exception as error:
+            self.fail(code, f"replaying the record raised {error!r}", where)
+            return None
+
     def check_round_trip(self, report: dict[str, Any]) -> None:
         game = self.game
         where = f"{self.label} record"
-        text = dumps_record(game_to_record(game))
-        try:
-            again = replay(loads_record(text))
-        except Exception as error:
-            self.fail("record", f"replaying the record raised {error!r}", where)
+        again = self.replayed(dumps_record(game_to_record(game)), "record", where)
+        if again is None:
             return
         if replay_report(again) != report:
             self.fail("record", "the replayed report differs", where)
@@ -501,10 +507,8 @@ class Checker:
     ) -> None:
         game = self.game
         where = f"{self.label} record cut after {events} events"
-        try:
-            partial = replay(loads_record(text))
-        except Exception as error:
-            self.fail("partial-record", f"replay raised {error!r}", where)
+        partial = self.replayed(text, "partial-record", where)
+        if partial is None:
             return
         if replay_report(partial) != report:
             self.fail("partial-record", "the report differs from the game's at the cut", where)

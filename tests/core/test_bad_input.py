@@ -39,7 +39,7 @@ CASES: dict[str, Callable[[], object]] = {
     "Game(first_dealer='1')": lambda: Game(None, 3, first_dealer="1"),  # type: ignore[arg-type]
     "Game(seed=1.5)": lambda: Game(None, 3, seed=1.5),  # type: ignore[arg-type]
     "deal(None, None)": lambda: Game(None, 3).deal(None, None),  # type: ignore[arg-type]
-    "deal(texts)": lambda: Game(None, 3).deal([["KD"], ["QD"], ["AH"]], "7C"),  # type: ignore[list-item]
+    "deal(texts)": lambda: Game(None, 3).deal([["KD"], ["QD"], ["AH"]], "7C"),  # type: ignore[list-item, arg-type]
     "resolve_rules(Rules(), foo=1)": lambda: resolve_rules(resolve_rules(), foo=1),
     "resolve_rules(preset=[])": lambda: resolve_rules({"preset": []}),
     "loads_record(None)": lambda: loads_record(None),  # type: ignore[arg-type]

@@ -194,7 +194,7 @@ def test_a_record_without_rules_uses_the_default() -> None:
 # ----------------------------------------------------------------------------- malformed
 
 
-def illegal_round_two() -> dict:
+def illegal_round_two() -> dict[str, Any]:
     """Round 2 of three cards, where Boris holds a heart but plays 9C to a heart lead."""
     second = {
         "dealer": 1,

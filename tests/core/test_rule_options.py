@@ -144,7 +144,7 @@ def test_joker_discard_lead_unfollowed(option: str, winner: int) -> None:
     assert trick_winner(trick, 2, Suit.CLUBS, rules) == winner
 
 
-FIFTY_FOUR = {"lowest_rank": 2, "jokers": (), "extra_jokers": 2}
+FIFTY_FOUR: dict[str, Any] = {"lowest_rank": 2, "jokers": (), "extra_jokers": 2}
 
 
 def test_the_54_card_deck_has_two_jokers() -> None:
@@ -176,7 +176,7 @@ def test_georgian_jokers_replace_two_sixes() -> None:
 )
 def test_option_values_are_validated(option: str, value: object, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
-        resolve_rules(**{option: value})
+        resolve_rules(None, **{option: value})
 
 
 def test_too_many_jokers_are_refused() -> None:

@@ -196,12 +196,12 @@ def test_unknown_option(spec: dict[str, object]) -> None:
 )
 def test_wrong_option_value(option: str, value: object) -> None:
     with pytest.raises(InvalidInputError, match=option):
-        resolve_rules(**{option: value})
+        resolve_rules(None, **{option: value})
 
 
 def test_rules_spec_must_be_a_name_or_object() -> None:
     with pytest.raises(InvalidInputError, match="preset name or an object"):
-        resolve_rules(5)
+        resolve_rules(5)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

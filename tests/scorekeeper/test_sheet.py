@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -198,7 +199,12 @@ def test_an_edit_that_breaks_a_later_round_is_refused() -> None:
 def test_undo_takes_back_the_last_entry() -> None:
     sheet = Sheet.start("raspisnoy.com", PLAYERS, first_dealer=0)
     steps = [sheet]
-    for action in (lambda s: s.bid(1, 1), lambda s: s.bid(2, 0), lambda s: s.bid(0, 1)):
+    bids: list[Callable[[Sheet], Sheet]] = [
+        lambda s: s.bid(1, 1),
+        lambda s: s.bid(2, 0),
+        lambda s: s.bid(0, 1),
+    ]
+    for action in bids:
         steps.append(action(steps[-1]))
     steps.append(steps[-1].take(1, 1))  # tricks in bidding order, as the CLI asks for them
     steps.append(steps[-1].take(2, 0))
