@@ -1,4 +1,4 @@
-"""Following the suit led and the joker led "highest", pinned for every suit.
+"""Following the suit led, and who wins a trick a joker leads, pinned for every suit.
 
 Two mistakes the random games once caught only in their long runs are pinned here, each
 in a few milliseconds: followers not obliged to follow when spades (suit 0, the falsy
@@ -17,6 +17,7 @@ from raspisnoy.core import (
     Card,
     Game,
     IllegalActionError,
+    InvalidInputError,
     Play,
     Suit,
     resolve_rules,
@@ -94,8 +95,26 @@ def test_a_played_joker_led_highest_trumps_beats_the_trumps(trump: str) -> None:
     assert game.to_act == 1
 
 
-def test_a_trump_beats_a_joker_led_highest_of_another_suit() -> None:
-    """The other side of ``joker_highest_beaten_by_trump``: S not trump, a trump wins."""
+@pytest.mark.parametrize(
+    ("trick", "winner"),
+    [("X:highest:D KD 6C", 2), ("X:highest:D 6C KD", 1), ("X:highest:D 6C 9C", 2)],
+)
+def test_a_trump_beats_a_joker_led_highest_of_another_suit(trick: str, winner: int) -> None:
+    """The other side of ``joker_highest_beaten_by_trump``: S not trump, the highest trump
+    wins, wherever it is played; without the option the joker wins."""
     rules = resolve_rules(joker_highest_beaten_by_trump=True)
-    assert trick_winner(plays("X:highest:D KD 6C"), 1, Suit.CLUBS, rules) == 0
-    assert trick_winner(plays("X:highest:D KD 6C"), 1, Suit.CLUBS, resolve_rules()) == 1
+    assert trick_winner(plays(trick), 0, Suit.CLUBS, rules) == winner
+    assert trick_winner(plays(trick), 0, Suit.CLUBS, resolve_rules()) == 0
+
+
+@pytest.mark.parametrize("option", ["first_follower_suit", "joker_wins"])
+def test_a_joker_led_discard_makes_its_suit_the_suit_led_for_the_winner(option: str) -> None:
+    """After ``X:discard:D``, a void first follower's ♥ does not decide: the ♦ ace does."""
+    rules = resolve_rules(joker_discard_lead_unfollowed=option)
+    assert trick_winner(plays("X:discard:D 6H AD"), 0, Suit.CLUBS, rules) == 2
+    assert trick_winner(plays("X:discard:D 6H AD 7H"), 1, None, rules) == 3
+
+
+def test_a_trick_needs_a_play() -> None:
+    with pytest.raises(InvalidInputError, match="^a trick needs at least one play$"):
+        trick_winner([], 0, None, resolve_rules())

@@ -30,7 +30,9 @@ from raspisnoy.core import (
     replay_report,
     resolve_rules,
     trick_winner,
+    zero_bid_banned,
 )
+from raspisnoy.core.fast import NO_TRUMP, rotated_trump
 
 NAMES = ("Anna", "Boris", "Vera")
 
@@ -239,6 +241,21 @@ def test_rotating_trumps_make_the_next_suit_trump() -> None:
     assert game.rounds()[0].tricks[1].winner == 1
 
 
+def test_rotating_trumps_leave_a_no_trump_round_without_trump() -> None:
+    # Boris leads 8♠ in a no-trump round: ♣ is no trump, so Anna's A♠ beats Vera's 6♣.
+    rules = resolve_rules(
+        custom_plan=("2:no-trump",), dealer_constraint=False, rotating_trumps=True
+    )
+    game = Game(rules, NAMES, first_dealer=0)
+    game.deal([cards("AS 9D"), cards("8S 9H"), cards("6C 7H")], None)
+    for bid in (0, 0, 1):  # Boris, Vera, then Anna, the dealer
+        game.bid(bid)
+    for text in ("8S", "6C", "AS"):
+        game.play(Play.parse(text))
+    assert game.rounds()[0].tricks[0].winner == 0
+    assert rotated_trump(-1, True) == NO_TRUMP  # after a joker led "take": no trump
+
+
 def test_rotating_trumps_turn_up_no_card() -> None:
     rules = resolve_rules(custom_plan=("1",), rotating_trumps=True)
     game = Game(rules, NAMES, first_dealer=0)
@@ -338,6 +355,16 @@ def test_the_dealer_rule_wins_over_the_zero_bid_limit() -> None:
     # the dealer's rule wins: 0 is her only bid.
     assert [str(bid) for bid in game.legal_actions()] == ["0"]
     game.bid(0)
+
+
+def test_zero_stays_banned_while_another_bid_is_left() -> None:
+    """Two cards, the dealer forbidden 2: 1 is left, so 0 stays banned; with one card and 1
+    forbidden, 0 is the only bid left and allowed (docs/rules.md 2.4)."""
+    rules = resolve_rules(max_zero_bids_in_a_row=1)
+    assert zero_bid_banned(rules, 2, 2, 1)
+    assert zero_bid_banned(rules, 2, None, 1)
+    assert not zero_bid_banned(rules, 1, 1, 1)
+    assert not zero_bid_banned(rules, 2, 2, 0)
 
 
 def test_zero_total_counts_as_second_place() -> None:
