@@ -344,7 +344,8 @@ class RuleBook:
             f"{[row.result for row in matching]}"
         )
         points = matching[0].points(amount, taken, cards)
-        return round_half_away(points * multipliers.get(kind, Fraction(1)))
+        multiplier = multipliers.get(kind)
+        return points if multiplier is None else round_half_away(points * multiplier)
 
     # ---------------------------------------------------------------- play
 
