@@ -116,5 +116,5 @@ def test_a_joker_led_discard_makes_its_suit_the_suit_led_for_the_winner(option: 
 
 
 def test_a_trick_needs_a_play() -> None:
-    with pytest.raises(InvalidInputError, match="^a trick needs at least one play$"):
+    with pytest.raises(InvalidInputError, match=r"^a trick needs at least one play$"):
         trick_winner([], 0, None, resolve_rules())
