@@ -215,6 +215,20 @@ def test_undo_takes_back_the_last_entry() -> None:
     assert problem(error) == (None, None, "nothing_to_undo", "the sheet is empty")
 
 
+def test_the_last_round_is_edited_and_undone_like_the_others() -> None:
+    """Round 3 of three can be edited, and undoing its six entries one by one leaves the
+    first two rounds as they were, then removes it."""
+    two = fill(Sheet.start("raspisnoy.com", PLAYERS, first_dealer=0), 2)
+    three = fill(two, 1)
+    last = three.rounds[2]
+    assert three.edit_round(3, last.bids, last.taken) == three
+    sheet = three
+    for _ in range(5):
+        sheet = sheet.undo()
+        assert sheet.rounds[:2] == two.rounds and len(sheet.rounds) == 3
+    assert sheet.undo() == two
+
+
 def test_rounds_follow_each_other_and_end_with_the_plan() -> None:
     sheet = fill(Sheet.start({"preset": "raspisnoy.com", "custom_plan": ["1", "2"]}, PLAYERS), 1)
     data = sheet_to_json(sheet)
@@ -263,6 +277,9 @@ def test_control_rounds_break_a_tie_for_first() -> None:
     # Still tied: another control round.
     assert done.next_entry is not None and done.next_entry.kind is EntryKind.CONTROL
     assert control.undo() == sheet
+    assert done.choose_control(RoundKind.GOLDEN, 0).undo() == done
+    # An edited control round keeps its kind and dealer.
+    assert done.edit_round(2, None, (0, 12, 0)) == done
     with pytest.raises(SheetError) as error:
         _tied({}).choose_control("blind", 0)
     assert problem(error)[2] == "game_over"
