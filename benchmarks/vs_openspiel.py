@@ -35,6 +35,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ from openspiel_peer import load_oh_hell, measure_ismcts_simulations_per_s
 from raspisnoy.bots import Bot, fastsim
 from raspisnoy.bots.expert import ExpertBot
 from raspisnoy.core import Bid, Card, Game, Play, Suit, resolve_rules
-from raspisnoy.core.cards import card_at
+from raspisnoy.core.fast import card_at
 
 PLAYERS, TRICKS, RANKS = 4, 8, 9
 #: Our ruleset for OpenSpiel's game: 36 cards without a joker, one round of 8 cards, an
@@ -157,7 +158,7 @@ def play_deal(args: tuple[int, float, int]) -> dict[str, Any]:
     ISMCTS with ``simulations`` a move: returns, bids, tricks taken and times per move of
     each side (in ms, to 0.1 ms: a log of a long match stays small enough to keep)."""
     deal, time_ms, simulations = args
-    lists = ("ours", "theirs", "our_ms", "their_ms")
+    lists: tuple[str, ...] = ("ours", "theirs", "our_ms", "their_ms")
     lists += ("our_bids", "their_bids", "our_taken", "their_taken")
     out: dict[str, Any] = {"deal": deal} | {key: [] for key in lists}
     for ours_parity in (0, 1):
@@ -169,6 +170,7 @@ def play_deal(args: tuple[int, float, int]) -> dict[str, Any]:
         ]
         state, times = play_episode(deal, bots)
         returns, played = state.returns(), our_game(state).rounds()[-1]
+        assert played.bids is not None
         for seat in range(PLAYERS):
             side, mine = ("ours", "our") if seat % 2 == ours_parity else ("theirs", "their")
             out[side].append(returns[seat])
@@ -198,7 +200,7 @@ def our_playouts_per_s(seconds: float = 2.0) -> dict[str, float]:
     start_state = fastsim.encode_game(game)
     rules = fastsim.rules_vector(RULES, game.round.kind)
     gen = np.random.default_rng(0)
-    playouts = {
+    playouts: dict[str, Callable[[Any], object]] = {
         "random": lambda state: fastsim.random_play_out(state, rules, gen),
         "policy": lambda state: fastsim.play_out(state, rules),
     }
@@ -302,7 +304,7 @@ def main() -> None:
     our_ms = sorted(ms for r in results for ms in r["our_ms"])
     their_ms = sorted(ms for r in results for ms in r["their_ms"])
     ismcts_rate = ismcts_simulations_per_s()
-    figures = {
+    figures: dict[str, Any] = {
         "deals": len(results),
         "expert_mean_return": _mean_ci(ours),
         "ismcts_mean_return": _mean_ci(theirs),

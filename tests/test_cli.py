@@ -1,4 +1,5 @@
-"""The command line, run as a real subprocess: RECORD.md's ``schedule`` and ``replay`` contract."""
+"""The command line, run as a real subprocess: the ``schedule`` and ``replay`` contract
+of docs/record.md."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from raspisnoy.core.record import dumps_record, game_to_record, replay_report
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA / "record-example.json"
-# RECORD.md's example record and the ``replay --json`` report it gives for it.
+# docs/record.md's example record and the ``replay --json`` report it gives for it.
 EXPECTED_REPORT = json.loads((DATA / "record-example.report.json").read_text())
 
 

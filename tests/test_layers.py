@@ -1,33 +1,181 @@
-"""Architecture: ``raspisnoy.core`` imports nothing but the standard library and itself."""
+"""Architecture: every import inside ``src/raspisnoy`` follows the layers.
+
+The layers (``ARCHITECTURE.md``, "Layers"; README "Layout"): core ← bots ← arena;
+core ← scorekeeper; core, casino, bots, store ← server ← cli. ``core`` and ``casino`` are
+pure: the standard library only (the casino's advisor may also use NumPy and Numba). The
+commands sit on top: ``play`` (``raspisnoy play``), ``score_cli`` and ``cli``, which
+registers them all. Outside core, code imports ``raspisnoy.core`` — core's public face —
+or the fast-path module ``raspisnoy.core.fast``, never another module of core.
+
+Every import statement is read from the source (``import``, ``from … import``, relative
+imports resolved against the module's package, imports inside functions too), so a change
+that crosses a layer fails here at once.
+"""
+
+from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-CORE = Path(__file__).resolve().parents[1] / "src" / "raspisnoy" / "core"
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "raspisnoy"
+
+#: What each part of the package may import of the others: the arrows of the layers. A
+#: part is a subpackage or a top-level module of ``raspisnoy``; ``raspisnoy`` itself is
+#: the package's ``__init__`` (the version).
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "core": frozenset(),
+    "casino": frozenset(),
+    "i18n": frozenset(),
+    "store": frozenset(),
+    "bots": frozenset({"core"}),
+    "arena": frozenset({"core", "bots"}),
+    "scorekeeper": frozenset({"core"}),
+    "rules_reference": frozenset({"core"}),
+    "cli_support": frozenset({"core"}),
+    # The server also serves the score sheet (scorekeeper) and speaks ru/uk/en (i18n).
+    "server": frozenset({"core", "casino", "bots", "store", "scorekeeper", "i18n", "cli_support"}),
+    "play": frozenset({"core", "bots", "i18n", "cli_support"}),
+    "score_cli": frozenset({"core", "scorekeeper", "i18n", "cli_support"}),
+    "cli": frozenset(
+        {
+            "raspisnoy",
+            "core",
+            "casino",
+            "bots",
+            "arena",
+            "scorekeeper",
+            "store",
+            "server",
+            "i18n",
+            "play",
+            "score_cli",
+            "cli_support",
+            "rules_reference",
+        }
+    ),
+    "__main__": frozenset({"cli"}),
+    "raspisnoy": frozenset(),
+}
+#: The pure parts and the libraries beyond the standard library each may use.
+PURE: dict[str, frozenset[str]] = {
+    "core": frozenset(),
+    "casino": frozenset({"numpy", "numba"}),
+}
+#: The modules of core that other parts may import.
+CORE_FACES = frozenset({"raspisnoy.core", "raspisnoy.core.fast"})
 
 
-def _imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
+def module_name(path: Path) -> str:
+    """``src/raspisnoy/bots/heuristic.py`` → ``raspisnoy.bots.heuristic``."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(source: str, module: str, *, is_package: bool) -> Iterator[str]:
+    """Every module an import statement of ``source`` names, relative imports resolved:
+    ``from raspisnoy.core import cards`` names ``raspisnoy.core.cards`` (a module), ``from
+    raspisnoy.core import Game`` names ``raspisnoy.core``."""
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
-    return names
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            target = node.module or ""
+            if node.level:
+                names = package.split(".")
+                base = names[: len(names) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+            for alias in node.names:
+                submodule = f"{target}.{alias.name}"
+                yield submodule if is_a_module(submodule) else target
 
 
-def test_core_files_exist() -> None:
-    assert len(list(CORE.glob("*.py"))) >= 5
+def part_of(module: str) -> str | None:
+    """The part of ``raspisnoy`` a module belongs to (``None``: not ``raspisnoy``)."""
+    names = module.split(".")
+    if names[0] != "raspisnoy":
+        return None
+    if len(names) == 1:
+        return "raspisnoy"
+    return names[1] if names[1] in MAY_IMPORT else "raspisnoy"
 
 
-def test_core_imports_only_stdlib_and_itself() -> None:
-    offenders = []
-    for path in sorted(CORE.glob("*.py")):
-        for module in _imported_modules(path):
-            top = module.split(".")[0]
-            if module.startswith("raspisnoy.core") or top in sys.stdlib_module_names:
-                continue
-            offenders.append(f"{path.name}: {module}")
-    assert offenders == []
+def is_a_module(module: str) -> bool:
+    """Whether ``raspisnoy.x.y`` is a module or package of the source tree."""
+    relative = Path(*module.split(".")[1:])
+    return (PACKAGE / relative).with_suffix(".py").is_file() or (PACKAGE / relative).is_dir()
+
+
+def violations_of(path: Path, source: str) -> list[str]:
+    """What one source file imports against the layers, one line each."""
+    module = module_name(path)
+    part = part_of(module)
+    assert part is not None
+    where = path.relative_to(PACKAGE).as_posix()
+    found: list[str] = []
+    for target in sorted(set(imported_modules(source, module, is_package=path.stem == "__init__"))):
+        top = target.split(".")[0]
+        if part in PURE and top != "raspisnoy":
+            if top not in sys.stdlib_module_names and top not in PURE[part]:
+                found.append(f"{where} imports {target}: {part} is pure (standard library only)")
+            continue
+        target_part = part_of(target)
+        if target_part is None or target_part == part:
+            continue
+        if target_part not in MAY_IMPORT[part]:
+            found.append(f"{where} imports {target}: {part} may not import {target_part}")
+        elif target_part == "core" and is_a_module(target) and target not in CORE_FACES:
+            found.append(
+                f"{where} imports {target}: outside core, import raspisnoy.core or "
+                "raspisnoy.core.fast"
+            )
+    return found
+
+
+def source_files() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_part_has_a_layer() -> None:
+    parts = {part_of(module_name(path)) for path in source_files()}
+    assert parts <= set(MAY_IMPORT), parts - set(MAY_IMPORT)
+    assert {"core", "bots", "arena", "scorekeeper", "server", "cli"} <= parts
+
+
+def test_every_import_follows_the_layers() -> None:
+    found = {
+        violation
+        for path in source_files()
+        for violation in violations_of(path, path.read_text(encoding="utf-8"))
+    }
+    assert sorted(found) == [], "imports that cross the layers"
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "expected"),
+    [
+        ("core/game.py", "import json\nfrom . import cards", []),
+        ("core/game.py", "import numpy", ["core is pure"]),
+        ("core/game.py", "def f():\n    from raspisnoy.bots import Bot", ["may not import bots"]),
+        ("bots/heuristic.py", "from ..core.tricks import winner_of", ["import raspisnoy.core"]),
+        ("bots/heuristic.py", "from ..core import Game\nfrom ..core.fast import SUIT_OF", []),
+        ("bots/heuristic.py", "import raspisnoy.core.cards", ["import raspisnoy.core"]),
+        ("bots/heuristic.py", "from raspisnoy.core import cards", ["import raspisnoy.core"]),
+        ("bots/heuristic.py", "from ..arena import run_match", ["bots may not import arena"]),
+        ("bots/__init__.py", "from .heuristic import HeuristicBot", []),
+        ("scorekeeper/sheet.py", "from raspisnoy import bots", ["may not import bots"]),
+        ("arena/match.py", "from raspisnoy.server import app", ["may not import server"]),
+        ("store/models.py", "from raspisnoy.core import Game", ["store may not import core"]),
+        ("server/app.py", "from raspisnoy.cli import app", ["server may not import cli"]),
+        ("cli.py", "from raspisnoy import __version__\nfrom .server import command", []),
+    ],
+)
+def test_the_check_reads_every_kind_of_import(path: str, source: str, expected: list[str]) -> None:
+    found = violations_of(PACKAGE / path, source)
+    assert len(found) == len(expected), found
+    for violation, words in zip(found, expected, strict=True):
+        assert words in violation

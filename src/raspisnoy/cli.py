@@ -1,4 +1,5 @@
-"""The ``raspisnoy`` command (RECORD.md: ``schedule`` and ``replay`` are a public contract).
+"""The ``raspisnoy`` command (docs/record.md: ``schedule`` and ``replay`` are a public
+contract).
 
 Every expected failure (bad options, unreadable or illegal records) ends with one line
 ``error: ...`` on standard error and exit status 1; nothing else is printed then, and
@@ -22,12 +23,16 @@ from rich.table import Table
 from raspisnoy import __version__
 from raspisnoy.arena import MatchConfig, MatchResult, run_match
 from raspisnoy.cli_support import guarded, print_json, rules_from
-from raspisnoy.core import Game, RaspisnoyError, round_plan
-from raspisnoy.core.record import loads_record, replay, replay_report
-from raspisnoy.core.rules import (
+from raspisnoy.core import (
     PRESET_DESCRIPTIONS,
     PRESETS,
+    Game,
+    RaspisnoyError,
+    loads_record,
     option_info,
+    replay,
+    replay_report,
+    round_plan,
 )
 from raspisnoy.play import play_command
 from raspisnoy.rules_reference import rules_reference_markdown
@@ -94,7 +99,9 @@ def schedule(
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[str, typer.Argument(help="Record file (RECORD.md); - reads standard input.")],
+    file: Annotated[
+        str, typer.Argument(help="Record file (docs/record.md); - reads standard input.")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the scored game as JSON.")] = False,
 ) -> None:
     """Check every card and action of a game record against the rules and score it."""

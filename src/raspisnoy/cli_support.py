@@ -14,8 +14,7 @@ from typing import Any, NoReturn, TypeVar
 
 import typer
 
-from raspisnoy.core import RaspisnoyError, Rules
-from raspisnoy.core.rules import parse_option_value, resolve_rules
+from raspisnoy.core import RaspisnoyError, Rules, parse_option_value, resolve_rules
 
 __all__ = ["fail", "guarded", "print_json", "rules_from"]
 

@@ -5,7 +5,7 @@
 «расписная» sheet and asking for every bid and trick count; ``score resume FILE`` goes on
 with a saved sheet. The sheet is written atomically after every entry, so closing the
 terminal loses nothing. Interactive text is translated (``--lang ru|uk|en``, by default
-the system's language); ``--sheet`` output follows RECORD.md's conventions: JSON on
+the system's language); ``--sheet`` output follows docs/record.md's conventions: JSON on
 standard output, one ``error:`` line on standard error and exit 1 for a bad sheet.
 """
 
@@ -24,8 +24,7 @@ from rich.prompt import Prompt
 from rich.table import Table
 
 from raspisnoy.cli_support import fail, print_json, rules_from
-from raspisnoy.core import RaspisnoyError, RoundKind, Rules
-from raspisnoy.core.rules import PRESETS
+from raspisnoy.core import PRESETS, RaspisnoyError, RoundKind, Rules
 from raspisnoy.i18n import LANGUAGES, detect_language, translate, translate_count
 from raspisnoy.scorekeeper import (
     Entry,

@@ -6,18 +6,20 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from statistics import NormalDist
 
 import pytest
 from typer.testing import CliRunner
 
 from raspisnoy.arena import MatchConfig, play_game, run_match
-from raspisnoy.arena.match import seat_names
+from raspisnoy.arena.match import GameResult, SeatResult, seat_names, summarize
 from raspisnoy.cli import app
-from raspisnoy.core import InvalidInputError, resolve_rules
-from raspisnoy.core.record import loads_record, replay
+from raspisnoy.core import InvalidInputError, loads_record, replay, resolve_rules
 
 SHORT = resolve_rules("raspisnoy.com", custom_plan=("2", "4", "4:misere", "4:golden"))
 LINEUP = ("heuristic", "beginner", "random", "beginner")
+#: The normal quantile of a two-sided 95% interval, about 1.96.
+Z95 = NormalDist().inv_cdf(0.975)
 
 
 def _config(**changes: object) -> MatchConfig:
@@ -59,20 +61,74 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
         )
 
 
-def test_statistics_per_distinct_bot() -> None:
-    result = run_match(_config())
+def _seat(
+    bot: str, points: int, win: float, exact: int, times: tuple[float, ...] = ()
+) -> SeatResult:
+    return SeatResult(bot, points, win, exact_bids=exact, bids=4, decision_ms=times)
+
+
+def _made_up_results() -> list[GameResult]:
+    """Two deals of three seatings of heuristic, random, random, with round numbers: the
+    heuristic scores 10 × (game + 1) in game 0..5 and the randoms half of that, negated."""
+    wins = (1.0, 0.5, 0.0, 1.0, 1.0, 0.0)  # the heuristic's share of each game's win
+    results = []
+    for game in range(6):
+        points, win = 10 * (game + 1), wins[game]
+        rest = (1.0 - win) / 2
+        seats = (
+            _seat("heuristic", points, win, exact=game % 5, times=(float(game + 1),)),
+            _seat("random", -points // 2, rest, exact=1),
+            _seat("random", -points // 2, rest, exact=1),
+        )
+        results.append(GameResult(game // 3, game % 3, seats))
+    return results
+
+
+def test_statistics_values() -> None:
+    """``summarize`` on made-up games: every figure worked out by hand."""
+    config = MatchConfig(bots=("heuristic", "random", "random"), games=6, rules=SHORT)
+    heuristic, random_bot = summarize(config, _made_up_results()).bots
+    # Deal means 20 and 50; the interval spreads the two deal means: stdev 15 × √2.
+    assert heuristic.name == "heuristic"
+    assert heuristic.mean_points == 35.0
+    assert heuristic.ci95 == pytest.approx((35 - 15 * Z95, 35 + 15 * Z95))
+    assert heuristic.win_rate == pytest.approx(3.5 / 6)
+    assert heuristic.exact_bid_rate == pytest.approx((0 + 1 + 2 + 3 + 4 + 0) / 24)
+    # Decision times 1..6 ms: the inclusive quantiles 3.5 and 5.75.
+    assert (heuristic.decision_ms_p50, heuristic.decision_ms_p95) == pytest.approx((3.5, 5.75))
+    # The randoms: deal means −10 and −25, the rest of the wins, no decision timed.
+    assert random_bot.mean_points == -17.5
+    assert random_bot.ci95 == pytest.approx((-17.5 - 7.5 * Z95, -17.5 + 7.5 * Z95))
+    assert random_bot.win_rate == pytest.approx(2.5 / 12)
+    assert random_bot.exact_bid_rate == 0.25
+    assert (random_bot.decision_ms_p50, random_bot.decision_ms_p95) == (0.0, 0.0)
+
+
+def test_statistics_of_a_single_deal_spread_its_games() -> None:
+    config = MatchConfig(bots=("heuristic", "random", "random"), games=3, rules=SHORT)
+    heuristic = summarize(config, _made_up_results()[:3]).bots[0]
+    # Games of 10, 20 and 30 points: stdev 10 over √3 games.
+    assert heuristic.ci95 == pytest.approx((20 - 10 * Z95 / 3**0.5, 20 + 10 * Z95 / 3**0.5))
+    single = summarize(config, _made_up_results()[:1]).bots[0]
+    assert single.ci95 == (10.0, 10.0)
+
+
+def test_a_match_sums_up_its_games() -> None:
+    """``run_match`` is ``summarize`` of every game played on its own, and every game's
+    win is worth one in all, shared on ties."""
+    config = _config()
+    games = [play_game(config, deal, rotation) for deal, rotation in config.units()]
+    result = run_match(config)
+    figures = [(b.name, b.mean_points, b.ci95, b.win_rate, b.exact_bid_rate) for b in result.bots]
+    expected = summarize(config, games).bots
+    assert figures == [
+        (b.name, b.mean_points, b.ci95, b.win_rate, b.exact_bid_rate) for b in expected
+    ]
     assert [bot.name for bot in result.bots] == ["heuristic", "beginner", "random"]
-    total_wins = 0.0
-    for bot in result.bots:
-        low, high = bot.ci95
-        assert low <= bot.mean_points <= high
-        assert 0.0 <= bot.win_rate <= 1.0
-        assert 0.0 <= bot.exact_bid_rate <= 1.0
-        assert 0.0 <= bot.decision_ms_p50 <= bot.decision_ms_p95
-        seats = LINEUP.count(bot.name)
-        total_wins += bot.win_rate * seats
-    # Every game has winners worth one win in all, shared on ties.
-    assert total_wins == pytest.approx(1.0)
+    for game in games:
+        assert sum(seat.win for seat in game.seats) == pytest.approx(1.0)
+    wins = sum(bot.win_rate * LINEUP.count(bot.name) for bot in result.bots)
+    assert wins == pytest.approx(1.0)
 
 
 def test_records_replay_to_the_same_totals(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.core import PRESETS, Card, Game, Phase, View, parse_action
-from raspisnoy.core.cards import mask_of
+from raspisnoy.core.fast import mask_of
 
 SPECIAL_ROUNDS = ("no-trump", "blind", "misere", "golden", "forehead", "percent")
 #: Hypothesis arguments of ``mid_game``: ``@given(**MID_GAME)``.
@@ -31,7 +31,7 @@ def position(
     rules: str = "raspisnoy.com",
 ) -> View:
     """The view of the seat to act after dealing ``hands`` (text per seat) with the trump
-    card ``trump`` and applying ``actions`` (bids and plays in RECORD.md notation). The
+    card ``trump`` and applying ``actions`` (bids and plays in docs/record.md notation). The
     plan defaults to one normal round of the hands' size."""
     size = len(hands[0].split())
     game = Game(rules, len(hands), first_dealer=dealer)

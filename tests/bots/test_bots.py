@@ -10,9 +10,11 @@ from raspisnoy.core import (
     PRESETS,
     Bid,
     Card,
+    ControlRound,
     Game,
     IllegalActionError,
     InvalidInputError,
+    Phase,
 )
 
 ALL_KINDS = {"special_rounds": ("no-trump", "blind", "misere", "golden", "forehead", "percent")}
@@ -59,14 +61,43 @@ def test_all_bots_play_a_whole_game_of_every_preset(preset: str) -> None:
 
 
 @pytest.mark.parametrize("players", [3, 5])
-def test_all_bots_play_every_round_kind_and_the_control_round(players: int) -> None:
-    rules = Game("raspisnoy.com", players).rules.replace(
-        **ALL_KINDS, control_game=True, descending=True
-    )
+def test_all_bots_play_every_round_kind(players: int) -> None:
+    rules = Game("raspisnoy.com", players).rules.replace(**ALL_KINDS, descending=True)
     game = Game(rules, players, seed=players)
     _play(game, (list(BOTS) * 2)[:players], players)
     kinds = {result.kind.value for result in game.rounds()}
     assert kinds >= {"normal", *ALL_KINDS["special_rounds"]}
+
+
+def _control_choice_game(chooser: int) -> Game:
+    """A 3-player game of one 1-card round, with a control game, that ends with first place
+    tied and ``chooser`` last, to choose the control round: everyone bids 0, and only
+    ``chooser`` holds a trump (♣), so the other two score 5 and ``chooser`` 1."""
+    rules = Game("raspisnoy.com", 3).rules.replace(custom_plan=("1",), control_game=True)
+    game = Game(rules, 3, first_dealer=0)
+    hands = [["AH"], ["KH"], ["QH"]]
+    hands[chooser] = ["7C"]
+    game.deal([[Card.parse(card) for card in hand] for hand in hands], Card.parse("6C"))
+    while not game.is_over and game.phase is not Phase.CHOOSE:
+        game.apply(game.legal_actions()[0] if game.phase is Phase.PLAY else Bid(0))
+    assert game.phase is Phase.CHOOSE and game.to_act == chooser, game.totals
+    return game
+
+
+@pytest.mark.parametrize("chooser", [0, 1, 2])
+@pytest.mark.parametrize("name", list(BOTS))
+def test_every_bot_chooses_a_control_round_from_every_seat(name: str, chooser: int) -> None:
+    """The last-placed seat — seat 0 included — chooses a legal control round, which the
+    game then deals."""
+    game = _control_choice_game(chooser)
+    choice = _bot(name, chooser).act(game.view(chooser))
+    assert isinstance(choice, ControlRound)
+    assert choice in game.legal_actions()
+    if name != "random":  # the others have the seat on their right deal, so they lead
+        assert choice.dealer == (chooser - 1) % 3
+    game.apply(choice, chooser)
+    assert (game.round.number, game.round.kind, game.dealer) == (2, choice.kind, choice.dealer)
+    assert game.phase is Phase.DEAL
 
 
 @pytest.mark.parametrize(

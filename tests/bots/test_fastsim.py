@@ -25,11 +25,11 @@ from raspisnoy.core import (
     Play,
     Rules,
     Suit,
+    max_cards,
     parse_action,
     resolve_rules,
 )
-from raspisnoy.core.cards import ALL_CARDS, JOKERS
-from raspisnoy.core.rules import max_cards
+from raspisnoy.core.fast import ALL_CARDS, JOKERS
 
 Options = dict[str, Any]
 

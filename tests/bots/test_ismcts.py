@@ -14,8 +14,8 @@ from positions import MID_GAME, assert_world_fits, mid_game, position, true_hand
 from raspisnoy.bots import fastsim as fs
 from raspisnoy.bots.ismcts import Tree, _utilities, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge, bits
-from raspisnoy.core import Game, Suit, View, resolve_rules
-from raspisnoy.core.cards import SUIT_MASKS
+from raspisnoy.core import Bid, Game, Play, Suit, View, resolve_rules
+from raspisnoy.core.fast import SUIT_MASKS
 
 #: Every field of a state but the hands (and the zero streaks, which a view omits).
 _PUBLIC = np.ones(fs.STATE_SIZE, dtype=bool)
@@ -109,7 +109,11 @@ def _search_more(tree: Tree, view: View, seed: int, worlds: int, iterations: int
 
 
 def _codes(view: View) -> set[int]:
-    return {fs.encode_action(action) for action in view.legal_actions}
+    codes = set()
+    for action in view.legal_actions:
+        assert isinstance(action, Bid | Play), action  # no control round in these games
+        codes.add(fs.encode_action(action))
+    return codes
 
 
 def test_the_tree_counts_every_iteration() -> None:

@@ -12,7 +12,7 @@ from positions import MID_GAME, assert_world_fits, game_at, mid_game, true_hands
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.bots.simulator import round_game
 from raspisnoy.core import PRESETS, Card, Game, Phase, parse_action
-from raspisnoy.core.cards import mask_of
+from raspisnoy.core.fast import mask_of
 
 
 @settings(max_examples=150, deadline=None)

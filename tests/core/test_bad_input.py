@@ -7,8 +7,16 @@ from collections.abc import Callable
 
 import pytest
 
-from raspisnoy.core import Card, Game, InvalidInputError, Play, RaspisnoyError, Suit, resolve_rules
-from raspisnoy.core.record import loads_record
+from raspisnoy.core import (
+    Card,
+    Game,
+    InvalidInputError,
+    Play,
+    RaspisnoyError,
+    Suit,
+    loads_record,
+    resolve_rules,
+)
 
 
 def game() -> Game:
@@ -31,7 +39,7 @@ CASES: dict[str, Callable[[], object]] = {
     "Game(first_dealer='1')": lambda: Game(None, 3, first_dealer="1"),  # type: ignore[arg-type]
     "Game(seed=1.5)": lambda: Game(None, 3, seed=1.5),  # type: ignore[arg-type]
     "deal(None, None)": lambda: Game(None, 3).deal(None, None),  # type: ignore[arg-type]
-    "deal(texts)": lambda: Game(None, 3).deal([["KD"], ["QD"], ["AH"]], "7C"),  # type: ignore[list-item]
+    "deal(texts)": lambda: Game(None, 3).deal([["KD"], ["QD"], ["AH"]], "7C"),  # type: ignore[list-item, arg-type]
     "resolve_rules(Rules(), foo=1)": lambda: resolve_rules(resolve_rules(), foo=1),
     "resolve_rules(preset=[])": lambda: resolve_rules({"preset": []}),
     "loads_record(None)": lambda: loads_record(None),  # type: ignore[arg-type]

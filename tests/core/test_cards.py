@@ -1,11 +1,11 @@
-"""Card, suit and action notation (RECORD.md "Card notation")."""
+"""Card, suit and action notation (docs/record.md "Card notation")."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from raspisnoy.core import Bid, Card, InvalidInputError, JokerMode, Play, Suit, parse_action
-from raspisnoy.core.cards import ALL_CARDS, JOKERS, cards_in_mask, mask_of
+from raspisnoy.core.fast import ALL_CARDS, JOKERS, cards_in_mask, mask_of
 
 JOKER_MODES_WITH_SUIT = (JokerMode.DISCARD, JokerMode.HIGHEST)
 
@@ -51,23 +51,23 @@ def plays() -> st.SearchStrategy[Play]:
         ("x2", "X2"),
     ],
 )
-def test_card_parse_accepts_notation(text, canonical):
+def test_card_parse_accepts_notation(text: str, canonical: str) -> None:
     assert str(Card.parse(text)) == canonical
 
 
-def test_card_fields():
+def test_card_fields() -> None:
     ten = Card.parse("10d")
     assert (ten.rank, ten.suit, ten.is_joker) == (10, Suit.DIAMONDS, False)
     joker = Card.parse("X")
     assert (joker.suit, joker.is_joker) == (None, True)
 
 
-def test_card_pretty():
+def test_card_pretty() -> None:
     assert [Card.parse(t).pretty() for t in ("TD", "AS", "X")] == ["10♦", "A♠", "X"]
 
 
 @pytest.mark.parametrize("text", ["TD", "6S", "AH", "X", "X1", "X2"])
-def test_card_repr_round_trips_via_eval(text):
+def test_card_repr_round_trips_via_eval(text: str) -> None:
     card = Card.parse(text)
     assert repr(card) == f"Card.parse({text!r})"
     assert eval(repr(card), {"Card": Card}) is card
@@ -76,9 +76,9 @@ def test_card_repr_round_trips_via_eval(text):
 @pytest.mark.parametrize(
     "text", ["", " ", "ZZ", "1D", "11D", "TDX", "T", "D", "10", "♦", "X3", "XD", "7", None, 10]
 )
-def test_card_parse_rejects(text):
+def test_card_parse_rejects(text: object) -> None:
     with pytest.raises(InvalidInputError, match="is not a card") as info:
-        Card.parse(text)
+        Card.parse(text)  # type: ignore[arg-type]
     assert isinstance(info.value, ValueError)
 
 
@@ -86,18 +86,18 @@ def test_card_parse_rejects(text):
     ("text", "suit"),
     [("S", Suit.SPADES), ("c", Suit.CLUBS), ("♦", Suit.DIAMONDS), ("♡", Suit.HEARTS)],
 )
-def test_suit_parse(text, suit):
+def test_suit_parse(text: str, suit: Suit) -> None:
     assert Suit.parse(text) is suit
 
 
 @pytest.mark.parametrize("text", ["", "X", "spades", "♠♠"])
-def test_suit_parse_rejects(text):
+def test_suit_parse_rejects(text: str) -> None:
     with pytest.raises(InvalidInputError, match="is not a suit"):
         Suit.parse(text)
 
 
 @given(st.sampled_from(ALL_CARDS))
-def test_card_text_round_trip(card):
+def test_card_text_round_trip(card: Card) -> None:
     assert Card.parse(str(card)) is card
     assert Card.parse(str(card).lower()) is card
 
@@ -108,7 +108,7 @@ def _display_order(card: Card) -> tuple[bool, int, int, int]:
 
 
 @given(st.lists(st.sampled_from(ALL_CARDS)))
-def test_cards_in_mask_returns_the_cards_sorted(cards):
+def test_cards_in_mask_returns_the_cards_sorted(cards: list[Card]) -> None:
     assert cards_in_mask(mask_of(cards)) == tuple(sorted(set(cards), key=_display_order))
 
 
@@ -127,7 +127,7 @@ def test_cards_in_mask_returns_the_cards_sorted(cards):
         ("X2:discard:c", Play(Card.parse("X2"), JokerMode.DISCARD, Suit.CLUBS)),
     ],
 )
-def test_play_parse(text, play):
+def test_play_parse(text: str, play: Play) -> None:
     assert Play.parse(text) == play
 
 
@@ -144,7 +144,7 @@ def test_play_parse(text, play):
         ("ZZ:take", "is not a card"),
     ],
 )
-def test_play_parse_rejects(text, message):
+def test_play_parse_rejects(text: str, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         Play.parse(text)
 
@@ -159,13 +159,15 @@ def test_play_parse_rejects(text, message):
         ("KD", None, Suit.DIAMONDS),
     ],
 )
-def test_play_constructor_rejects_bad_modes(card, mode, suit):
+def test_play_constructor_rejects_bad_modes(
+    card: str, mode: JokerMode | None, suit: Suit | None
+) -> None:
     with pytest.raises(InvalidInputError):
         Play(Card.parse(card), mode, suit)
 
 
 @given(plays())
-def test_play_text_round_trip(play):
+def test_play_text_round_trip(play: Play) -> None:
     assert Play.parse(str(play)) == play
     assert parse_action(str(play)) == play
     assert eval(repr(play), {"Play": Play}) == play
@@ -175,14 +177,14 @@ def test_play_text_round_trip(play):
 
 
 @pytest.mark.parametrize(("text", "amount"), [("3", 3), ("0", 0), (" 12 ", 12)])
-def test_parse_action_bid(text, amount):
+def test_parse_action_bid(text: str, amount: int) -> None:
     action = parse_action(text)
     assert action == Bid(amount)
     assert str(action) == str(amount)
     assert repr(action) == f"Bid({amount})"
 
 
-def test_parse_action_play():
+def test_parse_action_play() -> None:
     assert parse_action("X:discard:S") == Play(Card.parse("X"), JokerMode.DISCARD, Suit.SPADES)
 
 
@@ -196,6 +198,6 @@ def test_parse_action_play():
         "²",
     ],
 )
-def test_parse_action_rejects(text):
+def test_parse_action_rejects(text: str) -> None:
     with pytest.raises(InvalidInputError):
         parse_action(text)

@@ -1,59 +1,64 @@
-"""Game records and the ``replay --json`` report (RECORD.md)."""
+"""Game records and the ``replay --json`` report (docs/record.md)."""
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import play_randomly
 
-from raspisnoy.core import Game, RaspisnoyError, resolve_rules
-from raspisnoy.core.record import (
-    FORMAT,
+from raspisnoy.core import (
+    Game,
+    RaspisnoyError,
     dumps_record,
     game_to_record,
     loads_record,
     record_to_json,
     replay,
     replay_report,
+    resolve_rules,
 )
 
-# The example record of RECORD.md, and the ``raspisnoy replay --json`` report RECORD.md
+# The example record of docs/record.md, and the ``raspisnoy replay --json`` report docs/record.md
 # gives for it (shared with the CLI tests).
 DATA = Path(__file__).parents[1] / "data"
 EXAMPLE = json.loads((DATA / "record-example.json").read_text())
 EXAMPLE_REPORT = json.loads((DATA / "record-example.report.json").read_text())
 
 
-def report_of(data: dict | str) -> dict:
+def report_of(data: dict[str, Any] | str) -> dict[str, Any]:
     text = data if isinstance(data, str) else json.dumps(data)
     return replay_report(replay(loads_record(text)))
 
 
-def error_of(data: dict | str) -> str:
+def error_of(data: dict[str, Any] | str) -> str:
     with pytest.raises(RaspisnoyError) as info:
         report_of(data)
     return str(info.value)
 
 
-def edited(change, base: dict = EXAMPLE) -> dict:
+def edited(
+    change: Callable[[dict[str, Any]], None], base: dict[str, Any] = EXAMPLE
+) -> dict[str, Any]:
     """A deep copy of ``base`` after ``change(copy)``."""
     data = copy.deepcopy(base)
     change(data)
     return data
 
 
-def custom(plan: list[str], *rounds: dict) -> dict:
+def custom(plan: list[str], *rounds: dict[str, Any]) -> dict[str, Any]:
     """A record played under a custom round plan."""
     rules = {"preset": "raspisnoy.com", "custom_plan": plan}
     return {**EXAMPLE, "rules": rules, "rounds": list(rounds)}
 
 
-def round_one(**fields) -> dict:
+def round_one(**fields: Any) -> dict[str, Any]:
     return {**EXAMPLE["rounds"][0], **fields}
 
 
-def round_trip(game: Game) -> dict:
+def round_trip(game: Game) -> dict[str, Any]:
     """The report of ``game`` after writing its record and reading it back."""
     return report_of(dumps_record(game_to_record(game)))
 
@@ -61,27 +66,27 @@ def round_trip(game: Game) -> dict:
 # ----------------------------------------------------------------------------- the example
 
 
-def test_example_record_replays_to_the_example_report():
+def test_example_record_replays_to_the_example_report() -> None:
     assert report_of(EXAMPLE) == EXAMPLE_REPORT
 
 
-def test_example_round_trip():
+def test_example_round_trip() -> None:
     game = replay(loads_record(json.dumps(EXAMPLE)))
     record = game_to_record(game)
     assert loads_record(dumps_record(record)) == record
     assert round_trip(game) == EXAMPLE_REPORT
 
 
-def test_written_record_stores_the_resolved_rules_and_the_plan():
+def test_written_record_stores_the_resolved_rules_and_the_plan() -> None:
     data = json.loads(dumps_record(game_to_record(replay(loads_record(json.dumps(EXAMPLE))))))
-    assert data["format"] == FORMAT
+    assert data["format"] == "raspisnoy-record/1"  # the contract, docs/record.md
     assert data["rules"] == resolve_rules().to_json()
     assert data["players"] == EXAMPLE["players"]
     assert [(r["cards"], r["kind"]) for r in data["rounds"]] == [(1, "normal"), (2, "normal")]
     assert [r["tricks"] for r in data["rounds"]] == [r["tricks"] for r in EXAMPLE["rounds"]]
 
 
-def test_record_keeps_names_as_written():
+def test_record_keeps_names_as_written() -> None:
     names = ["Аня", "Борис", "Вера"]
     game = replay(loads_record(json.dumps({**EXAMPLE, "players": names})))
     text = dumps_record(game_to_record(game))
@@ -93,13 +98,13 @@ def test_record_keeps_names_as_written():
 
 
 @pytest.mark.parametrize("steps", [0, 1, 4, 7, 30, 200, 10_000])
-def test_round_trip_of_a_played_game(steps):
+def test_round_trip_of_a_played_game(steps: int) -> None:
     game = Game(resolve_rules(), ["Anna", "Boris", "Vera"], seed=5)
     play_randomly(game, steps, seed=steps)
     assert round_trip(game) == replay_report(game)
 
 
-def test_round_trip_of_special_rounds():
+def test_round_trip_of_special_rounds() -> None:
     rules = resolve_rules(custom_plan=("3:no-trump", "2:blind", "2:misere", "1:golden"))
     game = Game(rules, ["Anna", "Boris", "Vera", "Gleb"], seed=9)
     play_randomly(game, 10_000)
@@ -114,7 +119,7 @@ def test_round_trip_of_special_rounds():
     assert report["complete"] is True
 
 
-def test_complete_record_names_the_winners():
+def test_complete_record_names_the_winners() -> None:
     record = custom(["1"], round_one(bids=[0, 0, 0]))
     report = report_of(record)
     assert report["rounds"][0]["points"] == [5, 1, 5]
@@ -161,7 +166,7 @@ def test_complete_record_names_the_winners():
     ],
     ids=["dealt", "one-bid", "mid-bidding", "mid-trick", "second-trick"],
 )
-def test_partial_records_are_valid(round_two, last_round):
+def test_partial_records_are_valid(round_two: dict[str, Any], last_round: dict[str, Any]) -> None:
     report = report_of({**EXAMPLE, "rounds": [EXAMPLE["rounds"][0], round_two]})
     assert report["rounds"][0] == EXAMPLE_REPORT["rounds"][0]
     expected = {"round": 2, "dealer": 1, "cards": 2, "kind": "normal", "trump": "C"}
@@ -170,7 +175,7 @@ def test_partial_records_are_valid(round_two, last_round):
     assert (report["complete"], report["winners"]) == (False, [])
 
 
-def test_a_record_without_rounds():
+def test_a_record_without_rounds() -> None:
     report = report_of({**EXAMPLE, "rounds": []})
     assert report == {
         "players": ["Anna", "Boris", "Vera"],
@@ -181,7 +186,7 @@ def test_a_record_without_rounds():
     }
 
 
-def test_a_record_without_rules_uses_the_default():
+def test_a_record_without_rules_uses_the_default() -> None:
     data = {key: value for key, value in EXAMPLE.items() if key != "rules"}
     assert report_of(data) == EXAMPLE_REPORT
 
@@ -189,7 +194,7 @@ def test_a_record_without_rules_uses_the_default():
 # ----------------------------------------------------------------------------- malformed
 
 
-def illegal_round_two() -> dict:
+def illegal_round_two() -> dict[str, Any]:
     """Round 2 of three cards, where Boris holds a heart but plays 9C to a heart lead."""
     second = {
         "dealer": 1,
@@ -201,11 +206,11 @@ def illegal_round_two() -> dict:
     return custom(["1", "3"], EXAMPLE["rounds"][0], second)
 
 
-def set_in(path: tuple, value) -> object:
+def set_in(path: tuple[str | int, ...], value: object) -> Callable[[dict[str, Any]], None]:
     """An edit that sets ``data[path...] = value``."""
 
-    def change(data: dict) -> None:
-        target = data
+    def change(data: dict[str, Any]) -> None:
+        target: Any = data
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
@@ -293,7 +298,7 @@ def set_in(path: tuple, value) -> object:
         ),
     ],
 )
-def test_malformed_record_message(record, expected):
+def test_malformed_record_message(record: dict[str, Any] | str, expected: str) -> None:
     assert error_of(record) == expected
 
 
@@ -339,15 +344,15 @@ def test_malformed_record_message(record, expected):
         ),
     ],
 )
-def test_malformed_record_names_the_place(record, expected):
+def test_malformed_record_names_the_place(record: dict[str, Any], expected: str) -> None:
     assert error_of(record).startswith(expected)
 
 
-def test_extra_trick_is_reported_in_its_own_round():
+def test_extra_trick_is_reported_in_its_own_round() -> None:
     record = edited(set_in(("rounds", 0, "tricks"), [["KD", "AH", "QD"], ["AS"]]))
     assert error_of(record).startswith("round 1, trick 2:")
 
 
-def test_extra_trick_after_the_last_round_names_the_round():
+def test_extra_trick_after_the_last_round_names_the_round() -> None:
     record = custom(["1"], round_one(tricks=[["KD", "AH", "QD"], ["AS"]]))
     assert error_of(record).startswith("round 1")

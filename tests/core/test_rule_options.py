@@ -1,10 +1,11 @@
-"""Every play-affecting rules option (RULES.md 2) shown by its effect: the same situation
+"""Every play-affecting rules option (docs/rules.md 2) shown by its effect: the same situation
 is legal, illegal or won differently under each value."""
 
 from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from helpers import cards, plays
@@ -18,24 +19,25 @@ from raspisnoy.core import (
     IllegalActionError,
     InvalidInputError,
     Play,
+    RoundSpec,
     Suit,
-    resolve_rules,
-    trick_winner,
-)
-from raspisnoy.core.record import (
+    deck_cards,
     dumps_record,
     game_to_record,
     loads_record,
     parse_record,
     replay,
     replay_report,
+    resolve_rules,
+    trick_winner,
+    zero_bid_banned,
 )
-from raspisnoy.core.rules import deck_cards
+from raspisnoy.core.fast import NO_TRUMP, rotated_trump
 
 NAMES = ("Anna", "Boris", "Vera")
 
 
-def dealt_game(hands: str, trump: str | None, **options: object) -> Game:
+def dealt_game(hands: str, trump: str | None, **options: Any) -> Game:
     """A 3-player game of one round of as many cards as each hand, Anna dealing, bid 0 all
     round (Boris bids first, then Vera, then Anna)."""
     hand_list = [cards(hand) for hand in hands.split("|")]
@@ -144,7 +146,7 @@ def test_joker_discard_lead_unfollowed(option: str, winner: int) -> None:
     assert trick_winner(trick, 2, Suit.CLUBS, rules) == winner
 
 
-FIFTY_FOUR = {"lowest_rank": 2, "jokers": (), "extra_jokers": 2}
+FIFTY_FOUR: dict[str, Any] = {"lowest_rank": 2, "jokers": (), "extra_jokers": 2}
 
 
 def test_the_54_card_deck_has_two_jokers() -> None:
@@ -176,7 +178,7 @@ def test_georgian_jokers_replace_two_sixes() -> None:
 )
 def test_option_values_are_validated(option: str, value: object, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
-        resolve_rules(**{option: value})
+        resolve_rules(None, **{option: value})
 
 
 def test_too_many_jokers_are_refused() -> None:
@@ -203,15 +205,15 @@ option_sets = st.fixed_dictionaries(
 @settings(max_examples=40, deadline=None)
 @given(options=option_sets, players=st.integers(3, 5), seed=st.integers(0, 10**6))
 def test_random_games_under_any_options_stay_consistent(
-    options: dict[str, object], players: int, seed: int
+    options: dict[str, Any], players: int, seed: int
 ) -> None:
     """Whole short games with every option mixed: legal play never stalls, every trick has
     one winner, points add up, and the record replays to the same report."""
     deck = options.pop("deck")
-    top = len(deck_cards(resolve_rules(**deck))) // players  # type: ignore[arg-type]
-    plan = (f"{top}", f"{top}:blind", f"{top}:misere", f"{top}:no-trump", "2:golden")
-    plan += ("1:forehead", "4:percent", "3")
-    rules = resolve_rules(custom_plan=plan, **deck, **options)  # type: ignore[arg-type]
+    top = len(deck_cards(resolve_rules(**deck))) // players
+    plan: tuple[str, ...] = (f"{top}", f"{top}:blind", f"{top}:misere", f"{top}:no-trump")
+    plan += ("2:golden", "1:forehead", "4:percent", "3")
+    rules = resolve_rules(custom_plan=plan, **deck, **options)
     game = Game(rules, players, seed=seed)
     rng = random.Random(seed)
     while not game.is_over:
@@ -239,6 +241,21 @@ def test_rotating_trumps_make_the_next_suit_trump() -> None:
     assert game.rounds()[0].tricks[1].winner == 1
 
 
+def test_rotating_trumps_leave_a_no_trump_round_without_trump() -> None:
+    # Boris leads 8♠ in a no-trump round: ♣ is no trump, so Anna's A♠ beats Vera's 6♣.
+    rules = resolve_rules(
+        custom_plan=("2:no-trump",), dealer_constraint=False, rotating_trumps=True
+    )
+    game = Game(rules, NAMES, first_dealer=0)
+    game.deal([cards("AS 9D"), cards("8S 9H"), cards("6C 7H")], None)
+    for bid in (0, 0, 1):  # Boris, Vera, then Anna, the dealer
+        game.bid(bid)
+    for text in ("8S", "6C", "AS"):
+        game.play(Play.parse(text))
+    assert game.rounds()[0].tricks[0].winner == 0
+    assert rotated_trump(-1, True) == NO_TRUMP  # after a joker led "take": no trump
+
+
 def test_rotating_trumps_turn_up_no_card() -> None:
     rules = resolve_rules(custom_plan=("1",), rotating_trumps=True)
     game = Game(rules, NAMES, first_dealer=0)
@@ -254,7 +271,7 @@ def test_trump_source_dealer_last_shows_a_dealer_card_never_a_joker() -> None:
         game.apply(rng.choice(game.legal_actions()))
     for result in game.rounds():
         assert result.trump_card in result.hands[result.dealer]
-        assert not result.trump_card.is_joker  # type: ignore[union-attr]
+        assert result.trump_card is not None and not result.trump_card.is_joker
 
 
 def test_trump_source_dealer_last_refuses_a_shown_joker() -> None:
@@ -300,8 +317,8 @@ def test_forehead_and_percent_scoring() -> None:
     assert percent.rounds()[0].points == (30, -30, 15)
 
 
-def round_plan_of(**options: object) -> tuple[object, ...]:
-    return Game(resolve_rules(**options), 3, seed=1).plan  # type: ignore[return-value]
+def round_plan_of(**options: Any) -> tuple[RoundSpec, ...]:
+    return Game(resolve_rules(**options), 3, seed=1).plan
 
 
 def test_zero_bids_in_a_row_are_limited() -> None:
@@ -340,8 +357,18 @@ def test_the_dealer_rule_wins_over_the_zero_bid_limit() -> None:
     game.bid(0)
 
 
+def test_zero_stays_banned_while_another_bid_is_left() -> None:
+    """Two cards, the dealer forbidden 2: 1 is left, so 0 stays banned; with one card and 1
+    forbidden, 0 is the only bid left and allowed (docs/rules.md 2.4)."""
+    rules = resolve_rules(max_zero_bids_in_a_row=1)
+    assert zero_bid_banned(rules, 2, 2, 1)
+    assert zero_bid_banned(rules, 2, None, 1)
+    assert not zero_bid_banned(rules, 1, 1, 1)
+    assert not zero_bid_banned(rules, 2, 2, 0)
+
+
 def test_zero_total_counts_as_second_place() -> None:
-    def winners(**options: object) -> tuple[int, ...]:
+    def winners(**options: Any) -> tuple[int, ...]:
         rules = resolve_rules(
             custom_plan=("1",),
             exact_zero=0,
@@ -362,7 +389,7 @@ def test_zero_total_counts_as_second_place() -> None:
     assert winners(zero_total_second=True) == (0,)
 
 
-def tied_one_round_game(**options: object) -> Game:
+def tied_one_round_game(**options: Any) -> Game:
     """One 1-card round ending Anna 1, Boris 5, Vera 5: first place tied, Anna last."""
     rules = resolve_rules(custom_plan=("1",), dealer_constraint=False, **options)
     game = Game(rules, NAMES, first_dealer=0)

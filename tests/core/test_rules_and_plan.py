@@ -1,7 +1,9 @@
-"""Rulesets as data and the round plan (RULES.md 1, "Hand-size cap" and "Round plan")."""
+"""Rulesets as data and the round plan (docs/rules.md 1, "Players and deck" and "The round
+plan"; 2.2)."""
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -11,10 +13,10 @@ from raspisnoy.core import (
     RoundKind,
     RoundSpec,
     Rules,
+    max_cards,
     resolve_rules,
     round_plan,
 )
-from raspisnoy.core.rules import max_cards
 
 DEFAULT = resolve_rules()
 SPECIALS = ("no-trump", "blind", "misere", "golden")
@@ -27,7 +29,7 @@ def deals(plan: tuple[RoundSpec, ...]) -> list[tuple[int, str]]:
 # ----------------------------------------------------------------------------- the plan
 
 
-def test_three_player_plan_is_the_rules_table():
+def test_three_player_plan_is_the_rules_table() -> None:
     ascending = [(cards, "normal") for cards in range(1, 13)]
     repeats = [(12, "normal")] * 2
     specials = [(12, kind) for kind in SPECIALS for _ in range(3)]
@@ -38,7 +40,7 @@ def test_three_player_plan_is_the_rules_table():
     ("players", "top", "rounds"),
     [(3, 12, 26), (4, 9, 28), (5, 7, 31)],
 )
-def test_plan_length_and_kinds(players, top, rounds):
+def test_plan_length_and_kinds(players: int, top: int, rounds: int) -> None:
     plan = round_plan(DEFAULT, players)
     assert len(plan) == rounds
     assert [spec.number for spec in plan] == list(range(1, rounds + 1))
@@ -53,13 +55,13 @@ def test_plan_length_and_kinds(players, top, rounds):
 
 
 @pytest.mark.parametrize(("players", "top"), [(3, 12), (4, 9), (5, 7)])
-def test_hand_size_cap(players, top):
+def test_hand_size_cap(players: int, top: int) -> None:
     assert max_cards(DEFAULT, players) == 36 // players == top
     assert max(spec.cards for spec in round_plan(DEFAULT, players)) == top
 
 
 @pytest.mark.parametrize(("players", "top"), [(3, 12), (4, 9), (5, 7)])
-def test_descending_phase_follows_the_ascending_one(players, top):
+def test_descending_phase_follows_the_ascending_one(players: int, top: int) -> None:
     base = round_plan(DEFAULT, players)
     plan = round_plan(resolve_rules(descending=True), players)
     assert len(plan) == len(base) + top - 1
@@ -69,7 +71,7 @@ def test_descending_phase_follows_the_ascending_one(players, top):
     assert [spec.number for spec in plan] == list(range(1, len(plan) + 1))
 
 
-def test_schedule_json():
+def test_schedule_json() -> None:
     assert [spec.to_json() for spec in round_plan(DEFAULT, 4)[8:10]] == [
         {"round": 9, "cards": 9, "kind": "normal"},
         {"round": 10, "cards": 9, "kind": "normal"},
@@ -77,7 +79,7 @@ def test_schedule_json():
 
 
 @pytest.mark.parametrize("players", [0, 1, 2, 6, 10])
-def test_player_count_outside_three_to_five(players):
+def test_player_count_outside_three_to_five(players: int) -> None:
     message = f"raspisnoy.com is played by 3 to 5 players, not {players}"
     with pytest.raises(InvalidInputError, match=message):
         round_plan(DEFAULT, players)
@@ -106,7 +108,7 @@ def test_player_count_outside_three_to_five(players):
         ),
     ],
 )
-def test_custom_plan(entries, expected):
+def test_custom_plan(entries: tuple[str, ...], expected: list[tuple[int, str]]) -> None:
     assert deals(round_plan(resolve_rules(custom_plan=entries), 3)) == expected
 
 
@@ -120,7 +122,9 @@ def test_custom_plan(entries, expected):
         (("0",), "custom_plan entry 1 '0': cards must be at least 1"),
     ],
 )
-def test_custom_plan_rejects_malformed_entries_at_once(entries, message):
+def test_custom_plan_rejects_malformed_entries_at_once(
+    entries: tuple[str, ...], message: str
+) -> None:
     with pytest.raises(InvalidInputError, match=message):
         resolve_rules(custom_plan=entries)
 
@@ -132,7 +136,9 @@ def test_custom_plan_rejects_malformed_entries_at_once(entries, message):
         (("10:blind",), 4, "custom_plan entry 1 '10:blind': cards must be 1 to 9"),
     ],
 )
-def test_custom_plan_rejects_deals_too_big_for_the_players(entries, players, message):
+def test_custom_plan_rejects_deals_too_big_for_the_players(
+    entries: tuple[str, ...], players: int, message: str
+) -> None:
     rules = resolve_rules(custom_plan=entries)
     with pytest.raises(InvalidInputError, match=message):
         round_plan(rules, players)
@@ -143,14 +149,14 @@ def test_custom_plan_rejects_deals_too_big_for_the_players(entries, players, mes
 # ----------------------------------------------------------------------------- resolving
 
 
-def test_default_rules():
+def test_default_rules() -> None:
     assert resolve_rules() == resolve_rules("raspisnoy.com") == Rules()
     assert DEFAULT.preset == "raspisnoy.com"
     assert DEFAULT.jokers == ("7S",)
     assert (DEFAULT.descending, DEFAULT.dealer_constraint) == (False, True)
 
 
-def test_resolve_rules_forms_agree():
+def test_resolve_rules_forms_agree() -> None:
     by_object = resolve_rules({"preset": "raspisnoy.com", "descending": True})
     assert by_object == resolve_rules("raspisnoy.com", descending=True)
     assert by_object.descending is True
@@ -158,7 +164,7 @@ def test_resolve_rules_forms_agree():
     assert resolve_rules(by_object, exact_zero=50).exact_zero == 50
 
 
-def test_unknown_preset():
+def test_unknown_preset() -> None:
     with pytest.raises(InvalidInputError, match="unknown rules preset 'no-such-preset'"):
         resolve_rules("no-such-preset")
 
@@ -166,7 +172,7 @@ def test_unknown_preset():
 @pytest.mark.parametrize(
     "spec", [{"no_such_option": 1}, {"preset": "raspisnoy.com", "no_such_option": True}]
 )
-def test_unknown_option(spec):
+def test_unknown_option(spec: dict[str, object]) -> None:
     with pytest.raises(InvalidInputError, match="unknown rules option 'no_such_option'"):
         resolve_rules(spec)
 
@@ -188,14 +194,14 @@ def test_unknown_option(spec):
         ("custom_plan", "12"),
     ],
 )
-def test_wrong_option_value(option, value):
+def test_wrong_option_value(option: str, value: object) -> None:
     with pytest.raises(InvalidInputError, match=option):
-        resolve_rules(**{option: value})
+        resolve_rules(None, **{option: value})
 
 
-def test_rules_spec_must_be_a_name_or_object():
+def test_rules_spec_must_be_a_name_or_object() -> None:
     with pytest.raises(InvalidInputError, match="preset name or an object"):
-        resolve_rules(5)
+        resolve_rules(5)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -207,7 +213,7 @@ def test_rules_spec_must_be_a_name_or_object():
         {"exact_zero": 50, "dealer_constraint": False, "golden_per_trick": 15},
     ],
 )
-def test_rules_json_round_trip(overrides):
+def test_rules_json_round_trip(overrides: dict[str, Any]) -> None:
     rules = resolve_rules(**overrides)
     data = json.loads(json.dumps(rules.to_json()))
     assert data["preset"] == "raspisnoy.com"
@@ -218,7 +224,7 @@ def test_rules_json_round_trip(overrides):
     assert resolve_rules(data) == rules
 
 
-def test_rules_json_lists_every_option():
+def test_rules_json_lists_every_option() -> None:
     data = DEFAULT.to_json()
     assert data["jokers"] == ["7S"]
     assert data["custom_plan"] == []
@@ -228,12 +234,12 @@ def test_rules_json_lists_every_option():
     }
 
 
-def test_rules_replace_is_validated():
+def test_rules_replace_is_validated() -> None:
     assert DEFAULT.replace(exact_zero=7).exact_zero == 7
     with pytest.raises(InvalidInputError, match="exact_zero"):
         DEFAULT.replace(exact_zero="7")
 
 
-def test_kind_flags():
+def test_kind_flags() -> None:
     assert [kind.has_bids for kind in RoundKind] == [True, True, True, False, False, True, True]
     assert [kind.has_trump for kind in RoundKind] == [True, False, True, True, True, True, True]

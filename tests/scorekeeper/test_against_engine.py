@@ -100,7 +100,7 @@ def _play_and_keep_score(table: Table) -> None:
     """Play a random game of ``table`` and keep its score on a sheet, checking the sheet
     against the engine at every bid, every control round and every round's end."""
     rules, players, seed = table
-    game = Game(rules, players, seed=seed)
+    game = Game(resolve_rules(rules), players, seed=seed)
     sheet = Sheet.start(game.rules, game.names, game.dealer)
     rng = random.Random(seed)
     finished = 0

@@ -15,7 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from raspisnoy.core.record import dumps_record, game_to_record
+from raspisnoy.core import dumps_record, game_to_record
 from raspisnoy.scorekeeper import Sheet, read_sheet, write_sheet
 from raspisnoy.scorekeeper.sheetfile import dumps_sheet
 
@@ -268,7 +268,7 @@ def test_control_round_is_chosen_at_the_prompt(tmp_path: Path) -> None:
 CLEAR_SCREEN = "\x1b[2J"
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str) -> pexpect.spawn[str]:
     env = {**os.environ, "TERM": "xterm", "NO_COLOR": "1"}
     return pexpect.spawn(
         sys.executable,
@@ -280,7 +280,7 @@ def spawn(*args: str) -> pexpect.spawn:
     )
 
 
-def answer(child: pexpect.spawn, prompt: str, text: str) -> None:
+def answer(child: pexpect.spawn[str], prompt: str, text: str) -> None:
     child.expect(re.escape(prompt))
     child.sendline(text)
 
@@ -295,7 +295,7 @@ def test_a_killed_session_resumes_where_it_stopped(tmp_path: Path) -> None:
     # The dealer's 0 is refused: the sheet is redrawn, and the reason shows below it.
     child.expect(re.escape(CLEAR_SCREEN))
     child.expect(re.escape("round 1, Boris: the dealer may not bid 0"))
-    assert CLEAR_SCREEN not in child.before
+    assert child.before is not None and CLEAR_SCREEN not in child.before
     answer(child, "Boris's bid", "1")
     for prompt, text in [("Tricks Vera took", "1"), ("Tricks Anna took", "0")]:
         answer(child, prompt, text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ def problem(error: pytest.ExceptionInfo[SheetError]) -> tuple[Any, ...]:
 
 def test_a_round_is_entered_and_scored_by_the_rules() -> None:
     sheet = Sheet.start("raspisnoy.com", PLAYERS, first_dealer=0)
-    # RECORD.md's round 1: Boris and Vera bid 1 and 0; the dealer Anna may only bid 1.
+    # docs/record.md's round 1: Boris and Vera bid 1 and 0; the dealer Anna may only bid 1.
     sheet = sheet.bid(1, 1).bid(2, 0)
     entry = sheet.next_entry
     assert entry is not None
@@ -198,7 +199,12 @@ def test_an_edit_that_breaks_a_later_round_is_refused() -> None:
 def test_undo_takes_back_the_last_entry() -> None:
     sheet = Sheet.start("raspisnoy.com", PLAYERS, first_dealer=0)
     steps = [sheet]
-    for action in (lambda s: s.bid(1, 1), lambda s: s.bid(2, 0), lambda s: s.bid(0, 1)):
+    bids: list[Callable[[Sheet], Sheet]] = [
+        lambda s: s.bid(1, 1),
+        lambda s: s.bid(2, 0),
+        lambda s: s.bid(0, 1),
+    ]
+    for action in bids:
         steps.append(action(steps[-1]))
     steps.append(steps[-1].take(1, 1))  # tricks in bidding order, as the CLI asks for them
     steps.append(steps[-1].take(2, 0))
@@ -207,6 +213,20 @@ def test_undo_takes_back_the_last_entry() -> None:
     with pytest.raises(SheetError) as error:
         sheet.undo()
     assert problem(error) == (None, None, "nothing_to_undo", "the sheet is empty")
+
+
+def test_the_last_round_is_edited_and_undone_like_the_others() -> None:
+    """Round 3 of three can be edited, and undoing its six entries one by one leaves the
+    first two rounds as they were, then removes it."""
+    two = fill(Sheet.start("raspisnoy.com", PLAYERS, first_dealer=0), 2)
+    three = fill(two, 1)
+    last = three.rounds[2]
+    assert three.edit_round(3, last.bids, last.taken) == three
+    sheet = three
+    for _ in range(5):
+        sheet = sheet.undo()
+        assert sheet.rounds[:2] == two.rounds and len(sheet.rounds) == 3
+    assert sheet.undo() == two
 
 
 def test_rounds_follow_each_other_and_end_with_the_plan() -> None:
@@ -257,6 +277,9 @@ def test_control_rounds_break_a_tie_for_first() -> None:
     # Still tied: another control round.
     assert done.next_entry is not None and done.next_entry.kind is EntryKind.CONTROL
     assert control.undo() == sheet
+    assert done.choose_control(RoundKind.GOLDEN, 0).undo() == done
+    # An edited control round keeps its kind and dealer.
+    assert done.edit_round(2, None, (0, 12, 0)) == done
     with pytest.raises(SheetError) as error:
         _tied({}).choose_control("blind", 0)
     assert problem(error)[2] == "game_over"

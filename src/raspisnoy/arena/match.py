@@ -20,8 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from raspisnoy.bots import BOTS, make_bot
-from raspisnoy.core import Game, InvalidInputError, Rules, resolve_rules
-from raspisnoy.core.record import dumps_record, game_to_record
+from raspisnoy.core import (
+    Game,
+    InvalidInputError,
+    Rules,
+    dumps_record,
+    game_to_record,
+    resolve_rules,
+)
 
 __all__ = [
     "BotStats",

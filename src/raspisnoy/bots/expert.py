@@ -41,7 +41,7 @@ from raspisnoy.core import (
     View,
     resolve_rules,
 )
-from raspisnoy.core.cards import SUIT_MASKS
+from raspisnoy.core.fast import SUIT_MASKS
 
 __all__ = ["ExpertBot", "warm_up"]
 

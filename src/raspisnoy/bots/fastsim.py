@@ -33,9 +33,9 @@ import numpy.typing as npt
 
 from raspisnoy.bots import simulator
 from raspisnoy.bots.knowledge import JOKER_MASK, trick_context
-from raspisnoy.core import Bid, Card, Game, JokerMode, Phase, Play, RoundKind, Rules, View
-from raspisnoy.core.cards import SUIT_MASKS, Suit, card_at, mask_of
-from raspisnoy.core.scoring import round_points as points_of
+from raspisnoy.core import Bid, Card, Game, JokerMode, Phase, Play, RoundKind, Rules, Suit, View
+from raspisnoy.core import round_points as points_of
+from raspisnoy.core.fast import SUIT_MASKS, card_at, mask_of
 
 __all__ = [
     "apply_action",
@@ -416,7 +416,7 @@ def _winning_position(state: Int64s, rules: Int64s, plays: int, trump: int) -> i
     if position >= 0:
         return position
     # A joker led as "discard S" that nobody followed or trumped: it wins, or the suit of
-    # the first card played after it decides (RULES.md 3.1).
+    # the first card played after it decides (docs/rules.md 3.1).
     if rules[R_DISCARD_UNFOLLOWED_JOKER_WINS]:
         return 0
     lead_suit = -1

@@ -30,6 +30,7 @@ from raspisnoy.bots.tactics import (
 )
 from raspisnoy.core import (
     Action,
+    Card,
     ControlRound,
     JokerMode,
     Phase,
@@ -38,8 +39,7 @@ from raspisnoy.core import (
     Suit,
     View,
 )
-from raspisnoy.core.cards import SUIT_MASKS, Card, cards_in_mask
-from raspisnoy.core.tricks import winner_of
+from raspisnoy.core.fast import SUIT_MASKS, cards_in_mask, winner_of
 
 __all__ = ["HeuristicBot", "bid_distribution", "choose_control", "play_score"]
 

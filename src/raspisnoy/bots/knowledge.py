@@ -14,10 +14,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from raspisnoy.core import JokerMode, Play, RoundKind, View
-from raspisnoy.core.cards import SUIT_MASKS, Card, card_at, cards_in_mask, mask_of
-from raspisnoy.core.rules import Rules, deck_cards
-from raspisnoy.core.tricks import NO_TRUMP, SUIT_OF, rotated_trump
+from raspisnoy.core import Card, JokerMode, Play, RoundKind, Rules, View, deck_cards
+from raspisnoy.core.fast import (
+    NO_TRUMP,
+    SUIT_MASKS,
+    SUIT_OF,
+    card_at,
+    cards_in_mask,
+    mask_of,
+    rotated_trump,
+)
 
 __all__ = [
     "JOKER_MASK",

@@ -24,9 +24,8 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from raspisnoy.bots.knowledge import JOKER_MASK, bits
-from raspisnoy.core import Bid, Game, JokerMode, Phase, Play, RoundKind, Rules, View
-from raspisnoy.core.cards import SUIT_MASKS, Card, cards_in_mask
-from raspisnoy.core.tricks import SUIT_OF, rotated_trump, winner_of
+from raspisnoy.core import Bid, Card, Game, JokerMode, Phase, Play, RoundKind, Rules, View
+from raspisnoy.core.fast import SUIT_MASKS, SUIT_OF, cards_in_mask, rotated_trump, winner_of
 
 __all__ = ["hand_value", "play_out", "policy_action", "round_game"]
 

@@ -12,8 +12,7 @@ from enum import Enum
 
 from raspisnoy.bots.knowledge import JOKER_MASK, Knowledge, TrickContext, bits, trick_context
 from raspisnoy.core import Bid, JokerMode, Play, RoundKind, View, round_points
-from raspisnoy.core.cards import SUIT_MASKS
-from raspisnoy.core.tricks import SUIT_OF, winner_of
+from raspisnoy.core.fast import SUIT_MASKS, SUIT_OF, winner_of
 
 __all__ = [
     "Goal",

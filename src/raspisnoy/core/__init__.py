@@ -1,10 +1,25 @@
 """The rules of raspisnoy: cards, rulesets, the round plan, the game, views and records.
 
+This package is core's public face: every other layer imports what it needs from here
+(the game, actions, cards, the rules catalogue, the bidding and scoring rules, records
+and errors), and the bit-level helpers of simulations from ``raspisnoy.core.fast``;
+never from core's other modules (tests/test_layers.py enforces it). The rules are
+described in docs/rules.md, records in docs/record.md.
+
 Pure: no I/O, no global random, nothing imported from outside the standard library.
 """
 
-from raspisnoy.core.actions import Action, Bid, ControlRound, JokerMode, Play, parse_action
-from raspisnoy.core.cards import Card, Suit
+from raspisnoy.core.actions import (
+    CONTROL_KINDS,
+    Action,
+    Bid,
+    ControlRound,
+    JokerMode,
+    Play,
+    parse_action,
+)
+from raspisnoy.core.bidding import forbidden_bid, zero_bid_banned
+from raspisnoy.core.cards import RANK_NAMES, Card, Suit
 from raspisnoy.core.errors import (
     IllegalActionError,
     InvalidInputError,
@@ -12,16 +27,44 @@ from raspisnoy.core.errors import (
     RaspisnoyError,
 )
 from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
-from raspisnoy.core.game import Game
+from raspisnoy.core.game import Game, player_names
 from raspisnoy.core.kinds import RoundKind
-from raspisnoy.core.plan import RoundSpec, round_plan
-from raspisnoy.core.rules import PRESETS, Rules, resolve_rules
-from raspisnoy.core.scoring import round_points
+from raspisnoy.core.plan import RoundSpec, check_players, round_plan
+from raspisnoy.core.record import (
+    RECORD_FORMAT,
+    Record,
+    RecordRound,
+    dumps_record,
+    game_to_record,
+    loads_record,
+    parse_record,
+    record_to_json,
+    replay,
+    replay_report,
+)
+from raspisnoy.core.rules import (
+    DEFAULT_PRESET,
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    OptionInfo,
+    Rules,
+    deck_cards,
+    max_cards,
+    option_info,
+    parse_option_value,
+    resolve_rules,
+)
+from raspisnoy.core.scoring import leaders, round_points
 from raspisnoy.core.tricks import trick_winner
 from raspisnoy.core.view import View
 
 __all__ = [
+    "CONTROL_KINDS",
+    "DEFAULT_PRESET",
     "PRESETS",
+    "PRESET_DESCRIPTIONS",
+    "RANK_NAMES",
+    "RECORD_FORMAT",
     "Action",
     "Bid",
     "Card",
@@ -33,9 +76,12 @@ __all__ = [
     "InvalidInputError",
     "JokerMode",
     "NotYourTurnError",
+    "OptionInfo",
     "Phase",
     "Play",
     "RaspisnoyError",
+    "Record",
+    "RecordRound",
     "RoundKind",
     "RoundResult",
     "RoundSpec",
@@ -43,9 +89,25 @@ __all__ = [
     "Suit",
     "Trick",
     "View",
+    "check_players",
+    "deck_cards",
+    "dumps_record",
+    "forbidden_bid",
+    "game_to_record",
+    "leaders",
+    "loads_record",
+    "max_cards",
+    "option_info",
     "parse_action",
+    "parse_option_value",
+    "parse_record",
+    "player_names",
+    "record_to_json",
+    "replay",
+    "replay_report",
     "resolve_rules",
     "round_plan",
     "round_points",
     "trick_winner",
+    "zero_bid_banned",
 ]

@@ -1,6 +1,6 @@
 """Player actions: a bid, or a card played (a joker with its announced mode).
 
-Actions are small frozen values with a canonical text form (RECORD.md): ``Bid`` prints
+Actions are small frozen values with a canonical text form (docs/record.md): ``Bid`` prints
 as its number, ``Play`` as ``KD``, ``X:take``, ``X:discard:D`` or ``X:highest:H``, and
 ``parse_action`` reads both back. The common ones are interned, so the engine's hot
 paths hand out the same objects again instead of building new ones.
@@ -81,7 +81,7 @@ class Play:
 
     @classmethod
     def parse(cls, text: str) -> Play:
-        """Parse ``KD``, ``X:take``, ``X:discard:D``, ``X1:highest:H`` (RECORD.md)."""
+        """Parse ``KD``, ``X:take``, ``X:discard:D``, ``X1:highest:H`` (docs/record.md)."""
         if not isinstance(text, str):
             raise InvalidInputError(f"{text!r} is not a card play")
         parts = text.strip().split(":")

@@ -1,5 +1,5 @@
 """Which bids a player may make: the dealer's constraint and the zero-bid limit
-(RULES.md 1, "Bidding"; 2, "consecutive passes"), as pure functions of the numbers, for
+(docs/rules.md 1, "Bidding"; 2.4), as pure functions of the numbers, for
 the game and for the score sheet of games played with real cards."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Cards, suits and their notation (RECORD.md "Card notation").
+"""Cards, suits and their notation (docs/record.md, "Card notation").
 
 Every card has a fixed ``index`` so that a hand can be an ``int`` bit mask: bit
 ``suit * 13 + rank - 2`` for the 52 standard cards (higher rank, higher bit, so the
@@ -29,7 +29,7 @@ __all__ = [
 
 
 class Suit(IntEnum):
-    """The four suits, in the order RULES.md lists them: ♠ ♣ ♦ ♥."""
+    """The four suits, in the order docs/rules.md lists them: ♠ ♣ ♦ ♥."""
 
     SPADES = 0
     CLUBS = 1
@@ -97,7 +97,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse ``TD``, ``10d``, ``Q♦``, ``X``, ``X1``… (RECORD.md); raise on anything else."""
+        """Parse ``TD``, ``10d``, ``Q♦``, ``X``, ``X1``… (docs/record.md); raise otherwise."""
         if not isinstance(text, str):
             raise InvalidInputError(f"{text!r} is not a card")
         cleaned = text.strip().upper()

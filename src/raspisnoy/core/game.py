@@ -815,7 +815,7 @@ class Game:
         return self._legal_mask
 
     def _forbidden_bid(self) -> int:
-        """The dealer's forbidden bid, or -1 when there is none (RULES.md 1, "Bidding")."""
+        """The dealer's forbidden bid, or -1 when there is none (docs/rules.md 1, "Bidding")."""
         forbidden = forbidden_bid(
             self.rules, self._spec.cards, self._bid_sum, dealer=self._to_act == self._dealer
         )

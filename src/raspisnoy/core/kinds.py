@@ -1,4 +1,4 @@
-"""The kinds of round (RULES.md 1, "Round plan")."""
+"""The kinds of round (docs/rules.md 1, "The round plan"; 2.2)."""
 
 from __future__ import annotations
 

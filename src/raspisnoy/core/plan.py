@@ -9,7 +9,7 @@ from raspisnoy.core.errors import InvalidInputError
 from raspisnoy.core.kinds import RoundKind, parse_plan_entry
 from raspisnoy.core.rules import Rules, max_cards
 
-__all__ = ["RoundKind", "RoundSpec", "round_plan"]
+__all__ = ["RoundKind", "RoundSpec", "check_players", "round_plan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class RoundSpec:
         object.__setattr__(self, "has_trump", self.kind.has_trump)
 
     def to_json(self) -> dict[str, object]:
-        """The ``schedule --json`` object (RECORD.md)."""
+        """The ``schedule --json`` object (docs/record.md)."""
         return {"round": self.number, "cards": self.cards, "kind": str(self.kind)}
 
 
@@ -43,7 +43,7 @@ def check_players(rules: Rules, players: int) -> None:
 
 @lru_cache(maxsize=256)
 def round_plan(rules: Rules, players: int) -> tuple[RoundSpec, ...]:
-    """The whole game's rounds, in order (RULES.md 1, "Round plan"; 2, deal sequences)."""
+    """The whole game's rounds, in order (docs/rules.md 1, "The round plan"; 2.2)."""
     check_players(rules, players)
     top = max_cards(rules, players)
     if rules.custom_plan:
@@ -56,7 +56,7 @@ def round_plan(rules: Rules, players: int) -> tuple[RoundSpec, ...]:
 
 
 def _deal_sequence(rules: Rules, players: int, top: int) -> list[int]:
-    """Cards of the normal rounds, by the ``deal_sequence`` option (RULES.md 1 and 2)."""
+    """Cards of the normal rounds, by the ``deal_sequence`` option (docs/rules.md 2.2)."""
     up, down = list(range(1, top)), list(range(top - 1, 0, -1))
     if rules.deal_sequence == "classic":
         return up + [top] * players + down

@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): parse, validate, write, replay, and the ``replay`` report.
+"""Game records (docs/record.md): parse, validate, write, replay, and the ``replay`` report.
 
 A record is to raspisnoy what PGN is to chess. ``parse_record`` checks its shape and
 notation and raises ``InvalidInputError`` naming the place (``round 2, trick 1: ...``);
@@ -25,7 +25,7 @@ from raspisnoy.core.plan import check_players
 from raspisnoy.core.rules import DEFAULT_PRESET, Rules, resolve_rules
 
 __all__ = [
-    "FORMAT",
+    "RECORD_FORMAT",
     "Record",
     "RecordRound",
     "dumps_record",
@@ -37,7 +37,7 @@ __all__ = [
     "replay_report",
 ]
 
-FORMAT = "raspisnoy-record/1"
+RECORD_FORMAT = "raspisnoy-record/1"
 _RECORD_KEYS = {"format", "rules", "players", "rounds"}
 _ROUND_KEYS = {"dealer", "hands", "trump_card", "bids", "tricks", "cards", "kind"}
 _T = TypeVar("_T")
@@ -88,8 +88,8 @@ def parse_record(data: Any) -> Record:
     if not isinstance(data, Mapping):
         raise InvalidInputError("a record must be a JSON object")
     _reject_unknown(data, _RECORD_KEYS, "record")
-    if data.get("format") != FORMAT:
-        raise InvalidInputError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+    if data.get("format") != RECORD_FORMAT:
+        raise InvalidInputError(f"format: expected {RECORD_FORMAT!r}, got {data.get('format')!r}")
     if "rules" in data and data["rules"] is None:
         raise InvalidInputError("rules: expected a preset name or an object, got null")
     rules = resolve_rules(data.get("rules", DEFAULT_PRESET))
@@ -307,9 +307,9 @@ def game_to_record(game: Game) -> Record:
 
 
 def record_to_json(record: Record) -> dict[str, Any]:
-    """The record as a JSON-ready object (RECORD.md), rules fully resolved."""
+    """The record as a JSON-ready object (docs/record.md), rules fully resolved."""
     return {
-        "format": FORMAT,
+        "format": RECORD_FORMAT,
         "rules": record.rules.to_json(),
         "players": list(record.players),
         "rounds": [_round_to_json(r) for r in record.rounds],
@@ -338,7 +338,7 @@ def dumps_record(record: Record, indent: int | None = 2) -> str:
 
 
 def replay_report(game: Game) -> dict[str, Any]:
-    """The ``raspisnoy replay --json`` object (RECORD.md) for a game so far."""
+    """The ``raspisnoy replay --json`` object (docs/record.md) for a game so far."""
     return {
         "players": list(game.names),
         "rounds": [_round_report(r) for r in game.rounds()],

@@ -22,11 +22,13 @@ from raspisnoy.core.kinds import SPECIAL_KINDS, parse_plan_entry
 __all__ = [
     "DEFAULT_PRESET",
     "PRESETS",
+    "PRESET_DESCRIPTIONS",
     "OptionInfo",
     "Rules",
     "deck_cards",
     "max_cards",
     "option_info",
+    "parse_option_value",
     "resolve_rules",
 ]
 
@@ -293,7 +295,7 @@ class Rules:
         return range(self.min_players, self.max_players + 1)
 
     def to_json(self) -> dict[str, Any]:
-        """Every option with its value, led by the preset (RECORD.md ``rules`` object)."""
+        """Every option with its value, led by the preset (docs/record.md ``rules`` object)."""
         data: dict[str, Any] = {"preset": self.preset}
         for info in option_info():
             value = getattr(self, info.name)

@@ -1,4 +1,4 @@
-"""Points for one player's round (RULES.md 1, "Scoring")."""
+"""Points for one player's round (docs/rules.md 1, "Scoring"; 2.6)."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def _exact_points(rules: Rules, bid: int, cards: int) -> int:
 
 
 def leaders(rules: Rules, totals: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats with the highest total (all of them on a tie, RULES.md 3.4); with the
+    """The seats with the highest total (all of them on a tie, docs/rules.md 2.7 and 3.5); with the
     option ``zero_total_second`` a total of exactly 0 counts as second place and never
     leads."""
     if rules.zero_total_second and any(totals):

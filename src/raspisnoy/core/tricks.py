@@ -23,7 +23,8 @@ _HIGHEST, _TAKE = JokerMode.HIGHEST, JokerMode.TAKE
 
 
 def trick_winner(plays: Sequence[Play], leader: int, trump: Suit | None, rules: Rules) -> int:
-    """The seat that wins a complete trick (RULES.md 1, "Play" and "The joker"; 3.1)."""
+    """The seat that wins a complete trick (docs/rules.md 1, "Play" and "The joker"; 2.5;
+    3.1 and 3.2)."""
     if not plays:
         raise InvalidInputError("a trick needs at least one play")
     return winner_of(plays, leader, NO_TRUMP if trump is None else int(trump), rules)
@@ -40,7 +41,7 @@ def winner_of(plays: Sequence[Play], leader: int, trump: int, rules: Rules) -> i
     if position < 0:
         if rules.joker_discard_lead_unfollowed == "joker_wins":
             return leader
-        # RULES.md 3.1: a joker led as "discard S" that nobody followed or trumped; the
+        # docs/rules.md 3.1: a joker led as "discard S" that nobody followed or trumped; the
         # suit of the first card played after it decides.
         suits = [SUIT_OF[play.card.index] for play in plays[1:]]
         lead_suit = next((suit for suit in suits if suit >= 0), -1)

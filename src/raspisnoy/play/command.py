@@ -16,8 +16,7 @@ import typer
 from rich.console import Console
 
 from raspisnoy.cli_support import fail, rules_from
-from raspisnoy.core import Game, RaspisnoyError
-from raspisnoy.core.rules import DEFAULT_PRESET
+from raspisnoy.core import DEFAULT_PRESET, Game, RaspisnoyError
 from raspisnoy.i18n import LANGUAGES, detect_language, translate
 from raspisnoy.play.screen import TerminalScreen
 from raspisnoy.play.session import (

@@ -25,10 +25,12 @@ from rich.table import Table
 from rich.text import Text
 
 from raspisnoy.core import (
+    RANK_NAMES,
     Action,
     Bid,
     Card,
     ControlRound,
+    InvalidInputError,
     JokerMode,
     Phase,
     Play,
@@ -38,8 +40,6 @@ from raspisnoy.core import (
     View,
     round_plan,
 )
-from raspisnoy.core.cards import RANK_NAMES
-from raspisnoy.core.errors import InvalidInputError
 from raspisnoy.i18n import translate
 from raspisnoy.play.session import RoundsSoFar
 
@@ -70,7 +70,7 @@ def card_text(card: Card, lang: str) -> str:
 
 
 def parse_typed_card(text: str, lang: str) -> Card:
-    """The card typed: RECORD.md's notation (``QD``, ``10♦``, ``X``) or ``lang``'s letters
+    """The card typed: docs/record.md's notation (``QD``, ``10♦``, ``X``) or ``lang``'s letters
     for ranks and suits (``ДБ`` is the queen of diamonds, ``ТТ`` the ace of clubs, ``10Ч``
     the ten of hearts in Russian), in either case; ``Х`` (Cyrillic) is the joker too.
     Raises ``InvalidInputError`` for anything else."""

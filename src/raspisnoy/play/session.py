@@ -6,7 +6,7 @@ seeds every bot, and a bot decides from its seed and its view alone
 (``raspisnoy.bots.base``), so a game stopped and continued plays exactly as one played
 straight through.
 
-Two files keep a game: the record (RECORD.md, what any program can replay) and, beside
+Two files keep a game: the record (docs/record.md, what any program can replay) and, beside
 it, its session file with what a record has no place for: the seed and the bots'
 levels (``game.json`` → ``game.session.json``). The session file is written once when
 the game starts; the record after every round and whenever the game stops (Ctrl-C,
@@ -38,9 +38,12 @@ from raspisnoy.core import (
     RoundKind,
     RoundResult,
     View,
+    dumps_record,
+    game_to_record,
+    loads_record,
+    player_names,
+    replay,
 )
-from raspisnoy.core.game import player_names
-from raspisnoy.core.record import dumps_record, game_to_record, loads_record, replay
 from raspisnoy.i18n import translate
 
 __all__ = [
@@ -159,7 +162,7 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def save_record(game: Game, path: Path) -> None:
-    """Write the game so far as a record (RECORD.md)."""
+    """Write the game so far as a record (docs/record.md)."""
     write_atomically(path, dumps_record(game_to_record(game)) + "\n")
 
 

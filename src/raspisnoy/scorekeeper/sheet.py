@@ -19,13 +19,21 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from raspisnoy.core import RoundKind, RoundSpec, Rules, resolve_rules, round_plan, round_points
-from raspisnoy.core.actions import CONTROL_KINDS
-from raspisnoy.core.bidding import forbidden_bid, zero_bid_banned
-from raspisnoy.core.game import player_names
-from raspisnoy.core.plan import check_players
-from raspisnoy.core.rules import max_cards
-from raspisnoy.core.scoring import leaders
+from raspisnoy.core import (
+    CONTROL_KINDS,
+    RoundKind,
+    RoundSpec,
+    Rules,
+    check_players,
+    forbidden_bid,
+    leaders,
+    max_cards,
+    player_names,
+    resolve_rules,
+    round_plan,
+    round_points,
+    zero_bid_banned,
+)
 from raspisnoy.scorekeeper.errors import SheetError
 
 __all__ = ["Entry", "EntryKind", "ScoredRound", "Sheet", "SheetRound"]
@@ -297,8 +305,8 @@ def _bid_problem(
     rules: Rules, cards: int, amount: int, *, dealer: bool, bid_sum: int, streak: int
 ) -> tuple[str, dict[str, Any]] | None:
     """Why this bid is not allowed (problem code and parameters), or ``None``: the same
-    checks, in the same order, as ``Game.verify_bid`` (RULES.md 1, "Bidding"; 2,
-    consecutive passes)."""
+    checks, in the same order, as ``Game.verify_bid`` (docs/rules.md 1, "Bidding";
+    2.4)."""
     if not 0 <= amount <= cards:
         return "bid_range", {"cards": cards, "bid": amount}
     forbidden = forbidden_bid(rules, cards, bid_sum, dealer=dealer)

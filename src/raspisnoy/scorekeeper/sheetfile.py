@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from raspisnoy.core import RaspisnoyError, RoundKind, resolve_rules
-from raspisnoy.core.rules import DEFAULT_PRESET
+from raspisnoy.core import DEFAULT_PRESET, RaspisnoyError, RoundKind, resolve_rules
 from raspisnoy.scorekeeper.errors import SheetError
 from raspisnoy.scorekeeper.sheet import Seats, Sheet, SheetRound
 

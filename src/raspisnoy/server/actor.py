@@ -4,7 +4,7 @@ at a time, so nothing about a table ever races.
 Commands come from WebSocket clients (actions, returning from away), from REST routes
 (take a seat, leave, start) and from the actor's own turn task: a bot's move after the
 table's bot delay, or the turn timer running out, after which a stand-in bot plays the
-seat and the player is marked away until they act again (RULES.md 3.5). An action is
+seat and the player is marked away until they act again (docs/rules.md §3.5). An action is
 applied to a copy of the game, stored, and only then made the table's state and sent.
 """
 

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from raspisnoy.bots import BOTS
-from raspisnoy.core.rules import DEFAULT_PRESET
+from raspisnoy.core import DEFAULT_PRESET
 
 __all__ = ["NicknameIn", "SeatIn", "TableIn", "default_bot"]
 

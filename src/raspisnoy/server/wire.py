@@ -20,10 +20,22 @@ from typing import Any, Protocol
 import orjson
 from pydantic import BaseModel, ConfigDict
 
-from raspisnoy.core import Action, Card, Game, Phase, Play, RoundResult, Trick, View
-from raspisnoy.core.cards import ALL_CARDS
-from raspisnoy.core.record import replay_report
-from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS, option_info, resolve_rules
+from raspisnoy.core import (
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    Action,
+    Card,
+    Game,
+    Phase,
+    Play,
+    RoundResult,
+    Trick,
+    View,
+    option_info,
+    replay_report,
+    resolve_rules,
+)
+from raspisnoy.core.fast import ALL_CARDS
 from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_report, sheet_to_json
 from raspisnoy.store import SheetRow, TableRow, UserRow
 
@@ -141,7 +153,7 @@ def round_summary(result: RoundResult) -> Json:
 
 
 def game_report(game: Game, view: View) -> Json:
-    """The score report (``raspisnoy replay --json``, RECORD.md) of a game as the holder of
+    """The score report (``raspisnoy replay --json``, docs/record.md) of a game as the holder of
     ``view`` may know it: the finished rounds (public: every card was played) and the
     round in progress from the view, so a blind round's trump stays hidden while it is
     bid. The full state's report of the round in progress is dropped."""
@@ -154,7 +166,7 @@ def game_report(game: Game, view: View) -> Json:
 
 
 def _round_so_far(view: View) -> Json:
-    """The round in progress as a report's round (RECORD.md), from one view only: no
+    """The round in progress as a report's round (docs/record.md), from one view only: no
     hands, and the trump (card) as the view shows it."""
     tricks = (*view.tricks, view.trick) if view.trick.plays else view.tricks
     known = RoundResult(
@@ -171,7 +183,7 @@ def _round_so_far(view: View) -> Json:
         None,
     )
     report = round_summary(known)
-    del report["trump_card"]  # the report's rounds have none (RECORD.md)
+    del report["trump_card"]  # the report's rounds have none (docs/record.md)
     return report
 
 
@@ -494,7 +506,7 @@ class ReportRoundOut(_Out):
 
 
 class ReportOut(_Out):
-    """The ``raspisnoy replay --json`` report of RECORD.md."""
+    """The ``raspisnoy replay --json`` report of docs/record.md."""
 
     players: list[str]
     rounds: list[ReportRoundOut]
@@ -504,7 +516,7 @@ class ReportOut(_Out):
 
 
 class RecordOut(_Out):
-    """A game record (RECORD.md, ``raspisnoy-record/1``)."""
+    """A game record (docs/record.md, ``raspisnoy-record/1``)."""
 
     format: str
     rules: Json

@@ -89,7 +89,8 @@ class GameEvent(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
-    #: The action in record notation (RECORD.md): ``2``, ``KD``, ``X:take``, ``control:blind:1``.
+    #: The action in record notation (docs/record.md): ``2``, ``KD``, ``X:take``,
+    #: ``control:blind:1``.
     action: Mapped[str] = mapped_column(String(32))
     #: The id the client gave the action (``None`` for bots and stand-ins), so that a resent
     #: action is recognised even after a restart.

@@ -5,8 +5,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from raspisnoy.core import Game
-from raspisnoy.core.record import Record, game_to_record, record_to_json
+from raspisnoy.core import Game, Record, game_to_record, record_to_json
 from raspisnoy.server.actor import rebuild_game
 from raspisnoy.server.deps import CurrentUser, HubDep, OptionalUser, Services, ServicesDep, StoreDep
 from raspisnoy.server.errors import Refusal, RequestError
@@ -25,7 +24,7 @@ async def my_games(user: CurrentUser, store: StoreDep, hub: HubDep) -> dict[str,
 
 @router.get("/games/{table_id}/score", response_model=ReportOut)
 async def score(table_id: str, user: OptionalUser, services: ServicesDep) -> Json:
-    """The score sheet so far (the ``raspisnoy replay --json`` report of RECORD.md). The
+    """The score sheet so far (the ``raspisnoy replay --json`` report of docs/record.md). The
     round in progress is reported as the caller sees it: a seat's view for a player of
     the game, the public view for anyone else."""
     return await _answer(
@@ -35,7 +34,7 @@ async def score(table_id: str, user: OptionalUser, services: ServicesDep) -> Jso
 
 @router.get("/games/{table_id}/record", response_model=RecordOut)
 async def record(table_id: str, services: ServicesDep) -> Json:
-    """The game as a record (RECORD.md) that ``raspisnoy replay`` accepts. While the
+    """The game as a record (docs/record.md) that ``raspisnoy replay`` accepts. While the
     game runs, only its finished rounds: the hands of the round in play are secret."""
     return await _answer(table_id, "record", None, services, _finished_record)
 

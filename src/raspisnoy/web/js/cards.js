@@ -1,5 +1,5 @@
 // Card art, drawn here in SVG: suit shapes, card faces, backs and the joker. Cards use
-// the notation of RECORD.md ("TD", "AS", "X", "X1"; joker plays "X:take", ...).
+// the notation of docs/record.md ("TD", "AS", "X", "X1"; joker plays "X:take", ...).
 import { t } from "./i18n.js";
 
 export const SUITS = ["S", "C", "D", "H"];

@@ -55,7 +55,7 @@ export class TableConnection {
     });
   }
 
-  /** Sends `action` (RECORD.md notation) under a fresh id; resent until answered. */
+  /** Sends `action` (docs/record.md notation) under a fresh id; resent until answered. */
   act(action) {
     this.counter += 1;
     const id = `${Date.now().toString(36)}-${this.counter}`;
