@@ -154,7 +154,7 @@ def test_bid_out_of_turn() -> None:
     assert game.to_act == 2
 
 
-def test_acting_out_of_turn_is_its_own_error_whatever_the_action():
+def test_acting_out_of_turn_is_its_own_error_whatever_the_action() -> None:
     """A seat that is not to act gets ``NotYourTurnError``, even with an action that is
     wrong for the phase too (a card while bidding); the right seat breaking a rule does not."""
     game = new_game(3, ("2",))
