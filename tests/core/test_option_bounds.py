@@ -3,8 +3,7 @@ can carry a value the engine, the database or the JSON encoder cannot hold."""
 
 import pytest
 
-from raspisnoy.core import InvalidInputError, OptionInfo, resolve_rules
-from raspisnoy.core.rules import option_info
+from raspisnoy.core import InvalidInputError, OptionInfo, option_info, resolve_rules
 
 INT_OPTIONS = [info for info in option_info() if info.type is int]
 LIST_OPTIONS = [info for info in option_info() if info.type is tuple]
