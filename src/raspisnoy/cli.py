@@ -21,6 +21,7 @@ from rich.table import Table
 
 from raspisnoy import __version__
 from raspisnoy.arena import MatchConfig, MatchResult, run_match
+from raspisnoy.casino.cli import casino_app
 from raspisnoy.cli_support import guarded, print_json, rules_from
 from raspisnoy.core import Game, RaspisnoyError, round_plan
 from raspisnoy.core.record import loads_record, replay, replay_report
@@ -45,6 +46,7 @@ app.add_typer(rules_app, name="rules")
 app.command()(serve)
 app.command("play")(play_command)
 app.add_typer(score_app, name="score")
+app.add_typer(casino_app, name="casino")
 
 
 @app.callback(invoke_without_command=True)
