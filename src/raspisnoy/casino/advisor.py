@@ -21,7 +21,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, Collection, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,6 +96,26 @@ class Advice:
         }
 
 
+class _PureArrays:
+    """The kernels' buffers as lists, for the pure kernels."""
+
+    @staticmethod
+    def ints(size: int) -> MutableSequence[int]:
+        return [0] * size
+
+    @staticmethod
+    def of(values: Sequence[int]) -> Sequence[int]:
+        return list(values)
+
+    @staticmethod
+    def order(keys: Sequence[int]) -> Sequence[int]:
+        return sorted(range(len(keys)), key=keys.__getitem__)
+
+    @staticmethod
+    def uniforms(rng: random.Random, size: int) -> Sequence[float]:
+        return [rng.random() for _ in range(size)]
+
+
 class _Backend:
     """The kernels and their buffers: compiled with NumPy arrays, or pure with lists."""
 
@@ -105,32 +125,12 @@ class _Backend:
             raise InvalidInputError("the compiled advisor needs NumPy and Numba")
         self.kernels: Any = jit if jit is not None else kernels
         self.compiled = jit is not None
-        if self.compiled:
-            import numpy
-
-            self._numpy: Any = numpy
-
-    def ints(self, size: int) -> MutableSequence[int]:
-        if self.compiled:
-            return self._numpy.zeros(size, dtype=self._numpy.int64)  # type: ignore[no-any-return]
-        return [0] * size
-
-    def of(self, values: Sequence[int]) -> Sequence[int]:
-        if self.compiled:
-            return self._numpy.array(values, dtype=self._numpy.int64)  # type: ignore[no-any-return]
-        return list(values)
-
-    def order(self, keys: Sequence[int]) -> Sequence[int]:
-        """The indexes of ``keys`` in increasing key order."""
-        if self.compiled:
-            return self._numpy.argsort(keys, kind="stable")  # type: ignore[no-any-return]
-        return sorted(range(len(keys)), key=keys.__getitem__)
-
-    def uniforms(self, rng: random.Random, size: int) -> Sequence[float]:
-        if self.compiled:
-            generator = self._numpy.random.default_rng(rng.getrandbits(64))
-            return generator.random(size)  # type: ignore[no-any-return]
-        return [rng.random() for _ in range(size)]
+        arrays: Any = jit.arrays if jit is not None else _PureArrays
+        self.ints: Callable[[int], MutableSequence[int]] = arrays.ints
+        self.of: Callable[[Sequence[int]], Sequence[int]] = arrays.of
+        #: The indexes of keys in increasing key order.
+        self.order: Callable[[Sequence[int]], Sequence[int]] = arrays.order
+        self.uniforms: Callable[[random.Random, int], Sequence[float]] = arrays.uniforms
 
 
 @dataclass(slots=True)
@@ -228,13 +228,14 @@ def advise(
     fast: bool | None = None,
     exact_draws: int = EXACT_DRAWS,
     budget_s: float = 0.6,
+    only: Collection[str] | None = None,
 ) -> Advice:
     """Value every option of a box's decision: its five ``cards``, the dealer's ``up``
     card, other cards the player has seen (other boxes), and the ``money`` left in antes
     after the ante (``None``: enough for anything). ``exchange=False`` for a box that has
     bought or changed already (only bet or fold). ``exact_draws`` raises the number of
     draws enumerated exactly; sampling is seeded by ``seed`` and stops refining after
-    ``budget_s`` seconds."""
+    ``budget_s`` seconds. ``only`` values just the options named (fold always)."""
     started = time.perf_counter()
     box = _check(cards, 5, "cards")
     backend = _Backend(fast)
@@ -245,11 +246,18 @@ def advise(
     buys_after_bet = money is None or money >= 3
     buys_after_exchange = money is None or money >= 4
     values = [OptionValue("fold", kernels.FOLD_NET, 0.0, "exact", 1)]
-    if may_bet:
+    if may_bet and (only is None or "bet" in only):
         values.append(_bet(backend, tables, box, buys_after_bet))
     if may_exchange:
         values += _exchanges(
-            backend, tables, box, buys_after_exchange, seed, exact_draws, started + budget_s
+            backend,
+            tables,
+            box,
+            buys_after_exchange,
+            seed,
+            exact_draws,
+            started + budget_s,
+            only,
         )
     values.sort(key=lambda option: -option.value)
     return Advice(
@@ -312,13 +320,17 @@ def _exchanges(
     seed: int,
     exact_draws: int,
     deadline: float,
+    only: Collection[str] | None,
 ) -> list[OptionValue]:
-    """Every buy and change: exact where the draws are few, else sampled."""
+    """Every buy and change (or those in ``only``): exact where the draws are few, else
+    sampled."""
     choices: list[tuple[str, tuple[Card, ...], int]] = [("buy", box, 6)]
     for size in range(1, 6):
         for change in itertools.combinations(box, size):
             kept = tuple(card for card in box if card not in change)
             choices.append((" ".join(["change", *map(str, change)]), kept, 5))
+    if only is not None:
+        choices = [choice for choice in choices if choice[0] in only]
     values: list[OptionValue] = []
     sampled: list[_Sampled] = []
     for name, kept, size in choices:

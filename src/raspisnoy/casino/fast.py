@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import inspect
 import os
+import random
 import types
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -20,13 +22,34 @@ from raspisnoy.casino import kernels
 __all__ = ["compiled"]
 
 
+class _Arrays:
+    """The kernels' buffers as NumPy arrays, for the compiled kernels."""
+
+    def __init__(self, numpy: Any) -> None:
+        self._numpy = numpy
+
+    def ints(self, size: int) -> Any:
+        return self._numpy.zeros(size, dtype=self._numpy.int64)
+
+    def of(self, values: Sequence[int]) -> Any:
+        return self._numpy.array(values, dtype=self._numpy.int64)
+
+    def order(self, keys: Sequence[int]) -> Any:
+        return self._numpy.argsort(keys, kind="stable")
+
+    def uniforms(self, rng: random.Random, size: int) -> Any:
+        return self._numpy.random.default_rng(rng.getrandbits(64)).random(size)
+
+
 @cache
 def compiled() -> types.SimpleNamespace | None:
-    """The kernels compiled by Numba, by name; ``None`` where Numba is missing or off."""
+    """The kernels compiled by Numba, by name, and ``arrays`` (their buffers); ``None``
+    where NumPy or Numba is missing or ``RASPISNOY_NO_JIT`` is set."""
     if os.environ.get("RASPISNOY_NO_JIT"):
         return None
     try:
         import numba
+        import numpy
     except ImportError:
         return None
     namespace: dict[str, Any] = dict(vars(kernels))
@@ -38,4 +61,4 @@ def compiled() -> types.SimpleNamespace | None:
         )
         namespace[name] = numba.njit(cache=True, nogil=True)(rebuilt)
     names = [name for name, value in vars(kernels).items() if inspect.isfunction(value)]
-    return types.SimpleNamespace(**{name: namespace[name] for name in names})
+    return types.SimpleNamespace(arrays=_Arrays(numpy), **{name: namespace[name] for name in names})
