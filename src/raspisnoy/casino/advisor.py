@@ -40,7 +40,7 @@ EXACT_DRAWS = 46
 SCREEN_SAMPLES = 4_000
 MAX_SAMPLES = 400_000
 #: Stop refining once every contender's 95% half-width is below this (antes).
-TARGET_ERROR = 0.008
+TARGET_ERROR = 0.01
 Z95 = 1.959964
 
 
@@ -77,6 +77,7 @@ class Advice:
     options: tuple[OptionValue, ...]
     #: Options valued in all (the listing may leave out changes far from the best).
     considered: int
+    #: Processor time the advice took (one core; the advisor runs in one thread).
     seconds: float
     compiled: bool
 
@@ -231,13 +232,14 @@ def advise(
     only: Collection[str] | None = None,
 ) -> Advice:
     """Value every option of a box's decision: its five ``cards``, the dealer's ``up``
-    card, other cards the player has seen (other boxes), and the ``money`` left in antes
-    after the ante (``None``: enough for anything). ``exchange=False`` for a box that has
-    bought or changed already (only bet or fold). ``exact_draws`` raises the number of
+    card, other cards the player has seen (other boxes, cards changed away), and the
+    ``money`` left in antes after the ante (``None``: enough for anything).
+    ``exchange=False`` for a box that has bought or changed already: only bet or fold,
+    and the box may hold six cards. ``exact_draws`` raises the number of
     draws enumerated exactly; sampling is seeded by ``seed`` and stops refining after
     ``budget_s`` seconds. ``only`` values just the options named (fold always)."""
-    started = time.perf_counter()
-    box = _check(cards, 5, "cards")
+    started = time.process_time()
+    box = _check(cards, 5 if exchange or len(cards) != 6 else 6, "cards")
     backend = _Backend(fast)
     tables = _tables(backend, up, _unknown([*box, up, *seen]))
     may_bet = money is None or money >= 2
@@ -265,13 +267,13 @@ def advise(
         up,
         _worth_listing(values),
         len(values),
-        time.perf_counter() - started,
+        time.process_time() - started,
         backend.compiled,
     )
 
 
 def _bet(backend: _Backend, tables: _Tables, box: tuple[Card, ...], can_buy: bool) -> OptionValue:
-    key, _first, _second, pays = kernels.combination_codes([c.index for c in box], 5)
+    key, _first, _second, pays = kernels.combination_codes([c.index for c in box], len(box))
     value = backend.kernels.bet_value(
         key,
         pays,
@@ -396,7 +398,7 @@ def _refine(
             if o.mean + o.error >= best and o.error > TARGET_ERROR and o.samples < MAX_SAMPLES
         ]
         batch = min(2 * batch, MAX_SAMPLES)
-        if time.perf_counter() > deadline:
+        if time.process_time() > deadline:
             return
 
 
@@ -447,7 +449,7 @@ def advise_purchase(
     """Value buying the dealer's game for a box that bet holding ``cards`` (5 or 6, after
     any exchange) when his ``dealer`` hand (5 cards, the up card last) did not qualify:
     every card he may draw is enumerated."""
-    started = time.perf_counter()
+    started = time.process_time()
     box = tuple(cards)
     evaluation = evaluate(box)
     hand = _check(dealer, 5, "dealer")
@@ -464,4 +466,4 @@ def advise_purchase(
     buy = OptionValue("buy-dealer", sum(outcomes) / len(outcomes), 0.0, "exact", len(outcomes))
     decline = OptionValue("decline", kernels.DEALER_OUT_NET, 0.0, "exact", 1)
     options = sorted([buy, decline], key=lambda option: -option.value)
-    return Advice(box, hand[4], tuple(options), 2, time.perf_counter() - started, False)
+    return Advice(box, hand[4], tuple(options), 2, time.process_time() - started, False)

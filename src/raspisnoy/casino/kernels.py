@@ -200,12 +200,18 @@ def defining_cards(cards: Sequence[int], subset: int, category: int) -> int:
 
 def best_key(cards: Sequence[int], count: int) -> int:
     """The key of the best 5 of ``count`` (5 or 6) cards."""
+    a, b, c, d, e = cards[0], cards[1], cards[2], cards[3], cards[4]
     if count == 5:
-        return rank5(cards[0], cards[1], cards[2], cards[3], cards[4])
-    best = -1
-    for left_out in range(count):
-        best = max(best, subset_key(cards, ((1 << count) - 1) ^ 1 << left_out))
-    return best
+        return rank5(a, b, c, d, e)
+    f = cards[5]
+    return max(
+        rank5(b, c, d, e, f),
+        rank5(a, c, d, e, f),
+        rank5(a, b, d, e, f),
+        rank5(a, b, c, e, f),
+        rank5(a, b, c, d, f),
+        rank5(a, b, c, d, e),
+    )
 
 
 def combination_codes(cards: Sequence[int], count: int) -> tuple[int, int, int, int]:
@@ -260,13 +266,18 @@ def versus(key: int, pays: int, dealer_key: int) -> float:
 
 
 def binomial(x: int, r: int) -> int:
-    """C(x, r) for r <= 4."""
+    """C(x, r) for 0 <= r <= 4, in closed form (it indexes every table lookup)."""
     if x < r:
         return 0
-    result = 1
-    for step in range(r):
-        result = result * (x - step) // (step + 1)
-    return result
+    if r == 0:
+        return 1
+    if r == 1:
+        return x
+    if r == 2:
+        return x * (x - 1) // 2
+    if r == 3:
+        return x * (x - 1) * (x - 2) // 6
+    return x * (x - 1) * (x - 2) * (x - 3) // 24
 
 
 def dealer_index(i: int, j: int, k: int, m: int) -> int:
