@@ -86,7 +86,8 @@ def main() -> None:
         json.dump(results, sys.stdout, indent=1)
         sys.stdout.write("\n")
         return
-    print(f"{'cards':<16} {'up':<3} {'advised option':<22} {'method':<8} {'advised':>8} {'exact':>8}")
+    head = f"{'cards':<16} {'up':<3} {'advised option':<22} {'method':<8}"
+    print(f"{head} {'advised':>8} {'exact':>8}")
     for row in results["rows"]:
         print(
             f"{row['cards']:<16} {row['up']:<3} {row['best']:<22} {row['method']:<8}"
@@ -96,7 +97,9 @@ def main() -> None:
         f"\nBest option's error: max {results['max_error']:.4f}, p95 {results['p95_error']:.4f},"
         f" within 0.01 ante: {results['within_0.01']:.0%}"
     )
-    print(f"Regret of the choice: mean {results['mean_regret']:.4f}, max {results['max_regret']:.4f}")
+    print(
+        f"Regret of the choice: mean {results['mean_regret']:.4f}, max {results['max_regret']:.4f}"
+    )
     print(
         f"Advice CPU time: p50 {results['advice_cpu_p50_s']:.3f} s,"
         f" p95 {results['advice_cpu_p95_s']:.3f} s"

@@ -121,7 +121,9 @@ def main() -> None:
             played += block
             elapsed = time.perf_counter() - started
             left = elapsed / len(played) * (args.hands - len(played))
-            sys.stderr.write(f"\r{len(played)}/{args.hands} hands, {elapsed:.0f} s, ~{left:.0f} s left ")
+            sys.stderr.write(
+                f"\r{len(played)}/{args.hands} hands, {elapsed:.0f} s, ~{left:.0f} s left "
+            )
     sys.stderr.write("\n")
     results = summarize(played, time.perf_counter() - started)
     results["command"] = " ".join(["benchmarks/casino_edge.py", *sys.argv[1:]])

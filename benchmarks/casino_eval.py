@@ -58,8 +58,14 @@ def _peers() -> dict[str, tuple[Callable[[Sequence[Card]], Any], Callable[[Any],
         from treys import Evaluator
 
         evaluator = Evaluator()
+
+        def split(hand: Sequence[Card]) -> tuple[list[int], list[int]]:
+            """treys takes two "hole" cards and the rest as the board."""
+            converted = [TreysCard.new(_text(c)) for c in hand]
+            return converted[:2], converted[2:]
+
         peers["treys (Python)"] = (
-            lambda hand: ([TreysCard.new(_text(c)) for c in hand[:2]], [TreysCard.new(_text(c)) for c in hand[2:]]),
+            split,
             lambda both: evaluator.evaluate(both[0], both[1]),
             False,
         )
@@ -91,7 +97,10 @@ def _rate(function: Callable[[Any], Any], inputs: Sequence[Any]) -> float:
 
 
 def _check_order(
-    name: str, convert: Callable[[Sequence[Card]], Any], run: Callable[[Any], Any], higher: bool,
+    name: str,
+    convert: Callable[[Sequence[Card]], Any],
+    run: Callable[[Any], Any],
+    higher: bool,
     deals: Sequence[tuple[Card, ...]],
 ) -> None:
     """Refuse a peer that orders some pair of hands differently from ours."""

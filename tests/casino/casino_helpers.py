@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from raspisnoy.casino import Card, parse_cards
+
+#: CASINO.md §3's example box file.
+BOX_EXAMPLE: dict[str, Any] = {
+    "format": "russian-poker-box/1",
+    "ante": 10,
+    "cards": ["AS", "AH", "KD", "8C", "9S"],
+    "exchange": {"change": ["8C", "9S"], "draw": ["2H", "2D"]},
+    "decision": "bet",
+    "dealer": ["QS", "JD", "7C", "5H", "3S"],
+    "buy_dealer": {"draw": "QH"},
+}
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -10,21 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from casino_helpers import Result, assert_error
+from casino_helpers import BOX_EXAMPLE, Result, assert_error
 
 from raspisnoy.casino import CasinoHand
 
 Cli = Callable[..., Result]
 
-BOX = {
-    "format": "russian-poker-box/1",
-    "ante": 10,
-    "cards": ["AS", "AH", "KD", "8C", "9S"],
-    "exchange": {"change": ["8C", "9S"], "draw": ["2H", "2D"]},
-    "decision": "bet",
-    "dealer": ["QS", "JD", "7C", "5H", "3S"],
-    "buy_dealer": {"draw": "QH"},
-}
+BOX = BOX_EXAMPLE
 
 
 def test_hand_json_exactly(cli: Cli) -> None:

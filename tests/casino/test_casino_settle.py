@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 import pytest
-from casino_helpers import cards
+from casino_helpers import BOX_EXAMPLE, cards
 
 from raspisnoy.casino import BoxRecord, Outcome, settle_box
 from raspisnoy.core.errors import InvalidInputError
@@ -73,16 +73,7 @@ def test_a_qualifying_dealers_game_cannot_be_bought() -> None:
         settle_box(10, FULL_HOUSE, QUALIFYING, dealer_bought=cards("QS QH 7C 5H 2S"))
 
 
-# CASINO.md §3's example file.
-EXAMPLE: dict[str, Any] = {
-    "format": "russian-poker-box/1",
-    "ante": 10,
-    "cards": ["AS", "AH", "KD", "8C", "9S"],
-    "exchange": {"change": ["8C", "9S"], "draw": ["2H", "2D"]},
-    "decision": "bet",
-    "dealer": ["QS", "JD", "7C", "5H", "3S"],
-    "buy_dealer": {"draw": "QH"},
-}
+EXAMPLE = BOX_EXAMPLE
 
 
 def test_the_example_file() -> None:

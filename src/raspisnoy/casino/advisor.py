@@ -155,9 +155,19 @@ class _Tables:
     def count(self) -> int:
         return len(self.unknown)
 
-    def purchase_arguments(self) -> tuple[Any, ...]:
-        """What the kernels take to value the purchases of the dealer's game."""
-        return (self.rows, self.sorted_rows, self.row_qualifying)
+    @property
+    def arrays(self) -> kernels.Tables:
+        """The arrays as the kernels take them (``kernels.Tables``)."""
+        return (
+            self.keys,
+            self.masks,
+            self.lists,
+            self.rows,
+            self.sorted_rows,
+            self.row_qualifying,
+            self.row_of,
+            self.row_hand,
+        )
 
 
 def _tables(backend: _Backend, up: Card, unknown: Sequence[Card]) -> _Tables:
@@ -281,11 +291,7 @@ def _bet(backend: _Backend, tables: _Tables, box: tuple[Card, ...], can_buy: boo
         tables.count,
         can_buy,
         tables.most_qualifying,
-        tables.keys,
-        tables.masks,
-        tables.lists,
-        *tables.purchase_arguments(),
-        tables.row_hand,
+        tables.arrays,
     )
     return OptionValue("bet", float(value), 0.0, "exact", kernels.binomial(tables.count, 4))
 
@@ -366,11 +372,7 @@ def _exact_exchange(
         tables.count,
         can_buy,
         tables.most_qualifying,
-        tables.keys,
-        tables.masks,
-        tables.lists,
-        *tables.purchase_arguments(),
-        tables.row_hand,
+        tables.arrays,
     )
     return OptionValue(name, float(value), 0.0, "exact", draws)
 
@@ -422,11 +424,8 @@ def _sample(
         uniforms,
         samples,
         can_buy,
-        tables.keys,
-        tables.lists,
         tables.out,
-        *tables.purchase_arguments(),
-        tables.row_of,
+        tables.arrays,
         backend.of(range(tables.count)),
     )
     option.total += float(total)

@@ -260,6 +260,21 @@ def versus(key: int, pays: int, dealer_key: int) -> float:
 
 # ----------------------------------------------------------------- the advisor's tables
 #
+# ``Tables`` is what the advisor's kernels share about one decision point, in this
+# order: every dealer hand's key and positions (``fill_dealer_table``), the sorted key
+# lists (``fill_subset_lists``), and the purchase rows, their sorted qualifying keys, their
+# counts, each hand's row and each row's hand (``fill_purchase_table``).
+Tables = tuple[
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+]
+#
 # A decision point's unknown cards (``count`` of them, at most 47) are addressed by their
 # positions 0..count-1. The dealer's possible hands are the 4-subsets of positions, indexed
 # in colex order; ``masks[h]`` is hand h's positions as a bit mask.
@@ -537,13 +552,7 @@ def bet_value(
     count: int,
     can_buy: bool,
     most_qualifying: int,
-    keys: Sequence[int],
-    masks: Sequence[int],
-    lists: Sequence[int],
-    rows: Sequence[int],
-    sorted_rows: Sequence[int],
-    row_qualifying: Sequence[int],
-    row_hand: Sequence[int],
+    tables: Tables,
 ) -> float:
     """The exact mean net in antes of betting a box of ``key`` and ``pays``, over every
     dealer hand that holds none of the ``excluded`` positions (the box's draws).
@@ -552,6 +561,7 @@ def bet_value(
     over the subsets of the excluded positions, in the sorted lists of hands that hold
     them; only the purchases of the dealer's game, where one can be worth it, are summed
     hand by hand."""
+    keys, masks, lists, rows, sorted_rows, row_qualifying, _row_of, row_hand = tables
     positions = [0, 0, 0, 0, 0]
     drawn = 0
     rest = excluded
@@ -638,13 +648,8 @@ def sample_exchange(
     uniforms: Sequence[float],
     samples: int,
     can_buy: bool,
-    keys: Sequence[int],
-    lists: Sequence[int],
     out: int,
-    rows: Sequence[int],
-    sorted_rows: Sequence[int],
-    row_qualifying: Sequence[int],
-    row_of: Sequence[int],
+    tables: Tables,
     work: MutableSequence[int],
 ) -> tuple[float, float]:
     """Sample an exchange: ``hand[:kept]`` are the cards kept, ``size - kept`` cards are
@@ -652,6 +657,7 @@ def sample_exchange(
     sample), then bet or fold as ``rough_bet_value`` says. Returns the sum and the sum of
     squares of the box's net in antes, the exchange's cost counted. ``work`` holds the
     positions 0..count-1 in any order."""
+    keys, _masks, lists, rows, sorted_rows, row_qualifying, row_of, _row_hand = tables
     drawn = size - kept
     hands = binomial(count, 4)
     total = squares = 0.0
@@ -691,13 +697,7 @@ def exact_exchange(
     count: int,
     can_buy: bool,
     most_qualifying: int,
-    keys: Sequence[int],
-    masks: Sequence[int],
-    lists: Sequence[int],
-    rows: Sequence[int],
-    sorted_rows: Sequence[int],
-    row_qualifying: Sequence[int],
-    row_hand: Sequence[int],
+    tables: Tables,
 ) -> float:
     """The exact mean net in antes of an exchange (its cost counted): every set of
     ``size - kept`` unknown cards the box may draw, each followed by the better of bet
@@ -713,21 +713,7 @@ def exact_exchange(
             hand[kept + step] = unknown[chosen[step]]
             excluded |= 1 << chosen[step]
         key, _first, _second, pays = combination_codes(hand, size)
-        value = bet_value(
-            key,
-            pays,
-            excluded,
-            count,
-            can_buy,
-            most_qualifying,
-            keys,
-            masks,
-            lists,
-            rows,
-            sorted_rows,
-            row_qualifying,
-            row_hand,
-        )
+        value = bet_value(key, pays, excluded, count, can_buy, most_qualifying, tables)
         total += max(FOLD_NET, value) - 1.0
         draws += 1
         # The next set of positions in lexicographic order.
