@@ -3,8 +3,9 @@
 The same random 5- and 6-card hands go through every evaluator in one run; the table
 gives hands per second and the ratio to ours. Ours is timed three ways: the pure kernel
 (``kernels.rank5`` / ``best_key``, what the engine runs), ``evaluate`` (the combination's
-name, the second combination and the pays on top), and the compiled kernel in a
-compiled loop (what the advisor runs). Before timing, every peer is checked to order
+name, the second combination and the pays on top), and the compiled kernel, called
+from Python one hand at a time (as the peers are) and in a compiled loop (what the
+advisor runs). Before timing, every peer is checked to order
 hands as ours does. The last lines measure what evaluation costs inside one advice: the
 advisor must not wait on its evaluator.
 
@@ -146,7 +147,18 @@ def measure(hands: int, seed: int) -> dict[str, Any]:
             ("raspisnoy evaluate (names, pays)", _rate(evaluate, deals[: hands // 4])),
         ]
         batch = _compiled_batch_rate(deals)
-        if batch is not None:
+        jit = compiled()
+        if batch is not None and jit is not None:
+            import numpy
+
+            arrays = [numpy.array(ix, dtype=numpy.int64) for ix in indexes]
+            jit.best_key(arrays[0], size)
+            rows.append(
+                (
+                    "raspisnoy kernel (compiled, per call)",
+                    _rate(lambda a, best=jit.best_key: best(a, len(a)), arrays),
+                )
+            )
             rows.append(("raspisnoy kernel (compiled loop)", batch))
         for name, (convert, run, higher) in _peers().items():
             _check_order(name, convert, run, higher, deals[:2000])

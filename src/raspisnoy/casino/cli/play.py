@@ -110,7 +110,7 @@ class CasinoTerminal:
                 self._play(hand)
                 played += 1
         except Quit:
-            self.console.print(self.t("saved", path=self.path))
+            self._say(self.t("saved", path=self.path))
 
     # ----------------------------------------------------------------- one hand
 
@@ -118,16 +118,16 @@ class CasinoTerminal:
         if self.wallet.hand is None:
             return None
         hand = replay_record(self.wallet.hand, self.wallet.hand["seed"])
-        self.console.print(self.t("resumed"))
+        self._say(self.t("resumed"))
         return hand
 
     def _new_hand(self) -> CasinoHand:
         if self.wallet.balance < MIN_ANTE:
             self.wallet.balance = START_BALANCE
             self.wallet.refills += 1
-            self.console.print(self.t("refill", balance=START_BALANCE))
-        self.console.print()
-        self.console.print(self.t("balance", balance=self.wallet.balance))
+            self._say(self.t("refill", balance=START_BALANCE))
+        self._say()
+        self._say(self.t("balance", balance=self.wallet.balance))
         while True:
             text = self._ask(self.t("antes", low=MIN_ANTE, high=MAX_ANTE, boxes=MAX_BOXES))
             text = text or self._last_antes
@@ -135,17 +135,17 @@ class CasinoTerminal:
                 antes = [int(part) for part in text.split()]
                 hand = CasinoHand(antes, self.wallet.balance, self._seeds())
             except ValueError:
-                self.console.print(self.t("bad_antes", text=text))
+                self._say(self.t("bad_antes", text=text))
                 continue
             except RaspisnoyError as error:
-                self.console.print(str(error))
+                self._say(str(error))
                 continue
             self._last_antes = text
             self._keep(hand)
             return hand
 
     def _play(self, hand: CasinoHand) -> None:
-        self.console.print(self.t("commitment", commitment=hand.commitment))
+        self._say(self.t("commitment", commitment=hand.commitment))
         while not hand.is_over:
             view = hand.view()
             self._show(view)
@@ -173,8 +173,8 @@ class CasinoTerminal:
         if "3" in menu:
             labels["4"] = self.t("option.change")
         for number, label in labels.items():
-            self.console.print(f"  [{number}] {label}")
-        self.console.print(f"  [0] {self.t('option.hint')}   [q] {self.t('option.quit')}")
+            self._say(f"  [{number}] {label}")
+        self._say(f"  [0] {self.t('option.hint')}   [q] {self.t('option.quit')}")
         while True:
             choice = self._ask(self.t("prompt", box=box + 1))
             if choice == "0":
@@ -188,19 +188,19 @@ class CasinoTerminal:
                 hand.apply(menu[choice])
                 return
             else:
-                self.console.print(self.t("bad_choice", choice=choice))
+                self._say(self.t("bad_choice", choice=choice))
 
     def _ask_change(self, view: HandView) -> tuple[Card, ...]:
         cards = view.boxes[view.to_act or 0].cards or ()
         numbers = "  ".join(f"[{i}] {card.pretty()}" for i, card in enumerate(cards, 1))
-        self.console.print("  " + numbers)
+        self._say("  " + numbers)
         text = self._ask(self.t("which"))
         try:
             picked = sorted({int(part) for part in text.replace(",", " ").split()})
         except ValueError:
             picked = []
         if not picked or not all(1 <= number <= len(cards) for number in picked):
-            self.console.print(self.t("bad_change", text=text))
+            self._say(self.t("bad_change", text=text))
             return ()
         return tuple(cards[number - 1] for number in picked)
 
@@ -219,11 +219,11 @@ class CasinoTerminal:
                 money=view.balance / mine.ante,
                 exchange=not mine.exchanged,
             )
-        self.console.print(advice_text(advice, self.lang), end="")
+        self._say(advice_text(advice, self.lang), end="")
 
     def _finish(self, hand: CasinoHand) -> None:
         for number, result in enumerate(hand.results, 1):
-            self.console.print(
+            self._say(
                 self.t(
                     "result",
                     box=number,
@@ -232,8 +232,7 @@ class CasinoTerminal:
                     net=f"{result.net:+d}",
                 )
             )
-        self.console.print(self.t("seed", seed=hand.seed))
-        self.console.print(self.t("balance", balance=hand.balance))
+        self._say(self.t("seed", seed=hand.seed))
         self.wallet.balance = hand.balance
         self.wallet.history.append(hand.to_record())
         self.wallet.hand = None
@@ -242,7 +241,7 @@ class CasinoTerminal:
     # ----------------------------------------------------------------- the table
 
     def _show(self, view: HandView) -> None:
-        self.console.print()
+        self._say()
         dealer = (
             " ".join(card.pretty() for card in view.dealer)
             if view.dealer is not None
@@ -251,9 +250,7 @@ class CasinoTerminal:
         self.console.print(Text(self.t("dealer", cards=dealer), style="bold"))
         if view.dealer_draw is not None:
             draw = view.dealer_draw
-            self.console.print(
-                self.t("dealer_drew", discard=draw.discard.pretty(), draw=draw.draw.pretty())
-            )
+            self._say(self.t("dealer_drew", discard=draw.discard.pretty(), draw=draw.draw.pretty()))
         for box in view.boxes:
             cards = " ".join(c.pretty() for c in box.cards) if box.cards else "▒▒ ▒▒ ▒▒ ▒▒ ▒▒"
             state = self.t("closed") if box.closed else ""
@@ -262,10 +259,10 @@ class CasinoTerminal:
             elif box.bet and not box.closed:
                 state = self.t("bet")
             marker = "→" if view.to_act is not None and box.number == view.to_act + 1 else " "
-            self.console.print(
+            self._say(
                 f"{marker} {self.t('box', number=box.number, ante=box.ante)}  {cards}  {state}"
             )
-        self.console.print(self.t("balance", balance=view.balance))
+        self._say(self.t("balance", balance=view.balance))
 
     def _keep(self, hand: CasinoHand) -> None:
         """Save the hand in progress (its seed stays in the wallet, never on screen)."""
@@ -275,6 +272,10 @@ class CasinoTerminal:
         record["seed"] = hand.seed
         self.wallet.hand = record
         self.wallet.save(self.path)
+
+    def _say(self, text: str = "", end: str = "\n") -> None:
+        """A line for the person, printed as it is (``[1]`` is text, not markup)."""
+        self.console.print(text, end=end, markup=False, highlight=False)
 
     def _ask(self, prompt: str) -> str:
         try:
