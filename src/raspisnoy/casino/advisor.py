@@ -257,7 +257,7 @@ def advise(
     seed: int = 0,
     fast: bool | None = None,
     exact_draws: int = EXACT_DRAWS,
-    budget_s: float = 0.6,
+    budget_s: float = 0.5,
     only: Collection[str] | None = None,
 ) -> Advice:
     """Value every option of a box's decision: its five ``cards``, the dealer's ``up``
@@ -289,6 +289,7 @@ def advise(
             exact_draws,
             started + budget_s,
             only,
+            max(option.value for option in values),
         )
     values.sort(key=lambda option: -option.value)
     return Advice(
@@ -348,9 +349,11 @@ def _exchanges(
     exact_draws: int,
     deadline: float,
     only: Collection[str] | None,
+    floor: float,
 ) -> list[OptionValue]:
     """Every buy and change (or those in ``only``): exact where the draws are few, else
-    sampled."""
+    sampled; ``floor`` is the best exact value known (fold or bet), which sampled options
+    need not be refined below."""
     choices: list[tuple[str, tuple[Card, ...], int]] = [("buy", box, 6)]
     for size in range(1, 6):
         for change in itertools.combinations(box, size):
@@ -366,7 +369,7 @@ def _exchanges(
             values.append(_exact_exchange(backend, tables, kept, size, can_buy, name, draws))
         else:
             sampled.append(_Sampled(name, kept, size))
-    best_exact = max((option.value for option in values), default=-math.inf)
+    best_exact = max([floor, *(option.value for option in values)])
     _refine(backend, tables, sampled, can_buy, random.Random(seed), best_exact, deadline)
     return values + [option.value() for option in sampled]
 
@@ -443,6 +446,7 @@ def _sample(
         uniforms,
         samples,
         can_buy,
+        tables.most_qualifying,
         tables.out,
         tables.arrays,
         backend.of(range(tables.count)),

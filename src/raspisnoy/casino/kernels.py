@@ -614,11 +614,15 @@ def bet_value(
 # ----------------------------------------------------------------- exchanges
 
 
+#: How far from folding's value (-1) the rough value of betting must be for the sampler
+#: to trust it over an exact computation (removal effects are far smaller).
+ROUGH_MARGIN = 0.2
+
+
 def rough_bet_value(key: int, pays: int, lists: Sequence[int], hands: int, out: int) -> float:
     """Betting's value against every dealer hand of the decision point, ignoring what the
-    box's draws remove and the purchase of his game: cheap enough to decide bet or fold
-    after each sampled exchange. ``lists`` starts with all hands' keys sorted; ``out`` of
-    them do not qualify."""
+    box's draws remove and the purchase of his game: a cheap first guess at bet or fold.
+    ``lists`` starts with all hands' keys sorted; ``out`` of them do not qualify."""
     below = max(count_below(lists, 0, hands, key, False), out) - out
     above = hands - max(count_below(lists, 0, hands, key, True), out)
     return (out * DEALER_OUT_NET + 2.0 * pays * below + LOSE_NET * above) / hands
@@ -648,18 +652,24 @@ def sample_exchange(
     uniforms: Sequence[float],
     samples: int,
     can_buy: bool,
+    most_qualifying: int,
     out: int,
     tables: Tables,
     work: MutableSequence[int],
 ) -> tuple[float, float]:
     """Sample an exchange: ``hand[:kept]`` are the cards kept, ``size - kept`` cards are
-    drawn from the unknown ones, the dealer's hidden four from the rest (9 uniforms per
-    sample), then bet or fold as ``rough_bet_value`` says. Returns the sum and the sum of
+    drawn from the unknown ones (9 uniforms per sample). Returns the sum and the sum of
     squares of the box's net in antes, the exchange's cost counted. ``work`` holds the
-    positions 0..count-1 in any order."""
+    positions 0..count-1 in any order.
+
+    After the draw the box folds (net -1, exactly) where betting is roughly worth far
+    less (``rough_bet_value``, ``ROUGH_MARGIN``); is valued exactly, the better of bet
+    and fold (``bet_value``), where the two are close; and otherwise bets against the
+    dealer's hidden four, drawn from the rest. So every decision is the best one, and
+    only clear bets carry the dealer's chance."""
     keys, _masks, lists, rows, sorted_rows, row_qualifying, row_of, _row_hand = tables
-    drawn = size - kept
     hands = binomial(count, 4)
+    drawn = size - kept
     total = squares = 0.0
     for sample in range(samples):
         base = sample * 9
@@ -671,8 +681,13 @@ def sample_exchange(
             hand[kept + step] = unknown[work[step]]
             excluded |= 1 << work[step]
         key, _first, _second, pays = combination_codes(hand, size)
-        value = FOLD_NET
-        if rough_bet_value(key, pays, lists, hands, out) > FOLD_NET:
+        rough = rough_bet_value(key, pays, lists, hands, out)
+        if rough < FOLD_NET - ROUGH_MARGIN:
+            value = FOLD_NET
+        elif rough < FOLD_NET + ROUGH_MARGIN:
+            bet = bet_value(key, pays, excluded, count, can_buy, most_qualifying, tables)
+            value = max(FOLD_NET, bet)
+        else:
             i, j, k, m = sort4(work[drawn], work[drawn + 1], work[drawn + 2], work[drawn + 3])
             h = dealer_index(i, j, k, m)
             if keys[h] >= QUALIFYING_KEY:
