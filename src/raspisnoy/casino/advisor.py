@@ -10,8 +10,9 @@ Method (``docs/casino.md``): every hand the dealer may hold (his up card and 4 o
 unknown cards, C(46, 4) = 163,185 for one box) is enumerated once, with its key and, when
 it does not qualify, every card he may draw when his game is bought. Betting is then an
 exact sum; so are the exchanges with few draws (a sixth card, one changed card: 46
-draws each, each an exact bet-or-fold). Larger changes are sampled jointly with the
-dealer's hand, on common random numbers, screened and then refined while their 95%
+draws each, each an exact bet-or-fold). Larger changes are sampled on common random
+numbers (``kernels.sample_exchange``: a clear fold costs nothing, a close call is summed
+exactly, a clear bet meets a sampled dealer), screened and then refined while their 95%
 interval overlaps the best option's; their error is that interval's half-width.
 """
 
