@@ -197,3 +197,20 @@ def test_the_real_command_keeps_stdout_clean_on_errors() -> None:
     )
     assert done.returncode != 0 and done.stdout == ""
     assert done.stderr.startswith("error: ") and len(done.stderr.splitlines()) == 1
+
+
+def test_advise_a_box_decision(cli: Cli) -> None:
+    result = cli("casino", "advise", "AS", "AH", "KD", "8C", "9S", "--up", "QS", "--json")
+    assert result.status == 0 and result.stderr == ""
+    advice = json.loads(result.stdout)
+    assert list(advice) == ["cards", "up", "best", "options", "considered", "seconds", "compiled"]
+    assert advice["best"] == "bet" and advice["considered"] == 34
+    first = advice["options"][0]
+    assert list(first) == ["option", "ev", "error", "method", "cases"]
+    assert (first["option"], first["method"], first["ev"]) == ("bet", "exact", 2.0374)
+    # Fold, bet and the buy are always listed, with their methods.
+    listed = {option["option"]: option for option in advice["options"]}
+    assert listed["fold"]["ev"] == -1.0 and listed["buy"]["method"] == "exact"
+    # Too little money for anything but a bet or a fold.
+    poor = cli("casino", "advise", "AS AH KD 8C 9S", "--up", "QS", "--money", "2", "--json")
+    assert {o["option"] for o in json.loads(poor.stdout)["options"]} == {"fold", "bet"}
