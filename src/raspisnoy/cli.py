@@ -22,6 +22,7 @@ from rich.table import Table
 
 from raspisnoy import __version__
 from raspisnoy.arena import MatchConfig, MatchResult, run_match
+from raspisnoy.casino.cli import casino_app
 from raspisnoy.cli_support import guarded, print_json, rules_from
 from raspisnoy.core import (
     PRESET_DESCRIPTIONS,
@@ -50,6 +51,7 @@ app.add_typer(rules_app, name="rules")
 app.command()(serve)
 app.command("play")(play_command)
 app.add_typer(score_app, name="score")
+app.add_typer(casino_app, name="casino")
 
 
 @app.callback(invoke_without_command=True)

@@ -1,0 +1,492 @@
+"""The strategy advisor: the expected net, in antes, of every option at a decision point.
+
+At a box's decision the options are fold (-1, exact), bet, buy a sixth card and each of
+the 31 changes; at the purchase decision, buying the dealer's game or declining it.
+Values count what the box may still win or lose from the decision on, the ante and the
+cost of the option included, exchange costs already paid excluded; betting assumes the
+best purchase decision later (buy his game only when that is worth more than the ante).
+
+Method (``docs/casino.md``): every hand the dealer may hold (his up card and 4 of the
+unknown cards, C(46, 4) = 163,185 for one box) is enumerated once, with its key and, when
+it does not qualify, every card he may draw when his game is bought. Betting is then an
+exact sum; so are the exchanges with few draws (a sixth card, one changed card: 46
+draws each, each an exact bet-or-fold). Larger changes are sampled on common random
+numbers (``kernels.sample_exchange``: a clear fold costs nothing, a close call is summed
+exactly, a clear bet meets a sampled dealer), screened and then refined while their 95%
+interval overlaps the best option's; their error is that interval's half-width.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Collection, MutableSequence, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from raspisnoy.casino import kernels
+from raspisnoy.casino.cards import DECK, Card, require_distinct
+from raspisnoy.casino.evaluate import evaluate
+from raspisnoy.casino.fast import compiled
+from raspisnoy.casino.settle import dealer_after_purchase
+from raspisnoy.core.errors import InvalidInputError
+
+__all__ = ["Advice", "OptionValue", "advise", "advise_purchase"]
+
+#: Exchanges with at most this many possible draws are enumerated exactly by default.
+EXACT_DRAWS = 46
+#: Samples per sampled exchange in the first round, and the most for any one.
+SCREEN_SAMPLES = 4_000
+MAX_SAMPLES = 400_000
+#: Stop refining once every contender's 95% half-width is below this (antes).
+TARGET_ERROR = 0.01
+Z95 = 1.959964
+
+
+@dataclass(frozen=True, slots=True)
+class OptionValue:
+    """One option and its expected net in antes."""
+
+    #: ``fold``, ``bet``, ``buy``, ``change 8C 9S``, ``buy-dealer`` or ``decline``.
+    option: str
+    value: float
+    #: Half-width of the 95% confidence interval; 0 when exact.
+    error: float
+    #: ``exact`` (every case enumerated) or ``sampled``.
+    method: str
+    #: Cases enumerated (draws) or samples drawn; 1 for fold and decline.
+    cases: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "option": self.option,
+            "ev": round(self.value, 4),
+            "error": round(self.error, 4),
+            "method": self.method,
+            "cases": self.cases,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Every option of a decision point, best first, and how long it took."""
+
+    cards: tuple[Card, ...]
+    up: Card
+    options: tuple[OptionValue, ...]
+    #: Options valued in all (the listing may leave out changes far from the best).
+    considered: int
+    #: Processor time the advice took (one core; the advisor runs in one thread).
+    seconds: float
+    compiled: bool
+
+    @property
+    def best(self) -> OptionValue:
+        return self.options[0]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "cards": [str(card) for card in self.cards],
+            "up": str(self.up),
+            "best": self.best.option,
+            "options": [option.to_json() for option in self.options],
+            "considered": self.considered,
+            "seconds": round(self.seconds, 3),
+            "compiled": self.compiled,
+        }
+
+
+class _PureArrays:
+    """The kernels' buffers as lists, for the pure kernels."""
+
+    @staticmethod
+    def ints(size: int) -> MutableSequence[int]:
+        return [0] * size
+
+    @staticmethod
+    def of(values: Sequence[int]) -> Sequence[int]:
+        return list(values)
+
+    @staticmethod
+    def order(keys: Sequence[int]) -> Sequence[int]:
+        return sorted(range(len(keys)), key=keys.__getitem__)
+
+    @staticmethod
+    def uniforms(rng: random.Random, size: int) -> Sequence[float]:
+        return [rng.random() for _ in range(size)]
+
+
+class _Backend:
+    """The kernels and their buffers: compiled with NumPy arrays, or pure with lists."""
+
+    def __init__(self, fast: bool | None) -> None:
+        jit = compiled() if fast is not False else None
+        if fast and jit is None:
+            raise InvalidInputError("the compiled advisor needs NumPy and Numba")
+        self.kernels: Any = jit if jit is not None else kernels
+        self.compiled = jit is not None
+        arrays: Any = jit.arrays if jit is not None else _PureArrays
+        self.ints: Callable[[int], MutableSequence[int]] = arrays.ints
+        self.of: Callable[[Sequence[int]], Sequence[int]] = arrays.of
+        #: The indexes of keys in increasing key order.
+        self.order: Callable[[Sequence[int]], Sequence[int]] = arrays.order
+        self.uniforms: Callable[[random.Random, int], Sequence[float]] = arrays.uniforms
+        if self.compiled:
+            _warm_up(self)
+
+
+_warmed: list[bool] = []
+
+
+def _warm_up(backend: _Backend) -> None:
+    """Run every compiled kernel once on a tiny decision point (most of the deck seen),
+    so that loading or compiling them is not counted in the first advice's budget."""
+    if _warmed:
+        return
+    _warmed.append(True)
+    box, up, seen = DECK[:5], DECK[5], DECK[6:42]
+    tables = _tables(backend, up, _unknown([*box, up, *seen]))
+    _bet(backend, tables, box, True)
+    _exact_exchange(backend, tables, box[:4], 5, True, "warm-up", 1)
+    option = _Sampled("warm-up", box[:2], 5)
+    _sample(backend, tables, option, True, backend.uniforms(random.Random(0), 9), 1)
+
+
+@dataclass(slots=True)
+class _Tables:
+    """Every dealer hand of one decision point (see ``kernels``' advisor tables)."""
+
+    unknown: Sequence[int]
+    keys: Sequence[int]
+    masks: Sequence[int]
+    lists: Sequence[int]
+    #: How many hands do not qualify, and the most qualifying draws of any of them.
+    out: int
+    most_qualifying: int
+    rows: Sequence[int]
+    sorted_rows: Sequence[int]
+    row_qualifying: Sequence[int]
+    row_of: Sequence[int]
+    row_hand: Sequence[int]
+
+    @property
+    def count(self) -> int:
+        return len(self.unknown)
+
+    @property
+    def arrays(self) -> kernels.Tables:
+        """The arrays as the kernels take them (``kernels.Tables``)."""
+        return (
+            self.keys,
+            self.masks,
+            self.lists,
+            self.rows,
+            self.sorted_rows,
+            self.row_qualifying,
+            self.row_of,
+            self.row_hand,
+        )
+
+
+def _tables(backend: _Backend, up: Card, unknown: Sequence[Card]) -> _Tables:
+    count = len(unknown)
+    hands = kernels.binomial(count, 4)
+    cards = backend.of([card.index for card in unknown])
+    keys, masks, highest = backend.ints(hands), backend.ints(hands), backend.ints(hands)
+    backend.kernels.fill_dealer_table(up.index, cards, count, keys, masks, highest)
+    lists = backend.ints(hands * 15)
+    backend.kernels.fill_subset_lists(
+        backend.order(keys),
+        keys,
+        masks,
+        count,
+        lists,
+        backend.ints(kernels.subset_list_count(count)),
+    )
+    out = kernels.count_below(lists, 0, hands, kernels.QUALIFYING_KEY, False)
+    rows, sorted_rows = backend.ints(out * count), backend.ints(out * count)
+    row_qualifying, row_of, row_hand = backend.ints(out), backend.ints(hands), backend.ints(out)
+    most = backend.kernels.fill_purchase_table(
+        up.index,
+        cards,
+        count,
+        keys,
+        masks,
+        highest,
+        rows,
+        sorted_rows,
+        row_qualifying,
+        row_of,
+        row_hand,
+    )
+    return _Tables(
+        cards,
+        keys,
+        masks,
+        lists,
+        out,
+        int(most),
+        rows,
+        sorted_rows,
+        row_qualifying,
+        row_of,
+        row_hand,
+    )
+
+
+def _unknown(known: Sequence[Card]) -> tuple[Card, ...]:
+    require_distinct(known, "the cards known")
+    seen = set(known)
+    return tuple(card for card in DECK if card not in seen)
+
+
+def _check(cards: Sequence[Card], size: int, field: str) -> tuple[Card, ...]:
+    if len(cards) != size or not all(isinstance(c, Card) and not c.is_joker for c in cards):
+        raise InvalidInputError(f"{field}: {size} cards of the 52-card deck wanted")
+    return tuple(cards)
+
+
+def advise(
+    cards: Sequence[Card],
+    up: Card,
+    *,
+    seen: Sequence[Card] = (),
+    money: float | None = None,
+    exchange: bool = True,
+    seed: int = 0,
+    fast: bool | None = None,
+    exact_draws: int = EXACT_DRAWS,
+    budget_s: float = 0.5,
+    only: Collection[str] | None = None,
+) -> Advice:
+    """Value every option of a box's decision: its five ``cards``, the dealer's ``up``
+    card, other cards the player has seen (other boxes, cards changed away), and the
+    ``money`` left in antes after the ante (``None``: enough for anything).
+    ``exchange=False`` for a box that has bought or changed already: only bet or fold,
+    and the box may hold six cards. ``exact_draws`` raises the number of
+    draws enumerated exactly; sampling is seeded by ``seed`` and stops refining after
+    ``budget_s`` seconds. ``only`` values just the options named (fold always)."""
+    box = _check(cards, 5 if exchange or len(cards) != 6 else 6, "cards")
+    backend = _Backend(fast)
+    started = time.process_time()
+    tables = _tables(backend, up, _unknown([*box, up, *seen]))
+    may_bet = money is None or money >= 2
+    may_exchange = exchange and (money is None or money >= 3)
+    # A purchase costs one more ante on top of the bet (and of an exchange).
+    buys_after_bet = money is None or money >= 3
+    buys_after_exchange = money is None or money >= 4
+    values = [OptionValue("fold", kernels.FOLD_NET, 0.0, "exact", 1)]
+    if may_bet and (only is None or "bet" in only):
+        values.append(_bet(backend, tables, box, buys_after_bet))
+    if may_exchange:
+        values += _exchanges(
+            backend,
+            tables,
+            box,
+            buys_after_exchange,
+            seed,
+            exact_draws,
+            started + budget_s,
+            only,
+            max(option.value for option in values),
+        )
+    values.sort(key=lambda option: -option.value)
+    return Advice(
+        box,
+        up,
+        _worth_listing(values),
+        len(values),
+        time.process_time() - started,
+        backend.compiled,
+    )
+
+
+def _bet(backend: _Backend, tables: _Tables, box: tuple[Card, ...], can_buy: bool) -> OptionValue:
+    key, _first, _second, pays = kernels.combination_codes([c.index for c in box], len(box))
+    value = backend.kernels.bet_value(
+        key,
+        pays,
+        0,
+        tables.count,
+        can_buy,
+        tables.most_qualifying,
+        tables.arrays,
+    )
+    return OptionValue("bet", float(value), 0.0, "exact", kernels.binomial(tables.count, 4))
+
+
+@dataclass(slots=True)
+class _Sampled:
+    """A sampled exchange's running sums."""
+
+    name: str
+    kept: tuple[Card, ...]
+    size: int
+    total: float = 0.0
+    squares: float = 0.0
+    samples: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.samples
+
+    @property
+    def error(self) -> float:
+        variance = max(0.0, self.squares / self.samples - self.mean**2)
+        return Z95 * math.sqrt(variance / max(1, self.samples - 1))
+
+    def value(self) -> OptionValue:
+        return OptionValue(self.name, self.mean, self.error, "sampled", self.samples)
+
+
+def _exchanges(
+    backend: _Backend,
+    tables: _Tables,
+    box: tuple[Card, ...],
+    can_buy: bool,
+    seed: int,
+    exact_draws: int,
+    deadline: float,
+    only: Collection[str] | None,
+    floor: float,
+) -> list[OptionValue]:
+    """Every buy and change (or those in ``only``): exact where the draws are few, else
+    sampled; ``floor`` is the best exact value known (fold or bet), which sampled options
+    need not be refined below."""
+    choices: list[tuple[str, tuple[Card, ...], int]] = [("buy", box, 6)]
+    for size in range(1, 6):
+        for change in itertools.combinations(box, size):
+            kept = tuple(card for card in box if card not in change)
+            choices.append((" ".join(["change", *map(str, change)]), kept, 5))
+    if only is not None:
+        choices = [choice for choice in choices if choice[0] in only]
+    values: list[OptionValue] = []
+    sampled: list[_Sampled] = []
+    for name, kept, size in choices:
+        draws = math.comb(tables.count, size - len(kept))
+        if draws <= exact_draws:
+            values.append(_exact_exchange(backend, tables, kept, size, can_buy, name, draws))
+        else:
+            sampled.append(_Sampled(name, kept, size))
+    best_exact = max([floor, *(option.value for option in values)])
+    _refine(backend, tables, sampled, can_buy, random.Random(seed), best_exact, deadline)
+    return values + [option.value() for option in sampled]
+
+
+def _exact_exchange(
+    backend: _Backend,
+    tables: _Tables,
+    kept: tuple[Card, ...],
+    size: int,
+    can_buy: bool,
+    name: str,
+    draws: int,
+) -> OptionValue:
+    hand = backend.ints(6)
+    for position, card in enumerate(kept):
+        hand[position] = card.index
+    value = backend.kernels.exact_exchange(
+        hand,
+        len(kept),
+        size,
+        tables.unknown,
+        tables.count,
+        can_buy,
+        tables.most_qualifying,
+        tables.arrays,
+    )
+    return OptionValue(name, float(value), 0.0, "exact", draws)
+
+
+def _refine(
+    backend: _Backend,
+    tables: _Tables,
+    sampled: list[_Sampled],
+    can_buy: bool,
+    rng: random.Random,
+    best_exact: float,
+    deadline: float,
+) -> None:
+    """Sample every exchange once, then keep doubling the samples of those whose 95%
+    interval reaches the best option's until they are precise enough, or time is up."""
+    contenders, batch = sampled, SCREEN_SAMPLES
+    while contenders:
+        uniforms = backend.uniforms(rng, 9 * batch)
+        for option in contenders:
+            _sample(backend, tables, option, can_buy, uniforms, batch)
+        best = max([best_exact, *(o.mean - o.error for o in sampled)])
+        contenders = [
+            o
+            for o in sampled
+            if o.mean + o.error >= best and o.error > TARGET_ERROR and o.samples < MAX_SAMPLES
+        ]
+        batch = min(2 * batch, MAX_SAMPLES)
+        if time.process_time() > deadline:
+            return
+
+
+def _sample(
+    backend: _Backend,
+    tables: _Tables,
+    option: _Sampled,
+    can_buy: bool,
+    uniforms: Sequence[float],
+    samples: int,
+) -> None:
+    hand = backend.ints(6)
+    for position, card in enumerate(option.kept):
+        hand[position] = card.index
+    total, squares = backend.kernels.sample_exchange(
+        hand,
+        len(option.kept),
+        option.size,
+        tables.unknown,
+        tables.count,
+        uniforms,
+        samples,
+        can_buy,
+        tables.most_qualifying,
+        tables.out,
+        tables.arrays,
+        backend.of(range(tables.count)),
+    )
+    option.total += float(total)
+    option.squares += float(squares)
+    option.samples += samples
+
+
+def _worth_listing(values: list[OptionValue]) -> tuple[OptionValue, ...]:
+    """Fold, bet and the buy always; changes among the best five or within half an ante
+    of the best option."""
+    best = values[0].value
+    changes = [v for v in values if v.option.startswith("change")]
+    listed = {v.option for v in changes[:5]} | {v.option for v in changes if v.value >= best - 0.5}
+    return tuple(v for v in values if not v.option.startswith("change") or v.option in listed)
+
+
+def advise_purchase(
+    cards: Sequence[Card], dealer: Sequence[Card], *, seen: Sequence[Card] = ()
+) -> Advice:
+    """Value buying the dealer's game for a box that bet holding ``cards`` (5 or 6, after
+    any exchange) when his ``dealer`` hand (5 cards, the up card last) did not qualify:
+    every card he may draw is enumerated."""
+    started = time.process_time()
+    box = tuple(cards)
+    evaluation = evaluate(box)
+    hand = _check(dealer, 5, "dealer")
+    if evaluate(hand).qualifies:
+        raise InvalidInputError("dealer: he qualifies; his game cannot be bought")
+    unknown = _unknown([*box, *hand, *seen])
+    outcomes: list[float] = []
+    for draw in unknown:
+        after = evaluate(dealer_after_purchase(hand, draw))
+        if after.qualifies:
+            outcomes.append(kernels.versus(evaluation.key, evaluation.pays, after.key) - 1.0)
+        else:
+            outcomes.append(kernels.BET_BACK_NET)
+    buy = OptionValue("buy-dealer", sum(outcomes) / len(outcomes), 0.0, "exact", len(outcomes))
+    decline = OptionValue("decline", kernels.DEALER_OUT_NET, 0.0, "exact", 1)
+    options = sorted([buy, decline], key=lambda option: -option.value)
+    return Advice(box, hand[4], tuple(options), 2, time.process_time() - started, False)

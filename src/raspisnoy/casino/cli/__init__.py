@@ -1,0 +1,195 @@
+"""The ``raspisnoy casino`` commands (CASINO.md §3 is their contract for ``hand``,
+``compare`` and ``settle``).
+
+This subpackage is the casino game's command line, the one part of ``raspisnoy.casino``
+that does I/O; the engine modules beside it never import it. Every expected failure ends
+in one ``error: ...`` line on standard error, nothing on standard output, exit status 1
+(2 for a usage error, as the rest of the command line).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from raspisnoy.casino.advisor import Advice, advise, advise_purchase
+from raspisnoy.casino.cards import parse_card, parse_cards
+from raspisnoy.casino.cli.play import WALLET_FORMAT, play_command
+from raspisnoy.casino.cli.text import advice_text
+from raspisnoy.casino.evaluate import Evaluation, compare, evaluate
+from raspisnoy.casino.record import verify_record
+from raspisnoy.casino.settle import BoxRecord
+from raspisnoy.cli_support import guarded, print_json
+from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.i18n import detect_language, translate
+
+__all__ = ["casino_app"]
+
+casino_app = typer.Typer(
+    help="Casino Russian poker against the dealer: hands, settlement, advice, a game.",
+    no_args_is_help=True,
+)
+casino_app.command("play")(play_command)
+
+_LANG = detect_language()
+_JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _t(key: str, **values: object) -> str:
+    return translate(key, _LANG, **values)
+
+
+def _describe(evaluation: Evaluation) -> str:
+    names = _t(f"casino.combination.{evaluation.combination}")
+    if evaluation.second is not None:
+        names += " + " + _t(f"casino.combination.{evaluation.second}")
+    cards = " ".join(card.pretty() for card in evaluation.cards)
+    return _t(
+        "casino.hand.line",
+        cards=cards,
+        names=names,
+        pays=evaluation.pays,
+        qualifies=_t("casino.hand.qualifies" if evaluation.qualifies else "casino.hand.does_not"),
+    )
+
+
+@casino_app.command("hand")
+def hand_command(
+    cards: Annotated[list[str], typer.Argument(help="5 or 6 cards (AS KD 10h …).")],
+    as_json: _JSON = False,
+) -> None:
+    """Name a box's combination, its second combination and what they pay."""
+    evaluation = guarded(lambda: evaluate(parse_cards(cards, "cards", (5, 6))))
+    if as_json:
+        print_json(evaluation.to_json())
+        return
+    sys.stdout.write(_describe(evaluation) + "\n")
+
+
+@casino_app.command("compare")
+def compare_command(
+    player: Annotated[str, typer.Argument(help='The player\'s 5 or 6 cards: "AS AH KD 8C 9S".')],
+    dealer: Annotated[str, typer.Argument(help="The dealer's 5 cards.")],
+    as_json: _JSON = False,
+) -> None:
+    """Say whose best 5-card hand is higher."""
+
+    def decide() -> str:
+        mine = parse_cards(player, "player", (5, 6))
+        theirs = parse_cards(dealer, "dealer", (5,))
+        common = set(mine) & set(theirs)
+        if common:
+            raise InvalidInputError(f"{min(common)} is in both hands")
+        return {1: "player", 0: "tie", -1: "dealer"}[compare(mine, theirs)]
+
+    winner = guarded(decide)
+    if as_json:
+        print_json({"winner": winner})
+        return
+    sys.stdout.write(_t(f"casino.compare.{winner}") + "\n")
+
+
+@casino_app.command("settle")
+def settle_command(
+    file: Annotated[str, typer.Argument(help="A russian-poker-box/1 file; - reads stdin.")],
+    as_json: _JSON = False,
+) -> None:
+    """Settle one box of a finished hand: its net, outcome and pays."""
+    result = guarded(lambda: BoxRecord.from_json(_load_json(file)).settle())
+    if as_json:
+        print_json(result.to_json())
+        return
+    sys.stdout.write(
+        _t(
+            "casino.settle.line",
+            outcome=_t(f"casino.outcome.{result.outcome}"),
+            net=f"{result.net:+d}",
+            pays=result.pays,
+        )
+        + "\n"
+    )
+
+
+@casino_app.command("verify")
+def verify_command(
+    file: Annotated[str, typer.Argument(help="A finished hand's record; - reads stdin.")],
+    as_json: _JSON = False,
+) -> None:
+    """Check a finished hand: its seed hashes to its commitment and deals its cards."""
+
+    def check() -> list[dict[str, object]]:
+        data = _load_json(file)
+        if isinstance(data, dict) and data.get("format") == WALLET_FORMAT:
+            return [verify_record(record) for record in data.get("history", [])]
+        return [verify_record(data)]
+
+    reports = guarded(check)
+    if as_json:
+        print_json(reports[0] if len(reports) == 1 else reports)
+        return
+    for report in reports:
+        sys.stdout.write(_t("casino.verify.ok", commitment=report["commitment"]) + "\n")
+
+
+@casino_app.command("advise")
+def advise_command(
+    cards: Annotated[list[str], typer.Argument(help="The box's 5 cards (5 or 6 with --dealer).")],
+    up: Annotated[
+        str | None, typer.Option("--up", help="The dealer's up card (the decision of a box).")
+    ] = None,
+    dealer: Annotated[
+        str | None,
+        typer.Option("--dealer", help="The dealer's 5 cards, when he did not qualify."),
+    ] = None,
+    seen: Annotated[
+        str | None, typer.Option("--seen", help="Other cards you have seen (other boxes).")
+    ] = None,
+    money: Annotated[
+        float | None, typer.Option("--money", help="Chips left after the ante, in antes.")
+    ] = None,
+    no_exchange: Annotated[
+        bool, typer.Option("--no-exchange", help="The box has bought or changed already.")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampling.")] = 0,
+    as_json: _JSON = False,
+) -> None:
+    """The expected net, in antes, of every option: fold, bet, buy, changes; or, with
+    --dealer, of buying the dealer's game."""
+
+    def run() -> Advice:
+        known = parse_cards(seen or "", "--seen")
+        if dealer is not None:
+            if up is not None:
+                raise InvalidInputError("give --up or --dealer, not both")
+            box = parse_cards(cards, "cards", (5, 6))
+            return advise_purchase(box, parse_cards(dealer, "--dealer", (5,)), seen=known)
+        if up is None:
+            raise InvalidInputError("--up: the dealer's up card is needed")
+        box = parse_cards(cards, "cards", (5,))
+        return advise(
+            box,
+            parse_card(up, "--up"),
+            seen=known,
+            money=money,
+            exchange=not no_exchange,
+            seed=seed,
+        )
+
+    advice = guarded(run)
+    if as_json:
+        print_json(advice.to_json())
+        return
+    sys.stdout.write(advice_text(advice, _LANG))
+
+
+def _load_json(file: str) -> Any:
+    """The JSON document in ``file`` (``-``: standard input)."""
+    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    try:
+        return json.loads(data.decode("utf-8"))
+    except json.JSONDecodeError as error:
+        raise InvalidInputError(f"{file}: not JSON ({error.msg}, line {error.lineno})") from None

@@ -1,0 +1,325 @@
+"""``raspisnoy casino play``: casino Russian poker in the terminal, with play money.
+
+The wallet file keeps the balance, the hand in progress (its seed, antes and decisions,
+from which it is replayed) and the finished hands' records, so a game stopped at any
+prompt (``q``, Ctrl-C, end of input) goes on where it stopped. Nothing is bought: a
+wallet that runs dry is refilled for free. The text is in the person's language
+(``--lang``, else ``LANG``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from raspisnoy.casino.actions import Action, Bet, BuyCard, BuyDealer, Decline, Fold, Phase
+from raspisnoy.casino.advisor import advise, advise_purchase
+from raspisnoy.casino.cards import Card
+from raspisnoy.casino.cli.text import advice_text
+from raspisnoy.casino.game import MAX_BOXES, CasinoHand
+from raspisnoy.casino.record import replay_record
+from raspisnoy.casino.settle import MAX_ANTE, MIN_ANTE
+from raspisnoy.casino.shuffle import new_seed
+from raspisnoy.casino.view import HandView
+from raspisnoy.cli_support import fail
+from raspisnoy.core.errors import RaspisnoyError
+from raspisnoy.i18n import LANGUAGES, detect_language, translate
+from raspisnoy.play.session import write_atomically
+
+__all__ = ["START_BALANCE", "WALLET_FORMAT", "CasinoTerminal", "Wallet", "play_command"]
+
+WALLET_FORMAT = "raspisnoy-casino-wallet/1"
+START_BALANCE = 1000
+#: Finished hands kept in the wallet, newest last.
+HISTORY = 100
+
+
+class Quit(Exception):
+    """The person asked to stop (``q``, Ctrl-C or end of input)."""
+
+
+@dataclass(slots=True)
+class Wallet:
+    """The play money and the hands of one player, as kept in the wallet file."""
+
+    balance: int = START_BALANCE
+    hand: dict[str, Any] | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+    refills: int = 0
+
+    @classmethod
+    def load(cls, path: Path) -> Wallet:
+        if not path.exists():
+            return cls()
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("format") != WALLET_FORMAT:
+            raise RaspisnoyError(f"{path}: not a {WALLET_FORMAT} file")
+        balance = data.get("balance")
+        if type(balance) is not int or balance < 0:
+            raise RaspisnoyError(f"{path}: balance {balance!r} is not a number of chips")
+        return cls(balance, data.get("hand"), list(data.get("history", [])), data.get("refills", 0))
+
+    def save(self, path: Path) -> None:
+        data = {
+            "format": WALLET_FORMAT,
+            "balance": self.balance,
+            "refills": self.refills,
+            "hand": self.hand,
+            "history": self.history[-HISTORY:],
+        }
+        write_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+
+
+class CasinoTerminal:
+    """Plays hands with the person: reads antes and decisions, shows the table."""
+
+    def __init__(
+        self,
+        console: Console,
+        lang: str,
+        wallet_path: Path,
+        *,
+        read: Callable[[str], str] | None = None,
+        seeds: Callable[[], str] | None = None,
+    ) -> None:
+        self.console = console
+        self.lang = lang
+        self.path = wallet_path
+        self.wallet = Wallet.load(wallet_path)
+        self._read = read or (lambda prompt: console.input(Text(prompt)))
+        self._seeds = seeds or (lambda: new_seed(random.SystemRandom()))
+        self._last_antes = "10"
+
+    def t(self, key: str, **values: object) -> str:
+        return translate(f"casino.play.{key}", self.lang, **values)
+
+    def run(self, hands: int | None = None) -> None:
+        """Play until the person quits (or ``hands`` hands are finished)."""
+        played = 0
+        try:
+            while hands is None or played < hands:
+                hand = self._resume() or self._new_hand()
+                self._play(hand)
+                played += 1
+        except Quit:
+            self._say(self.t("saved", path=self.path))
+
+    # ----------------------------------------------------------------- one hand
+
+    def _resume(self) -> CasinoHand | None:
+        if self.wallet.hand is None:
+            return None
+        hand = replay_record(self.wallet.hand, self.wallet.hand["seed"])
+        self._say(self.t("resumed"))
+        return hand
+
+    def _new_hand(self) -> CasinoHand:
+        if self.wallet.balance < MIN_ANTE:
+            self.wallet.balance = START_BALANCE
+            self.wallet.refills += 1
+            self._say(self.t("refill", balance=START_BALANCE))
+        self._say()
+        self._say(self.t("balance", balance=self.wallet.balance))
+        while True:
+            text = self._ask(self.t("antes", low=MIN_ANTE, high=MAX_ANTE, boxes=MAX_BOXES))
+            text = text or self._last_antes
+            try:
+                antes = [int(part) for part in text.split()]
+                hand = CasinoHand(antes, self.wallet.balance, self._seeds())
+            except ValueError:
+                self._say(self.t("bad_antes", text=text))
+                continue
+            except RaspisnoyError as error:
+                self._say(str(error))
+                continue
+            self._last_antes = text
+            self._keep(hand)
+            return hand
+
+    def _play(self, hand: CasinoHand) -> None:
+        self._say(self.t("commitment", commitment=hand.commitment))
+        while not hand.is_over:
+            view = hand.view()
+            self._show(view)
+            self._decide(hand, view)
+            self._keep(hand)
+        self._show(hand.view())
+        self._finish(hand)
+
+    def _decide(self, hand: CasinoHand, view: HandView) -> None:
+        box = view.to_act
+        assert box is not None
+        menu: dict[str, Action] = {}
+        if view.phase is Phase.PURCHASE:
+            if hand.can_buy_dealer():
+                menu["1"] = BuyDealer()
+            menu["2"] = Decline()
+        else:
+            menu["1"] = Fold()
+            if hand.can_bet():
+                menu["2"] = Bet()
+            if hand.can_buy_card():
+                menu["3"] = BuyCard()
+        labels = {number: self.t(f"option.{action}") for number, action in menu.items()}
+        # A change (4) asks for its cards next; it is allowed exactly when a buy is.
+        if "3" in menu:
+            labels["4"] = self.t("option.change")
+        for number, label in labels.items():
+            self._say(f"  [{number}] {label}")
+        self._say(f"  [0] {self.t('option.hint')}   [q] {self.t('option.quit')}")
+        while True:
+            choice = self._ask(self.t("prompt", box=box + 1))
+            if choice == "0":
+                self._hint(view)
+            elif choice == "4" and "4" in labels:
+                cards = self._ask_change(view)
+                if cards:
+                    hand.change(cards)
+                    return
+            elif choice in menu:
+                hand.apply(menu[choice])
+                return
+            else:
+                self._say(self.t("bad_choice", choice=choice))
+
+    def _ask_change(self, view: HandView) -> tuple[Card, ...]:
+        cards = view.boxes[view.to_act or 0].cards or ()
+        numbers = "  ".join(f"[{i}] {card.pretty()}" for i, card in enumerate(cards, 1))
+        self._say("  " + numbers)
+        text = self._ask(self.t("which"))
+        try:
+            picked = sorted({int(part) for part in text.replace(",", " ").split()})
+        except ValueError:
+            picked = []
+        if not picked or not all(1 <= number <= len(cards) for number in picked):
+            self._say(self.t("bad_change", text=text))
+            return ()
+        return tuple(cards[number - 1] for number in picked)
+
+    def _hint(self, view: HandView) -> None:
+        box = view.to_act or 0
+        mine = view.boxes[box]
+        cards = mine.cards or ()
+        others = [c for b in view.boxes if b.number != mine.number for c in (b.cards or ())]
+        if view.phase is Phase.PURCHASE and view.dealer is not None:
+            advice = advise_purchase(cards, view.dealer, seen=others)
+        else:
+            advice = advise(
+                cards,
+                view.up_card,
+                seen=others,
+                money=view.balance / mine.ante,
+                exchange=not mine.exchanged,
+            )
+        self._say(advice_text(advice, self.lang), end="")
+
+    def _finish(self, hand: CasinoHand) -> None:
+        for number, result in enumerate(hand.results, 1):
+            self._say(
+                self.t(
+                    "result",
+                    box=number,
+                    outcome=translate(f"casino.outcome.{result.outcome}", self.lang),
+                    pays=result.pays,
+                    net=f"{result.net:+d}",
+                )
+            )
+        self._say(self.t("seed", seed=hand.seed))
+        self.wallet.balance = hand.balance
+        self.wallet.history.append(hand.to_record())
+        self.wallet.hand = None
+        self.wallet.save(self.path)
+
+    # ----------------------------------------------------------------- the table
+
+    def _show(self, view: HandView) -> None:
+        self._say()
+        dealer = (
+            " ".join(card.pretty() for card in view.dealer)
+            if view.dealer is not None
+            else "▒▒ ▒▒ ▒▒ ▒▒ " + view.up_card.pretty()
+        )
+        self.console.print(Text(self.t("dealer", cards=dealer), style="bold"))
+        if view.dealer_draw is not None:
+            draw = view.dealer_draw
+            self._say(self.t("dealer_drew", discard=draw.discard.pretty(), draw=draw.draw.pretty()))
+        for box in view.boxes:
+            cards = " ".join(c.pretty() for c in box.cards) if box.cards else "▒▒ ▒▒ ▒▒ ▒▒ ▒▒"
+            state = self.t("closed") if box.closed else ""
+            if box.folded:
+                state = self.t("folded")
+            elif box.bet and not box.closed:
+                state = self.t("bet")
+            marker = "→" if view.to_act is not None and box.number == view.to_act + 1 else " "
+            self._say(
+                f"{marker} {self.t('box', number=box.number, ante=box.ante)}  {cards}  {state}"
+            )
+        self._say(self.t("balance", balance=view.balance))
+
+    def _keep(self, hand: CasinoHand) -> None:
+        """Save the hand in progress (its seed stays in the wallet, never on screen)."""
+        if hand.is_over:
+            return
+        record = hand.to_record()
+        record["seed"] = hand.seed
+        self.wallet.hand = record
+        self.wallet.save(self.path)
+
+    def _say(self, text: str = "", end: str = "\n") -> None:
+        """A line for the person, printed as it is (``[1]`` is text, not markup)."""
+        self.console.print(text, end=end, markup=False, highlight=False)
+
+    def _ask(self, prompt: str) -> str:
+        try:
+            text = self._read(prompt + " ").strip()
+        except (EOFError, KeyboardInterrupt):
+            raise Quit from None
+        if text.lower() in ("q", "quit", "й"):
+            raise Quit
+        return text
+
+
+# Option help is shown before ``--lang`` is read, so it follows the environment.
+_HELP_LANG = detect_language()
+
+
+def _help(key: str) -> str:
+    return translate(f"casino.play.help.{key}", _HELP_LANG)
+
+
+def play_command(
+    wallet: Annotated[Path, typer.Option("--wallet", help=_help("wallet"))] = Path(
+        "raspisnoy-casino.json"
+    ),
+    lang: Annotated[str | None, typer.Option("--lang", help=_help("lang"))] = None,
+    seed: Annotated[str | None, typer.Option("--seed", help=_help("seed"))] = None,
+) -> None:
+    """Play casino Russian poker in the terminal; the wallet keeps the balance and the
+    hand in progress, so q or Ctrl-C stops and the next run goes on."""
+    language = lang or detect_language()
+    if language not in LANGUAGES:
+        fail(translate("play.error.lang", language, lang=language, langs=", ".join(LANGUAGES)))
+    seeds = None if seed is None else _numbered_seeds(seed)
+    try:
+        CasinoTerminal(Console(), language, wallet, seeds=seeds).run()
+    except RaspisnoyError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename}: {error.strerror}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        fail(f"{wallet}: not a {WALLET_FORMAT} file")
+
+
+def _numbered_seeds(seed: str) -> Callable[[], str]:
+    """``SEED/1``, ``SEED/2``…: the hands of a game replayed with ``--seed`` (for tests and
+    demonstrations; without it every seed is fresh system randomness)."""
+    numbers = iter(range(1, 2**62))
+    return lambda: f"{seed}/{next(numbers)}"

@@ -1,0 +1,742 @@
+"""The arithmetic of the game on card indexes: hand ranks, paid combinations, and the
+advisor's enumeration and sampling loops.
+
+A card is its ``raspisnoy.core.cards`` index, ``13 * suit + rank - 2``, so ``index % 13``
+is the rank (0 = two … 12 = ace) and ``index // 13`` the suit. Every function here uses
+integers, floats, tuples and indexable sequences only, so the same source runs as plain
+Python (the reference the tests check, and what the engine uses) and compiled by Numba
+(``raspisnoy.casino.fast``, the advisor's fast path). Buffers are allocated by the caller.
+
+A hand's **key** orders hands as poker does: ``category << 20`` and then up to five
+4-bit ranks, most significant first (the quad, trips or pairs before the kickers; a
+straight only by its top card, the wheel A-2-3-4-5 by its five).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+
+# Categories, lowest first; ``CATEGORY_PAYS`` is the pay table on the bet (CASINO.md §1).
+NO_HAND = 0
+ACE_KING = 1
+ONE_PAIR = 2
+TWO_PAIRS = 3
+THREE_OF_A_KIND = 4
+STRAIGHT = 5
+FLUSH = 6
+FULL_HOUSE = 7
+FOUR_OF_A_KIND = 8
+STRAIGHT_FLUSH = 9
+ROYAL_FLUSH = 10
+CATEGORY_PAYS = (0, 1, 1, 2, 3, 4, 5, 7, 20, 50, 100)
+
+CATEGORY_SHIFT = 20
+#: The lowest key that qualifies the dealer: any ace-king.
+QUALIFYING_KEY = ACE_KING << CATEGORY_SHIFT
+ACE = 12
+KING = 11
+_WHEEL = 1 << ACE | 0b1111
+_ACE_KING_BITS = 1 << ACE | 1 << KING
+
+# Box results in antes, before any exchange cost (CASINO.md §2.3-2.4).
+FOLD_NET = -1.0
+LOSE_NET = -3.0
+DEALER_OUT_NET = 1.0
+#: A bought dealer game that still does not qualify: bet back, ante and purchase lost.
+BET_BACK_NET = -2.0
+
+
+def popcount(bits: int) -> int:
+    """The number of set bits."""
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+def ranks_high_to_low(mask: int) -> int:
+    """The ranks of a rank mask as 4-bit fields, highest first (a key's kickers)."""
+    packed = 0
+    for rank in range(12, -1, -1):
+        if mask >> rank & 1:
+            packed = packed << 4 | rank
+    return packed
+
+
+def rank_multiplicities(ranks: Sequence[int], count: int) -> tuple[int, int, int, int]:
+    """Rank masks of the ranks seen at least once, twice, three and four times."""
+    once = twice = thrice = four = 0
+    for position in range(count):
+        bit = 1 << ranks[position]
+        if thrice & bit:
+            four |= bit
+        elif twice & bit:
+            thrice |= bit
+        elif once & bit:
+            twice |= bit
+        else:
+            once |= bit
+    return once, twice, thrice, four
+
+
+def rank5(a: int, b: int, c: int, d: int, e: int) -> int:
+    """The key of the five cards with these indexes."""
+    ranks = (a % 13, b % 13, c % 13, d % 13, e % 13)
+    suit = a // 13
+    flush = b // 13 == suit and c // 13 == suit and d // 13 == suit and e // 13 == suit
+    once, twice, thrice, four = rank_multiplicities(ranks, 5)
+    if twice == 0:
+        top = -1
+        if once == _WHEEL:
+            top = 3
+        else:
+            low = once & -once
+            if once == low * 0b11111:
+                top = popcount(low - 1) + 4
+        if top >= 0:
+            category = STRAIGHT
+            if flush:
+                category = ROYAL_FLUSH if top == ACE else STRAIGHT_FLUSH
+            return category << CATEGORY_SHIFT | top
+        if flush:
+            category = FLUSH
+        elif once & _ACE_KING_BITS == _ACE_KING_BITS:
+            category = ACE_KING
+        else:
+            category = NO_HAND
+        return category << CATEGORY_SHIFT | ranks_high_to_low(once)
+    if four:
+        return (
+            FOUR_OF_A_KIND << CATEGORY_SHIFT
+            | ranks_high_to_low(four) << 16
+            | (ranks_high_to_low(once & ~four) << 12)
+        )
+    if thrice:
+        pair = twice & ~thrice
+        if pair:
+            return (
+                FULL_HOUSE << CATEGORY_SHIFT
+                | ranks_high_to_low(thrice) << 16
+                | (ranks_high_to_low(pair) << 12)
+            )
+        return (
+            THREE_OF_A_KIND << CATEGORY_SHIFT
+            | ranks_high_to_low(thrice) << 16
+            | (ranks_high_to_low(once & ~thrice) << 8)
+        )
+    if popcount(twice) == 2:
+        return (
+            TWO_PAIRS << CATEGORY_SHIFT
+            | ranks_high_to_low(twice) << 12
+            | (ranks_high_to_low(once & ~twice) << 8)
+        )
+    return (
+        ONE_PAIR << CATEGORY_SHIFT
+        | ranks_high_to_low(twice) << 16
+        | (ranks_high_to_low(once & ~twice) << 4)
+    )
+
+
+def subset_key(cards: Sequence[int], subset: int) -> int:
+    """The key of the five cards of ``cards`` at the positions set in ``subset``."""
+    picked = [0, 0, 0, 0, 0]
+    found = 0
+    for position in range(6):
+        if subset >> position & 1:
+            picked[found] = cards[position]
+            found += 1
+    return rank5(picked[0], picked[1], picked[2], picked[3], picked[4])
+
+
+def pure_category(cards: Sequence[int], subset: int) -> int:
+    """The combination whose defining cards are exactly ``subset`` (positions in ``cards``),
+    or -1: a pair, ace-king, trips, two pairs or quads, or a five-card combination (a
+    straight or better) whose defining cards are all five."""
+    size = popcount(subset)
+    if size == 5:
+        category = subset_key(cards, subset) >> CATEGORY_SHIFT
+        return category if category >= STRAIGHT and category != FOUR_OF_A_KIND else -1
+    ranks = [0, 0, 0, 0, 0]
+    found = 0
+    for position in range(6):
+        if subset >> position & 1:
+            ranks[found] = cards[position] % 13
+            found += 1
+    once, twice, thrice, four = rank_multiplicities(ranks, size)
+    if size == 2:
+        if twice:
+            return ONE_PAIR
+        return ACE_KING if once == _ACE_KING_BITS else -1
+    if size == 3:
+        return THREE_OF_A_KIND if thrice else -1
+    if size == 4:
+        if four:
+            return FOUR_OF_A_KIND
+        return TWO_PAIRS if popcount(twice) == 2 and thrice == 0 else -1
+    return -1
+
+
+def defining_cards(cards: Sequence[int], subset: int, category: int) -> int:
+    """The positions of the cards that define ``category`` in the 5-card ``subset``:
+    all five from a straight up, the ace and the king of ace-king, else the paired ranks'
+    cards (the quad, the trips, both pairs, the pair)."""
+    if category >= STRAIGHT and category != FOUR_OF_A_KIND:
+        return subset
+    ranks = [0, 0, 0, 0, 0]
+    found = 0
+    for position in range(6):
+        if subset >> position & 1:
+            ranks[found] = cards[position] % 13
+            found += 1
+    _once, twice, _thrice, _four = rank_multiplicities(ranks, found)
+    wanted = _ACE_KING_BITS if category == ACE_KING else twice
+    defining = 0
+    for position in range(6):
+        if subset >> position & 1 and wanted >> cards[position] % 13 & 1:
+            defining |= 1 << position
+    return defining
+
+
+def best_key(cards: Sequence[int], count: int) -> int:
+    """The key of the best 5 of ``count`` (5 or 6) cards."""
+    a, b, c, d, e = cards[0], cards[1], cards[2], cards[3], cards[4]
+    if count == 5:
+        return rank5(a, b, c, d, e)
+    f = cards[5]
+    return max(
+        rank5(b, c, d, e, f),
+        rank5(a, c, d, e, f),
+        rank5(a, b, d, e, f),
+        rank5(a, b, c, e, f),
+        rank5(a, b, c, d, f),
+        rank5(a, b, c, d, e),
+    )
+
+
+def combination_codes(cards: Sequence[int], count: int) -> tuple[int, int, int, int]:
+    """What 5 or 6 cards are worth (CASINO.md §1 and §2.1): ``(key, first, second, pays)``.
+
+    ``key`` is the best 5-card hand's key and ``first`` its category; ``second`` is the
+    category of the second combination (-1: none) and ``pays`` the total multiplier on
+    the bet. The second is the best-paying combination whose defining cards are not all
+    among the first's; where the best hand can be taken in several ways (6 cards), the
+    way with the larger total counts; equal pays name the higher category.
+    """
+    full = (1 << count) - 1
+    best = best_key(cards, count)
+    first = best >> CATEGORY_SHIFT
+    if first == NO_HAND:
+        return best, NO_HAND, -1, 0
+    best_second, best_pay = -1, -1
+    for way in range(full + 1):
+        if popcount(way) != 5 or subset_key(cards, way) != best:
+            continue
+        defining = defining_cards(cards, way, first)
+        for subset in range(1, full + 1):
+            size = popcount(subset)
+            if subset & ~defining == 0 or size < 2 or size > 5:
+                continue
+            category = pure_category(cards, subset)
+            if category < 0:
+                continue
+            pay = CATEGORY_PAYS[category]
+            if pay > best_pay or (pay == best_pay and category > best_second):
+                best_second, best_pay = category, pay
+    if best_second < 0:
+        return best, first, -1, CATEGORY_PAYS[first]
+    return best, first, best_second, CATEGORY_PAYS[first] + best_pay
+
+
+def versus(key: int, pays: int, dealer_key: int) -> float:
+    """A betting box's net in antes against a qualifying dealer: the bet paid ``pays``
+    times on a win (the ante back unpaid), nothing on a tie, ante and bet lost on a loss."""
+    if key > dealer_key:
+        return 2.0 * pays
+    if key == dealer_key:
+        return 0.0
+    return LOSE_NET
+
+
+# ----------------------------------------------------------------- the advisor's tables
+#
+# ``Tables`` is what the advisor's kernels share about one decision point, in this
+# order: every dealer hand's key and positions (``fill_dealer_table``), the sorted key
+# lists (``fill_subset_lists``), and the purchase rows, their sorted qualifying keys, their
+# counts, each hand's row and each row's hand (``fill_purchase_table``).
+Tables = tuple[
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+]
+#
+# A decision point's unknown cards (``count`` of them, at most 47) are addressed by their
+# positions 0..count-1. The dealer's possible hands are the 4-subsets of positions, indexed
+# in colex order; ``masks[h]`` is hand h's positions as a bit mask.
+
+
+def binomial(x: int, r: int) -> int:
+    """C(x, r) for 0 <= r <= 4, in closed form (it indexes every table lookup)."""
+    if x < r:
+        return 0
+    if r == 0:
+        return 1
+    if r == 1:
+        return x
+    if r == 2:
+        return x * (x - 1) // 2
+    if r == 3:
+        return x * (x - 1) * (x - 2) // 6
+    return x * (x - 1) * (x - 2) * (x - 3) // 24
+
+
+def dealer_index(i: int, j: int, k: int, m: int) -> int:
+    """The colex index of positions ``i < j < k < m`` among all 4-subsets."""
+    return i + binomial(j, 2) + binomial(k, 3) + binomial(m, 4)
+
+
+def fill_dealer_table(
+    up: int,
+    unknown: Sequence[int],
+    count: int,
+    keys: MutableSequence[int],
+    masks: MutableSequence[int],
+    highest: MutableSequence[int],
+) -> None:
+    """Every hand the dealer may hold: ``up`` and 4 of the ``count`` unknown cards, in colex
+    order: its key, its hidden positions as a bit mask, and the position of its highest
+    card (-1 when that is the up card), which he discards when his game is bought."""
+    for m in range(3, count):
+        for k in range(2, m):
+            for j in range(1, k):
+                for i in range(j):
+                    h = dealer_index(i, j, k, m)
+                    keys[h] = rank5(up, unknown[i], unknown[j], unknown[k], unknown[m])
+                    masks[h] = 1 << i | 1 << j | 1 << k | 1 << m
+                    top, where = up % 13, -1
+                    for position in (i, j, k, m):
+                        if unknown[position] % 13 > top:
+                            top, where = unknown[position] % 13, position
+                    highest[h] = where
+
+
+def subset_list_sizes(count: int) -> tuple[int, int, int, int]:
+    """How many dealer hands hold a given set of 0, 1, 2 or 3 positions."""
+    return binomial(count, 4), binomial(count - 1, 3), binomial(count - 2, 2), count - 3
+
+
+def subset_list_offset(count: int, positions: Sequence[int], size: int) -> int:
+    """Where the sorted keys of the hands holding ``positions[:size]`` (increasing) start
+    in the flat array ``fill_subset_lists`` fills: all hands, then per position, per pair,
+    per triple."""
+    every, single, pair, _triple = subset_list_sizes(count)
+    if size == 0:
+        return 0
+    if size == 1:
+        return every + positions[0] * single
+    base = every + count * single
+    if size == 2:
+        return base + (positions[0] + binomial(positions[1], 2)) * pair
+    base += binomial(count, 2) * pair
+    index = positions[0] + binomial(positions[1], 2) + binomial(positions[2], 3)
+    return base + index * (count - 3)
+
+
+def subset_list_id(count: int, positions: Sequence[int], size: int) -> int:
+    """The number of the list of hands holding ``positions[:size]`` (see
+    ``subset_list_offset``): 0 for all hands, then one per position, pair and triple."""
+    if size == 0:
+        return 0
+    if size == 1:
+        return 1 + positions[0]
+    if size == 2:
+        return 1 + count + positions[0] + binomial(positions[1], 2)
+    index = positions[0] + binomial(positions[1], 2) + binomial(positions[2], 3)
+    return 1 + count + binomial(count, 2) + index
+
+
+def subset_list_count(count: int) -> int:
+    """How many lists ``fill_subset_lists`` fills."""
+    return 1 + count + binomial(count, 2) + binomial(count, 3)
+
+
+def fill_subset_lists(
+    order: Sequence[int],
+    keys: Sequence[int],
+    masks: Sequence[int],
+    count: int,
+    lists: MutableSequence[int],
+    filled: MutableSequence[int],
+) -> None:
+    """Sorted keys of the dealer hands that hold each set of up to three positions, from
+    the hands in increasing key order (``order``): what ``avoiding_counts`` searches.
+    ``filled`` is a zeroed buffer of ``subset_list_count(count)`` entries."""
+    every = binomial(count, 4)
+    held = [0, 0, 0, 0]
+    chosen = [0, 0, 0]
+    for rank in range(every):
+        h = order[rank]
+        key = keys[h]
+        found = 0
+        for position in range(count):
+            if masks[h] >> position & 1:
+                held[found] = position
+                found += 1
+        for subset in range(15):
+            size = popcount(subset)
+            if size == 4:
+                continue
+            found = 0
+            for bit in range(4):
+                if subset >> bit & 1:
+                    chosen[found] = held[bit]
+                    found += 1
+            offset = subset_list_offset(count, chosen, size)
+            slot = subset_list_id(count, chosen, size)
+            lists[offset + filled[slot]] = key
+            filled[slot] += 1
+
+
+def count_below(
+    sorted_keys: Sequence[int], offset: int, size: int, key: int, inclusive: bool
+) -> int:
+    """How many of ``sorted_keys[offset:offset + size]`` are below ``key`` (or equal too)."""
+    low, high = 0, size
+    while low < high:
+        middle = (low + high) // 2
+        value = sorted_keys[offset + middle]
+        if value < key or (inclusive and value == key):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def sort_in_place(values: MutableSequence[int], offset: int, size: int) -> None:
+    """Insertion sort of ``values[offset:offset + size]`` (rows of a few dozen keys)."""
+    for i in range(offset + 1, offset + size):
+        value = values[i]
+        j = i - 1
+        while j >= offset and values[j] > value:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = value
+
+
+def fill_purchase_table(
+    up: int,
+    unknown: Sequence[int],
+    count: int,
+    keys: Sequence[int],
+    masks: Sequence[int],
+    highest: Sequence[int],
+    rows: MutableSequence[int],
+    sorted_rows: MutableSequence[int],
+    row_qualifying: MutableSequence[int],
+    row_of: MutableSequence[int],
+    row_hand: MutableSequence[int],
+) -> int:
+    """For every dealer hand that does not qualify (row ``row_of[h]``; -1 for the others;
+    ``row_hand[row]`` is the hand): his key after his game is bought for each position he
+    may draw (``rows``, -1 at his own cards), the qualifying ones sorted (``sorted_rows``)
+    and their number. Returns the most qualifying draws of any row."""
+    row = 0
+    most = 0
+    kept = [0, 0, 0, 0]
+    for h in range(binomial(count, 4)):
+        if keys[h] >= QUALIFYING_KEY:
+            row_of[h] = -1
+            continue
+        row_of[h] = row
+        row_hand[row] = h
+        found = 0
+        if highest[h] >= 0:
+            kept[0] = up
+            found = 1
+        for position in range(count):
+            if masks[h] >> position & 1 and position != highest[h]:
+                kept[found] = unknown[position]
+                found += 1
+        base = row * count
+        qualifying = 0
+        for position in range(count):
+            if masks[h] >> position & 1:
+                rows[base + position] = -1
+                continue
+            key = rank5(kept[0], kept[1], kept[2], kept[3], unknown[position])
+            rows[base + position] = key
+            if key >= QUALIFYING_KEY:
+                sorted_rows[base + qualifying] = key
+                qualifying += 1
+        sort_in_place(sorted_rows, base, qualifying)
+        row_qualifying[row] = qualifying
+        most = max(most, qualifying)
+        row += 1
+    return most
+
+
+def bought_net(key: int, pays: int, dealer_key: int) -> float:
+    """A box's net once it bought the dealer's game and he drew to ``dealer_key``."""
+    if dealer_key >= QUALIFYING_KEY:
+        return versus(key, pays, dealer_key) - 1.0
+    return BET_BACK_NET
+
+
+def purchase_value(
+    key: int,
+    pays: int,
+    row: int,
+    excluded: int,
+    count: int,
+    rows: Sequence[int],
+    sorted_rows: Sequence[int],
+    row_qualifying: Sequence[int],
+) -> float:
+    """A box's mean net in antes when it buys the dealer's game (the purchase counted),
+    over the draws of his hand's ``row`` that the ``excluded`` positions leave."""
+    base = row * count
+    qualifying = row_qualifying[row]
+    below = count_below(sorted_rows, base, qualifying, key, False)
+    up_to = count_below(sorted_rows, base, qualifying, key, True)
+    total = below * (2.0 * pays - 1.0) - (up_to - below) + (qualifying - up_to) * (LOSE_NET - 1.0)
+    total += (count - 4 - qualifying) * BET_BACK_NET
+    draws = count - 4
+    rest = excluded
+    while rest:
+        position = popcount((rest & -rest) - 1)
+        rest &= rest - 1
+        if rows[base + position] >= 0:
+            total -= bought_net(key, pays, rows[base + position])
+            draws -= 1
+    return total / draws
+
+
+def may_buy(pays: int, qualifying: int, draws: int) -> bool:
+    """Whether buying the dealer's game can beat taking the ante (+1): the purchase is at
+    most worth what it would be if every qualifying draw were a win."""
+    return (
+        min(qualifying, draws) * (2.0 * pays - 1.0)
+        + (draws - min(qualifying, draws)) * BET_BACK_NET
+        > draws
+    )
+
+
+def not_qualified_value(
+    key: int,
+    pays: int,
+    row: int,
+    excluded: int,
+    count: int,
+    rows: Sequence[int],
+    sorted_rows: Sequence[int],
+    row_qualifying: Sequence[int],
+) -> float:
+    """A betting box's net when the dealer's hand of ``row`` does not qualify: the ante,
+    or buying his game where that is worth more."""
+    draws = count - 4 - popcount(excluded)
+    if not may_buy(pays, row_qualifying[row], draws):
+        return DEALER_OUT_NET
+    value = purchase_value(key, pays, row, excluded, count, rows, sorted_rows, row_qualifying)
+    return max(DEALER_OUT_NET, value)
+
+
+def bet_value(
+    key: int,
+    pays: int,
+    excluded: int,
+    count: int,
+    can_buy: bool,
+    most_qualifying: int,
+    tables: Tables,
+) -> float:
+    """The exact mean net in antes of betting a box of ``key`` and ``pays``, over every
+    dealer hand that holds none of the ``excluded`` positions (the box's draws).
+
+    The hands that lose, tie, win or do not qualify are counted by inclusion-exclusion
+    over the subsets of the excluded positions, in the sorted lists of hands that hold
+    them; only the purchases of the dealer's game, where one can be worth it, are summed
+    hand by hand."""
+    keys, masks, lists, rows, sorted_rows, row_qualifying, _row_of, row_hand = tables
+    positions = [0, 0, 0, 0, 0]
+    drawn = 0
+    rest = excluded
+    while rest:
+        positions[drawn] = popcount((rest & -rest) - 1)
+        rest &= rest - 1
+        drawn += 1
+    sizes = subset_list_sizes(count)
+    chosen = [0, 0, 0, 0]
+    hands = out = below = up_to = 0
+    for subset in range(1 << drawn):
+        size = popcount(subset)
+        if size > 4:
+            continue
+        found = 0
+        for bit in range(drawn):
+            if subset >> bit & 1:
+                chosen[found] = positions[bit]
+                found += 1
+        sign = -1 if size % 2 else 1
+        if size == 4:
+            dealer_key = keys[dealer_index(chosen[0], chosen[1], chosen[2], chosen[3])]
+            hands += sign
+            out += sign * (dealer_key < QUALIFYING_KEY)
+            below += sign * (dealer_key < key)
+            up_to += sign * (dealer_key <= key)
+            continue
+        offset = subset_list_offset(count, chosen, size)
+        hands += sign * sizes[size]
+        out += sign * count_below(lists, offset, sizes[size], QUALIFYING_KEY, False)
+        below += sign * count_below(lists, offset, sizes[size], key, False)
+        up_to += sign * count_below(lists, offset, sizes[size], key, True)
+    # Hands below the box's key include those that do not qualify.
+    wins = max(below, out) - out
+    losses = hands - max(up_to, out)
+    total = out * DEALER_OUT_NET + wins * 2.0 * pays + losses * LOSE_NET
+    draws = count - 4 - drawn
+    if can_buy and may_buy(pays, most_qualifying, draws):
+        for row in range(len(row_hand)):
+            if masks[row_hand[row]] & excluded or not may_buy(pays, row_qualifying[row], draws):
+                continue
+            value = purchase_value(
+                key, pays, row, excluded, count, rows, sorted_rows, row_qualifying
+            )
+            if value > DEALER_OUT_NET:
+                total += value - DEALER_OUT_NET
+    return total / hands
+
+
+# ----------------------------------------------------------------- exchanges
+
+
+#: How far from folding's value (-1) the rough value of betting must be for the sampler
+#: to trust it over an exact computation (removal effects are far smaller).
+ROUGH_MARGIN = 0.2
+
+
+def rough_bet_value(key: int, pays: int, lists: Sequence[int], hands: int, out: int) -> float:
+    """Betting's value against every dealer hand of the decision point, ignoring what the
+    box's draws remove and the purchase of his game: a cheap first guess at bet or fold.
+    ``lists`` starts with all hands' keys sorted; ``out`` of them do not qualify."""
+    below = max(count_below(lists, 0, hands, key, False), out) - out
+    above = hands - max(count_below(lists, 0, hands, key, True), out)
+    return (out * DEALER_OUT_NET + 2.0 * pays * below + LOSE_NET * above) / hands
+
+
+def sort4(a: int, b: int, c: int, d: int) -> tuple[int, int, int, int]:
+    """Four numbers in increasing order."""
+    if a > b:
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    return a, b, c, d
+
+
+def sample_exchange(
+    hand: MutableSequence[int],
+    kept: int,
+    size: int,
+    unknown: Sequence[int],
+    count: int,
+    uniforms: Sequence[float],
+    samples: int,
+    can_buy: bool,
+    most_qualifying: int,
+    out: int,
+    tables: Tables,
+    work: MutableSequence[int],
+) -> tuple[float, float]:
+    """Sample an exchange: ``hand[:kept]`` are the cards kept, ``size - kept`` cards are
+    drawn from the unknown ones (9 uniforms per sample). Returns the sum and the sum of
+    squares of the box's net in antes, the exchange's cost counted. ``work`` holds the
+    positions 0..count-1 in any order.
+
+    After the draw the box folds (net -1, exactly) where betting is roughly worth far
+    less (``rough_bet_value``, ``ROUGH_MARGIN``); is valued exactly, the better of bet
+    and fold (``bet_value``), where the two are close; and otherwise bets against the
+    dealer's hidden four, drawn from the rest. So every decision is the best one, and
+    only clear bets carry the dealer's chance."""
+    keys, _masks, lists, rows, sorted_rows, row_qualifying, row_of, _row_hand = tables
+    hands = binomial(count, 4)
+    drawn = size - kept
+    total = squares = 0.0
+    for sample in range(samples):
+        base = sample * 9
+        for step in range(drawn + 4):
+            pick = step + int(uniforms[base + step] * (count - step))
+            work[step], work[pick] = work[pick], work[step]
+        excluded = 0
+        for step in range(drawn):
+            hand[kept + step] = unknown[work[step]]
+            excluded |= 1 << work[step]
+        key, _first, _second, pays = combination_codes(hand, size)
+        rough = rough_bet_value(key, pays, lists, hands, out)
+        if rough < FOLD_NET - ROUGH_MARGIN:
+            value = FOLD_NET
+        elif rough < FOLD_NET + ROUGH_MARGIN:
+            bet = bet_value(key, pays, excluded, count, can_buy, most_qualifying, tables)
+            value = max(FOLD_NET, bet)
+        else:
+            i, j, k, m = sort4(work[drawn], work[drawn + 1], work[drawn + 2], work[drawn + 3])
+            h = dealer_index(i, j, k, m)
+            if keys[h] >= QUALIFYING_KEY:
+                value = versus(key, pays, keys[h])
+            elif can_buy:
+                value = not_qualified_value(
+                    key, pays, row_of[h], excluded, count, rows, sorted_rows, row_qualifying
+                )
+            else:
+                value = DEALER_OUT_NET
+        value -= 1.0
+        total += value
+        squares += value * value
+    return total, squares
+
+
+def exact_exchange(
+    hand: MutableSequence[int],
+    kept: int,
+    size: int,
+    unknown: Sequence[int],
+    count: int,
+    can_buy: bool,
+    most_qualifying: int,
+    tables: Tables,
+) -> float:
+    """The exact mean net in antes of an exchange (its cost counted): every set of
+    ``size - kept`` unknown cards the box may draw, each followed by the better of bet
+    and fold."""
+    drawn = size - kept
+    chosen = [0, 0, 0, 0, 0]
+    for step in range(drawn):
+        chosen[step] = step
+    total, draws = 0.0, 0
+    while True:
+        excluded = 0
+        for step in range(drawn):
+            hand[kept + step] = unknown[chosen[step]]
+            excluded |= 1 << chosen[step]
+        key, _first, _second, pays = combination_codes(hand, size)
+        value = bet_value(key, pays, excluded, count, can_buy, most_qualifying, tables)
+        total += max(FOLD_NET, value) - 1.0
+        draws += 1
+        # The next set of positions in lexicographic order.
+        step = drawn - 1
+        while step >= 0 and chosen[step] == count - drawn + step:
+            step -= 1
+        if step < 0:
+            return total / draws
+        chosen[step] += 1
+        for later in range(step + 1, drawn):
+            chosen[later] = chosen[later - 1] + 1

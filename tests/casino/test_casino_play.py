@@ -1,0 +1,96 @@
+"""``raspisnoy casino play``: a scripted person plays, quits mid-hand and goes on."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from rich.console import Console
+
+from raspisnoy.casino.cli.play import START_BALANCE, CasinoTerminal, Wallet
+from raspisnoy.casino.record import verify_record
+
+
+def _terminal(
+    path: Path, answers: list[str], lang: str = "en"
+) -> tuple[CasinoTerminal, io.StringIO]:
+    replies: Iterator[str] = iter(answers)
+    out = io.StringIO()
+
+    def read(_prompt: str) -> str:
+        try:
+            return next(replies)
+        except StopIteration:
+            raise EOFError from None
+
+    seeds = iter(f"play-test/{n}" for n in range(100))
+    console = Console(file=out, width=100, color_system=None)
+    return CasinoTerminal(console, lang, path, read=read, seeds=lambda: next(seeds)), out
+
+
+def test_a_hand_is_played_settled_and_kept(tmp_path: Path) -> None:
+    wallet = tmp_path / "wallet.json"
+    # Two boxes of 10: fold the first, bet the second (the dealer may then be bought).
+    terminal, out = _terminal(wallet, ["10 10", "1", "2", "2", "2"])
+    terminal.run(hands=1)
+    saved = Wallet.load(wallet)
+    assert saved.hand is None and len(saved.history) == 1
+    record = saved.history[0]
+    assert verify_record(record)["final_balance"] == saved.balance
+    nets = sum(result["net"] for result in record["results"])
+    assert saved.balance == START_BALANCE + nets
+    text = out.getvalue()
+    assert "Shuffle committed: SHA-256 " + record["commitment"] in text
+    assert "Seed revealed: " + record["seed"] in text
+
+
+def test_quit_mid_hand_and_go_on(tmp_path: Path) -> None:
+    wallet = tmp_path / "wallet.json"
+    first, out = _terminal(wallet, ["5", "q"])
+    first.run()
+    assert "Saved in" in out.getvalue()
+    kept = json.loads(wallet.read_text())["hand"]
+    assert kept["antes"] == [5] and kept["actions"] == []
+    # The hand in progress comes back with the same cards; the hint shows the advisor.
+    second, out = _terminal(wallet, ["0", "2"], lang="ru")
+    second.run(hands=1)
+    text = out.getvalue()
+    assert "Продолжаем начатую раздачу." in text
+    assert "Лучше всего:" in text
+    saved = Wallet.load(wallet)
+    assert saved.hand is None
+    assert saved.history[0]["commitment"] == kept["commitment"]
+    assert saved.history[0]["actions"] == [{"box": 1, "action": "bet"}]
+
+
+def test_a_change_by_card_numbers_and_bad_input(tmp_path: Path) -> None:
+    wallet = tmp_path / "wallet.json"
+    terminal, out = _terminal(wallet, ["abc", "10", "9", "4", "7", "4", "1 2", "2", "2"])
+    terminal.run(hands=1)
+    text = out.getvalue()
+    assert "'abc': antes are whole numbers" in text
+    assert "'9' is not one of the choices." in text
+    assert "'7': name 1 to 5 of the numbers shown." in text
+    actions = Wallet.load(wallet).history[0]["actions"]
+    assert actions[0]["action"].startswith("change ") and len(actions[0]["action"].split()) == 3
+    assert actions[1] == {"box": 1, "action": "bet"}
+
+
+def test_an_empty_wallet_is_refilled(tmp_path: Path) -> None:
+    wallet = tmp_path / "wallet.json"
+    Wallet(balance=0).save(wallet)
+    terminal, out = _terminal(wallet, ["10", "1"])
+    terminal.run(hands=1)
+    assert "a free refill to 1000" in out.getvalue()
+    saved = Wallet.load(wallet)
+    assert saved.refills == 1 and saved.balance == START_BALANCE - 10
+
+
+def test_the_command_refuses_a_broken_wallet(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    wallet = tmp_path / "wallet.json"
+    wallet.write_text('{"format": "something-else"}')
+    result = cli("casino", "play", "--wallet", str(wallet), "--lang", "en")
+    assert result.status == 1 and result.stderr.startswith("error: ")
+    assert "not a raspisnoy-casino-wallet/1 file" in result.stderr
