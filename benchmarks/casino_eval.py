@@ -22,6 +22,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from raspisnoy.casino import DECK, Card, evaluate
@@ -137,13 +138,18 @@ def _compiled_batch_rate(deals: Sequence[tuple[Card, ...]]) -> float | None:
     return _rate(lambda rows: run(rows, size), [table]) * len(deals)
 
 
+def _with_length(function: Callable[[Any, int], Any], hand: Any) -> Any:
+    """``function(hand, len(hand))``: the kernels take a hand and its size."""
+    return function(hand, len(hand))
+
+
 def measure(hands: int, seed: int) -> dict[str, Any]:
     results: dict[str, Any] = {"hands": hands, "rows": []}
     for size in (5, 6):
         deals = _deals(hands, size, seed + size)
         indexes = [[c.index for c in hand] for hand in deals]
         rows = [
-            ("raspisnoy kernel (pure)", _rate(lambda ix: pure.best_key(ix, len(ix)), indexes)),
+            ("raspisnoy kernel (pure)", _rate(partial(_with_length, pure.best_key), indexes)),
             ("raspisnoy evaluate (names, pays)", _rate(evaluate, deals[: hands // 4])),
         ]
         batch = _compiled_batch_rate(deals)
@@ -153,12 +159,8 @@ def measure(hands: int, seed: int) -> dict[str, Any]:
 
             arrays = [numpy.array(ix, dtype=numpy.int64) for ix in indexes]
             jit.best_key(arrays[0], size)
-            rows.append(
-                (
-                    "raspisnoy kernel (compiled, per call)",
-                    _rate(lambda a, best=jit.best_key: best(a, len(a)), arrays),
-                )
-            )
+            per_call = partial(_with_length, jit.best_key)
+            rows.append(("raspisnoy kernel (compiled, per call)", _rate(per_call, arrays)))
             rows.append(("raspisnoy kernel (compiled loop)", batch))
         for name, (convert, run, higher) in _peers().items():
             _check_order(name, convert, run, higher, deals[:2000])

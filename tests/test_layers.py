@@ -3,8 +3,9 @@
 The layers (``ARCHITECTURE.md``, "Layers"; README "Layout"): core ← bots ← arena;
 core ← scorekeeper; core, casino, bots, store ← server ← cli. ``core`` and ``casino`` are
 pure: the standard library only (the casino's advisor may also use NumPy and Numba). The
-commands sit on top: ``play`` (``raspisnoy play``), ``score_cli`` and ``cli``, which
-registers them all. Outside core, code imports ``raspisnoy.core`` — core's public face —
+commands sit on top: ``play`` (``raspisnoy play``), ``score_cli``, every part's
+``command`` module (``raspisnoy.server.command``, ``raspisnoy.casino.command``) and ``cli``,
+which registers them all. Outside core, code imports ``raspisnoy.core`` — core's public face —
 or the fast-path module ``raspisnoy.core.fast``, never another module of core.
 
 Every import statement is read from the source (``import``, ``from … import``, relative
@@ -28,7 +29,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "raspisnoy"
 #: the package's ``__init__`` (the version).
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "core": frozenset(),
-    "casino": frozenset(),
+    # The casino game deals the same cards (``Card``) and raises the same errors as core.
+    "casino": frozenset({"core"}),
     "i18n": frozenset(),
     "store": frozenset(),
     "bots": frozenset({"core"}),
@@ -38,7 +40,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "cli_support": frozenset({"core"}),
     # The server also serves the score sheet (scorekeeper) and speaks ru/uk/en (i18n).
     "server": frozenset({"core", "casino", "bots", "store", "scorekeeper", "i18n", "cli_support"}),
-    "play": frozenset({"core", "bots", "i18n", "cli_support"}),
+    "play": frozenset({"core", "bots", "i18n", "cli_support", "command"}),
     "score_cli": frozenset({"core", "scorekeeper", "i18n", "cli_support"}),
     "cli": frozenset(
         {
@@ -53,9 +55,16 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "i18n",
             "play",
             "score_cli",
+            "command",
             "cli_support",
             "rules_reference",
         }
+    ),
+    # A part's own command modules (``raspisnoy.casino.command``…) sit on top with the
+    # other commands: they may use any part below ``cli``.
+    "command": frozenset(
+        {"core", "casino", "bots", "arena", "scorekeeper", "store", "server", "i18n", "play"}
+        | {"cli_support", "rules_reference"}
     ),
     "__main__": frozenset({"cli"}),
     "raspisnoy": frozenset(),
@@ -101,6 +110,8 @@ def part_of(module: str) -> str | None:
         return None
     if len(names) == 1:
         return "raspisnoy"
+    if len(names) > 2 and names[2] == "command":
+        return "command"
     return names[1] if names[1] in MAY_IMPORT else "raspisnoy"
 
 

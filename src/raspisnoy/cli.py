@@ -22,7 +22,7 @@ from rich.table import Table
 
 from raspisnoy import __version__
 from raspisnoy.arena import MatchConfig, MatchResult, run_match
-from raspisnoy.casino.cli import casino_app
+from raspisnoy.casino.command import casino_app
 from raspisnoy.cli_support import guarded, print_json, rules_from
 from raspisnoy.core import (
     PRESET_DESCRIPTIONS,

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from raspisnoy.casino import DECK, Card, Combination, compare, evaluate, hand_key
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import InvalidInputError
 
 C = Combination
 

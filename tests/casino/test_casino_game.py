@@ -25,7 +25,7 @@ from raspisnoy.casino import (
     shuffled_deck,
 )
 from raspisnoy.casino.record import replay_record, verify_record
-from raspisnoy.core.errors import IllegalActionError, InvalidInputError
+from raspisnoy.core import IllegalActionError, InvalidInputError
 
 
 def seed_where(test: object, antes: list[int] = [10]) -> str:  # noqa: B006

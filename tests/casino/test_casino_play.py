@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from raspisnoy.casino.cli.play import START_BALANCE, CasinoTerminal, Wallet
+from raspisnoy.casino.command.play import START_BALANCE, CasinoTerminal, Wallet
 from raspisnoy.casino.record import verify_record
 
 

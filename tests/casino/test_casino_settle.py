@@ -9,7 +9,7 @@ import pytest
 from casino_helpers import BOX_EXAMPLE, cards
 
 from raspisnoy.casino import BoxRecord, Outcome, settle_box
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import InvalidInputError
 
 FULL_HOUSE = cards("6S 6H 6D KC KS")
 QUALIFYING = cards("QS QH 7C 5H 3S")

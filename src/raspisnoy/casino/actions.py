@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from raspisnoy.casino.cards import Card, parse_cards
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import InvalidInputError
 
 __all__ = [
     "Action",

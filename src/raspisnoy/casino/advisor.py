@@ -31,7 +31,7 @@ from raspisnoy.casino.cards import DECK, Card, require_distinct
 from raspisnoy.casino.evaluate import evaluate
 from raspisnoy.casino.fast import compiled
 from raspisnoy.casino.settle import dealer_after_purchase
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import InvalidInputError
 
 __all__ = ["Advice", "OptionValue", "advise", "advise_purchase"]
 

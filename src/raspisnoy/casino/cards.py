@@ -1,6 +1,6 @@
 """Cards of the casino game: the 52-card deck (no joker) and card lists from text.
 
-Cards are ``raspisnoy.core.cards.Card`` values in the notation of RECORD.md (``AS``,
+Cards are ``raspisnoy.core.Card`` values in the notation of docs/record.md (``AS``,
 ``TD``, ``10♦``); this module refuses jokers and repeated cards, which the casino game
 never has.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from raspisnoy.core.cards import ALL_CARDS, Card
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import Card, InvalidInputError
+from raspisnoy.core.fast import ALL_CARDS
 
 __all__ = ["DECK", "Card", "parse_card", "parse_cards", "require_distinct"]
 

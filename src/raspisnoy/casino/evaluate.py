@@ -13,7 +13,7 @@ from enum import IntEnum
 
 from raspisnoy.casino import kernels
 from raspisnoy.casino.cards import Card, require_distinct
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import InvalidInputError
 
 __all__ = ["Combination", "Evaluation", "compare", "evaluate", "hand_key"]
 

@@ -38,7 +38,7 @@ from raspisnoy.casino.evaluate import evaluate
 from raspisnoy.casino.settle import BoxResult, check_ante, dealer_after_purchase, settle_box
 from raspisnoy.casino.shuffle import commitment, shuffled_deck
 from raspisnoy.casino.view import BoxView, HandView
-from raspisnoy.core.errors import IllegalActionError, InvalidInputError
+from raspisnoy.core import IllegalActionError, InvalidInputError
 
 __all__ = ["HAND_FORMAT", "MAX_BOXES", "CasinoHand", "hand_cost"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from raspisnoy.casino.game import HAND_FORMAT, CasinoHand
 from raspisnoy.casino.shuffle import commitment
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import InvalidInputError
 
 __all__ = ["replay_record", "verify_record"]
 

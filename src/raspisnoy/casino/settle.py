@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from raspisnoy.casino.cards import Card, parse_card, parse_cards, require_distinct
 from raspisnoy.casino.evaluate import Evaluation, evaluate, hand_key
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import InvalidInputError
 
 __all__ = [
     "BOX_FORMAT",

@@ -12,7 +12,7 @@ import hashlib
 import random
 
 from raspisnoy.casino.cards import DECK, Card
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import InvalidInputError
 
 __all__ = ["commitment", "new_seed", "shuffled_deck"]
 

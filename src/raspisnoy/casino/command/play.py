@@ -23,14 +23,14 @@ from rich.text import Text
 from raspisnoy.casino.actions import Action, Bet, BuyCard, BuyDealer, Decline, Fold, Phase
 from raspisnoy.casino.advisor import advise, advise_purchase
 from raspisnoy.casino.cards import Card
-from raspisnoy.casino.cli.text import advice_text
+from raspisnoy.casino.command.text import advice_text
 from raspisnoy.casino.game import MAX_BOXES, CasinoHand
 from raspisnoy.casino.record import replay_record
 from raspisnoy.casino.settle import MAX_ANTE, MIN_ANTE
 from raspisnoy.casino.shuffle import new_seed
 from raspisnoy.casino.view import HandView
 from raspisnoy.cli_support import fail
-from raspisnoy.core.errors import RaspisnoyError
+from raspisnoy.core import RaspisnoyError
 from raspisnoy.i18n import LANGUAGES, detect_language, translate
 from raspisnoy.play.session import write_atomically
 

@@ -18,13 +18,13 @@ import typer
 
 from raspisnoy.casino.advisor import Advice, advise, advise_purchase
 from raspisnoy.casino.cards import parse_card, parse_cards
-from raspisnoy.casino.cli.play import WALLET_FORMAT, play_command
-from raspisnoy.casino.cli.text import advice_text
+from raspisnoy.casino.command.play import WALLET_FORMAT, play_command
+from raspisnoy.casino.command.text import advice_text
 from raspisnoy.casino.evaluate import Evaluation, compare, evaluate
 from raspisnoy.casino.record import verify_record
 from raspisnoy.casino.settle import BoxRecord
 from raspisnoy.cli_support import guarded, print_json
-from raspisnoy.core.errors import InvalidInputError
+from raspisnoy.core import InvalidInputError
 from raspisnoy.i18n import detect_language, translate
 
 __all__ = ["casino_app"]
