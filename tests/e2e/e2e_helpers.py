@@ -13,8 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+from playwright.sync_api import Page, ViewportSize
 
 #: How long the server may take to answer /healthz after it starts.
 STARTUP_SECONDS = 30
@@ -129,7 +129,7 @@ def act(page: Page, *, keyboard: bool = False) -> bool:
 
 def visible_state(page: Page) -> dict[str, Any]:
     """What the player sees of the game, without the ticking clocks."""
-    return page.evaluate(
+    state: dict[str, Any] = page.evaluate(
         """() => {
         const text = (sel) => [...document.querySelectorAll(sel)].map((e) => e.innerText.trim());
         const game = document.querySelector('.game');
@@ -146,6 +146,7 @@ def visible_state(page: Page) -> dict[str, Any]:
         };
     }"""
     )
+    return state
 
 
 # ------------------------------------------------------------------ screens: a11y, layout
@@ -153,9 +154,9 @@ def visible_state(page: Page) -> dict[str, Any]:
 #: The page's languages, the order screens are checked in.
 LANGUAGES = ("ru", "uk", "en")
 #: The phone sizes every main screen is checked at, and a laptop.
-PHONE_SMALL = {"width": 360, "height": 640}
-PHONE_TALL = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
+PHONE_SMALL: ViewportSize = {"width": 360, "height": 640}
+PHONE_TALL: ViewportSize = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 #: Where the screenshots of the main screens go (``build/`` is ignored by git); CI keeps
 #: them as the visual record of a run.
 SCREENS = Path(__file__).resolve().parents[2] / "build" / "e2e-screens"

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize
 
-PHONE = {"width": 360, "height": 640}
+PHONE: ViewportSize = {"width": 360, "height": 640}
 #: A portrait A4 page at 96 dpi, as the browser prints it.
-A4 = {"width": 794, "height": 1123}
+A4: ViewportSize = {"width": 794, "height": 1123}
 NAMES = ["Анна", "Борис", "Вера", "Григорий"]
 #: A short game through the rules options: three normal rounds and a misère (no bids).
 PLAN = "1, 2, 3, 4:misere"

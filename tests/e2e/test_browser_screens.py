@@ -8,6 +8,7 @@ language on it (a redraw), not by playing the game again per language."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -264,7 +265,7 @@ def test_motion_is_dealt_and_reduced_on_request(browser: Browser, server: str) -
     assert names == {"no-preference": "deal", "reduce": "none"}
 
 
-def new_sheet(page: Page, players: list[str], plan: list[str], rounds: list[dict]) -> str:
+def new_sheet(page: Page, players: list[str], plan: list[str], rounds: list[dict[str, Any]]) -> str:
     """A sheet made through the API as this page's visitor; its id."""
     answer = page.request.post(
         "/api/sheets",
