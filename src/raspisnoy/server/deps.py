@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated, Any, cast
+from typing import Annotated, cast
 from urllib.parse import urlsplit
 
 from cachetools import LRUCache
@@ -57,8 +57,9 @@ class Services:
     sessions: Sessions
     limits: Limits
     sockets: SocketCounts
-    #: The answers about finished games (they never change), by table id and route.
-    reports: LRUCache[tuple[str, str], dict[str, Any]]
+    #: The answers about finished games (they never change) as the JSON sent, by table id
+    #: and the answer's model.
+    reports: LRUCache[tuple[str, str], bytes]
 
     @classmethod
     def of(cls, store: Store, settings: ServerSettings, hub: Hub, sessions: Sessions) -> Services:
