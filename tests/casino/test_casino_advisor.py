@@ -35,7 +35,7 @@ def _brute_bet(box: tuple[Card, ...], unknown: list[Card]) -> float:
     nets = []
     for hidden in itertools.combinations(unknown, 4):
         dealer = (*hidden, UP)
-        plain = settle_box(1, box, dealer).net
+        plain: float = settle_box(1, box, dealer).net
         if not evaluate(dealer).qualifies:
             draws = [c for c in unknown if c not in hidden]
             bought = [

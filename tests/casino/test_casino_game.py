@@ -144,7 +144,7 @@ def test_illegal_decisions_change_nothing() -> None:
     for attempt, error, message in [
         (lambda: rich.change(hand.box_cards(1)[:1]), IllegalActionError, "is not in box 1"),
         (lambda: rich.change(()), InvalidInputError, "1 to 5 different cards"),
-        (lambda: rich.change(["AS"]), InvalidInputError, "not a list of cards"),
+        (lambda: rich.change(["AS"]), InvalidInputError, "not a list of cards"),  # type: ignore[list-item]
         (lambda: rich.apply("raise"), InvalidInputError, "not a decision"),
         (lambda: rich.apply(42), InvalidInputError, "not a decision"),  # type: ignore[arg-type]
     ]:
