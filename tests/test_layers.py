@@ -3,9 +3,9 @@
 The layers (``ARCHITECTURE.md``, "Layers"; README "Layout"): core ← bots ← arena;
 core ← scorekeeper; core, casino, bots, store ← server ← cli. ``core`` and ``casino`` are
 pure: the standard library only (the casino's advisor may also use NumPy and Numba). The
-commands sit on top: ``play`` (``raspisnoy play``), ``score_cli``, every part's
-``command`` module (``raspisnoy.server.command``, ``raspisnoy.casino.command``) and ``cli``,
-which registers them all. Outside core, code imports ``raspisnoy.core`` — core's public face —
+commands sit on top: ``play`` (``raspisnoy play``), every part's ``command`` module
+(``raspisnoy.server.command``, ``raspisnoy.scorekeeper.command``…) and ``cli``, which
+registers them all. Outside core, code imports ``raspisnoy.core`` — core's public face —
 or the fast-path module ``raspisnoy.core.fast``, never another module of core.
 
 Every import statement is read from the source (``import``, ``from … import``, relative
@@ -36,12 +36,11 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "bots": frozenset({"core"}),
     "arena": frozenset({"core", "bots"}),
     "scorekeeper": frozenset({"core"}),
-    "rules_reference": frozenset({"core"}),
+    "rulebook": frozenset({"core"}),
     "cli_support": frozenset({"core"}),
     # The server also serves the score sheet (scorekeeper) and speaks ru/uk/en (i18n).
     "server": frozenset({"core", "casino", "bots", "store", "scorekeeper", "i18n", "cli_support"}),
     "play": frozenset({"core", "bots", "i18n", "cli_support", "command"}),
-    "score_cli": frozenset({"core", "scorekeeper", "i18n", "cli_support"}),
     "cli": frozenset(
         {
             "raspisnoy",
@@ -54,17 +53,16 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "server",
             "i18n",
             "play",
-            "score_cli",
             "command",
             "cli_support",
-            "rules_reference",
+            "rulebook",
         }
     ),
     # A part's own command modules (``raspisnoy.casino.command``…) sit on top with the
     # other commands: they may use any part below ``cli``.
     "command": frozenset(
         {"core", "casino", "bots", "arena", "scorekeeper", "store", "server", "i18n", "play"}
-        | {"cli_support", "rules_reference"}
+        | {"cli_support", "rulebook"}
     ),
     "__main__": frozenset({"cli"}),
     "raspisnoy": frozenset(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from raspisnoy.core.rules import PRESET_DESCRIPTIONS, PRESETS, option_info
-from raspisnoy.rules_reference import rules_reference_markdown
+from raspisnoy.rulebook.reference import rules_reference_markdown
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules-reference.md"
 

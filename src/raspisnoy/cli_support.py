@@ -16,7 +16,7 @@ import typer
 
 from raspisnoy.core import RaspisnoyError, Rules, parse_option_value, resolve_rules
 
-__all__ = ["fail", "guarded", "print_json", "rules_from"]
+__all__ = ["fail", "guarded", "help_without_command", "print_json", "rules_from"]
 
 _T = TypeVar("_T")
 
@@ -25,6 +25,13 @@ def fail(message: str) -> NoReturn:
     """Print one ``error:`` line on standard error and exit 1."""
     sys.stderr.write(f"error: {message}\n")
     raise typer.Exit(1)
+
+
+def help_without_command(context: typer.Context) -> None:
+    """A command group called without a command shows its help."""
+    if context.invoked_subcommand is None:
+        sys.stdout.write(context.get_help() + "\n")
+        raise typer.Exit()
 
 
 def guarded(action: Callable[[], _T]) -> _T:

@@ -1,0 +1,97 @@
+"""``raspisnoy arena``: a duplicate match between bots, its progress and its table
+(docs/bots.md)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from raspisnoy.arena import MatchConfig, MatchResult, run_match
+from raspisnoy.cli_support import guarded, print_json, rules_from
+from raspisnoy.core import RaspisnoyError
+
+__all__ = ["arena_command"]
+
+
+def arena_command(
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")],
+    bots: Annotated[
+        str, typer.Option("--bots", help="The line-up: one bot per seat, comma-separated.")
+    ],
+    games: Annotated[
+        int, typer.Option("--games", help="Games to play (rounded up to whole deals).")
+    ] = 100,
+    seed: Annotated[str, typer.Option("--seed", help="Seed of the deals.")] = "0",
+    rules: Annotated[str, typer.Option("--rules", help="Ruleset preset.")] = "raspisnoy.com",
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Worker processes (default: all cores).")
+    ] = None,
+    time_ms: Annotated[
+        float | None, typer.Option("--time-ms", help="Time budget per decision, ms.")
+    ] = None,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Write every game as a record here.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Play a duplicate match between bots: every deal once per seating of the line-up."""
+    lineup = tuple(name.strip().lower() for name in bots.split(",") if name.strip())
+
+    def configure() -> MatchConfig:
+        if len(lineup) != players:
+            raise RaspisnoyError(
+                f"--bots names {len(lineup)} bots for {players} players: name one per seat"
+            )
+        return MatchConfig(
+            bots=lineup,
+            games=games,
+            seed=seed,
+            rules=rules_from(rules, settings or []),
+            workers=workers or os.cpu_count() or 1,
+            time_ms=time_ms,
+            records=records,
+        )
+
+    config = guarded(configure)
+    total = config.deals * config.players
+    console = Console(stderr=True)
+    progress = Progress(
+        *Progress.get_default_columns(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task(f"{' vs '.join(dict.fromkeys(lineup))}", total=total)
+        result = guarded(lambda: run_match(config, lambda _: progress.advance(task)))
+    if as_json:
+        print_json(result.to_json())
+        return
+    _print_arena_table(result)
+
+
+def _print_arena_table(result: MatchResult) -> None:
+    table = Table(title=f"Arena: {result.games} games (duplicate), points per game")
+    columns = ("bot", "points", "95% CI", "wins", "exact bids", "ms p50", "ms p95")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for bot in result.bots:
+        table.add_row(
+            bot.name,
+            f"{bot.mean_points:.1f}",
+            f"{bot.ci95[0]:.1f}…{bot.ci95[1]:.1f}",
+            f"{bot.win_rate:.1%}",
+            f"{bot.exact_bid_rate:.1%}",
+            f"{bot.decision_ms_p50:.2f}",
+            f"{bot.decision_ms_p95:.2f}",
+        )
+    Console().print(table)

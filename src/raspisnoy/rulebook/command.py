@@ -1,0 +1,201 @@
+"""The rule book's commands: ``raspisnoy rules`` (list, show, compare and document
+rulesets), ``raspisnoy schedule`` (a ruleset's round plan) and ``raspisnoy replay``
+(check and score a game record). ``schedule`` and ``replay`` are a public contract
+(docs/record.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from raspisnoy.cli_support import guarded, help_without_command, print_json, rules_from
+from raspisnoy.core import (
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    Game,
+    loads_record,
+    option_info,
+    replay,
+    replay_report,
+    round_plan,
+)
+from raspisnoy.rulebook.reference import rules_reference_markdown
+
+__all__ = ["replay_command", "rules_app", "schedule_command"]
+
+rules_app = typer.Typer(help="List, show, compare and document rulesets.")
+
+
+@rules_app.callback(invoke_without_command=True)
+def _rules(context: typer.Context) -> None:
+    help_without_command(context)
+
+
+def schedule_command(
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")],
+    rules: Annotated[str, typer.Option("--rules", help="Ruleset preset.")] = "raspisnoy.com",
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
+) -> None:
+    """Print the round plan: cards and kind of every round."""
+    plan = guarded(lambda: round_plan(rules_from(rules, settings or []), players))
+    if as_json:
+        print_json([spec.to_json() for spec in plan])
+        return
+    table = Table(title=f"{rules}: {players} players, {len(plan)} rounds")
+    for column in ("round", "cards", "kind"):
+        table.add_column(column, justify="right" if column != "kind" else "left")
+    for spec in plan:
+        table.add_row(str(spec.number), str(spec.cards), str(spec.kind))
+    Console().print(table)
+
+
+def replay_command(
+    file: Annotated[
+        str, typer.Argument(help="Record file (docs/record.md); - reads standard input.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scored game as JSON.")] = False,
+) -> None:
+    """Check every card and action of a game record against the rules and score it."""
+
+    def load() -> Game:
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+        return replay(loads_record(data.decode("utf-8")))
+
+    game = guarded(load)
+    report = replay_report(game)
+    if as_json:
+        print_json(report)
+        return
+    _print_score_sheet(report)
+
+
+def _print_score_sheet(report: dict[str, Any]) -> None:
+    """The «расписная» sheet: a row per round, bid/taken and points per player."""
+    table = Table(title="Score sheet")
+    for column in ("#", "cards", "kind", "trump"):
+        table.add_column(column)
+    for name in report["players"]:
+        table.add_column(escape(name), justify="right")
+    for r in report["rounds"]:
+        cells = []
+        for seat in range(len(report["players"])):
+            bid = "–" if r["bids"] is None or r["bids"][seat] is None else str(r["bids"][seat])
+            points = "…" if r["points"] is None else f"{r['points'][seat]:+d}"
+            cells.append(f"{bid}/{r['taken'][seat]}  {points}")
+        table.add_row(str(r["round"]), str(r["cards"]), r["kind"], r["trump"] or "–", *cells)
+    table.add_section()
+    table.add_row("", "", "total", "", *(str(total) for total in report["totals"]))
+    console = Console()
+    console.print(table)
+    if report["complete"]:
+        names = escape(", ".join(report["players"][seat] for seat in report["winners"]))
+        console.print(f"Winner: {names}" if len(report["winners"]) == 1 else f"Winners: {names}")
+    else:
+        console.print("Game in progress.")
+
+
+@rules_app.command("list")
+def rules_list(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the ruleset presets."""
+    if as_json:
+        print_json(
+            [{"name": name, "description": PRESET_DESCRIPTIONS[name][0]} for name in PRESETS]
+        )
+        return
+    table = Table(title="Rulesets")
+    table.add_column("name")
+    table.add_column("description")
+    for name in PRESETS:
+        table.add_row(name, PRESET_DESCRIPTIONS[name][0])
+    Console().print(table)
+
+
+@rules_app.command("show")
+def rules_show(
+    name: Annotated[str, typer.Argument(help="Preset name.")],
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print every resolved option as JSON.")
+    ] = False,
+) -> None:
+    """Show every option of a ruleset, resolved."""
+    rules = guarded(lambda: rules_from(name, settings or []))
+    data = rules.to_json()
+    if as_json:
+        print_json(data)
+        return
+    table = Table(title=f"Ruleset {name}")
+    for column in ("option", "value", "description"):
+        table.add_column(column)
+    for info in option_info():
+        table.add_row(info.name, _json_cell(data[info.name]), info.en)
+    Console().print(table)
+
+
+def _json_cell(value: Any) -> str:
+    """An option value as a table cell: its JSON form, shown as text, not markup."""
+    return escape(json.dumps(value, ensure_ascii=False))
+
+
+@rules_app.command("diff")
+def rules_diff(
+    a: Annotated[str, typer.Argument(help="Preset name A.")],
+    b: Annotated[str, typer.Argument(help="Preset name B (the --set overrides apply to it).")],
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Override an option of B: OPTION=VALUE.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the differences as JSON.")] = False,
+) -> None:
+    """Show the options in which ruleset B (with any --set overrides) differs from A."""
+    data_a, data_b = guarded(
+        lambda: (rules_from(a, []).to_json(), rules_from(b, settings or []).to_json())
+    )
+    changed = [info for info in option_info() if data_a[info.name] != data_b[info.name]]
+    if as_json:
+        differences = [
+            {"option": info.name, "a": data_a[info.name], "b": data_b[info.name]}
+            for info in changed
+        ]
+        print_json({"a": a, "b": b, "differences": differences})
+        return
+    if not changed:
+        sys.stdout.write("no differences\n")
+        return
+    label_b = f"{b} with --set" if settings else b
+    table = Table(title=f"Ruleset {a} vs {label_b}")
+    for column in ("option", a, label_b, "description"):
+        table.add_column(column)
+    for info in changed:
+        table.add_row(
+            info.name, _json_cell(data_a[info.name]), _json_cell(data_b[info.name]), info.en
+        )
+    Console().print(table)
+
+
+@rules_app.command("doc")
+def rules_doc(
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the page to FILE.")
+    ] = None,
+) -> None:
+    """Print the rules reference page (docs/rules-reference.md) as Markdown."""
+    markdown = rules_reference_markdown()
+    if output is None:
+        sys.stdout.write(markdown)
+        return
+    guarded(lambda: Path(output).write_text(markdown, encoding="utf-8"))
