@@ -30,6 +30,7 @@ from raspisnoy.core.rules import (
     option_info,
 )
 from raspisnoy.play import play_command
+from raspisnoy.review_cli import review_command
 from raspisnoy.rules_reference import rules_reference_markdown
 from raspisnoy.score_cli import score_app
 from raspisnoy.server.command import serve
@@ -44,6 +45,7 @@ rules_app = typer.Typer(help="List, show, compare and document rulesets.")
 app.add_typer(rules_app, name="rules")
 app.command()(serve)
 app.command("play")(play_command)
+app.command("review")(review_command)
 app.add_typer(score_app, name="score")
 
 
