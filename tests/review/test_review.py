@@ -257,3 +257,17 @@ def test_command_line_review_json(tmp_path: Path, record: Record) -> None:
         [*command, "--iterations", "5"], capture_output=True, text=True, timeout=60
     )
     assert wrong.returncode == 1 and wrong.stderr.startswith("error: ") and wrong.stdout == ""
+
+
+def test_the_review_imports_only_core_and_bots() -> None:
+    """The server runs reviews in its worker pool: the package must not drag in the
+    server, the store or the command line (checked in a fresh interpreter)."""
+    listing = (
+        "import sys, raspisnoy.review; "
+        "print(' '.join(m for m in sys.modules if m.startswith('raspisnoy.')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", listing], capture_output=True, text=True, timeout=60, check=True
+    )
+    parts = {name.split(".")[1] for name in result.stdout.split()}
+    assert parts == {"core", "bots", "review"}
