@@ -67,7 +67,7 @@ def review_command(
     def run() -> Review:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
         record = loads_record(data.decode("utf-8"))
-        budget = Budget(iterations, time_ms, seed)
+        budget = Budget(iterations, time_ms, int(seed) if seed.isdigit() else seed)
         with progress:
             task = progress.add_task(text("progress"), total=None)
             return review_game(

@@ -23,6 +23,7 @@ docs/research.md shows how to use it.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -106,6 +107,14 @@ class RaspisnoyState(pyspiel.State):  # type: ignore[misc]
         self.encoding = game.encoding
         self.game = Game(game.rules, game.players, first_dealer=game.first_dealer)
         self.drawn: list[Card] = []
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RaspisnoyState:
+        """OpenSpiel clones states by deep copy: share the immutable parts, clone the
+        game (``Game.clone`` is many times quicker than a deep copy)."""
+        clone = copy.copy(self)
+        clone.game = self.game.clone()
+        clone.drawn = list(self.drawn)
+        return clone
 
     def current_player(self) -> int:
         if self.game.is_over:
