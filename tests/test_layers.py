@@ -37,6 +37,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "arena": frozenset({"core", "bots"}),
     "scorekeeper": frozenset({"core"}),
     "rulebook": frozenset({"core"}),
+    # The expert's review of a game, and the game for researchers (OpenSpiel, PettingZoo).
+    "review": frozenset({"core", "bots"}),
+    "research": frozenset({"core", "bots"}),
     "cli_support": frozenset({"core"}),
     # The server also serves the score sheet (scorekeeper) and speaks ru/uk/en (i18n).
     "server": frozenset({"core", "casino", "bots", "store", "scorekeeper", "i18n", "cli_support"}),
@@ -56,13 +59,14 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "command",
             "cli_support",
             "rulebook",
+            "review",
         }
     ),
     # A part's own command modules (``raspisnoy.casino.command``…) sit on top with the
     # other commands: they may use any part below ``cli``.
     "command": frozenset(
         {"core", "casino", "bots", "arena", "scorekeeper", "store", "server", "i18n", "play"}
-        | {"cli_support", "rulebook"}
+        | {"cli_support", "rulebook", "review", "research"}
     ),
     "__main__": frozenset({"cli"}),
     "raspisnoy": frozenset(),

@@ -18,6 +18,7 @@ from raspisnoy.arena.command import arena_command
 from raspisnoy.casino.command import casino_app
 from raspisnoy.cli_support import help_without_command
 from raspisnoy.play import play_command
+from raspisnoy.review.command import review_command
 from raspisnoy.rulebook.command import replay_command, rules_app, schedule_command
 from raspisnoy.scorekeeper.command import score_app
 from raspisnoy.server.command import serve
@@ -31,6 +32,7 @@ app = typer.Typer(
 app.add_typer(rules_app, name="rules")
 app.command()(serve)
 app.command("play")(play_command)
+app.command("review")(review_command)
 app.add_typer(score_app, name="score")
 app.add_typer(casino_app, name="casino")
 app.command("schedule")(schedule_command)

@@ -23,19 +23,22 @@ number of iterations when a decision would otherwise run over it.
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from dataclasses import dataclass
 
 from raspisnoy.bots import fastsim
-from raspisnoy.bots.base import Bot
+from raspisnoy.bots.base import Bot, decision_rng
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
-from raspisnoy.bots.ismcts import Tree, reward_scale, search, world_pool
+from raspisnoy.bots.ismcts import RIVALRY, Tree, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.core import (
     Action,
     Bid,
     Game,
     InvalidInputError,
+    JokerMode,
     Phase,
     Play,
     View,
@@ -43,7 +46,7 @@ from raspisnoy.core import (
 )
 from raspisnoy.core.fast import SUIT_MASKS
 
-__all__ = ["ExpertBot", "warm_up"]
+__all__ = ["ExpertBot", "RootValue", "root_values", "searched_equivalent", "warm_up"]
 
 #: Iterations per batch: the budget is checked between batches.
 _BATCH = 512
@@ -78,22 +81,111 @@ class ExpertBot(Bot):
         if view.phase is Phase.CHOOSE:
             return choose_control(view)
         deadline = time.perf_counter() + self.time_ms / 1000 * _BUDGET_SHARE
-        knowledge = Knowledge.from_view(view)
-        worlds = world_pool(view, knowledge, min(WORLDS, self.iterations), rng)
-        if not len(worlds):  # no deal fits what was seen: should not happen
+        searched = _search_root(view, rng, self.iterations, deadline, RIVALRY)
+        if searched is None:  # no deal fits what was seen: should not happen
             return HeuristicBot(self.seed).choose(view, rng)
-        rules = fastsim.rules_vector(view.rules, view.kind)
-        score = fastsim.score_table(view.rules, view.kind, view.cards)
-        legal = {fastsim.encode_action(action): action for action in _distinct(view, knowledge)}
-        scale = reward_scale(worlds, rules, score)
-        tree = Tree.with_capacity(min(self.iterations, _FIRST_CAPACITY) + 1, legal)
-        done = 0
-        while done < self.iterations and (done == 0 or time.perf_counter() < deadline):
-            batch = min(_BATCH, self.iterations - done)
-            tree.reserve(done + batch + 1)
-            search(tree, worlds, rules, score, scale, batch, rng)
-            done += batch
+        tree, legal, _ = searched
         return legal[tree.best_action()]
+
+
+@dataclass(frozen=True, slots=True)
+class RootValue:
+    """One of the actions searched at the root: how often the search tried it, and the
+    seat's mean round points over those tries (its expected points after the action)."""
+
+    action: Bid | Play
+    visits: int
+    points: float
+
+
+def root_values(
+    view: View,
+    iterations: int,
+    *,
+    seed: int | str = 0,
+    time_ms: float | None = None,
+    rivalry: float = 0.0,
+    only: Bid | Play | None = None,
+) -> tuple[RootValue, ...]:
+    """The expert's search from ``view`` (a bid or a card to choose, not a control round),
+    with every root action's visits and expected round points, most visited first: the
+    first is the action the search would play. ``rivalry`` 0 searches for the seat's own
+    points (what a review or a hint reports); the expert at a table plays with
+    ``ismcts.RIVALRY``. With ``only`` (an action of the root, ``searched_equivalent``)
+    every iteration starts with that action: a sharper estimate of one move than the
+    few visits a poor move gets beside the others. Only ``view`` is read, so nothing
+    hidden from the seat is used. Deterministic for a seed when ``time_ms`` is ``None``
+    (no time limit)."""
+    if view.phase not in (Phase.BID, Phase.PLAY) or not view.my_turn:
+        raise InvalidInputError(f"seat {view.seat} has no bid or card to choose now")
+    deadline = math.inf if time_ms is None else time.perf_counter() + time_ms / 1000
+    rng = decision_rng(f"review/{seed}", view)
+    searched = _search_root(view, rng, iterations, deadline, rivalry, only)
+    if searched is None:
+        raise InvalidInputError("no deal of the hidden cards fits what the seat has seen")
+    tree, legal, (low, span) = searched
+    values = [
+        RootValue(legal[code], visits, low + span * reward / visits)
+        for code, (visits, reward) in tree.root_rewards().items()
+        if visits
+    ]
+    return tuple(sorted(values, key=lambda value: (-value.visits, -value.points)))
+
+
+def searched_equivalent(view: View, action: Bid | Play) -> Bid | Play:
+    """The action the search tries in place of ``action``: itself, or the card the search
+    treats as the same (the lowest of a sequence of its own cards with no unseen card
+    between them; the first discard of a following joker)."""
+    knowledge = Knowledge.from_view(view)
+    distinct = _distinct(view, knowledge)
+    if action in distinct or not isinstance(action, Play):
+        return action
+    if action.mode is JokerMode.DISCARD and view.trick.plays:
+        return next(
+            play
+            for play in distinct
+            if isinstance(play, Play) and play.card == action.card and play.mode is action.mode
+        )
+    kept = {play.card for play in distinct if isinstance(play, Play)}
+    card = action.card
+    below = [own for own in view.hand or () if own.suit is card.suit and own.bit < card.bit]
+    return Play.of(max((own for own in below if own in kept), key=lambda own: own.bit))
+
+
+def _search_root(
+    view: View,
+    rng: random.Random,
+    iterations: int,
+    deadline: float,
+    rivalry: float,
+    only: Bid | Play | None = None,
+) -> tuple[Tree, dict[int, Bid | Play], tuple[float, float]] | None:
+    """Search ``view`` for up to ``iterations`` iterations (stopping between batches once
+    ``deadline``, a ``perf_counter`` time, has passed) over the root's distinct actions,
+    or ``only`` one of them: the tree, the root's actions by code and the reward scale;
+    ``None`` when no world fits what the seat has seen."""
+    knowledge = Knowledge.from_view(view)
+    worlds = world_pool(view, knowledge, min(WORLDS, iterations), rng)
+    if not len(worlds):
+        return None
+    rules = fastsim.rules_vector(view.rules, view.kind)
+    score = fastsim.score_table(view.rules, view.kind, view.cards)
+    legal = {
+        fastsim.encode_action(action): action
+        for action in _distinct(view, knowledge)
+        if only is None or action == only
+    }
+    if not legal:
+        raise InvalidInputError(f"{only} is not one of the actions the search tries")
+    scale = reward_scale(worlds, rules, score, rivalry)
+    tree = Tree.with_capacity(min(iterations, _FIRST_CAPACITY) + 1, legal)
+    done = 0
+    while done < iterations and (done == 0 or time.perf_counter() < deadline):
+        batch = min(_BATCH, iterations - done)
+        tree.reserve(done + batch + 1)
+        search(tree, worlds, rules, score, scale, batch, rng, rivalry)
+        done += batch
+    return tree, legal, scale
 
 
 def warm_up() -> Action:
@@ -108,12 +200,16 @@ def warm_up() -> Action:
 
 def _distinct(view: View, knowledge: Knowledge) -> list[Bid] | list[Play]:
     """The legal actions without cards that cannot differ in effect, which would only
-    split the search's visits: of cards in sequence (no unseen card between them) only
-    the lowest. (Of a following joker's discards the search itself keeps one.)"""
+    split the search's visits: of cards in sequence (no unseen card between them, nor
+    one on the table in this trick, which the higher card beats and the lower does not)
+    only the lowest. (Of a following joker's discards the search itself keeps one.)"""
     if view.phase is Phase.BID:
         return [action for action in view.legal_actions if isinstance(action, Bid)]
     out: list[Play] = []
     hand = knowledge.known[knowledge.seat]
+    splitting = knowledge.unseen
+    for play in view.trick.plays:
+        splitting |= play.card.bit
     for action in view.legal_actions:
         assert isinstance(action, Play)
         card = action.card
@@ -122,7 +218,7 @@ def _distinct(view: View, knowledge: Knowledge) -> list[Bid] | list[Play]:
             if lower_own:
                 nearest = 1 << (lower_own.bit_length() - 1)
                 between = (card.bit - 1) & ~(2 * nearest - 1)
-                if not between & knowledge.unseen:
+                if not between & splitting:
                     continue  # our next lower card of the suit is as good, and searched
         out.append(action)
     return out

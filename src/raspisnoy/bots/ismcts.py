@@ -140,10 +140,14 @@ class Tree:
 
     def root_visits(self) -> dict[int, int]:
         """The root's children: action code to visits."""
-        out: dict[int, int] = {}
+        return {code: visits for code, (visits, _) in self.root_rewards().items()}
+
+    def root_rewards(self) -> dict[int, tuple[int, float]]:
+        """The root's children: action code to (visits, summed scaled reward)."""
+        out: dict[int, tuple[int, float]] = {}
         child = int(self.first_child[0])
         while child > 0:
-            out[int(self.action[child])] = int(self.visits[child])
+            out[int(self.action[child])] = (int(self.visits[child]), float(self.reward[child]))
             child = int(self.next_sibling[child])
         return out
 
@@ -160,13 +164,15 @@ class Tree:
         return best
 
 
-def reward_scale(worlds: Int64s, rules: Int64s, score: Int64s) -> tuple[float, float]:
+def reward_scale(
+    worlds: Int64s, rules: Int64s, score: Int64s, rivalry: float = RIVALRY
+) -> tuple[float, float]:
     """The origin and unit of the search's rewards for one decision (point 3 of the module
     docstring): the mean and standard deviation of the seat's utility when the first
     ``_PILOT_WORLDS`` worlds are played out by the policy, the unit at least a small share
     of the score table's range. Measure it once per decision: it costs as much as some
     hundreds of iterations."""
-    low, span = _spread(worlds[:_PILOT_WORLDS], rules, score, RIVALRY)
+    low, span = _spread(worlds[:_PILOT_WORLDS], rules, score, rivalry)
     return low, max(span, _MIN_SPAN * float(score.max() - score.min()), 1.0)
 
 
@@ -178,9 +184,11 @@ def search(
     scale: tuple[float, float],
     iterations: int,
     rng: random.Random,
+    rivalry: float = RIVALRY,
 ) -> None:
     """Run ``iterations`` more iterations (fewer if the tree fills up) on ``tree``, with
-    rewards measured on the ``scale`` of ``reward_scale``."""
+    rewards measured on the ``scale`` of ``reward_scale`` (measured with the same
+    ``rivalry``)."""
     low, span = scale
     _search(
         worlds,
@@ -190,7 +198,7 @@ def search(
         span,
         EXPLORATION,
         NOISE,
-        RIVALRY,
+        rivalry,
         WIDENING,
         iterations,
         _generator(rng),

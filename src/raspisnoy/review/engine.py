@@ -1,0 +1,392 @@
+"""The review of a recorded game and the hint for one decision, by the expert's search.
+
+For every bid and card a seat chose (a forced move is no choice and is left out), the
+expert searches that seat's ``View`` at that moment (``raspisnoy.bots.expert.root_values``
+with the budget of the review) and reports the expected round points of the move made
+and of the search's own choice, the difference (the points the move lost) and a class.
+Only views are searched: a review never reads a hand the seat could not see, so it
+judges a move by what its player knew, never by the cards that turned up later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from raspisnoy.bots.expert import RootValue, root_values, searched_equivalent
+from raspisnoy.bots.heuristic import choose_control
+from raspisnoy.core import (
+    Bid,
+    ControlRound,
+    Game,
+    InvalidInputError,
+    Phase,
+    Play,
+    Record,
+    RoundKind,
+    Rules,
+    View,
+    replay,
+    round_points,
+)
+
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "REVIEW_FORMAT",
+    "Budget",
+    "Hint",
+    "Moment",
+    "Review",
+    "Severity",
+    "Thresholds",
+    "hint",
+    "review_game",
+]
+
+#: Search iterations per move by default: some 0.2 s a move on one core, a few minutes
+#: for every seat of a 28-round game (docs/review.md).
+DEFAULT_ITERATIONS = 20_000
+#: The least iterations a budget may have: enough for the search to try every root action
+#: (a joker's modes and a hand of cards are far fewer) before judging any.
+MIN_ITERATIONS = 64
+#: A review's class thresholds as shares of one trick's stake (``Thresholds.stake``).
+INACCURACY_SHARE = 0.1
+MISTAKE_SHARE = 0.25
+BLUNDER_SHARE = 0.5
+
+#: A move made that the search visited less than this share of the budget is measured
+#: again by a search of twice that share that starts every iteration with it.
+SHARP_SHARE = 0.25
+
+#: ``progress(done, total)``: called after each decision reviewed.
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The search budget of each decision: ``iterations``, optionally cut short by
+    ``time_ms`` (the result then depends on the machine's speed), and the ``seed`` of its
+    random choices (a review with no time limit is a function of the record and seed)."""
+
+    iterations: int = DEFAULT_ITERATIONS
+    time_ms: float | None = None
+    seed: int | str = 0
+
+    def __post_init__(self) -> None:
+        if type(self.iterations) is not int or self.iterations < MIN_ITERATIONS:
+            raise InvalidInputError(
+                f"a review needs at least {MIN_ITERATIONS} iterations a move, "
+                f"not {self.iterations!r}"
+            )
+        if self.time_ms is not None and not self.time_ms > 0:
+            raise InvalidInputError(f"a time budget must be positive, not {self.time_ms!r} ms")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"iterations": self.iterations, "time_ms": self.time_ms, "seed": self.seed}
+
+
+class Severity(StrEnum):
+    """How much a move cost, by the thresholds of ``Thresholds``."""
+
+    #: The move the search itself would play (or one it treats as the same).
+    BEST = "best"
+    #: Less than an inaccuracy's loss.
+    GOOD = "good"
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The losses (in round points) from which a move is an inaccuracy, a mistake or a
+    blunder: shares of the ruleset's ``stake``, the points between making a bid of one
+    and missing it by that trick, so they mean the same under every score table
+    (raspisnoy.com: 20 points; 2, 5 and 10)."""
+
+    stake: int
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+    @classmethod
+    def of(cls, rules: Rules) -> Thresholds:
+        made = round_points(rules, RoundKind.NORMAL, 1, 1, cards=2)
+        missed = round_points(rules, RoundKind.NORMAL, 1, 0, cards=2)
+        stake = max(abs(made - missed), 1)
+        return cls(stake, stake * INACCURACY_SHARE, stake * MISTAKE_SHARE, stake * BLUNDER_SHARE)
+
+    def classify(self, loss: float) -> Severity:
+        for severity, threshold in (
+            (Severity.BLUNDER, self.blunder),
+            (Severity.MISTAKE, self.mistake),
+            (Severity.INACCURACY, self.inaccuracy),
+        ):
+            if loss >= threshold:
+                return severity
+        return Severity.GOOD
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stake": self.stake,
+            "inaccuracy": self.inaccuracy,
+            "mistake": self.mistake,
+            "blunder": self.blunder,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The expert's suggestion for one decision, and the choices it searched (most
+    visited first, each with the seat's expected round points; none for a control
+    round, which the heuristic chooses)."""
+
+    suggested: Bid | Play | ControlRound
+    choices: tuple[RootValue, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"suggested": str(self.suggested), "choices": _choices_json(self.choices)}
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One reviewed decision: a seat's bid or card, the expected round points of the
+    move made (``played_points``, for the search's stand-in of the move when it treats
+    several cards as one) and of the search's choice (``best``), and the points lost."""
+
+    round: int
+    kind: RoundKind
+    cards: int
+    seat: int
+    #: 0 for a bid, else the 1-based number of the trick the card went to.
+    trick: int
+    played: Bid | Play
+    played_points: float
+    best: Bid | Play
+    best_points: float
+    loss: float
+    severity: Severity
+    choices: tuple[RootValue, ...]
+
+    @property
+    def is_bid(self) -> bool:
+        return isinstance(self.played, Bid)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "kind": str(self.kind),
+            "cards": self.cards,
+            "seat": self.seat,
+            "phase": "bid" if self.is_bid else "play",
+            "trick": self.trick or None,
+            "played": str(self.played),
+            "played_points": _points(self.played_points),
+            "best": str(self.best),
+            "best_points": _points(self.best_points),
+            "loss": _points(self.loss),
+            "class": str(self.severity),
+            "choices": _choices_json(self.choices),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """The review of the ``seats`` of a game: its moments in the order played."""
+
+    players: tuple[str, ...]
+    seats: tuple[int, ...]
+    budget: Budget
+    thresholds: Thresholds
+    moments: tuple[Moment, ...]
+    #: The seats' real points per reviewed round, by round number then seat.
+    round_points: dict[int, tuple[int, ...] | None]
+
+    def worst(self) -> tuple[Moment, ...]:
+        """The moments that lost points, the costliest first (ties in game order)."""
+        lost = [moment for moment in self.moments if moment.loss > 0]
+        return tuple(sorted(lost, key=lambda moment: -moment.loss))
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``raspisnoy review --json`` object (docs/review.md)."""
+        index = {id(moment): i for i, moment in enumerate(self.moments)}
+        return {
+            "format": REVIEW_FORMAT,
+            "players": list(self.players),
+            "seats": list(self.seats),
+            "budget": self.budget.to_json(),
+            "thresholds": self.thresholds.to_json(),
+            "moments": [moment.to_json() for moment in self.moments],
+            "worst": [index[id(moment)] for moment in self.worst()],
+            "rounds": self._rounds_json(),
+            "summary": [self._seat_json(seat) for seat in self.seats],
+        }
+
+    def _rounds_json(self) -> list[dict[str, Any]]:
+        out = []
+        for number, points in self.round_points.items():
+            for seat in self.seats:
+                moments = [m for m in self.moments if m.round == number and m.seat == seat]
+                if not moments:
+                    continue
+                out.append(
+                    {
+                        "round": number,
+                        "kind": str(moments[0].kind),
+                        "cards": moments[0].cards,
+                        "seat": seat,
+                        "points": None if points is None else points[seat],
+                        **_losses(moments),
+                    }
+                )
+        return out
+
+    def _seat_json(self, seat: int) -> dict[str, Any]:
+        moments = [moment for moment in self.moments if moment.seat == seat]
+        counts = {
+            key: sum(moment.severity is severity for moment in moments)
+            for key, severity in _COUNTED.items()
+        }
+        return {"seat": seat, "name": self.players[seat], **_losses(moments), **counts}
+
+
+REVIEW_FORMAT = "raspisnoy-review/1"
+#: The classes counted in a seat's summary, by their key there.
+_COUNTED = {
+    "inaccuracies": Severity.INACCURACY,
+    "mistakes": Severity.MISTAKE,
+    "blunders": Severity.BLUNDER,
+}
+
+
+def hint(view: View, budget: Budget | None = None) -> Hint:
+    """The expert's suggestion for the seat of ``view`` on its turn (docstring of the
+    module): from its view alone, with the seat's expected points of each choice."""
+    budget = budget or Budget()
+    if view.phase is Phase.CHOOSE and view.my_turn:
+        return Hint(choose_control(view), ())
+    choices = _search(view, budget)
+    return Hint(choices[0].action, choices)
+
+
+def review_game(
+    record: Record,
+    seat: int | Sequence[int] | None = None,
+    budget: Budget | None = None,
+    progress: Progress | None = None,
+) -> Review:
+    """Review the bids and cards of ``seat`` (a seat, several, or ``None``: every seat)
+    in ``record``, which is replayed (and so checked) first; ``progress(done, total)``
+    is called after each decision."""
+    budget = budget or Budget()
+    game = replay(record)
+    seats = _seats(seat, game.players)
+    decisions = list(_decisions(record, game, seats))
+    thresholds = Thresholds.of(record.rules)
+    moments = []
+    for done, (view, played) in enumerate(decisions, start=1):
+        moments.append(_moment(view, played, budget, thresholds))
+        if progress is not None:
+            progress(done, len(decisions))
+    rounds = game.rounds()
+    return Review(
+        players=game.names,
+        seats=seats,
+        budget=budget,
+        thresholds=thresholds,
+        moments=tuple(moments),
+        round_points={
+            number: rounds[number - 1].points for number in sorted({m.round for m in moments})
+        },
+    )
+
+
+def _seats(seat: int | Sequence[int] | None, players: int) -> tuple[int, ...]:
+    chosen = range(players) if seat is None else (seat,) if isinstance(seat, int) else seat
+    seats = tuple(sorted(set(chosen)))
+    for each in seats:
+        if type(each) is not int or not 0 <= each < players:
+            raise InvalidInputError(f"seat {each!r} is not a seat (0 to {players - 1})")
+    return seats
+
+
+def _decisions(
+    record: Record, game: Game, seats: tuple[int, ...]
+) -> Iterator[tuple[View, Bid | Play]]:
+    """Each reviewed seat's view before each of its bids and cards that was a choice,
+    with the move made: the replayed game's log applied again one event at a time."""
+    first_dealer = record.rounds[0].dealer if record.rounds else 0
+    again = Game(record.rules, record.players, first_dealer=first_dealer)
+    for event in game.events:
+        action = event.action
+        if isinstance(action, Bid | Play) and event.seat in seats:
+            view = again.view(event.seat)
+            if len(view.legal_actions) > 1:
+                yield view, action
+        again.apply_event(event)
+
+
+def _moment(view: View, played: Bid | Play, budget: Budget, thresholds: Thresholds) -> Moment:
+    choices = _search(view, budget)
+    best = choices[0]
+    stand_in = searched_equivalent(view, played)
+    made = next((choice for choice in choices if choice.action == stand_in), None)
+    if made is not best and (made is None or made.visits < budget.iterations * SHARP_SHARE):
+        # The search spends few visits on a poor move: too few to measure it by.
+        sharp = max(int(budget.iterations * SHARP_SHARE * 2), MIN_ITERATIONS)
+        (made,) = _search(view, budget, sharp, only=stand_in)
+    loss = max(0.0, best.points - made.points)
+    severity = Severity.BEST if made is best else thresholds.classify(loss)
+    assert view.seat is not None
+    return Moment(
+        round=view.round,
+        kind=view.kind,
+        cards=view.cards,
+        seat=view.seat,
+        trick=0 if isinstance(played, Bid) else len(view.tricks) + 1,
+        played=played,
+        played_points=made.points,
+        best=best.action,
+        best_points=best.points,
+        loss=loss,
+        severity=severity,
+        choices=choices,
+    )
+
+
+def _search(
+    view: View, budget: Budget, iterations: int | None = None, only: Bid | Play | None = None
+) -> tuple[RootValue, ...]:
+    """The search of ``budget`` (or of ``iterations``, with its seed and time limit)."""
+    return root_values(
+        view,
+        budget.iterations if iterations is None else iterations,
+        seed=budget.seed,
+        time_ms=budget.time_ms,
+        only=only,
+    )
+
+
+def _losses(moments: Sequence[Moment]) -> dict[str, Any]:
+    bids = sum((moment.loss for moment in moments if moment.is_bid), 0.0)
+    play = sum((moment.loss for moment in moments if not moment.is_bid), 0.0)
+    return {
+        "moves": len(moments),
+        "bid_loss": _points(bids),
+        "play_loss": _points(play),
+        "loss": _points(bids + play),
+    }
+
+
+def _choices_json(choices: Sequence[RootValue]) -> list[dict[str, Any]]:
+    return [
+        {"action": str(choice.action), "visits": choice.visits, "points": _points(choice.points)}
+        for choice in choices
+    ]
+
+
+def _points(value: float) -> float:
+    """Expected points as written in JSON: to a hundredth of a point."""
+    return round(value, 2)
