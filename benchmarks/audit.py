@@ -1089,7 +1089,7 @@ def leak_game(base: str, rng: random.Random, number: int, rest_every: int) -> tu
             anonymous.recv()
         version, view = anonymous.version, anonymous.game
         for player in game.sockets:
-            while player.version < version:
+            while player.game is None or player.version < version:  # the start is version 0 too
                 player.recv()
         if moment % rest_every == 0:
             ask_routes(game, callers, routes, version)
