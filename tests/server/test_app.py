@@ -93,3 +93,14 @@ def test_the_table_actor_does_not_import_the_hub() -> None:
         "raspisnoy.server.protocol",
         "raspisnoy.server.wire",
     }
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "multipart/form-data", "application/json"])
+def test_a_body_that_is_not_utf8_is_refused_with_4xx(server: Server, content_type: str) -> None:
+    """Found by the fuzz audit: FastAPI's own handler answered 500 decoding it."""
+    for path in ("/api/session", "/api/tables", "/api/sheets"):
+        answer = httpx.post(
+            server.base + path, content=b"\xff\xfe{", headers={"content-type": content_type}
+        )
+        assert 400 <= answer.status_code < 500, (path, answer.status_code, answer.text)
+        assert answer.json()["detail"]

@@ -10,13 +10,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import Depends, FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
 from raspisnoy.bots.expert import warm_up
 from raspisnoy.server.auth import Sessions, load_secret
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services, count_request, install
-from raspisnoy.server.errors import RequestError, request_error_answer
+from raspisnoy.server.errors import RequestError, request_error_answer, validation_error_answer
 from raspisnoy.server.hub import Hub
 from raspisnoy.server.routes import API_ROUTERS, OTHER_ROUTERS
 from raspisnoy.server.routes.pages import add_docs, score_page_router
@@ -57,6 +58,7 @@ def create_app(
     sessions = Sessions(load_secret(given, settings.data_dir), settings.session_seconds)
     install(app, Services.of(store, settings, hub, sessions))
     app.add_exception_handler(RequestError, request_error_answer)
+    app.add_exception_handler(RequestValidationError, validation_error_answer)
     add_docs(app, "/api/docs")
     for router in API_ROUTERS:
         app.include_router(router, dependencies=[Depends(count_request)])
