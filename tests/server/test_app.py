@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_helpers import Server
+from server_helpers import Api, Message, Server
 
 import raspisnoy.server.actor
 from raspisnoy.server.config import ENV_PREFIX, ServerSettings
@@ -104,3 +104,30 @@ def test_a_body_that_is_not_utf8_is_refused_with_4xx(server: Server, content_typ
         )
         assert 400 <= answer.status_code < 500, (path, answer.status_code, answer.text)
         assert answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/tables", {"players": "4"}),
+        ("/api/tables", {"public": "yes"}),
+        ("/api/tables", {"turn_seconds": "30"}),
+        ("/api/tables", {"bot_delay_ms": 800.0}),
+        ("/api/session", {"nickname": 42}),
+    ],
+)
+def test_values_of_the_wrong_json_type_are_refused(
+    server: Server, path: str, body: Message
+) -> None:
+    """Found by the fuzz audit: the values were converted (``"4"`` made four seats)."""
+    guest = Api(server.base, "Strict")
+    answer = guest.post(path, **body)
+    assert answer.status_code == 422, answer.text
+    assert next(iter(body)) in answer.text
+
+
+def test_a_seat_given_as_text_is_refused(server: Server) -> None:
+    guest = Api(server.base, "Sitter")
+    table = guest.create_table(bots="random")
+    answer = guest.post(f"/api/tables/{table['id']}/sit", seat="1")
+    assert answer.status_code == 422, answer.text

@@ -20,21 +20,25 @@ def default_bot() -> str:
     return next((name for name in _PREFERRED_BOTS if name in BOTS), next(iter(BOTS)))
 
 
-class NicknameIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _StrictIn(BaseModel):
+    """A request body as the client must write it: no unknown field, and every value of
+    its own JSON type (``"1"`` is not a seat number, ``"yes"`` not a boolean)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NicknameIn(_StrictIn):
     nickname: str = Field(max_length=200)
 
 
-class SeatIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SeatIn(_StrictIn):
     seat: int
 
 
-class TableIn(BaseModel):
+class TableIn(_StrictIn):
     """A new table: the ruleset (a preset name or ``{"preset": ..., option: value}``), how
     many seats, who may find it, the bot for each seat left empty, the clocks."""
 
-    model_config = ConfigDict(extra="forbid")
     rules: str | dict[str, Any] = DEFAULT_PRESET
     players: int = 4
     public: bool = True
