@@ -9,7 +9,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from raspisnoy.bots import BOTS
 from raspisnoy.core.rules import DEFAULT_PRESET
 
-__all__ = ["NicknameIn", "SeatIn", "TableIn", "default_bot"]
+__all__ = [
+    "CredentialsIn",
+    "NewPasswordIn",
+    "NicknameIn",
+    "PasswordIn",
+    "SeatIn",
+    "TableIn",
+    "default_bot",
+]
 
 #: The bots a table gets unless it names one, best first; the first one registered wins.
 _PREFERRED_BOTS = ("heuristic", "beginner", "random")
@@ -23,6 +31,25 @@ def default_bot() -> str:
 class NicknameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     nickname: str = Field(max_length=200)
+
+
+class CredentialsIn(BaseModel):
+    """A user name and password: to register or to log in."""
+
+    model_config = ConfigDict(extra="forbid")
+    username: str = Field(max_length=200)
+    password: str = Field(max_length=1000)
+
+
+class PasswordIn(BaseModel):
+    """The current password, which deleting the account asks for again."""
+
+    model_config = ConfigDict(extra="forbid")
+    password: str = Field(max_length=1000)
+
+
+class NewPasswordIn(PasswordIn):
+    new_password: str = Field(max_length=1000)
 
 
 class SeatIn(BaseModel):
@@ -46,3 +73,5 @@ class TableIn(BaseModel):
     bot_delay_ms: int = 800
     #: The bot that plays a person's seat while they are away.
     stand_in: str = Field(default_factory=default_bot)
+    #: Whether the game's end moves the players' ratings (a preset's own rules only).
+    rated: bool = False

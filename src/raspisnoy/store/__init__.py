@@ -6,6 +6,18 @@ shipped in ``raspisnoy.store.migrations``; the repository methods return plain f
 values, never ORM objects, so nothing outside this package holds a database session.
 """
 
+from raspisnoy.store.players import (
+    ALL_SCOPE,
+    BoardLine,
+    BoardPage,
+    Figures,
+    Players,
+    Profile,
+    RatingLine,
+    RecentGame,
+    SessionLine,
+    UsernameTakenError,
+)
 from raspisnoy.store.repository import (
     EventRow,
     NotFoundError,
@@ -19,13 +31,23 @@ from raspisnoy.store.repository import (
 )
 
 __all__ = [
+    "ALL_SCOPE",
+    "BoardLine",
+    "BoardPage",
     "EventRow",
+    "Figures",
     "NotFoundError",
+    "Players",
+    "Profile",
+    "RatingLine",
+    "RecentGame",
     "SeatRow",
+    "SessionLine",
     "SheetRow",
     "StaleWriteError",
     "Store",
     "StoreError",
     "TableRow",
     "UserRow",
+    "UsernameTakenError",
 ]

@@ -23,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import GameEvent, GameTable, ScoreSheet, Seat, SessionToken, User
+from raspisnoy.store.results import record_results
 
 __all__ = [
     "EventRow",
@@ -81,6 +82,7 @@ class TableRow:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,9 +221,11 @@ class Store:
 
     # ----------------------------------------------------------------- sessions
 
-    def create_session(self, user_id: str, token_hash: str, expires_at: datetime) -> None:
-        """Store a session of ``user_id`` under its token's hash until ``expires_at``; the
-        user's expired sessions go at the same time."""
+    def create_session(
+        self, user_id: str, token_hash: str, expires_at: datetime, user_agent: str | None = None
+    ) -> None:
+        """Store a session of ``user_id`` under its token's hash until ``expires_at`` (made
+        in the browser ``user_agent``); the user's expired sessions go at the same time."""
         now = _now()
         with self._session() as session:
             session.execute(
@@ -231,7 +235,11 @@ class Store:
             )
             session.add(
                 SessionToken(
-                    token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires_at
+                    token_hash=token_hash,
+                    user_id=user_id,
+                    created_at=now,
+                    expires_at=expires_at,
+                    user_agent=None if user_agent is None else user_agent[:200],
                 )
             )
 
@@ -273,8 +281,10 @@ class Store:
         bot_delay_ms: int,
         stand_in: str,
         seed: str,
+        rated: bool = False,
     ) -> TableRow:
-        """A new open table with the host in seat 0 and ``bots[i]`` as each seat's bot level."""
+        """A new open table with the host in seat 0 and ``bots[i]`` as each seat's bot level;
+        a ``rated`` game's end moves its players' ratings."""
         table_id = new_id()
         with self._session() as session:
             session.add(
@@ -290,6 +300,7 @@ class Store:
                     bot_delay_ms=bot_delay_ms,
                     stand_in=stand_in,
                     seed=seed,
+                    rated=rated,
                 )
             )
             session.flush()
@@ -367,12 +378,16 @@ class Store:
             )
 
     def finish_table(self, table_id: str) -> None:
+        """Mark the game over and, in the same transaction, store each seat's result and
+        (for a rated table) the new ratings (``raspisnoy.store.results``)."""
+        now = _now()
         with self._session() as session:
             session.execute(
                 update(GameTable)
                 .where(GameTable.id == table_id)
-                .values(status="over", finished_at=_now())
+                .values(status="over", finished_at=now)
             )
+            record_results(session, table_id, now)
 
     # ----------------------------------------------------------------- events
 
@@ -504,6 +519,7 @@ def _table_row(session: Session, table: GameTable) -> TableRow:
         created_at=table.created_at,
         started_at=table.started_at,
         finished_at=table.finished_at,
+        rated=table.rated,
     )
 
 

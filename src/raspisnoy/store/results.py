@@ -1,0 +1,150 @@
+"""A game's end as data: one ``GameResult`` per seat and, for a rated table, the new
+ratings of its people, written inside the transaction that marks the game over, so a
+result never exists without its rating change nor the other way round.
+
+The figures come from the game rebuilt from its stored actions (``raspisnoy.ratings``),
+the same source every replay uses.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from raspisnoy.ratings import (
+    BOT_RATINGS,
+    DEFAULT_RATING,
+    Rating,
+    SeatSummary,
+    displayed,
+    is_rated_rules,
+    rate_game,
+    replay_game,
+    summarize,
+)
+from raspisnoy.store.models import (
+    GameEvent,
+    GameResult,
+    GameTable,
+    PlayerRating,
+    RatingChange,
+    Seat,
+)
+
+__all__ = ["ALL_SCOPE", "record_results"]
+
+#: The scope of the rating over every rated game (the others are named by their preset).
+ALL_SCOPE = "all"
+
+
+def record_results(session: Session, table_id: str, now: datetime) -> None:
+    """Store the results of the finished game at ``table_id`` (once: a second call finds
+    them and does nothing) and, if the table is rated, its people's new ratings."""
+    table = session.get(GameTable, table_id)
+    if table is None or table.names is None:
+        return
+    if session.scalar(select(GameResult.seat).where(GameResult.table_id == table_id).limit(1)):
+        return
+    events = session.execute(
+        select(GameEvent.seat, GameEvent.action)
+        .where(GameEvent.table_id == table_id)
+        .order_by(GameEvent.seq)
+    )
+    actions = ((seat, action) for seat, action in events)
+    game = replay_game(table.rules, table.names, table.seed, table.first_dealer, actions)
+    if not game.is_over:
+        return
+    seats = list(session.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)))
+    preset = str(table.rules.get("preset"))
+    rated = table.rated and is_rated_rules(table.rules)
+    summaries = summarize(game)
+    for seat, summary in zip(seats, summaries, strict=True):
+        session.add(_result_row(table_id, seat, summary, preset, rated, now))
+    if rated:
+        for scope in (ALL_SCOPE, preset):
+            _rate(session, table_id, scope, seats, summaries, now)
+
+
+def _result_row(
+    table_id: str, seat: Seat, summary: SeatSummary, preset: str, rated: bool, now: datetime
+) -> GameResult:
+    figures = {name: getattr(summary, name) for name in SeatSummary.__slots__ if name != "seat"}
+    return GameResult(
+        table_id=table_id,
+        seat=seat.seat,
+        user_id=seat.user_id,
+        bot=None if seat.user_id is not None else seat.bot,
+        preset=preset,
+        rated=rated,
+        finished_at=now,
+        **figures,
+    )
+
+
+def _rate(
+    session: Session,
+    table_id: str,
+    scope: str,
+    seats: list[Seat],
+    summaries: list[SeatSummary],
+    now: datetime,
+) -> None:
+    """Rate the game in ``scope``: people from their stored rating, bots at their level's."""
+    rows = {s.user_id: _rating_row(session, scope, s.user_id, now) for s in seats if s.user_id}
+    before = [
+        BOT_RATINGS.get(s.bot, DEFAULT_RATING)
+        if s.user_id is None
+        else Rating(rows[s.user_id].mu, rows[s.user_id].sigma)
+        for s in seats
+    ]
+    fixed = [s.user_id is None for s in seats]
+    after = rate_game(before, [summary.points for summary in summaries], fixed)
+    for seat, rating in zip(seats, after, strict=True):
+        if seat.user_id is None:
+            continue
+        row = rows[seat.user_id]
+        row.mu, row.sigma, row.display = rating.mu, rating.sigma, displayed(rating)
+        row.games += 1
+        row.last_played_at = now
+        session.add(
+            RatingChange(
+                table_id=table_id,
+                user_id=seat.user_id,
+                scope=scope,
+                mu=rating.mu,
+                sigma=rating.sigma,
+                display=row.display,
+                at=now,
+            )
+        )
+
+
+def _rating_row(session: Session, scope: str, user_id: str, now: datetime) -> PlayerRating:
+    """The person's rating row in ``scope``, locked for this transaction; a newcomer's
+    (the default rating) if they have none yet."""
+    query = (
+        select(PlayerRating)
+        .where(PlayerRating.scope == scope, PlayerRating.user_id == user_id)
+        .with_for_update()
+    )
+    row = session.scalars(query).first()
+    if row is not None:
+        return row
+    fresh = PlayerRating(
+        scope=scope,
+        user_id=user_id,
+        mu=DEFAULT_RATING.mu,
+        sigma=DEFAULT_RATING.sigma,
+        display=displayed(DEFAULT_RATING),
+        games=0,
+        last_played_at=now,
+    )
+    try:
+        with session.begin_nested():  # another game of theirs may be adding it right now
+            session.add(fresh)
+    except IntegrityError:
+        return session.scalars(query).one()
+    return fresh
