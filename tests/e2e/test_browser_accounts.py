@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from e2e_helpers import PHONE_SMALL
+from e2e_helpers import PHONE_SMALL, act, create_table, enter, game_state
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_browser_screens import every_language
 
@@ -63,6 +63,28 @@ def test_register_and_log_in_on_two_devices_then_log_out(two_devices: tuple[Page
     laptop.click(".own [data-do=logout]")
     laptop.wait_for_selector(".account-entry")
     assert laptop.evaluate("fetch('/api/session').then(r => r.status)") == 401
+
+
+def test_a_guest_registers_mid_game_and_plays_on(two_devices: tuple[Page, Page]) -> None:
+    page, second = two_devices
+    enter(page, "Midgame Guest")
+    guest = user_id(page)
+    table_id = create_table(page, players=3)
+    page.click("button.start")
+    act(page)
+    page.click("#me")
+    page.fill("dialog[open] input[name=username]", "Midgame Account")
+    page.fill("dialog[open] input[name=password]", PASSWORD)
+    page.click("dialog[open] button[type=submit]")
+    page.wait_for_selector("dialog[open]", state="detached")
+    assert user_id(page) == guest  # the same user: seat, game and history stay
+    before = int(game_state(page)["version"])
+    act(page)  # the game plays on at the same seat
+    assert int(game_state(page)["version"]) > before
+    account(second, "login", "Midgame Account")
+    second.goto(f"/?table={table_id}")
+    second.wait_for_selector(".game")
+    assert game_state(second)["me"] == game_state(page)["me"]
 
 
 def test_a_wrong_password_is_shown(two_devices: tuple[Page, Page]) -> None:

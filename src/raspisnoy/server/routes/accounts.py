@@ -50,7 +50,7 @@ async def register(
 ) -> dict[str, Any]:
     """Register a user name and password. A guest's session registers the guest itself
     (same id: every game, seat and sheet stays theirs); the session is then replaced by
-    a new one, so a token from before the upgrade cannot act for the account."""
+    a new one, so a token from before the upgrade cannot be used for new requests."""
     username, password = _username(body.username), _password(body.password)
     limits.hit(limits.sessions_per_address, "new sessions from this address", address_of(request))
     hashed = await services.hub.run(_HASHER.hash, password)
@@ -60,7 +60,10 @@ async def register(
     except UsernameTakenError as error:
         raise RequestError(Refusal.CONFLICT, str(error)) from None
     if guest is not None and token is not None:
-        await _end_session(token, services)
+        # The guest's token stops working, but their open table sockets play on: they
+        # are the same person, now registered, and the page reconnects with the new
+        # cookie whenever it must.
+        await _end_session(token, services, close_sockets=False)
     return await begin_session(registered, request, response, services)
 
 
@@ -151,10 +154,12 @@ async def end_session(
     return {"user": user_json(user), "sessions_ended": 1}
 
 
-async def _end_session(token: str, services: Services) -> None:
+async def _end_session(token: str, services: Services, *, close_sockets: bool = True) -> None:
+    """End the session of ``token``; its table sockets close with 4401 if asked."""
     digest = services.sessions.digest(token)
     await services.hub.run(services.store.end_session, digest)
-    services.hub.close_sessions(lambda connection: connection.session == digest)
+    if close_sockets:
+        services.hub.close_sessions(lambda connection: connection.session == digest)
 
 
 async def _check_password(
