@@ -32,20 +32,26 @@ def play_rated_game(server: Server, client: Api, choose_seed: int) -> str:
     return str(table["id"])
 
 
-def test_a_rated_game_moves_the_rating_as_openskill_does(server: Server) -> None:
-    client = register(server, "Rated One")
-    table_id = play_rated_game(server, client, 1)
-    totals = httpx.get(f"{server.base}/api/games/{table_id}/score").json()["totals"]
+def openskill_after_one_game(totals: list[int]) -> Rating:
+    """Seat 0's rating after its first game against ``BOTS``, by OpenSkill itself."""
     model = PlackettLuce()
     teams = [[model.rating(mu=DEFAULT_RATING.mu, sigma=DEFAULT_RATING.sigma)]] + [
         [model.rating(mu=BOT_RATINGS[bot].mu, sigma=BOT_RATINGS[bot].sigma)] for bot in BOTS
     ]
-    expected = model.rate(teams, scores=totals)[0][0]
+    after = model.rate(teams, scores=totals)[0][0]
+    return Rating(after.mu, after.sigma)
+
+
+def test_a_rated_game_moves_the_rating_as_openskill_does(server: Server) -> None:
+    client = register(server, "Rated One")
+    table_id = play_rated_game(server, client, 1)
+    totals = httpx.get(f"{server.base}/api/games/{table_id}/score").json()["totals"]
+    expected = openskill_after_one_game(totals)
     profile = httpx.get(f"{server.base}/api/players/{client.user['id']}").json()
     overall = profile["ratings"][0]
     assert overall["scope"] == "all" and overall["games"] == 1 and overall["provisional"]
     assert abs(overall["mu"] - expected.mu) < 1e-3 and abs(overall["sigma"] - expected.sigma) < 1e-3
-    assert overall["rating"] == displayed(Rating(expected.mu, expected.sigma))
+    assert overall["rating"] == displayed(expected)
     assert [r["scope"] for r in profile["ratings"]] == ["all", "raspisnoy.com"]
     assert [p["rating"] for p in profile["history"]] == [overall["rating"]]
     recent = profile["recent"][0]
@@ -63,6 +69,21 @@ def test_a_rated_game_moves_the_rating_as_openskill_does(server: Server) -> None
         f"{server.base}/api/leaderboard", params={"period": "30d", "preset": "raspisnoy.com"}
     ).json()
     assert client.user["id"] in {line["user_id"] for line in recent_board["lines"]}
+
+
+def test_a_player_who_leaves_is_rated_on_the_stand_ins_points(server: Server) -> None:
+    client = register(server, "Leaves Early")
+    table = client.create_table(bots=["random", *BOTS], bot_delay_ms=0, turn_seconds=0, rated=True)
+    client.post(f"/api/tables/{table['id']}/start")
+    player = client.socket(table["id"])
+    play_until(player, lambda p: p.version >= 10)
+    assert client.post(f"/api/tables/{table['id']}/leave").status_code == 200
+    player.recv_until(lambda m: m.get("game", {}).get("phase") == "over", timeout=180)
+    totals = httpx.get(f"{server.base}/api/games/{table['id']}/score").json()["totals"]
+    profile = httpx.get(f"{server.base}/api/players/{client.user['id']}").json()
+    assert profile["recent"][0]["points"] == totals[0]
+    expected = openskill_after_one_game(totals)
+    assert abs(profile["ratings"][0]["mu"] - expected.mu) < 1e-3
 
 
 def test_an_unrated_game_records_results_but_moves_no_rating(server: Server) -> None:

@@ -93,7 +93,7 @@ def _rate(
     now: datetime,
 ) -> None:
     """Rate the game in ``scope``: people from their stored rating, bots at their level's."""
-    rows = {s.user_id: _rating_row(session, scope, s.user_id, now) for s in seats if s.user_id}
+    rows = _rating_rows(session, scope, {s.user_id for s in seats if s.user_id}, now)
     before = [
         BOT_RATINGS.get(s.bot, DEFAULT_RATING)
         if s.user_id is None
@@ -122,17 +122,24 @@ def _rate(
         )
 
 
-def _rating_row(session: Session, scope: str, user_id: str, now: datetime) -> PlayerRating:
-    """The person's rating row in ``scope``, locked for this transaction; a newcomer's
-    (the default rating) if they have none yet."""
+def _rating_rows(
+    session: Session, scope: str, people: set[str], now: datetime
+) -> dict[str, PlayerRating]:
+    """The people's rating rows in ``scope``, locked for this transaction (one query);
+    a newcomer's (the default rating) for whoever has none yet."""
     query = (
         select(PlayerRating)
-        .where(PlayerRating.scope == scope, PlayerRating.user_id == user_id)
+        .where(PlayerRating.scope == scope, PlayerRating.user_id.in_(people))
         .with_for_update()
     )
-    row = session.scalars(query).first()
-    if row is not None:
-        return row
+    rows = {row.user_id: row for row in session.scalars(query)}
+    for user_id in people - rows.keys():
+        rows[user_id] = _new_rating_row(session, scope, user_id, now)
+    return rows
+
+
+def _new_rating_row(session: Session, scope: str, user_id: str, now: datetime) -> PlayerRating:
+    """A newcomer's rating row, or the row another game of theirs has just added."""
     fresh = PlayerRating(
         scope=scope,
         user_id=user_id,
@@ -143,8 +150,13 @@ def _rating_row(session: Session, scope: str, user_id: str, now: datetime) -> Pl
         last_played_at=now,
     )
     try:
-        with session.begin_nested():  # another game of theirs may be adding it right now
+        with session.begin_nested():
             session.add(fresh)
     except IntegrityError:
+        query = (
+            select(PlayerRating)
+            .where(PlayerRating.scope == scope, PlayerRating.user_id == user_id)
+            .with_for_update()
+        )
         return session.scalars(query).one()
     return fresh
