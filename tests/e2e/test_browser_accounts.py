@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from e2e_helpers import PHONE_SMALL, act, create_table, enter, game_state
+from e2e_helpers import ACTIONABLE, PHONE_SMALL, act, create_table, enter, game_state
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_browser_screens import every_language
 
@@ -85,6 +85,33 @@ def test_a_guest_registers_mid_game_and_plays_on(two_devices: tuple[Page, Page])
     second.goto(f"/?table={table_id}")
     second.wait_for_selector(".game")
     assert game_state(second)["me"] == game_state(page)["me"]
+
+
+def test_a_rated_game_shows_on_the_profile_and_leaderboard_of_both_devices(
+    two_devices: tuple[Page, Page],
+) -> None:
+    """Issue 18's "done when": register, play a rated game with bots, see the rating on
+    the profile and oneself on the leaderboard, from a second device too."""
+    page, second = two_devices
+    account(page, "register", "Whole Game")
+    page.check("#create-form input[name=rated]")
+    create_table(page, players=3)
+    page.click("button.start")
+    while True:
+        page.wait_for_selector(f"{ACTIONABLE}, #results", timeout=60_000)
+        if page.locator("#results").count():
+            break
+        act(page)
+    page.click("#results .profiles a")
+    page.wait_for_selector(".profile .rating")
+    assert page.locator(".profile .rating-chart, .profile .rating").count() >= 1
+    account(second, "login", "Whole Game")
+    second.goto("/?leaderboard")
+    second.wait_for_selector(".leaderboard tr.mine")
+    assert "Whole Game" in (second.text_content(".leaderboard tr.mine") or "")
+    second.click(".leaderboard tr.mine a")
+    second.wait_for_selector(".profile .rating")
+    assert second.text_content(".profile .rating") == page.text_content(".profile .rating")
 
 
 def test_a_wrong_password_is_shown(two_devices: tuple[Page, Page]) -> None:

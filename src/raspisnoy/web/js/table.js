@@ -144,6 +144,7 @@ export function showTable(view, app, tableId) {
       tMaybe(`web.preset.${table.rules.preset}`) ?? table.rules.preset,
       table.turn_seconds ? t("web.create.timer.seconds", { seconds: table.turn_seconds }) : t("web.create.timer.none"),
       t(table.public ? "web.seating.public" : "web.seating.private"),
+      ...(table.rated ? [t("web.create.rated")] : []),
     ].join(" · ");
     view.innerHTML = `<section class="panel seating">
       <h2>${esc(t("web.seating.title"))}</h2>
