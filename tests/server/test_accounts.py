@@ -137,6 +137,7 @@ def test_delete_account_keeps_games_under_an_anonymous_name(server: Server) -> N
     )
     gone = client.http.request("DELETE", "/api/account", json={"password": PASSWORD})
     assert gone.status_code == 200 and gone.json()["user"]["nickname"] == "Anonymous"
+    assert gone.json()["sessions_ended"] == 1
     assert client.http.get("/api/session").status_code == 401
     assert log_in(server, "Leaver").status_code == 401
     record = httpx.get(f"{server.base}/api/games/{table['id']}/record").json()

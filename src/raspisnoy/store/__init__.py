@@ -8,6 +8,7 @@ values, never ORM objects, so nothing outside this package holds a database sess
 
 from raspisnoy.store.players import (
     ALL_SCOPE,
+    ANONYMOUS,
     BoardLine,
     BoardPage,
     Figures,
@@ -32,6 +33,7 @@ from raspisnoy.store.repository import (
 
 __all__ = [
     "ALL_SCOPE",
+    "ANONYMOUS",
     "BoardLine",
     "BoardPage",
     "EventRow",

@@ -18,6 +18,8 @@ from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raspisnoy.core import resolve_rules
+from raspisnoy.core.rules import PRESETS
 from raspisnoy.ratings import PROVISIONAL_GAMES, SeatSummary
 from raspisnoy.store.models import (
     Account,
@@ -159,8 +161,8 @@ class BoardPage:
 
 #: The per-seat figures a profile sums (``GameResult`` columns of the same names).
 _SUMMED = tuple(name for name in SeatSummary.__slots__ if name not in ("seat", "place"))
-#: Places a profile counts one by one (tables have at most six seats).
-_PLACES = 6
+#: Places a profile counts one by one: as many as the largest table of any preset.
+_PLACES = max(resolve_rules(preset).max_players for preset in PRESETS)
 
 
 class Players:
@@ -240,16 +242,17 @@ class Players:
             )
             return int(getattr(ended, "rowcount", 0))
 
-    def delete_account(self, user_id: str) -> list[str]:
+    def delete_account(self, user_id: str) -> tuple[list[str], int]:
         """Delete the account: the user stays as ``Anonymous`` (so their games stay whole),
         loses name, password, sessions and ratings, and every game's names call them
-        ``Anonymous #N``. The tables whose names changed."""
+        ``Anonymous #N``. The tables whose names changed, and how many sessions ended."""
         with self._session() as session:
             user = session.get(User, user_id)
             if user is None:
                 raise NotFoundError(f"no user {user_id!r}")
             user.nickname, user.kind = ANONYMOUS, "deleted"
-            for model in (Account, SessionToken, PlayerRating, RatingChange):
+            ended = session.execute(delete(SessionToken).where(SessionToken.user_id == user_id))
+            for model in (Account, PlayerRating, RatingChange):
                 session.execute(delete(model).where(model.user_id == user_id))
             renamed = []
             query = select(GameTable, Seat.seat).join(Seat).where(Seat.user_id == user_id)
@@ -259,7 +262,7 @@ class Players:
                     names[seat] = f"{ANONYMOUS} #{seat + 1}"
                     table.names = names
                     renamed.append(table.id)
-            return renamed
+            return renamed, int(getattr(ended, "rowcount", 0))
 
     def username_of(self, user_id: str) -> str | None:
         with self._session() as session:

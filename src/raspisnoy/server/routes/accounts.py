@@ -29,7 +29,7 @@ from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.routes.session import begin_session
 from raspisnoy.server.schemas import CredentialsIn, NewPasswordIn, PasswordIn
 from raspisnoy.server.wire import LogoutOut, SessionOut, SessionsOut, session_line_json, user_json
-from raspisnoy.store import Players, UsernameTakenError, UserRow
+from raspisnoy.store import ANONYMOUS, Players, UsernameTakenError, UserRow
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -123,13 +123,13 @@ async def delete_account(
     """Delete the account: its games stay, under the name ``Anonymous``; its name,
     password, ratings and every session go."""
     await _check_password(user, body.password, players, services)
-    renamed = await services.hub.run(players.delete_account, user.id)
+    renamed, ended = await services.hub.run(players.delete_account, user.id)
     for table_id in renamed:  # their kept reports name the player
         for route in ("score", "record"):
             services.reports.pop((table_id, route), None)
     services.hub.close_sessions(lambda c: c.user is not None and c.user.id == user.id)
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
-    return {"user": user_json(UserRow(user.id, "Anonymous", "deleted")), "sessions_ended": 0}
+    return {"user": user_json(UserRow(user.id, ANONYMOUS, "deleted")), "sessions_ended": ended}
 
 
 @router.get("/sessions", response_model=SessionsOut)
