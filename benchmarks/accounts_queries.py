@@ -26,6 +26,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from raspisnoy.core import Deal, Game, resolve_rules
+from raspisnoy.ratings.results import record_results
 from raspisnoy.store import EventRow, Players, Store
 
 
@@ -77,6 +78,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     options = parser.parse_args()
     store = Store.open(_url(options.schema))
+    store.finish_hooks.append(record_results)
     players = Players(store)
     with store.engine.connect() as connection:
         ids = [row[0] for row in connection.execute(text("SELECT id FROM users ORDER BY id"))]

@@ -83,10 +83,13 @@ def fill(schema: str, players: int, games: int, seed: int) -> dict[str, float]:
                 _copy_games(cursor, iter(batch), rules, skill, ids, ratings, rng)
         timings["games"] = time.perf_counter() - started
         started = time.perf_counter()
-        with connection.cursor() as cursor, cursor.copy(
-            "COPY ratings (scope, user_id, mu, sigma, display, games, last_played_at)"
-            " FROM STDIN"
-        ) as copy:
+        with (
+            connection.cursor() as cursor,
+            cursor.copy(
+                "COPY ratings (scope, user_id, mu, sigma, display, games, last_played_at)"
+                " FROM STDIN"
+            ) as copy,
+        ):
             for (scope, player), (mu, sigma, games_played, last) in ratings.items():
                 shown = displayed(Rating(mu, sigma))
                 copy.write_row((scope, ids[player], mu, sigma, shown, int(games_played), last))

@@ -15,6 +15,7 @@ from test_accounts import register
 
 from raspisnoy.core import Deal, Game, RoundKind, resolve_rules
 from raspisnoy.ratings import BOT_RATINGS, DEFAULT_RATING, PROVISIONAL_GAMES, Rating, displayed
+from raspisnoy.ratings.results import record_results
 from raspisnoy.store import EventRow, Players, Store
 
 BOTS = ["random", "beginner", "random"]
@@ -125,6 +126,7 @@ def _engine_game(seed: int) -> Game:
 
 def test_profile_statistics_match_games_built_with_the_engine(tmp_path: Path) -> None:
     store = Store.open(f"sqlite:///{tmp_path / 'stats.sqlite3'}")
+    store.finish_hooks.append(record_results)
     players = Players(store)
     person = store.create_user("Counted")
     games = [_engine_game(seed) for seed in range(3)]

@@ -275,7 +275,7 @@ def _rating_json(line: RatingLine) -> Json:
         "mu": round(line.mu, 3),
         "sigma": round(line.sigma, 3),
         "games": line.games,
-        "provisional": line.provisional,
+        "provisional": line.games < PROVISIONAL_GAMES,
     }
 
 

@@ -21,6 +21,7 @@ from raspisnoy.store.players import (
 )
 from raspisnoy.store.repository import (
     EventRow,
+    FinishHook,
     NotFoundError,
     SeatRow,
     SheetRow,
@@ -38,6 +39,7 @@ __all__ = [
     "BoardPage",
     "EventRow",
     "Figures",
+    "FinishHook",
     "NotFoundError",
     "Players",
     "Profile",

@@ -14,13 +14,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.core import resolve_rules
-from raspisnoy.core.rules import PRESETS
-from raspisnoy.ratings import PROVISIONAL_GAMES, SeatSummary
 from raspisnoy.store.models import (
     Account,
     GameResult,
@@ -32,7 +29,6 @@ from raspisnoy.store.models import (
     User,
 )
 from raspisnoy.store.repository import NotFoundError, Store, StoreError, UserRow, new_id
-from raspisnoy.store.results import ALL_SCOPE
 
 __all__ = [
     "ALL_SCOPE",
@@ -89,10 +85,6 @@ class RatingLine:
     mu: float
     sigma: float
     games: int
-
-    @property
-    def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,10 +151,15 @@ class BoardPage:
     mine: BoardLine | None
 
 
-#: The per-seat figures a profile sums (``GameResult`` columns of the same names).
-_SUMMED = tuple(name for name in SeatSummary.__slots__ if name not in ("seat", "place"))
-#: Places a profile counts one by one: as many as the largest table of any preset.
-_PLACES = max(resolve_rules(preset).max_players for preset in PRESETS)
+#: The scope of the rating over every rated game (the others are named by their preset).
+ALL_SCOPE = "all"
+#: The per-seat figures a profile sums: the ``GameResult`` columns after the place.
+_SUMMED = tuple(
+    column.name
+    for column in GameResult.__table__.columns
+    if column.name not in ("table_id", "seat", "user_id", "bot", "preset", "rated")
+    and column.name not in ("finished_at", "place")
+)
 
 
 class Players:
@@ -401,23 +398,25 @@ def _history(session: Session, user_id: str, limit: int) -> tuple[tuple[datetime
 
 def _figures(session: Session, user_id: str, group: Any) -> list[tuple[str, Figures]]:
     """The sums over the player's results, in one group or one per ``group`` value."""
-    columns = [
-        func.count().label("games"),
-        *(func.sum(case((GameResult.place == p, 1), else_=0)) for p in range(1, _PLACES + 1)),
-        *(func.sum(getattr(GameResult, name)) for name in _SUMMED),
-    ]
     keys = [] if group is None else [group]
-    query = select(*keys, *columns).where(GameResult.user_id == user_id)
+    mine = GameResult.user_id == user_id
+    sums = select(*keys, func.count(), *(func.sum(getattr(GameResult, n)) for n in _SUMMED))
+    sums = sums.where(mine)
+    places = select(*keys, GameResult.place, func.count()).where(mine)
+    places = places.group_by(*keys, GameResult.place)
     if group is not None:
-        query = query.group_by(group).order_by(group)
+        sums = sums.group_by(group).order_by(group)
+    counted: dict[str, dict[int, int]] = {}
+    for row in session.execute(places):
+        counted.setdefault(str(row[0]) if keys else ALL_SCOPE, {})[row[-2]] = row[-1]
     found = []
-    for row in session.execute(query):
-        values = [int(v or 0) for v in row[len(keys) :]]
-        games, places, sums = values[0], tuple(values[1 : _PLACES + 1]), values[_PLACES + 1 :]
+    for row in session.execute(sums):
         name = str(row[0]) if keys else ALL_SCOPE
-        found.append(
-            (name, Figures(games, places[0], places, **dict(zip(_SUMMED, sums, strict=True))))
-        )
+        games, *totals = (int(value or 0) for value in row[len(keys) :])
+        by_place = counted.get(name, {})
+        ranks = tuple(by_place.get(p, 0) for p in range(1, max(by_place, default=0) + 1))
+        figures = dict(zip(_SUMMED, totals, strict=True))
+        found.append((name, Figures(games, by_place.get(1, 0), ranks, **figures)))
     return found
 
 

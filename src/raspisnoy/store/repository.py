@@ -8,7 +8,7 @@ them in one transaction (group commit) and still store every event before it is 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,10 +23,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import GameEvent, GameTable, ScoreSheet, Seat, SessionToken, User
-from raspisnoy.store.results import record_results
 
 __all__ = [
     "EventRow",
+    "FinishHook",
     "NotFoundError",
     "SeatRow",
     "SheetRow",
@@ -111,6 +111,12 @@ class SheetRow:
     updated_at: datetime
 
 
+#: Called inside the transaction that marks a game over, with that transaction's session,
+#: the table's id and the moment: what must be stored with the game's end (its results
+#: and ratings, ``raspisnoy.ratings.results``) is stored atomically with it.
+FinishHook = Callable[[Session, str, datetime], None]
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -140,6 +146,8 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        #: What runs inside ``finish_table``'s transaction (the server adds its hooks).
+        self.finish_hooks: list[FinishHook] = []
         #: SQLite's write-ahead log is folded into the database by ``checkpoint``, which
         #: the server calls every few seconds; other databases need nothing of the kind.
         self.needs_checkpoints = engine.dialect.name == "sqlite"
@@ -378,8 +386,8 @@ class Store:
             )
 
     def finish_table(self, table_id: str) -> None:
-        """Mark the game over and, in the same transaction, store each seat's result and
-        (for a rated table) the new ratings (``raspisnoy.store.results``)."""
+        """Mark the game over and, in the same transaction, run the finish hooks (each
+        seat's result and, for a rated table, the new ratings)."""
         now = _now()
         with self._session() as session:
             session.execute(
@@ -387,7 +395,8 @@ class Store:
                 .where(GameTable.id == table_id)
                 .values(status="over", finished_at=now)
             )
-            record_results(session, table_id, now)
+            for hook in self.finish_hooks:
+                hook(session, table_id, now)
 
     # ----------------------------------------------------------------- events
 

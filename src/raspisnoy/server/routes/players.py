@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
-from raspisnoy.core.rules import PRESETS
+from raspisnoy.core import PRESETS
 from raspisnoy.server.deps import OptionalUser, PlayersDep, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.wire import LeaderboardOut, ProfileOut, leaderboard_json, profile_json

@@ -2,8 +2,10 @@
 ratings of its people, written inside the transaction that marks the game over, so a
 result never exists without its rating change nor the other way round.
 
-The figures come from the game rebuilt from its stored actions (``raspisnoy.ratings``),
-the same source every replay uses.
+``record_results`` is a finish hook of the store (``Store.finish_hooks``; the server
+registers it in ``create_app``): the store knows nothing of games or ratings, and this
+module brings the two together. The figures come from the game rebuilt from its stored
+actions, the same source every replay uses.
 """
 
 from __future__ import annotations
@@ -14,17 +16,16 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from raspisnoy.ratings import (
+from raspisnoy.ratings.skill import (
     BOT_RATINGS,
     DEFAULT_RATING,
     Rating,
-    SeatSummary,
     displayed,
     is_rated_rules,
     rate_game,
-    replay_game,
-    summarize,
 )
+from raspisnoy.ratings.summary import SeatSummary, replay_game, summarize
+from raspisnoy.store import ALL_SCOPE
 from raspisnoy.store.models import (
     GameEvent,
     GameResult,
@@ -34,10 +35,7 @@ from raspisnoy.store.models import (
     Seat,
 )
 
-__all__ = ["ALL_SCOPE", "record_results"]
-
-#: The scope of the rating over every rated game (the others are named by their preset).
-ALL_SCOPE = "all"
+__all__ = ["record_results"]
 
 
 def record_results(session: Session, table_id: str, now: datetime) -> None:
