@@ -37,12 +37,16 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "arena": frozenset({"core", "bots"}),
     "scorekeeper": frozenset({"core"}),
     "rulebook": frozenset({"core"}),
+    # Ratings of finished games: results from the engine, stored with the game's end.
+    "ratings": frozenset({"core", "store"}),
     # The expert's review of a game, and the game for researchers (OpenSpiel, PettingZoo).
     "review": frozenset({"core", "bots"}),
     "research": frozenset({"core", "bots"}),
     "cli_support": frozenset({"core"}),
     # The server also serves the score sheet (scorekeeper) and speaks ru/uk/en (i18n).
-    "server": frozenset({"core", "casino", "bots", "store", "scorekeeper", "i18n", "cli_support"}),
+    "server": frozenset(
+        {"core", "casino", "bots", "store", "scorekeeper", "ratings", "i18n", "cli_support"}
+    ),
     "play": frozenset({"core", "bots", "i18n", "cli_support", "command"}),
     "cli": frozenset(
         {
@@ -60,6 +64,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "cli_support",
             "rulebook",
             "review",
+            "ratings",
         }
     ),
     # A part's own command modules (``raspisnoy.casino.command``…) sit on top with the

@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
 from raspisnoy.bots.expert import warm_up
+from raspisnoy.ratings.results import record_results
 from raspisnoy.server.auth import Sessions, load_secret
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services, count_request, install
@@ -35,6 +36,8 @@ def create_app(
     """The ASGI application over ``store`` (already migrated); ``web_dir``, if it exists,
     is served at ``/``. Raises ``SecretKeyError`` if the server's secret cannot be had."""
     settings = settings or ServerSettings()
+    if record_results not in store.finish_hooks:  # a game's end stores results and ratings
+        store.finish_hooks.append(record_results)
     hub = Hub(store, settings)
 
     @asynccontextmanager

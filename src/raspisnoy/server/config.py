@@ -63,6 +63,10 @@ class ServerSettings(BaseSettings):
     requests_per_user: Rate = "600/minute"
     #: New sessions (guests) one address may make.
     sessions_per_address: Rate = "30/minute;300/day"
+    #: Log-in attempts (right or wrong) from one address, and for one user name: enough
+    #: for a person who mistypes, far too few to guess a password.
+    logins_per_address: Rate = "30/minute;300/day"
+    logins_per_account: Rate = "10/minute;100/day"
     #: New tables one user may open.
     tables_per_user: Rate = "30/minute"
     #: Tables waiting for players where one user holds a seat, and games being played

@@ -24,7 +24,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.hub import Hub
 from raspisnoy.server.limits import Limits, SocketCounts
-from raspisnoy.store import NotFoundError, Store, UserRow
+from raspisnoy.store import NotFoundError, Players, Store, UserRow
 
 __all__ = [
     "Actor",
@@ -32,7 +32,9 @@ __all__ = [
     "HubDep",
     "LimitsDep",
     "OptionalUser",
+    "PlayersDep",
     "RequestToken",
+    "SameOrigin",
     "Services",
     "ServicesDep",
     "SessionsDep",
@@ -115,6 +117,14 @@ HubDep = Annotated[Hub, Depends(_hub)]
 SessionsDep = Annotated[Sessions, Depends(_sessions)]
 
 
+def _players(services: ServicesDep) -> Players:
+    """Accounts, profiles and leaderboards over the store's database (cheap to make)."""
+    return Players(services.store)
+
+
+PlayersDep = Annotated[Players, Depends(_players)]
+
+
 #: Methods that change something: with the session cookie they need an allowed origin.
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -160,6 +170,21 @@ def _request_token(connection: HTTPConnection, services: ServicesDep) -> str | N
 
 
 RequestToken = Annotated[str | None, Depends(_request_token)]
+
+
+def _same_origin(connection: HTTPConnection, services: ServicesDep) -> None:
+    """Refuse a browser request from another site's page even without a cookie: logging
+    a visitor in (or registering them) from elsewhere would seat them in a stranger's
+    account (login CSRF)."""
+    if not origin_allowed(connection, services.settings):
+        raise RequestError(
+            Refusal.CROSS_ORIGIN,
+            f"a log-in from the page of {connection.headers.get('origin', '')[:80]!r} is "
+            "refused: that origin is not allowed",
+        )
+
+
+SameOrigin = Depends(_same_origin)
 
 
 async def _optional_user(token: RequestToken, services: ServicesDep) -> UserRow | None:

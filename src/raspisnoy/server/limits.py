@@ -34,6 +34,8 @@ class Limits:
         self.requests_per_user = parse_many(settings.requests_per_user)
         self.sessions_per_address = parse_many(settings.sessions_per_address)
         self.tables_per_user = parse_many(settings.tables_per_user)
+        self.logins_per_address = parse_many(settings.logins_per_address)
+        self.logins_per_account = parse_many(settings.logins_per_account)
 
     def hit(self, items: list[RateLimitItem], what: str, key: str) -> None:
         """Count one ``what`` (a name for the message) of ``key``; a refusal naming the

@@ -9,7 +9,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from raspisnoy.bots import BOTS
 from raspisnoy.core import DEFAULT_PRESET
 
-__all__ = ["NicknameIn", "SeatIn", "TableIn", "default_bot"]
+__all__ = [
+    "CredentialsIn",
+    "NewPasswordIn",
+    "NicknameIn",
+    "PasswordIn",
+    "SeatIn",
+    "TableIn",
+    "default_bot",
+]
 
 #: The bots a table gets unless it names one, best first; the first one registered wins.
 _PREFERRED_BOTS = ("heuristic", "beginner", "random")
@@ -31,6 +39,23 @@ class NicknameIn(_StrictIn):
     nickname: str = Field(max_length=200)
 
 
+class CredentialsIn(_StrictIn):
+    """A user name and password: to register or to log in."""
+
+    username: str = Field(max_length=200)
+    password: str = Field(max_length=1000)
+
+
+class PasswordIn(_StrictIn):
+    """The current password, which deleting the account asks for again."""
+
+    password: str = Field(max_length=1000)
+
+
+class NewPasswordIn(PasswordIn):
+    new_password: str = Field(max_length=1000)
+
+
 class SeatIn(_StrictIn):
     seat: int
 
@@ -50,3 +75,5 @@ class TableIn(_StrictIn):
     bot_delay_ms: int = 800
     #: The bot that plays a person's seat while they are away.
     stand_in: str = Field(default_factory=default_bot)
+    #: Whether the game's end moves the players' ratings (a preset's own rules only).
+    rated: bool = False

@@ -36,8 +36,19 @@ from raspisnoy.core import (
     resolve_rules,
 )
 from raspisnoy.core.fast import ALL_CARDS
+from raspisnoy.ratings import PROVISIONAL_GAMES
 from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_report, sheet_to_json
-from raspisnoy.store import SheetRow, TableRow, UserRow
+from raspisnoy.store import (
+    BoardLine,
+    BoardPage,
+    Figures,
+    Profile,
+    RatingLine,
+    SessionLine,
+    SheetRow,
+    TableRow,
+    UserRow,
+)
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -50,9 +61,12 @@ __all__ = [
     "event_message",
     "game_report",
     "history_json",
+    "leaderboard_json",
     "pong_message",
+    "profile_json",
     "round_summary",
     "rules_catalogue",
+    "session_line_json",
     "sheet_json",
     "sheet_summary",
     "state_message",
@@ -231,6 +245,7 @@ def table_json(
         "names": None if table.names is None else list(table.names),
         "deadline_ms": epoch_ms(deadline),
         "invite": f"/?table={table.id}",
+        "rated": table.rated,
     }
 
 
@@ -251,6 +266,106 @@ def history_json(row: TableRow, user_id: str) -> Json:
         "finished_at": None if row.finished_at is None else row.finished_at.isoformat(),
         "score": f"/api/games/{row.id}/score",
         "record": f"/api/games/{row.id}/record",
+    }
+
+
+def session_line_json(line: SessionLine) -> Json:
+    """One of a user's sessions, for the profile's list of devices."""
+    return {
+        "id": line.id,
+        "created_at": line.created_at.isoformat(),
+        "expires_at": line.expires_at.isoformat(),
+        "user_agent": line.user_agent,
+        "current": line.current,
+    }
+
+
+def _rating_json(line: RatingLine) -> Json:
+    return {
+        "scope": line.scope,
+        "rating": line.display,
+        "mu": round(line.mu, 3),
+        "sigma": round(line.sigma, 3),
+        "games": line.games,
+        "provisional": line.games < PROVISIONAL_GAMES,
+    }
+
+
+def _figures_json(figures: Figures) -> Json:
+    """Sums turned into the rates a profile shows (``None`` where nothing was counted)."""
+
+    def rate(part: int, whole: int) -> float | None:
+        return None if whole == 0 else round(part / whole, 4)
+
+    return {
+        "games": figures.games,
+        "wins": figures.wins,
+        "places": list(figures.places),
+        "points": figures.points,
+        "points_per_game": None if figures.games == 0 else round(figures.points / figures.games, 2),
+        "bid_rounds": figures.bid_rounds,
+        "exact_rate": rate(figures.exact, figures.bid_rounds),
+        "zero_bids": figures.zero_bids,
+        "zero_exact_rate": rate(figures.zero_exact, figures.zero_bids),
+        "blind": {
+            "rounds": figures.blind_rounds,
+            "exact_rate": rate(figures.blind_exact, figures.blind_rounds),
+            "points": figures.blind_points,
+        },
+        "misere": {"rounds": figures.misere_rounds, "points": figures.misere_points},
+        "golden": {"rounds": figures.golden_rounds, "points": figures.golden_points},
+    }
+
+
+def profile_json(profile: Profile) -> Json:
+    """A player's profile: from finished games only, so nothing of a game in progress."""
+    return {
+        "user": user_json(profile.user),
+        "username": profile.username,
+        "provisional_games": PROVISIONAL_GAMES,
+        "ratings": [_rating_json(line) for line in profile.ratings],
+        "history": [{"at": at.isoformat(), "rating": value} for at, value in profile.history],
+        "stats": _figures_json(profile.figures),
+        "presets": [
+            {"preset": name, **_figures_json(figures)} for name, figures in profile.per_preset
+        ],
+        "recent": [
+            {
+                "id": game.table_id,
+                "preset": game.preset,
+                "rated": game.rated,
+                "finished_at": game.finished_at.isoformat(),
+                "place": game.place,
+                "points": game.points,
+                "players": list(game.players),
+                "replay": f"/?replay={game.table_id}",
+            }
+            for game in profile.recent
+        ],
+    }
+
+
+def _board_line_json(line: BoardLine) -> Json:
+    return {
+        "position": line.position,
+        "user_id": line.user_id,
+        "nickname": line.nickname,
+        "rating": line.display,
+        "games": line.games,
+        "provisional": line.games < PROVISIONAL_GAMES,
+    }
+
+
+def leaderboard_json(page: BoardPage, *, preset: str, period: str, number: int, size: int) -> Json:
+    """Page ``number`` of a leaderboard and the viewer's own line (``None``: not on it)."""
+    return {
+        "preset": preset,
+        "period": period,
+        "page": number,
+        "size": size,
+        "total": page.total,
+        "lines": [_board_line_json(line) for line in page.lines],
+        "me": None if page.mine is None else _board_line_json(page.mine),
     }
 
 
@@ -465,6 +580,7 @@ class TableOut(_Out):
     names: list[str] | None
     deadline_ms: int | None
     invite: str
+    rated: bool
 
 
 class TablesOut(_Out):
@@ -560,3 +676,100 @@ class ProblemsOut(_Out):
     where_round: str
     where_player: str
     problems: dict[str, str]
+
+
+class SessionLineOut(_Out):
+    id: str
+    created_at: str
+    expires_at: str
+    user_agent: str | None
+    current: bool
+
+
+class SessionsOut(_Out):
+    sessions: list[SessionLineOut]
+
+
+class RatingOut(_Out):
+    scope: str
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+
+
+class BlindOut(_Out):
+    rounds: int
+    exact_rate: float | None
+    points: int
+
+
+class KindOut(_Out):
+    rounds: int
+    points: int
+
+
+class FiguresOut(_Out):
+    games: int
+    wins: int
+    places: list[int]
+    points: int
+    points_per_game: float | None
+    bid_rounds: int
+    exact_rate: float | None
+    zero_bids: int
+    zero_exact_rate: float | None
+    blind: BlindOut
+    misere: KindOut
+    golden: KindOut
+
+
+class PresetFiguresOut(FiguresOut):
+    preset: str
+
+
+class RatingPointOut(_Out):
+    at: str
+    rating: int
+
+
+class RecentGameOut(_Out):
+    id: str
+    preset: str
+    rated: bool
+    finished_at: str
+    place: int
+    points: int
+    players: list[str]
+    replay: str
+
+
+class ProfileOut(_Out):
+    user: UserOut
+    username: str | None
+    provisional_games: int
+    ratings: list[RatingOut]
+    history: list[RatingPointOut]
+    stats: FiguresOut
+    presets: list[PresetFiguresOut]
+    recent: list[RecentGameOut]
+
+
+class BoardLineOut(_Out):
+    position: int
+    user_id: str
+    nickname: str
+    rating: int
+    games: int
+    provisional: bool
+
+
+class LeaderboardOut(_Out):
+    preset: str
+    period: str
+    page: int
+    size: int
+    total: int
+    lines: list[BoardLineOut]
+    me: BoardLineOut | None

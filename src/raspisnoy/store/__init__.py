@@ -6,8 +6,22 @@ shipped in ``raspisnoy.store.migrations``; the repository methods return plain f
 values, never ORM objects, so nothing outside this package holds a database session.
 """
 
+from raspisnoy.store.players import (
+    ALL_SCOPE,
+    ANONYMOUS,
+    BoardLine,
+    BoardPage,
+    Figures,
+    Players,
+    Profile,
+    RatingLine,
+    RecentGame,
+    SessionLine,
+    UsernameTakenError,
+)
 from raspisnoy.store.repository import (
     EventRow,
+    FinishHook,
     NotFoundError,
     SeatRow,
     SheetRow,
@@ -19,13 +33,25 @@ from raspisnoy.store.repository import (
 )
 
 __all__ = [
+    "ALL_SCOPE",
+    "ANONYMOUS",
+    "BoardLine",
+    "BoardPage",
     "EventRow",
+    "Figures",
+    "FinishHook",
     "NotFoundError",
+    "Players",
+    "Profile",
+    "RatingLine",
+    "RecentGame",
     "SeatRow",
+    "SessionLine",
     "SheetRow",
     "StaleWriteError",
     "Store",
     "StoreError",
     "TableRow",
     "UserRow",
+    "UsernameTakenError",
 ]

@@ -3,8 +3,11 @@
 A game is stored as its rules, seed and first dealer (on its ``GameTable`` row) plus the
 append-only log of player actions (``GameEvent``): the engine deals itself from the seed,
 so replaying the actions rebuilds any state, hidden hands included. Identity is a
-``User`` of some ``kind``; guests are the only kind today, and registered accounts will
-add their credentials in a table of their own that points at ``users.id``.
+``User`` of some ``kind``: a guest, a registered account (its credentials in
+``Account``, pointing at ``users.id``, so a guest who registers keeps the same row and
+every seat, game and sheet with it) or a deleted account (the row stays, anonymous, so
+finished games stay whole). A finished game leaves one ``GameResult`` per seat; rated
+games move each person's ``PlayerRating`` and add a ``RatingChange`` (docs/accounts.md).
 """
 
 from __future__ import annotations
@@ -15,14 +18,29 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "GameEvent", "GameTable", "ScoreSheet", "Seat", "SessionToken", "User"]
+__all__ = [
+    "Account",
+    "Base",
+    "GameEvent",
+    "GameResult",
+    "GameTable",
+    "PlayerRating",
+    "RatingChange",
+    "ScoreSheet",
+    "Seat",
+    "SessionToken",
+    "User",
+]
 
 
 class Base(DeclarativeBase):
@@ -36,7 +54,7 @@ class User(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     nickname: Mapped[str] = mapped_column(String(64))
-    #: ``guest`` now; ``registered`` once accounts exist.
+    #: ``guest``, ``registered`` or ``deleted``.
     kind: Mapped[str] = mapped_column(String(16), default="guest")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -65,6 +83,8 @@ class GameTable(Base):
     first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Chosen at creation: the game's end moves the players' ratings.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Seat(Base):
@@ -111,6 +131,9 @@ class SessionToken(Base):
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The browser (its ``User-Agent``, cut short) the session was made in, so the list
+    #: of sessions on the profile says which device each one is.
+    user_agent: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class ScoreSheet(Base):
@@ -133,3 +156,81 @@ class ScoreSheet(Base):
     version: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Account(Base):
+    """The credentials of a registered user: a unique user name and an argon2 hash."""
+
+    __tablename__ = "accounts"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    #: As the person wrote it; ``username_key`` (case-folded) is what must be unique.
+    username: Mapped[str] = mapped_column(String(64))
+    username_key: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameResult(Base):
+    """One seat of a finished game (``raspisnoy.ratings.SeatSummary``): who sat there
+    (a person, or a bot level), the total, the place and the per-kind figures."""
+
+    __tablename__ = "game_results"
+    __table_args__ = (Index("ix_game_results_user_finished", "user_id", "finished_at"),)
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    #: The bot level of a seat no person held at the end.
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    preset: Mapped[str] = mapped_column(String(64))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    points: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    bid_rounds: Mapped[int] = mapped_column(Integer)
+    exact: Mapped[int] = mapped_column(Integer)
+    zero_bids: Mapped[int] = mapped_column(Integer)
+    zero_exact: Mapped[int] = mapped_column(Integer)
+    blind_rounds: Mapped[int] = mapped_column(Integer)
+    blind_exact: Mapped[int] = mapped_column(Integer)
+    blind_points: Mapped[int] = mapped_column(Integer)
+    misere_rounds: Mapped[int] = mapped_column(Integer)
+    misere_points: Mapped[int] = mapped_column(Integer)
+    golden_rounds: Mapped[int] = mapped_column(Integer)
+    golden_points: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerRating(Base):
+    """A person's current rating in one scope: ``all`` (every rated game) or a preset."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (
+        # The leaderboard's order, and the count above a viewer's own place.
+        Index("ix_ratings_scope_display", "scope", "display", "user_id"),
+        Index("ix_ratings_scope_played", "scope", "last_played_at"),
+    )
+
+    scope: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    #: ``raspisnoy.ratings.displayed(mu, sigma)``, stored so that it can be indexed.
+    display: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    last_played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChange(Base):
+    """A person's rating in one scope after one rated game: the profile's chart."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_user_scope_at", "user_id", "scope", "at"),)
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    display: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -8,7 +8,7 @@ them in one transaction (group commit) and still store every event before it is 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +26,7 @@ from raspisnoy.store.models import GameEvent, GameTable, ScoreSheet, Seat, Sessi
 
 __all__ = [
     "EventRow",
+    "FinishHook",
     "NotFoundError",
     "SeatRow",
     "SheetRow",
@@ -81,6 +82,7 @@ class TableRow:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,12 @@ class SheetRow:
     version: int
     created_at: datetime
     updated_at: datetime
+
+
+#: Called inside the transaction that marks a game over, with that transaction's session,
+#: the table's id and the moment: what must be stored with the game's end (its results
+#: and ratings, ``raspisnoy.ratings.results``) is stored atomically with it.
+FinishHook = Callable[[Session, str, datetime], None]
 
 
 def _now() -> datetime:
@@ -138,6 +146,8 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        #: What runs inside ``finish_table``'s transaction (the server adds its hooks).
+        self.finish_hooks: list[FinishHook] = []
         #: SQLite's write-ahead log is folded into the database by ``checkpoint``, which
         #: the server calls every few seconds; other databases need nothing of the kind.
         self.needs_checkpoints = engine.dialect.name == "sqlite"
@@ -219,9 +229,11 @@ class Store:
 
     # ----------------------------------------------------------------- sessions
 
-    def create_session(self, user_id: str, token_hash: str, expires_at: datetime) -> None:
-        """Store a session of ``user_id`` under its token's hash until ``expires_at``; the
-        user's expired sessions go at the same time."""
+    def create_session(
+        self, user_id: str, token_hash: str, expires_at: datetime, user_agent: str | None = None
+    ) -> None:
+        """Store a session of ``user_id`` under its token's hash until ``expires_at`` (made
+        in the browser ``user_agent``); the user's expired sessions go at the same time."""
         now = _now()
         with self._session() as session:
             session.execute(
@@ -231,7 +243,11 @@ class Store:
             )
             session.add(
                 SessionToken(
-                    token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires_at
+                    token_hash=token_hash,
+                    user_id=user_id,
+                    created_at=now,
+                    expires_at=expires_at,
+                    user_agent=None if user_agent is None else user_agent[:200],
                 )
             )
 
@@ -273,8 +289,10 @@ class Store:
         bot_delay_ms: int,
         stand_in: str,
         seed: str,
+        rated: bool = False,
     ) -> TableRow:
-        """A new open table with the host in seat 0 and ``bots[i]`` as each seat's bot level."""
+        """A new open table with the host in seat 0 and ``bots[i]`` as each seat's bot level;
+        a ``rated`` game's end moves its players' ratings."""
         table_id = new_id()
         with self._session() as session:
             session.add(
@@ -290,6 +308,7 @@ class Store:
                     bot_delay_ms=bot_delay_ms,
                     stand_in=stand_in,
                     seed=seed,
+                    rated=rated,
                 )
             )
             session.flush()
@@ -367,12 +386,17 @@ class Store:
             )
 
     def finish_table(self, table_id: str) -> None:
+        """Mark the game over and, in the same transaction, run the finish hooks (each
+        seat's result and, for a rated table, the new ratings)."""
+        now = _now()
         with self._session() as session:
             session.execute(
                 update(GameTable)
                 .where(GameTable.id == table_id)
-                .values(status="over", finished_at=_now())
+                .values(status="over", finished_at=now)
             )
+            for hook in self.finish_hooks:
+                hook(session, table_id, now)
 
     # ----------------------------------------------------------------- events
 
@@ -504,6 +528,7 @@ def _table_row(session: Session, table: GameTable) -> TableRow:
         created_at=table.created_at,
         started_at=table.started_at,
         finished_at=table.finished_at,
+        rated=table.rated,
     )
 
 

@@ -3,12 +3,22 @@
 
 from fastapi import APIRouter
 
-from raspisnoy.server.routes import catalogue, health, history, session, sheets, socket, tables
+from raspisnoy.server.routes import (
+    accounts,
+    catalogue,
+    health,
+    history,
+    players,
+    session,
+    sheets,
+    socket,
+    tables,
+)
 
 __all__ = ["API_ROUTERS", "OTHER_ROUTERS"]
 
 API_ROUTERS: tuple[APIRouter, ...] = tuple(
-    module.router for module in (session, catalogue, tables, history, sheets)
+    module.router for module in (session, accounts, players, catalogue, tables, history, sheets)
 )
 #: The liveness probe (never limited) and the table WebSocket (limited by its own rules).
 OTHER_ROUTERS: tuple[APIRouter, ...] = (health.router, socket.router)

@@ -1,4 +1,5 @@
-"""Guest sessions: choose a nickname, see who you are, change the nickname."""
+"""Sessions: a guest's (choose a nickname), see who you are, change the nickname, log
+out here or everywhere. ``begin_session`` also serves the account routes' log-in."""
 
 from typing import Any
 
@@ -10,14 +11,16 @@ from raspisnoy.server.deps import (
     HubDep,
     LimitsDep,
     RequestToken,
+    Services,
     SessionsDep,
-    SettingsDep,
     StoreDep,
     address_of,
+    services_of,
 )
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.schemas import NicknameIn
 from raspisnoy.server.wire import LogoutOut, SessionOut, UserAnswer, user_json
+from raspisnoy.store import UserRow
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -29,8 +32,6 @@ async def create_session(
     response: Response,
     store: StoreDep,
     hub: HubDep,
-    sessions: SessionsDep,
-    settings: SettingsDep,
     limits: LimitsDep,
 ) -> dict[str, Any]:
     """Start a guest session with a nickname: a token, also set as a cookie, valid for
@@ -38,10 +39,24 @@ async def create_session(
     nickname = _nickname(body)
     limits.hit(limits.sessions_per_address, "new sessions from this address", address_of(request))
     user = await hub.run(store.create_user, nickname)
-    token, digest, expires = sessions.new_token()
-    await hub.run(store.create_session, user.id, digest, expires)
+    return await begin_session(user, request, response, services_of(request))
+
+
+async def begin_session(
+    user: UserRow, request: Request, response: Response, services: Services
+) -> dict[str, Any]:
+    """A new session of ``user``: its token in the answer and in the session cookie
+    (HttpOnly, SameSite=Lax: other sites' pages cannot read it, and their forms and
+    scripts do not send it with writes), the browser noted for the list of sessions."""
+    token, digest, expires = services.sessions.new_token()
+    agent = request.headers.get("user-agent")
+    await services.hub.run(services.store.create_session, user.id, digest, expires, agent)
     response.set_cookie(
-        SESSION_COOKIE, token, max_age=settings.session_seconds, httponly=True, samesite="lax"
+        SESSION_COOKIE,
+        token,
+        max_age=services.settings.session_seconds,
+        httponly=True,
+        samesite="lax",
     )
     return {"user": user_json(user), "token": token}
 

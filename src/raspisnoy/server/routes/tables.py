@@ -7,6 +7,7 @@ from fastapi import APIRouter
 
 from raspisnoy.bots import BOTS
 from raspisnoy.core import RaspisnoyError, Rules, resolve_rules
+from raspisnoy.ratings import is_rated_rules
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Actor, CurrentUser, HubDep, LimitsDep, SettingsDep, StoreDep
 from raspisnoy.server.errors import Refusal, RequestError
@@ -54,6 +55,7 @@ async def create_table(
             bot_delay_ms=body.bot_delay_ms,
             stand_in=body.stand_in,
             seed=secrets.token_hex(16),
+            rated=body.rated,
         )
     )
     return table_json(row)
@@ -109,6 +111,12 @@ def _check_table(body: TableIn, settings: ServerSettings) -> tuple[Rules, list[s
             Refusal.INVALID,
             f"players: {rules.preset} is played by {rules.min_players} to {rules.max_players}, "
             f"not {body.players}",
+        )
+    if body.rated and not is_rated_rules(rules.to_json()):
+        raise RequestError(
+            Refusal.INVALID,
+            f"rated: only a preset's own rules are rated; {rules.preset} with changed options "
+            "is not",
         )
     bots = [body.bots] * body.players if isinstance(body.bots, str) else list(body.bots)
     if len(bots) != body.players:

@@ -1,4 +1,5 @@
 // The REST API (docs/PROTOCOL.md): JSON over fetch, the session in its cookie.
+import { toast } from "./ui.js";
 
 /** A refused request: the HTTP status, the server's explanation as one line, and its
  * `detail` as sent (an object for structured problems, such as a score sheet's). */
@@ -35,7 +36,12 @@ export async function api(method, path, body, headers = {}) {
     throw new ApiError(0, String(error));
   }
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, describe(data?.detail, response.statusText), data?.detail ?? null);
+  if (!response.ok) {
+    const error = new ApiError(response.status, describe(data?.detail, response.statusText), data?.detail ?? null);
+    // A limit (429) says what was too much and when to try again: shown wherever it came.
+    if (response.status === 429) toast(error.message, "error");
+    throw error;
+  }
   return data;
 }
 
@@ -43,3 +49,4 @@ export const get = (path, headers) => api("GET", path, undefined, headers);
 export const post = (path, body, headers) => api("POST", path, body ?? {}, headers);
 export const patch = (path, body) => api("PATCH", path, body);
 export const put = (path, body, headers) => api("PUT", path, body, headers);
+export const del = (path, body) => api("DELETE", path, body);

@@ -1,5 +1,6 @@
 // The lobby: choosing a nickname, creating a table (preset, every rules option, seats,
 // bots, privacy, timer, bot speed), the open public tables and your own games.
+import { accountPanel } from "./account.js";
 import { get, post } from "./api.js";
 import { language, t, tMaybe } from "./i18n.js";
 import { esc, playerName, toast } from "./ui.js";
@@ -35,6 +36,7 @@ export function askNickname(view, done) {
         <h1>${esc(t("web.app.title"))}</h1>
         <p>${esc(t(invited ? "web.welcome.invited" : "web.welcome.text"))}</p>
         ${nicknameForm()}</section>`;
+      view.append(accountPanel(done));
       const form = view.querySelector("form");
       form.querySelector("input").focus();
       form.addEventListener("submit", async (event) => {
@@ -190,6 +192,8 @@ function createForm(form, catalogue, previous, app) {
         <p class="hint">${esc(t("web.create.bots.hint"))}</p>${seatRows.join("")}</fieldset>
       <label class="check"><input type="checkbox" name="public" ${values.public ? "checked" : ""}>
         <span>${esc(t("web.create.public"))}<small class="hint">${esc(t(values.public ? "web.create.public.hint" : "web.create.private.hint"))}</small></span></label>
+      <label class="check"><input type="checkbox" name="rated" ${values.rated ? "checked" : ""}>
+        <span>${esc(t("web.create.rated"))}<small class="hint">${esc(t("web.create.rated.hint"))}</small></span></label>
       <label class="field"><span>${esc(t("web.create.timer"))}</span>
         <select name="timer">${TIMERS.map((s) => `<option value="${s}" ${s === values.timer ? "selected" : ""}>${esc(s ? t("web.create.timer.seconds", { seconds: s }) : t("web.create.timer.none"))}</option>`).join("")}</select>
         <small class="hint">${esc(t("web.create.timer.hint"))}</small></label>
@@ -218,7 +222,8 @@ function createForm(form, catalogue, previous, app) {
     else if (field.name === "public") {
       values.public = field.checked;
       field.parentElement.querySelector(".hint").textContent = t(values.public ? "web.create.public.hint" : "web.create.private.hint");
-    } else if (field.name === "timer") values.timer = Number(field.value);
+    } else if (field.name === "rated") values.rated = field.checked;
+    else if (field.name === "timer") values.timer = Number(field.value);
     else if (field.name === "speed") values.speed = Number(field.value);
     else if (field.name === "stand_in") values.standIn = field.value;
   });
@@ -238,6 +243,7 @@ function createForm(form, catalogue, previous, app) {
         turn_seconds: values.timer,
         bot_delay_ms: values.speed,
         stand_in: values.standIn,
+        rated: Boolean(values.rated),
       });
       app.navigate(table.invite);
     } catch (error) {

@@ -1,6 +1,7 @@
 // The page's entry point: the header (language, connection, name), the session, and the
-// router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID) and the
-// scorekeeper (/score).
+// router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
+// (/?player=ID), the leaderboard (/?leaderboard) and the scorekeeper (/score).
+import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import {
   LANGUAGE_NAMES,
@@ -11,7 +12,9 @@ import {
   setLanguage,
   t,
 } from "./i18n.js";
+import { showLeaderboard } from "./leaderboard.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
+import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
 import { showScore } from "./score.js";
 import { showTable } from "./table.js";
@@ -72,6 +75,15 @@ async function route() {
     app.screen = score ? showScore(view, app, params) : showReplay(view, params.get("replay"));
     return;
   }
+  // Profiles and the leaderboard are public: anyone may look, signed in or not.
+  if (params.has("player")) {
+    app.screen = showProfile(view, app, params.get("player"));
+    return;
+  }
+  if (params.has("leaderboard")) {
+    app.screen = showLeaderboard(view, app);
+    return;
+  }
   if (app.user === null) {
     app.screen = askNickname(view, (user) => {
       app.user = user;
@@ -96,7 +108,7 @@ function renderHeader() {
   const me = document.getElementById("me");
   me.hidden = app.user === null;
   me.textContent = app.user?.nickname ?? "";
-  me.title = `${app.user?.nickname ?? ""} · ${t("web.rename.title")}`;
+  me.title = `${app.user?.nickname ?? ""} · ${t("web.account.menu")}`;
   showTheme();
 }
 
@@ -118,7 +130,7 @@ function rename() {
 async function start() {
   await setLanguage(preferredLanguage(), { remember: false });
   document.getElementById("lang").addEventListener("change", (event) => setLanguage(event.target.value));
-  document.getElementById("me").addEventListener("click", rename);
+  document.getElementById("me").addEventListener("click", () => accountMenu(app, rename));
   document.getElementById("theme").addEventListener("click", toggleTheme);
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", showTheme);
   // Links inside the page (data-nav, and the brand) change the screen without a reload.

@@ -6,6 +6,7 @@ import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards
 import { TableConnection } from "./connection.js";
 import { t, tMaybe, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
+import { profileLink } from "./leaderboard.js";
 import { closeDialog, copyText, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
@@ -133,7 +134,7 @@ export function showTable(view, app, tableId) {
     const seats = table.seats
       .map((seat) => {
         const who = seat.user_id
-          ? `<strong>${esc(seat.nickname)}</strong>${seat.user_id === table.host_id ? ` <span class="badge">${esc(t("web.seat.host"))}</span>` : ""}`
+          ? `<strong>${profileLink(seat.user_id, seat.nickname)}</strong>${seat.user_id === table.host_id ? ` <span class="badge">${esc(t("web.seat.host"))}</span>` : ""}`
           : `<span class="free">${esc(t("web.seating.free", { bot: botLevel(seat.bot) }))}</span>`;
         const sit = seat.user_id === null ? `<button class="small sit" data-seat="${seat.seat}">${esc(t(seated ? "web.seating.move" : "web.seating.sit"))}</button>` : "";
         return `<li class="seat-line ${seat.seat === mySeat() ? "mine" : ""}"><span class="seat-no">${seat.seat + 1}</span><span class="who">${who}</span>${sit}</li>`;
@@ -143,6 +144,7 @@ export function showTable(view, app, tableId) {
       tMaybe(`web.preset.${table.rules.preset}`) ?? table.rules.preset,
       table.turn_seconds ? t("web.create.timer.seconds", { seconds: table.turn_seconds }) : t("web.create.timer.none"),
       t(table.public ? "web.seating.public" : "web.seating.private"),
+      ...(table.rated ? [t("web.create.rated")] : []),
     ].join(" · ");
     view.innerHTML = `<section class="panel seating">
       <h2>${esc(t("web.seating.title"))}</h2>
@@ -498,6 +500,10 @@ export function showTable(view, app, tableId) {
     view.innerHTML = `<section class="panel results" id="results">
       <h2>${esc(t("web.results.title"))}</h2>
       ${standingsMarkup(names(), totals, winners)}
+      <p class="profiles">${esc(t("web.results.profiles"))}: ${s.table.seats
+        .filter((seat) => seat.user_id !== null)
+        .map((seat) => profileLink(seat.user_id, names()[seat.seat]))
+        .join(" · ")}</p>
       <div class="report">${esc(t("web.loading"))}</div>
       <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>
         <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></div></section>`;

@@ -1,0 +1,125 @@
+"""Accounts queries on a filled PostgreSQL schema (scripts/fill_accounts.py): a profile,
+leaderboard pages (overall and per preset, all time and the last 30 days, with the
+viewer's own position) and the rating update of a game's end, each timed through the
+same ``Players`` / ``Store`` methods the server calls. Prints p50 and p95 per query (the
+target is p95 ≤ 50 ms) and, with ``--json``, writes them.
+
+The rating update is a real game: a whole game played with the engine by random moves
+at a new rated table of four filled players, its actions stored, then
+``Store.finish_table`` timed (it replays the game, stores four results and moves eight
+ratings in one transaction). The game's setup is not timed.
+
+    .venv/bin/python benchmarks/accounts_queries.py --schema accounts_bench [--runs 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import text
+
+from raspisnoy.core import Deal, Game, resolve_rules
+from raspisnoy.ratings.results import record_results
+from raspisnoy.store import EventRow, Players, Store
+
+
+def _url(schema: str) -> str:
+    return f"postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
+
+
+def _timed(runs: int, call: Callable[[int], object]) -> list[float]:
+    times = []
+    for n in range(runs):
+        started = time.perf_counter()
+        call(n)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def _finished_game(store: Store, people: list[str], seed: int) -> str:
+    """A rated table of ``people`` with a whole game's actions stored, not yet finished."""
+    game = Game(resolve_rules("raspisnoy.com"), tuple(f"P{i}" for i in range(4)), seed=f"b{seed}")
+    chooser = random.Random(seed)
+    while not game.is_over:
+        game.apply(chooser.choice(game.legal_actions()), game.to_act)
+    row = store.create_table(
+        host_id=people[0],
+        public=True,
+        rules=game.rules.to_json(),
+        bots=["random"] * 4,
+        turn_seconds=0,
+        bot_delay_ms=0,
+        stand_in="random",
+        seed=game.seed,
+        rated=True,
+    )
+    for seat, person in enumerate(people[1:], start=1):
+        store.set_seat(row.id, seat, person)
+    store.start_table(row.id, game.names, game.rounds()[0].dealer)
+    actions = [e for e in game.events if not isinstance(e.action, Deal)]
+    store.append_events(
+        [EventRow(row.id, i + 1, e.seat or 0, str(e.action), None) for i, e in enumerate(actions)]
+    )
+    return row.id
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--schema", default="accounts_bench")
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--updates", type=int, default=30)
+    parser.add_argument("--json", type=Path)
+    options = parser.parse_args()
+    store = Store.open(_url(options.schema))
+    store.finish_hooks.append(record_results)
+    players = Players(store)
+    with store.engine.connect() as connection:
+        ids = [row[0] for row in connection.execute(text("SELECT id FROM users ORDER BY id"))]
+        games = connection.execute(text("SELECT count(*) FROM game_results")).scalar()
+    rng = random.Random(1)
+    pick = [rng.choice(ids) for _ in range(options.runs)]
+    pages = max(1, len(ids) // 25)
+    board = players.leaderboard
+    cases: dict[str, Callable[[int], object]] = {
+        "profile": lambda n: players.profile(pick[n]),
+        "leaderboard all-time p1 + me": lambda n: board(
+            "all", since=None, offset=0, limit=25, viewer=pick[n]
+        ),
+        "leaderboard all-time deep page + me": lambda n: board(
+            "all", since=None, offset=25 * rng.randrange(pages), limit=25, viewer=pick[n]
+        ),
+        "leaderboard preset 30 days + me": lambda n: board(
+            "classic",
+            since=datetime.now(UTC) - timedelta(days=30),
+            offset=0,
+            limit=25,
+            viewer=pick[n],
+        ),
+    }
+    results = {name: _timed(options.runs, call) for name, call in cases.items()}
+    tables = [_finished_game(store, rng.sample(ids, 4), n) for n in range(options.updates)]
+    results["rating update (finish_table)"] = _timed(
+        options.updates, lambda n: store.finish_table(tables[n])
+    )
+    print(f"schema {options.schema}: {len(ids)} players, {games} result rows")
+    print(f"{'query':<38} {'runs':>5} {'p50 ms':>8} {'p95 ms':>8}")
+    summary = {}
+    for name, times in results.items():
+        p50 = statistics.median(times)
+        p95 = statistics.quantiles(times, n=20)[-1] if len(times) >= 20 else max(times)
+        summary[name] = {"runs": len(times), "p50_ms": round(p50, 2), "p95_ms": round(p95, 2)}
+        print(f"{name:<38} {len(times):>5} {p50:8.2f} {p95:8.2f}")
+    if options.json is not None:
+        options.json.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    store.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""Fit the fixed bot ratings (``raspisnoy.ratings.BOT_RATINGS``) from an arena match.
+
+Rates every game of ``raspisnoy arena --records DIR`` with the same OpenSkill model the
+server uses, every bot starting from the defaults, a few passes over the games in a
+shuffled order (so the order of the deals does not matter), and prints each level's
+mu and sigma with the displayed rating. docs/accounts.md gives the commands.
+
+    .venv/bin/python scripts/fit_bot_ratings.py /tmp/arena/records
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from raspisnoy.core.record import loads_record, replay
+from raspisnoy.ratings import DEFAULT_RATING, Rating, displayed, rate_game
+
+#: Passes over the games: one, since each game is evidence once (more passes would count
+#: it again and make sigma look surer than the match allows).
+PASSES = 1
+
+
+def _level(name: str) -> str:
+    """A bot's level from its name in an arena record (``expert`` or ``Bot 2 (expert)``)."""
+    return name.rsplit("(", 1)[-1].rstrip(")") if "(" in name else name
+
+
+def fit(records: list[Path], seed: int = 0) -> dict[str, Rating]:
+    games = []
+    for path in records:
+        game = replay(loads_record(path.read_text(encoding="utf-8")))
+        games.append(([_level(name) for name in game.names], game.totals))
+    ratings: dict[str, Rating] = {}
+    order = random.Random(seed)
+    for _ in range(PASSES):
+        order.shuffle(games)
+        for levels, totals in games:
+            before = [ratings.get(level, DEFAULT_RATING) for level in levels]
+            after = rate_game(before, totals, [False] * len(levels))
+            ratings.update(zip(levels, after, strict=True))
+    return ratings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("records", type=Path, help="the --records folder of raspisnoy arena")
+    folder = parser.parse_args().records
+    ratings = fit(sorted(folder.glob("*.json")))
+    print(f"{'level':<10} {'mu':>7} {'sigma':>6} {'shown':>6}")
+    for level, rating in sorted(ratings.items(), key=lambda item: item[1].mu):
+        print(f"{level:<10} {rating.mu:7.2f} {rating.sigma:6.2f} {displayed(rating):6d}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""Free-for-all ratings with OpenSkill's Plackett–Luce model.
+
+Every seat of a rated game is a team of one, ranked by its final total (ties share a
+rank). People carry a ``Rating`` (mu, sigma) per scope (all games, and each preset);
+bots play at a fixed rating per level (``BOT_RATINGS``, measured from arena matches,
+docs/accounts.md) that the game rates against but never changes, so a game with bots
+still moves a person's rating and a bot's rating cannot drift with the people it meets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from raspisnoy.core import resolve_rules
+
+__all__ = [
+    "BOT_RATINGS",
+    "DEFAULT_RATING",
+    "PROVISIONAL_GAMES",
+    "Rating",
+    "displayed",
+    "is_rated_rules",
+    "rate_game",
+]
+
+_MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A skill estimate: ``mu`` (the mean) and ``sigma`` (how unsure it still is)."""
+
+    mu: float
+    sigma: float
+
+
+#: A newcomer's rating: OpenSkill's defaults (mu 25, sigma 25/3).
+DEFAULT_RATING = Rating(_MODEL.mu, _MODEL.sigma)
+
+#: The fixed rating of each bot level, fitted by rating a 48-game arena match between the
+#: four levels with this same model from the defaults (``scripts/fit_bot_ratings.py``;
+#: docs/accounts.md gives the commands and those of a longer match). Their sigma is the
+#: fitted one: it tells the model how sure the match made us of the bot's strength.
+BOT_RATINGS: dict[str, Rating] = {
+    "random": Rating(-12.76, 5.37),
+    "beginner": Rating(16.54, 4.68),
+    "heuristic": Rating(45.87, 4.70),
+    "expert": Rating(50.58, 4.97),
+}
+
+#: Rated games after which a rating is no longer marked provisional. With four seats a
+#: newcomer's sigma falls from 8.3 to about 4 in ten games (half its start), the point
+#: from which mu − 3σ stops jumping by hundreds of displayed points per game.
+PROVISIONAL_GAMES = 10
+
+#: The displayed rating is ``BASE + SCALE * (mu - 3 sigma)``: a newcomer shows 1000,
+#: and a rating only goes up as the model becomes sure of it.
+_BASE, _SCALE = 1000, 40
+
+
+def displayed(rating: Rating) -> int:
+    """The conservative number players see: mu − 3σ, scaled (1000 for a newcomer)."""
+    return round(_BASE + _SCALE * (rating.mu - 3 * rating.sigma))
+
+
+def rate_game(
+    ratings: Sequence[Rating], totals: Sequence[int], fixed: Sequence[bool]
+) -> list[Rating]:
+    """Every seat's rating after a game with these final totals (higher is better); a
+    ``fixed`` seat (a bot) keeps the rating it came with."""
+    if not len(ratings) == len(totals) == len(fixed) or len(ratings) < 2:
+        raise ValueError(
+            f"a rated game has two or more seats, each with a rating, a total and a fixed "
+            f"flag; got {len(ratings)}, {len(totals)} and {len(fixed)}"
+        )
+    teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    after = _MODEL.rate(teams, scores=[float(total) for total in totals])
+    return [
+        before if keep else Rating(team[0].mu, team[0].sigma)
+        for before, team, keep in zip(ratings, after, fixed, strict=True)
+    ]
+
+
+def is_rated_rules(rules: dict[str, Any]) -> bool:
+    """Whether a table with these rules (``Rules.to_json()``) may be rated: only a
+    preset's own rules and plan, so that one rating compares like with like."""
+    preset = rules.get("preset")
+    if not isinstance(preset, str):
+        return False
+    try:
+        return resolve_rules(preset).to_json() == rules
+    except ValueError:
+        return False

@@ -1,0 +1,92 @@
+"""What a finished game says about each seat: the figures a profile adds up.
+
+Read from the ``Game`` rebuilt from the stored actions (never from what clients sent),
+once, when the game ends; the store keeps one ``SeatSummary`` per seat and a profile
+sums them, so its statistics need no replay of old games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from raspisnoy.core import Game, RoundKind, parse_action, resolve_rules
+
+__all__ = ["SeatSummary", "replay_game", "summarize"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat's game: its total and place (1 = won; ties share the better place), and
+    per kind of round how often it was played, bid exactly and what it paid."""
+
+    seat: int
+    points: int
+    place: int
+    #: Rounds with bids; of them, bid exactly (taken = bid).
+    bid_rounds: int
+    exact: int
+    #: Rounds bid 0 («пас»); of them, taken none.
+    zero_bids: int
+    zero_exact: int
+    #: Blind rounds («тёмная»): played, bid exactly, points.
+    blind_rounds: int
+    blind_exact: int
+    blind_points: int
+    #: Misère («мизер») and golden («золотая») rounds: played, points.
+    misere_rounds: int
+    misere_points: int
+    golden_rounds: int
+    golden_points: int
+
+
+def replay_game(
+    rules: dict[str, Any],
+    names: Sequence[str],
+    seed: str,
+    first_dealer: int | None,
+    actions: Iterable[tuple[int, str]],
+) -> Game:
+    """The game a table stored: its rules, names, seed and first dealer, then each
+    ``(seat, action)`` in order."""
+    game = Game(resolve_rules(rules), tuple(names), seed=seed, first_dealer=first_dealer)
+    for seat, action in actions:
+        game.apply(parse_action(action), seat)
+    return game
+
+
+def summarize(game: Game) -> list[SeatSummary]:
+    """Every seat's summary of a finished game (``ValueError`` if it is not over)."""
+    if not game.is_over:
+        raise ValueError("only a finished game is summarized")
+    totals = game.totals
+    return [_seat(game, seat, totals) for seat in range(len(totals))]
+
+
+#: The per-kind counts of a summary: every field but the seat, its total and its place.
+_COUNTS = tuple(name for name in SeatSummary.__slots__ if name not in ("seat", "points", "place"))
+
+
+def _seat(game: Game, seat: int, totals: tuple[int, ...]) -> SeatSummary:
+    counts = dict.fromkeys(_COUNTS, 0)
+    for result in game.rounds():
+        points = 0 if result.points is None else result.points[seat]
+        bid = None if result.bids is None else result.bids[seat]
+        exact = bid is not None and bid == result.taken[seat]
+        if bid is not None:
+            counts["bid_rounds"] += 1
+            counts["exact"] += exact
+            if bid == 0:
+                counts["zero_bids"] += 1
+                counts["zero_exact"] += exact
+        if result.kind is RoundKind.BLIND:
+            counts["blind_rounds"] += 1
+            counts["blind_exact"] += exact
+            counts["blind_points"] += points
+        elif result.kind in (RoundKind.MISERE, RoundKind.GOLDEN):
+            name = str(result.kind)
+            counts[f"{name}_rounds"] += 1
+            counts[f"{name}_points"] += points
+    place = 1 + sum(other > totals[seat] for other in totals)
+    return SeatSummary(seat=seat, points=totals[seat], place=place, **counts)

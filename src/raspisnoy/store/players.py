@@ -1,0 +1,436 @@
+"""Players beyond the game: accounts (user name and password hash), the sessions of a
+user, profiles and leaderboards (docs/accounts.md).
+
+``Players`` works on the ``Store``'s engine, each method in its own transaction, and
+returns frozen values like the repository does. Passwords arrive here already hashed
+(``raspisnoy.server.accounts``): the store never sees one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from raspisnoy.store.models import (
+    Account,
+    GameResult,
+    GameTable,
+    PlayerRating,
+    RatingChange,
+    Seat,
+    SessionToken,
+    User,
+)
+from raspisnoy.store.repository import NotFoundError, Store, StoreError, UserRow, new_id
+
+__all__ = [
+    "ALL_SCOPE",
+    "ANONYMOUS",
+    "BoardLine",
+    "BoardPage",
+    "Figures",
+    "Players",
+    "Profile",
+    "RatingLine",
+    "RecentGame",
+    "SessionLine",
+    "UsernameTakenError",
+]
+
+#: The nickname a deleted account leaves behind; in a game's names it becomes
+#: ``Anonymous #N`` (N the seat from 1): ``#`` is not allowed in nicknames, so no
+#: person can be mistaken for it.
+ANONYMOUS = "Anonymous"
+#: Sessions are named on the wire by the first characters of their hash: enough to be
+#: unique, and of no use to anyone (the hash is keyed and never a token).
+_SESSION_ID = 16
+
+
+class UsernameTakenError(StoreError):
+    """Another account has this user name (compared case-insensitively)."""
+
+
+def _key(username: str) -> str:
+    return username.casefold()
+
+
+def _user(user: User) -> UserRow:
+    return UserRow(user.id, user.nickname, user.kind)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionLine:
+    """One session of a user, as the profile lists it."""
+
+    id: str
+    created_at: datetime
+    expires_at: datetime
+    user_agent: str | None
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RatingLine:
+    """A rating in one scope: the displayed number and how many rated games made it."""
+
+    scope: str
+    display: int
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """Sums over finished games (all of them, or one preset's): ``places[i]`` is how
+    often the player came ``i + 1``-th."""
+
+    games: int
+    wins: int
+    places: tuple[int, ...]
+    points: int
+    bid_rounds: int
+    exact: int
+    zero_bids: int
+    zero_exact: int
+    blind_rounds: int
+    blind_exact: int
+    blind_points: int
+    misere_rounds: int
+    misere_points: int
+    golden_rounds: int
+    golden_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    table_id: str
+    preset: str
+    rated: bool
+    finished_at: datetime
+    place: int
+    points: int
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What anyone may know of a player: only finished games count."""
+
+    user: UserRow
+    username: str | None
+    ratings: tuple[RatingLine, ...]
+    history: tuple[tuple[datetime, int], ...]
+    figures: Figures
+    per_preset: tuple[tuple[str, Figures], ...]
+    recent: tuple[RecentGame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    position: int
+    user_id: str
+    nickname: str
+    display: int
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    """One page of a leaderboard, how many are on it, and the viewer's own line."""
+
+    total: int
+    lines: tuple[BoardLine, ...]
+    mine: BoardLine | None
+
+
+#: The scope of the rating over every rated game (the others are named by their preset).
+ALL_SCOPE = "all"
+#: The per-seat figures a profile sums: the ``GameResult`` columns after the place.
+_SUMMED = tuple(
+    column.name
+    for column in GameResult.__table__.columns
+    if column.name not in ("table_id", "seat", "user_id", "bot", "preset", "rated")
+    and column.name not in ("finished_at", "place")
+)
+
+
+class Players:
+    """Accounts, sessions, profiles and leaderboards over a ``Store``'s database."""
+
+    def __init__(self, store: Store) -> None:
+        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        """A transaction that commits on success; database errors → ``StoreError``."""
+        try:
+            with self._sessions.begin() as session:
+                yield session
+        except SQLAlchemyError as error:
+            raise StoreError(f"database error: {error}") from None
+
+    # ------------------------------------------------------------- accounts
+
+    def register(self, username: str, password_hash: str, guest_id: str | None = None) -> UserRow:
+        """A registered user: the guest ``guest_id`` upgraded in place (same id, so their
+        seats, games and sheets stay theirs), or a new user named ``username``."""
+        with self._session() as session:
+            taken = select(Account.user_id).where(Account.username_key == _key(username))
+            if session.scalar(taken) is not None:
+                raise UsernameTakenError(f"the user name {username!r} is taken")
+            user = None if guest_id is None else session.get(User, guest_id)
+            if user is None or user.kind != "guest":
+                user = User(id=new_id(), nickname=username, created_at=datetime.now(UTC))
+                session.add(user)
+            user.kind = "registered"
+            session.flush()  # the user row before the account that points at it
+            session.add(
+                Account(
+                    user_id=user.id,
+                    username=username,
+                    username_key=_key(username),
+                    password_hash=password_hash,
+                    created_at=datetime.now(UTC),
+                )
+            )
+            try:
+                session.flush()
+            except IntegrityError:  # registered by someone else since the check above
+                raise UsernameTakenError(f"the user name {username!r} is taken") from None
+            return _user(user)
+
+    def credentials(self, username: str) -> tuple[UserRow, str] | None:
+        """The user with this user name and their password hash, if there is one."""
+        query = (
+            select(User, Account.password_hash)
+            .join(Account)
+            .where(Account.username_key == _key(username))
+        )
+        with self._session() as session:
+            found = session.execute(query).first()
+            return None if found is None else (_user(found[0]), found[1])
+
+    def password_hash(self, user_id: str) -> str | None:
+        """The user's password hash (``None``: a guest)."""
+        with self._session() as session:
+            account = session.get(Account, user_id)
+            return None if account is None else account.password_hash
+
+    def set_password(self, user_id: str, password_hash: str, keep_session: str) -> int:
+        """Store a new hash; every session but ``keep_session`` (a hash) ends. How many."""
+        with self._session() as session:
+            session.execute(
+                update(Account)
+                .where(Account.user_id == user_id)
+                .values(password_hash=password_hash)
+            )
+            ended = session.execute(
+                delete(SessionToken).where(
+                    SessionToken.user_id == user_id, SessionToken.token_hash != keep_session
+                )
+            )
+            return int(getattr(ended, "rowcount", 0))
+
+    def delete_account(self, user_id: str) -> tuple[list[str], int]:
+        """Delete the account: the user stays as ``Anonymous`` (so their games stay whole),
+        loses name, password, sessions and ratings, and every game's names call them
+        ``Anonymous #N``. The tables whose names changed, and how many sessions ended."""
+        with self._session() as session:
+            user = session.get(User, user_id)
+            if user is None:
+                raise NotFoundError(f"no user {user_id!r}")
+            user.nickname, user.kind = ANONYMOUS, "deleted"
+            ended = session.execute(delete(SessionToken).where(SessionToken.user_id == user_id))
+            for model in (Account, PlayerRating, RatingChange):
+                session.execute(delete(model).where(model.user_id == user_id))
+            renamed = []
+            query = select(GameTable, Seat.seat).join(Seat).where(Seat.user_id == user_id)
+            for table, seat in session.execute(query):
+                if table.names is not None:
+                    names = list(table.names)
+                    names[seat] = f"{ANONYMOUS} #{seat + 1}"
+                    table.names = names
+                    renamed.append(table.id)
+            return renamed, int(getattr(ended, "rowcount", 0))
+
+    def username_of(self, user_id: str) -> str | None:
+        with self._session() as session:
+            account = session.get(Account, user_id)
+            return None if account is None else account.username
+
+    # ------------------------------------------------------------- sessions
+
+    def sessions_of(self, user_id: str, current: str) -> list[SessionLine]:
+        """The user's unexpired sessions, newest first; ``current`` is the caller's hash."""
+        query = (
+            select(SessionToken)
+            .where(SessionToken.user_id == user_id, SessionToken.expires_at > datetime.now(UTC))
+            .order_by(SessionToken.created_at.desc())
+        )
+        with self._session() as session:
+            return [
+                SessionLine(
+                    row.token_hash[:_SESSION_ID],
+                    row.created_at,
+                    row.expires_at,
+                    row.user_agent,
+                    row.token_hash == current,
+                )
+                for row in session.scalars(query)
+            ]
+
+    def end_session_of(self, user_id: str, session_id: str) -> str | None:
+        """End the user's session named ``session_id``; its hash, or ``None`` if none."""
+        if len(session_id) != _SESSION_ID:
+            return None
+        query = select(SessionToken).where(
+            SessionToken.user_id == user_id, SessionToken.token_hash.startswith(session_id)
+        )
+        with self._session() as session:
+            row = session.scalars(query).first()
+            if row is None:
+                return None
+            session.delete(row)
+            return row.token_hash
+
+    # ------------------------------------------------------------- profiles
+
+    def profile(self, user_id: str, recent: int = 20, history: int = 200) -> Profile:
+        """A player's profile from their finished games (``NotFoundError``: no such user)."""
+        with self._session() as session:
+            user = session.get(User, user_id)
+            if user is None:
+                raise NotFoundError(f"no player {user_id!r}")
+            account = session.get(Account, user_id)
+            return Profile(
+                user=_user(user),
+                username=None if account is None else account.username,
+                ratings=_ratings(session, user_id),
+                history=_history(session, user_id, history),
+                figures=_figures(session, user_id, None)[0][1],
+                per_preset=tuple(_figures(session, user_id, GameResult.preset)),
+                recent=_recent(session, user_id, recent),
+            )
+
+    # ------------------------------------------------------------- leaderboards
+
+    def leaderboard(
+        self,
+        scope: str,
+        *,
+        since: datetime | None,
+        offset: int,
+        limit: int,
+        viewer: str | None,
+    ) -> BoardPage:
+        """Registered and guest players by displayed rating in ``scope`` (bots are never
+        rated, so never listed), only those who played since ``since`` if given."""
+        where = [PlayerRating.scope == scope]
+        if since is not None:
+            where.append(PlayerRating.last_played_at >= since)
+        order = (PlayerRating.display.desc(), PlayerRating.user_id)
+        query = (
+            select(PlayerRating, User.nickname)
+            .join(User, User.id == PlayerRating.user_id)
+            .where(*where)
+            .order_by(*order)
+            .offset(offset)
+            .limit(limit)
+        )
+        with self._session() as session:
+            total = int(
+                session.scalar(select(func.count()).select_from(PlayerRating).where(*where)) or 0
+            )
+            lines = tuple(
+                BoardLine(offset + index + 1, row.user_id, nickname, row.display, row.games)
+                for index, (row, nickname) in enumerate(session.execute(query))
+            )
+            mine = None if viewer is None else _own_line(session, where, viewer)
+            return BoardPage(total, lines, mine)
+
+
+def _own_line(session: Session, where: Sequence[Any], viewer: str) -> BoardLine | None:
+    """The viewer's line: their rating and how many rank above them."""
+    found = session.execute(
+        select(PlayerRating, User.nickname)
+        .join(User, User.id == PlayerRating.user_id)
+        .where(*where, PlayerRating.user_id == viewer)
+    ).first()
+    if found is None:
+        return None
+    row, nickname = found
+    above = session.scalar(
+        select(func.count())
+        .select_from(PlayerRating)
+        .where(
+            *where,
+            (PlayerRating.display > row.display)
+            | ((PlayerRating.display == row.display) & (PlayerRating.user_id < viewer)),
+        )
+    )
+    return BoardLine(int(above or 0) + 1, viewer, nickname, row.display, row.games)
+
+
+def _ratings(session: Session, user_id: str) -> tuple[RatingLine, ...]:
+    query = select(PlayerRating).where(PlayerRating.user_id == user_id)
+    rows = sorted(session.scalars(query), key=lambda r: (r.scope != ALL_SCOPE, r.scope))
+    return tuple(RatingLine(r.scope, r.display, r.mu, r.sigma, r.games) for r in rows)
+
+
+def _history(session: Session, user_id: str, limit: int) -> tuple[tuple[datetime, int], ...]:
+    """The overall rating after each of the last ``limit`` rated games, oldest first."""
+    query = (
+        select(RatingChange.at, RatingChange.display)
+        .where(RatingChange.user_id == user_id, RatingChange.scope == ALL_SCOPE)
+        .order_by(RatingChange.at.desc())
+        .limit(limit)
+    )
+    return tuple(reversed([(at, display) for at, display in session.execute(query)]))
+
+
+def _figures(session: Session, user_id: str, group: Any) -> list[tuple[str, Figures]]:
+    """The sums over the player's results, in one group or one per ``group`` value."""
+    keys = [] if group is None else [group]
+    mine = GameResult.user_id == user_id
+    sums = select(*keys, func.count(), *(func.sum(getattr(GameResult, n)) for n in _SUMMED))
+    sums = sums.where(mine)
+    places = select(*keys, GameResult.place, func.count()).where(mine)
+    places = places.group_by(*keys, GameResult.place)
+    if group is not None:
+        sums = sums.group_by(group).order_by(group)
+    counted: dict[str, dict[int, int]] = {}
+    for row in session.execute(places):
+        counted.setdefault(str(row[0]) if keys else ALL_SCOPE, {})[row[-2]] = row[-1]
+    found = []
+    for row in session.execute(sums):
+        name = str(row[0]) if keys else ALL_SCOPE
+        games, *totals = (int(value or 0) for value in row[len(keys) :])
+        by_place = counted.get(name, {})
+        ranks = tuple(by_place.get(p, 0) for p in range(1, max(by_place, default=0) + 1))
+        figures = dict(zip(_SUMMED, totals, strict=True))
+        found.append((name, Figures(games, by_place.get(1, 0), ranks, **figures)))
+    return found
+
+
+def _recent(session: Session, user_id: str, limit: int) -> tuple[RecentGame, ...]:
+    query = (
+        select(GameResult, GameTable.names)
+        .join(GameTable, GameTable.id == GameResult.table_id)
+        .where(GameResult.user_id == user_id)
+        .order_by(GameResult.finished_at.desc())
+        .limit(limit)
+    )
+    return tuple(
+        RecentGame(
+            r.table_id, r.preset, r.rated, r.finished_at, r.place, r.points, tuple(names or ())
+        )
+        for r, names in session.execute(query)
+    )

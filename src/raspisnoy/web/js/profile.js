@@ -1,0 +1,177 @@
+// A player's profile (/?player=ID): rating and its history as a chart, statistics
+// overall and per preset, recent games (each opening its replay); on one's own profile
+// also the sessions on every device, the password and the account itself.
+import { accountForm, logOut } from "./account.js";
+import { del, get, put } from "./api.js";
+import { formatNumber, t, tMaybe } from "./i18n.js";
+import { presetLabel } from "./lobby.js";
+import { esc, playerName, seatStats, signedPoints, toast } from "./ui.js";
+
+const percent = (rate) => (rate === null ? "—" : `${formatNumber(Math.round(rate * 1000) / 10)}%`);
+
+/** The rating after each rated game as an SVG line (no library: a few dozen points). */
+export function ratingChart(history) {
+  if (history.length < 2) return `<p class="hint">${esc(t("web.profile.chart.few"))}</p>`;
+  const width = 320;
+  const height = 120;
+  const values = history.map((point) => point.rating);
+  const low = Math.min(...values);
+  const span = Math.max(1, Math.max(...values) - low);
+  const points = values
+    .map((value, index) => `${((index / (values.length - 1)) * (width - 8) + 4).toFixed(1)},${(height - 4 - ((value - low) / span) * (height - 8)).toFixed(1)}`)
+    .join(" ");
+  return `<svg class="rating-chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(t("web.profile.chart", { low, high: low + span }))}">
+    <polyline fill="none" stroke="currentColor" stroke-width="2" points="${points}"/></svg>`;
+}
+
+function figures(stats) {
+  return seatStats([
+    [t("web.profile.games"), formatNumber(stats.games)],
+    [t("web.profile.wins"), formatNumber(stats.wins)],
+    [t("web.profile.ppg"), stats.points_per_game === null ? "—" : formatNumber(stats.points_per_game)],
+    [t("web.profile.exact"), percent(stats.exact_rate)],
+    [t("web.profile.zero"), percent(stats.zero_exact_rate)],
+    [t("web.profile.blind"), `${percent(stats.blind.exact_rate)} · ${signedPoints(stats.blind.points)}`],
+    [t("web.profile.misere"), signedPoints(stats.misere.points)],
+    [t("web.profile.golden"), signedPoints(stats.golden.points)],
+  ]);
+}
+
+function ratingLine(rating) {
+  const badge = rating.provisional ? ` <span class="badge">${esc(t("web.profile.provisional"))}</span>` : "";
+  return `<strong class="rating">${formatNumber(rating.rating)}</strong>${badge}`;
+}
+
+function recentMarkup(recent) {
+  if (!recent.length) return `<p class="empty">${esc(t("web.games.none"))}</p>`;
+  return `<ul class="list">${recent
+    .map(
+      (game) => `<li class="game-row"><span><strong>${esc(t("web.profile.place", { place: game.place }))}</strong> · ${signedPoints(game.points)}
+        <span class="muted">${esc(presetLabel(game.preset))} · ${esc(new Date(game.finished_at).toLocaleString())} · ${esc(game.players.map((n) => playerName(n)).join(", "))}</span></span>
+        <a class="button small" data-nav href="${esc(game.replay)}">${esc(t("web.games.replay"))}</a></li>`,
+    )
+    .join("")}</ul>`;
+}
+
+function presetsMarkup(presets) {
+  if (!presets.length) return "";
+  return `<section class="panel"><h2>${esc(t("web.profile.presets"))}</h2>${presets
+    .map((p) => `<h3>${esc(presetLabel(p.preset))}</h3>${figures(p)}`)
+    .join("")}</section>`;
+}
+
+/** The own profile's part: sessions, log out (here, everywhere), password, deletion. */
+function ownMarkup(sessions, registered) {
+  const lines = sessions
+    .map(
+      (s) => `<li class="game-row"><span>${esc(s.user_agent ?? t("web.profile.device.unknown"))}
+      <span class="muted">${esc(new Date(s.created_at).toLocaleString())}${s.current ? ` · ${esc(t("web.profile.device.this"))}` : ""}</span></span>
+      ${s.current ? "" : `<button type="button" class="small" data-end="${esc(s.id)}">${esc(t("web.profile.device.end"))}</button>`}</li>`,
+    )
+    .join("");
+  const account = registered
+    ? `<form class="password-form"><h3>${esc(t("web.account.change"))}</h3>
+        <label for="old-password">${esc(t("web.account.password"))}</label>
+        <input id="old-password" name="password" type="password" required autocomplete="current-password">
+        <label for="new-password">${esc(t("web.account.password.new"))}</label>
+        <input id="new-password" name="new_password" type="password" required minlength="8" autocomplete="new-password">
+        <p class="form-error" role="alert"></p><button type="submit">${esc(t("web.account.change"))}</button></form>
+      <form class="delete-form"><h3>${esc(t("web.account.delete"))}</h3><p class="hint">${esc(t("web.account.delete.hint"))}</p>
+        <label for="delete-password">${esc(t("web.account.password"))}</label>
+        <input id="delete-password" name="password" type="password" required autocomplete="current-password">
+        <p class="form-error" role="alert"></p><button type="submit" class="danger">${esc(t("web.account.delete"))}</button></form>`
+    : `<h3>${esc(t("web.account.upgrade"))}</h3><p class="hint">${esc(t("web.account.upgrade.hint"))}</p><div class="account-slot"></div>`;
+  return `<section class="panel own"><h2>${esc(t("web.profile.devices"))}</h2><ul class="list">${lines}</ul>
+    <div class="actions"><button type="button" data-do="logout">${esc(t("web.account.logout"))}</button>
+    <button type="button" data-do="everywhere">${esc(t("web.account.logout.everywhere"))}</button></div>${account}</section>`;
+}
+
+export function showProfile(view, app, userId) {
+  const s = { profile: null, sessions: null, error: null, stopped: false };
+  const own = () => app.user !== null && app.user.id === userId;
+
+  async function load() {
+    try {
+      s.profile = await get(`/players/${encodeURIComponent(userId)}`);
+      s.sessions = own() ? (await get("/sessions")).sessions : null;
+    } catch (error) {
+      s.error = error.message;
+    }
+    if (!s.stopped) screen.render();
+  }
+
+  function wire() {
+    view.querySelector("[data-do=logout]")?.addEventListener("click", () => logOut(app));
+    view.querySelector("[data-do=everywhere]")?.addEventListener("click", () => logOut(app, true));
+    view.querySelectorAll("[data-end]").forEach((button) =>
+      button.addEventListener("click", async () => {
+        await del(`/sessions/${encodeURIComponent(button.dataset.end)}`);
+        load();
+      }),
+    );
+    view.querySelector(".account-slot")?.append(
+      accountForm("register", (user) => {
+        app.user = user;
+        app.renderHeader();
+        load();
+      }),
+    );
+    const password = view.querySelector(".password-form");
+    password?.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await put("/account/password", { password: password.password.value, new_password: password.new_password.value });
+        toast(t("web.account.changed"));
+        load();
+      } catch (error) {
+        password.querySelector(".form-error").textContent = error.message;
+      }
+    });
+    const remove = view.querySelector(".delete-form");
+    remove?.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (!confirm(t("web.account.delete.confirm"))) return;
+      try {
+        await del("/account", { password: remove.password.value });
+        app.user = null;
+        app.renderHeader();
+        app.navigate("/");
+      } catch (error) {
+        remove.querySelector(".form-error").textContent = error.message;
+      }
+    });
+  }
+
+  const screen = {
+    render() {
+      if (s.error !== null) {
+        view.innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: s.error }))}</p>`;
+        return;
+      }
+      if (s.profile === null) {
+        view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+        return;
+      }
+      const p = s.profile;
+      const overall = p.ratings.find((r) => r.scope === "all");
+      const kind = tMaybe(`web.profile.kind.${p.user.kind}`) ?? "";
+      view.innerHTML = `<div class="profile">
+        <section class="panel"><h1>${esc(p.user.nickname)}</h1><p class="muted">${esc(kind)}</p>
+          <p>${esc(t("web.profile.rating"))}: ${overall ? ratingLine(overall) : esc(t("web.profile.unrated"))}</p>
+          <p class="hint">${esc(t("web.profile.rating.hint", { games: p.provisional_games }))}</p>
+          ${ratingChart(p.history)}
+          <a class="button small" data-nav href="/?leaderboard">${esc(t("web.leaderboard.title"))}</a></section>
+        <section class="panel"><h2>${esc(t("web.profile.stats"))}</h2>${figures(p.stats)}</section>
+        ${presetsMarkup(p.presets)}
+        <section class="panel"><h2>${esc(t("web.profile.recent"))}</h2>${recentMarkup(p.recent)}</section>
+        ${s.sessions === null ? "" : ownMarkup(s.sessions, p.user.kind === "registered")}</div>`;
+      wire();
+    },
+    stop() {
+      s.stopped = true;
+    },
+  };
+  screen.render();
+  load();
+  return screen;
+}

@@ -1,0 +1,159 @@
+"""Accounts in the browser: register on one device, log in on a second (another browser
+context, own cookies), see both sessions on the profile, end the other one and log out;
+the new screens (welcome with log-in, account menu, profile, leaderboard) in ru, uk and
+en at 360×640 with the layout and axe-core checks of the other screens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from e2e_helpers import ACTIONABLE, PHONE_SMALL, act, create_table, enter, game_state
+from playwright.sync_api import Browser, BrowserContext, Page
+from test_browser_screens import every_language
+
+PASSWORD = "browser password 1"
+
+
+@pytest.fixture
+def two_devices(browser: Browser, server: str) -> Iterator[tuple[Page, Page]]:
+    contexts: list[BrowserContext] = [
+        browser.new_context(base_url=server, locale="en-US", viewport=PHONE_SMALL) for _ in range(2)
+    ]
+    pages = [context.new_page() for context in contexts]
+    errors: list[str] = []
+    for page in pages:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    yield pages[0], pages[1]
+    for context in contexts:
+        context.close()
+    assert errors == []
+
+
+def account(page: Page, mode: str, username: str) -> None:
+    """On the welcome screen: log in or register with ``username``, then the lobby."""
+    page.goto("/")
+    page.click(f".account-entry [data-mode={mode}]")
+    page.fill(".account-entry input[name=username]", username)
+    page.fill(".account-entry input[name=password]", PASSWORD)
+    page.click(".account-entry button[type=submit]")
+    page.wait_for_selector("#create-form select[name=preset]")
+
+
+def user_id(page: Page) -> str:
+    found: str = page.evaluate("fetch('/api/session').then(r => r.json()).then(a => a.user.id)")
+    return found
+
+
+def test_register_and_log_in_on_two_devices_then_log_out(two_devices: tuple[Page, Page]) -> None:
+    laptop, phone = two_devices
+    account(laptop, "register", "Two Devices")
+    assert laptop.text_content("#me") == "Two Devices"
+    account(phone, "login", "two devices")
+    assert phone.text_content("#me") == "Two Devices"
+    assert user_id(phone) == user_id(laptop)
+    laptop.click("#me")
+    laptop.click("dialog[open] a[href^='/?player=']")
+    laptop.wait_for_selector(".profile .own")
+    assert laptop.locator(".own li").count() == 2
+    laptop.click(".own [data-end]")  # the phone's session
+    laptop.wait_for_function("document.querySelectorAll('.own li').length === 1")
+    phone.reload()
+    phone.wait_for_selector(".account-entry")  # the phone is signed out
+    laptop.click(".own [data-do=logout]")
+    laptop.wait_for_selector(".account-entry")
+    assert laptop.evaluate("fetch('/api/session').then(r => r.status)") == 401
+
+
+def test_a_guest_registers_mid_game_and_plays_on(two_devices: tuple[Page, Page]) -> None:
+    page, second = two_devices
+    enter(page, "Midgame Guest")
+    guest = user_id(page)
+    table_id = create_table(page, players=3)
+    page.click("button.start")
+    act(page)
+    page.click("#me")
+    page.fill("dialog[open] input[name=username]", "Midgame Account")
+    page.fill("dialog[open] input[name=password]", PASSWORD)
+    page.click("dialog[open] button[type=submit]")
+    page.wait_for_selector("dialog[open]", state="detached")
+    assert user_id(page) == guest  # the same user: seat, game and history stay
+    before = int(game_state(page)["version"])
+    act(page)  # the game plays on at the same seat
+    assert int(game_state(page)["version"]) > before
+    account(second, "login", "Midgame Account")
+    second.goto(f"/?table={table_id}")
+    second.wait_for_selector(".game")
+    assert game_state(second)["me"] == game_state(page)["me"]
+
+
+def test_a_rated_game_shows_on_the_profile_and_leaderboard_of_both_devices(
+    two_devices: tuple[Page, Page],
+) -> None:
+    """Issue 18's "done when": register, play a rated game with bots, see the rating on
+    the profile and oneself on the leaderboard, from a second device too."""
+    page, second = two_devices
+    account(page, "register", "Whole Game")
+    page.check("#create-form input[name=rated]")
+    create_table(page, players=3)
+    page.click("button.start")
+    while True:
+        page.wait_for_selector(f"{ACTIONABLE}, #results", timeout=60_000)
+        if page.locator("#results").count():
+            break
+        act(page)
+    page.click("#results .profiles a")
+    page.wait_for_selector(".profile .rating")
+    assert page.locator(".profile .rating-chart, .profile .rating").count() >= 1
+    account(second, "login", "Whole Game")
+    second.goto("/?leaderboard")
+    second.wait_for_selector(".leaderboard tr.mine")
+    assert "Whole Game" in (second.text_content(".leaderboard tr.mine") or "")
+    second.click(".leaderboard tr.mine a")
+    second.wait_for_selector(".profile .rating")
+    assert second.text_content(".profile .rating") == page.text_content(".profile .rating")
+
+
+def test_a_wrong_password_is_shown(two_devices: tuple[Page, Page]) -> None:
+    page, _ = two_devices
+    page.goto("/")
+    page.fill(".account-entry input[name=username]", "Nobody Such")
+    page.fill(".account-entry input[name=password]", "wrong password")
+    page.click(".account-entry button[type=submit]")
+    page.wait_for_function(
+        "document.querySelector('.account-entry .form-error').textContent.includes('wrong')"
+    )
+
+
+def test_account_screens_in_every_language(browser: Browser, server: str) -> None:
+    context = browser.new_context(
+        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto("/")
+    page.wait_for_selector(".account-entry")
+    problems = every_language(page, "welcome-account")
+    page.fill("#nickname", "Гость")
+    page.click(".nickname-form button[type=submit]")
+    page.wait_for_selector("#create-form select[name=preset]")
+
+    def menu() -> None:
+        """Opens the account menu afresh (a language switch does not redraw a dialog)."""
+        page.evaluate("document.getElementById('dialog').close()")
+        page.click("#me")
+        page.wait_for_selector("dialog[open] .account-menu")
+
+    menu()
+    problems += every_language(page, "account-menu", redo=menu)
+    page.keyboard.press("Escape")
+    page.goto(f"/?player={user_id(page)}")
+    page.wait_for_selector(".profile .own")
+    problems += every_language(page, "profile")
+    page.goto("/?leaderboard")
+    page.wait_for_selector(".leaderboard")
+    problems += every_language(page, "leaderboard")
+    context.close()
+    assert errors == []
+    assert problems == [], "\n".join(problems)

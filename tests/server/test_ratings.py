@@ -1,0 +1,168 @@
+"""Ratings, profiles and leaderboards: a rated game's end moves the person's rating as
+OpenSkill's own ``rate`` does (bots at their fixed level ratings), the profile's
+statistics match the game rebuilt with the engine, and neither a profile nor a
+leaderboard shows anything of a game still being played."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import httpx
+from openskill.models import PlackettLuce
+from server_helpers import Api, Server, game_over, play_until
+from test_accounts import register
+
+from raspisnoy.core import Deal, Game, RoundKind, resolve_rules
+from raspisnoy.ratings import BOT_RATINGS, DEFAULT_RATING, PROVISIONAL_GAMES, Rating, displayed
+from raspisnoy.ratings.results import record_results
+from raspisnoy.store import EventRow, Players, Store
+
+BOTS = ["random", "beginner", "random"]
+
+
+def play_rated_game(server: Server, client: Api, choose_seed: int) -> str:
+    """A whole rated game of the client against bots, played through the WebSocket."""
+    table = client.create_table(bots=["random", *BOTS], bot_delay_ms=0, turn_seconds=0, rated=True)
+    assert table["rated"] is True
+    client.post(f"/api/tables/{table['id']}/start")
+    chooser = random.Random(choose_seed)
+    player = client.socket(table["id"])
+    play_until(player, game_over, choose=lambda game: chooser.choice(game["legal"]), timeout=180)
+    player.close()
+    return str(table["id"])
+
+
+def openskill_after_one_game(totals: list[int]) -> Rating:
+    """Seat 0's rating after its first game against ``BOTS``, by OpenSkill itself."""
+    model = PlackettLuce()
+    teams = [[model.rating(mu=DEFAULT_RATING.mu, sigma=DEFAULT_RATING.sigma)]] + [
+        [model.rating(mu=BOT_RATINGS[bot].mu, sigma=BOT_RATINGS[bot].sigma)] for bot in BOTS
+    ]
+    after = model.rate(teams, scores=totals)[0][0]
+    return Rating(after.mu, after.sigma)
+
+
+def test_a_rated_game_moves_the_rating_as_openskill_does(server: Server) -> None:
+    client = register(server, "Rated One")
+    table_id = play_rated_game(server, client, 1)
+    totals = httpx.get(f"{server.base}/api/games/{table_id}/score").json()["totals"]
+    expected = openskill_after_one_game(totals)
+    profile = httpx.get(f"{server.base}/api/players/{client.user['id']}").json()
+    overall = profile["ratings"][0]
+    assert overall["scope"] == "all" and overall["games"] == 1 and overall["provisional"]
+    assert abs(overall["mu"] - expected.mu) < 1e-3 and abs(overall["sigma"] - expected.sigma) < 1e-3
+    assert overall["rating"] == displayed(expected)
+    assert [r["scope"] for r in profile["ratings"]] == ["all", "raspisnoy.com"]
+    assert [p["rating"] for p in profile["history"]] == [overall["rating"]]
+    recent = profile["recent"][0]
+    assert recent["id"] == table_id and recent["points"] == totals[0]
+    assert recent["place"] == 1 + sum(t > totals[0] for t in totals)
+    assert recent["replay"] == f"/?replay={table_id}"
+    board = client.http.get("/api/leaderboard").json()
+    assert (
+        board["me"]["user_id"] == client.user["id"] and board["me"]["rating"] == overall["rating"]
+    )
+    assert all(line["nickname"] != "random" for line in board["lines"])
+    mine = [line for line in board["lines"] if line["user_id"] == client.user["id"]]
+    assert mine == [board["me"]] or board["me"]["position"] > board["size"]
+    recent_board = httpx.get(
+        f"{server.base}/api/leaderboard", params={"period": "30d", "preset": "raspisnoy.com"}
+    ).json()
+    assert client.user["id"] in {line["user_id"] for line in recent_board["lines"]}
+
+
+def test_a_player_who_leaves_is_rated_on_the_stand_ins_points(server: Server) -> None:
+    client = register(server, "Leaves Early")
+    table = client.create_table(bots=["random", *BOTS], bot_delay_ms=0, turn_seconds=0, rated=True)
+    client.post(f"/api/tables/{table['id']}/start")
+    player = client.socket(table["id"])
+    play_until(player, lambda p: p.version >= 10)
+    assert client.post(f"/api/tables/{table['id']}/leave").status_code == 200
+    player.recv_until(lambda m: m.get("game", {}).get("phase") == "over", timeout=180)
+    totals = httpx.get(f"{server.base}/api/games/{table['id']}/score").json()["totals"]
+    profile = httpx.get(f"{server.base}/api/players/{client.user['id']}").json()
+    assert profile["recent"][0]["points"] == totals[0]
+    expected = openskill_after_one_game(totals)
+    assert abs(profile["ratings"][0]["mu"] - expected.mu) < 1e-3
+
+
+def test_an_unrated_game_records_results_but_moves_no_rating(server: Server) -> None:
+    client = register(server, "Unrated One")
+    table = client.create_table(bots="random", bot_delay_ms=0, turn_seconds=0)
+    client.post(f"/api/tables/{table['id']}/start")
+    play_until(client.socket(table["id"]), game_over, timeout=180)
+    profile = httpx.get(f"{server.base}/api/players/{client.user['id']}").json()
+    assert profile["stats"]["games"] == 1 and profile["ratings"] == []
+    changed = {"preset": "raspisnoy.com", "dealer_constraint": False}
+    refused = client.post("/api/tables", rules=changed, rated=True)
+    assert refused.status_code == 422
+    assert "only a preset's own rules are rated" in refused.json()["detail"]
+    assert client.post("/api/tables", rules=changed).json()["rated"] is False
+
+
+def test_nothing_of_a_game_in_progress_shows_on_profile_or_leaderboard(server: Server) -> None:
+    client = register(server, "Mid Game")
+    before = httpx.get(f"{server.base}/api/players/{client.user['id']}").json()
+    table = client.create_table(bots="random", bot_delay_ms=0, turn_seconds=0, rated=True)
+    client.post(f"/api/tables/{table['id']}/start")
+    player = client.socket(table["id"])
+    play_until(player, lambda p: p.version >= 40)
+    during = httpx.get(f"{server.base}/api/players/{client.user['id']}")
+    assert during.json() == before
+    assert table["id"] not in during.text
+    board = httpx.get(f"{server.base}/api/leaderboard", params={"size": 100})
+    assert table["id"] not in board.text
+    assert client.user["id"] not in {line["user_id"] for line in board.json()["lines"]}
+
+
+def _engine_game(seed: int) -> Game:
+    game = Game(resolve_rules("raspisnoy.com"), ("P1", "P2", "P3", "P4"), seed=f"s{seed}")
+    chooser = random.Random(seed)
+    while not game.is_over:
+        game.apply(chooser.choice(game.legal_actions()), game.to_act)
+    return game
+
+
+def test_profile_statistics_match_games_built_with_the_engine(tmp_path: Path) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 'stats.sqlite3'}")
+    store.finish_hooks.append(record_results)
+    players = Players(store)
+    person = store.create_user("Counted")
+    games = [_engine_game(seed) for seed in range(3)]
+    for game in games:
+        row = store.create_table(
+            host_id=person.id,
+            public=True,
+            rules=game.rules.to_json(),
+            bots=["random"] * 4,
+            turn_seconds=0,
+            bot_delay_ms=0,
+            stand_in="random",
+            seed=game.seed,
+        )
+        store.start_table(row.id, game.names, game.rounds()[0].dealer)
+        actions = [e for e in game.events if not isinstance(e.action, Deal)]
+        store.append_events(
+            [EventRow(row.id, i + 1, e.seat, str(e.action), None) for i, e in enumerate(actions)]
+        )
+        store.finish_table(row.id)
+    stats = players.profile(person.id).figures
+    bids = [
+        (r.bids[0], r.taken[0], r.kind, r.points[0]) for g in games for r in g.rounds() if r.bids
+    ]
+    assert stats.games == 3
+    assert stats.points == sum(g.totals[0] for g in games)
+    assert stats.wins == sum(g.totals[0] == max(g.totals) for g in games)
+    assert stats.bid_rounds == len(bids)
+    assert stats.exact == sum(bid == taken for bid, taken, _, _ in bids)
+    assert stats.zero_bids == sum(bid == 0 for bid, _, _, _ in bids)
+    assert stats.zero_exact == sum(bid == taken == 0 for bid, taken, _, _ in bids)
+    blind = [b for b in bids if b[2] is RoundKind.BLIND]
+    assert (stats.blind_rounds, stats.blind_points) == (len(blind), sum(b[3] for b in blind))
+    misere = [r.points[0] for g in games for r in g.rounds() if r.kind is RoundKind.MISERE]
+    golden = [r.points[0] for g in games for r in g.rounds() if r.kind is RoundKind.GOLDEN]
+    assert (stats.misere_rounds, stats.misere_points) == (len(misere), sum(misere))
+    assert (stats.golden_rounds, stats.golden_points) == (len(golden), sum(golden))
+    assert stats.games > 0 and PROVISIONAL_GAMES > 1
+    store.close()
