@@ -59,8 +59,8 @@ def test_no_rest_answer_or_socket_message_at_any_moment_shows_a_hidden_card(
     watcher, stranger = Api(server.base, "Watcher"), Api(server.base)
     table = people[0].create_table(rules=MOMENT_RULES, players=4, turn_seconds=600)
     table_id = table["id"]
-    for seat, person in enumerate(people[1:], 1):
-        assert person.post(f"/api/tables/{table_id}/sit", seat=seat).status_code == 200
+    for number, person in enumerate(people[1:], 1):
+        assert person.post(f"/api/tables/{table_id}/sit", seat=number).status_code == 200
     sockets: list[Player] = [person.socket(table_id) for person in people]
     watching = [watcher.socket(table_id), stranger.socket(table_id)]
     every_socket = [*sockets, *watching]
@@ -94,13 +94,13 @@ def test_no_rest_answer_or_socket_message_at_any_moment_shows_a_hidden_card(
         bids_made = sum(bid is not None for bid in view["bids"] or [])
         if hidden_round and (view["round"], bids_made) not in reconnected and bids_made < 2:
             reconnected.add((view["round"], bids_made))
-            seat = (view["dealer"] + 1 + bids_made) % 4  # the seat to act, then the next
-            received.append((sockets[seat], seat))
-            sockets[seat].close()
-            sockets[seat] = people[seat].socket(table_id)
-            assert sockets[seat].recv()["type"] == "state"
+            turn = (view["dealer"] + 1 + bids_made) % 4  # the seat to act, then the next
+            received.append((sockets[turn], turn))
+            sockets[turn].close()
+            sockets[turn] = people[turn].socket(table_id)
+            assert sockets[turn].recv()["type"] == "state"
             every_socket = [*sockets, *watching]
-            seats_of[id(sockets[seat])] = seat
+            seats_of[id(sockets[turn])] = turn
         if view["phase"] == "over":
             break
         mover = sockets[view["to_act"]]
