@@ -53,6 +53,9 @@ def test_table_options_are_validated(server: Server) -> None:
         ({"stand_in": "nobody"}, "unknown bot 'nobody'"),
         ({"turn_seconds": 2}, "turn_seconds"),
         ({"bot_delay_ms": -1}, "bot_delay_ms"),
+        # The audit's table: accepted before, its start answered 500 and it stayed listed.
+        ({"rules": {"preset": "raspisnoy.com", "exact_per_trick": 10**30}}, "exact_per_trick"),
+        ({"rules": {"preset": "raspisnoy.com", "custom_plan": ["1"] * 101}}, "custom_plan"),
     ]
     for options, words in cases:
         answer = host.http.post("/api/tables", json=options)
@@ -61,6 +64,9 @@ def test_table_options_are_validated(server: Server) -> None:
             answer.text,
         )
     assert httpx.post(f"{server.base}/api/tables", json={}).status_code == 401
+    assert not [
+        t for t in host.http.get("/api/tables").json()["tables"] if t["host_id"] == host.user["id"]
+    ]
 
 
 def test_public_and_private_tables_seating_and_start(server: Server) -> None:
@@ -123,6 +129,11 @@ def test_catalogue(server: Server) -> None:
     rules = httpx.get(f"{server.base}/api/rules").json()
     assert {p["name"] for p in rules["presets"]} >= {"raspisnoy.com", "classic", "oh-hell"}
     assert any(o["name"] == "descending" and o["type"] == "bool" for o in rules["options"])
+    for option in rules["options"]:  # every bound is declared, for the form to show
+        if option["type"] == "int":
+            assert option["low"] <= option["default"] <= option["high"], option
+        if option["type"] == "list":
+            assert len(option["default"]) <= option["max_items"], option
 
 
 def test_the_browser_client_is_served_at_the_root(tmp_path: Path) -> None:

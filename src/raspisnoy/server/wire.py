@@ -390,6 +390,7 @@ def rules_catalogue() -> Json:
                 "low": info.low,
                 "high": info.high,
                 "choices": list(info.choices),
+                "max_items": info.max_items,
             }
             for info in option_info()
         ],
@@ -550,6 +551,8 @@ class OptionOut(_Out):
     low: int | None
     high: int | None
     choices: list[str]
+    #: Most entries of a list option.
+    max_items: int | None
 
 
 class RulesOut(_Out):
