@@ -57,7 +57,7 @@ def _finished_game(store: Store, people: list[str], seed: int) -> str:
         turn_seconds=0,
         bot_delay_ms=0,
         stand_in="random",
-        seed=game.seed,
+        seed=str(game.seed),
         rated=True,
     )
     for seat, person in enumerate(people[1:], start=1):

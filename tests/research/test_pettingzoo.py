@@ -36,6 +36,7 @@ def test_rewards_add_up_to_the_totals_and_masks_are_the_legal_moves(seed: int) -
         mask = observation["action_mask"]
         legal = game_env.game.legal_actions()
         assert mask.sum() == len(legal)
-        assert "round" in game_env.render()
+        shown = game_env.render()
+        assert shown is not None and "round" in shown
         game_env.step(int(rng.choice(np.flatnonzero(mask))))
     assert [earned[f"player_{seat}"] for seat in range(4)] == list(game_env.game.totals)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,7 +59,7 @@ def record() -> Record:
 
 
 @pytest.fixture(scope="module")
-def review_json(record: Record) -> dict[str, object]:
+def review_json(record: Record) -> dict[str, Any]:
     return review_game(record, None, SMALL).to_json()
 
 
@@ -75,7 +76,7 @@ def choices_made(record: Record) -> int:
 
 
 def test_review_shape_covers_every_choice_and_round_kind(
-    record: Record, review_json: dict[str, object]
+    record: Record, review_json: dict[str, Any]
 ) -> None:
     review = review_json
     assert review["format"] == REVIEW_FORMAT
@@ -101,7 +102,7 @@ def test_review_shape_covers_every_choice_and_round_kind(
     assert len(losses) == sum(moment["loss"] > 0 for moment in moments)
 
 
-def test_review_summaries_add_up(review_json: dict[str, object]) -> None:
+def test_review_summaries_add_up(review_json: dict[str, Any]) -> None:
     moments = review_json["moments"]
     for row in review_json["summary"]:
         mine = [m for m in moments if m["seat"] == row["seat"]]
@@ -149,7 +150,7 @@ def test_a_far_fetched_bid_is_classed_worse_than_the_experts() -> None:
         assert isinstance(best, Bid)
         return best
 
-    def bid_moment(choose: Callable[[Game, int], Bid | None]) -> dict[str, object]:
+    def bid_moment(choose: Callable[[Game, int], Bid | None]) -> dict[str, Any]:
         review = review_game(game_to_record(play_game(4, 11, plan, choose)), 0, SMALL)
         (moment,) = (m.to_json() for m in review.moments if m.round == 2 and m.is_bid)
         return moment
