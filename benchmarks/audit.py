@@ -36,10 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -62,9 +59,10 @@ from soak import LIFTED_LIMITS
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
 
 from leak_check import EVERY_KIND, check, check_rest, states_of
-from server_helpers import TEST_SECRET, Api, Player, free_port, new_database
+from server_helpers import TEST_SECRET, Api, Player, new_database
 
-from raspisnoy.core.record import loads_record, replay
+from raspisnoy.core import loads_record, replay
+from raspisnoy.server.process import ServerProcess
 from raspisnoy.store import Store
 
 Message = dict[str, Any]
@@ -80,64 +78,17 @@ AUDIT_LIMITS = {
 }
 
 
-class ServerProcess:
-    """``raspisnoy serve`` on a fixed port and database, which can be killed and started
-    again (the port and the database stay, so clients reconnect to the same address)."""
-
-    def __init__(self, database_url: str, folder: Path) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.database_url = database_url
-        self.log = folder / "server.log"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        """Start it and wait until ``/healthz`` answers."""
-        env = {**os.environ, **AUDIT_LIMITS, "RASPISNOY_SECRET_KEY": TEST_SECRET}
-        command = [sys.executable, "-m", "raspisnoy", "serve", "--port", str(self.port)]
-        with self.log.open("ab") as output:
-            self.process = subprocess.Popen(
-                [*command, "--database-url", self.database_url],
-                env=env,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                httpx.get(f"{self.base}/healthz", timeout=5).raise_for_status()
-                return
-            except httpx.TransportError:
-                if not self.alive() or time.monotonic() > deadline:
-                    self.kill()
-                    tail = self.log.read_text(errors="replace")[-2000:]
-                    raise SystemExit(f"the server did not start:\n{tail}") from None
-                time.sleep(0.1)
-
-    def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown, no flush; whatever was not committed is gone."""
-        if self.process is not None and self.alive():
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait(30)
-
-    def stop(self) -> None:
-        if self.process is not None and self.alive():
-            self.process.terminate()
-            self.process.wait(30)
-
-
 @contextmanager
-def running_server(database: str) -> Iterator[ServerProcess]:
+def running_server(database: str) -> Iterator[tuple[ServerProcess, str]]:
     """A started server on a fresh database (a SQLite file, or a PostgreSQL schema that
-    is dropped afterwards), stopped at the end."""
+    is dropped afterwards), and the database's URL; the server is stopped at the end."""
     with tempfile.TemporaryDirectory() as folder, new_database(database, Path(folder)) as url:
-        server = ServerProcess(url, Path(folder))
+        env = {**AUDIT_LIMITS, "RASPISNOY_SECRET_KEY": TEST_SECRET}
+        log = Path(folder) / "server.log"
+        server = ServerProcess("--database-url", url, env=env, log=log, startup_seconds=120)
         server.start()
         try:
-            yield server
+            yield server, url
         finally:
             server.stop()
 
@@ -315,7 +266,7 @@ async def kill_audit(server: ServerProcess, args: argparse.Namespace) -> KillRun
         "public": False,
     }
     run = KillRun()
-    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         tokens = []
         for number in range(args.tables * args.people):
             session = await http.post("/api/session", json={"nickname": f"Audit {number}"})
@@ -363,10 +314,10 @@ def check_stored(store: Store, run: KillRun) -> Counter[str]:
 
 def kill_command(args: argparse.Namespace) -> None:
     started = time.monotonic()
-    with running_server(args.database) as server:
+    with running_server(args.database) as (server, url):
         run = asyncio.run(kill_audit(server, args))
         server.stop()
-        store = Store.open(server.database_url, migrate=False)
+        store = Store.open(url, migrate=False)
         try:
             counts = check_stored(store, run)
         finally:
@@ -964,8 +915,8 @@ def fuzz_command(args: argparse.Namespace) -> None:
     failures: list[str] = []
     accepted: list[str] = []
     crashes = 0
-    with running_server("sqlite") as server:
-        fuzz = Fuzz(server.base, rng)
+    with running_server("sqlite") as (server, _url):
+        fuzz = Fuzz(server.url, rng)
         kinds = fuzz.inputs()
         before = fuzz.snapshot()
         for number in range(args.inputs):
@@ -1146,11 +1097,11 @@ def leaks_command(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     leaks: list[str] = []
     counts: Counter[str] = Counter()
-    with running_server("sqlite") as server:
-        store = Store.open(server.database_url, migrate=False)
+    with running_server("sqlite") as (server, url):
+        store = Store.open(url, migrate=False)
         try:
             for number in range(args.games):
-                table_id, game = leak_game(server.base, rng, number, args.rest_every)
+                table_id, game = leak_game(server.url, rng, number, args.rest_every)
                 messages, answers = check_leak_game(store, table_id, game, leaks)
                 counts.update(messages=messages, answers=answers, syncs=game.syncs)
                 counts.update(reconnects=len(game.retired), hidden=game.hidden_reconnects)

@@ -23,10 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -38,7 +35,7 @@ from rich.progress import Progress
 from rich.table import Table
 from websockets.asyncio.client import connect
 
-from server_load import free_port
+from raspisnoy.server.process import ServerProcess
 
 #: Environment of the soaked server: every per-address and per-user limit lifted.
 LIFTED_LIMITS = {
@@ -126,29 +123,6 @@ def growth_over_last_half(samples: list[dict[str, float]]) -> float:
     return 100 * (end["rss_mb"] - middle["rss_mb"]) / middle["rss_mb"]
 
 
-def start_server(folder: str) -> tuple[subprocess.Popen[bytes], str]:
-    """``raspisnoy serve`` on a free port with its data in ``folder``; waits until it answers."""
-    port = free_port()
-    env = {**os.environ, **LIFTED_LIMITS}
-    command = [sys.executable, "-m", "raspisnoy", "serve", "--port", str(port)]
-    log = Path(folder) / "server.log"
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [*command, "--data-dir", folder], env=env, stdout=output, stderr=subprocess.STDOUT
-        )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            httpx.get(f"{base}/healthz").raise_for_status()
-            return server, base
-        except httpx.TransportError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                raise SystemExit(f"the server did not start:\n{log.read_text()[-2000:]}") from None
-            time.sleep(0.2)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -171,14 +145,18 @@ def main() -> None:
         "public": False,
     }
     with tempfile.TemporaryDirectory() as folder:
-        server, base = start_server(folder)
+        log = Path(folder) / "server.log"
+        server = ServerProcess("--data-dir", folder, env=LIFTED_LIMITS, log=log)
+        server.start()
+        assert server.process is not None
         try:
             started = time.monotonic()
-            samples = asyncio.run(soak(base, server.pid, args.games, args.concurrency, options))
+            samples = asyncio.run(
+                soak(server.url, server.process.pid, args.games, args.concurrency, options)
+            )
             seconds = time.monotonic() - started
         finally:
-            server.terminate()
-            server.wait(30)
+            server.stop()
     growth = growth_over_last_half(samples)
     figures = {
         "games": args.games,

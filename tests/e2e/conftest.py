@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_helpers import ServerProcess
+from e2e_helpers import server_process
 from playwright.sync_api import Browser, BrowserContext, sync_playwright
+
+from raspisnoy.server.process import ServerProcess
 
 CHROMIUM = Path(os.environ.get("RASPISNOY_CHROMIUM", "/usr/lib/chromium/chromium"))
 CHROMIUM_ARGS = [
@@ -29,7 +31,7 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server with a database of its own, shared by the tests."""
-    process = ServerProcess(tmp_path_factory.mktemp("e2e-data"))
+    process = server_process(tmp_path_factory.mktemp("e2e-data"))
     process.start()
     yield process.url
     process.stop()
@@ -38,7 +40,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server for one test alone, which the test may restart."""
-    process = ServerProcess(tmp_path)
+    process = server_process(tmp_path)
     process.start()
     yield process
     process.stop()

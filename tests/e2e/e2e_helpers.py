@@ -4,65 +4,19 @@ make one move."""
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize
 
-#: How long the server may take to answer /healthz after it starts.
-STARTUP_SECONDS = 30
+from raspisnoy.server.process import ServerProcess
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class ServerProcess:
-    """``raspisnoy serve`` on a free loopback port over a data directory; it can be
-    stopped and started again on the same port and data (a server restart)."""
-
-    def __init__(self, data: Path) -> None:
-        self.data = data
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = data / "server.log"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log_path.open("ab") as log:
-            argv = [sys.executable, "-m", "raspisnoy", "serve", f"--port={self.port}"]
-            self.process = subprocess.Popen(
-                [*argv, f"--data-dir={self.data}"],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while True:
-            if self.process.poll() is not None:
-                pytest.fail(f"the server exited: {self.log_path.read_text(errors='replace')}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"the server did not start: {self.log_path.read_text()}")
-                time.sleep(0.1)  # polling a process that is starting up
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
+def server_process(data: Path) -> ServerProcess:
+    """``raspisnoy serve`` over the data folder ``data`` on a free loopback port, its
+    output kept in ``data/server.log``; it can be stopped and started again."""
+    return ServerProcess("--data-dir", str(data), log=data / "server.log")
 
 
 #: Something this page's player can do now: an allowed bid or a highlighted card.

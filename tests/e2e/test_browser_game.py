@@ -5,7 +5,6 @@ from __future__ import annotations
 import httpx
 from e2e_helpers import (
     ACTIONABLE,
-    ServerProcess,
     act,
     create_table,
     enter,
@@ -13,6 +12,8 @@ from e2e_helpers import (
     visible_state,
 )
 from playwright.sync_api import Browser, BrowserContext, Page
+
+from raspisnoy.server.process import ServerProcess
 
 
 def test_whole_game_against_two_bots(context: BrowserContext, server: str) -> None:

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import secrets
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +24,7 @@ from websockets.typing import Origin
 from raspisnoy.server.app import WEB_DIR, create_app
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services
+from raspisnoy.server.process import ServerProcess, free_port
 from raspisnoy.store import Store
 
 Message = dict[str, Any]
@@ -79,13 +76,6 @@ FAST = ServerSettings(
 def services_of_app(app: Any) -> Services:
     services: Services = app.state.services
     return services
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class Server:
@@ -245,32 +235,15 @@ def play_in_threads(players: list[Player], done: Callable[[Player], bool] = game
 
 
 @contextmanager
-def serve(port: int, *options: str, key_file: bool = False) -> Iterator[subprocess.Popen[bytes]]:
+def serve(port: int, *options: str, key_file: bool = False) -> Iterator[ServerProcess]:
     """``raspisnoy serve --port PORT OPTIONS...`` in a subprocess, once ``/healthz`` answers.
     Its secret is ``TEST_SECRET`` (so no key file lands in the working folder), or with
     ``key_file`` the key file it makes in its data directory."""
-    environment = {**os.environ, "RASPISNOY_SECRET_KEY": TEST_SECRET}
+    server = ServerProcess(*options, port=port, env={"RASPISNOY_SECRET_KEY": TEST_SECRET})
     if key_file:
-        del environment["RASPISNOY_SECRET_KEY"]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "raspisnoy", "serve", "--port", str(port), *options],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=environment,
-    )
+        del server.env["RASPISNOY_SECRET_KEY"]
+    server.start()
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz").json() == {"status": "ok"}:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"the server did not start: {process.stderr.read()!r}")  # type: ignore[union-attr]
-            time.sleep(0.1)
-        yield process
+        yield server
     finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(20)
+        server.stop(20)

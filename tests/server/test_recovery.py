@@ -4,17 +4,17 @@ SIGKILL in the middle of a round and restarted; the game goes on exactly where i
 from __future__ import annotations
 
 import os
-import signal
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from server_helpers import BACKENDS, Api, Player, free_port, new_database, play_in_threads, serve
+from server_helpers import BACKENDS, Api, Player, new_database, play_in_threads, serve
 
 from raspisnoy.core.record import loads_record, replay
 from raspisnoy.server.auth import KEY_FILE
+from raspisnoy.server.process import free_port
 
 
 def mid_round_human_turn(player: Player) -> bool:
@@ -46,8 +46,7 @@ def test_sigkill_mid_round_and_the_game_goes_on(backend: str, tmp_path: Path) ->
             play_in_threads(players, mid_round_human_turn)
             before = [(p.version, p.game) for p in players]
             assert before[0][0] == before[1][0]
-            os.kill(process.pid, signal.SIGKILL)
-            process.wait(10)
+            process.kill()
         with serve(port, "--database-url", url):
             again = [anna.socket(table["id"]), boris.socket(table["id"])]
             for player, (version, game) in zip(again, before, strict=True):
