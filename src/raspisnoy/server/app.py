@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from raspisnoy.bots.expert import warm_up
 from raspisnoy.server.auth import Sessions, load_secret
+from raspisnoy.server.cluster import Ownership
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services, count_request, install
 from raspisnoy.server.errors import RequestError, request_error_answer
@@ -34,7 +35,10 @@ def create_app(
     """The ASGI application over ``store`` (already migrated); ``web_dir``, if it exists,
     is served at ``/``. Raises ``SecretKeyError`` if the server's secret cannot be had."""
     settings = settings or ServerSettings()
-    hub = Hub(store, settings)
+    ownership = None
+    if settings.redis_url is not None:  # one of several workers (docs/cluster.md)
+        ownership = Ownership.connect(settings.redis_url, settings.lease_seconds)
+    hub = Hub(store, settings, ownership)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -8,6 +8,7 @@ values, never ORM objects, so nothing outside this package holds a database sess
 
 from raspisnoy.store.repository import (
     EventRow,
+    FencedError,
     NotFoundError,
     SeatRow,
     SheetRow,
@@ -20,6 +21,7 @@ from raspisnoy.store.repository import (
 
 __all__ = [
     "EventRow",
+    "FencedError",
     "NotFoundError",
     "SeatRow",
     "SheetRow",

@@ -65,6 +65,9 @@ class GameTable(Base):
     first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The fencing token of the worker that owns the table now (``Store.claim_table``);
+    #: a write under another token is refused.
+    owner_token: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Seat(Base):
