@@ -11,7 +11,8 @@ and the longest pause a table saw (no new event at any of its seats).
     .venv/bin/python benchmarks/chaos.py [--tables 20] [--seconds 30] [--kill-every 8]
         [--think-ms 200] [--json out.json]
 
-The worker killed is restarted by ``raspisnoy serve --workers`` after a second, so the
+``--database-url`` is a PostgreSQL server; the run gets a fresh schema there, dropped at
+the end. The worker killed is restarted by ``raspisnoy serve --workers`` after a second, so the
 tables move away from it and back again once it is up.
 """
 
@@ -40,7 +41,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidHandshake, WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
-from localcluster import DEFAULT_DATABASE, DEFAULT_REDIS, LocalCluster
+from localcluster import DEFAULT_DATABASE, DEFAULT_REDIS, LocalCluster, postgres_schema
 
 SEATS = 4
 #: Settings for clients that act as fast as bots, all from one address.
@@ -220,7 +221,7 @@ async def chaos(
     ws_base = cluster.url.replace("http://", "ws://")
     players = [asyncio.create_task(play(c, ws_base, think, stop)) for c in clients]
     table_states = list({id(c.table): c.table for c in clients}.values())
-    kills = 0
+    kills = acked_before = 0
     start = time.monotonic()
     for state in table_states:
         state.progressed = start
@@ -232,6 +233,8 @@ async def chaos(
         if busiest:
             os.kill(busiest[0][0], signal.SIGKILL)
             kills += 1
+            if kills == 1:
+                acked_before = sum(len(c.acked) for c in clients)
     stop.set()
     end = time.monotonic()
     for state in table_states:  # a table that stopped moving pauses until the end
@@ -247,6 +250,7 @@ async def chaos(
         "seconds": seconds,
         "kills": kills,
         "actions_acknowledged": acked,
+        "acknowledged_after_first_kill": acked - acked_before if kills else 0,
         "actions_lost": lost_actions(cluster.database_url, clients),
         "acknowledged_twice": sum(c.acked_twice for c in clients),
         "reconnects": sum(c.reconnects for c in clients),
@@ -266,17 +270,18 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     environment = {**LOAD_ENVIRONMENT, "RASPISNOY_SECRET_KEY": secrets.token_urlsafe(32)}
-    cluster = LocalCluster(
-        2,
-        database_url=args.database_url,
-        redis_url=args.redis_url,
-        environment=environment,
-        quiet=True,
-    )
-    with cluster:
-        result = asyncio.run(
-            chaos(cluster, args.tables, args.seconds, args.kill_every, args.think_ms / 1000)
+    with postgres_schema(args.database_url) as database_url:
+        cluster = LocalCluster(
+            2,
+            database_url=database_url,
+            redis_url=args.redis_url,
+            environment=environment,
+            quiet=True,
         )
+        with cluster:
+            result = asyncio.run(
+                chaos(cluster, args.tables, args.seconds, args.kill_every, args.think_ms / 1000)
+            )
     table = Table(
         title=f"Chaos: {args.tables} tables, 2 workers, a SIGKILL every {args.kill_every:g} s"
     )

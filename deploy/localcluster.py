@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -20,13 +21,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 
 import httpx
 
-__all__ = ["NGINX_TEMPLATE", "LocalCluster", "find_nginx", "free_port", "render_nginx"]
+__all__ = [
+    "NGINX_TEMPLATE",
+    "LocalCluster",
+    "find_nginx",
+    "free_port",
+    "postgres_schema",
+    "render_nginx",
+]
 
 NGINX_TEMPLATE = Path(__file__).with_name("nginx.conf")
 DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -54,6 +63,25 @@ def free_ports(count: int) -> int:
             continue
         return first
     raise RuntimeError(f"no {count} consecutive free ports")
+
+
+@contextmanager
+def postgres_schema(url: str = DEFAULT_DATABASE) -> Iterator[str]:
+    """``url`` with a fresh schema of its own as the search path, dropped afterwards, so
+    that runs share no tables (``sqlalchemy.exc.OperationalError`` if unreachable)."""
+    from sqlalchemy import create_engine, text
+
+    schema = f"raspisnoy_cluster_{secrets.token_hex(4)}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        separator = "&" if "?" in url else "?"
+        yield f"{url}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with suppress(Exception), admin.connect() as connection:
+            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
 
 
 def find_nginx() -> str | None:
