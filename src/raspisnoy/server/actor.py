@@ -40,6 +40,7 @@ from raspisnoy.server.wire import (
     event_message,
     pong_message,
     round_summary,
+    seat_view_json,
     state_message,
     table_json,
     table_message,
@@ -395,13 +396,17 @@ class TableActor:
             self._broadcast_table()
 
     def _send_views(self, game: Game, shared: Json) -> None:
+        """Send each client ``shared`` with its seat's view; each seat's message is made
+        once, on one JSON of the public part of the game (``seat_view_json``)."""
         encoded: dict[int | None, str] = {}
-
+        public: Json | None = None
         for connection in self._connections:
             seat = connection.seat
             if seat not in encoded:
-                message = {**shared, "game": view_json(game.view(seat))}
-                encoded[seat] = encode(message)
+                if public is None:
+                    public = view_json(game.view(None))
+                own = public if seat is None else seat_view_json(game.view(seat), public)
+                encoded[seat] = encode({**shared, "game": own})
             connection.send(encoded[seat])
 
     def _schedule_turn(self, *, retry: bool = False) -> None:
