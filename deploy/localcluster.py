@@ -92,7 +92,7 @@ def find_nginx() -> str | None:
 def render_nginx(prefix: Path, listen: str, servers: list[str]) -> str:
     """``deploy/nginx.conf`` for workers at ``servers`` (``host:port``), listening at
     ``listen``, with its files under ``prefix``."""
-    lines = "\n        ".join(f"server {server} max_fails=1 fail_timeout=2s;" for server in servers)
+    lines = "\n        ".join(f"server {server} max_fails=0;" for server in servers)
     text = NGINX_TEMPLATE.read_text(encoding="utf-8")
     return (
         text.replace("@PREFIX@", str(prefix))

@@ -44,8 +44,8 @@ def test_every_worker_sees_every_table_and_a_killed_worker_loses_nothing(
 
     result = asyncio.run(chaos(cluster, tables=4, seconds=14, kill_every=6, think=0.05))
 
-    assert result["kills"] >= 1
-    assert result["actions_lost"] == 0
-    assert result["acknowledged_twice"] == 0
-    assert result["acknowledged_after_first_kill"] > 0  # the games went on
-    assert result["longest_pause_s"] < 10, result
+    assert result["kills"] >= 1, result
+    assert result["actions_lost"] == 0, result
+    assert result["acknowledged_twice"] == 0, result
+    assert result["acknowledged_after_first_kill"] > 0, result  # the games went on
+    assert result["longest_pause_s"] < 8, result  # lease 2 s, reconnects, reload

@@ -69,5 +69,5 @@ def test_the_nginx_image_renders_a_configuration_nginx_accepts(nginx: str, tmp_p
     )
     assert checked.returncode == 0, checked.stderr
     rendered = (tmp_path / "nginx.conf").read_text()
-    assert "server 127.0.0.1:2 max_fails=1" in rendered
+    assert "server 127.0.0.1:2 max_fails=0;" in rendered
     assert re.search("@[A-Z]+@", rendered) is None  # every placeholder filled in

@@ -34,6 +34,8 @@ _OWNER = "raspisnoy:owner:"
 _RELEASE = "raspisnoy:release"
 #: Seconds between tries while another worker holds a wanted lease.
 _POLL_SECONDS = 0.1
+#: Seconds between requests to hand a wanted table over.
+_ASK_SECONDS = 0.5
 
 # Take the lease if it is free (or already ours); 1 if we hold it now, 0 if another does.
 _ACQUIRE = """
@@ -106,13 +108,14 @@ class Ownership:
     async def acquire(self, table_id: str, wait: float) -> None:
         """Take the table's lease, asking its holder to hand it over and waiting up to
         ``wait`` seconds; ``LeaseBusyError`` if it is still held by then."""
-        deadline = time.monotonic() + wait
-        asked = False
+        now = time.monotonic()
+        deadline, ask_at = now + wait, now
         while not await self._acquire(keys=[_OWNER + table_id], args=[self.name, self._ttl_ms]):
-            if not asked:
+            now = time.monotonic()
+            if now >= ask_at:  # asked again and again: the holder may have just taken it
                 await self.redis.publish(_RELEASE, table_id)
-                asked = True
-            if time.monotonic() >= deadline:
+                ask_at = now + _ASK_SECONDS
+            if now >= deadline:
                 raise LeaseBusyError(f"table {table_id!r} is held by another worker")
             await asyncio.sleep(_POLL_SECONDS)
         self._held.add(table_id)
