@@ -15,7 +15,8 @@ heaviest load; a table's default bot delay is 800 ms). For ``--seconds`` it meas
 - latency from an action's send to each seat's receipt of its event (the state every
   seat sees), p50 and p99 over all (action, seat) pairs; clients and server share the
   machine's clock;
-- the server process's CPU time per action over the measured window.
+- the server process's CPU time per action over the measured window (with ``--cluster``:
+  the workers' and nginx's), and the load generator's own.
 
 The clients run in this process (asyncio), so on a small machine they compete with the
 server for the CPU: the figures are a floor for the server alone.
@@ -203,10 +204,11 @@ async def load(
             (await http.post(f"/api/tables/{table.id}/start", headers=auth)).raise_for_status()
         await asyncio.sleep(warmup)
         totals.measuring = True
-        start, cpu = time.perf_counter(), cpu_seconds(server_pids)
+        start, cpu, own = time.perf_counter(), cpu_seconds(server_pids), cpu_seconds([os.getpid()])
         await asyncio.sleep(seconds)
         totals.measuring = False
         elapsed, cpu = time.perf_counter() - start, cpu_seconds(server_pids) - cpu
+        own = cpu_seconds([os.getpid()]) - own
         totals.stop = True
         open_sockets = sum(1 for _, sockets in opened for ws in sockets if ws.state.name == "OPEN")
         for _, sockets in opened:
@@ -234,6 +236,8 @@ async def load(
         "latency_ms_p99": percentile(0.99),
         "latency_ms_mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
         "server_cpu_ms_per_action": cpu * 1000 / max(1, totals.actions),
+        # The clients' own share of the machine (this process), for comparison.
+        "clients_cpu_ms_per_action": own * 1000 / max(1, totals.actions),
         "games_finished": totals.finished,
     }
 

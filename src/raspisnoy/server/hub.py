@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any, TypeVar
 
@@ -124,7 +124,7 @@ class _Port:
         await self._fenced(table_id, write)
         return await self.reload(table_id)
 
-    async def _fenced(self, table_id: str, write: Any) -> None:
+    async def _fenced(self, table_id: str, write: Awaitable[object]) -> None:
         """Await ``write``; if the database refused it because another worker owns the
         table now, this worker lets the table go (its clients reconnect to the owner)."""
         try:
@@ -223,14 +223,15 @@ class Hub:
 
         async def let_go() -> None:
             if actor is not None:
-                await actor.call(_nothing)  # the commands queued before the request finish
+                with suppress(RequestError):  # closed meanwhile: nothing left to finish
+                    await actor.call(_nothing)  # the commands queued before the request finish
             self.lose(table_id)
             if self.ownership is not None:
                 await self.ownership.release(table_id)
 
         self._spawn(let_go())
 
-    def _spawn(self, work: Any) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
