@@ -53,7 +53,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
     except RequestError as error:  # the table is moving between workers: come back soon
         with suppress(RuntimeError):  # unless the socket is closed already
-            await websocket.close(CloseCode.TRY_LATER, error.message[:120])
+            await websocket.close(CloseCode.RESTART, error.message[:120])
     finally:
         services.sockets.release(holder)
 
