@@ -15,13 +15,21 @@ heaviest load; a table's default bot delay is 800 ms). For ``--seconds`` it meas
 - latency from an action's send to each seat's receipt of its event (the state every
   seat sees), p50 and p99 over all (action, seat) pairs; clients and server share the
   machine's clock;
-- the server process's CPU time per action over the measured window.
+- the server process's CPU time per action over the measured window (with ``--cluster``:
+  the workers' and nginx's), and the load generator's own.
 
 The clients run in this process (asyncio), so on a small machine they compete with the
 server for the CPU: the figures are a floor for the server alone.
 
     .venv/bin/python benchmarks/server_load.py [--tables 200] [--seconds 30] [--think-ms 800]
         [--database-url URL] [--json out.json]
+
+With ``--cluster`` the same load runs twice through nginx on PostgreSQL and Redis (a local
+cluster, ``deploy/localcluster.py``): with one worker and with two, each on a fresh
+schema, and the table gives the ratio of two workers to one. CPU per action is then the
+workers' and nginx's together. The full form of issue 16:
+
+    .venv/bin/python benchmarks/server_load.py --cluster --tables 1000 --seconds 40 --think-ms 800
 """
 
 from __future__ import annotations
@@ -32,7 +40,6 @@ import json
 import os
 import random
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -43,24 +50,28 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from pydantic import SecretStr
 from rich.console import Console
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection, connect
 
+from raspisnoy.server.process import free_port
+
 SEATS = 4
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) the processes have used so far, from Linux's /proc."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far, from Linux's /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def children_of(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux)."""
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
 def run_server(port: int, database_url: str) -> None:
@@ -76,7 +87,7 @@ def run_server(port: int, database_url: str) -> None:
     settings = ServerSettings(
         messages_per_second=1000,
         message_burst=1000,
-        secret_key=secrets.token_urlsafe(32),
+        secret_key=SecretStr(secrets.token_urlsafe(32)),
         sessions_per_address="1000000/minute",
         requests_per_address="1000000/minute",
         max_sockets_per_user=1_000_000,
@@ -163,7 +174,7 @@ async def open_table(
 
 
 async def load(
-    base: str, tables: int, seconds: float, warmup: float, think: float, server_pid: int
+    base: str, tables: int, seconds: float, warmup: float, think: float, server_pids: list[int]
 ) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     totals = Totals()
@@ -187,10 +198,11 @@ async def load(
             (await http.post(f"/api/tables/{table.id}/start", headers=auth)).raise_for_status()
         await asyncio.sleep(warmup)
         totals.measuring = True
-        start, cpu = time.perf_counter(), cpu_seconds(server_pid)
+        start, cpu, own = time.perf_counter(), cpu_seconds(server_pids), cpu_seconds([os.getpid()])
         await asyncio.sleep(seconds)
         totals.measuring = False
-        elapsed, cpu = time.perf_counter() - start, cpu_seconds(server_pid) - cpu
+        elapsed, cpu = time.perf_counter() - start, cpu_seconds(server_pids) - cpu
+        own = cpu_seconds([os.getpid()]) - own
         totals.stop = True
         open_sockets = sum(1 for _, sockets in opened for ws in sockets if ws.state.name == "OPEN")
         for _, sockets in opened:
@@ -218,6 +230,8 @@ async def load(
         "latency_ms_p99": percentile(0.99),
         "latency_ms_mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
         "server_cpu_ms_per_action": cpu * 1000 / max(1, totals.actions),
+        # The clients' own share of the machine (this process), for comparison.
+        "clients_cpu_ms_per_action": own * 1000 / max(1, totals.actions),
         "games_finished": totals.finished,
     }
 
@@ -238,9 +252,17 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="through nginx on PostgreSQL and Redis, with 1 and with 2 workers",
+    )
     args = parser.parse_args()
     if args.serve is not None:  # the server subprocess
         run_server(args.serve, args.database_url)
+        return
+    if args.cluster:
+        compare_workers(args)
         return
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
@@ -260,7 +282,9 @@ def main() -> None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
             result = asyncio.run(
-                load(base, args.tables, args.seconds, args.warmup, args.think_ms / 1000, server.pid)
+                load(
+                    base, args.tables, args.seconds, args.warmup, args.think_ms / 1000, [server.pid]
+                )
             )
         finally:
             server.terminate()
@@ -276,6 +300,44 @@ def main() -> None:
     Console().print(table)
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+
+
+def compare_workers(args: argparse.Namespace) -> None:
+    """The load through nginx with one worker, then two; a table of both and their ratio."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
+    from localcluster import DEFAULT_DATABASE, LocalCluster, postgres_schema
+
+    from chaos import LOAD_ENVIRONMENT
+
+    environment = {**LOAD_ENVIRONMENT, "RASPISNOY_SECRET_KEY": secrets.token_urlsafe(32)}
+    results: dict[int, dict[str, Any]] = {}
+    for workers in (1, 2):
+        with postgres_schema(args.database_url or DEFAULT_DATABASE) as url:
+            cluster = LocalCluster(workers, database_url=url, environment=environment, quiet=True)
+            with cluster:
+                assert cluster.supervisor is not None and cluster.nginx is not None
+                # One worker is the supervisor process itself; more are its children.
+                workers_pids = children_of(cluster.supervisor.pid) or [cluster.supervisor.pid]
+                pids = [*workers_pids, cluster.nginx.pid]
+                think = args.think_ms / 1000
+                results[workers] = asyncio.run(
+                    load(cluster.url, args.tables, args.seconds, args.warmup, think, pids)
+                )
+    table = Table(
+        title=f"Server load through nginx on PostgreSQL: {args.tables} tables × {SEATS} "
+        "clients, 1 and 2 workers"
+    )
+    for column in ("figure", "1 worker", "2 workers", "2 / 1"):
+        table.add_column(column, justify="left" if column == "figure" else "right")
+    for key, one in results[1].items():
+        two = results[2][key]
+        ratio = f"{two / one:.2f}" if isinstance(one, int | float) and one else ""
+        table.add_row(
+            key, *(f"{v:.1f}" if isinstance(v, float) else str(v) for v in (one, two)), ratio
+        )
+    Console().print(table)
+    if args.json is not None:
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

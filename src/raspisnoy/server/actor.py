@@ -40,6 +40,7 @@ from raspisnoy.server.wire import (
     event_message,
     pong_message,
     round_summary,
+    seat_view_json,
     state_message,
     table_json,
     table_message,
@@ -54,6 +55,7 @@ _log = logging.getLogger(__name__)
 #: How long a bot waits before trying again when its move could not be stored.
 _RETRY_SECONDS = 1.0
 _BETWEEN_ROUNDS = (Phase.OVER, Phase.CHOOSE)
+_CLOSED = "the table is moving to another server worker: try again in a moment"
 _T = TypeVar("_T")
 
 
@@ -166,6 +168,8 @@ class TableActor:
 
     async def call(self, command: Callable[[], Awaitable[_T]]) -> _T:
         """Run ``command`` in the actor, after the commands queued before it; its result."""
+        if self._task is None:
+            raise RequestError(Refusal.BUSY, _CLOSED, retry_after=1)
         future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, future))
         return await future
@@ -188,19 +192,26 @@ class TableActor:
                 if future is not None and not future.done():
                     future.set_result(result)
 
-    async def close(self) -> None:
-        """Stop the actor and its turn task (the server is shutting down, or the actor is
-        dropped)."""
+    async def close(
+        self, code: int = CloseCode.GOING_AWAY, reason: str = "the server is restarting"
+    ) -> None:
+        """Stop the actor and its turn task (the server is shutting down, the actor is
+        dropped, or the table moved to another worker) and close its clients with
+        ``code``. Commands still queued fail with a ``busy`` refusal, as later ones do."""
         for task in (self._turn, self._task):
             if task is not None:
                 task.cancel()
+        while not self._queue.empty():
+            _, future = self._queue.get_nowait()
+            if future is not None and not future.done():
+                future.set_exception(RequestError(Refusal.BUSY, _CLOSED, retry_after=1))
         # A cancelled task keeps its exception, whose traceback holds the task's frames and
         # so this actor: a cycle (actor, task, exception, frame) that only a full garbage
         # collection would free, which the server makes rare (``command.tune_gc``). Without
         # the references the task and the actor, its game included, go as soon as done.
         self._turn = self._task = None
         for connection in self._connections:
-            connection.close(CloseCode.GOING_AWAY, "the server is restarting")
+            connection.close(code, reason)
 
     def close_sessions(self, ended: Callable[[Connection], bool]) -> None:
         """Close the clients whose session has ended (4401), as a logged-out token must
@@ -385,13 +396,17 @@ class TableActor:
             self._broadcast_table()
 
     def _send_views(self, game: Game, shared: Json) -> None:
+        """Send each client ``shared`` with its seat's view; each seat's message is made
+        once, on one JSON of the public part of the game (``seat_view_json``)."""
         encoded: dict[int | None, str] = {}
-
+        public: Json | None = None
         for connection in self._connections:
             seat = connection.seat
             if seat not in encoded:
-                message = {**shared, "game": view_json(game.view(seat))}
-                encoded[seat] = encode(message)
+                if public is None:
+                    public = view_json(game.view(None))
+                own = public if seat is None else seat_view_json(game.view(seat), public)
+                encoded[seat] = encode({**shared, "game": own})
             connection.send(encoded[seat])
 
     def _schedule_turn(self, *, retry: bool = False) -> None:

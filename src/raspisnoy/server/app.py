@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from raspisnoy.bots.expert import warm_up
 from raspisnoy.ratings.results import record_results
 from raspisnoy.server.auth import Sessions, load_secret
+from raspisnoy.server.cluster import Ownership
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services, count_request, install
 from raspisnoy.server.errors import RequestError, request_error_answer, validation_error_answer
@@ -38,7 +39,10 @@ def create_app(
     settings = settings or ServerSettings()
     if record_results not in store.finish_hooks:  # a game's end stores results and ratings
         store.finish_hooks.append(record_results)
-    hub = Hub(store, settings)
+    ownership = None
+    if settings.redis_url is not None:  # one of several workers (docs/cluster.md)
+        ownership = Ownership.connect(settings.redis_url, settings.lease_seconds)
+    hub = Hub(store, settings, ownership)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

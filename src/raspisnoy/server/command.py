@@ -4,18 +4,33 @@ The database is ``--database-url`` (or ``RASPISNOY_DATABASE_URL``), else SQLite 
 data directory; every other setting comes from the environment (``ServerSettings``).
 Migrations run before the server listens, so a bad URL or an
 unreachable database ends in one ``error:`` line, like every other command.
+
+``--workers N`` runs N server processes on ports ``--port`` to ``--port + N - 1`` (a load
+balancer in front routes each table to one of them, docs/cluster.md) and restarts any
+that dies; several workers need PostgreSQL and Redis.
 """
 
 from __future__ import annotations
 
 import gc
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from types import FrameType
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+if TYPE_CHECKING:
+    from raspisnoy.server.config import ServerSettings
+
 __all__ = ["UVICORN_OPTIONS", "serve", "tune_gc"]
+
+#: Seconds before a worker that died is started again.
+_RESTART_SECONDS = 1.0
 
 #: How Uvicorn runs the app: frames over 64 KiB are refused before the server's own, lower
 #: limit per message; no per-message compression, since messages are small and zlib
@@ -56,6 +71,21 @@ def serve(
             envvar="RASPISNOY_DATABASE_URL",
         ),
     ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL for several workers, e.g. redis://127.0.0.1:6379/0 (default: none).",
+            envvar="RASPISNOY_REDIS_URL",
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes on this machine, on ports PORT to PORT+N-1 "
+            "(more than 1 needs PostgreSQL and Redis).",
+            min=1,
+        ),
+    ] = 1,
 ) -> None:
     """Run the game server: lobby, tables, bots and the WebSocket protocol.
 
@@ -65,16 +95,23 @@ def serve(
     from pydantic import ValidationError
 
     from raspisnoy.server.app import create_app
-    from raspisnoy.server.auth import SecretKeyError
+    from raspisnoy.server.auth import SecretKeyError, load_secret
     from raspisnoy.server.config import ServerSettings
     from raspisnoy.store import Store, StoreError
 
-    given = {"host": host, "port": port, "data_dir": data_dir, "database_url": database_url}
+    given = {
+        "host": host,
+        "port": port,
+        "data_dir": data_dir,
+        "database_url": database_url,
+        "redis_url": redis_url,
+    }
     overrides: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
     try:
         settings = ServerSettings(**overrides)
     except ValidationError as error:
         _fail(f"settings: {_first_problem(error)}")
+    _check_cluster(settings, workers)
     if settings.database_url is None:
         try:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -84,12 +121,99 @@ def serve(
         store = Store.open(settings.database())
     except StoreError as error:
         _fail(str(error))
+    if workers > 1:
+        try:  # made here once, so that the workers share one key file
+            key = settings.secret_key
+            load_secret(None if key is None else key.get_secret_value(), settings.data_dir)
+        except SecretKeyError as error:
+            _fail(str(error))
+        store.close()
+        raise typer.Exit(_supervise(settings, workers))
     try:
         app = create_app(store, settings)
     except SecretKeyError as error:
         _fail(str(error))
     tune_gc()
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", **UVICORN_OPTIONS)
+
+
+def _check_cluster(settings: ServerSettings, workers: int) -> None:
+    """Several workers share one PostgreSQL and one Redis: refuse to start without them,
+    and check that Redis answers before anything listens."""
+    from redis import Redis
+    from redis.exceptions import RedisError
+
+    postgres = (settings.database_url or "").startswith("postgresql")
+    if workers > 1 and (not postgres or settings.redis_url is None):
+        _fail(
+            f"--workers {workers} needs PostgreSQL and Redis shared by the workers: set "
+            "RASPISNOY_DATABASE_URL=postgresql+psycopg://... and "
+            "RASPISNOY_REDIS_URL=redis://... (docs/cluster.md)"
+        )
+    if settings.redis_url is None:
+        return
+    if not postgres:
+        _fail(
+            "RASPISNOY_REDIS_URL is for several workers, which need PostgreSQL: "
+            "set RASPISNOY_DATABASE_URL=postgresql+psycopg://... (docs/cluster.md)"
+        )
+    try:
+        Redis.from_url(settings.redis_url, socket_timeout=5).ping()
+    except (RedisError, ValueError, OSError) as error:
+        _fail(f"cannot reach Redis at {settings.redis_url}: {error}")
+
+
+def _supervise(settings: ServerSettings, workers: int) -> int:
+    """Run ``workers`` server processes on consecutive ports until told to stop (SIGINT,
+    SIGTERM); one that dies is started again after a second. The exit status."""
+    children: dict[int, subprocess.Popen[bytes]] = {}
+    stopping = False
+    environment = {
+        **os.environ,
+        "RASPISNOY_DATABASE_URL": settings.database(),
+        "RASPISNOY_REDIS_URL": settings.redis_url or "",
+    }
+
+    def start(index: int) -> None:
+        port = settings.port + index
+        command = [
+            sys.executable,
+            "-m",
+            "raspisnoy",
+            "serve",
+            "--host",
+            settings.host,
+            "--port",
+            str(port),
+            "--data-dir",
+            str(settings.data_dir),
+        ]
+        # The rest comes from the environment (so no password shows in the process list).
+        children[index] = subprocess.Popen(command, env=environment)
+        sys.stderr.write(
+            f"worker {index + 1}: pid {children[index].pid}, http://{settings.host}:{port}\n"
+        )
+
+    def stop(_signal: int, _frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for index in range(workers):
+        start(index)
+    while not stopping:
+        time.sleep(0.2)
+        for index, child in list(children.items()):
+            if child.poll() is not None and not stopping:
+                sys.stderr.write(f"worker {index + 1} ended ({child.returncode}); restarting\n")
+                time.sleep(_RESTART_SECONDS)
+                start(index)
+    for child in children.values():
+        child.terminate()
+    for child in children.values():
+        child.wait(30)
+    return 0
 
 
 def _first_problem(error: Any) -> str:

@@ -54,6 +54,13 @@ class ServerSettings(BaseSettings):
     #: How long a session lasts from the moment it is made (30 days).
     session_seconds: Annotated[int, Field(ge=1)] = 30 * 24 * 3600
 
+    #: Redis (``redis://host:6379/0``) for several workers: table ownership leases and
+    #: hand-over requests. ``None``: one process owns every table. Needs PostgreSQL.
+    redis_url: str | None = None
+    #: How long a worker's claim on a table lasts without renewal (renewed every third of
+    #: it): after a worker dies its tables move to another within about this long.
+    lease_seconds: Annotated[float, Field(gt=0.2, le=60)] = 3.0
+
     #: Where rate limits are counted: ``memory://`` (this process) or a ``limits``
     #: storage URL such as ``redis://host:6379`` for several workers.
     rate_limit_storage: str = "memory://"

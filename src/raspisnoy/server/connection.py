@@ -22,6 +22,8 @@ class CloseCode:
     """WebSocket close codes the server uses (RFC 6455 and the 4000 private range)."""
 
     GOING_AWAY = 1001
+    #: The table moved to another server worker: reconnect.
+    RESTART = 1012
     POLICY = 1008
     TOO_BIG = 1009
     TRY_LATER = 1013

@@ -39,6 +39,8 @@ class Refusal(StrEnum):
     CONFLICT = "conflict"
     INVALID = "invalid"
     TOO_MANY = "too_many"
+    #: Another server worker holds the table for now (several workers, docs/cluster.md).
+    BUSY = "busy"
 
 
 #: The HTTP status of each refusal.
@@ -54,6 +56,7 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.CONFLICT: 409,
     Refusal.INVALID: 422,
     Refusal.TOO_MANY: 429,
+    Refusal.BUSY: 503,
 }
 
 

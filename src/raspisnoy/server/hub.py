@@ -4,20 +4,27 @@ Pub/sub is in-process: each actor sends to its own connected clients. ``EventWri
 commits the actions of all tables in shared transactions (group commit): each action
 still waits until it is stored before it is sent, but a busy server pays for one commit
 per batch instead of one per action.
+
+With several workers (``ownership`` given, see ``cluster``) a table is loaded only under
+its lease, and every write for it carries the fencing token the hub got when it claimed
+the table: the database refuses the writes of a worker that lost the table. Tables whose
+owner died are adopted by a sweep every lease period, so bot games go on too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager, suppress
 from typing import Any, TypeVar
 
 from raspisnoy.server.actor import TableActor
+from raspisnoy.server.cluster import LeaseBusyError, Ownership
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.connection import Connection
-from raspisnoy.store import EventRow, Store, StoreError, TableRow
+from raspisnoy.server.connection import CloseCode, Connection
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.store import EventRow, FencedError, Store, StoreError, TableRow
 
 __all__ = ["EventWriter", "Hub"]
 
@@ -27,13 +34,17 @@ _T = TypeVar("_T")
 _BATCH = 512
 #: Seconds between SQLite checkpoints.
 _CHECKPOINT_SECONDS = 2.0
+#: Why the clients of a table that moved to another worker are closed (they reconnect).
+_MOVED = "the table moved to another server worker: reconnect"
 
 
 class EventWriter:
     """Stores actions in batches; ``write`` returns once its action is committed."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, fences: dict[str, int]) -> None:
         self._store = store
+        #: The fencing token this worker holds for each table it owns.
+        self._fences = fences
         self._queue: asyncio.Queue[tuple[EventRow, asyncio.Future[None]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
@@ -56,7 +67,7 @@ class EventWriter:
             while len(batch) < _BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                await asyncio.to_thread(self._store.append_events, [row for row, _ in batch])
+                await self._append([row for row, _ in batch])
             except StoreError as error:
                 if len(batch) == 1:
                     _settle(batch[0][1], error)
@@ -64,7 +75,7 @@ class EventWriter:
                 # One bad row must not fail the other tables' actions: store them one by one.
                 for row, future in batch:
                     try:
-                        await asyncio.to_thread(self._store.append_events, [row])
+                        await self._append([row])
                     except StoreError as single_error:
                         _settle(future, single_error)
                     else:
@@ -72,6 +83,10 @@ class EventWriter:
             else:
                 for _, future in batch:
                     _settle(future, None)
+
+    async def _append(self, rows: list[EventRow]) -> None:
+        fences = {row.table_id: self._fences.get(row.table_id, -1) for row in rows}
+        await asyncio.to_thread(self._store.append_events, rows, fences)
 
 
 def _settle(future: asyncio.Future[None], error: Exception | None) -> None:
@@ -92,18 +107,31 @@ class _Port:
         self._store = hub.store
 
     async def append(self, row: EventRow) -> None:
-        await self._hub.writer.write(row)
+        await self._fenced(row.table_id, self._hub.writer.write(row))
 
     async def finish(self, table_id: str) -> TableRow:
-        await self.run(self._store.finish_table, table_id)
+        fence = self._hub.fences.get(table_id, -1)
+        await self._fenced(table_id, self.run(self._store.finish_table, table_id, fence))
         return await self.reload(table_id)
 
     async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
-        await self.run(self._store.set_seat, table_id, seat, user_id)
+        fence = self._hub.fences.get(table_id, -1)
+        await self._fenced(table_id, self.run(self._store.set_seat, table_id, seat, user_id, fence))
 
     async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
-        await self.run(self._store.start_table, table_id, names, first_dealer)
+        fence = self._hub.fences.get(table_id, -1)
+        write = self.run(self._store.start_table, table_id, names, first_dealer, fence)
+        await self._fenced(table_id, write)
         return await self.reload(table_id)
+
+    async def _fenced(self, table_id: str, write: Awaitable[object]) -> None:
+        """Await ``write``; if the database refused it because another worker owns the
+        table now, this worker lets the table go (its clients reconnect to the owner)."""
+        try:
+            await write
+        except FencedError:
+            self._hub.lose(table_id)
+            raise
 
     async def reload(self, table_id: str) -> TableRow:
         return await self.run(self._store.get_table, table_id)
@@ -118,13 +146,19 @@ class _Port:
 class Hub:
     """Every live table of this process, by id."""
 
-    def __init__(self, store: Store, settings: ServerSettings) -> None:
+    def __init__(
+        self, store: Store, settings: ServerSettings, ownership: Ownership | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
-        self.writer = EventWriter(store)
+        self.ownership = ownership
+        #: The fencing token of each table this worker has claimed (``Store.claim_table``).
+        self.fences: dict[str, int] = {}
+        self.writer = EventWriter(store, self.fences)
         self._actors: dict[str, TableActor] = {}
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Lock] = {}
         self._checkpoints: asyncio.Task[None] | None = None
+        self._sweeps: asyncio.Task[None] | None = None
         #: How many requests and connections are using each table's actor now.
         self._users: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -140,18 +174,67 @@ class Hub:
         self.writer.start()
         if self.store.needs_checkpoints:
             self._checkpoints = asyncio.create_task(self._checkpoint(), name="checkpoints")
-        for table in await self.run(
-            lambda: self.store.list_tables(status="playing", public_only=False, limit=None)
-        ):
-            await self._load(table.id)
+        if self.ownership is not None:
+            self.ownership.start(self.lose, self.hand_over)
+            self._sweeps = asyncio.create_task(self._sweep(), name="orphan sweep")
+            return
+        for table_id in await self.run(self.store.playing_table_ids):
+            await self._load(table_id)
         _log.info("resumed %d games", len(self._actors))
 
     async def stop(self) -> None:
+        if self._sweeps is not None:
+            self._sweeps.cancel()
         for actor in list(self._actors.values()):
             await actor.close()
         await self.writer.stop()
         if self._checkpoints is not None:
             self._checkpoints.cancel()
+        if self.ownership is not None:
+            await self.ownership.stop()
+
+    async def _sweep(self) -> None:
+        """Adopt every game being played whose owner is gone (its lease expired), so that
+        games nobody is connected to (bots, absent players) go on after a crash."""
+        assert self.ownership is not None
+        while True:
+            try:
+                playing = await self.run(self.store.playing_table_ids)
+                owners = await self.ownership.owners(t for t in playing if t not in self._actors)
+                for table_id, owner in owners.items():
+                    if owner is None:
+                        with suppress(LeaseBusyError):  # another worker was quicker
+                            await self._load(table_id, adopt=True)
+            except Exception:  # a sweep must never stop sweeping: the next one retries
+                _log.exception("sweep for orphaned tables failed")
+            await asyncio.sleep(self.ownership.lease_seconds)
+
+    def lose(self, table_id: str) -> None:
+        """The table is no longer this worker's (its lease or its token was lost): drop the
+        actor and close its clients, who reconnect to the new owner."""
+        self.fences.pop(table_id, None)
+        actor = self._actors.pop(table_id, None)
+        if actor is not None:
+            self._spawn(actor.close(CloseCode.RESTART, _MOVED))
+
+    def hand_over(self, table_id: str) -> None:
+        """Another worker asks for the table: let it go once its current command is done."""
+        actor = self._actors.get(table_id)
+
+        async def let_go() -> None:
+            if actor is not None:
+                with suppress(RequestError):  # closed meanwhile: nothing left to finish
+                    await actor.call(_nothing)  # the commands queued before the request finish
+            self.lose(table_id)
+            if self.ownership is not None:
+                await self.ownership.release(table_id)
+
+        self._spawn(let_go())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _checkpoint(self) -> None:
         while True:
@@ -185,24 +268,55 @@ class Hub:
         if actor is not None and actor.idle and not self._users.get(table_id):
             self._users.pop(table_id, None)
             del self._actors[table_id]
+            self.fences.pop(table_id, None)
             await actor.close()
+            if self.ownership is not None:
+                await self.ownership.release(table_id)
 
     def drop_later(self, table_id: str) -> None:
         """``drop_if_idle`` from inside the table's own actor, once its command is done."""
-        task = asyncio.create_task(self.drop_if_idle(table_id))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._spawn(self.drop_if_idle(table_id))
 
-    async def _load(self, table_id: str) -> TableActor:
+    async def _load(self, table_id: str, *, adopt: bool = False) -> TableActor:
+        """The table's actor, loaded if need be: under its lease with several workers
+        (waiting for the holder to hand it over; ``adopt``: only if nobody holds it)."""
         actor = self._actors.get(table_id)
         if actor is not None:
             return actor
-        async with self._loading:
+        async with self._loading.setdefault(table_id, asyncio.Lock()):
             actor = self._actors.get(table_id)
             if actor is None:
-                table = await self.run(self.store.get_table, table_id)
-                events = await self.run(self.store.events_of, table_id)
-                actor = self._actors[table_id] = TableActor(
-                    self._port, table, events, self.settings.max_sockets_per_table
-                )
+                actor = await self._take(table_id, adopt)
+        self._loading.pop(table_id, None)
         return actor
+
+    async def _take(self, table_id: str, adopt: bool) -> TableActor:
+        ownership = self.ownership
+        if ownership is not None:
+            if adopt:
+                if not await ownership.try_acquire(table_id):
+                    raise LeaseBusyError(f"table {table_id!r} was adopted by another worker")
+            else:
+                try:
+                    await ownership.acquire(table_id, wait=2 * ownership.lease_seconds + 1)
+                except LeaseBusyError as error:
+                    raise RequestError(Refusal.BUSY, str(error), retry_after=1) from None
+        try:
+            # Claim first, read after: the events read include every write of the last
+            # owner, whose later writes the claim refuses.
+            self.fences[table_id] = await self.run(self.store.claim_table, table_id)
+            table = await self.run(self.store.get_table, table_id)
+            events = await self.run(self.store.events_of, table_id)
+        except Exception:
+            self.fences.pop(table_id, None)
+            if ownership is not None:
+                await ownership.release(table_id)
+            raise
+        actor = self._actors[table_id] = TableActor(
+            self._port, table, events, self.settings.max_sockets_per_table
+        )
+        return actor
+
+
+async def _nothing() -> None:
+    """A command that does nothing: waiting for it waits for the commands before it."""

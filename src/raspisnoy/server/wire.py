@@ -149,6 +149,20 @@ def view_json(view: View) -> Json:
     }
 
 
+def seat_view_json(view: View, public: Json) -> Json:
+    """``view_json(view)``, built on ``public``: the JSON of the spectator's view of the same
+    moment. Only what a seat's view has of its own (its seat, hand, the hands shown to it,
+    its legal actions) is made anew, so sending every seat its view of an action makes the
+    rest once, not once per seat. ``tests/cluster/test_views.py`` checks both ways agree."""
+    return {
+        **public,
+        "seat": view.seat,
+        "hand": _cards(view.hand),
+        "shown_hands": [_cards(hand) for hand in view.shown_hands],
+        "legal": [action_text(action) for action in view.legal_actions],
+    }
+
+
 def round_summary(result: RoundResult) -> Json:
     """A finished round as everyone saw it: bids, tricks, points. The dealt hands are left
     out (every card was played anyway) and so is the undealt rest."""

@@ -21,6 +21,7 @@ from raspisnoy.store.players import (
 )
 from raspisnoy.store.repository import (
     EventRow,
+    FencedError,
     FinishHook,
     NotFoundError,
     SeatRow,
@@ -38,6 +39,7 @@ __all__ = [
     "BoardLine",
     "BoardPage",
     "EventRow",
+    "FencedError",
     "Figures",
     "FinishHook",
     "NotFoundError",

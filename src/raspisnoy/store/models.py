@@ -85,6 +85,9 @@ class GameTable(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: Chosen at creation: the game's end moves the players' ratings.
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The fencing token of the worker that owns the table now (``Store.claim_table``);
+    #: a write under another token is refused.
+    owner_token: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Seat(Base):

@@ -8,7 +8,7 @@ them in one transaction (group commit) and still store every event before it is 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +26,7 @@ from raspisnoy.store.models import GameEvent, GameTable, ScoreSheet, Seat, Sessi
 
 __all__ = [
     "EventRow",
+    "FencedError",
     "FinishHook",
     "NotFoundError",
     "SeatRow",
@@ -44,6 +45,11 @@ class StoreError(Exception):
 
 class NotFoundError(StoreError):
     """No row with that id."""
+
+
+class FencedError(StoreError):
+    """A write for a table by a worker that no longer owns it: another worker claimed the
+    table since (its fencing token on the table row is newer than the writer's)."""
 
 
 class StaleWriteError(StoreError):
@@ -363,17 +369,25 @@ class Store:
         with self._session() as session:
             return int(session.scalar(query) or 0)
 
-    def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
-        """Put a person in a seat (or empty it with ``None``)."""
+    def set_seat(
+        self, table_id: str, seat: int, user_id: str | None, fence: int | None = None
+    ) -> None:
+        """Put a person in a seat (or empty it with ``None``). ``fence``, here and in every
+        write of a live table: the writer's ownership token (``claim_table``); the write is
+        refused with ``FencedError`` if the table has been claimed since."""
         with self._session() as session:
+            _check_fences(session, {table_id: fence})
             session.execute(
                 update(Seat)
                 .where(Seat.table_id == table_id, Seat.seat == seat)
                 .values(user_id=user_id)
             )
 
-    def start_table(self, table_id: str, names: Sequence[str], first_dealer: int) -> None:
+    def start_table(
+        self, table_id: str, names: Sequence[str], first_dealer: int, fence: int | None = None
+    ) -> None:
         with self._session() as session:
+            _check_fences(session, {table_id: fence})
             session.execute(
                 update(GameTable)
                 .where(GameTable.id == table_id)
@@ -385,11 +399,13 @@ class Store:
                 )
             )
 
-    def finish_table(self, table_id: str) -> None:
+    def finish_table(self, table_id: str, fence: int | None = None) -> None:
         """Mark the game over and, in the same transaction, run the finish hooks (each
-        seat's result and, for a rated table, the new ratings)."""
+        seat's result and, for a rated table, the new ratings); refused under a stale
+        ``fence`` (``FencedError``)."""
         now = _now()
         with self._session() as session:
+            _check_fences(session, {table_id: fence})
             session.execute(
                 update(GameTable)
                 .where(GameTable.id == table_id)
@@ -400,8 +416,32 @@ class Store:
 
     # ----------------------------------------------------------------- events
 
-    def append_events(self, events: Sequence[EventRow]) -> None:
-        """Store actions of any tables in one transaction: all of them, or (on error) none."""
+    def claim_table(self, table_id: str) -> int:
+        """Take the table over for a new owner: its fencing token goes up by one and is
+        returned. From the moment this commits, writes under an older token are refused,
+        so a worker that lost its lease (paused, cut off) cannot change the table behind
+        the new owner's back; the new owner reads the events after claiming."""
+        with self._session() as session:
+            token = session.scalar(
+                update(GameTable)
+                .where(GameTable.id == table_id)
+                .values(owner_token=GameTable.owner_token + 1)
+                .returning(GameTable.owner_token)
+            )
+        if token is None:
+            raise NotFoundError(f"no table {table_id!r}")
+        return int(token)
+
+    def playing_table_ids(self) -> list[str]:
+        """The ids of the tables whose game is being played."""
+        with self._session() as session:
+            return list(session.scalars(select(GameTable.id).where(GameTable.status == "playing")))
+
+    def append_events(
+        self, events: Sequence[EventRow], fences: Mapping[str, int] | None = None
+    ) -> None:
+        """Store actions of any tables in one transaction: all of them, or (on error) none.
+        ``fences``: the writer's ownership token of each table (see ``set_seat``)."""
         now = _now()
         rows = [
             {
@@ -415,6 +455,8 @@ class Store:
             for e in events
         ]
         with self._session() as session:
+            if fences:
+                _check_fences(session, fences)
             session.execute(insert(GameEvent), rows)  # one executemany: the hot path
 
     def events_of(self, table_id: str) -> list[EventRow]:
@@ -530,6 +572,25 @@ def _table_row(session: Session, table: GameTable) -> TableRow:
         finished_at=table.finished_at,
         rated=table.rated,
     )
+
+
+def _check_fences(session: Session, fences: Mapping[str, int | None]) -> None:
+    """Refuse the transaction (``FencedError``) unless each table's stored token is the
+    writer's. The rows stay locked (``FOR UPDATE``) until the transaction ends, so a claim
+    by another worker waits for this write and cannot slip in between check and write."""
+    given = {table: token for table, token in fences.items() if token is not None}
+    if not given:
+        return
+    query = (
+        select(GameTable.id, GameTable.owner_token).where(GameTable.id.in_(given)).with_for_update()
+    )
+    stored: dict[str, int] = dict(session.execute(query).all())
+    for table, token in given.items():
+        if stored.get(table) != token:
+            raise FencedError(
+                f"table {table!r} is owned by another worker now (token "
+                f"{stored.get(table)}, this writer holds {token}): write refused"
+            )
 
 
 def _count(result: Any) -> int:

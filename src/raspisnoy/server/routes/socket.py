@@ -15,6 +15,7 @@ from raspisnoy.server.auth import SESSION_COOKIE
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode, Connection, TokenBucket
 from raspisnoy.server.deps import address_of, origin_allowed, services_of, user_of_token
+from raspisnoy.server.errors import RequestError
 from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
 from raspisnoy.store import NotFoundError
 
@@ -50,6 +51,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await _connected(websocket, actor, connection, settings)
     except NotFoundError:
         await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
+    except RequestError as error:  # the table is moving between workers: come back soon
+        with suppress(RuntimeError):  # unless the socket is closed already
+            await websocket.close(CloseCode.RESTART, error.message[:120])
     finally:
         services.sockets.release(holder)
 
@@ -64,7 +68,8 @@ async def _connected(
         if not connection.closing:  # refused by the table (full)
             await _serve(websocket, actor, connection, settings)
     finally:
-        await actor.call(partial(actor.part, connection))
+        with suppress(RequestError):  # the table moved away: nothing to part from
+            await actor.call(partial(actor.part, connection))
         if connection.closing:
             with suppress(TimeoutError):
                 await asyncio.wait_for(pump, 5)

@@ -1,0 +1,175 @@
+"""Table ownership across workers: a lease per table in Redis, and hand-over requests.
+
+With several workers (``RASPISNOY_REDIS_URL`` set) each live table is owned by exactly
+one worker: the one holding its lease, the Redis key ``raspisnoy:owner:{table}`` whose
+value names the worker and which expires unless renewed. A worker takes the lease before
+it loads a table, then claims the table in the database (``Store.claim_table``), which
+raises the table's fencing token: every write it makes for the table carries that token
+and the database refuses any other, so even a worker that lost its lease without
+noticing (paused, cut off from Redis) cannot change the table behind the new owner.
+
+The load balancer sends every request of a table to the same worker (docs/cluster.md);
+when that worker is not the owner (the owner died, or the table moved while a worker was
+down) it asks the owner to hand the table over, on the Redis channel
+``raspisnoy:release``, and takes the lease once the owner let it go or the lease expired.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable, Iterable
+from contextlib import suppress
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+__all__ = ["LeaseBusyError", "Ownership", "worker_name"]
+
+_log = logging.getLogger(__name__)
+_OWNER = "raspisnoy:owner:"
+_RELEASE = "raspisnoy:release"
+#: Seconds between tries while another worker holds a wanted lease.
+_POLL_SECONDS = 0.1
+#: Seconds between requests to hand a wanted table over.
+_ASK_SECONDS = 0.5
+
+# Take the lease if it is free (or already ours); 1 if we hold it now, 0 if another does.
+_ACQUIRE = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+# Extend the lease if it is still ours.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+# Let the lease go if it is still ours.
+_RELEASE_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class LeaseBusyError(Exception):
+    """Another worker kept the table's lease past the wait."""
+
+
+def worker_name() -> str:
+    """This worker's name in the leases: host and process id (unique while it runs)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class Ownership:
+    """This worker's leases: taking, renewing, handing over and giving them back."""
+
+    def __init__(self, redis: Redis, lease_seconds: float, name: str | None = None) -> None:
+        self.redis = redis
+        self.name = name or worker_name()
+        self._ttl_ms = int(lease_seconds * 1000)
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE_SCRIPT)
+        self._held: set[str] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @classmethod
+    def connect(cls, url: str, lease_seconds: float) -> Ownership:
+        return cls(Redis.from_url(url, decode_responses=True), lease_seconds)
+
+    @property
+    def lease_seconds(self) -> float:
+        return self._ttl_ms / 1000
+
+    def start(self, lost: Callable[[str], None], asked: Callable[[str], None]) -> None:
+        """Renew the held leases every third of their life, calling ``lost(table)`` for each
+        one that was lost; call ``asked(table)`` when another worker asks for a held one."""
+        self._tasks = [
+            asyncio.create_task(self._renewing(lost), name="lease renewal"),
+            asyncio.create_task(self._listening(asked), name="hand-over requests"),
+        ]
+
+    async def stop(self) -> None:
+        """Stop renewing and give every lease back (a clean shutdown hands over at once)."""
+        for task in self._tasks:
+            task.cancel()
+        with suppress(RedisError, OSError):
+            for table in list(self._held):
+                await self.release(table)
+        await self.redis.aclose()
+
+    async def acquire(self, table_id: str, wait: float) -> None:
+        """Take the table's lease, asking its holder to hand it over and waiting up to
+        ``wait`` seconds; ``LeaseBusyError`` if it is still held by then."""
+        now = time.monotonic()
+        deadline, ask_at = now + wait, now
+        while not await self._acquire(keys=[_OWNER + table_id], args=[self.name, self._ttl_ms]):
+            now = time.monotonic()
+            if now >= ask_at:  # asked again and again: the holder may have just taken it
+                await self.redis.publish(_RELEASE, table_id)
+                ask_at = now + _ASK_SECONDS
+            if now >= deadline:
+                raise LeaseBusyError(f"table {table_id!r} is held by another worker")
+            await asyncio.sleep(_POLL_SECONDS)
+        self._held.add(table_id)
+
+    async def try_acquire(self, table_id: str) -> bool:
+        """Take the lease only if nobody holds it."""
+        if await self._acquire(keys=[_OWNER + table_id], args=[self.name, self._ttl_ms]):
+            self._held.add(table_id)
+            return True
+        return False
+
+    async def release(self, table_id: str) -> None:
+        """Give the lease back (if still ours)."""
+        self._held.discard(table_id)
+        await self._release(keys=[_OWNER + table_id], args=[self.name])
+
+    async def owners(self, table_ids: Iterable[str]) -> dict[str, str | None]:
+        """The worker holding each table's lease (``None``: nobody)."""
+        ids = list(table_ids)
+        if not ids:
+            return {}
+        values = await self.redis.mget([_OWNER + table for table in ids])
+        return {table: None if v is None else str(v) for table, v in zip(ids, values, strict=True)}
+
+    async def _renewing(self, lost: Callable[[str], None]) -> None:
+        while True:
+            await asyncio.sleep(self._ttl_ms / 3000)
+            tables = list(self._held)
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for table in tables:
+                        await self._renew(
+                            keys=[_OWNER + table], args=[self.name, self._ttl_ms], client=pipe
+                        )
+                    renewed = await pipe.execute()
+            except (RedisError, OSError) as error:
+                _log.warning("cannot renew table leases: %s", error)
+                continue
+            for table, ok in zip(tables, renewed, strict=True):
+                if not ok and table in self._held:
+                    self._held.discard(table)
+                    lost(table)
+
+    async def _listening(self, asked: Callable[[str], None]) -> None:
+        while True:
+            try:
+                async with self.redis.pubsub() as pubsub:
+                    await pubsub.subscribe(_RELEASE)
+                    async for message in pubsub.listen():
+                        if message["type"] != "message":
+                            continue
+                        table = message["data"]
+                        if table in self._held:
+                            asked(table)
+            except (RedisError, OSError) as error:
+                _log.warning("hand-over requests: %s; listening again", error)
+                await asyncio.sleep(1)

@@ -1,0 +1,49 @@
+"""``raspisnoy serve --workers N`` refuses to start without PostgreSQL and Redis, with one
+``error:`` line and status 1, before anything listens."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from typer.testing import CliRunner
+
+from raspisnoy.cli import app
+
+
+def _serve(*options: str, **given: str) -> tuple[int, str]:
+    """The exit status and standard error of ``raspisnoy serve`` (in this process), with
+    only the ``given`` settings in the environment."""
+    environment: dict[str, str | None] = {
+        name: None for name in os.environ if name.startswith("RASPISNOY_")
+    }
+    environment.update(given)
+    result = CliRunner().invoke(app, ["serve", "--port", "0", *options], env=environment)
+    return result.exit_code, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("options", "environment", "says"),
+    [
+        (["--workers", "2"], {}, "--workers 2 needs PostgreSQL and Redis"),
+        (
+            ["--workers", "3", "--database-url", "postgresql+psycopg://u@127.0.0.1:1/db"],
+            {},
+            "--workers 3 needs PostgreSQL and Redis",
+        ),
+        (["--redis-url", "redis://127.0.0.1:6379/0"], {}, "which need PostgreSQL"),
+        (
+            ["--workers", "2", "--database-url", "postgresql+psycopg://u@127.0.0.1:1/db"],
+            {"RASPISNOY_REDIS_URL": "redis://127.0.0.1:1/0"},
+            "cannot reach Redis at redis://127.0.0.1:1/0",
+        ),
+    ],
+)
+def test_several_workers_need_postgresql_and_redis(
+    options: list[str], environment: dict[str, str], says: str
+) -> None:
+    status, stderr = _serve(*options, **environment)
+    assert status == 1
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), stderr
+    assert says in lines[0]
