@@ -54,6 +54,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.sync.client import connect as connect_sync
 
+from figures import print_figures
 from soak import LIFTED_LIMITS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
@@ -91,21 +92,6 @@ def running_server(database: str) -> Iterator[tuple[ServerProcess, str]]:
             yield server, url
         finally:
             server.stop()
-
-
-def print_figures(title: str, figures: dict[str, Any], json_path: Path | None) -> None:
-    """The figures as a two-column table, and as JSON to ``json_path`` if given."""
-    table = Table(title=title)
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    for name, value in figures.items():
-        if not isinstance(value, list | dict):
-            table.add_row(name.replace("_", " "), str(value))
-    Console().print(table)
-    if json_path is not None:
-        command = {"command": " ".join(["benchmarks/audit.py", *sys.argv[1:]])}
-        text = json.dumps({**command, **figures}, indent=2, ensure_ascii=False)
-        json_path.write_text(text + "\n")
 
 
 # ----------------------------------------------------------------------------- kill

@@ -35,14 +35,14 @@ from typing import Any
 
 import httpx
 from redis.asyncio import Redis
-from rich.console import Console
-from rich.table import Table
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidHandshake, WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
 from localcluster import DEFAULT_DATABASE, DEFAULT_REDIS, LocalCluster, postgres_schema
+
+from figures import print_figures
 
 SEATS = 4
 #: Settings for clients that act as fast as bots, all from one address.
@@ -296,16 +296,8 @@ def main() -> None:
             result = asyncio.run(
                 chaos(cluster, args.tables, args.seconds, args.kill_every, args.think_ms / 1000)
             )
-    table = Table(
-        title=f"Chaos: {args.tables} tables, 2 workers, a SIGKILL every {args.kill_every:g} s"
-    )
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    for key, value in result.items():
-        table.add_row(key, f"{value:.2f}" if isinstance(value, float) else str(value))
-    Console().print(table)
-    if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    title = f"Chaos: {args.tables} tables, 2 workers, a SIGKILL every {args.kill_every:g} s"
+    print_figures(title, result, args.json, digits=2)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ from rich.console import Console
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection, connect
 
+from figures import print_figures
 from raspisnoy.server.process import free_port
 
 SEATS = 4
@@ -290,16 +291,8 @@ def main() -> None:
             server.terminate()
             server.wait(30)
     result["database"] = "sqlite" if args.database_url is None else url.split("://")[0]
-    table = Table(
-        title=f"Server load: {args.tables} tables × {SEATS} WebSocket clients, one worker"
-    )
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    for key, value in result.items():
-        table.add_row(key, f"{value:.1f}" if isinstance(value, float) else str(value))
-    Console().print(table)
-    if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    title = f"Server load: {args.tables} tables × {SEATS} WebSocket clients, one worker"
+    print_figures(title, result, args.json, digits=1)
 
 
 def compare_workers(args: argparse.Namespace) -> None:
