@@ -58,9 +58,11 @@ from figures import print_figures
 from soak import LIFTED_LIMITS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
+from fresh_databases import new_database
 from leak_check import EVERY_KIND, check, check_rest, states_of
-from server_helpers import TEST_SECRET, Api, Player, new_database
+from server_helpers import TEST_SECRET, Api, Player
 
 from raspisnoy.core import loads_record, replay
 from raspisnoy.server.process import ServerProcess

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 
 import pytest
-from server_helpers import BACKENDS, FAST, Server, new_database
+from fresh_databases import BACKENDS, new_database
+from server_helpers import FAST, Server
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.store import Store

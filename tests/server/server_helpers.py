@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,10 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import uvicorn
-from sqlalchemy import create_engine, text
-from sqlalchemy.exc import OperationalError
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
@@ -28,33 +24,6 @@ from raspisnoy.server.process import ServerProcess, free_port
 from raspisnoy.store import Store
 
 Message = dict[str, Any]
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-BACKENDS = ["sqlite", "postgresql"]
-
-
-@contextmanager
-def new_database(kind: str, folder: Path) -> Iterator[str]:
-    """A fresh database: a SQLite file in ``folder``, or a new PostgreSQL schema (dropped
-    afterwards). Skips the test when PostgreSQL is unreachable."""
-    if kind == "sqlite":
-        yield f"sqlite:///{folder / 'raspisnoy.sqlite3'}"
-        return
-    schema = f"raspisnoy_test_{secrets.token_hex(4)}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    except OperationalError as error:
-        admin.dispose()
-        pytest.skip(f"PostgreSQL at 127.0.0.1:5432 is unreachable: {error.orig}")
-    try:
-        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
-
-
 #: The servers' secret in tests (given, so no key file is made in the working folder).
 TEST_SECRET = "test-secret-" + "k" * 32
 #: Limits for tests that play whole games at full speed from one client.

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_helpers import FAST, Api, Server, new_database, play_in_threads
+from fresh_databases import new_database
+from server_helpers import FAST, Api, Server, play_in_threads
 
 from raspisnoy.core.record import loads_record, replay
 from raspisnoy.store import Store

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from server_helpers import BACKENDS, Api, Player, new_database, play_in_threads, serve
+from fresh_databases import BACKENDS, new_database
+from server_helpers import Api, Player, play_in_threads, serve
 
 from raspisnoy.core.record import loads_record, replay
 from raspisnoy.server.auth import KEY_FILE

@@ -13,7 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import BACKENDS, FAST, Api, Server, new_database
+from fresh_databases import BACKENDS, new_database
+from server_helpers import FAST, Api, Server
 
 from raspisnoy.scorekeeper import PROBLEMS, sheet_from_json, sheet_report
 from raspisnoy.store import StaleWriteError, Store

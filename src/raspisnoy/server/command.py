@@ -20,9 +20,11 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+from raspisnoy.cli_support import fail
 
 if TYPE_CHECKING:
     from raspisnoy.server.config import ServerSettings
@@ -110,29 +112,29 @@ def serve(
     try:
         settings = ServerSettings(**overrides)
     except ValidationError as error:
-        _fail(f"settings: {_first_problem(error)}")
+        fail(f"settings: {_first_problem(error)}")
     _check_cluster(settings, workers)
     if settings.database_url is None:
         try:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            _fail(f"cannot create the data directory {settings.data_dir}: {error.strerror}")
+            fail(f"cannot create the data directory {settings.data_dir}: {error.strerror}")
     try:
         store = Store.open(settings.database())
     except StoreError as error:
-        _fail(str(error))
+        fail(str(error))
     if workers > 1:
         try:  # made here once, so that the workers share one key file
             key = settings.secret_key
             load_secret(None if key is None else key.get_secret_value(), settings.data_dir)
         except SecretKeyError as error:
-            _fail(str(error))
+            fail(str(error))
         store.close()
         raise typer.Exit(_supervise(settings, workers))
     try:
         app = create_app(store, settings)
     except SecretKeyError as error:
-        _fail(str(error))
+        fail(str(error))
     tune_gc()
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", **UVICORN_OPTIONS)
 
@@ -145,7 +147,7 @@ def _check_cluster(settings: ServerSettings, workers: int) -> None:
 
     postgres = (settings.database_url or "").startswith("postgresql")
     if workers > 1 and (not postgres or settings.redis_url is None):
-        _fail(
+        fail(
             f"--workers {workers} needs PostgreSQL and Redis shared by the workers: set "
             "RASPISNOY_DATABASE_URL=postgresql+psycopg://... and "
             "RASPISNOY_REDIS_URL=redis://... (docs/cluster.md)"
@@ -153,14 +155,14 @@ def _check_cluster(settings: ServerSettings, workers: int) -> None:
     if settings.redis_url is None:
         return
     if not postgres:
-        _fail(
+        fail(
             "RASPISNOY_REDIS_URL is for several workers, which need PostgreSQL: "
             "set RASPISNOY_DATABASE_URL=postgresql+psycopg://... (docs/cluster.md)"
         )
     try:
         Redis.from_url(settings.redis_url, socket_timeout=5).ping()
     except (RedisError, ValueError, OSError) as error:
-        _fail(f"cannot reach Redis at {settings.redis_url}: {error}")
+        fail(f"cannot reach Redis at {settings.redis_url}: {error}")
 
 
 def _supervise(settings: ServerSettings, workers: int) -> int:
@@ -223,8 +225,3 @@ def _first_problem(error: Any) -> str:
     problem = error.errors()[0]
     name = ".".join(str(part) for part in problem["loc"])
     return f"{ENV_PREFIX}{name.upper()}: {problem['msg']} (got {problem.get('input')!r})"
-
-
-def _fail(message: str) -> NoReturn:
-    sys.stderr.write(f"error: {message}\n")
-    raise typer.Exit(1)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from server_helpers import BACKENDS, new_database
+from fresh_databases import BACKENDS, new_database
 from sqlalchemy import inspect
 
 from raspisnoy.store import EventRow, NotFoundError, Store, StoreError
