@@ -25,7 +25,7 @@ from raspisnoy.ratings.skill import (
     rate_game,
 )
 from raspisnoy.ratings.summary import SeatSummary, replay_game, summarize
-from raspisnoy.store import ALL_SCOPE
+from raspisnoy.store import ALL_SCOPE, ROUND_COUNTS
 from raspisnoy.store.models import (
     GameEvent,
     GameResult,
@@ -69,7 +69,7 @@ def record_results(session: Session, table_id: str, now: datetime) -> None:
 def _result_row(
     table_id: str, seat: Seat, summary: SeatSummary, preset: str, rated: bool, now: datetime
 ) -> GameResult:
-    figures = {name: getattr(summary, name) for name in SeatSummary.__slots__ if name != "seat"}
+    figures = {name: getattr(summary, name) for name in (*ROUND_COUNTS, "points", "place")}
     return GameResult(
         table_id=table_id,
         seat=seat.seat,

@@ -12,33 +12,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from raspisnoy.core import Game, RoundKind, parse_action, resolve_rules
+from raspisnoy.store import ROUND_COUNTS, RoundCounts
 
 __all__ = ["SeatSummary", "replay_game", "summarize"]
 
 
 @dataclass(frozen=True, slots=True)
-class SeatSummary:
+class SeatSummary(RoundCounts):
     """One seat's game: its total and place (1 = won; ties share the better place), and
     per kind of round how often it was played, bid exactly and what it paid."""
 
     seat: int
     points: int
     place: int
-    #: Rounds with bids; of them, bid exactly (taken = bid).
-    bid_rounds: int
-    exact: int
-    #: Rounds bid 0 («пас»); of them, taken none.
-    zero_bids: int
-    zero_exact: int
-    #: Blind rounds («тёмная»): played, bid exactly, points.
-    blind_rounds: int
-    blind_exact: int
-    blind_points: int
-    #: Misère («мизер») and golden («золотая») rounds: played, points.
-    misere_rounds: int
-    misere_points: int
-    golden_rounds: int
-    golden_points: int
 
 
 def replay_game(
@@ -64,12 +50,8 @@ def summarize(game: Game) -> list[SeatSummary]:
     return [_seat(game, seat, totals) for seat in range(len(totals))]
 
 
-#: The per-kind counts of a summary: every field but the seat, its total and its place.
-_COUNTS = tuple(name for name in SeatSummary.__slots__ if name not in ("seat", "points", "place"))
-
-
 def _seat(game: Game, seat: int, totals: tuple[int, ...]) -> SeatSummary:
-    counts = dict.fromkeys(_COUNTS, 0)
+    counts = dict.fromkeys(ROUND_COUNTS, 0)
     for result in game.rounds():
         points = 0 if result.points is None else result.points[seat]
         bid = None if result.bids is None else result.bids[seat]

@@ -9,6 +9,7 @@ values, never ORM objects, so nothing outside this package holds a database sess
 from raspisnoy.store.players import (
     ALL_SCOPE,
     ANONYMOUS,
+    ROUND_COUNTS,
     BoardLine,
     BoardPage,
     Figures,
@@ -16,6 +17,7 @@ from raspisnoy.store.players import (
     Profile,
     RatingLine,
     RecentGame,
+    RoundCounts,
     SessionLine,
     UsernameTakenError,
 )
@@ -36,6 +38,7 @@ from raspisnoy.store.repository import (
 __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
+    "ROUND_COUNTS",
     "BoardLine",
     "BoardPage",
     "EventRow",
@@ -47,6 +50,7 @@ __all__ = [
     "Profile",
     "RatingLine",
     "RecentGame",
+    "RoundCounts",
     "SeatRow",
     "SessionLine",
     "SheetRow",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -88,7 +88,34 @@ class RatingLine:
 
 
 @dataclass(frozen=True, slots=True)
-class Figures:
+class RoundCounts:
+    """Per kind of round, how often it was played, bid exactly and what it paid: one seat's
+    game (``raspisnoy.ratings.SeatSummary``) or a sum over games (``Figures``). The names
+    are those of ``GameResult``'s columns, which store them per seat."""
+
+    #: Rounds with bids; of them, bid exactly (taken = bid).
+    bid_rounds: int
+    exact: int
+    #: Rounds bid 0 («пас»); of them, taken none.
+    zero_bids: int
+    zero_exact: int
+    #: Blind rounds («тёмная»): played, bid exactly, points.
+    blind_rounds: int
+    blind_exact: int
+    blind_points: int
+    #: Misère («мизер») and golden («золотая») rounds: played, points.
+    misere_rounds: int
+    misere_points: int
+    golden_rounds: int
+    golden_points: int
+
+
+#: The names of ``RoundCounts``' fields, in order.
+ROUND_COUNTS = tuple(field.name for field in fields(RoundCounts))
+
+
+@dataclass(frozen=True, slots=True)
+class Figures(RoundCounts):
     """Sums over finished games (all of them, or one preset's): ``places[i]`` is how
     often the player came ``i + 1``-th."""
 
@@ -96,17 +123,6 @@ class Figures:
     wins: int
     places: tuple[int, ...]
     points: int
-    bid_rounds: int
-    exact: int
-    zero_bids: int
-    zero_exact: int
-    blind_rounds: int
-    blind_exact: int
-    blind_points: int
-    misere_rounds: int
-    misere_points: int
-    golden_rounds: int
-    golden_points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,7 +432,8 @@ def _figures(session: Session, user_id: str, group: Any) -> list[tuple[str, Figu
         by_place = counted.get(name, {})
         ranks = tuple(by_place.get(p, 0) for p in range(1, max(by_place, default=0) + 1))
         figures = dict(zip(_SUMMED, totals, strict=True))
-        found.append((name, Figures(games, by_place.get(1, 0), ranks, **figures)))
+        wins = by_place.get(1, 0)
+        found.append((name, Figures(games=games, wins=wins, places=ranks, **figures)))
     return found
 
 
