@@ -9,6 +9,7 @@ values, never ORM objects, so nothing outside this package holds a database sess
 from raspisnoy.store.players import (
     ALL_SCOPE,
     ANONYMOUS,
+    BoardKey,
     BoardLine,
     BoardPage,
     Figures,
@@ -36,6 +37,7 @@ from raspisnoy.store.repository import (
 __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
+    "BoardKey",
     "BoardLine",
     "BoardPage",
     "EventRow",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, literal, select, tuple_, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,6 +33,7 @@ from raspisnoy.store.repository import NotFoundError, Store, StoreError, UserRow
 __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
+    "BoardKey",
     "BoardLine",
     "BoardPage",
     "Figures",
@@ -143,12 +144,24 @@ class BoardLine:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardKey:
+    """Where a line stands on a leaderboard: by displayed rating, highest first, ties by
+    id. A page is asked for as the lines after (or before) one of these."""
+
+    display: int
+    user_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class BoardPage:
-    """One page of a leaderboard, how many are on it, and the viewer's own line."""
+    """One page of a leaderboard, how many are on it, the viewer's own line, and the
+    keys to ask for the page before and after it (``None``: there is none)."""
 
     total: int
     lines: tuple[BoardLine, ...]
     mine: BoardLine | None
+    previous: BoardKey | None
+    next: BoardKey | None
 
 
 #: The scope of the rating over every rated game (the others are named by their preset).
@@ -327,34 +340,74 @@ class Players:
         scope: str,
         *,
         since: datetime | None,
-        offset: int,
         limit: int,
         viewer: str | None,
+        offset: int = 0,
+        after: BoardKey | None = None,
+        before: BoardKey | None = None,
     ) -> BoardPage:
-        """Registered and guest players by displayed rating in ``scope`` (bots are never
-        rated, so never listed), only those who played since ``since`` if given."""
+        """A page of players by displayed rating in ``scope`` (bots are never rated, so
+        never listed), only those who played since ``since`` if given: the ``limit``
+        lines after the line ``after``, or before ``before`` (keyset pagination: one
+        range of the order's index however deep), else from ``offset`` on."""
         where = [PlayerRating.scope == scope]
         if since is not None:
             where.append(PlayerRating.last_played_at >= since)
-        order = (PlayerRating.display.desc(), PlayerRating.user_id)
-        query = (
-            select(PlayerRating, User.nickname)
-            .join(User, User.id == PlayerRating.user_id)
-            .where(*where)
-            .order_by(*order)
-            .offset(offset)
-            .limit(limit)
-        )
+        key = tuple_(*_ORDER)
+        query = select(PlayerRating.user_id, PlayerRating.display, PlayerRating.games).where(*where)
+        if before is not None:
+            query = query.where(key < _key_of(before)).order_by(*(c.desc() for c in _ORDER))
+        else:
+            if after is not None:
+                query = query.where(key > _key_of(after))
+            query = query.order_by(*_ORDER).offset(offset if after is None else 0)
         with self._session() as session:
+            rows = list(session.execute(query.limit(limit + 1)))
+            more, rows = len(rows) > limit, rows[:limit]
+            if before is not None:
+                rows.reverse()
+            first = offset + 1
+            if rows and (after is not None or before is not None):
+                first = _above(session, where, BoardKey(rows[0].display, rows[0].user_id)) + 1
+            names = _nicknames(session, [row.user_id for row in rows])
+            lines = tuple(
+                BoardLine(first + n, row.user_id, names[row.user_id], row.display, row.games)
+                for n, row in enumerate(rows)
+            )
             total = int(
                 session.scalar(select(func.count()).select_from(PlayerRating).where(*where)) or 0
             )
-            lines = tuple(
-                BoardLine(offset + index + 1, row.user_id, nickname, row.display, row.games)
-                for index, (row, nickname) in enumerate(session.execute(query))
-            )
             mine = None if viewer is None else _own_line(session, where, viewer)
-            return BoardPage(total, lines, mine)
+        keys = [BoardKey(line.display, line.user_id) for line in lines]
+        further = more if before is None else bool(lines)
+        return BoardPage(
+            total,
+            lines,
+            mine,
+            previous=keys[0] if keys and first > 1 else None,
+            next=keys[-1] if keys and further else None,
+        )
+
+
+#: The leaderboard's order, ascending: the key of migration 0009's index.
+_ORDER = (-PlayerRating.display, PlayerRating.user_id)
+
+
+def _key_of(line: BoardKey) -> Any:
+    """A line's place in the order as the index's key: (−rating, id), ascending."""
+    return tuple_(literal(-line.display), literal(line.user_id))
+
+
+def _above(session: Session, where: Sequence[Any], line: BoardKey) -> int:
+    """How many lines come before ``line`` in the order (a count over the index)."""
+    key = tuple_(*_ORDER)
+    query = select(func.count()).select_from(PlayerRating).where(*where, key < _key_of(line))
+    return int(session.scalar(query) or 0)
+
+
+def _nicknames(session: Session, user_ids: list[str]) -> dict[str, str]:
+    query = select(User.id, User.nickname).where(User.id.in_(user_ids))
+    return {row.id: row.nickname for row in session.execute(query)}
 
 
 def _own_line(session: Session, where: Sequence[Any], viewer: str) -> BoardLine | None:
@@ -367,16 +420,8 @@ def _own_line(session: Session, where: Sequence[Any], viewer: str) -> BoardLine 
     if found is None:
         return None
     row, nickname = found
-    above = session.scalar(
-        select(func.count())
-        .select_from(PlayerRating)
-        .where(
-            *where,
-            (PlayerRating.display > row.display)
-            | ((PlayerRating.display == row.display) & (PlayerRating.user_id < viewer)),
-        )
-    )
-    return BoardLine(int(above or 0) + 1, viewer, nickname, row.display, row.games)
+    above = _above(session, where, BoardKey(row.display, viewer))
+    return BoardLine(above + 1, viewer, nickname, row.display, row.games)
 
 
 def _ratings(session: Session, user_id: str) -> tuple[RatingLine, ...]:
