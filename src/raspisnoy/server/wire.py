@@ -243,6 +243,7 @@ def table_json(
                 "user_id": seat.user_id,
                 "nickname": seat.nickname,
                 "bot": seat.bot,
+                "registered": seat.registered,
                 "connected": bool(here and here.connections),
                 "away": bool(here and here.away and seat.user_id is not None),
             }
@@ -277,6 +278,7 @@ def history_json(row: TableRow, user_id: str) -> Json:
         "status": row.status,
         "seat": seat,
         "players": list(row.names or ()),
+        "profiles": [s.user_id if s.registered else None for s in row.seats],
         "rules": row.rules.get("preset"),
         "started_at": None if row.started_at is None else row.started_at.isoformat(),
         "finished_at": None if row.finished_at is None else row.finished_at.isoformat(),
@@ -354,6 +356,7 @@ def profile_json(profile: Profile) -> Json:
                 "place": game.place,
                 "points": game.points,
                 "players": list(game.players),
+                "profiles": list(game.profiles),
                 "replay": f"/?replay={game.table_id}",
             }
             for game in profile.recent
@@ -599,6 +602,7 @@ class SeatOut(_Out):
     user_id: str | None
     nickname: str | None
     bot: str
+    registered: bool
     connected: bool
     away: bool
 
@@ -629,6 +633,7 @@ class HistoryOut(_Out):
     status: str
     seat: int
     players: list[str]
+    profiles: list[str | None]
     rules: str | None
     started_at: str | None
     finished_at: str | None
@@ -779,6 +784,7 @@ class RecentGameOut(_Out):
     place: int
     points: int
     players: list[str]
+    profiles: list[str | None]
     replay: str
 
 

@@ -119,6 +119,9 @@ class RecentGame:
     place: int
     points: int
     players: tuple[str, ...]
+    #: By seat, the id of each registered person (whose profile a name links to);
+    #: ``None`` for a guest, a bot or a deleted account.
+    profiles: tuple[str | None, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,9 +476,22 @@ def _recent(session: Session, user_id: str, limit: int) -> tuple[RecentGame, ...
         .order_by(GameResult.finished_at.desc())
         .limit(limit)
     )
+    found = list(session.execute(query))
+    registered = select(Seat.table_id, Seat.seat, Seat.user_id).join(User, User.id == Seat.user_id)
+    registered = registered.where(
+        Seat.table_id.in_([r.table_id for r, _ in found]), User.kind == "registered"
+    )
+    profiles = {(row.table_id, row.seat): row.user_id for row in session.execute(registered)}
     return tuple(
         RecentGame(
-            r.table_id, r.preset, r.rated, r.finished_at, r.place, r.points, tuple(names or ())
+            r.table_id,
+            r.preset,
+            r.rated,
+            r.finished_at,
+            r.place,
+            r.points,
+            tuple(names or ()),
+            tuple(profiles.get((r.table_id, seat)) for seat in range(len(names or ()))),
         )
-        for r, names in session.execute(query)
+        for r, names in found
     )
