@@ -5,7 +5,10 @@ server uses, every bot starting from the defaults, a few passes over the games i
 shuffled order (so the order of the deals does not matter), and prints each level's
 mu and sigma with the displayed rating. docs/accounts.md gives the commands.
 
-    .venv/bin/python scripts/fit_bot_ratings.py /tmp/arena/records
+    .venv/bin/python scripts/fit_bot_ratings.py /tmp/arena/records [MORE_RECORDS ...]
+
+Several folders (matches of other seeds, e.g. run one after another to keep each run
+short) are rated together as one set of games.
 """
 
 from __future__ import annotations
@@ -45,9 +48,14 @@ def fit(records: list[Path], seed: int = 0) -> dict[str, Rating]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("records", type=Path, help="the --records folder of raspisnoy arena")
-    folder = parser.parse_args().records
-    ratings = fit(sorted(folder.glob("*.json")))
+    parser.add_argument(
+        "records", type=Path, nargs="+", help="--records folders of raspisnoy arena"
+    )
+    records = sorted(
+        path for folder in parser.parse_args().records for path in folder.glob("*.json")
+    )
+    ratings = fit(records)
+    print(f"{len(records)} games")
     print(f"{'level':<10} {'mu':>7} {'sigma':>6} {'shown':>6}")
     for level, rating in sorted(ratings.items(), key=lambda item: item[1].mu):
         print(f"{level:<10} {rating.mu:7.2f} {rating.sigma:6.2f} {displayed(rating):6d}")
