@@ -369,18 +369,23 @@ class Players:
             more, rows = len(rows) > limit, rows[:limit]
             if before is not None:
                 rows.reverse()
-            first = offset + 1
+            own = None if viewer is None else _own_row(session, where, viewer)
+            start = None  # the first line, for a page asked by cursor
             if rows and (after is not None or before is not None):
-                first = _above(session, where, BoardKey(rows[0].display, rows[0].user_id)) + 1
+                start = BoardKey(rows[0].display, rows[0].user_id)
+            marks = [mark for mark in (start, None if own is None else own[0]) if mark is not None]
+            total, *above = _counts(session, where, marks)
+            counted = dict(zip(marks, above, strict=True))
+            first = offset + 1 if start is None else counted[start] + 1
             names = _nicknames(session, [row.user_id for row in rows])
             lines = tuple(
                 BoardLine(first + n, row.user_id, names[row.user_id], row.display, row.games)
                 for n, row in enumerate(rows)
             )
-            total = int(
-                session.scalar(select(func.count()).select_from(PlayerRating).where(*where)) or 0
-            )
-            mine = None if viewer is None else _own_line(session, where, viewer)
+            mine = None
+            if own is not None:
+                place, games, nickname = own
+                mine = BoardLine(counted[place] + 1, place.user_id, nickname, place.display, games)
         keys = [BoardKey(line.display, line.user_id) for line in lines]
         further = more if before is None else bool(lines)
         return BoardPage(
@@ -401,11 +406,13 @@ def _key_of(line: BoardKey) -> Any:
     return tuple_(literal(-line.display), literal(line.user_id))
 
 
-def _above(session: Session, where: Sequence[Any], line: BoardKey) -> int:
-    """How many lines come before ``line`` in the order (a count over the index)."""
+def _counts(session: Session, where: Sequence[Any], lines: Sequence[BoardKey]) -> list[int]:
+    """How many lines there are, then how many come before each of ``lines`` in the
+    order: one pass over the index, however many are asked."""
     key = tuple_(*_ORDER)
-    query = select(func.count()).select_from(PlayerRating).where(*where, key < _key_of(line))
-    return int(session.scalar(query) or 0)
+    counts = [func.count(), *(func.count().filter(key < _key_of(line)) for line in lines)]
+    found = session.execute(select(*counts).select_from(PlayerRating).where(*where)).one()
+    return [int(value or 0) for value in found]
 
 
 def _nicknames(session: Session, user_ids: list[str]) -> dict[str, str]:
@@ -413,18 +420,18 @@ def _nicknames(session: Session, user_ids: list[str]) -> dict[str, str]:
     return {row.id: row.nickname for row in session.execute(query)}
 
 
-def _own_line(session: Session, where: Sequence[Any], viewer: str) -> BoardLine | None:
-    """The viewer's line: their rating and how many rank above them."""
+def _own_row(
+    session: Session, where: Sequence[Any], viewer: str
+) -> tuple[BoardKey, int, str] | None:
+    """The viewer's place in the order, games and nickname, if they are on the board."""
     found = session.execute(
-        select(PlayerRating, User.nickname)
+        select(PlayerRating.display, PlayerRating.games, User.nickname)
         .join(User, User.id == PlayerRating.user_id)
         .where(*where, PlayerRating.user_id == viewer)
     ).first()
     if found is None:
         return None
-    row, nickname = found
-    above = _above(session, where, BoardKey(row.display, viewer))
-    return BoardLine(above + 1, viewer, nickname, row.display, row.games)
+    return BoardKey(found.display, viewer), found.games, found.nickname
 
 
 def _ratings(session: Session, user_id: str) -> tuple[RatingLine, ...]:
