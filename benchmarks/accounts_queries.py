@@ -1,6 +1,7 @@
 """Accounts queries on a filled PostgreSQL schema (scripts/fill_accounts.py): a profile,
-leaderboard pages (overall and per preset, all time and the last 30 days, with the
-viewer's own position) and the rating update of a game's end, each timed through the
+leaderboard pages (overall and per preset, all time and the last 30 days, the first,
+a deep one by number and the next page after a deep line, with the viewer's own
+position) and the rating update of a game's end, each timed through the
 same ``Players`` / ``Store`` methods the server calls. Prints p50 and p95 per query (the
 target is p95 ≤ 50 ms) and, with ``--json``, writes them.
 
@@ -23,11 +24,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import text
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
 
 from raspisnoy.core import Deal, Game, resolve_rules
 from raspisnoy.ratings.results import record_results
-from raspisnoy.store import EventRow, Players, Store
+from raspisnoy.store import BoardKey, EventRow, Players, Store
+from raspisnoy.store.models import PlayerRating, User
 
 
 def _url(schema: str) -> str:
@@ -70,6 +73,30 @@ def _finished_game(store: Store, people: list[str], seed: int) -> str:
     return row.id
 
 
+def _offset_page(store: Store, offset: int) -> list[object]:
+    """The page as migration 0005's leaderboard read it, the peer of the keyset page:
+    ratings joined to users, ordered, and ``offset`` joined rows skipped."""
+    query = (
+        select(PlayerRating, User.nickname)
+        .join(User, User.id == PlayerRating.user_id)
+        .where(PlayerRating.scope == "all")
+        .order_by(PlayerRating.display.desc(), PlayerRating.user_id)
+        .offset(offset)
+        .limit(25)
+    )
+    with Session(store.engine) as session:
+        return list(session.execute(query))
+
+
+def _cursors(store: Store, count: int) -> list[BoardKey]:
+    """Lines at random depths of the overall leaderboard: where a "next page" starts."""
+    query = text(
+        "SELECT display, user_id FROM ratings WHERE scope = 'all' ORDER BY random() LIMIT :n"
+    )
+    with store.engine.connect() as connection:
+        return [BoardKey(d, u) for d, u in connection.execute(query, {"n": count})]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--schema", default="accounts_bench")
@@ -86,21 +113,31 @@ def main() -> None:
     rng = random.Random(1)
     pick = [rng.choice(ids) for _ in range(options.runs)]
     pages = max(1, len(ids) // 25)
+    cursors = _cursors(store, options.runs)
     board = players.leaderboard
+    month = datetime.now(UTC) - timedelta(days=30)
     cases: dict[str, Callable[[int], object]] = {
         "profile": lambda n: players.profile(pick[n]),
         "leaderboard all-time p1 + me": lambda n: board(
             "all", since=None, offset=0, limit=25, viewer=pick[n]
         ),
-        "leaderboard all-time deep page + me": lambda n: board(
+        "leaderboard all-time deep page number + me": lambda n: board(
             "all", since=None, offset=25 * rng.randrange(pages), limit=25, viewer=pick[n]
         ),
-        "leaderboard preset 30 days + me": lambda n: board(
-            "classic",
-            since=datetime.now(UTC) - timedelta(days=30),
-            offset=0,
-            limit=25,
-            viewer=pick[n],
+        "leaderboard all-time deep next page + me": lambda n: board(
+            "all", since=None, after=cursors[n], limit=25, viewer=pick[n]
+        ),
+        "leaderboard preset all-time p1 + me": lambda n: board(
+            "classic", since=None, offset=0, limit=25, viewer=pick[n]
+        ),
+        "leaderboard all 30 days p1 + me": lambda n: board(
+            "all", since=month, offset=0, limit=25, viewer=pick[n]
+        ),
+        "leaderboard preset 30 days deep + me": lambda n: board(
+            "classic", since=month, offset=25 * rng.randrange(pages // 2), limit=25, viewer=pick[n]
+        ),
+        "peer: 0005's deep page (OFFSET over the join)": lambda n: _offset_page(
+            store, 25 * rng.randrange(pages)
         ),
     }
     results = {name: _timed(options.runs, call) for name, call in cases.items()}
@@ -109,13 +146,13 @@ def main() -> None:
         options.updates, lambda n: store.finish_table(tables[n])
     )
     print(f"schema {options.schema}: {len(ids)} players, {games} result rows")
-    print(f"{'query':<38} {'runs':>5} {'p50 ms':>8} {'p95 ms':>8}")
+    print(f"{'query':<46} {'runs':>5} {'p50 ms':>8} {'p95 ms':>8}")
     summary = {}
     for name, times in results.items():
         p50 = statistics.median(times)
         p95 = statistics.quantiles(times, n=20)[-1] if len(times) >= 20 else max(times)
         summary[name] = {"runs": len(times), "p50_ms": round(p50, 2), "p95_ms": round(p95, 2)}
-        print(f"{name:<38} {len(times):>5} {p50:8.2f} {p95:8.2f}")
+        print(f"{name:<46} {len(times):>5} {p50:8.2f} {p95:8.2f}")
     if options.json is not None:
         options.json.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     store.close()

@@ -8,9 +8,15 @@ that ratings spread): the queries measured only read those tables, and the ratin
 update the benchmark times is a real game's. Actions (``game_events``) are not written:
 no profile or leaderboard query reads them.
 
-    .venv/bin/python scripts/fill_accounts.py --schema accounts_bench \\
-        --players 10000 --games 100000          # scaled down, about a minute
-    .venv/bin/python scripts/fill_accounts.py --schema accounts_full \\
+The foreign keys and secondary indexes are dropped while the rows are copied and made
+again at the end from PostgreSQL's own definitions (one sort per index instead of a
+B-tree insert and a key check per row), then the schema is vacuumed, so that the
+counts of the leaderboard read the index alone as on a settled database. The Python
+side, which draws the rows, is the slower half: run it under ``nice -n 19``.
+
+    nice -n 19 .venv/bin/python scripts/fill_accounts.py --schema accounts_bench \\
+        --players 10000 --games 100000          # scaled down
+    nice -n 19 .venv/bin/python scripts/fill_accounts.py --schema accounts_full \\
         --players 100000 --games 1000000        # the full size of issue 18
 """
 
@@ -46,7 +52,8 @@ def _url(schema: str) -> str:
 
 
 def fresh_schema(schema: str) -> None:
-    """Drop and recreate ``schema``, then migrate it (the indexes come with 0005)."""
+    """Drop and recreate ``schema``, then migrate it (the indexes come with the
+    migrations: 0005, 0009)."""
     admin = create_engine(_url("public").replace("?options=-csearch_path%3Dpublic", ""))
     with admin.begin() as connection:
         connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
@@ -66,6 +73,7 @@ def fill(schema: str, players: int, games: int, seed: int) -> dict[str, float]:
     with psycopg.connect(POSTGRES, options=f"-csearch_path={schema}") as connection:
         started = time.perf_counter()
         with connection.cursor() as cursor:
+            rebuild = _drop_checks(cursor, schema)
             with cursor.copy("COPY users (id, nickname, kind, created_at) FROM STDIN") as copy:
                 for n, user in enumerate(ids):
                     copy.write_row((user, f"Player {n}", "registered", now - timedelta(days=400)))
@@ -96,9 +104,46 @@ def fill(schema: str, players: int, games: int, seed: int) -> dict[str, float]:
         timings["ratings"] = time.perf_counter() - started
         started = time.perf_counter()
         with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
-        timings["analyze"] = time.perf_counter() - started
+            for statement in rebuild:
+                cursor.execute(statement)
+        timings["indexes"] = time.perf_counter() - started
+    started = time.perf_counter()
+    with psycopg.connect(POSTGRES, options=f"-csearch_path={schema}", autocommit=True) as vacuum:
+        # Statistics, and the visibility map that lets the leaderboard's counts read the
+        # index alone; the schema's tables only (other schemas are others' business).
+        tables = vacuum.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", (schema,))
+        names = ", ".join(f'"{schema}"."{name}"' for (name,) in tables.fetchall())
+        vacuum.execute(f"VACUUM (ANALYZE) {names}")
+    timings["vacuum"] = time.perf_counter() - started
     return timings
+
+
+def _drop_checks(cursor: psycopg.Cursor[tuple[object, ...]], schema: str) -> list[str]:
+    """Drop the schema's foreign keys and secondary indexes (a COPY then neither checks a
+    key per row nor updates a B-tree per row) and return the statements that make them
+    again, indexes first, from PostgreSQL's own definitions."""
+    cursor.execute(
+        "SELECT c.conrelid::regclass::text, c.conname, pg_get_constraintdef(c.oid)"
+        " FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace"
+        " WHERE n.nspname = %s AND c.contype = 'f'",
+        (schema,),
+    )
+    keys = cursor.fetchall()
+    cursor.execute(
+        "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i"
+        " JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname = %s AND NOT i.indisprimary AND NOT i.indisunique",
+        (schema,),
+    )
+    indexes = cursor.fetchall()
+    for table, name, _ in keys:
+        cursor.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
+    for name, _ in indexes:
+        cursor.execute(f"DROP INDEX {name}")
+    return [str(definition) for _, definition in indexes] + [
+        f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {definition}'
+        for table, name, definition in keys
+    ]
 
 
 def _games(
@@ -159,7 +204,7 @@ def _copy_games(
             seats.append((table_id, seat, None if person is None else ids[person], bot or "random"))
             place = 1 + sum(t > totals[seat] for t in totals)
             bids = 20
-            exact = rng.randint(3, 14)
+            exact = _between(rng, 3, 14)
             results.append(
                 (
                     table_id,
@@ -174,14 +219,14 @@ def _copy_games(
                     bids,
                     exact,
                     4,
-                    rng.randint(0, 4),
+                    _between(rng, 0, 4),
                     4,
-                    rng.randint(0, 4),
-                    rng.randint(-100, 100),
+                    _between(rng, 0, 4),
+                    _between(rng, -100, 100),
                     4,
-                    rng.randint(-200, 0),
+                    _between(rng, -200, 0),
                     4,
-                    rng.randint(0, 200),
+                    _between(rng, 0, 200),
                 )
             )
             if person is None:
@@ -220,6 +265,12 @@ def _copy_games(
         results,
     )
     _copy(cursor, "rating_changes (table_id, user_id, scope, mu, sigma, display, at)", changes)
+
+
+def _between(rng: random.Random, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high``: ``rng.randint`` without its checks, which
+    were a third of the fill's time."""
+    return low + int(rng.random() * (high - low + 1))
 
 
 def _copy(

@@ -5,7 +5,10 @@ server uses, every bot starting from the defaults, a few passes over the games i
 shuffled order (so the order of the deals does not matter), and prints each level's
 mu and sigma with the displayed rating. docs/accounts.md gives the commands.
 
-    .venv/bin/python scripts/fit_bot_ratings.py /tmp/arena/records
+    .venv/bin/python scripts/fit_bot_ratings.py /tmp/arena/records [MORE_RECORDS ...]
+
+Several folders (matches of other seeds, e.g. run one after another to keep each run
+short) are rated together as one set of games.
 """
 
 from __future__ import annotations
@@ -27,13 +30,19 @@ def _level(name: str) -> str:
     return name.rsplit("(", 1)[-1].rstrip(")") if "(" in name else name
 
 
-def fit(records: list[Path], seed: int = 0) -> dict[str, Rating]:
+def load(records: list[Path]) -> list[tuple[list[str], tuple[int, ...]]]:
+    """Each game's levels by seat and final totals."""
     games = []
     for path in records:
         game = replay(loads_record(path.read_text(encoding="utf-8")))
         games.append(([_level(name) for name in game.names], game.totals))
+    return games
+
+
+def fit(games: list[tuple[list[str], tuple[int, ...]]], seed: int = 0) -> dict[str, Rating]:
     ratings: dict[str, Rating] = {}
     order = random.Random(seed)
+    games = list(games)
     for _ in range(PASSES):
         order.shuffle(games)
         for levels, totals in games:
@@ -45,12 +54,29 @@ def fit(records: list[Path], seed: int = 0) -> dict[str, Rating]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("records", type=Path, help="the --records folder of raspisnoy arena")
-    folder = parser.parse_args().records
-    ratings = fit(sorted(folder.glob("*.json")))
-    print(f"{'level':<10} {'mu':>7} {'sigma':>6} {'shown':>6}")
+    parser.add_argument(
+        "records", type=Path, nargs="+", help="--records folders of raspisnoy arena"
+    )
+    parser.add_argument(
+        "--orders", type=int, default=20, help="shuffles whose spread of mu is shown"
+    )
+    options = parser.parse_args()
+    records = sorted(path for folder in options.records for path in folder.glob("*.json"))
+    games = load(records)
+    ratings = fit(games)
+    spread = [fit(games, seed) for seed in range(options.orders)]
+    print(f"{len(games)} games; mu over {options.orders} orders of the games: lowest to highest")
+    header = ("level", "mu", "sigma", "shown", "mu range", "points", "wins")
+    print("{:<10} {:>7} {:>6} {:>6} {:>15} {:>7} {:>5}".format(*header))
     for level, rating in sorted(ratings.items(), key=lambda item: item[1].mu):
-        print(f"{level:<10} {rating.mu:7.2f} {rating.sigma:6.2f} {displayed(rating):6d}")
+        mus = [fitted[level].mu for fitted in spread]
+        seats = [(t[seated.index(level)], t) for seated, t in games if level in seated]
+        points = sum(mine for mine, _ in seats) / len(seats)
+        wins = sum(mine == max(totals) for mine, totals in seats) / len(seats)
+        print(
+            f"{level:<10} {rating.mu:7.2f} {rating.sigma:6.2f} {displayed(rating):6d}"
+            f" {min(mus):7.2f}–{max(mus):7.2f} {points:7.0f} {wins:5.0%}"
+        )
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # other commands: they may use any part below ``cli``.
     "command": frozenset(
         {"core", "casino", "bots", "arena", "scorekeeper", "store", "server", "i18n", "play"}
-        | {"cli_support", "rulebook", "review", "research"}
+        | {"cli_support", "rulebook", "review", "research", "ratings"}
     ),
     "__main__": frozenset({"cli"}),
     "raspisnoy": frozenset(),

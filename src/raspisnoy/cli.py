@@ -18,6 +18,7 @@ from raspisnoy.arena.command import arena_command
 from raspisnoy.casino.command import casino_app
 from raspisnoy.cli_support import help_without_command
 from raspisnoy.play import play_command
+from raspisnoy.ratings.command import backfill_command
 from raspisnoy.review.command import review_command
 from raspisnoy.rulebook.command import replay_command, rules_app, schedule_command
 from raspisnoy.scorekeeper.command import score_app
@@ -38,6 +39,7 @@ app.add_typer(casino_app, name="casino")
 app.command("schedule")(schedule_command)
 app.command("replay")(replay_command)
 app.command("arena")(arena_command)
+app.command("backfill-results")(backfill_command)
 
 
 @app.callback(invoke_without_command=True)

@@ -1,14 +1,25 @@
 """Accounts in the browser: register on one device, log in on a second (another browser
 context, own cookies), see both sessions on the profile, end the other one and log out;
 the new screens (welcome with log-in, account menu, profile, leaderboard) in ru, uk and
-en at 360×640 with the layout and axe-core checks of the other screens."""
+en at 360×640 with the layout and axe-core checks of the other screens; names at tables
+and in lists link to the profiles of registered players, not of guests or bots."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from e2e_helpers import ACTIONABLE, PHONE_SMALL, act, create_table, enter, game_state
+from e2e_helpers import (
+    ACTIONABLE,
+    LANGUAGES,
+    PHONE_SMALL,
+    act,
+    check_screen,
+    create_table,
+    enter,
+    game_state,
+    set_language,
+)
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_browser_screens import every_language
 
@@ -155,5 +166,62 @@ def test_account_screens_in_every_language(browser: Browser, server: str) -> Non
     page.wait_for_selector(".leaderboard")
     problems += every_language(page, "leaderboard")
     context.close()
+    assert errors == []
+    assert problems == [], "\n".join(problems)
+
+
+def profile_links(page: Page, where: str) -> list[str]:
+    """The profiles that the names under ``where`` link to."""
+    found: list[str] = page.eval_on_selector_all(
+        f"{where} a.profile-link", "links => links.map(a => a.getAttribute('href'))"
+    )
+    return found
+
+
+def test_names_link_to_the_profiles_of_registered_players(browser: Browser, server: str) -> None:
+    """A registered host, a guest and a bot at one table: in the lobby's open tables, the
+    seating, the game's seats and the lists of one's games only the host's name is a
+    link (to their profile), in ru, uk and en at 360×640."""
+    contexts = [
+        browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE_SMALL) for _ in range(2)
+    ]
+    host, guest = (context.new_page() for context in contexts)
+    errors: list[str] = []
+    for page in (host, guest):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    account(host, "register", "Linked Host")
+    profile = f"/?player={user_id(host)}"
+    table_id = create_table(host, players=3)
+    enter(guest, "Plain Guest")
+    problems: list[str] = []
+
+    def linked(page: Page, where: str, screen: str) -> None:
+        """In every language: only the host's name under ``where`` is a link."""
+        for lang in LANGUAGES:
+            set_language(page, lang)
+            page.wait_for_selector(f"{where} a.profile-link")
+            assert profile_links(page, where) == [profile], (screen, lang)
+            problems.extend(check_screen(page, screen))
+
+    guest.goto("/")
+    linked(guest, f"#open-tables li:has(a[href='/?table={table_id}'])", "links-open-tables")
+    guest.goto(f"/?table={table_id}")
+    guest.click(".seating button.sit >> nth=0")
+    guest.wait_for_selector(".seat-line.mine")
+    host.wait_for_selector(".seat-line:has-text('Plain Guest')")
+    linked(host, ".seat-list", "links-seating")
+    host.click("button.start")
+    host.wait_for_selector(".game")
+    linked(host, ".seat-chip", "links-game")
+    guest.wait_for_selector(".game")
+    assert "Plain Guest" in (guest.text_content(".seat-chip.mine .name") or "")
+    assert profile_links(guest, ".seat-chip") == [profile]
+    guest.goto("/")
+    linked(guest, f"#my-games li:has(a[href='/?table={table_id}'])", "links-my-games")
+    host.click(f".seat-chip .name a[href='{profile}']")
+    host.wait_for_selector(".profile")
+    assert "Linked Host" in (host.text_content(".profile h1") or "")
+    for context in contexts:
+        context.close()
     assert errors == []
     assert problems == [], "\n".join(problems)

@@ -116,7 +116,7 @@ def test_nothing_of_a_game_in_progress_shows_on_profile_or_leaderboard(server: S
     assert client.user["id"] not in {line["user_id"] for line in board.json()["lines"]}
 
 
-def _engine_game(seed: int) -> Game:
+def engine_game(seed: int) -> Game:
     game = Game(resolve_rules("raspisnoy.com"), ("P1", "P2", "P3", "P4"), seed=f"s{seed}")
     chooser = random.Random(seed)
     while not game.is_over:
@@ -124,30 +124,35 @@ def _engine_game(seed: int) -> Game:
     return game
 
 
+def store_game(store: Store, host_id: str, game: Game) -> str:
+    """A table of ``host_id`` and bots with ``game``'s actions stored, not yet finished."""
+    row = store.create_table(
+        host_id=host_id,
+        public=True,
+        rules=game.rules.to_json(),
+        bots=["random"] * 4,
+        turn_seconds=0,
+        bot_delay_ms=0,
+        stand_in="random",
+        seed=str(game.seed),
+    )
+    store.start_table(row.id, game.names, game.rounds()[0].dealer)
+    stored = []
+    for number, event in enumerate(e for e in game.events if not isinstance(e.action, Deal)):
+        assert event.seat is not None  # every action but a deal is a seat's
+        stored.append(EventRow(row.id, number + 1, event.seat, str(event.action), None))
+    store.append_events(stored)
+    return row.id
+
+
 def test_profile_statistics_match_games_built_with_the_engine(tmp_path: Path) -> None:
     store = Store.open(f"sqlite:///{tmp_path / 'stats.sqlite3'}")
     store.finish_hooks.append(record_results)
     players = Players(store)
     person = store.create_user("Counted")
-    games = [_engine_game(seed) for seed in range(3)]
+    games = [engine_game(seed) for seed in range(3)]
     for game in games:
-        row = store.create_table(
-            host_id=person.id,
-            public=True,
-            rules=game.rules.to_json(),
-            bots=["random"] * 4,
-            turn_seconds=0,
-            bot_delay_ms=0,
-            stand_in="random",
-            seed=f"s{games.index(game)}",
-        )
-        store.start_table(row.id, game.names, game.rounds()[0].dealer)
-        stored = []
-        for number, event in enumerate(e for e in game.events if not isinstance(e.action, Deal)):
-            assert event.seat is not None  # every action but a deal is a seat's
-            stored.append(EventRow(row.id, number + 1, event.seat, str(event.action), None))
-        store.append_events(stored)
-        store.finish_table(row.id)
+        store.finish_table(store_game(store, person.id, game))
     stats = players.profile(person.id).figures
     bids = [
         (r.bids[0], r.taken[0], r.kind, r.points[0])

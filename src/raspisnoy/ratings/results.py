@@ -38,14 +38,15 @@ from raspisnoy.store.models import (
 __all__ = ["record_results"]
 
 
-def record_results(session: Session, table_id: str, now: datetime) -> None:
+def record_results(session: Session, table_id: str, now: datetime) -> bool:
     """Store the results of the finished game at ``table_id`` (once: a second call finds
-    them and does nothing) and, if the table is rated, its people's new ratings."""
+    them and does nothing) and, if the table is rated, its people's new ratings. Whether
+    it stored them."""
     table = session.get(GameTable, table_id)
     if table is None or table.names is None:
-        return
+        return False
     if session.scalar(select(GameResult.seat).where(GameResult.table_id == table_id).limit(1)):
-        return
+        return False
     events = session.execute(
         select(GameEvent.seat, GameEvent.action)
         .where(GameEvent.table_id == table_id)
@@ -54,7 +55,7 @@ def record_results(session: Session, table_id: str, now: datetime) -> None:
     actions = ((seat, action) for seat, action in events)
     game = replay_game(table.rules, table.names, table.seed, table.first_dealer, actions)
     if not game.is_over:
-        return
+        return False
     seats = list(session.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)))
     preset = str(table.rules.get("preset"))
     rated = table.rated and is_rated_rules(table.rules)
@@ -64,6 +65,7 @@ def record_results(session: Session, table_id: str, now: datetime) -> None:
     if rated:
         for scope in (ALL_SCOPE, preset):
             _rate(session, table_id, scope, seats, summaries, now)
+    return True
 
 
 def _result_row(

@@ -41,15 +41,16 @@ class Rating:
 #: A newcomer's rating: OpenSkill's defaults (mu 25, sigma 25/3).
 DEFAULT_RATING = Rating(_MODEL.mu, _MODEL.sigma)
 
-#: The fixed rating of each bot level, fitted by rating a 48-game arena match between the
+#: The fixed rating of each bot level, fitted by rating a 66-game arena match between the
 #: four levels with this same model from the defaults (``scripts/fit_bot_ratings.py``;
-#: docs/accounts.md gives the commands and those of a longer match). Their sigma is the
-#: fitted one: it tells the model how sure the match made us of the bot's strength.
+#: docs/accounts.md gives the commands, the match and how far the order of the games
+#: moves each value). Their sigma is the fitted one: it tells the model how sure the
+#: match made us of the bot's strength.
 BOT_RATINGS: dict[str, Rating] = {
-    "random": Rating(-12.76, 5.37),
-    "beginner": Rating(16.54, 4.68),
-    "heuristic": Rating(45.87, 4.70),
-    "expert": Rating(50.58, 4.97),
+    "random": Rating(-15.68, 5.35),
+    "beginner": Rating(18.77, 4.23),
+    "heuristic": Rating(38.13, 4.17),
+    "expert": Rating(59.81, 4.72),
 }
 
 #: Rated games after which a rating is no longer marked provisional. With four seats a

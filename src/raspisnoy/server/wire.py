@@ -39,6 +39,7 @@ from raspisnoy.core.fast import ALL_CARDS
 from raspisnoy.ratings import PROVISIONAL_GAMES
 from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_report, sheet_to_json
 from raspisnoy.store import (
+    BoardKey,
     BoardLine,
     BoardPage,
     Figures,
@@ -55,6 +56,7 @@ __all__ = [
     "SeatPresence",
     "ack_message",
     "action_text",
+    "board_key",
     "encode",
     "epoch_ms",
     "error_message",
@@ -241,6 +243,7 @@ def table_json(
                 "user_id": seat.user_id,
                 "nickname": seat.nickname,
                 "bot": seat.bot,
+                "registered": seat.registered,
                 "connected": bool(here and here.connections),
                 "away": bool(here and here.away and seat.user_id is not None),
             }
@@ -275,6 +278,7 @@ def history_json(row: TableRow, user_id: str) -> Json:
         "status": row.status,
         "seat": seat,
         "players": list(row.names or ()),
+        "profiles": [s.user_id if s.registered else None for s in row.seats],
         "rules": row.rules.get("preset"),
         "started_at": None if row.started_at is None else row.started_at.isoformat(),
         "finished_at": None if row.finished_at is None else row.finished_at.isoformat(),
@@ -352,6 +356,7 @@ def profile_json(profile: Profile) -> Json:
                 "place": game.place,
                 "points": game.points,
                 "players": list(game.players),
+                "profiles": list(game.profiles),
                 "replay": f"/?replay={game.table_id}",
             }
             for game in profile.recent
@@ -370,16 +375,34 @@ def _board_line_json(line: BoardLine) -> Json:
     }
 
 
-def leaderboard_json(page: BoardPage, *, preset: str, period: str, number: int, size: int) -> Json:
-    """Page ``number`` of a leaderboard and the viewer's own line (``None``: not on it)."""
+def board_cursor(key: BoardKey | None) -> str | None:
+    """A leaderboard line as a cursor of the API: ``RATING:ID``."""
+    return None if key is None else f"{key.display}:{key.user_id}"
+
+
+def board_key(cursor: str) -> BoardKey:
+    """The line a cursor names (``ValueError``: not one)."""
+    display, separator, user_id = cursor.partition(":")
+    if not separator or not user_id:
+        raise ValueError(cursor)
+    return BoardKey(int(display), user_id)
+
+
+def leaderboard_json(page: BoardPage, *, preset: str, period: str, size: int) -> Json:
+    """A page of a leaderboard, the viewer's own line (``None``: not on it), and the
+    cursors of the pages before and after it (``None``: none). ``page`` is the number
+    of the page of ``size`` lines its first line falls on."""
+    first = page.lines[0].position if page.lines else 1
     return {
         "preset": preset,
         "period": period,
-        "page": number,
+        "page": (first - 1) // size + 1,
         "size": size,
         "total": page.total,
         "lines": [_board_line_json(line) for line in page.lines],
         "me": None if page.mine is None else _board_line_json(page.mine),
+        "previous": board_cursor(page.previous),
+        "next": board_cursor(page.next),
     }
 
 
@@ -579,6 +602,7 @@ class SeatOut(_Out):
     user_id: str | None
     nickname: str | None
     bot: str
+    registered: bool
     connected: bool
     away: bool
 
@@ -609,6 +633,7 @@ class HistoryOut(_Out):
     status: str
     seat: int
     players: list[str]
+    profiles: list[str | None]
     rules: str | None
     started_at: str | None
     finished_at: str | None
@@ -759,6 +784,7 @@ class RecentGameOut(_Out):
     place: int
     points: int
     players: list[str]
+    profiles: list[str | None]
     replay: str
 
 
@@ -790,3 +816,5 @@ class LeaderboardOut(_Out):
     total: int
     lines: list[BoardLineOut]
     me: BoardLineOut | None
+    previous: str | None
+    next: str | None

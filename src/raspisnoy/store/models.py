@@ -25,6 +25,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -209,8 +210,16 @@ class PlayerRating(Base):
 
     __tablename__ = "ratings"
     __table_args__ = (
-        # The leaderboard's order, and the count above a viewer's own place.
-        Index("ix_ratings_scope_display", "scope", "display", "user_id"),
+        # The leaderboard's order (highest rating first, ties by id) as one ascending key,
+        # so that a page after a line is one range of it (keyset pagination) and the count
+        # above a line reads the index alone; its other columns come with it (0009).
+        Index(
+            "ix_ratings_scope_order",
+            "scope",
+            text("(-display)"),
+            "user_id",
+            postgresql_include=["display", "games", "last_played_at"],
+        ),
         Index("ix_ratings_scope_played", "scope", "last_played_at"),
     )
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, literal, select, tuple_, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,6 +33,7 @@ from raspisnoy.store.repository import NotFoundError, Store, StoreError, UserRow
 __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
+    "BoardKey",
     "BoardLine",
     "BoardPage",
     "Figures",
@@ -134,6 +135,9 @@ class RecentGame:
     place: int
     points: int
     players: tuple[str, ...]
+    #: By seat, the id of each registered person (whose profile a name links to);
+    #: ``None`` for a guest, a bot or a deleted account.
+    profiles: tuple[str | None, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +163,24 @@ class BoardLine:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardKey:
+    """Where a line stands on a leaderboard: by displayed rating, highest first, ties by
+    id. A page is asked for as the lines after (or before) one of these."""
+
+    display: int
+    user_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class BoardPage:
-    """One page of a leaderboard, how many are on it, and the viewer's own line."""
+    """One page of a leaderboard, how many are on it, the viewer's own line, and the
+    keys to ask for the page before and after it (``None``: there is none)."""
 
     total: int
     lines: tuple[BoardLine, ...]
     mine: BoardLine | None
+    previous: BoardKey | None
+    next: BoardKey | None
 
 
 #: The scope of the rating over every rated game (the others are named by their preset).
@@ -343,56 +359,95 @@ class Players:
         scope: str,
         *,
         since: datetime | None,
-        offset: int,
         limit: int,
         viewer: str | None,
+        offset: int = 0,
+        after: BoardKey | None = None,
+        before: BoardKey | None = None,
     ) -> BoardPage:
-        """Registered and guest players by displayed rating in ``scope`` (bots are never
-        rated, so never listed), only those who played since ``since`` if given."""
+        """A page of players by displayed rating in ``scope`` (bots are never rated, so
+        never listed), only those who played since ``since`` if given: the ``limit``
+        lines after the line ``after``, or before ``before`` (keyset pagination: one
+        range of the order's index however deep), else from ``offset`` on."""
         where = [PlayerRating.scope == scope]
         if since is not None:
             where.append(PlayerRating.last_played_at >= since)
-        order = (PlayerRating.display.desc(), PlayerRating.user_id)
-        query = (
-            select(PlayerRating, User.nickname)
-            .join(User, User.id == PlayerRating.user_id)
-            .where(*where)
-            .order_by(*order)
-            .offset(offset)
-            .limit(limit)
-        )
+        key = tuple_(*_ORDER)
+        query = select(PlayerRating.user_id, PlayerRating.display, PlayerRating.games).where(*where)
+        if before is not None:
+            query = query.where(key < _key_of(before)).order_by(*(c.desc() for c in _ORDER))
+        else:
+            if after is not None:
+                query = query.where(key > _key_of(after))
+            query = query.order_by(*_ORDER).offset(offset if after is None else 0)
         with self._session() as session:
-            total = int(
-                session.scalar(select(func.count()).select_from(PlayerRating).where(*where)) or 0
-            )
+            rows = list(session.execute(query.limit(limit + 1)))
+            more, rows = len(rows) > limit, rows[:limit]
+            if before is not None:
+                rows.reverse()
+            own = None if viewer is None else _own_row(session, where, viewer)
+            start = None  # the first line, for a page asked by cursor
+            if rows and (after is not None or before is not None):
+                start = BoardKey(rows[0].display, rows[0].user_id)
+            marks = [mark for mark in (start, None if own is None else own[0]) if mark is not None]
+            total, *above = _counts(session, where, marks)
+            counted = dict(zip(marks, above, strict=True))
+            first = offset + 1 if start is None else counted[start] + 1
+            names = _nicknames(session, [row.user_id for row in rows])
             lines = tuple(
-                BoardLine(offset + index + 1, row.user_id, nickname, row.display, row.games)
-                for index, (row, nickname) in enumerate(session.execute(query))
+                BoardLine(first + n, row.user_id, names[row.user_id], row.display, row.games)
+                for n, row in enumerate(rows)
             )
-            mine = None if viewer is None else _own_line(session, where, viewer)
-            return BoardPage(total, lines, mine)
+            mine = None
+            if own is not None:
+                place, games, nickname = own
+                mine = BoardLine(counted[place] + 1, place.user_id, nickname, place.display, games)
+        keys = [BoardKey(line.display, line.user_id) for line in lines]
+        further = more if before is None else bool(lines)
+        return BoardPage(
+            total,
+            lines,
+            mine,
+            previous=keys[0] if keys and first > 1 else None,
+            next=keys[-1] if keys and further else None,
+        )
 
 
-def _own_line(session: Session, where: Sequence[Any], viewer: str) -> BoardLine | None:
-    """The viewer's line: their rating and how many rank above them."""
+#: The leaderboard's order, ascending: the key of migration 0009's index.
+_ORDER = (-PlayerRating.display, PlayerRating.user_id)
+
+
+def _key_of(line: BoardKey) -> Any:
+    """A line's place in the order as the index's key: (−rating, id), ascending."""
+    return tuple_(literal(-line.display), literal(line.user_id))
+
+
+def _counts(session: Session, where: Sequence[Any], lines: Sequence[BoardKey]) -> list[int]:
+    """How many lines there are, then how many come before each of ``lines`` in the
+    order: one pass over the index, however many are asked."""
+    key = tuple_(*_ORDER)
+    counts = [func.count(), *(func.count().filter(key < _key_of(line)) for line in lines)]
+    found = session.execute(select(*counts).select_from(PlayerRating).where(*where)).one()
+    return [int(value or 0) for value in found]
+
+
+def _nicknames(session: Session, user_ids: list[str]) -> dict[str, str]:
+    query = select(User.id, User.nickname).where(User.id.in_(user_ids))
+    return {row.id: row.nickname for row in session.execute(query)}
+
+
+def _own_row(
+    session: Session, where: Sequence[Any], viewer: str
+) -> tuple[BoardKey, int, str] | None:
+    """The viewer's place in the order, games and nickname, if they are on the board."""
     found = session.execute(
-        select(PlayerRating, User.nickname)
+        select(PlayerRating.display, PlayerRating.games, User.nickname)
         .join(User, User.id == PlayerRating.user_id)
         .where(*where, PlayerRating.user_id == viewer)
     ).first()
     if found is None:
         return None
-    row, nickname = found
-    above = session.scalar(
-        select(func.count())
-        .select_from(PlayerRating)
-        .where(
-            *where,
-            (PlayerRating.display > row.display)
-            | ((PlayerRating.display == row.display) & (PlayerRating.user_id < viewer)),
-        )
-    )
-    return BoardLine(int(above or 0) + 1, viewer, nickname, row.display, row.games)
+    return BoardKey(found.display, viewer), found.games, found.nickname
 
 
 def _ratings(session: Session, user_id: str) -> tuple[RatingLine, ...]:
@@ -445,9 +500,22 @@ def _recent(session: Session, user_id: str, limit: int) -> tuple[RecentGame, ...
         .order_by(GameResult.finished_at.desc())
         .limit(limit)
     )
+    found = list(session.execute(query))
+    registered = select(Seat.table_id, Seat.seat, Seat.user_id).join(User, User.id == Seat.user_id)
+    registered = registered.where(
+        Seat.table_id.in_([r.table_id for r, _ in found]), User.kind == "registered"
+    )
+    profiles = {(row.table_id, row.seat): row.user_id for row in session.execute(registered)}
     return tuple(
         RecentGame(
-            r.table_id, r.preset, r.rated, r.finished_at, r.place, r.points, tuple(names or ())
+            r.table_id,
+            r.preset,
+            r.rated,
+            r.finished_at,
+            r.place,
+            r.points,
+            tuple(names or ()),
+            tuple(profiles.get((r.table_id, seat)) for seat in range(len(names or ()))),
         )
-        for r, names in session.execute(query)
+        for r, names in found
     )

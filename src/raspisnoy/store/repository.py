@@ -69,6 +69,8 @@ class SeatRow:
     user_id: str | None
     nickname: str | None
     bot: str
+    #: The seat's person has an account (so a profile worth linking); not a guest.
+    registered: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +121,9 @@ class SheetRow:
 
 #: Called inside the transaction that marks a game over, with that transaction's session,
 #: the table's id and the moment: what must be stored with the game's end (its results
-#: and ratings, ``raspisnoy.ratings.results``) is stored atomically with it.
-FinishHook = Callable[[Session, str, datetime], None]
+#: and ratings, ``raspisnoy.ratings.results``) is stored atomically with it. What it
+#: returns is not used.
+FinishHook = Callable[[Session, str, datetime], object]
 
 
 def _now() -> datetime:
@@ -546,13 +549,14 @@ def _sheet_row(row: ScoreSheet, nickname: str) -> SheetRow:
 
 def _table_row(session: Session, table: GameTable) -> TableRow:
     query = (
-        select(Seat, User.nickname)
+        select(Seat, User.nickname, User.kind)
         .outerjoin(User, User.id == Seat.user_id)
         .where(Seat.table_id == table.id)
         .order_by(Seat.seat)
     )
     seats = tuple(
-        SeatRow(s.seat, s.user_id, nickname, s.bot) for s, nickname in session.execute(query)
+        SeatRow(s.seat, s.user_id, nickname, s.bot, kind == "registered")
+        for s, nickname, kind in session.execute(query)
     )
     return TableRow(
         id=table.id,

@@ -9,8 +9,14 @@ from fastapi import APIRouter, Query
 from raspisnoy.core import PRESETS
 from raspisnoy.server.deps import OptionalUser, PlayersDep, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.wire import LeaderboardOut, ProfileOut, leaderboard_json, profile_json
-from raspisnoy.store import ALL_SCOPE, NotFoundError
+from raspisnoy.server.wire import (
+    LeaderboardOut,
+    ProfileOut,
+    board_key,
+    leaderboard_json,
+    profile_json,
+)
+from raspisnoy.store import ALL_SCOPE, BoardKey, NotFoundError
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -36,16 +42,24 @@ async def leaderboard(
     viewer: OptionalUser,
     preset: str = ALL_SCOPE,
     period: Literal["all", "30d"] = "all",
-    page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     size: Annotated[int, Query(ge=1, le=100)] = 25,
+    after: str | None = None,
+    before: str | None = None,
 ) -> dict[str, Any]:
     """Players by displayed rating, over every rated game (``preset=all``) or one
     preset's, all time or those who played in the last 30 days; ``me`` is the viewer's
-    own line wherever it is. Bots have no rating here and are never listed."""
+    own line wherever it is. Bots have no rating here and are never listed.
+
+    A page is page number ``page``, or the ``size`` lines after the line ``after`` or
+    before the line ``before`` (the answer's ``next`` and ``previous``): the cursors
+    stay put while ratings move, and cost the same however deep."""
     if preset != ALL_SCOPE and preset not in PRESETS:
         raise RequestError(
             Refusal.INVALID, f"preset: {ALL_SCOPE} or one of {', '.join(PRESETS)}, not {preset!r}"
         )
+    if after is not None and before is not None:
+        raise RequestError(Refusal.INVALID, "a page is after a line or before one, not both")
     since = None if period == "all" else datetime.now(UTC) - timedelta(days=RECENT_DAYS)
     found = await services.hub.run(
         lambda: players.leaderboard(
@@ -54,6 +68,21 @@ async def leaderboard(
             offset=(page - 1) * size,
             limit=size,
             viewer=None if viewer is None else viewer.id,
+            after=_cursor("after", after),
+            before=_cursor("before", before),
         )
     )
-    return leaderboard_json(found, preset=preset, period=period, number=page, size=size)
+    return leaderboard_json(found, preset=preset, period=period, size=size)
+
+
+def _cursor(name: str, value: str | None) -> BoardKey | None:
+    """A line of the leaderboard as the answer names it (``next``, ``previous``)."""
+    if value is None:
+        return None
+    try:
+        return board_key(value)
+    except ValueError:
+        raise RequestError(
+            Refusal.INVALID,
+            f"{name}: a line's cursor (RATING:ID) as given in an answer, not {value!r}",
+        ) from None

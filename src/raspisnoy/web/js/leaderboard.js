@@ -10,7 +10,13 @@ const SIZE = 25;
 
 /** A person's name as a link to their profile. */
 export function profileLink(userId, name) {
-  return `<a data-nav href="/?player=${encodeURIComponent(userId)}">${esc(name)}</a>`;
+  return `<a data-nav class="profile-link" href="/?player=${encodeURIComponent(userId)}">${esc(name)}</a>`;
+}
+
+/** A name in a game or a list: a link for a registered person (`userId`), plain text
+ * for a guest, a bot or a deleted account (`userId` null). */
+export function nameLink(userId, name) {
+  return userId ? profileLink(userId, name) : esc(name);
 }
 
 function row(line, mine) {
@@ -20,12 +26,14 @@ function row(line, mine) {
 }
 
 export function showLeaderboard(view, app) {
-  const s = { preset: "all", period: "all", page: 1, board: null, presets: [], error: null, stopped: false };
+  // `at`: which page to ask for: {page: N}, or {after: cursor} / {before: cursor} (the
+  // answer's `next` and `previous`, which stay put however the ratings move).
+  const s = { preset: "all", period: "all", at: { page: "1" }, board: null, presets: [], error: null, stopped: false };
 
   async function load() {
     try {
       if (!s.presets.length) s.presets = (await get("/rules")).presets.map((p) => p.name);
-      const query = new URLSearchParams({ preset: s.preset, period: s.period, page: String(s.page), size: String(SIZE) });
+      const query = new URLSearchParams({ preset: s.preset, period: s.period, size: String(SIZE), ...s.at });
       s.board = await get(`/leaderboard?${query}`);
       s.error = null;
     } catch (error) {
@@ -59,19 +67,21 @@ export function showLeaderboard(view, app) {
         ${b.lines.length ? `<table class="board"><thead><tr><th>#</th><th>${esc(t("web.leaderboard.player"))}</th><th>${esc(t("web.profile.rating"))}</th><th>${esc(t("web.profile.games"))}</th></tr></thead>
         <tbody>${b.lines.map((line) => row(line, line.user_id === me)).join("")}${own}</tbody></table>` : `<p class="empty">${esc(t("web.leaderboard.none"))}</p>`}
         <p class="muted">${esc(b.me ? t("web.leaderboard.you", { position: b.me.position, total: b.total }) : t("web.leaderboard.notyou"))}</p>
-        <nav class="pages"><button type="button" data-page="-1" ${s.page <= 1 ? "disabled" : ""}>${esc(t("web.leaderboard.prev"))}</button>
-        <span>${esc(t("web.leaderboard.page", { page: s.page, pages }))}</span>
-        <button type="button" data-page="1" ${s.page >= pages ? "disabled" : ""}>${esc(t("web.leaderboard.next"))}</button></nav></section>`;
+        <nav class="pages"><button type="button" data-before="${esc(b.previous ?? "")}" ${b.previous ? "" : "disabled"}>${esc(t("web.leaderboard.prev"))}</button>
+        <span>${esc(t("web.leaderboard.page", { page: b.page, pages }))}</span>
+        <button type="button" data-after="${esc(b.next ?? "")}" ${b.next ? "" : "disabled"}>${esc(t("web.leaderboard.next"))}</button>
+        ${b.me ? `<button type="button" data-jump="${Math.ceil(b.me.position / SIZE)}">${esc(t("web.leaderboard.mine"))}</button>` : ""}</nav></section>`;
       view.querySelectorAll("select").forEach((select) =>
         select.addEventListener("change", () => {
           s[select.name] = select.value;
-          s.page = 1;
+          s.at = { page: "1" };
           load();
         }),
       );
-      view.querySelectorAll("[data-page]").forEach((button) =>
+      view.querySelectorAll("[data-before], [data-after], [data-jump]").forEach((button) =>
         button.addEventListener("click", () => {
-          s.page += Number(button.dataset.page);
+          const { before, after, jump } = button.dataset;
+          s.at = before ? { before } : after ? { after } : { page: jump };
           load();
         }),
       );

@@ -3,6 +3,7 @@
 import { accountPanel } from "./account.js";
 import { get, post } from "./api.js";
 import { language, t, tMaybe } from "./i18n.js";
+import { nameLink } from "./leaderboard.js";
 import { esc, playerName, toast } from "./ui.js";
 
 const TIMERS = [0, 15, 30, 60, 120, 300];
@@ -132,10 +133,10 @@ function tablesMarkup(tables) {
     .map((table) => {
       const host = table.seats.find((seat) => seat.user_id === table.host_id);
       const people = table.seats.filter((seat) => seat.user_id).length;
-      return `<li><a class="row-link" data-nav href="${esc(table.invite)}">
-        <span><strong>${esc(host?.nickname ?? "?")}</strong> · ${esc(presetLabel(table.rules.preset))}</span>
+      return `<li class="row-link">
+        <span><strong>${nameLink(host?.registered && host.user_id, host?.nickname ?? "?")}</strong> · ${esc(presetLabel(table.rules.preset))}</span>
         <span class="muted">${esc(t("web.tables.seats", { people, seats: table.players }))}</span>
-        <span class="button small">${esc(t("web.tables.join"))}</span></a></li>`;
+        <a class="button small" data-nav href="${esc(table.invite)}">${esc(t("web.tables.join"))}</a></li>`;
     })
     .join("")}</ul>`;
 }
@@ -149,7 +150,7 @@ function gamesMarkup(games) {
       const link = over
         ? `<a class="button small" data-nav href="/?replay=${esc(game.id)}">${esc(t("web.games.replay"))}</a>`
         : `<a class="button small primary" data-nav href="/?table=${esc(game.id)}">${esc(t("web.games.resume"))}</a>`;
-      return `<li class="game-row"><span><strong>${esc(game.players.map(playerName).join(", "))}</strong>
+      return `<li class="game-row"><span><strong>${game.players.map((name, seat) => nameLink(game.profiles[seat], playerName(name))).join(", ")}</strong>
         <span class="muted">${esc(presetLabel(game.rules))} · ${esc(when)} · ${esc(t(over ? "web.games.over" : "web.games.playing"))}</span></span>
         ${link}</li>`;
     })

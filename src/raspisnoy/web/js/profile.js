@@ -4,6 +4,7 @@
 import { accountForm, logOut } from "./account.js";
 import { del, get, put } from "./api.js";
 import { formatNumber, t, tMaybe } from "./i18n.js";
+import { nameLink } from "./leaderboard.js";
 import { presetLabel } from "./lobby.js";
 import { esc, playerName, seatStats, signedPoints, toast } from "./ui.js";
 
@@ -47,7 +48,7 @@ function recentMarkup(recent) {
   return `<ul class="list">${recent
     .map(
       (game) => `<li class="game-row"><span><strong>${esc(t("web.profile.place", { place: game.place }))}</strong> · ${signedPoints(game.points)}
-        <span class="muted">${esc(presetLabel(game.preset))} · ${esc(new Date(game.finished_at).toLocaleString())} · ${esc(game.players.map((n) => playerName(n)).join(", "))}</span></span>
+        <span class="muted">${esc(presetLabel(game.preset))} · ${esc(new Date(game.finished_at).toLocaleString())} · ${game.players.map((n, seat) => nameLink(game.profiles[seat], playerName(n))).join(", ")}</span></span>
         <a class="button small" data-nav href="${esc(game.replay)}">${esc(t("web.games.replay"))}</a></li>`,
     )
     .join("")}</ul>`;

@@ -6,7 +6,7 @@ import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards
 import { TableConnection } from "./connection.js";
 import { t, tMaybe, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
-import { profileLink } from "./leaderboard.js";
+import { nameLink } from "./leaderboard.js";
 import { closeDialog, copyText, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
@@ -134,7 +134,7 @@ export function showTable(view, app, tableId) {
     const seats = table.seats
       .map((seat) => {
         const who = seat.user_id
-          ? `<strong>${profileLink(seat.user_id, seat.nickname)}</strong>${seat.user_id === table.host_id ? ` <span class="badge">${esc(t("web.seat.host"))}</span>` : ""}`
+          ? `<strong>${nameLink(seat.registered && seat.user_id, seat.nickname)}</strong>${seat.user_id === table.host_id ? ` <span class="badge">${esc(t("web.seat.host"))}</span>` : ""}`
           : `<span class="free">${esc(t("web.seating.free", { bot: botLevel(seat.bot) }))}</span>`;
         const sit = seat.user_id === null ? `<button class="small sit" data-seat="${seat.seat}">${esc(t(seated ? "web.seating.move" : "web.seating.sit"))}</button>` : "";
         return `<li class="seat-line ${seat.seat === mySeat() ? "mine" : ""}"><span class="seat-no">${seat.seat + 1}</span><span class="who">${who}</span>${sit}</li>`;
@@ -201,7 +201,7 @@ export function showTable(view, app, tableId) {
     const shownCards = shown ? `<span class="shown">${shown.map((card) => `<span class="mini-card">${cardSvg(card)}</span>`).join("")}</span>` : "";
     const level = info.user_id === null ? ` title="${esc(t("web.seat.level", { bot: botLevel(info.bot) }))}"` : "";
     return `<li class="seat-chip ${place} ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}" data-bid="${bid ?? ""}"${level}>
-      <div class="seat-name"><span class="name">${esc(names()[seat])}</span>${badges.join("")}${deadline}</div>
+      <div class="seat-name"><span class="name">${nameLink(info.registered && info.user_id, names()[seat])}</span>${badges.join("")}${deadline}</div>
       ${stats}${shownCards}</li>`;
   }
 
@@ -501,8 +501,8 @@ export function showTable(view, app, tableId) {
       <h2>${esc(t("web.results.title"))}</h2>
       ${standingsMarkup(names(), totals, winners)}
       <p class="profiles">${esc(t("web.results.profiles"))}: ${s.table.seats
-        .filter((seat) => seat.user_id !== null)
-        .map((seat) => profileLink(seat.user_id, names()[seat.seat]))
+        .filter((seat) => seat.registered)
+        .map((seat) => nameLink(seat.user_id, names()[seat.seat]))
         .join(" · ")}</p>
       <div class="report">${esc(t("web.loading"))}</div>
       <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>

@@ -1,0 +1,46 @@
+"""``raspisnoy backfill-results``: results (profile figures) for the games that ended
+before they were recorded (``raspisnoy.ratings.backfill``, docs/accounts.md). The
+database is found as ``raspisnoy serve`` finds it, and brought up to date first."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+__all__ = ["backfill_command"]
+
+
+def backfill_command(
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder of the SQLite database (default: data).", envvar="RASPISNOY_DATA_DIR"
+        ),
+    ] = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            help="SQLAlchemy URL (default: SQLite in the data directory).",
+            envvar="RASPISNOY_DATABASE_URL",
+        ),
+    ] = None,
+) -> None:
+    """Record the results of every finished game that has none (games that ended before
+    ratings existed); safe to run again: games with results are left alone."""
+    from raspisnoy.ratings.backfill import backfill_results
+    from raspisnoy.server.config import ServerSettings
+    from raspisnoy.store import Store, StoreError
+
+    given: dict[str, Any] = {"data_dir": data_dir, "database_url": database_url}
+    settings = ServerSettings(**{name: value for name, value in given.items() if value})
+    try:
+        store = Store.open(settings.database())
+        recorded = backfill_results(store)
+    except StoreError as error:
+        sys.stderr.write(f"error: {error}\n")
+        raise typer.Exit(1) from None
+    store.close()
+    sys.stdout.write(f"recorded the results of {recorded} finished games\n")
