@@ -1,0 +1,42 @@
+// Quick game: one tap from the lobby opens a table against bots with the settings of the
+// player's last new table (kept in this browser, `localStorage` "raspisnoy.lastTable"),
+// or sensible defaults, starts it at once and goes there.
+import { post } from "./api.js";
+
+const LAST_TABLE = "raspisnoy.lastTable";
+/** A first quick game: four players, the good bots at a pace one can follow, no timer. */
+const QUICK_DEFAULTS = { players: 4, public: false, bots: "heuristic", turn_seconds: 0, bot_delay_ms: 800, stand_in: "heuristic" };
+
+/** Keeps the body of a table just created from the form, for the next quick game. */
+export function rememberTable(body) {
+  localStorage.setItem(LAST_TABLE, JSON.stringify(body));
+}
+
+/** The body of the next quick game: the last table's, else the defaults over `preset`;
+ * `remembered` says which. */
+export function quickSettings(preset) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(LAST_TABLE));
+    if (kept && typeof kept === "object") return { body: kept, remembered: true };
+  } catch {
+    // a damaged entry: the defaults
+  }
+  return { body: { rules: preset, ...QUICK_DEFAULTS }, remembered: false };
+}
+
+/** The preset a table body plays (its rules are a preset's name or `{preset, …}`). */
+export function presetOf(body) {
+  return typeof body.rules === "string" ? body.rules : body.rules?.preset;
+}
+
+/** Opens and starts a table with `body`; resolves to the table (its `invite` is the way
+ * there). A refused start (too many games) leaves the table open: the caller goes there. */
+export async function quickGame(body) {
+  const table = await post("/tables", body);
+  try {
+    return await post(`/tables/${encodeURIComponent(table.id)}/start`);
+  } catch (error) {
+    error.table = table;
+    throw error;
+  }
+}
