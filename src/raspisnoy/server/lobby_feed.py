@@ -33,7 +33,7 @@ _log = logging.getLogger(__name__)
 #: The Redis channel on which a worker tells the others that the lobby changed.
 LOBBY_CHANNEL = "raspisnoy:lobby"
 #: Seconds a rebuild waits for more changes of the same burst.
-_SETTLE_SECONDS = 0.05
+_SETTLE_SECONDS = 0.1
 #: Most tables of each list in the lobby (newest first).
 MAX_LINES = 50
 
