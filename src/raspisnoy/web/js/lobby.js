@@ -93,7 +93,6 @@ export function showLobby(view, app) {
     } catch (error) {
       button.disabled = false;
       toast(t("web.create.failed", { detail: error.message }), "error");
-      if (error.table) app.navigate(error.table.invite);
     }
   }
 

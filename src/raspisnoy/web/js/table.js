@@ -7,6 +7,7 @@ import { TableConnection } from "./connection.js";
 import { t, tMaybe, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { profileLink } from "./leaderboard.js";
+import { quickStartDue } from "./quick.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { closeDialog, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
 
@@ -49,6 +50,8 @@ export function showTable(view, app, tableId) {
       s.lastRound = message.last_round;
       s.busy = connection.waiting(); // an action resent after reconnecting is still on its way
       render();
+      // A quick game starts once its player is here, so no stand-in plays their first turn.
+      if (s.table.status === "open" && quickStartDue(tableId)) lobbyCall("start");
     },
     onEvent(message) {
       const wasMyTurn = myTurn();
