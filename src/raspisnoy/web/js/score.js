@@ -334,7 +334,7 @@ function showSheet(view, ref) {
     </section>`;
   }
 
-  function shareMarkup() {
+  function sharePanel() {
     const link = (kind, url) => `<p class="hint">${esc(t(`web.score.${kind}.hint`))}</p>
       ${shareMarkup(url, { inputClass: `${kind}-link`, label: t(`web.score.${kind}`) })}`;
     const handover = `${location.origin}/score?sheet=${encodeURIComponent(s.data.id)}#token=${encodeURIComponent(s.data.edit_token)}`;
@@ -434,7 +434,7 @@ function showSheet(view, ref) {
         ${results}
         ${editable && next ? padMarkup(next) : ""}
         <section class="panel sheet-panel">${sheetMarkup(report(), names, { rowAction: editable ? editButton : null })}</section>
-        ${editable ? shareMarkup() : ""}
+        ${editable ? sharePanel() : ""}
         <div class="actions-row no-print">
           <a class="button csv" href="/api/sheets/shared/${esc(s.data.share_id)}/csv?lang=${language()}" download>${esc(t("web.score.csv"))}</a>
           <button type="button" class="print">${esc(t("web.score.print"))}</button>
