@@ -129,6 +129,20 @@ def test_the_invite_offers_the_share_sheet_and_a_qr_code(browser: Browser, serve
         page.wait_for_function("document.querySelector('.qr-code').naturalWidth > 0")
         assert str(page.get_attribute(".qr-code", "src")).startswith("blob:")
         assert check_screen(page, "seating-share") == []
+
+        # A score sheet's read-only link: the same share sheet and QR code.
+        sheet = page.evaluate(
+            """() => fetch('/api/sheets', {method: 'POST', headers: {'content-type':
+            'application/json'}, body: JSON.stringify({format: 'raspisnoy-sheet/1', rules:
+            'raspisnoy.com', players: ['Sharer', 'Boris', 'Vera'], first_dealer: 0,
+            rounds: []})}).then((r) => r.json())"""
+        )
+        page.goto(f"/score?sheet={sheet['id']}")
+        box = page.locator(".share .share-box").first
+        box.locator(".share-native").click()
+        assert page.evaluate("window.shared.url") == f"{server}{sheet['share']}"
+        box.locator("details.qr summary").click()
+        page.wait_for_function("document.querySelector('.share .qr-code').naturalWidth > 0")
     finally:
         context.close()
 
