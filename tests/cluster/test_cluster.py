@@ -6,12 +6,14 @@ acknowledged, and every acknowledged action is stored once, at its version."""
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from collections.abc import Iterator
 
 import httpx
 import pytest
 from localcluster import LocalCluster
+from websockets.sync.client import connect
 
 from chaos import LOAD_ENVIRONMENT, chaos
 
@@ -41,6 +43,17 @@ def test_every_worker_sees_every_table_and_a_killed_worker_loses_nothing(
     assert (
         second.get("/api/session", headers={"authorization": f"Bearer {token}"}).status_code == 200
     )
+    # The live lobby through nginx hears of tables opened on either worker (Redis pub/sub).
+    with connect(cluster.url.replace("http://", "ws://") + "/ws/lobby", proxy=None) as lobby:
+        assert json.loads(lobby.recv(timeout=10))["type"] == "lobby"
+        auth = {"authorization": f"Bearer {token}"}
+        made = {
+            client.post("/api/tables", json={}, headers=auth).json()["id"]
+            for client in (first, second)
+        }
+        seen: set[str] = set()
+        while not made <= seen:
+            seen = {line["id"] for line in json.loads(lobby.recv(timeout=10))["open"]}
 
     result = asyncio.run(chaos(cluster, tables=4, seconds=14, kill_every=6, think=0.05))
 

@@ -28,13 +28,24 @@ def enter(page: Page, nickname: str, path: str = "/") -> None:
     page.goto(path)
     page.fill("#nickname", nickname)
     page.click(".nickname-form button[type=submit]")
-    page.wait_for_selector("#create-form select[name=preset], #sheet-form select, .seating, .game")
+    page.wait_for_selector(
+        ".lobby #create-form, #sheet-form select, .seating, .game", state="attached"
+    )
+
+
+def open_create_form(page: Page) -> None:
+    """Opens the lobby's new-table form (behind its button on a phone; open on a laptop)."""
+    page.wait_for_selector("#create-panel", state="attached")
+    if page.locator("#create-panel[open]").count() == 0:
+        page.click("#create-panel > summary")
+    page.wait_for_selector("#create-form select[name=preset]")
 
 
 def create_table(
     page: Page, *, players: int, speed_ms: int = 0, timer: int = 0, public: bool = True
 ) -> str:
     """Fills the lobby's form, creates the table and returns its id (from the new URL)."""
+    open_create_form(page)
     page.select_option("#create-form select[name=players]", str(players))
     page.select_option("#create-form select[name=speed]", str(speed_ms))
     page.select_option("#create-form select[name=timer]", str(timer))

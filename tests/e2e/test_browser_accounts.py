@@ -18,6 +18,7 @@ from e2e_helpers import (
     create_table,
     enter,
     game_state,
+    open_create_form,
     set_language,
 )
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -48,7 +49,7 @@ def account(page: Page, mode: str, username: str) -> None:
     page.fill(".account-entry input[name=username]", username)
     page.fill(".account-entry input[name=password]", PASSWORD)
     page.click(".account-entry button[type=submit]")
-    page.wait_for_selector("#create-form select[name=preset]")
+    page.wait_for_selector("#create-form select[name=preset]", state="attached")
 
 
 def user_id(page: Page) -> str:
@@ -105,6 +106,7 @@ def test_a_rated_game_shows_on_the_profile_and_leaderboard_of_both_devices(
     the profile and oneself on the leaderboard, from a second device too."""
     page, second = two_devices
     account(page, "register", "Whole Game")
+    open_create_form(page)
     page.check("#create-form input[name=rated]")
     create_table(page, players=3)
     page.click("button.start")
@@ -148,7 +150,7 @@ def test_account_screens_in_every_language(browser: Browser, server: str) -> Non
     problems = every_language(page, "welcome-account")
     page.fill("#nickname", "Гость")
     page.click(".nickname-form button[type=submit]")
-    page.wait_for_selector("#create-form select[name=preset]")
+    page.wait_for_selector("#create-form select[name=preset]", state="attached")
 
     def menu() -> None:
         """Opens the account menu afresh (a language switch does not redraw a dialog)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import httpx
-from e2e_helpers import ACTIONABLE, act, create_table, enter
+from e2e_helpers import ACTIONABLE, act, create_table, enter, open_create_form
 from playwright.sync_api import Browser, BrowserContext, Page
 
 
@@ -55,6 +55,8 @@ def test_phone_screen_has_no_horizontal_overflow(browser: Browser, server: str) 
     try:
         page = context.new_page()
         enter(page, "Длинноеимяигрока")
+        _no_horizontal_overflow(page)  # the phone's lobby: quick game and lists first
+        open_create_form(page)
         page.click("details.options summary")
         _no_horizontal_overflow(page)
         create_table(page, players=5, timer=30)

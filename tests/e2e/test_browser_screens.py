@@ -23,6 +23,7 @@ from e2e_helpers import (
     create_table,
     enter,
     game_state,
+    open_create_form,
     set_language,
 )
 from playwright.sync_api import Browser, Page
@@ -90,6 +91,7 @@ def test_game_screens(phone: Page, server: str) -> None:
     page = phone
     enter(page, "Длинноеимяигрока")
     problems = every_language(page, "lobby") + every_size(page, "lobby")
+    open_create_form(page)
     page.click("details.options summary")
     problems += every_language(page, "lobby-options")
     # the help texts speak the page's language, not the rules' internal names
@@ -185,6 +187,7 @@ def test_joker_dialog(phone: Page) -> None:
     round after round until the joker comes (it is sorted first, so it is played first)."""
     page = phone
     enter(page, "Ольга")
+    open_create_form(page)
     page.click("details.options summary")
     page.select_option("#create-form select[name=preset]", "ukrainian")
     for name, value in (("jokers", "7♠, 6♠"), ("custom_plan", "18, 18, 18, 18, 18, 18, 18, 18")):
@@ -231,7 +234,7 @@ def test_dark_theme_and_the_toggle(phone: Page) -> None:
     assert page.get_attribute("html", "data-theme") == "light"
     assert page.evaluate("getComputedStyle(document.documentElement).backgroundColor") != background
     page.reload()
-    page.wait_for_selector("#create-form")
+    page.wait_for_selector("#create-form", state="attached")
     assert page.get_attribute("html", "data-theme") == "light"  # the choice is kept
     page.click("#theme")
     assert page.get_attribute("html", "data-theme") == "dark"

@@ -112,9 +112,15 @@ class Player:
     """A WebSocket client of one table that keeps every message it receives."""
 
     def __init__(
-        self, base: str, table_id: str, token: str | None, origin: str | None = None
+        self,
+        base: str,
+        table_id: str,
+        token: str | None,
+        origin: str | None = None,
+        path: str | None = None,
     ) -> None:
-        url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+        """A socket to ``/ws/tables/TABLE_ID``, or to ``path`` (the lobby's ``/ws/lobby``)."""
+        url = base.replace("http://", "ws://") + (path or f"/ws/tables/{table_id}")
         if token:
             url += f"?token={token}"
         self.ws: ClientConnection = connect(

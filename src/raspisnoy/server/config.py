@@ -81,8 +81,8 @@ class ServerSettings(BaseSettings):
     #: server busy with bot tables.
     max_open_tables_per_user: Annotated[int, Field(ge=1)] = 5
     max_games_per_user: Annotated[int, Field(ge=1)] = 4
-    #: Table sockets open at once to one table, and of one user (or, for spectators
-    #: without a session, one address); over them the socket is closed (4429).
+    #: Table sockets open at once to one table, and table and lobby sockets of one user
+    #: (or, without a session, one address); over them the socket is closed (4429).
     max_sockets_per_table: Annotated[int, Field(ge=1)] = 64
     max_sockets_per_user: Annotated[int, Field(ge=1)] = 16
     #: Reports of finished games (``/score``, ``/record``) kept ready to answer.

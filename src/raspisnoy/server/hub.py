@@ -24,6 +24,7 @@ from raspisnoy.server.cluster import LeaseBusyError, Ownership
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.lobby_feed import LobbyFeed
 from raspisnoy.store import EventRow, FencedError, Store, StoreError, TableRow
 
 __all__ = ["EventWriter", "Hub"]
@@ -112,16 +113,19 @@ class _Port:
     async def finish(self, table_id: str) -> TableRow:
         fence = self._hub.fences.get(table_id, -1)
         await self._fenced(table_id, self.run(self._store.finish_table, table_id, fence))
+        self._hub.lobby.changed()
         return await self.reload(table_id)
 
     async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
         fence = self._hub.fences.get(table_id, -1)
         await self._fenced(table_id, self.run(self._store.set_seat, table_id, seat, user_id, fence))
+        self._hub.lobby.changed()
 
     async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
         fence = self._hub.fences.get(table_id, -1)
         write = self.run(self._store.start_table, table_id, names, first_dealer, fence)
         await self._fenced(table_id, write)
+        self._hub.lobby.changed()
         return await self.reload(table_id)
 
     async def _fenced(self, table_id: str, write: Awaitable[object]) -> None:
@@ -155,6 +159,8 @@ class Hub:
         #: The fencing token of each table this worker has claimed (``Store.claim_table``).
         self.fences: dict[str, int] = {}
         self.writer = EventWriter(store, self.fences)
+        #: The live lobby's sockets (``lobby_feed``), told of every change of a table.
+        self.lobby = LobbyFeed(store, settings.redis_url)
         self._actors: dict[str, TableActor] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._checkpoints: asyncio.Task[None] | None = None
@@ -172,6 +178,7 @@ class Hub:
         """Start the writer and bring back every game that was being played (after a
         restart or a crash: the stored actions rebuild each exactly)."""
         self.writer.start()
+        await self.lobby.start()
         if self.store.needs_checkpoints:
             self._checkpoints = asyncio.create_task(self._checkpoint(), name="checkpoints")
         if self.ownership is not None:
@@ -188,6 +195,7 @@ class Hub:
         for actor in list(self._actors.values()):
             await actor.close()
         await self.writer.stop()
+        await self.lobby.stop()
         if self._checkpoints is not None:
             self._checkpoints.cancel()
         if self.ownership is not None:

@@ -13,7 +13,13 @@ import orjson
 
 from raspisnoy.server.wire import error_message
 
-__all__ = ["ClientMessage", "ErrorCode", "ProtocolError", "parse_client_message"]
+__all__ = [
+    "ClientMessage",
+    "ErrorCode",
+    "ProtocolError",
+    "parse_client_message",
+    "parse_lobby_message",
+]
 
 #: The longest client id accepted for an action.
 MAX_CLIENT_ID = 64
@@ -61,7 +67,6 @@ class ClientMessage:
     seat: int | None = None
 
 
-_TYPES = ("act", "sync", "back", "ping")
 _FIELDS = {
     "act": {"type", "id", "action", "seat"},
     "sync": {"type"},
@@ -70,8 +75,17 @@ _FIELDS = {
 }
 
 
-def parse_client_message(text: str) -> ClientMessage:
-    """Parse and check one client message, raising ``ProtocolError`` that names the problem."""
+#: The lobby socket's messages (``routes.lobby``): ask for the lobby again, or a ping.
+_LOBBY_FIELDS = {"sync": {"type"}, "ping": {"type"}}
+
+
+def parse_lobby_message(text: str) -> str:
+    """The type of one lobby socket message (``sync`` or ``ping``), or ``ProtocolError``."""
+    return _typed(text, _LOBBY_FIELDS)[0]
+
+
+def _typed(text: str, fields: dict[str, set[str]]) -> tuple[str, dict[str, Any]]:
+    """A JSON object with a ``type`` among ``fields`` and only that type's fields."""
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError as error:
@@ -81,14 +95,20 @@ def parse_client_message(text: str) -> ClientMessage:
     kind = data.get("type")
     if not isinstance(kind, str):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, 'a message needs a "type" text field')
-    if kind not in _TYPES:
+    if kind not in fields:
         raise ProtocolError(
             ErrorCode.UNKNOWN_TYPE,
-            f"unknown message type {kind[:40]!r}; types: {', '.join(_TYPES)}",
+            f"unknown message type {kind[:40]!r}; types: {', '.join(fields)}",
         )
-    unknown = sorted(set(data) - _FIELDS[kind])
+    unknown = sorted(set(data) - fields[kind])
     if unknown:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}: unknown field {unknown[0][:40]!r}")
+    return kind, data
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Parse and check one client message, raising ``ProtocolError`` that names the problem."""
+    kind, data = _typed(text, _FIELDS)
     if kind != "act":
         return ClientMessage(kind)
     client_id = data.get("id")

@@ -270,9 +270,11 @@ def user_json(user: UserRow) -> Json:
     return {"id": user.id, "nickname": user.nickname, "kind": user.kind}
 
 
-def history_json(row: TableRow, user_id: str) -> Json:
-    """One line of a player's history: the game, their seat, links to its reports."""
+def history_json(row: TableRow, user_id: str, result: tuple[int, int] | None = None) -> Json:
+    """One line of a player's history: the game, their seat, links to its reports, and
+    once it is over their ``result`` (place and points)."""
     seat = next(s.seat for s in row.seats if s.user_id == user_id)
+    place, points = result if result is not None else (None, None)
     return {
         "id": row.id,
         "status": row.status,
@@ -284,6 +286,8 @@ def history_json(row: TableRow, user_id: str) -> Json:
         "finished_at": None if row.finished_at is None else row.finished_at.isoformat(),
         "score": f"/api/games/{row.id}/score",
         "record": f"/api/games/{row.id}/record",
+        "place": place,
+        "points": points,
     }
 
 
@@ -639,6 +643,9 @@ class HistoryOut(_Out):
     finished_at: str | None
     score: str
     record: str
+    #: Once the game is over: the player's place (1 = first) and points.
+    place: int | None
+    points: int | None
 
 
 class GamesOut(_Out):

@@ -335,6 +335,14 @@ class Players:
 
     # ------------------------------------------------------------- profiles
 
+    def places_of(self, user_id: str) -> dict[str, tuple[int, int]]:
+        """The place and the points of the user in each of their finished games, by table
+        (the lobby's list of their games says how each ended)."""
+        query = select(GameResult.table_id, GameResult.place, GameResult.points)
+        with self._session() as session:
+            rows = session.execute(query.where(GameResult.user_id == user_id))
+            return {table: (place, points) for table, place, points in rows}
+
     def profile(self, user_id: str, recent: int = 20, history: int = 200) -> Profile:
         """A player's profile from their finished games (``NotFoundError``: no such user)."""
         with self._session() as session:

@@ -348,7 +348,7 @@ class Store:
             if public_only:
                 query = query.where(GameTable.public.is_(True))
             query = query.order_by(GameTable.created_at.desc()).limit(limit)
-            return [_table_row(session, table) for table in session.scalars(query)]
+            return _table_rows(session, list(session.scalars(query)))
 
     def tables_of_user(self, user_id: str) -> list[TableRow]:
         """Every started table where the user holds a seat, newest first."""
@@ -359,7 +359,7 @@ class Store:
                 .where(Seat.user_id == user_id, GameTable.status != "open")
                 .order_by(GameTable.created_at.desc())
             )
-            return [_table_row(session, table) for table in session.scalars(query)]
+            return _table_rows(session, list(session.scalars(query)))
 
     def count_seated_tables(self, user_id: str, status: str) -> int:
         """How many tables of ``status`` the user holds a seat at."""
@@ -548,16 +548,28 @@ def _sheet_row(row: ScoreSheet, nickname: str) -> SheetRow:
 
 
 def _table_row(session: Session, table: GameTable) -> TableRow:
+    return _table_rows(session, [table])[0]
+
+
+def _table_rows(session: Session, tables: Sequence[GameTable]) -> list[TableRow]:
+    """The rows of ``tables`` with their seats, read in one query for all of them (the
+    lobby lists up to a hundred tables at each change)."""
     query = (
         select(Seat, User.nickname, User.kind)
         .outerjoin(User, User.id == Seat.user_id)
-        .where(Seat.table_id == table.id)
-        .order_by(Seat.seat)
+        .where(Seat.table_id.in_([table.id for table in tables]))
+        .order_by(Seat.table_id, Seat.seat)
     )
-    seats = tuple(
-        SeatRow(s.seat, s.user_id, nickname, s.bot, kind == "registered")
-        for s, nickname, kind in session.execute(query)
-    )
+    seats: dict[str, list[SeatRow]] = {table.id: [] for table in tables}
+    for seat, nickname, kind in session.execute(query):
+        registered = kind == "registered"
+        seats[seat.table_id].append(
+            SeatRow(seat.seat, seat.user_id, nickname, seat.bot, registered)
+        )
+    return [_row_of(table, tuple(seats[table.id])) for table in tables]
+
+
+def _row_of(table: GameTable, seats: tuple[SeatRow, ...]) -> TableRow:
     return TableRow(
         id=table.id,
         host_id=table.host_id,

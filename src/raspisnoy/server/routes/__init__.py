@@ -8,8 +8,10 @@ from raspisnoy.server.routes import (
     catalogue,
     health,
     history,
+    lobby,
     players,
     session,
+    share,
     sheets,
     socket,
     tables,
@@ -18,7 +20,9 @@ from raspisnoy.server.routes import (
 __all__ = ["API_ROUTERS", "OTHER_ROUTERS"]
 
 API_ROUTERS: tuple[APIRouter, ...] = tuple(
-    module.router for module in (session, accounts, players, catalogue, tables, history, sheets)
+    module.router
+    for module in (session, accounts, players, catalogue, tables, history, sheets, share)
 )
-#: The liveness probe (never limited) and the table WebSocket (limited by its own rules).
-OTHER_ROUTERS: tuple[APIRouter, ...] = (health.router, socket.router)
+#: The liveness probe (never limited), the table and the lobby WebSockets (limited by
+#: their own rules).
+OTHER_ROUTERS: tuple[APIRouter, ...] = (health.router, socket.router, lobby.router)

@@ -9,7 +9,15 @@ from pydantic import BaseModel
 
 from raspisnoy.core import Game, Record, game_to_record, record_to_json
 from raspisnoy.server.actor import rebuild_game
-from raspisnoy.server.deps import CurrentUser, HubDep, OptionalUser, Services, ServicesDep, StoreDep
+from raspisnoy.server.deps import (
+    CurrentUser,
+    HubDep,
+    OptionalUser,
+    PlayersDep,
+    Services,
+    ServicesDep,
+    StoreDep,
+)
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.wire import GamesOut, Json, RecordOut, ReportOut, game_report, history_json
 from raspisnoy.store import NotFoundError, UserRow
@@ -18,10 +26,14 @@ router = APIRouter(prefix="/api", tags=["history"])
 
 
 @router.get("/me/games", response_model=GamesOut)
-async def my_games(user: CurrentUser, store: StoreDep, hub: HubDep) -> dict[str, Any]:
-    """The caller's games, unfinished and finished, newest first."""
+async def my_games(
+    user: CurrentUser, store: StoreDep, hub: HubDep, players: PlayersDep
+) -> dict[str, Any]:
+    """The caller's games, unfinished and finished, newest first; a finished one with the
+    caller's place and points."""
     rows = await hub.run(store.tables_of_user, user.id)
-    return {"games": [history_json(row, user.id) for row in rows]}
+    places = await hub.run(players.places_of, user.id)
+    return {"games": [history_json(row, user.id, places.get(row.id)) for row in rows]}
 
 
 @router.get("/games/{table_id}/score", response_model=ReportOut)

@@ -1,7 +1,8 @@
 """The table WebSocket ``/ws/tables/{id}``: the live protocol of docs/PROTOCOL.md.
 
 This module reads what a client sends, enforces the per-connection limits (message
-size, flood) and hands each parsed message to the table's actor; the actor answers.
+size, flood) and hands each parsed message to the table's actor; the actor answers. The
+lobby socket (``routes.lobby``) shares its checks (``open_socket``, ``receive_text``).
 """
 
 import asyncio
@@ -14,10 +15,16 @@ from raspisnoy.server.actor import TableActor
 from raspisnoy.server.auth import SESSION_COOKIE
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode, Connection, TokenBucket
-from raspisnoy.server.deps import address_of, origin_allowed, services_of, user_of_token
+from raspisnoy.server.deps import (
+    Services,
+    address_of,
+    origin_allowed,
+    services_of,
+    user_of_token,
+)
 from raspisnoy.server.errors import RequestError
 from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
-from raspisnoy.store import NotFoundError
+from raspisnoy.store import NotFoundError, UserRow
 
 router = APIRouter()
 
@@ -26,24 +33,11 @@ router = APIRouter()
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """The table's live protocol (docs/PROTOCOL.md)."""
     services = services_of(websocket)
-    await websocket.accept()
-    if not origin_allowed(websocket, services.settings):
-        origin = websocket.headers.get("origin", "")[:60]
-        await websocket.close(CloseCode.FORBIDDEN_ORIGIN, f"origin {origin!r} is not allowed")
+    opened = await open_socket(websocket, services)
+    if opened is None:
         return
-    token = websocket.query_params.get("token") or websocket.cookies.get(SESSION_COOKIE)
-    user = None
-    if token is not None:
-        user = await user_of_token(services, token)
-        if user is None:
-            await websocket.close(CloseCode.UNAUTHORIZED, "invalid or expired session token")
-            return
+    user, token, holder = opened
     settings = services.settings
-    holder = user.id if user is not None else f"address {address_of(websocket)}"
-    if not services.sockets.acquire(holder):
-        limit = services.sockets.limit
-        await websocket.close(CloseCode.TOO_MANY, f"too many connections: at most {limit} at once")
-        return
     try:
         async with services.hub.using(table_id) as actor:
             session = None if token is None else services.sessions.digest(token)
@@ -56,6 +50,34 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await websocket.close(CloseCode.RESTART, error.message[:120])
     finally:
         services.sockets.release(holder)
+
+
+async def open_socket(
+    websocket: WebSocket, services: Services
+) -> tuple[UserRow | None, str | None, str] | None:
+    """Accept a socket and apply the checks every socket of the server shares: the page's
+    origin (4403), the session token if one is sent (4401) and the number of sockets its
+    holder has open (4429). The user (``None``: no session), the token and the holder
+    counted in ``services.sockets`` (release it when the socket ends), or ``None`` if the
+    socket was closed."""
+    await websocket.accept()
+    if not origin_allowed(websocket, services.settings):
+        origin = websocket.headers.get("origin", "")[:60]
+        await websocket.close(CloseCode.FORBIDDEN_ORIGIN, f"origin {origin!r} is not allowed")
+        return None
+    token = websocket.query_params.get("token") or websocket.cookies.get(SESSION_COOKIE)
+    user = None
+    if token is not None:
+        user = await user_of_token(services, token)
+        if user is None:
+            await websocket.close(CloseCode.UNAUTHORIZED, "invalid or expired session token")
+            return None
+    holder = user.id if user is not None else f"address {address_of(websocket)}"
+    if not services.sockets.acquire(holder):
+        limit = services.sockets.limit
+        await websocket.close(CloseCode.TOO_MANY, f"too many connections: at most {limit} at once")
+        return None
+    return user, token, holder
 
 
 async def _connected(
@@ -81,33 +103,41 @@ async def _serve(
 ) -> None:
     """Read client messages until the client leaves or breaks the limits."""
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
-        if size > settings.max_message_bytes:
-            connection.close(
-                CloseCode.TOO_BIG,
-                f"message too big: {size} bytes, at most {settings.max_message_bytes}",
-            )
-            return
-        if not bucket.take():
-            connection.close(
-                CloseCode.POLICY,
-                f"flooding: more than {settings.messages_per_second:g} messages a second",
-            )
-            return
-        if text is None:
-            binary = ProtocolError(
-                ErrorCode.BAD_MESSAGE, "send messages as JSON in text frames, not binary"
-            )
-            connection.send(binary.to_message())
-            continue
+    while (text := await receive_text(websocket, connection, bucket, settings)) is not None:
         try:
             parsed = parse_client_message(text)
         except ProtocolError as error:
             connection.send(error.to_message())
             continue
         await actor.call(partial(actor.receive, connection, parsed))
+
+
+async def receive_text(
+    websocket: WebSocket, connection: Connection, bucket: TokenBucket, settings: ServerSettings
+) -> str | None:
+    """The client's next text message; ``None`` once it left or was closed for breaking a
+    limit (size: 1009, flood: 1008). A binary frame is answered with ``bad_message``."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text: str | None = message.get("text")
+        size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
+        if size > settings.max_message_bytes:
+            connection.close(
+                CloseCode.TOO_BIG,
+                f"message too big: {size} bytes, at most {settings.max_message_bytes}",
+            )
+            return None
+        if not bucket.take():
+            connection.close(
+                CloseCode.POLICY,
+                f"flooding: more than {settings.messages_per_second:g} messages a second",
+            )
+            return None
+        if text is not None:
+            return text
+        binary = ProtocolError(
+            ErrorCode.BAD_MESSAGE, "send messages as JSON in text frames, not binary"
+        )
+        connection.send(binary.to_message())

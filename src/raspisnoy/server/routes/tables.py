@@ -58,6 +58,7 @@ async def create_table(
             rated=body.rated,
         )
     )
+    hub.lobby.changed()
     return table_json(row)
 
 

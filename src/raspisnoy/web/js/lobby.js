@@ -1,9 +1,13 @@
-// The lobby: choosing a nickname, creating a table (preset, every rules option, seats,
-// bots, privacy, timer, bot speed), the open public tables and your own games.
+// The lobby: choosing a nickname, quick game, creating a table (preset, every rules option,
+// seats, bots, privacy, timer, bot speed), the open public tables, the games to watch and
+// your own games.
 import { accountPanel } from "./account.js";
 import { get, post } from "./api.js";
-import { language, t, tMaybe } from "./i18n.js";
+import { formatNumber, language, t, tMaybe } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
+import { LobbyFeed } from "./lobby_live.js";
+import { failureMarkup } from "./offline.js";
+import { presetOf, quickGame, quickSettings, rememberTable } from "./quick.js";
 import { esc, playerName, toast } from "./ui.js";
 
 const TIMERS = [0, 15, 30, 60, 120, 300];
@@ -14,7 +18,8 @@ const SPEEDS = [
   ["slow", 1600],
 ];
 const DEFAULTS = { players: 4, timer: 60, speed: 800, bot: "heuristic" };
-const POLL_MS = 5000;
+/** Wide screens show the new-table form from the start; phones behind its button. */
+const WIDE = "(min-width: 900px)";
 
 /** The nickname form's markup (first visit, and renaming from the header). */
 export function nicknameForm(value = "") {
@@ -55,31 +60,40 @@ export function askNickname(view, done) {
   return screen;
 }
 
-/** The lobby screen; polls the open tables while shown. */
+/** The lobby screen: quick game, your games, the open tables and the games to watch (kept
+ * live by the lobby socket, lobby_live.js), the new-table form (behind its button on a
+ * phone), the scorekeeper's link. */
 export function showLobby(view, app) {
-  const state = { catalogue: null, tables: [], games: [], form: null, timer: null, stopped: false };
+  const state = { catalogue: null, lobby: null, games: [], form: null, feed: null, stopped: false, createOpen: matchMedia(WIDE).matches };
 
   async function load() {
-    const [rules, bots, tables, games] = await Promise.all([
-      get("/rules"),
-      get("/bots"),
-      get("/tables"),
-      get("/me/games"),
-    ]);
+    const [rules, bots, games] = await Promise.all([get("/rules"), get("/bots"), get("/me/games")]);
+    if (state.stopped) return;
     state.catalogue = { ...rules, bots: bots.bots };
-    state.tables = tables.tables;
     state.games = games.games;
     screen.render();
-    state.timer = setInterval(refreshTables, POLL_MS);
+    state.feed = new LobbyFeed((message) => {
+      state.lobby = message;
+      drawLive();
+    });
+    state.feed.connect();
   }
 
-  async function refreshTables() {
+  /** The lists the lobby socket keeps up to date, redrawn in place. */
+  function drawLive() {
+    const open = view.querySelector("#open-tables");
+    if (open) open.innerHTML = tablesMarkup(state.lobby?.open);
+    const playing = view.querySelector("#live-games");
+    if (playing) playing.innerHTML = watchMarkup(state.lobby?.playing);
+  }
+
+  async function startQuick(button) {
+    button.disabled = true;
     try {
-      state.tables = (await get("/tables")).tables;
-      const list = view.querySelector("#open-tables");
-      if (list) list.innerHTML = tablesMarkup(state.tables);
-    } catch {
-      // the next poll tries again; the connection badge is the table screen's business
+      app.navigate((await quickGame(quickSettings(state.catalogue.presets[0].name).body)).invite);
+    } catch (error) {
+      button.disabled = false;
+      toast(t("web.create.failed", { detail: error.message }), "error");
     }
   }
 
@@ -89,36 +103,52 @@ export function showLobby(view, app) {
         view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
         return;
       }
+      const { body: quick, remembered } = quickSettings(state.catalogue.presets[0].name);
       view.innerHTML = `<div class="lobby">
-        <section class="panel create">
-          <h2>${esc(t("web.create.title"))}</h2>
-          <form id="create-form"></form>
-        </section>
         <div class="side">
-          <section class="panel">
-            <h2>${esc(t("web.tables.title"))}</h2>
-            <div id="open-tables">${tablesMarkup(state.tables)}</div>
+          <section class="panel quick">
+            <h2>${esc(t("web.lobby.quick"))}</h2>
+            <p class="hint">${esc(t("web.lobby.quick.hint", { preset: presetLabel(presetOf(quick)), players: quick.players }))}
+              ${remembered ? esc(t("web.lobby.quick.last")) : ""}</p>
+            <button type="button" class="primary big quick-start">${esc(t("web.lobby.quick.start"))}</button>
           </section>
           <section class="panel">
             <h2>${esc(t("web.games.title"))}</h2>
             <div id="my-games">${gamesMarkup(state.games)}</div>
           </section>
-          <section class="panel score-link">
-            <h2>${esc(t("web.score.title"))}</h2>
-            <p class="hint">${esc(t("web.score.lobby.hint"))}</p>
-            <a class="button" data-nav href="/score">${esc(t("web.score.lobby.link"))}</a>
-          </section></div></div>`;
+          <section class="panel">
+            <h2>${esc(t("web.tables.title"))}</h2>
+            <div id="open-tables"></div>
+          </section>
+          <section class="panel">
+            <h2>${esc(t("web.lobby.watch"))}</h2>
+            <div id="live-games"></div>
+          </section>
+        </div>
+        <details class="panel create" id="create-panel" ${state.createOpen ? "open" : ""}>
+          <summary><h2>${esc(t("web.create.title"))}</h2></summary>
+          <form id="create-form"></form>
+        </details>
+        <section class="panel score-link">
+          <h2>${esc(t("web.score.title"))}</h2>
+          <p class="hint">${esc(t("web.score.lobby.hint"))}</p>
+          <a class="button" data-nav href="/score">${esc(t("web.score.lobby.link"))}</a>
+        </section></div>`;
+      drawLive();
+      view.querySelector(".quick-start").addEventListener("click", (event) => startQuick(event.currentTarget));
+      const panel = view.querySelector("#create-panel");
+      panel.addEventListener("toggle", () => (state.createOpen = panel.open));
       state.form = createForm(view.querySelector("#create-form"), state.catalogue, state.form, app);
     },
     stop() {
       state.stopped = true;
-      clearInterval(state.timer);
+      state.feed?.stop();
     },
   };
 
   screen.render();
   load().catch((error) => {
-    if (!state.stopped) view.innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: error.message }))}</p>`;
+    if (!state.stopped) view.innerHTML = failureMarkup(error);
   });
   return screen;
 }
@@ -127,31 +157,52 @@ export function presetLabel(name) {
   return tMaybe(`web.preset.${name}`) ?? name;
 }
 
-function tablesMarkup(tables) {
-  if (!tables.length) return `<p class="empty">${esc(t("web.tables.none"))}</p>`;
-  return `<ul class="list">${tables
-    .map((table) => {
-      const host = table.seats.find((seat) => seat.user_id === table.host_id);
-      const people = table.seats.filter((seat) => seat.user_id).length;
-      return `<li class="row-link">
-        <span><strong>${nameLink(host?.registered && host.user_id, host?.nickname ?? "?")}</strong> · ${esc(presetLabel(table.rules.preset))}</span>
-        <span class="muted">${esc(t("web.tables.seats", { people, seats: table.players }))}</span>
-        <a class="button small" data-nav href="${esc(table.invite)}">${esc(t("web.tables.join"))}</a></li>`;
-    })
-    .join("")}</ul>`;
+/** A list of the lobby socket's lines: "…" until it has spoken, `empty` when there are
+ * none, else each line's `row` markup. */
+function linesMarkup(lines, empty, row) {
+  if (!lines) return `<p class="loading">…</p>`;
+  if (!lines.length) return `<p class="empty">${esc(t(empty))}</p>`;
+  return `<ul class="list">${lines.map(row).join("")}</ul>`;
 }
+
+const tablesMarkup = (tables) =>
+  linesMarkup(
+    tables,
+    "web.tables.none",
+    // not one link around the row: the host's name may be a link to their profile
+    (table) => `<li class="row-link" data-table="${esc(table.id)}">
+      <span><strong>${nameLink(table.host_profile, table.host ?? "?")}</strong> · ${esc(presetLabel(table.preset))}</span>
+      <span class="muted">${esc(t("web.tables.seats", { people: table.people, seats: table.players }))}</span>
+      <a class="button small" data-nav href="${esc(table.link)}">${esc(t("web.tables.join"))}</a></li>`,
+  );
+
+const watchMarkup = (games) =>
+  linesMarkup(
+    games,
+    "web.lobby.watch.none",
+    (game) => `<li><a class="row-link" data-nav href="${esc(game.link)}" data-table="${esc(game.id)}">
+      <span><strong>${esc(game.names.map((name) => playerName(name ?? "?")).join(", "))}</strong>
+        <span class="muted">${esc(presetLabel(game.preset))}</span></span>
+      <span class="button small">${esc(t("web.lobby.watch.open"))}</span></a></li>`,
+  );
 
 function gamesMarkup(games) {
   if (!games.length) return `<p class="empty">${esc(t("web.games.none"))}</p>`;
-  return `<ul class="list">${games
+  // the games still being played first: the ones to go back to
+  const ordered = [...games.filter((game) => game.status !== "over"), ...games.filter((game) => game.status === "over")];
+  return `<ul class="list">${ordered
     .map((game) => {
       const over = game.status === "over";
       const when = new Date(game.finished_at ?? game.started_at ?? Date.now()).toLocaleString();
       const link = over
         ? `<a class="button small" data-nav href="/?replay=${esc(game.id)}">${esc(t("web.games.replay"))}</a>`
         : `<a class="button small primary" data-nav href="/?table=${esc(game.id)}">${esc(t("web.games.resume"))}</a>`;
+      const result =
+        over && game.place !== null
+          ? ` · <span class="result">${esc(t("web.lobby.result", { place: game.place, players: game.players.length, points: formatNumber(game.points) }))}</span>`
+          : "";
       return `<li class="game-row"><span><strong>${game.players.map((name, seat) => nameLink(game.profiles[seat], playerName(name))).join(", ")}</strong>
-        <span class="muted">${esc(presetLabel(game.rules))} · ${esc(when)} · ${esc(t(over ? "web.games.over" : "web.games.playing"))}</span></span>
+        <span class="muted">${esc(presetLabel(game.rules))} · ${esc(when)} · ${esc(t(over ? "web.games.over" : "web.games.playing"))}${result}</span></span>
         ${link}</li>`;
     })
     .join("")}</ul>`;
@@ -235,17 +286,19 @@ function createForm(form, catalogue, previous, app) {
     for (let seat = 1; seat < values.players; seat += 1) bots.push(values.bots[seat] ?? values.standIn);
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
+    const body = {
+      rules: chosenRules(catalogue, values),
+      players: values.players,
+      public: values.public,
+      bots,
+      turn_seconds: values.timer,
+      bot_delay_ms: values.speed,
+      stand_in: values.standIn,
+      rated: Boolean(values.rated),
+    };
     try {
-      const table = await post("/tables", {
-        rules: chosenRules(catalogue, values),
-        players: values.players,
-        public: values.public,
-        bots,
-        turn_seconds: values.timer,
-        bot_delay_ms: values.speed,
-        stand_in: values.standIn,
-        rated: Boolean(values.rated),
-      });
+      const table = await post("/tables", body);
+      rememberTable(body);
       app.navigate(table.invite);
     } catch (error) {
       button.disabled = false;

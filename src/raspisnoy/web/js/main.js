@@ -14,11 +14,12 @@ import {
 } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
+import { failureMarkup, installOffline } from "./offline.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
 import { showScore } from "./score.js";
 import { showTable } from "./table.js";
-import { closeDialog, esc, openDialog, toast } from "./ui.js";
+import { closeDialog, openDialog, toast } from "./ui.js";
 
 const THEME_KEY = "raspisnoy.theme";
 
@@ -128,6 +129,7 @@ function rename() {
 }
 
 async function start() {
+  installOffline();
   await setLanguage(preferredLanguage(), { remember: false });
   document.getElementById("lang").addEventListener("change", (event) => setLanguage(event.target.value));
   document.getElementById("me").addEventListener("click", () => accountMenu(app, rename));
@@ -148,7 +150,12 @@ async function start() {
   try {
     app.user = await currentUser();
   } catch (error) {
-    document.getElementById("view").innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: error.message }))}</p>`;
+    // No session to be had (no connection, say): the failure is the screen, redrawn in
+    // the language chosen meanwhile.
+    const view = document.getElementById("view");
+    app.screen = { render: () => (view.innerHTML = failureMarkup(error)) };
+    renderHeader();
+    app.screen.render();
     return;
   }
   renderHeader();

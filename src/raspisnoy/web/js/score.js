@@ -11,7 +11,8 @@ import { ApiError, get, post, put } from "./api.js";
 import { fill, language, t, tMaybe, tn } from "./i18n.js";
 import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
-import { closeDialog, copyText, dialogOpen, esc, openDialog, toast } from "./ui.js";
+import { shareMarkup, wireShare } from "./share.js";
+import { closeDialog, dialogOpen, esc, openDialog, toast } from "./ui.js";
 
 const FORMAT = "raspisnoy-sheet/1";
 /** How often an open sheet looks for changes made elsewhere (the share link, a 2nd phone). */
@@ -333,10 +334,9 @@ function showSheet(view, ref) {
     </section>`;
   }
 
-  function shareMarkup() {
+  function sharePanel() {
     const link = (kind, url) => `<p class="hint">${esc(t(`web.score.${kind}.hint`))}</p>
-      <div class="invite-row"><input class="${kind}-link" readonly value="${esc(url)}" aria-label="${esc(t(`web.score.${kind}`))}">
-        <button type="button" class="copy">${esc(t("web.invite.copy"))}</button></div>`;
+      ${shareMarkup(url, { inputClass: `${kind}-link`, label: t(`web.score.${kind}`) })}`;
     const handover = `${location.origin}/score?sheet=${encodeURIComponent(s.data.id)}#token=${encodeURIComponent(s.data.edit_token)}`;
     return `<section class="panel share no-print"><h3>${esc(t("web.score.share"))}</h3>${link("share", `${location.origin}${s.data.share}`)}
       <details class="handover"><summary>${esc(t("web.score.handover"))}</summary>${link("handover", handover)}</details></section>`;
@@ -402,9 +402,7 @@ function showSheet(view, ref) {
     }
     view.querySelector(".entry-pad .undo")?.addEventListener("click", undo);
     for (const button of view.querySelectorAll("button[data-edit]")) button.addEventListener("click", () => openEdit(Number(button.dataset.edit)));
-    for (const button of view.querySelectorAll(".share .copy")) {
-      button.addEventListener("click", () => copyText(button.parentElement.querySelector("input").value));
-    }
+    wireShare(view, t("web.lobby.share.sheet"));
     view.querySelector("button.print").addEventListener("click", () => window.print());
   }
 
@@ -436,7 +434,7 @@ function showSheet(view, ref) {
         ${results}
         ${editable && next ? padMarkup(next) : ""}
         <section class="panel sheet-panel">${sheetMarkup(report(), names, { rowAction: editable ? editButton : null })}</section>
-        ${editable ? shareMarkup() : ""}
+        ${editable ? sharePanel() : ""}
         <div class="actions-row no-print">
           <a class="button csv" href="/api/sheets/shared/${esc(s.data.share_id)}/csv?lang=${language()}" download>${esc(t("web.score.csv"))}</a>
           <button type="button" class="print">${esc(t("web.score.print"))}</button>

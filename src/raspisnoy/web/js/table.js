@@ -7,7 +7,9 @@ import { TableConnection } from "./connection.js";
 import { t, tMaybe, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { nameLink } from "./leaderboard.js";
-import { closeDialog, copyText, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
+import { quickStartDue } from "./quick.js";
+import { shareMarkup, wireShare } from "./share.js";
+import { closeDialog, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
@@ -48,6 +50,8 @@ export function showTable(view, app, tableId) {
       s.lastRound = message.last_round;
       s.busy = connection.waiting(); // an action resent after reconnecting is still on its way
       render();
+      // A quick game starts once its player is here, so no stand-in plays their first turn.
+      if (s.table.status === "open" && quickStartDue(tableId)) lobbyCall("start");
     },
     onEvent(message) {
       const wasMyTurn = myTurn();
@@ -150,14 +154,13 @@ export function showTable(view, app, tableId) {
       <h2>${esc(t("web.seating.title"))}</h2>
       <p class="muted">${esc(settings)}</p>
       <div class="invite"><label for="invite-link">${esc(t("web.invite.label"))}</label>
-        <div class="invite-row"><input id="invite-link" readonly value="${esc(link)}">
-        <button class="primary copy">${esc(t("web.invite.copy"))}</button></div>
+        ${shareMarkup(link, { id: "invite-link", label: t("web.invite.label") })}
         <small class="hint">${esc(t("web.invite.hint"))}</small></div>
       <ol class="seat-list">${seats}</ol>
       ${host ? `<button class="primary big start">${esc(t("web.seating.start"))}</button>` : `<p class="waiting">${esc(t(seated ? "web.seating.wait" : "web.seating.choose"))}</p>`}
       ${seated && !host ? `<button class="leave">${esc(t("web.seating.leave"))}</button>` : ""}
     </section>`;
-    view.querySelector(".copy").addEventListener("click", () => copyText(link));
+    wireShare(view, t("web.lobby.share.table"));
     view.querySelector(".start")?.addEventListener("click", () => lobbyCall("start"));
     view.querySelector(".leave")?.addEventListener("click", () => lobbyCall("leave"));
     for (const button of view.querySelectorAll(".sit")) {

@@ -1,0 +1,191 @@
+"""The live lobby: what every lobby page shows (the open public tables, the public games
+being played), pushed to each lobby socket (``/ws/lobby``) whenever it changes.
+
+The lobby is read from the store, never from the actors, so that every worker shows
+every worker's tables. Whatever may change it (a table opened, a seat taken or freed, a
+game started or finished) calls ``LobbyFeed.changed``: one worker alone then rebuilds its
+snapshot after a short settling time (a burst of changes costs one read); with several
+workers (``redis_url`` given, docs/cluster.md) the change is also published on the Redis
+channel ``raspisnoy:lobby`` and every worker rebuilds its own from the shared database.
+A snapshot that equals the last one is not sent again.
+
+Only what anyone may know is in it: ``lobby_line`` takes a table's public settings and
+the names at it, never its seed, its hands or its private tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from contextlib import suppress
+from typing import Any, Protocol
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from raspisnoy.server.wire import Json, encode
+from raspisnoy.store import Store, TableRow
+
+__all__ = ["LOBBY_CHANNEL", "LobbyFeed", "Subscriber", "lobby_line", "lobby_message"]
+
+_log = logging.getLogger(__name__)
+#: The Redis channel on which a worker tells the others that the lobby changed.
+LOBBY_CHANNEL = "raspisnoy:lobby"
+#: Seconds a rebuild waits for more changes of the same burst.
+_SETTLE_SECONDS = 0.1
+#: Most tables of each list in the lobby (newest first).
+MAX_LINES = 50
+
+
+class Subscriber(Protocol):
+    """A lobby socket as the feed sees it (``connection.Connection``)."""
+
+    def send(self, message: dict[str, Any] | str) -> None: ...
+
+
+def lobby_line(row: TableRow) -> Json:
+    """One table of the lobby: its public settings and who sits there (``names``: the
+    nickname at each seat, ``null`` for a free one; once started, the names in the game;
+    ``host_profile``: the host's user id where their name links to a profile)."""
+    host = next((seat for seat in row.seats if seat.user_id == row.host_id), None)
+    names = list(row.names) if row.names else [seat.nickname for seat in row.seats]
+    return {
+        "id": row.id,
+        "status": row.status,
+        "preset": row.rules.get("preset"),
+        "players": len(row.seats),
+        "people": sum(seat.user_id is not None for seat in row.seats),
+        "host": None if host is None else host.nickname,
+        #: The host's profile (their user id) if they are registered; guests have none.
+        "host_profile": host.user_id if host is not None and host.registered else None,
+        "names": names,
+        "turn_seconds": row.turn_seconds,
+        "rated": row.rated,
+        "link": f"/?table={row.id}",
+    }
+
+
+def lobby_message(open_tables: list[TableRow], playing: list[TableRow]) -> Json:
+    """The ``lobby`` message: the open tables to join and the games to watch."""
+    return {
+        "type": "lobby",
+        "open": [lobby_line(row) for row in open_tables if row.public],
+        "playing": [lobby_line(row) for row in playing if row.public],
+    }
+
+
+class LobbyFeed:
+    """The lobby sockets of this process and the snapshot they were last sent."""
+
+    def __init__(self, store: Store, redis_url: str | None = None) -> None:
+        self._store = store
+        self._redis: Redis | None = None
+        if redis_url is not None:
+            self._redis = Redis.from_url(redis_url, decode_responses=True)
+        self._subscribers: set[Subscriber] = set()
+        #: The last snapshot sent (encoded); ``None``: none is up to date.
+        self._snapshot: str | None = None
+        self._refresh: asyncio.Task[None] | None = None
+        self._again = False
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def subscribers(self) -> int:
+        return len(self._subscribers)
+
+    async def start(self) -> None:
+        """Listen for the other workers' changes (with Redis)."""
+        if self._redis is not None:
+            self._spawn(self._listening())
+
+    async def stop(self) -> None:
+        for task in [*self._tasks, *([self._refresh] if self._refresh else [])]:
+            task.cancel()
+        if self._redis is not None:
+            with suppress(RedisError, OSError):
+                await self._redis.aclose()
+
+    def changed(self) -> None:
+        """Something the lobby shows may have changed: rebuild soon, here and (with Redis)
+        on every other worker."""
+        self._refresh_soon()
+        if self._redis is not None:
+            self._spawn(self._publish())
+
+    async def join(self, subscriber: Subscriber) -> None:
+        """Add a lobby socket and send it the lobby as it is now."""
+        self._subscribers.add(subscriber)
+        await self.resend(subscriber)
+
+    def part(self, subscriber: Subscriber) -> None:
+        self._subscribers.discard(subscriber)
+
+    async def resend(self, subscriber: Subscriber) -> None:
+        """Send ``subscriber`` the whole lobby again (its ``sync``)."""
+        if self._snapshot is None:
+            built = await self._build()
+            self._snapshot = self._snapshot or built  # a refresh meanwhile is newer
+        subscriber.send(self._snapshot)
+
+    def _refresh_soon(self) -> None:
+        if self._refresh is not None and not self._refresh.done():
+            self._again = True  # the running refresh reads once more when it is done
+            return
+        self._refresh = asyncio.create_task(self._refreshing(), name="lobby refresh")
+
+    async def _refreshing(self) -> None:
+        while True:
+            self._again = False
+            await asyncio.sleep(_SETTLE_SECONDS)
+            if not self._subscribers:
+                self._snapshot = None  # nobody to tell: the next join reads afresh
+            else:
+                try:
+                    snapshot = await self._build()
+                except Exception:  # a busy database: the next change tries again
+                    _log.exception("cannot read the lobby")
+                    self._snapshot = None
+                else:
+                    if snapshot != self._snapshot:
+                        self._snapshot = snapshot
+                        for subscriber in list(self._subscribers):
+                            subscriber.send(snapshot)
+            if not self._again:
+                return
+
+    async def _build(self) -> str:
+        def read() -> tuple[list[TableRow], list[TableRow]]:
+            store = self._store
+            return (
+                store.list_tables(status="open", limit=MAX_LINES),
+                store.list_tables(status="playing", limit=MAX_LINES),
+            )
+
+        open_tables, playing = await asyncio.to_thread(read)
+        return encode(lobby_message(open_tables, playing))
+
+    async def _publish(self) -> None:
+        assert self._redis is not None
+        try:
+            await self._redis.publish(LOBBY_CHANNEL, "changed")
+        except (RedisError, OSError) as error:  # the other workers catch up at the next one
+            _log.warning("cannot tell the other workers that the lobby changed: %s", error)
+
+    async def _listening(self) -> None:
+        assert self._redis is not None
+        while True:
+            try:
+                async with self._redis.pubsub() as pubsub:
+                    await pubsub.subscribe(LOBBY_CHANNEL)
+                    async for message in pubsub.listen():
+                        if message["type"] == "message":
+                            self._refresh_soon()
+            except (RedisError, OSError) as error:
+                _log.warning("lobby changes: %s; listening again", error)
+                await asyncio.sleep(1)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

@@ -1,0 +1,48 @@
+"""The lobby socket ``/ws/lobby``: the live lobby of ``lobby_feed`` (docs/PROTOCOL.md, "The
+lobby socket"). Anyone may listen (the lobby is public); it shares the table socket's
+checks: origin, session token, sockets per holder, message size and flood limits."""
+
+import asyncio
+from contextlib import suppress
+
+from fastapi import APIRouter, WebSocket
+
+from raspisnoy.server.connection import Connection, TokenBucket
+from raspisnoy.server.deps import services_of
+from raspisnoy.server.protocol import ProtocolError, parse_lobby_message
+from raspisnoy.server.routes.socket import open_socket, receive_text
+
+router = APIRouter()
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """Sends the lobby at once and again whenever it changes; answers ``sync`` and ``ping``."""
+    services = services_of(websocket)
+    opened = await open_socket(websocket, services)
+    if opened is None:
+        return
+    user, _token, holder = opened
+    settings, feed = services.settings, services.hub.lobby
+    connection = Connection(websocket, user, settings.outbox_limit)
+    pump = asyncio.create_task(connection.pump())
+    bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
+    try:
+        await feed.join(connection)
+        while (text := await receive_text(websocket, connection, bucket, settings)) is not None:
+            try:
+                kind = parse_lobby_message(text)
+            except ProtocolError as error:
+                connection.send(error.to_message())
+                continue
+            if kind == "ping":
+                connection.send({"type": "pong"})
+            else:
+                await feed.resend(connection)
+    finally:
+        feed.part(connection)
+        services.sockets.release(holder)
+        if connection.closing:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(pump, 5)
+        pump.cancel()

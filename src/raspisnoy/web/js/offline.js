@@ -1,0 +1,33 @@
+// Installable and offline (sw.js): registers the service worker that keeps the page's
+// shell, and says clearly when the server cannot be reached, instead of a raw error; the
+// page comes back by itself when the connection does.
+import { ApiError } from "./api.js";
+import { t } from "./i18n.js";
+import { esc } from "./ui.js";
+
+/** Registers the service worker (served at /sw.js, so its scope is the whole site). */
+export function installOffline() {
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(() => {
+      // no service worker (a private window, an old browser): the page works without one
+    });
+  }
+  window.addEventListener("online", () => {
+    if (document.querySelector(".offline")) location.reload();
+  });
+}
+
+/** Whether `error` means the server could not be reached at all (no answer). */
+function unreachable(error) {
+  return !navigator.onLine || (error instanceof ApiError && error.status === 0);
+}
+
+/** A screen's failure as a panel: "no connection" with a way to try again when the server
+ * could not be reached, else the server's own message. */
+export function failureMarkup(error) {
+  if (!unreachable(error)) return `<p class="panel error">${esc(t("web.error.server", { detail: error.message }))}</p>`;
+  return `<section class="panel offline" role="alert">
+    <h1>${esc(t("web.lobby.offline.title"))}</h1>
+    <p>${esc(t("web.lobby.offline.text"))}</p>
+    <a class="button primary" href="${esc(location.href)}">${esc(t("web.lobby.offline.retry"))}</a></section>`;
+}

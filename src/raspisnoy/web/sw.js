@@ -1,0 +1,86 @@
+// The service worker (registered by js/offline.js; at /sw.js, so its scope is the whole
+// site): keeps the page's shell (the HTML, the style, the scripts, the catalogs, the
+// icons) so that the installed game opens without a connection and says so.
+//
+// Network first: whenever the server answers, its answer is used (and kept), so a reload
+// always gets the newest page; the kept copy is used only when the network fails. The
+// API, the sockets and the health probe are never touched: game state comes from the
+// server or not at all, never stale from a cache.
+
+const CACHE = "raspisnoy-shell-v1";
+/** The shell, fetched when the worker installs (tests/server/test_web_app.py checks that
+ * it names every file the page loads). */
+const SHELL = [
+  "/",
+  "/score",
+  "/style.css",
+  "/favicon.svg",
+  "/manifest.webmanifest",
+  "/icons/icon-192.png",
+  "/icons/icon-512.png",
+  "/icons/icon-maskable-512.png",
+  "/i18n/en.json",
+  "/i18n/ru.json",
+  "/i18n/uk.json",
+  "/js/account.js",
+  "/js/api.js",
+  "/js/cards.js",
+  "/js/connection.js",
+  "/js/i18n.js",
+  "/js/leaderboard.js",
+  "/js/lobby.js",
+  "/js/lobby_live.js",
+  "/js/main.js",
+  "/js/offline.js",
+  "/js/profile.js",
+  "/js/quick.js",
+  "/js/replay.js",
+  "/js/score.js",
+  "/js/share.js",
+  "/js/sheet.js",
+  "/js/table.js",
+  "/js/ui.js",
+];
+const KEPT = new Set(SHELL);
+/** Paths whose answers are live: never from the cache. */
+const LIVE = /^\/(api|ws)\/|^\/healthz$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(SHELL))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin || LIVE.test(url.pathname)) return;
+  event.respondWith(networkFirst(event.request, url));
+});
+
+/** The server's answer (kept if it is part of the shell), else the kept copy; a page of
+ * any address of the site falls back to the kept page shell, whose script routes on the
+ * address (and finds the server unreachable). */
+async function networkFirst(request, url) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok && KEPT.has(url.pathname)) await cache.put(url.pathname, response.clone());
+    return response;
+  } catch (error) {
+    const kept = (await cache.match(url.pathname)) ?? (request.mode === "navigate" ? await cache.match("/") : undefined);
+    if (kept) return kept;
+    throw error;
+  }
+}

@@ -1,0 +1,227 @@
+"""The live lobby, quick game, sharing and the installable page, in Chromium: a second
+visitor's lobby follows a table being opened, a seat taken and the game started without
+a reload; one tap starts a game against bots with the last settings and the lobby then
+shows its place; the invite's share sheet and QR code; the manifest, the service worker
+and the shell opened without a connection; the phone's lobby in ru, uk and en."""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from e2e_helpers import (
+    LANGUAGES,
+    PHONE_SMALL,
+    act,
+    check_screen,
+    create_table,
+    enter,
+    open_create_form,
+    set_language,
+)
+from playwright.sync_api import Browser, BrowserContext, Page
+
+#: "No connection" in ru, uk and en (the order of ``LANGUAGES``).
+OFFLINE_TITLES = ("Нет соединения", "Немає з'єднання", "No connection")
+
+
+@pytest.fixture
+def laptops(browser: Browser, server: str) -> Iterator[tuple[Page, Page]]:
+    """Two visitors, each in a browser context of their own."""
+    contexts = [
+        browser.new_context(
+            base_url=server, locale="en-US", viewport={"width": 1280, "height": 800}
+        )
+        for _ in range(2)
+    ]
+    yield contexts[0].new_page(), contexts[1].new_page()
+    for context in contexts:
+        context.close()
+
+
+def test_a_second_lobby_follows_a_table_without_a_reload(
+    laptops: tuple[Page, Page], server: str
+) -> None:
+    host, watcher = laptops
+    enter(watcher, "Watcher")
+    watcher.wait_for_selector("#open-tables .empty, #open-tables .list")
+    watcher.evaluate("window.notReloaded = true")
+    enter(host, "Opener")
+    table_id = create_table(host, players=4, public=True)
+    line = f"#open-tables [data-table='{table_id}']"
+    watcher.wait_for_selector(line)
+    assert "Opener" in watcher.inner_text(line) and "1 of 4" in watcher.inner_text(line)
+
+    guest = httpx.Client(base_url=server)
+    guest.post("/api/session", json={"nickname": "Sitter"}).raise_for_status()
+    guest.post(f"/api/tables/{table_id}/sit", json={"seat": 2}).raise_for_status()
+    watcher.wait_for_function(
+        "sel => document.querySelector(sel)?.innerText.includes('2 of 4')", arg=line
+    )
+
+    host.click("button.start")
+    playing = f"#live-games [data-table='{table_id}']"
+    watcher.wait_for_selector(playing)
+    watcher.wait_for_selector(line, state="detached")
+    assert "Sitter" in watcher.inner_text(playing)
+    assert watcher.evaluate("window.notReloaded") is True
+    watcher.click(playing)  # watching: the game as a spectator sees it
+    watcher.wait_for_selector(".game")
+
+
+def test_quick_game_plays_the_last_settings_and_the_lobby_shows_the_place(
+    context: BrowserContext,
+) -> None:
+    page = context.new_page()
+    enter(page, "Quick")
+    assert "players: 4" in page.inner_text(".quick")  # the defaults
+    page.click(".quick-start")
+    page.wait_for_selector(".game")
+    first = page.evaluate("new URLSearchParams(location.search).get('table')")
+    table = page.evaluate(f"fetch('/api/tables/{first}').then(r => r.json())")
+    assert table["status"] == "playing" and table["players"] == 4
+
+    # A table made with the form is remembered: a one-round game of three, bots at once.
+    page.goto("/")
+    open_create_form(page)
+    page.click("details.options summary")
+    page.fill("input[name=option-custom_plan]", "1")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    create_table(page, players=3, speed_ms=0)
+    page.goto("/")
+    quick = page.inner_text(".quick")
+    assert "players: 3" in quick and "last new table" in quick
+    page.click(".quick-start")
+    page.wait_for_selector(".game")
+    while page.locator("#results").count() == 0:
+        page.wait_for_selector(".bids button.bid:not([disabled]), .hand .card.legal, #results")
+        if page.locator("#results").count() == 0:
+            act(page)
+    game_id = page.evaluate("new URLSearchParams(location.search).get('table')")
+    page.goto("/")
+    row = page.locator("#my-games .game-row", has=page.locator(f"a[href='/?replay={game_id}']"))
+    row.wait_for()
+    assert "place " in row.inner_text() and " of 3" in row.inner_text()
+    rows = page.locator("#my-games .game-row").all_inner_texts()
+    assert "in progress" in rows[0]  # the game still being played comes first
+
+
+def test_the_invite_offers_the_share_sheet_and_a_qr_code(browser: Browser, server: str) -> None:
+    context = browser.new_context(
+        base_url=server, locale="en-US", viewport=PHONE_SMALL, has_touch=True
+    )
+    # A phone's share sheet, as the browser offers it: the page hands it the invite.
+    context.add_init_script(
+        "Object.defineProperty(navigator, 'share', {value: (data) => {"
+        " window.shared = data; return Promise.resolve(); }})"
+    )
+    try:
+        page = context.new_page()
+        enter(page, "Sharer")
+        table_id = create_table(page, players=3)
+        page.click(".share-native")
+        shared = page.evaluate("window.shared")
+        assert shared["url"] == f"{server}/?table={table_id}"
+        page.click("details.qr summary")
+        page.wait_for_function("document.querySelector('.qr-code').naturalWidth > 0")
+        assert str(page.get_attribute(".qr-code", "src")).startswith("blob:")
+        assert check_screen(page, "seating-share") == []
+
+        # A score sheet's read-only link: the same share sheet and QR code.
+        sheet = page.evaluate(
+            """() => fetch('/api/sheets', {method: 'POST', headers: {'content-type':
+            'application/json'}, body: JSON.stringify({format: 'raspisnoy-sheet/1', rules:
+            'raspisnoy.com', players: ['Sharer', 'Boris', 'Vera'], first_dealer: 0,
+            rounds: []})}).then((r) => r.json())"""
+        )
+        page.goto(f"/score?sheet={sheet['id']}")
+        box = page.locator(".share .share-box").first
+        box.locator(".share-native").click()
+        assert page.evaluate("window.shared.url") == f"{server}{sheet['share']}"
+        box.locator("details.qr summary").click()
+        page.wait_for_function("document.querySelector('.share .qr-code').naturalWidth > 0")
+    finally:
+        context.close()
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_installable_and_the_shell_opens_offline(browser: Browser, server: str) -> None:
+    context = browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE_SMALL)
+    try:
+        page = context.new_page()
+        enter(page, "Offline")
+        href = page.get_attribute("link[rel=manifest]", "href")
+        assert href is not None
+        answer = context.request.get(href)
+        assert answer.ok and answer.headers["content-type"].startswith("application/manifest+json")
+        manifest = json.loads(answer.text())
+        assert manifest["name"] == "Расписной покер" and manifest["start_url"] == "/"
+        assert manifest["display"] == "standalone"
+        for icon in manifest["icons"]:
+            got = context.request.get(icon["src"])
+            assert got.ok and got.headers["content-type"].startswith(icon["type"]), icon
+            if icon["type"] == "image/png":
+                assert "x".join(map(str, _png_size(got.body()))) == icon["sizes"]
+
+        scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+        assert scope == f"{server}/"
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector(".offline")
+        # Live answers never come from the cache.
+        asked = page.evaluate("fetch('/api/tables').then(() => 'answered', () => 'failed')")
+        assert asked == "failed"
+        problems: list[str] = []
+        for lang, title in zip(LANGUAGES, OFFLINE_TITLES, strict=True):
+            set_language(page, lang)
+            assert title in page.inner_text(".offline h1")
+            problems += check_screen(page, "offline")
+        assert not problems, "\n".join(problems)
+        page.goto("/?table=whatever")  # any address of the site: the shell, offline
+        page.wait_for_selector(".offline")
+        page.goto("/score")
+        page.wait_for_selector(".offline")
+        page.goto("/")
+        page.wait_for_selector(".offline")
+
+        context.set_offline(False)  # the browser says "online": the page reloads by itself
+        page.wait_for_selector(".lobby")
+    finally:
+        context.close()
+
+
+def test_the_phone_lobby_puts_quick_game_and_the_lists_first(browser: Browser, server: str) -> None:
+    context = browser.new_context(
+        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        enter(page, "Телефон")
+        page.wait_for_selector("#live-games .empty, #live-games .list")
+        assert page.locator("#create-panel[open]").count() == 0
+        box = page.locator(".quick-start").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE_SMALL["height"]
+        order = page.evaluate(
+            "['.quick', '#my-games', '#open-tables', '#live-games', '#create-panel']"
+            ".map(s => document.querySelector(s).getBoundingClientRect().top)"
+        )
+        assert order == sorted(order)
+        problems: list[str] = []
+        for lang in LANGUAGES:
+            set_language(page, lang)
+            problems += check_screen(page, "lobby-phone")
+        assert not problems, "\n".join(problems)
+        open_create_form(page)
+        assert page.locator("#create-form select[name=players]").is_visible()
+    finally:
+        context.close()
