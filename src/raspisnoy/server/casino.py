@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -32,9 +32,12 @@ from raspisnoy.casino import (
     MIN_ANTE,
     Action,
     BoxResult,
+    Card,
     CasinoHand,
     HandView,
     commitment,
+    dealer_after_purchase,
+    evaluate,
     new_seed,
     parse_card,
     parse_cards,
@@ -101,6 +104,16 @@ def result_json(number: int, result: BoxResult) -> dict[str, Any]:
     }
 
 
+def _valued(cards: Sequence[Card]) -> dict[str, Any]:
+    """Cards the player sees, with their best combination (for the page to name)."""
+    evaluation = evaluate(cards)
+    return {
+        "cards": [str(card) for card in cards],
+        "combination": str(evaluation.combination),
+        "qualifies": evaluation.qualifies,
+    }
+
+
 def _option(action: Action) -> str:
     """An action's word: ``change 8C 9S`` → ``change``."""
     return str(action).split(" ", 1)[0]
@@ -121,6 +134,10 @@ def hand_json(row: HandRow, view: HandView) -> dict[str, Any]:
         "legal": legal,
         "up_card": str(view.up_card),
         "dealer": None if view.dealer is None else [str(card) for card in view.dealer],
+        "dealer_hand": None if view.dealer is None else _valued(view.dealer),
+        "dealer_bought": None
+        if view.dealer is None or view.dealer_draw is None
+        else _valued(dealer_after_purchase(view.dealer, view.dealer_draw.draw)),
         "dealer_draw": None
         if view.dealer_draw is None
         else {"discard": str(view.dealer_draw.discard), "draw": str(view.dealer_draw.draw)},
@@ -129,6 +146,7 @@ def hand_json(row: HandRow, view: HandView) -> dict[str, Any]:
                 "number": box.number,
                 "ante": box.ante,
                 "cards": None if box.cards is None else [str(card) for card in box.cards],
+                "combination": None if box.cards is None else str(evaluate(box.cards).combination),
                 "closed": box.closed,
                 "bet": box.bet,
                 "folded": box.folded,
