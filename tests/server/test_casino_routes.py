@@ -9,6 +9,8 @@ import contextlib
 import json
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +22,7 @@ from server_helpers import BACKENDS, FAST, Api, Server, new_database
 
 from raspisnoy.casino import DECK, HAND_FORMAT, Card, CasinoHand, Deal, Phase
 from raspisnoy.casino.record import replay_record, verify_record
-from raspisnoy.server.casino import REFILL_BELOW, START_BALANCE
+from raspisnoy.server.casino import ADVISOR_POOL, HINT_THREADS, REFILL_BELOW, START_BALANCE, Casino
 from raspisnoy.store import CasinoStore, Store
 
 Message = dict[str, Any]
@@ -164,34 +166,105 @@ def test_the_verify_command_checks_a_downloaded_hand(server: Server, tmp_path: P
     assert hand["commitment"] in done.stdout
 
 
-def test_money_is_conserved_over_many_hands_and_refilled_when_it_runs_out(
-    server: Server,
-) -> None:
+def test_money_is_conserved_over_many_hands(server: Server) -> None:
     player = new_player(server, "Spender")
-    for number in range(4):
-        play(
-            player,
-            player.deal(*[(number * 7) % 20 + 1 for _ in range(number % 3 + 1)]),
-            varied(number),
-        )
-    # Drain the wallet: two boxes of 100 folded at once lose 200 a hand.
-    while (balance := player.state()["balance"]) >= REFILL_BELOW:
-        hand = player.deal(100, 100) if balance >= 200 else player.deal(min(balance, 100))
-        play(player, hand, lambda _hand, _cards: ("fold", None))
+    for number in range(6):
+        antes = [(number * 7 + box) % 20 + 1 for box in range(number % 3 + 1)]
+        play(player, player.deal(*antes), varied(number))
+    balance = player.state()["balance"]
     history = player.call("GET", "/api/casino/history?limit=100").json()["hands"]
+    assert len(history) == 6
     assert sum(line["net"] for line in history) == balance - START_BALANCE
+    for line in history:  # the hand's net is the sum of its boxes' nets
+        assert line["net"] == sum(result["net"] for result in line["results"])
+        assert line["final_balance"] - line["balance"] == line["net"]
     for older, newer in zip(history[1:], history, strict=False):
-        assert newer["balance"] == older["final_balance"]  # each hand starts where the last ended
+        assert newer["balance"] == older["final_balance"]  # each starts where the last ended
+
+
+def casino_of(server: Server) -> Casino:
+    """The running app's casino (made at its first casino request), for white-box checks."""
+    app: Any = server._server.config.app
+    casino: Casino = app.state.casino
+    return casino
+
+
+def fold_all(player: Player, *antes: int) -> None:
+    play(player, player.deal(*antes), lambda _hand, _cards: ("fold", None))
+
+
+def test_the_money_rule_and_the_free_refill(server: Server) -> None:
+    player = new_player(server, "Bankrupt")
+    for _ in range(4):
+        fold_all(player, 100, 100)
+    fold_all(player, 95, 95)
+    assert player.state()["balance"] == 10
+    refused = player.call("POST", "/api/casino/hands", {"antes": [5, 5, 1]})  # 11 + 2
+    assert refused.status_code == 409 and "balance is 10" in refused.json()["detail"]
+    # Ante 5 leaves 5: the bet of 10 is not covered, so the box may only fold.
+    hand = player.deal(5)
+    assert hand["legal"] == ["fold"]
     state = player.state()
-    assert state["can_refill"] and state["refills"] == 0
-    refused = player.call("POST", "/api/casino/hands", {"antes": [REFILL_BELOW]})
-    assert refused.status_code == 409 and "balance" in refused.json()["detail"]
+    for action, body, fragment in (
+        ("bet", {}, "the bet needs 10 chips"),
+        ("buy", {}, "would not cover the bet"),
+        ("change", {"cards": hand["boxes"][0]["cards"][:1]}, "would not cover the bet"),
+    ):
+        decision = {"box": 1, "action": action, **body}
+        answer = player.call("POST", "/api/casino/hand/decision", decision)
+        assert answer.status_code == 409 and fragment in answer.json()["detail"], answer.text
+        assert player.state() == state
+    assert player.call("POST", "/api/casino/refill").status_code == 409  # a hand is on
+    player.decide(hand, "fold")
+    assert player.call("POST", "/api/casino/refill").status_code == 409  # 5 chips left
+    fold_all(player, 5)
+    state = player.state()
+    assert state["balance"] == 0 < REFILL_BELOW and state["can_refill"] and state["refills"] == 0
+    refused = player.call("POST", "/api/casino/hands", {"antes": [1]})
+    assert refused.status_code == 409 and "balance is 0" in refused.json()["detail"]
     refilled = player.call("POST", "/api/casino/refill").json()
     assert refilled["balance"] == START_BALANCE and refilled["refills"] == 1
     assert not refilled["can_refill"]
     again = player.call("POST", "/api/casino/refill")
     assert again.status_code == 409 and "refill" in again.json()["detail"]
     assert player.state()["balance"] == START_BALANCE
+    history = player.call("GET", "/api/casino/history?limit=100").json()["hands"]
+    assert sum(line["net"] for line in history) == 0 - START_BALANCE  # before the refill
+
+
+def test_hints_run_beside_the_event_loop_a_bounded_number_at_a_time(server: Server) -> None:
+    """While the advisor's threads are busy, a hint waits, other requests are answered,
+    and a second hint of the same player is refused until the first is done; the hint
+    values the box's own cards against the up card."""
+    player = new_player(server, "Thinker")
+    hand = player.deal(10)
+    release = threading.Event()
+    blockers = [ADVISOR_POOL.submit(release.wait) for _ in range(HINT_THREADS)]
+    casino = casino_of(server)
+    waiting: list[httpx.Response] = []
+    thread = threading.Thread(
+        target=lambda: waiting.append(player.call("GET", "/api/casino/hand/hint"))
+    )
+    thread.start()
+    try:
+        while player.api.user["id"] not in casino.hinting:
+            time.sleep(0.01)
+        assert player.state()["hand"] == hand  # the event loop is free meanwhile
+        busy = player.call("GET", "/api/casino/hand/hint")
+        assert busy.status_code == 429 and "busy" in busy.json()["detail"]
+        assert not waiting
+    finally:
+        release.set()
+        for blocker in blockers:
+            blocker.result()
+        thread.join(HINT_TIMEOUT)
+    advice = waiting[0].json()
+    assert waiting[0].status_code == 200, advice
+    assert advice["cards"] == hand["boxes"][0]["cards"] and advice["up"] == hand["up_card"]
+    assert advice["best"] in {option["option"] for option in advice["options"]}
+    assert {"fold", "bet", "buy"} <= {option["option"] for option in advice["options"]}
+    # the same decision point again: the kept answer
+    assert player.call("GET", "/api/casino/hand/hint").json() == advice
 
 
 def bad_requests(hand: Message) -> Iterator[tuple[str, str, Any, int, str]]:

@@ -49,7 +49,15 @@ from raspisnoy.core import IllegalActionError, InvalidInputError
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.store import CasinoStore, HandRow, NotFoundError, StaleWriteError, Store, WalletRow
 
-__all__ = ["HINT_THREADS", "REFILL_BELOW", "START_BALANCE", "Casino", "hand_json", "result_json"]
+__all__ = [
+    "ADVISOR_POOL",
+    "HINT_THREADS",
+    "REFILL_BELOW",
+    "START_BALANCE",
+    "Casino",
+    "hand_json",
+    "result_json",
+]
 
 #: A new player's chips, and what a free refill brings the balance back to.
 START_BALANCE = 1000
@@ -62,7 +70,8 @@ HINT_QUEUE = 8
 HISTORY_LIMIT = 100
 
 _T = TypeVar("_T")
-_ADVISOR = ThreadPoolExecutor(max_workers=HINT_THREADS, thread_name_prefix="casino-advisor")
+#: The threads that compute hints (one pool per process, shared by its apps).
+ADVISOR_POOL = ThreadPoolExecutor(max_workers=HINT_THREADS, thread_name_prefix="casino-advisor")
 
 
 def _warm_up() -> None:
@@ -206,12 +215,17 @@ class Casino:
 
     def __init__(self, store: Store) -> None:
         self._db = CasinoStore(store)
-        _ADVISOR.submit(_warm_up)
+        ADVISOR_POOL.submit(_warm_up)
         #: One lock per player whose request is being served: their requests take turns.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         #: Hints computed, by hand id and number of decisions (they do not change).
         self._hints: LRUCache[tuple[str, int], dict[str, Any]] = LRUCache(maxsize=512)
         self._hinting: set[str] = set()
+
+    @property
+    def hinting(self) -> frozenset[str]:
+        """The players whose hint is being computed now."""
+        return frozenset(self._hinting)
 
     async def _run(self, function: Callable[..., _T], *args: Any) -> _T:
         """A blocking store call (or replay) in a worker thread."""
@@ -305,7 +319,7 @@ class Casino:
         try:
             loop = asyncio.get_running_loop()
             with _refusals():
-                advice = await loop.run_in_executor(_ADVISOR, advice_for, view)
+                advice = await loop.run_in_executor(ADVISOR_POOL, advice_for, view)
         finally:
             self._hinting.discard(user_id)
         answer = {"box": (view.to_act or 0) + 1, "phase": str(view.phase), **advice.to_json()}
