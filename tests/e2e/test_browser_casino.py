@@ -133,6 +133,10 @@ def test_whole_hands_with_three_boxes_a_change_a_buy_and_the_dealers_game(phone:
         act(page, "change")
         after = box_cards(page, 1)
         assert len(after) == 5 and not set(cards[:2]) & set(after)
+        if hand == 1:  # a reload shows the same hand, from the server
+            page.reload()
+            wait_phase(page, "decide")
+            assert box_cards(page, 1) == after
         assert page.locator("button.act[data-action='buy']").count() == 0
         act(page, "bet")
         # Box 2: a sixth card, then the bet.
@@ -178,4 +182,7 @@ def test_whole_hands_with_three_boxes_a_change_a_buy_and_the_dealers_game(phone:
     problems += check_screen(page, "casino-history")
     page.keyboard.press("Escape")
     assert hints == 1
+    page.click("#theme")  # the dark theme: contrast and layout hold too
+    page.wait_for_selector("html[data-theme=dark]")
+    problems += check_screen(page, "casino-over")
     assert not problems, "\n".join(problems)

@@ -5,7 +5,7 @@
 // that the revealed seed hashes to it, and the history lists every hand with its record
 // and the command line that replays it.
 import { get, post } from "./api.js";
-import { cardName, cardSvg } from "./cards.js";
+import { cardName, cardSvg, parseCard, rankLabel, suitIcon } from "./cards.js";
 import { formatNumber, t } from "./i18n.js";
 import { esc, openDialog, signedPoints, toast } from "./ui.js";
 
@@ -13,6 +13,7 @@ const CHIPS = [1, 5, 10, 25, 100];
 const SPOTS = 6;
 const MAX_BOXES = 3;
 const SHOWN_KEY = "raspisnoy.casino.shown";
+const TABLE_KEY = "raspisnoy.casino.table";
 
 /** The SHA-256 of `text` as hex, or null where the browser offers no digest (a page
  * served over plain http from another host than localhost). */
@@ -39,6 +40,21 @@ function shownCommitments() {
   }
 }
 
+/** The chip and the spots taken last time (kept over a reload and between visits). */
+function savedTable() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(TABLE_KEY) || "{}");
+    const spots = (saved.spots || []).filter(([spot, ante]) => spot >= 1 && spot <= SPOTS && CHIPS.includes(ante));
+    return { chip: CHIPS.includes(saved.chip) ? saved.chip : 10, spots: new Map(spots.slice(0, MAX_BOXES)) };
+  } catch {
+    return { chip: 10, spots: new Map() };
+  }
+}
+
+function saveTable(chip, spots) {
+  localStorage.setItem(TABLE_KEY, JSON.stringify({ chip, spots: [...spots.entries()] }));
+}
+
 function rememberShown(handId, commitment) {
   const shown = shownCommitments();
   shown[handId] = commitment;
@@ -52,19 +68,33 @@ const cards = (codes, extra = () => "") =>
 const backs = (count) => Array.from({ length: count }, () => `<span class="card back">${cardSvg(null, { back: true })}</span>`).join("");
 const pretty = (code) => cardName(code);
 
-/** What a box's hint option is called: "change 8C 9S" → "change" and the cards' names. */
+/** A card in a line of text, as markup: its rank in the page's language and its suit. */
+function shortCard(code) {
+  const card = parseCard(code);
+  return `<span class="short-card" title="${esc(pretty(code))}">${esc(rankLabel(card.rank))}${suitIcon(card.suit)}</span>`;
+}
+
+/** The message `key` as markup, its `{name}` placeholders filled with the markup in
+ * `parts` (card symbols), the rest of its text escaped. */
+function tMarkup(key, parts) {
+  const kept = Object.fromEntries(Object.keys(parts).map((name) => [name, `{${name}}`]));
+  return Object.entries(parts).reduce((text, [name, markup]) => text.replace(`{${name}}`, markup), esc(t(key, kept)));
+}
+
+/** What a box's hint option is called, as markup: "change 8C 9S" → "change 8♣ 9♠". */
 function optionLabel(option) {
   const [word, ...codes] = option.split(" ");
-  const label = t(`web.casino.option.${word}`);
-  return codes.length ? `${label}: ${codes.map(pretty).join(", ")}` : label;
+  const label = esc(t(`web.casino.option.${word}`));
+  return codes.length ? `${label} ${codes.map(shortCard).join(" ")}` : label;
 }
 
 export function showCasino(view) {
+  const table = savedTable();
   const s = {
     state: null,
     hand: null,
-    chip: 10,
-    spots: new Map(),
+    chip: table.chip,
+    spots: table.spots,
     selected: new Set(),
     busy: false,
     error: null,
@@ -133,15 +163,16 @@ export function showCasino(view) {
       const advice = await get("/casino/hand/hint");
       const rows = advice.options
         .map(
-          (option) => `<tr class="${option.option === advice.best ? "best" : ""}"><td>${esc(optionLabel(option.option))}</td>
+          (option) => `<tr class="${option.option === advice.best ? "best" : ""}"><td>${optionLabel(option.option)}</td>
             <td class="num">${esc((option.ev > 0 ? "+" : "") + option.ev.toFixed(3))}</td>
             <td>${esc(option.method === "exact" ? t("web.casino.hint.exact") : t("web.casino.hint.sampled", { error: option.error.toFixed(3) }))}</td></tr>`,
         )
         .join("");
-      body.innerHTML = `<p>${esc(t("web.casino.hint.head", { cards: advice.cards.map(pretty).join(", "), up: pretty(advice.up) }))}</p>
+      const head = tMarkup("web.casino.hint.head", { cards: advice.cards.map(shortCard).join(" "), up: shortCard(advice.up) });
+      body.innerHTML = `<p>${head}</p>
         <table class="board advice"><thead><tr><th>${esc(t("web.casino.hint.option"))}</th><th>${esc(t("web.casino.hint.value"))}</th><th>${esc(t("web.casino.hint.error"))}</th></tr></thead>
         <tbody>${rows}</tbody></table>
-        <p class="best-option">${esc(t("web.casino.hint.best", { option: optionLabel(advice.best) }))}</p>`;
+        <p class="best-option">${tMarkup("web.casino.hint.best", { option: optionLabel(advice.best) })}</p>`;
     } catch (error) {
       body.innerHTML = `<p class="form-error">${esc(error.message)}</p>`;
     }
@@ -198,7 +229,7 @@ export function showCasino(view) {
     const note = valued.qualifies
       ? t("web.casino.dealer.qualifies", { combination: combination(valued.combination) })
       : t("web.casino.dealer.out");
-    const drew = draw ? `<p class="dealer-note">${esc(t("web.casino.dealer.drew", { discard: pretty(draw.discard), draw: pretty(draw.draw) }))}</p>` : "";
+    const drew = draw ? `<p class="dealer-note">${tMarkup("web.casino.dealer.drew", { discard: shortCard(draw.discard), draw: shortCard(draw.draw) })}</p>` : "";
     return `<div class="casino-cards dealer-cards">${shown}${drawn}</div>${drew}<p class="dealer-note" data-qualifies="${valued.qualifies}">${esc(note)}</p>`;
   }
 
@@ -311,12 +342,14 @@ export function showCasino(view) {
         const spot = Number(button.dataset.spot);
         if (s.spots.has(spot)) s.spots.delete(spot);
         else if (s.spots.size < MAX_BOXES) s.spots.set(spot, s.chip);
+        saveTable(s.chip, s.spots);
         screen.render();
       }),
     );
     view.querySelectorAll(".chip").forEach((button) =>
       button.addEventListener("click", () => {
         s.chip = Number(button.dataset.chip);
+        saveTable(s.chip, s.spots);
         screen.render();
       }),
     );
