@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from cachetools import LRUCache
+from pydantic import BaseModel, ConfigDict
 
 from raspisnoy.casino import (
     HAND_FORMAT,
@@ -357,3 +358,158 @@ class Casino:
                 Refusal.NOT_STARTED, "the hand is not over: its seed is revealed at settlement"
             )
         return record_file(row.number), row.record
+
+
+# ------------------------------------------------------------------------- REST answer models
+
+
+class CasinoOut(BaseModel):
+    """An answer's shape: exactly these fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ValuedOut(CasinoOut):
+    cards: list[str]
+    combination: str
+    qualifies: bool
+
+
+class DealerDrawOut(CasinoOut):
+    discard: str
+    draw: str
+
+
+class BoxOut(CasinoOut):
+    number: int
+    ante: int
+    cards: list[str] | None
+    combination: str | None
+    closed: bool
+    bet: bool
+    folded: bool
+    exchanged: bool
+    bought_dealer: bool | None
+
+
+class ResultOut(CasinoOut):
+    box: int
+    outcome: str
+    net: int
+    pays: int
+    costs: int
+    cards: list[str]
+    combination: str
+    combination_pays: int
+    second: str | None
+    second_pays: int
+
+
+class HandOut(CasinoOut):
+    id: str
+    number: int
+    phase: str
+    balance: int
+    commitment: str
+    seed: str | None
+    to_act: int | None
+    legal: list[str]
+    up_card: str
+    dealer: list[str] | None
+    dealer_hand: ValuedOut | None
+    dealer_bought: ValuedOut | None
+    dealer_draw: DealerDrawOut | None
+    boxes: list[BoxOut]
+    results: list[ResultOut]
+    net: int | None
+
+
+class LimitsOut(CasinoOut):
+    min_ante: int
+    max_ante: int
+    boxes: int
+    start_balance: int
+    refill_below: int
+
+
+class StateOut(CasinoOut):
+    balance: int
+    refills: int
+    hands: int
+    next_commitment: str
+    can_refill: bool
+    hand: HandOut | None
+    limits: LimitsOut
+
+
+class OptionOut(CasinoOut):
+    option: str
+    ev: float
+    error: float
+    method: str
+    cases: int
+
+
+class HintOut(CasinoOut):
+    box: int
+    phase: str
+    cards: list[str]
+    up: str
+    best: str
+    options: list[OptionOut]
+    considered: int
+    seconds: float
+    compiled: bool
+
+
+class SettledOut(CasinoOut):
+    """A box's line in a hand's record (``raspisnoy casino settle --json`` and its box)."""
+
+    box: int
+    net: int
+    outcome: str
+    pays: int
+
+
+class HistoryHandOut(CasinoOut):
+    id: str
+    number: int
+    antes: list[int]
+    balance: int
+    final_balance: int | None
+    net: int | None
+    commitment: str
+    seed: str
+    boxes: list[list[str]] | None
+    dealer: list[str] | None
+    dealer_draw: str | None
+    results: list[SettledOut] | None
+    finished_at: str | None
+    record_url: str
+    file: str
+    verify: str
+
+
+class HistoryOut(CasinoOut):
+    hands: list[HistoryHandOut]
+
+
+class DecisionOut(CasinoOut):
+    box: int
+    action: str
+
+
+class HandRecordOut(CasinoOut):
+    """A finished hand's ``russian-poker-hand/1`` record (docs/casino.md)."""
+
+    format: str
+    commitment: str
+    seed: str
+    balance: int
+    antes: list[int]
+    actions: list[DecisionOut]
+    boxes: list[list[str]]
+    dealer: list[str]
+    dealer_draw: str | None
+    results: list[SettledOut]
+    final_balance: int

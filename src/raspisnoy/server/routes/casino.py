@@ -14,7 +14,15 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from raspisnoy.casino import Action, Change, parse_action, parse_cards
 from raspisnoy.core import InvalidInputError
-from raspisnoy.server.casino import HISTORY_LIMIT, Casino
+from raspisnoy.server.casino import (
+    HISTORY_LIMIT,
+    Casino,
+    HandOut,
+    HandRecordOut,
+    HintOut,
+    HistoryOut,
+    StateOut,
+)
 from raspisnoy.server.deps import CurrentUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
 
@@ -63,14 +71,14 @@ def _action(decision: DecisionIn) -> Action:
         raise RequestError(Refusal.INVALID, str(error)) from None
 
 
-@router.get("")
+@router.get("", response_model=StateOut)
 async def state(user: CurrentUser, request: Request, services: ServicesDep) -> dict[str, Any]:
     """The caller's balance, the commitment (SHA-256) of their next shuffle, the hand in
     progress as they may see it (or ``null``) and the table's limits."""
     return await _casino(request, services).state(user.id)
 
 
-@router.post("/hands", status_code=201)
+@router.post("/hands", status_code=201, response_model=HandOut)
 async def deal(
     body: DealIn, user: CurrentUser, request: Request, services: ServicesDep
 ) -> dict[str, Any]:
@@ -79,7 +87,7 @@ async def deal(
     return await _casino(request, services).deal(user.id, body.antes)
 
 
-@router.post("/hand/decision")
+@router.post("/hand/decision", response_model=HandOut)
 async def decide(
     body: DecisionIn, user: CurrentUser, request: Request, services: ServicesDep
 ) -> dict[str, Any]:
@@ -89,21 +97,21 @@ async def decide(
     return await _casino(request, services).decide(user.id, body.box, _action(body))
 
 
-@router.get("/hand/hint")
+@router.get("/hand/hint", response_model=HintOut)
 async def hint(user: CurrentUser, request: Request, services: ServicesDep) -> dict[str, Any]:
     """The advisor's expected net, in antes, of every option of the decision awaited,
     from what the player may know (429 while the advisor is busy)."""
     return await _casino(request, services).hint(user.id)
 
 
-@router.post("/refill")
+@router.post("/refill", response_model=StateOut)
 async def refill(user: CurrentUser, request: Request, services: ServicesDep) -> dict[str, Any]:
     """A free refill to the starting balance once the chips have run out (nothing is
     ever bought)."""
     return await _casino(request, services).refill(user.id)
 
 
-@router.get("/history")
+@router.get("/history", response_model=HistoryOut)
 async def history(
     user: CurrentUser,
     request: Request,
@@ -115,7 +123,7 @@ async def history(
     return await _casino(request, services).history(user.id, limit)
 
 
-@router.get("/hands/{hand_id}/record")
+@router.get("/hands/{hand_id}/record", response_model=HandRecordOut)
 async def record(
     hand_id: str, user: CurrentUser, request: Request, services: ServicesDep
 ) -> Response:
