@@ -10,7 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_helpers import LANGUAGES, PHONE_SMALL, check_screen, set_language
+from e2e_helpers import (
+    LANGUAGES,
+    LAPTOP,
+    PHONE_SMALL,
+    PHONE_TALL,
+    check_screen,
+    set_language,
+)
 from playwright.sync_api import Browser, Page
 
 #: Hands dealt at most while waiting for a dealer who does not qualify (each hand has
@@ -185,4 +192,7 @@ def test_whole_hands_with_three_boxes_a_change_a_buy_and_the_dealers_game(phone:
     page.click("#theme")  # the dark theme: contrast and layout hold too
     page.wait_for_selector("html[data-theme=dark]")
     problems += check_screen(page, "casino-over")
+    for size in (PHONE_TALL, LAPTOP):  # and the layout on a taller phone and a laptop
+        page.set_viewport_size(size)
+        problems += check_screen(page, "casino-over", axe=False)
     assert not problems, "\n".join(problems)
