@@ -18,7 +18,8 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import BACKENDS, FAST, Api, Server, new_database
+from fresh_databases import BACKENDS, new_database
+from server_helpers import FAST, Api, Server
 
 from raspisnoy.casino import DECK, HAND_FORMAT, Card, CasinoHand, Deal, Phase
 from raspisnoy.casino.record import replay_record, verify_record
