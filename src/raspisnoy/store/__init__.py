@@ -6,6 +6,7 @@ shipped in ``raspisnoy.store.migrations``; the repository methods return plain f
 values, never ORM objects, so nothing outside this package holds a database session.
 """
 
+from raspisnoy.store.casino import CasinoStore, HandRow, WalletRow
 from raspisnoy.store.players import (
     ALL_SCOPE,
     ANONYMOUS,
@@ -43,10 +44,12 @@ __all__ = [
     "BoardKey",
     "BoardLine",
     "BoardPage",
+    "CasinoStore",
     "EventRow",
     "FencedError",
     "Figures",
     "FinishHook",
+    "HandRow",
     "NotFoundError",
     "Players",
     "Profile",
@@ -62,4 +65,5 @@ __all__ = [
     "TableRow",
     "UserRow",
     "UsernameTakenError",
+    "WalletRow",
 ]

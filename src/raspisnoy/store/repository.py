@@ -36,6 +36,7 @@ __all__ = [
     "StoreError",
     "TableRow",
     "UserRow",
+    "transaction",
 ]
 
 
@@ -147,6 +148,17 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
+
+
+@contextmanager
+def transaction(sessions: sessionmaker[Session]) -> Iterator[Session]:
+    """A session of ``sessions`` whose transaction commits on success; database errors →
+    ``StoreError`` (for the repositories beside ``Store``: ``CasinoStore``)."""
+    try:
+        with sessions.begin() as session:
+            yield session
+    except SQLAlchemyError as error:
+        raise StoreError(f"database error: {_reason(error)}") from None
 
 
 class Store:

@@ -21,10 +21,10 @@ from rich.console import Console
 from rich.text import Text
 
 from raspisnoy.casino.actions import Action, Bet, BuyCard, BuyDealer, Decline, Fold, Phase
-from raspisnoy.casino.advisor import advise, advise_purchase
 from raspisnoy.casino.cards import Card
 from raspisnoy.casino.command.text import advice_text
 from raspisnoy.casino.game import MAX_BOXES, CasinoHand
+from raspisnoy.casino.hint import advice_for
 from raspisnoy.casino.record import replay_record
 from raspisnoy.casino.settle import MAX_ANTE, MIN_ANTE
 from raspisnoy.casino.shuffle import new_seed
@@ -205,21 +205,7 @@ class CasinoTerminal:
         return tuple(cards[number - 1] for number in picked)
 
     def _hint(self, view: HandView) -> None:
-        box = view.to_act or 0
-        mine = view.boxes[box]
-        cards = mine.cards or ()
-        others = [c for b in view.boxes if b.number != mine.number for c in (b.cards or ())]
-        if view.phase is Phase.PURCHASE and view.dealer is not None:
-            advice = advise_purchase(cards, view.dealer, seen=others)
-        else:
-            advice = advise(
-                cards,
-                view.up_card,
-                seen=others,
-                money=view.balance / mine.ante,
-                exchange=not mine.exchanged,
-            )
-        self._say(advice_text(advice, self.lang), end="")
+        self._say(advice_text(advice_for(view), self.lang), end="")
 
     def _finish(self, hand: CasinoHand) -> None:
         for number, result in enumerate(hand.results, 1):

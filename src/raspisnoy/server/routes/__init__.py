@@ -5,6 +5,7 @@ from fastapi import APIRouter
 
 from raspisnoy.server.routes import (
     accounts,
+    casino,
     catalogue,
     health,
     history,
@@ -21,7 +22,7 @@ __all__ = ["API_ROUTERS", "OTHER_ROUTERS"]
 
 API_ROUTERS: tuple[APIRouter, ...] = tuple(
     module.router
-    for module in (session, accounts, players, catalogue, tables, history, sheets, share)
+    for module in (session, accounts, players, catalogue, tables, history, sheets, share, casino)
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by
 #: their own rules).

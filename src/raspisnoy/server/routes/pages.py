@@ -1,6 +1,6 @@
 """Pages for people: the API reference at ``/api/docs`` (Swagger UI served from the
 ``swagger-ui-py`` package's files, so it works without the internet), and the browser
-client's ``/score`` page."""
+client's ``/score`` and ``/casino`` pages."""
 
 from importlib.util import find_spec
 from pathlib import Path
@@ -42,12 +42,13 @@ def add_docs(app: FastAPI, docs_url: str) -> None:
 
 
 def score_page_router(web_dir: Path) -> APIRouter:
-    """``/score``: the scorekeeper page, which is the client's ``index.html`` (the client
-    routes on the path)."""
+    """``/score`` (the scorekeeper) and ``/casino`` (the casino game): pages that are the
+    client's ``index.html`` (the client routes on the path)."""
     router = APIRouter()
 
-    @router.get("/score", include_in_schema=False)
-    async def score_page() -> FileResponse:
+    async def client_page() -> FileResponse:
         return FileResponse(web_dir / "index.html")
 
+    for path in ("/score", "/casino"):
+        router.add_api_route(path, client_page, methods=["GET"], include_in_schema=False)
     return router

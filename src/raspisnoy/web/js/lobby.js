@@ -133,6 +133,11 @@ export function showLobby(view, app) {
           <h2>${esc(t("web.score.title"))}</h2>
           <p class="hint">${esc(t("web.score.lobby.hint"))}</p>
           <a class="button" data-nav href="/score">${esc(t("web.score.lobby.link"))}</a>
+        </section>
+        <section class="panel casino-link">
+          <h2>${esc(t("web.casino.title"))}</h2>
+          <p class="hint">${esc(t("web.casino.lobby.hint"))}</p>
+          <a class="button" data-nav href="/casino">${esc(t("web.casino.lobby.link"))}</a>
         </section></div>`;
       drawLive();
       view.querySelector(".quick-start").addEventListener("click", (event) => startQuick(event.currentTarget));

@@ -1,8 +1,10 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
-// (/?player=ID), the leaderboard (/?leaderboard) and the scorekeeper (/score).
+// (/?player=ID), the leaderboard (/?leaderboard), the scorekeeper (/score) and the
+// casino game (/casino).
 import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
+import { showCasino } from "./casino.js";
 import {
   LANGUAGE_NAMES,
   LANGUAGES,
@@ -93,7 +95,8 @@ async function route() {
     });
     return;
   }
-  if (score) app.screen = showScore(view, app, params);
+  if (location.pathname === "/casino") app.screen = showCasino(view, app);
+  else if (score) app.screen = showScore(view, app, params);
   else app.screen = params.has("table") ? showTable(view, app, params.get("table")) : showLobby(view, app);
 }
 
