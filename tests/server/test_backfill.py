@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from server_helpers import BACKENDS, new_database
+from fresh_databases import BACKENDS, new_database
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from test_ratings import engine_game, store_game

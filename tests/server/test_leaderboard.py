@@ -13,7 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import BACKENDS, Server, new_database
+from fresh_databases import BACKENDS, new_database
+from server_helpers import Server
 from sqlalchemy.orm import Session
 
 from raspisnoy.store import ALL_SCOPE, BoardLine, BoardPage, Players, Store
