@@ -17,7 +17,7 @@ paired cards (and the best one or two others), keep a four-card flush or straigh
 or a three-card flush draw, keep the top one to four cards, change all five. The table
 ranks the rules of each kind by the advisor's mean value over the positions of that
 kind it was built from; the strategy takes the best-ranked rule that is legal for the
-hand and the money left, at the finest level built from enough positions.
+hand and the money left, at the finest level that any position went into.
 
 **After a buy or a change** the box may only bet or fold: it bets where betting is worth
 more than folding against every hand the dealer may hold with his up card (the box's
