@@ -1,23 +1,26 @@
-"""The house edge of casino Russian poker under the advisor's strategy, with its 95% CI.
+"""The house edge of casino Russian poker under a strategy, with its 95% CI.
 
-Every hand is one box of ante 1 dealt by the engine (``CasinoHand``, seed
-``SEED/N``), played with the advisor's best option at each decision: the box's decision
-(fold, bet, buy, a change), bet or fold after an exchange (the cards changed away are
-known), and the purchase of the dealer's game. Two estimates come out of the same hands:
+Every hand is one box of ante 1. Two strategies:
 
-* **played**: the mean net of the hands as dealt and settled;
-* **expected**: the mean of the advisor's value of the option it chose at the box's
-  decision, the expected net given the box's cards and the up card. It has the same
-  mean as the played net, less spread (the dealer's cards are summed out), so its CI is
-  narrower for the same number of hands; where that option was sampled its own error
-  is added to the CI.
+* ``--strategy table`` (the default): the strategy table (``raspisnoy.casino.strategy``,
+  built from the advisor offline) on decks shuffled by ``random.Random(SEED)``, played
+  and settled by ``Strategy.play`` on the compiled evaluator: the box's decision looked
+  up, bet or fold after an exchange by the table's thresholds, the dealer's game bought
+  exactly as the advisor would. A million hands take minutes on one core. Reported: the
+  house edge per ante (minus the mean net) and per chip put in (minus the total net over
+  the total of antes, bets, exchanges and purchases), each with its 95% CI, and how
+  often each decision was taken.
+* ``--strategy advisor``: the advisor itself at every decision, on hands dealt by the
+  engine (``CasinoHand``, seed ``SEED/N``); about 0.7 s of CPU a hand, so only short
+  runs are affordable. Two estimates come out of the same hands: **played**, the mean
+  net as dealt and settled, and **expected**, the mean of the advisor's value of the
+  option it chose at the box's decision (the same mean, less spread, the dealer's cards
+  summed out; where that option was sampled its own error is added to the CI). The
+  advisor's processor time per decision (p50, p95) is reported as well.
 
-The house edge is minus the mean net per ante. Workers play independent blocks of hands;
-progress goes to standard error. The advisor's processor time per decision (p50, p95)
-is reported as well.
-
-    .venv/bin/python benchmarks/casino_edge.py --hands 400 --workers 2
-    .venv/bin/python benchmarks/casino_edge.py --hands 1000000 --workers 64 --out FILE
+    nice -n 19 .venv/bin/python benchmarks/casino_edge.py --hands 1000000 --workers 4 \\
+        --out benchmarks/results/casino-edge-table-1e6.json
+    .venv/bin/python benchmarks/casino_edge.py --strategy advisor --hands 400 --workers 2
 """
 
 from __future__ import annotations
@@ -26,17 +29,19 @@ import argparse
 import json
 import math
 import multiprocessing
+import random
 import statistics
 import sys
 import time
 import zlib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from raspisnoy.casino import CasinoHand, Phase
 from raspisnoy.casino.advisor import advise, advise_purchase
+from raspisnoy.casino.strategy import load_strategy
 
 Z95 = 1.959964
 BLOCK = 50
@@ -101,8 +106,119 @@ def summarize(played: list[Played], seconds: float) -> dict[str, Any]:
     }
 
 
+#: Hands per block of the table run (each block has its own seed, ``SEED/N``).
+TABLE_BLOCK = 25_000
+
+
+@dataclass
+class Sums:
+    """Running sums of a table run: nets, chips put in, their squares and products."""
+
+    hands: int = 0
+    net: float = 0.0
+    net2: float = 0.0
+    chips: float = 0.0
+    chips2: float = 0.0
+    cross: float = 0.0
+    choices: Counter[str] = field(default_factory=Counter)
+    outcomes: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Sums) -> None:
+        self.hands += other.hands
+        self.net += other.net
+        self.net2 += other.net2
+        self.chips += other.chips
+        self.chips2 += other.chips2
+        self.cross += other.cross
+        self.choices.update(other.choices)
+        self.outcomes.update(other.outcomes)
+
+
+def table_block(job: tuple[str, int]) -> Sums:
+    """One block of hands played by the strategy table: the deck's first 16 cards (all
+    one box can use) drawn by ``random.Random(f"{seed}/{block}")``."""
+    seed, hands = job
+    strategy = load_strategy()
+    rng = random.Random(seed)
+    cards = range(52)
+    sums = Sums()
+    for _ in range(hands):
+        box = strategy.play(rng.sample(cards, 16))
+        sums.hands += 1
+        sums.net += box.net
+        sums.net2 += box.net * box.net
+        sums.chips += box.wagered
+        sums.chips2 += box.wagered * box.wagered
+        sums.cross += box.net * box.wagered
+        sums.choices[box.rule] += 1
+        sums.outcomes[box.outcome + (" (bought)" if box.bought else "")] += 1
+    return sums
+
+
+def play_table(hands: int, seed: str, workers: int) -> dict[str, Any]:
+    """``hands`` boxes played by the strategy table, in blocks over ``workers``."""
+    jobs = [
+        (f"{seed}/{number}", min(TABLE_BLOCK, hands - start))
+        for number, start in enumerate(range(0, hands, TABLE_BLOCK))
+    ]
+    started = time.perf_counter()
+    sums = Sums()
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for block in pool.imap_unordered(table_block, jobs):
+            sums.add(block)
+            elapsed = time.perf_counter() - started
+            left = elapsed / sums.hands * (hands - sums.hands)
+            sys.stderr.write(f"\r{sums.hands}/{hands} hands, {elapsed:.0f} s, ~{left:.0f} s left ")
+    sys.stderr.write("\n")
+    n = float(sums.hands)
+    mean = sums.net / n
+    half = Z95 * math.sqrt((sums.net2 / n - mean**2) / (n - 1))
+    # Per chip put in: a ratio of means; its CI by the delta method.
+    ratio = sums.net / sums.chips
+    spread = sums.net2 - 2 * ratio * sums.cross + ratio**2 * sums.chips2
+    ratio_half = Z95 * math.sqrt(spread / (n - 1) / n) / (sums.chips / n)
+    return {
+        "hands": sums.hands,
+        "strategy": "table",
+        "house_edge_per_ante": -mean,
+        "ci95_per_ante": [-mean - half, -mean + half],
+        "house_edge_per_chip": -ratio,
+        "ci95_per_chip": [-ratio - ratio_half, -ratio + ratio_half],
+        "chips_per_hand": sums.chips / n,
+        "choices": {rule: count / n for rule, count in sums.choices.most_common()},
+        "outcomes": {outcome: count / n for outcome, count in sums.outcomes.most_common()},
+        "wall_s": time.perf_counter() - started,
+    }
+
+
+def print_edge(label: str, edge: float, ci95: list[float]) -> None:
+    print(f"House edge {label}: {edge:+.4f}  95% CI {ci95[0]:+.4f} .. {ci95[1]:+.4f}")
+
+
+def write(results: dict[str, Any], out: Path | None, as_json: bool) -> bool:
+    """Write the figures to ``out`` and, with ``as_json``, to standard output (then
+    return True: nothing more to print)."""
+    if out:
+        out.write_text(json.dumps(results, indent=1) + "\n")
+    if as_json:
+        json.dump(results, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    return as_json
+
+
+def print_table(results: dict[str, Any]) -> None:
+    print(f"Hands: {results['hands']} (one box, ante 1, the strategy table)")
+    for unit in ("ante", "chip"):
+        print_edge(f"per {unit}", results[f"house_edge_per_{unit}"], results[f"ci95_per_{unit}"])
+    print(f"Chips put in per hand: {results['chips_per_hand']:.3f} antes")
+    print("Decisions: " + ", ".join(f"{k} {v:.1%}" for k, v in results["choices"].items()))
+    print("Outcomes: " + ", ".join(f"{k} {v:.1%}" for k, v in results["outcomes"].items()))
+    print(f"Wall time: {results['wall_s']:.0f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--strategy", choices=("table", "advisor"), default="table")
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", default="edge")
@@ -110,6 +226,14 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
     parser.add_argument("--out", type=Path, help="Also write the JSON figures here.")
     args = parser.parse_args()
+    if args.strategy == "table":
+        results = {
+            "command": " ".join(["benchmarks/casino_edge.py", *sys.argv[1:]]),
+            **play_table(args.hands, args.seed, args.workers),
+        }
+        if not write(results, args.out, args.json):
+            print_table(results)
+        return
     jobs = [
         (args.seed, start, min(start + BLOCK, args.hands), args.budget)
         for start in range(0, args.hands, BLOCK)
@@ -127,19 +251,11 @@ def main() -> None:
     sys.stderr.write("\n")
     results = summarize(played, time.perf_counter() - started)
     results["command"] = " ".join(["benchmarks/casino_edge.py", *sys.argv[1:]])
-    if args.out:
-        args.out.write_text(json.dumps(results, indent=1) + "\n")
-    if args.json:
-        json.dump(results, sys.stdout, indent=1)
-        sys.stdout.write("\n")
+    if write(results, args.out, args.json):
         return
     print(f"Hands: {results['hands']} (one box, ante 1, the advisor's strategy)")
     for kind in ("played", "expected"):
-        low, high = results[f"ci95_{kind}"]
-        print(
-            f"House edge ({kind}): {results[f'house_edge_{kind}']:+.4f} ante"
-            f"  95% CI {low:+.4f} .. {high:+.4f}"
-        )
+        print_edge(f"({kind}) per ante", results[f"house_edge_{kind}"], results[f"ci95_{kind}"])
     print("Decisions: " + ", ".join(f"{k} {v}" for k, v in results["choices"].items()))
     print(
         f"Advice CPU time: p50 {results['advice_cpu_p50_s']:.3f} s,"

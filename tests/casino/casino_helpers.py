@@ -7,7 +7,7 @@ from typing import Any
 
 from raspisnoy.casino import Card, parse_cards
 
-#: CASINO.md §3's example box file.
+#: The example box file of docs/casino.md.
 BOX_EXAMPLE: dict[str, Any] = {
     "format": "russian-poker-box/1",
     "ante": 10,
@@ -33,7 +33,7 @@ class Result:
 
 
 def assert_error(result: Result, *fragments: str) -> None:
-    """CASINO.md §3: one ``error: …`` line on stderr, nothing on stdout, non-zero exit."""
+    """The CLI contract: one ``error: …`` line on stderr, nothing on stdout, non-zero exit."""
     assert result.status != 0
     assert result.stdout == ""
     lines = result.stderr.splitlines()

@@ -1,4 +1,4 @@
-"""``raspisnoy casino hand | compare | settle`` to the letter of CASINO.md §3, and the
+"""``raspisnoy casino hand | compare | settle`` to the letter of docs/casino.md, and the
 other commands' contracts (``verify``, ``advise``)."""
 
 from __future__ import annotations

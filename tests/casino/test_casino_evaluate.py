@@ -1,4 +1,4 @@
-"""Hand evaluation: the examples of the source and CASINO.md, and Hypothesis properties
+"""Hand evaluation: the examples of the rules (docs/casino.md), and Hypothesis properties
 against a brute-force reference written independently here."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ C = Combination
 @pytest.mark.parametrize(
     ("text", "first", "second", "pays"),
     [
-        # The source's and CASINO.md's second-combination examples.
+        # The second-combination examples of docs/casino.md.
         ("AS AH KD 8C 9S", C.ONE_PAIR, C.ACE_KING, 2),
         ("2S 2H AD KC 9S", C.ONE_PAIR, C.ACE_KING, 2),
         ("AS AH AD AC 7S 7H", C.FOUR_OF_A_KIND, C.FULL_HOUSE, 27),
@@ -174,8 +174,9 @@ def pure_combinations(hand: tuple[Card, ...]) -> list[tuple[str, frozenset[Card]
 
 
 def reference_pays(hand: tuple[Card, ...]) -> int:
-    """CASINO.md §2.1 by brute force: the best five, its defining cards each way it can
-    be taken, the best-paying combination with a card outside them."""
+    """The second combination (docs/casino.md) by brute force: the best five, its
+    defining cards each way it can be taken, the best-paying combination with a card
+    outside them."""
     fives = list(itertools.combinations(hand, 5))
     best = max(reference_rank(five) for five in fives)
     if best[0] == 0:

@@ -1,4 +1,4 @@
-"""Settlement of a box: CASINO.md §2.3-2.4's examples, and the box file's rules."""
+"""Settlement of a box: the net examples of docs/casino.md, and the box file's rules."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ NOT_QUALIFYING = cards("QC JD 7D 5C 3D")
 @pytest.mark.parametrize(
     ("kwargs", "outcome", "net"),
     [
-        # §2.3, ante 10 (bet 20): full house beats a qualifying dealer → +140 …
+        # docs/casino.md, ante 10 (bet 20): full house beats a qualifying dealer → +140 …
         ({"cards": FULL_HOUSE, "dealer": QUALIFYING}, Outcome.WIN, 140),
         # … the same after a change → +130.
         ({"cards": FULL_HOUSE, "dealer": QUALIFYING, "exchanged": True}, Outcome.WIN, 130),
@@ -28,7 +28,7 @@ NOT_QUALIFYING = cards("QC JD 7D 5C 3D")
         ({"cards": cards("QD QC 7S 5D 3C"), "dealer": QUALIFYING}, Outcome.TIE, 0),
         ({"cards": FULL_HOUSE, "dealer": QUALIFYING, "folded": True}, Outcome.FOLD, -10),
         ({"cards": cards("JS TH 7S 5S 2H"), "dealer": NOT_QUALIFYING}, Outcome.ANTE, 10),
-        # §2.4: a bought game that still does not qualify: -2 antes (- a change).
+        # A bought game that still does not qualify: -2 antes (- a change).
         (
             {
                 "cards": FULL_HOUSE,

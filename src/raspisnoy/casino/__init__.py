@@ -1,4 +1,4 @@
-"""Casino Russian poker (CASINO.md): the stud game played alone against the dealer.
+"""Casino Russian poker (docs/casino.md): the stud game played alone against the dealer.
 
 A second game beside raspisnoy, sharing only the name and the card notation: the deck and
 hand evaluation (``evaluate``), one hand as a phase machine (``CasinoHand``), settlement

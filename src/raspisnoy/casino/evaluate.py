@@ -1,8 +1,9 @@
 """What a box's cards are worth: the best 5-card hand, the paid combinations, comparison.
 
 ``evaluate`` names the first combination (the best 5 of 5 or 6 cards), the second one
-of CASINO.md §2.1 and the total multiplier on the bet; ``compare`` orders two hands as
-poker does. The arithmetic is ``raspisnoy.casino.kernels``, shared with the advisor.
+(docs/casino.md, *The second combination*) and the total multiplier on the bet;
+``compare`` orders two hands as poker does. The arithmetic is
+``raspisnoy.casino.kernels``, shared with the advisor.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class Evaluation:
         return self.combination >= Combination.ACE_KING
 
     def to_json(self) -> dict[str, object]:
-        """The ``raspisnoy casino hand --json`` object (CASINO.md §3)."""
+        """The ``raspisnoy casino hand --json`` object (docs/casino.md)."""
         return {
             "cards": [str(card) for card in self.cards],
             "combination": str(self.combination),
@@ -82,7 +83,7 @@ def _indexes(cards: Sequence[Card], sizes: tuple[int, ...]) -> list[int]:
 
 
 def evaluate(cards: Sequence[Card]) -> Evaluation:
-    """Value 5 or 6 distinct cards (CASINO.md §1, §2.1)."""
+    """Value 5 or 6 distinct cards (docs/casino.md, *The rules*)."""
     key, first, second, pays = kernels.combination_codes(_indexes(cards, (5, 6)), len(cards))
     return Evaluation(
         tuple(cards),

@@ -1,4 +1,4 @@
-"""One hand of casino Russian poker as a phase machine (CASINO.md §1-2).
+"""One hand of casino Russian poker as a phase machine (docs/casino.md, *The rules*).
 
 ``CasinoHand`` has the shape of ``raspisnoy.core.Game``: every decision has
 ``verify_x()`` (raises ``IllegalActionError`` saying why), ``can_x()`` and ``x()``

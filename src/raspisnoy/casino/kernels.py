@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
 
-# Categories, lowest first; ``CATEGORY_PAYS`` is the pay table on the bet (CASINO.md §1).
+# Categories, lowest first; ``CATEGORY_PAYS`` is the pay table on the bet (docs/casino.md).
 NO_HAND = 0
 ACE_KING = 1
 ONE_PAIR = 2
@@ -38,7 +38,7 @@ KING = 11
 _WHEEL = 1 << ACE | 0b1111
 _ACE_KING_BITS = 1 << ACE | 1 << KING
 
-# Box results in antes, before any exchange cost (CASINO.md §2.3-2.4).
+# Box results in antes, before any exchange cost (docs/casino.md, *The rules*).
 FOLD_NET = -1.0
 LOSE_NET = -3.0
 DEALER_OUT_NET = 1.0
@@ -215,7 +215,7 @@ def best_key(cards: Sequence[int], count: int) -> int:
 
 
 def combination_codes(cards: Sequence[int], count: int) -> tuple[int, int, int, int]:
-    """What 5 or 6 cards are worth (CASINO.md §1 and §2.1): ``(key, first, second, pays)``.
+    """What 5 or 6 cards are worth (docs/casino.md): ``(key, first, second, pays)``.
 
     ``key`` is the best 5-card hand's key and ``first`` its category; ``second`` is the
     category of the second combination (-1: none) and ``pays`` the total multiplier on

@@ -1,5 +1,5 @@
-"""Settlement of one box (CASINO.md §1, §2.2-2.4), and the box file of
-``raspisnoy casino settle`` (CASINO.md §3).
+"""Settlement of one box (docs/casino.md, *The rules*), and the box file of
+``raspisnoy casino settle`` (docs/casino.md, *The command line*).
 
 The net of a box is chips back minus chips put in: the ante, the bet, the cost of a buy
 or a change and of buying the dealer's game, which are sunk whatever happens.
@@ -65,7 +65,7 @@ class BoxResult:
 
 def dealer_after_purchase(dealer: Sequence[Card], draw: Card) -> tuple[Card, ...]:
     """The dealer's hand once his game is bought: his highest card (unique in a hand that
-    does not qualify, CASINO.md §2.5) replaced by ``draw``."""
+    does not qualify) replaced by ``draw``."""
     highest = max(dealer, key=lambda card: card.rank)
     return tuple(draw if card is highest else card for card in dealer)
 
@@ -113,7 +113,7 @@ def check_ante(ante: object, field: str = "ante") -> int:
 
 @dataclass(frozen=True, slots=True)
 class BoxRecord:
-    """One box of a finished hand, as the ``settle`` file describes it (CASINO.md §3)."""
+    """One box of a finished hand, as the ``settle`` file describes it (docs/casino.md)."""
 
     ante: int
     cards: tuple[Card, ...]

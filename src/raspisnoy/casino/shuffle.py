@@ -1,4 +1,4 @@
-"""Commit-reveal shuffles (CASINO.md §2.7).
+"""Commit-reveal shuffles (docs/casino.md, *Fair shuffles*).
 
 Each hand is shuffled from a secret seed. Its SHA-256 hash, the commitment, is shown
 before the deal; the seed is revealed after settlement. Anyone can then check that the

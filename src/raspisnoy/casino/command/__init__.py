@@ -1,5 +1,5 @@
-"""The ``raspisnoy casino`` commands (CASINO.md §3 is their contract for ``hand``,
-``compare`` and ``settle``).
+"""The ``raspisnoy casino`` commands (docs/casino.md, *The command line*, is their
+contract for ``hand``, ``compare`` and ``settle``).
 
 This subpackage is the casino game's command line, the one part of ``raspisnoy.casino``
 that does I/O; the engine modules beside it never import it. Every expected failure ends
