@@ -35,6 +35,11 @@ class ErrorCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     STORAGE_FAILED = "storage_failed"
     DUPLICATE_ID = "duplicate_id"
+    #: Chat and rematch (``raspisnoy.server.chat``, ``raspisnoy.server.rematch``).
+    RATE_LIMITED = "rate_limited"
+    CHAT_FORBIDDEN = "chat_forbidden"
+    NOT_OVER = "not_over"
+    REMATCH_CLOSED = "rematch_closed"
 
 
 class ProtocolError(Exception):
@@ -53,20 +58,26 @@ class ProtocolError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ClientMessage:
-    """A parsed client message: ``type`` and, for ``act``, the action, its id and seat."""
+    """A parsed client message: ``type`` and, for ``act``, the action, its id and seat;
+    for ``chat``, ``mute`` and ``rematch`` their fields as sent (``data``), which the
+    chat and rematch modules check."""
 
     type: str
     id: str | None = None
     action: str | None = None
     seat: int | None = None
+    data: dict[str, Any] | None = None
 
 
-_TYPES = ("act", "sync", "back", "ping")
+_TYPES = ("act", "sync", "back", "ping", "chat", "mute", "rematch")
 _FIELDS = {
     "act": {"type", "id", "action", "seat"},
     "sync": {"type"},
     "back": {"type"},
     "ping": {"type"},
+    "chat": {"type", "text", "phrase"},
+    "mute": {"type", "user_id", "muted"},
+    "rematch": {"type", "accept"},
 }
 
 
@@ -89,6 +100,8 @@ def parse_client_message(text: str) -> ClientMessage:
     unknown = sorted(set(data) - _FIELDS[kind])
     if unknown:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}: unknown field {unknown[0][:40]!r}")
+    if kind in ("chat", "mute", "rematch"):
+        return ClientMessage(kind, data=data)
     if kind != "act":
         return ClientMessage(kind)
     client_id = data.get("id")

@@ -32,12 +32,14 @@ from raspisnoy.store.repository import (
     TableRow,
     UserRow,
 )
+from raspisnoy.store.together import ChatRow, Together
 
 __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
     "BoardLine",
     "BoardPage",
+    "ChatRow",
     "EventRow",
     "FencedError",
     "Figures",
@@ -54,6 +56,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRow",
+    "Together",
     "UserRow",
     "UsernameTakenError",
 ]
