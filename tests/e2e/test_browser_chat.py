@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from e2e_helpers import ACTIONABLE, act, enter
+from e2e_helpers import ACTIONABLE, LANGUAGES, PHONE_SMALL, act, check_screen, enter, set_language
 from playwright.sync_api import Browser, BrowserContext, Page
 
 #: A game of two short rounds, so that whole games fit a test.
@@ -133,6 +133,7 @@ def test_a_rematch_accepted_by_one_and_declined_by_the_other(
     play_to_the_end([anna, boris])
     for page in (anna, boris):
         page.wait_for_selector(".rematch-box button.accept")
+    assert check_screen(anna, "rematch") == []
     anna.click(".rematch-box button.accept")
     boris.wait_for_selector(".rematch-answers li[data-seat='0'].accepted")
     boris.click(".rematch-box button.decline")
@@ -209,3 +210,29 @@ def test_the_turn_chimes_can_be_silenced_and_notifies_a_hidden_tab(context: Brow
     assert page.get_attribute(".sound-toggle", "aria-pressed") == "false"  # remembered
     act(page)
     assert page.evaluate("window.__asked") == 0  # this page (new hooks) never asked again
+
+
+def test_the_chat_panel_on_a_phone_in_every_language(browser: Browser, server: str) -> None:
+    """The open chat panel fits a small phone and passes axe in ru, uk and en."""
+    context = browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE_SMALL)
+    try:
+        page = context.new_page()
+        enter(page, "Анна")
+        open_table(page, players=3, bot_delay_ms=1000, turn_seconds=600)
+        page.click("button.start")
+        page.wait_for_selector(".game")
+        open_chat(page)
+        page.click(".chat-phrases button[data-phrase='well_played']")
+        page.fill(".chat-form input", "Очень длинное сообщение " * 8)
+        page.press(".chat-form input", "Enter")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.chat-panel .chat-line').length === 2"
+        )
+        problems: list[str] = []
+        for lang in LANGUAGES:
+            set_language(page, lang)
+            open_chat(page)
+            problems += check_screen(page, "chat")
+        assert problems == []
+    finally:
+        context.close()

@@ -14,6 +14,11 @@ const MAX_TEXT = 200;
 const MUTED_KEY = "raspisnoy.chat.muted";
 /** How long a new message shows beside the closed chat button. */
 const PEEK_MS = 4000;
+/** The chat button's speech bubble (drawn, as emoji fonts are not everywhere). */
+const BUBBLE =
+  '<svg class="icon-art" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16v10H9l-5 4z"/><path d="M8 9h8M8 12h5"/></svg>';
+const MUTE =
+  '<svg class="icon-art" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M16 9l5 6M21 9l-5 6"/></svg>';
 
 /** Whom this browser muted: {user id: name}. */
 export function mutedPeople() {
@@ -37,7 +42,7 @@ export function messageText(message) {
 export function chatLine(message, { mine = false, mute = false } = {}) {
   const reaction = REACTIONS.includes(message.phrase) ? " reaction" : "";
   const button = mute
-    ? `<button type="button" class="icon mute" data-user="${esc(message.user_id)}" data-name="${esc(message.name)}" title="${esc(t("web.chat.mute", { name: playerName(message.name) }))}" aria-label="${esc(t("web.chat.mute", { name: playerName(message.name) }))}">🔇</button>`
+    ? `<button type="button" class="icon mute" data-user="${esc(message.user_id)}" data-name="${esc(message.name)}" title="${esc(t("web.chat.mute", { name: playerName(message.name) }))}" aria-label="${esc(t("web.chat.mute", { name: playerName(message.name) }))}">${MUTE}</button>`
     : "";
   return `<li class="chat-line${mine ? " mine" : ""}${reaction}" data-seq="${message.seq}"><span class="who">${esc(playerName(message.name))}${message.seat === null ? ` <small class="muted">${esc(t("web.chat.spectator"))}</small>` : ""}</span>
     <span class="said">${esc(messageText(message))}</span>${button}</li>`;
@@ -72,10 +77,10 @@ export function tableChat(connection, me) {
     const typed = input ? { value: input.value, focused: document.activeElement === input, caret: input.selectionStart } : null;
     box.innerHTML = `${peek}
       <button type="button" class="dock-button chat-toggle" aria-expanded="${s.open}" aria-controls="chat-panel" title="${esc(t("web.chat.title"))}">
-        <span aria-hidden="true">💬</span><span class="label">${esc(t("web.chat.button"))}</span>${s.unread ? `<span class="unread" aria-label="${esc(t("web.chat.unread", { count: s.unread }))}">${s.unread}</span>` : ""}</button>
+        ${BUBBLE}<span class="label">${esc(t("web.chat.button"))}</span>${s.unread ? `<span class="unread" aria-label="${esc(t("web.chat.unread", { count: s.unread }))}">${s.unread}</span>` : ""}</button>
       <section id="chat-panel" class="chat-panel" ${s.open ? "" : "hidden"} aria-label="${esc(t("web.chat.title"))}">
         <header><h2>${esc(t("web.chat.title"))}</h2><button type="button" class="icon close-chat" aria-label="${esc(t("web.dialog.close"))}">✕</button></header>
-        <ol class="chat-log" aria-live="polite">${lines || `<li class="empty">${esc(t(s.read ? "web.chat.empty" : "web.chat.closed"))}</li>`}</ol>
+        <ol class="chat-log" aria-live="polite" tabindex="0">${lines || `<li class="empty">${esc(t(s.read ? "web.chat.empty" : "web.chat.closed"))}</li>`}</ol>
         ${writer}
         ${silenced ? `<details class="chat-muted"><summary>${esc(t("web.chat.muted", { count: Object.keys(muted).length }))}</summary><ul>${silenced}</ul></details>` : ""}
       </section>`;

@@ -7,6 +7,9 @@ import { t } from "./i18n.js";
 import { esc } from "./ui.js";
 
 const SOUND_KEY = "raspisnoy.sound";
+/** The switch's bell, struck through while the sound is off. */
+const BELL = (on) =>
+  `<svg class="icon-art" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4z"/><path d="M10 20a2 2 0 0 0 4 0"/>${on ? "" : '<path d="M4 4l16 16"/>'}</svg>`;
 const ASKED_KEY = "raspisnoy.notifications.asked";
 
 export function soundOn() {
@@ -56,7 +59,7 @@ export function turnSignals(dock) {
     button.setAttribute("aria-pressed", String(on));
     button.title = t(on ? "web.turn.sound.on" : "web.turn.sound.off");
     button.setAttribute("aria-label", t("web.turn.sound"));
-    button.innerHTML = `<span aria-hidden="true">${on ? "🔔" : "🔕"}</span><span class="label">${esc(t("web.turn.sound"))}</span>`;
+    button.innerHTML = `${BELL(on)}<span class="label">${esc(t("web.turn.sound"))}</span>`;
   }
   button.addEventListener("click", () => {
     localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
