@@ -130,6 +130,11 @@ def test_a_rematch_accepted_by_one_and_declined_by_the_other(
     old = open_table(anna, players=3, rules=SHORT, bots=["random", "beginner", "random"])
     sit(boris, "Boris", old, 1)
     anna.click("button.start")
+    boris.wait_for_selector(".game")
+    open_chat(boris)
+    boris.click(".chat-phrases button[data-phrase='thanks']")
+    anna.wait_for_selector(".chat-peek:has-text('Thanks!')")  # shown beside her closed chat
+    boris.click(".close-chat")
     play_to_the_end([anna, boris])
     for page in (anna, boris):
         page.wait_for_selector(".rematch-box button.accept")
@@ -151,6 +156,9 @@ def test_a_rematch_accepted_by_one_and_declined_by_the_other(
     assert [seat["nickname"] for seat in table["seats"]] == ["Anna", None, None]
     assert table["seats"][1]["bot"] == "beginner"  # Boris's seat falls to its bot
     assert table["rules"]["custom_plan"] == SHORT["custom_plan"]
+
+    boris.goto(f"/?replay={old}")  # the chat is kept with the game, in its place
+    boris.wait_for_selector(".replay-chat .chat-line:has-text('Thanks!')")
 
 
 #: Records what the page asks of the browser's notifications and audio; the tab's being

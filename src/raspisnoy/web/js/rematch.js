@@ -31,7 +31,9 @@ export function rematchBox(connection, context) {
       : "";
     const notes = {
       none: seat === null ? t("web.rematch.none") : t("web.rematch.offer"),
-      open: mine === "accepted" ? t("web.rematch.waiting", { seconds: left }) : t("web.rematch.open", { seconds: left }),
+      open: asking
+        ? t("web.rematch.open", { seconds: left })
+        : t(mine === "declined" ? "web.rematch.declined" : "web.rematch.waiting", { seconds: left }),
       started: t("web.rematch.started"),
       cancelled: t("web.rematch.cancelled"),
     };
