@@ -1,7 +1,8 @@
 """Chat and rematch messages carry nothing hidden: over a whole game with blind and
 forehead rounds, chatted at every turn by both players and a spectator, every ``chat``
 and ``rematch`` message names no card at all, holds only its documented fields, and is
-the same for every recipient (it is built from no one's view); the replay's chat too."""
+the same for every recipient (it is built from no one's view); the replay's chat too.
+The bots, which play most of the turns, never write."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def test_chat_and_rematch_messages_show_no_card(
     )
     vera.post(f"/api/tables/{table['id']}/sit", seat=3)
     players = [anna.socket(table["id"]), vera.socket(table["id"])]
-    watcher = Api(server.base, "Watcher").socket(table["id"])
+    watcher_api = Api(server.base, "Watcher")
+    watcher = watcher_api.socket(table["id"])
     for player in [*players, watcher]:
         player.recv()
     anna.post(f"/api/tables/{table['id']}/start")
@@ -71,6 +73,8 @@ def test_chat_and_rematch_messages_show_no_card(
                 assert set(line) == CHAT_FIELDS
         seen.append([m for m in social if not m.get("history")])
     assert len(seen[0]) > 20
+    writers = {line["user_id"] for m in seen[0] if m["type"] == "chat" for line in m["messages"]}
+    assert writers == {anna.user["id"], vera.user["id"], watcher_api.user["id"]}  # no bot
     assert seen[0] == seen[1] == seen[2]  # one message for all, whoever reads it
     stored = anna.http.get(f"/api/games/{table['id']}/chat").json()
     assert not cards_in(stored)
