@@ -24,11 +24,14 @@ def error_of(player: Player, message: Message) -> Message:
     return player.recv_until(lambda m: m["type"] == "error")
 
 
-def finished(server: Server, names: tuple[str, ...]) -> tuple[list[Api], list[Player], Message]:
+def finished(
+    server: Server, names: tuple[str, ...], turn_seconds: int = 30
+) -> tuple[list[Api], list[Player], Message]:
     """A game of these people (seats 0, 1, …) and bots, played to its end."""
     people = [Api(server.base, name) for name in names]
+    bots = ["random", "beginner", "heuristic", "random"]
     table = people[0].create_table(
-        rules=RULES, players=4, bots=["random", "beginner", "heuristic", "random"], bot_delay_ms=0
+        rules=RULES, players=4, bots=bots, bot_delay_ms=0, turn_seconds=turn_seconds
     )
     for seat, api in enumerate(people[1:], 1):
         assert api.post(f"/api/tables/{table['id']}/sit", seat=seat).status_code == 200
@@ -96,4 +99,20 @@ def test_silence_declines_and_nobody_accepting_cancels(
     cancelled = rematch_of(alone, "cancelled")
     assert cancelled["table"] is None and cancelled["seats"][0]["answer"] == "declined"
     for player in (a, b, alone):
+        player.close()
+
+
+def test_at_a_table_without_timer_the_rematch_waits_for_who_accepted(server: Server) -> None:
+    """Nobody marks a person away at a table without a turn timer, so people start there
+    away until they connect; those a rematch expects do not (else the bots and stand-ins
+    would play the whole new game before their page gets there)."""
+    (anna,), (a,), _ = finished(server, ("Anna",), turn_seconds=0)
+    a.send({"type": "rematch", "accept": True})
+    started = rematch_of(a, "started")
+    new = anna.http.get(f"/api/tables/{started['table']}").json()
+    assert new["status"] == "playing" and new["seats"][0]["away"] is False
+    game = anna.socket(started["table"])
+    state = game.recv()
+    assert state["game"]["phase"] != "over" and state["table"]["seats"][0]["away"] is False
+    for player in (a, game):
         player.close()

@@ -57,6 +57,9 @@ _log = logging.getLogger(__name__)
 #: How long a bot waits before trying again when its move could not be stored.
 _RETRY_SECONDS = 1.0
 _BETWEEN_ROUNDS = (Phase.OVER, Phase.CHOOSE)
+#: How long the people a started game expects (a rematch's) count as present without a
+#: connection, at a table without a turn timer, before they are marked away.
+_ARRIVAL_SECONDS = 15.0
 _CLOSED = "the table is moving to another server worker: try again in a moment"
 _T = TypeVar("_T")
 
@@ -544,8 +547,10 @@ class TableActor:
             self._broadcast_table()
         return self.table_json()
 
-    async def start(self, user_id: str) -> Json:
-        """The host starts the game; every empty seat gets its bot."""
+    async def start(self, user_id: str, arriving: Sequence[int] = ()) -> Json:
+        """The host starts the game; every empty seat gets its bot. The people in the
+        ``arriving`` seats (a rematch's, on their way) are not away at a table without
+        a turn timer unless they have not connected within ``_ARRIVAL_SECONDS``."""
         self._require_open()
         if user_id != self.table.host_id:
             raise RequestError(Refusal.FORBIDDEN, "only the host of the table can start the game")
@@ -559,10 +564,25 @@ class TableActor:
         )
         self.table = await self.port.start(self.table.id, names, game.dealer)
         self.game, self.version = game, 0
+        for seat in arriving:
+            self._presence[seat].away = False
+        if arriving and self.table.turn_seconds == 0:
+            loop = asyncio.get_running_loop()
+            loop.call_later(_ARRIVAL_SECONDS, lambda: self.submit(self._absent_are_away))
         self._schedule_turn()
         for connection in self._connections:
             connection.send(self._state(connection))
         return self.table_json()
+
+    async def _absent_are_away(self) -> None:
+        """Who is expected but has not connected is away (a stand-in plays for them)."""
+        people = [p for s, p in zip(self.table.seats, self._presence, strict=True) if s.user_id]
+        changed = [p for p in people if p.connections == 0 and not p.away]
+        for presence in changed:
+            presence.away = True
+        if changed:
+            self._schedule_turn()
+            self._broadcast_table()
 
     def _require_open(self) -> None:
         if self.table.status != "open":

@@ -158,7 +158,7 @@ class _Port:
         args = (old, people, host_id, first_dealer, seed)
         table = await self.run(self._together.open_rematch, *args)
         async with self._hub.using(table.id) as actor:
-            await actor.call(partial(actor.start, host_id))
+            await actor.call(partial(actor.start, host_id, tuple(people)))
         return table.id
 
 
