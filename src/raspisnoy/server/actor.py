@@ -29,9 +29,11 @@ from raspisnoy.core import (
     parse_action,
     resolve_rules,
 )
+from raspisnoy.server.chat import ChatRoom
 from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
+from raspisnoy.server.rematch import Rematch
 from raspisnoy.server.wire import (
     Json,
     ack_message,
@@ -47,7 +49,7 @@ from raspisnoy.server.wire import (
     trick_json,
     view_json,
 )
-from raspisnoy.store import EventRow, StoreError, TableRow
+from raspisnoy.store import ChatRow, EventRow, StoreError, TableRow
 
 __all__ = ["TableActor", "TablePort", "rebuild_game", "seat_names"]
 
@@ -55,6 +57,9 @@ _log = logging.getLogger(__name__)
 #: How long a bot waits before trying again when its move could not be stored.
 _RETRY_SECONDS = 1.0
 _BETWEEN_ROUNDS = (Phase.OVER, Phase.CHOOSE)
+#: How long the people a started game expects (a rematch's) count as present without a
+#: connection, at a table without a turn timer, before they are marked away.
+_ARRIVAL_SECONDS = 15.0
 _CLOSED = "the table is moving to another server worker: try again in a moment"
 _T = TypeVar("_T")
 
@@ -83,6 +88,17 @@ class TablePort(Protocol):
 
     def drop_later(self, table_id: str) -> None:
         """Drop the table's actor once its command is done, if nothing uses it any more."""
+
+    async def add_chat(self, row: ChatRow) -> None:
+        """Store a chat message; raises ``StoreError`` if it could not be stored."""
+
+    async def chat_of(self, table_id: str) -> list[ChatRow]:
+        """The table's chat as stored."""
+
+    async def open_rematch(
+        self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
+    ) -> str:
+        """Open and start the rematch of ``old`` for ``people`` (``rematch``); its id."""
 
 
 def seat_names(table: TableRow) -> tuple[str, ...]:
@@ -139,6 +155,7 @@ class TableActor:
         table: TableRow,
         events: Sequence[EventRow],
         max_connections: int = 64,
+        rematch_seconds: float = 60.0,
     ) -> None:
         self.port = port
         self.max_connections = max_connections
@@ -162,7 +179,14 @@ class TableActor:
         self._task: asyncio.Task[None] | None = asyncio.create_task(
             self._run(), name=f"table {table.id}"
         )
+        self.chat = ChatRoom(self)
+        self.rematch = Rematch(self, rematch_seconds)
         self._schedule_turn()
+
+    @property
+    def connections(self) -> frozenset[Connection]:
+        """The clients connected now (for the chat and the rematch to send to)."""
+        return frozenset(self._connections)
 
     # ----------------------------------------------------------------- the mailbox
 
@@ -201,6 +225,7 @@ class TableActor:
         for task in (self._turn, self._task):
             if task is not None:
                 task.cancel()
+        self.rematch.close()
         while not self._queue.empty():
             _, future = self._queue.get_nowait()
             if future is not None and not future.done():
@@ -245,6 +270,8 @@ class TableActor:
             presence.away = False
             self._schedule_turn()
         connection.send(self._state(connection))
+        await self.chat.send_history(connection)
+        self.rematch.send_to(connection)
         if connection.seat is not None:
             self._broadcast_table()
 
@@ -269,6 +296,10 @@ class TableActor:
                 connection.send(self._state(connection))
             elif message.type == "back":
                 self._back(self._seat_for(connection, None))
+            elif message.type in ("chat", "mute"):
+                await self.chat.receive(connection, message)
+            elif message.type == "rematch":
+                await self.rematch.receive(connection, message)
             else:
                 await self._act(connection, message)
         except ProtocolError as error:
@@ -516,19 +547,42 @@ class TableActor:
             self._broadcast_table()
         return self.table_json()
 
-    async def start(self, user_id: str) -> Json:
-        """The host starts the game; every empty seat gets its bot."""
+    async def start(self, user_id: str, arriving: Sequence[int] = ()) -> Json:
+        """The host starts the game; every empty seat gets its bot. The people in the
+        ``arriving`` seats (a rematch's, on their way) are not away at a table without
+        a turn timer unless they have not connected within ``_ARRIVAL_SECONDS``."""
         self._require_open()
         if user_id != self.table.host_id:
             raise RequestError(Refusal.FORBIDDEN, "only the host of the table can start the game")
         names = seat_names(self.table)
-        game = Game(resolve_rules(self.table.rules), names, seed=self.table.seed)
+        # A rematch table fixes its first dealer at creation (``rematch``); others draw one.
+        game = Game(
+            resolve_rules(self.table.rules),
+            names,
+            seed=self.table.seed,
+            first_dealer=self.table.first_dealer,
+        )
         self.table = await self.port.start(self.table.id, names, game.dealer)
         self.game, self.version = game, 0
+        for seat in arriving:
+            self._presence[seat].away = False
+        if arriving and self.table.turn_seconds == 0:
+            loop = asyncio.get_running_loop()
+            loop.call_later(_ARRIVAL_SECONDS, lambda: self.submit(self._absent_are_away))
         self._schedule_turn()
         for connection in self._connections:
             connection.send(self._state(connection))
         return self.table_json()
+
+    async def _absent_are_away(self) -> None:
+        """Who is expected but has not connected is away (a stand-in plays for them)."""
+        people = [p for s, p in zip(self.table.seats, self._presence, strict=True) if s.user_id]
+        changed = [p for p in people if p.connections == 0 and not p.away]
+        for presence in changed:
+            presence.away = True
+        if changed:
+            self._schedule_turn()
+            self._broadcast_table()
 
     def _require_open(self) -> None:
         if self.table.status != "open":
@@ -551,6 +605,7 @@ class TableActor:
             presence.away = count == 0 and self.table.turn_seconds == 0
         for connection in self._connections:
             connection.send(self._state(connection))
+            await self.chat.send_history(connection)  # the seat may change who reads it
 
     # ----------------------------------------------------------------- messages
 

@@ -76,6 +76,8 @@ class ServerSettings(BaseSettings):
     logins_per_account: Rate = "10/minute;100/day"
     #: New tables one user may open.
     tables_per_user: Rate = "30/minute"
+    #: Table chat messages one user may write (over them, the ``rate_limited`` error).
+    chat_messages_per_user: Rate = "5/10 seconds;30/minute"
     #: Tables waiting for players where one user holds a seat, and games being played
     #: where one user holds a seat: one guest can neither fill the lobby nor keep the
     #: server busy with bot tables.
@@ -96,6 +98,9 @@ class ServerSettings(BaseSettings):
     message_burst: Annotated[int, Field(ge=1)] = 400
     #: Messages queued for one slow client before it is dropped (1013).
     outbox_limit: Annotated[int, Field(ge=16)] = 2048
+    #: Seconds the people at a finished table have to answer a proposed rematch; who has
+    #: not answered by then declined (docs/PROTOCOL.md, "Rematch").
+    rematch_seconds: Annotated[float, Field(gt=0, le=3600)] = 60.0
     #: Bounds of a table's settings (a turn timer of 0 means none).
     min_turn_seconds: Annotated[int, Field(ge=1)] = 5
     max_turn_seconds: Annotated[int, Field(ge=1)] = 600

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager, suppress
+from functools import partial
 from typing import Any, TypeVar
 
 from raspisnoy.server.actor import TableActor
@@ -25,7 +27,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.lobby_feed import LobbyFeed
-from raspisnoy.store import EventRow, FencedError, Store, StoreError, TableRow
+from raspisnoy.store import ChatRow, EventRow, FencedError, Store, StoreError, TableRow, Together
 
 __all__ = ["EventWriter", "Hub"]
 
@@ -106,6 +108,7 @@ class _Port:
     def __init__(self, hub: Hub) -> None:
         self._hub = hub
         self._store = hub.store
+        self._together = Together(hub.store)
 
     async def append(self, row: EventRow) -> None:
         await self._fenced(row.table_id, self._hub.writer.write(row))
@@ -145,6 +148,22 @@ class _Port:
 
     def drop_later(self, table_id: str) -> None:
         self._hub.drop_later(table_id)
+
+    async def add_chat(self, row: ChatRow) -> None:
+        await self.run(self._together.add_chat, row)
+
+    async def chat_of(self, table_id: str) -> list[ChatRow]:
+        return await self.run(self._together.chat_of, table_id)
+
+    async def open_rematch(
+        self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
+    ) -> str:
+        seed = secrets.token_hex(16)
+        args = (old, people, host_id, first_dealer, seed)
+        table = await self.run(self._together.open_rematch, *args)
+        async with self._hub.using(table.id) as actor:
+            await actor.call(partial(actor.start, host_id, tuple(people)))
+        return table.id
 
 
 class Hub:
@@ -321,7 +340,11 @@ class Hub:
                 await ownership.release(table_id)
             raise
         actor = self._actors[table_id] = TableActor(
-            self._port, table, events, self.settings.max_sockets_per_table
+            self._port,
+            table,
+            events,
+            self.settings.max_sockets_per_table,
+            self.settings.rematch_seconds,
         )
         return actor
 

@@ -41,6 +41,11 @@ class ErrorCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     STORAGE_FAILED = "storage_failed"
     DUPLICATE_ID = "duplicate_id"
+    #: Chat and rematch (``raspisnoy.server.chat``, ``raspisnoy.server.rematch``).
+    RATE_LIMITED = "rate_limited"
+    CHAT_FORBIDDEN = "chat_forbidden"
+    NOT_OVER = "not_over"
+    REMATCH_CLOSED = "rematch_closed"
 
 
 class ProtocolError(Exception):
@@ -59,12 +64,15 @@ class ProtocolError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ClientMessage:
-    """A parsed client message: ``type`` and, for ``act``, the action, its id and seat."""
+    """A parsed client message: ``type`` and, for ``act``, the action, its id and seat;
+    for ``chat``, ``mute`` and ``rematch`` their fields as sent (``data``), which the
+    chat and rematch modules check."""
 
     type: str
     id: str | None = None
     action: str | None = None
     seat: int | None = None
+    data: dict[str, Any] | None = None
 
 
 _FIELDS = {
@@ -72,6 +80,9 @@ _FIELDS = {
     "sync": {"type"},
     "back": {"type"},
     "ping": {"type"},
+    "chat": {"type", "text", "phrase"},
+    "mute": {"type", "user_id", "muted"},
+    "rematch": {"type", "accept"},
 }
 
 
@@ -109,6 +120,8 @@ def _typed(text: str, fields: dict[str, set[str]]) -> tuple[str, dict[str, Any]]
 def parse_client_message(text: str) -> ClientMessage:
     """Parse and check one client message, raising ``ProtocolError`` that names the problem."""
     kind, data = _typed(text, _FIELDS)
+    if kind in ("chat", "mute", "rematch"):
+        return ClientMessage(kind, data=data)
     if kind != "act":
         return ClientMessage(kind)
     client_id = data.get("id")

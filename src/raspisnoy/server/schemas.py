@@ -77,3 +77,5 @@ class TableIn(_StrictIn):
     stand_in: str = Field(default_factory=default_bot)
     #: Whether the game's end moves the players' ratings (a preset's own rules only).
     rated: bool = False
+    #: Whether spectators may read and write the table's chat.
+    spectator_chat: bool = False

@@ -263,6 +263,7 @@ def table_json(
         "deadline_ms": epoch_ms(deadline),
         "invite": f"/?table={table.id}",
         "rated": table.rated,
+        "spectator_chat": table.spectator_chat,
     }
 
 
@@ -626,6 +627,7 @@ class TableOut(_Out):
     deadline_ms: int | None
     invite: str
     rated: bool
+    spectator_chat: bool
 
 
 class TablesOut(_Out):

@@ -36,6 +36,7 @@ from raspisnoy.store.repository import (
     TableRow,
     UserRow,
 )
+from raspisnoy.store.together import ChatRow, Together
 
 __all__ = [
     "ALL_SCOPE",
@@ -45,6 +46,7 @@ __all__ = [
     "BoardLine",
     "BoardPage",
     "CasinoStore",
+    "ChatRow",
     "EventRow",
     "FencedError",
     "Figures",
@@ -63,6 +65,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRow",
+    "Together",
     "UserRow",
     "UsernameTakenError",
     "WalletRow",

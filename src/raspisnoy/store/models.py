@@ -32,6 +32,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "Account",
     "Base",
+    "ChatMessage",
     "GameEvent",
     "GameResult",
     "GameTable",
@@ -89,6 +90,8 @@ class GameTable(Base):
     #: The fencing token of the worker that owns the table now (``Store.claim_table``);
     #: a write under another token is refused.
     owner_token: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: Chosen at creation: spectators may read and write the table's chat.
+    spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Seat(Base):
@@ -246,3 +249,26 @@ class RatingChange(Base):
     sigma: Mapped[float] = mapped_column(Float)
     display: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMessage(Base):
+    """One message of a table's chat (``seq`` from 1): a text or a quick phrase's id, who
+    wrote it, and where in the game (round, finished tricks) so its replay shows it there."""
+
+    __tablename__ = "chat_messages"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    #: The writer's name when they wrote (as the game names them, or their nickname).
+    name: Mapped[str] = mapped_column(String(64))
+    #: The writer's seat; ``None`` for a spectator.
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Exactly one of ``text`` (as written, never interpreted) and ``phrase`` (an id of
+    #: ``raspisnoy.server.chat.PHRASES``, shown in each reader's language) is set.
+    text: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: The round being played (0 before the start) and the tricks finished in it.
+    round: Mapped[int] = mapped_column(Integer)
+    trick: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

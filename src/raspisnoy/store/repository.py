@@ -92,6 +92,7 @@ class TableRow:
     started_at: datetime | None
     finished_at: datetime | None
     rated: bool = False
+    spectator_chat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,9 +312,11 @@ class Store:
         stand_in: str,
         seed: str,
         rated: bool = False,
+        spectator_chat: bool = False,
     ) -> TableRow:
         """A new open table with the host in seat 0 and ``bots[i]`` as each seat's bot level;
-        a ``rated`` game's end moves its players' ratings."""
+        a ``rated`` game's end moves its players' ratings; with ``spectator_chat``
+        spectators read and write its chat."""
         table_id = new_id()
         with self._session() as session:
             session.add(
@@ -330,6 +333,7 @@ class Store:
                     stand_in=stand_in,
                     seed=seed,
                     rated=rated,
+                    spectator_chat=spectator_chat,
                 )
             )
             session.flush()
@@ -599,6 +603,7 @@ def _row_of(table: GameTable, seats: tuple[SeatRow, ...]) -> TableRow:
         started_at=table.started_at,
         finished_at=table.finished_at,
         rated=table.rated,
+        spectator_chat=table.spectator_chat,
     )
 
 

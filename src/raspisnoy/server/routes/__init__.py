@@ -7,6 +7,7 @@ from raspisnoy.server.routes import (
     accounts,
     casino,
     catalogue,
+    chat,
     health,
     history,
     lobby,
@@ -22,7 +23,18 @@ __all__ = ["API_ROUTERS", "OTHER_ROUTERS"]
 
 API_ROUTERS: tuple[APIRouter, ...] = tuple(
     module.router
-    for module in (session, accounts, players, catalogue, tables, history, sheets, share, casino)
+    for module in (
+        session,
+        accounts,
+        players,
+        catalogue,
+        tables,
+        history,
+        chat,
+        sheets,
+        share,
+        casino,
+    )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by
 #: their own rules).

@@ -13,6 +13,7 @@ from fastapi import APIRouter, WebSocket
 
 from raspisnoy.server.actor import TableActor
 from raspisnoy.server.auth import SESSION_COOKIE
+from raspisnoy.server.chat import count_chat
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode, Connection, TokenBucket
 from raspisnoy.server.deps import (
@@ -23,6 +24,7 @@ from raspisnoy.server.deps import (
     user_of_token,
 )
 from raspisnoy.server.errors import RequestError
+from raspisnoy.server.limits import Limits
 from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
 from raspisnoy.store import NotFoundError, UserRow
 
@@ -42,7 +44,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         async with services.hub.using(table_id) as actor:
             session = None if token is None else services.sessions.digest(token)
             connection = Connection(websocket, user, settings.outbox_limit, session)
-            await _connected(websocket, actor, connection, settings)
+            await _connected(websocket, actor, connection, settings, services.limits)
     except NotFoundError:
         await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
     except RequestError as error:  # the table is moving between workers: come back soon
@@ -81,14 +83,18 @@ async def open_socket(
 
 
 async def _connected(
-    websocket: WebSocket, actor: TableActor, connection: Connection, settings: ServerSettings
+    websocket: WebSocket,
+    actor: TableActor,
+    connection: Connection,
+    settings: ServerSettings,
+    limits: Limits,
 ) -> None:
     """Join the table, serve the client until it leaves, then part."""
     pump = asyncio.create_task(connection.pump())
     await actor.call(partial(actor.join, connection))
     try:
         if not connection.closing:  # refused by the table (full)
-            await _serve(websocket, actor, connection, settings)
+            await _serve(websocket, actor, connection, settings, limits)
     finally:
         with suppress(RequestError):  # the table moved away: nothing to part from
             await actor.call(partial(actor.part, connection))
@@ -99,13 +105,19 @@ async def _connected(
 
 
 async def _serve(
-    websocket: WebSocket, actor: TableActor, connection: Connection, settings: ServerSettings
+    websocket: WebSocket,
+    actor: TableActor,
+    connection: Connection,
+    settings: ServerSettings,
+    limits: Limits,
 ) -> None:
-    """Read client messages until the client leaves or breaks the limits."""
+    """Read client messages until the client leaves or breaks the limits (chat messages
+    also count against their writer's chat limit)."""
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
     while (text := await receive_text(websocket, connection, bucket, settings)) is not None:
         try:
             parsed = parse_client_message(text)
+            count_chat(limits, connection, parsed)
         except ProtocolError as error:
             connection.send(error.to_message())
             continue

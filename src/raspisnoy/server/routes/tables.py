@@ -56,6 +56,7 @@ async def create_table(
             stand_in=body.stand_in,
             seed=secrets.token_hex(16),
             rated=body.rated,
+            spectator_chat=body.spectator_chat,
         )
     )
     hub.lobby.changed()

@@ -12,7 +12,8 @@ export class TableConnection {
   /**
    * @param {string} tableId
    * @param {object} handlers onState(msg), onEvent(msg), onTable(msg), onAck(msg), onError(msg),
-   *   onStatus("connecting" | "online" | "offline"), onFatal(code, reason)
+   *   onStatus("connecting" | "online" | "offline"), onFatal(code, reason); optional
+   *   onChat(msg) and onRematch(msg)
    */
   constructor(tableId, handlers) {
     this.tableId = tableId;
@@ -113,6 +114,12 @@ export class TableConnection {
       case "error":
         if (message.id) this.pending.delete(message.id);
         this.handlers.onError(message);
+        break;
+      case "chat":
+        this.handlers.onChat?.(message);
+        break;
+      case "rematch":
+        this.handlers.onRematch?.(message);
         break;
       default: // pong: the connection is alive, nothing else to do
         break;

@@ -251,6 +251,8 @@ function createForm(form, catalogue, previous, app) {
         <span>${esc(t("web.create.public"))}<small class="hint">${esc(t(values.public ? "web.create.public.hint" : "web.create.private.hint"))}</small></span></label>
       <label class="check"><input type="checkbox" name="rated" ${values.rated ? "checked" : ""}>
         <span>${esc(t("web.create.rated"))}<small class="hint">${esc(t("web.create.rated.hint"))}</small></span></label>
+      <label class="check"><input type="checkbox" name="spectator_chat" ${values.spectatorChat ? "checked" : ""}>
+        <span>${esc(t("web.chat.spectators"))}<small class="hint">${esc(t("web.chat.spectators.hint"))}</small></span></label>
       <label class="field"><span>${esc(t("web.create.timer"))}</span>
         <select name="timer">${TIMERS.map((s) => `<option value="${s}" ${s === values.timer ? "selected" : ""}>${esc(s ? t("web.create.timer.seconds", { seconds: s }) : t("web.create.timer.none"))}</option>`).join("")}</select>
         <small class="hint">${esc(t("web.create.timer.hint"))}</small></label>
@@ -280,6 +282,7 @@ function createForm(form, catalogue, previous, app) {
       values.public = field.checked;
       field.parentElement.querySelector(".hint").textContent = t(values.public ? "web.create.public.hint" : "web.create.private.hint");
     } else if (field.name === "rated") values.rated = field.checked;
+    else if (field.name === "spectator_chat") values.spectatorChat = field.checked;
     else if (field.name === "timer") values.timer = Number(field.value);
     else if (field.name === "speed") values.speed = Number(field.value);
     else if (field.name === "stand_in") values.standIn = field.value;
@@ -300,6 +303,7 @@ function createForm(form, catalogue, previous, app) {
       bot_delay_ms: values.speed,
       stand_in: values.standIn,
       rated: Boolean(values.rated),
+      spectator_chat: Boolean(values.spectatorChat),
     };
     try {
       const table = await post("/tables", body);

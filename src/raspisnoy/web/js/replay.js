@@ -2,13 +2,14 @@
 // everyone's bids, tricks so far and the round's points; the score sheet below. It reads
 // the score report (GET /api/games/{id}/score), which holds every bid and trick.
 import { get } from "./api.js";
+import { chatLine, mutedPeople } from "./chat.js";
 import { cardSvg, suitIcon } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup } from "./sheet.js";
 import { esc, playerName, seatStats, signedPoints } from "./ui.js";
 
 export function showReplay(view, gameId) {
-  const s = { report: null, round: 0, step: 0, error: null };
+  const s = { report: null, round: 0, step: 0, error: null, chat: [] };
 
   /** Steps of a round: 0 shows the bids, k shows trick k. */
   const stepsOf = (round) => round.tricks.length;
@@ -86,11 +87,22 @@ export function showReplay(view, gameId) {
         <button class="prev" aria-label="${esc(t("web.replay.prev"))}">◀ ${esc(t("web.replay.prev"))}</button>
         <button class="next primary" aria-label="${esc(t("web.replay.next"))}">${esc(t("web.replay.next"))} ▶</button></div>
       <p class="keys-hint">${esc(t("web.replay.keys"))}</p>
+      ${chatMarkup(round.round)}
       <details><summary>${esc(t("web.sheet.title"))}</summary>${chartMarkup(report)}${sheetMarkup(report)}</details>
       <a class="button" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
     view.querySelector(".prev").addEventListener("click", () => move(-1));
     view.querySelector(".next").addEventListener("click", () => move(1));
     view.querySelector(".round-select").addEventListener("change", (event) => jump(Number(event.target.value)));
+  }
+
+  /** The chat as it stood at this step: what was written before this round, and in it
+   * up to the tricks shown (the chat comes only to those who may read it; muted people
+   * stay muted here too). */
+  function chatMarkup(number) {
+    const muted = mutedPeople();
+    const said = s.chat.filter((m) => !(m.user_id in muted) && (m.round < number || (m.round === number && m.trick <= s.step)));
+    if (!said.length) return "";
+    return `<section class="replay-chat"><h3>${esc(t("web.chat.title"))}</h3><ol class="chat-log">${said.slice(-8).map((m) => chatLine(m)).join("")}</ol></section>`;
   }
 
   function onKey(event) {
@@ -103,6 +115,12 @@ export function showReplay(view, gameId) {
   }
   document.addEventListener("keydown", onKey);
 
+  get(`/games/${encodeURIComponent(gameId)}/chat`)
+    .then((answer) => {
+      s.chat = answer.messages;
+      if (s.report) render();
+    })
+    .catch(() => {}); // only the players (or anyone, if the host allowed it) read a table's chat
   get(`/games/${encodeURIComponent(gameId)}/score`)
     .then((report) => {
       s.report = report;

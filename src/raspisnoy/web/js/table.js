@@ -3,12 +3,15 @@
 // server's messages; the page only draws it and sends the actions the view lists as legal.
 import { get, post } from "./api.js";
 import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards.js";
+import { tableChat } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { t, tMaybe, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { nameLink } from "./leaderboard.js";
 import { quickStartDue } from "./quick.js";
+import { rematchBox } from "./rematch.js";
 import { shareMarkup, wireShare } from "./share.js";
+import { askNotificationsOnce, turnSignals } from "./turn.js";
 import { closeDialog, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
@@ -64,7 +67,10 @@ export function showTable(view, app, tableId) {
       }
       if (message.action.seat === mySeat()) s.busy = false;
       render();
-      if (!wasMyTurn && myTurn()) navigator.vibrate?.(60); // a nudge on phones
+      if (!wasMyTurn && myTurn()) {
+        navigator.vibrate?.(60); // a nudge on phones
+        turn.yourTurn(promptText());
+      }
     },
     onTable(message) {
       s.table = message.table;
@@ -91,7 +97,12 @@ export function showTable(view, app, tableId) {
       if (code === 4401) app.user = null;
       render();
     },
+    onChat: (message) => chat.receive(message),
+    onRematch: (message) => rematch.receive(message),
   });
+  const chat = tableChat(connection, () => s.you?.user_id ?? null);
+  const turn = turnSignals(chat.element);
+  const rematch = rematchBox(connection, () => ({ seat: mySeat(), names: names(), navigate: app.navigate }));
 
   const mySeat = () => s.you?.seat ?? null;
   const myTurn = () => mySeat() !== null && s.game?.to_act === mySeat();
@@ -107,6 +118,7 @@ export function showTable(view, app, tableId) {
   function act(action) {
     if (s.busy) return;
     s.busy = true;
+    askNotificationsOnce();
     closeDialog();
     connection.act(action);
     render();
@@ -169,6 +181,7 @@ export function showTable(view, app, tableId) {
   }
 
   async function lobbyCall(command, body) {
+    if (command === "sit") askNotificationsOnce();
     try {
       s.table = await post(`/tables/${encodeURIComponent(tableId)}/${command}`, body);
       connection.sync(); // our seat at this table changed: ask for the state of the new seat
@@ -507,9 +520,11 @@ export function showTable(view, app, tableId) {
         .filter((seat) => seat.registered)
         .map((seat) => nameLink(seat.user_id, names()[seat.seat]))
         .join(" · ")}</p>
+      <div class="rematch-box"></div>
       <div class="report">${esc(t("web.loading"))}</div>
       <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>
         <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></div></section>`;
+    rematch.render(view.querySelector(".rematch-box"));
     loadReport()
       .then((report) => {
         const box = view.querySelector(".results .report");
@@ -560,10 +575,17 @@ export function showTable(view, app, tableId) {
   connection.connect();
   render();
   return {
-    render,
+    render() {
+      render();
+      chat.render();
+      turn.render();
+    },
     stop() {
       document.title = t("web.app.title");
       connection.stop();
+      chat.stop();
+      turn.stop();
+      rematch.stop();
       clearInterval(clock);
       clearTimeout(s.digitTimer);
       document.removeEventListener("keydown", onKey);

@@ -1,0 +1,147 @@
+"""«Ещё партию»: the rematch offered when a table's game is over (docs/PROTOCOL.md,
+"Rematch").
+
+The first person to answer opens it; each person at the table accepts or declines, and
+one who has not answered within the ``rematch_seconds`` setting after it opened counts
+as declined. Once every person has answered (or the time is up) the rematch starts if
+anyone accepted: a new table with the same rules and settings, the people who accepted
+in their old seats, every other seat played by its bot (a declined seat by the bot level
+it had at the old table), and as first dealer the seat after the old game's first
+dealer. Its game starts at once; the ``rematch`` message names the new table to everyone
+at the old one, and the clients of those who accepted go there. Nobody accepting
+cancels it.
+
+The new table counts as one more game for the people in it; the old one is over, so the
+limit of games being played per user (``max_games_per_user``) is not checked again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from raspisnoy.server.errors import RequestError
+from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
+from raspisnoy.server.wire import Json, encode, epoch_ms
+from raspisnoy.store import StoreError
+
+if TYPE_CHECKING:
+    from raspisnoy.server.actor import TableActor
+    from raspisnoy.server.connection import Connection
+
+__all__ = ["Rematch"]
+
+_log = logging.getLogger(__name__)
+
+
+class Rematch:
+    """The rematch of one table, inside its actor (every method runs in the actor's task)."""
+
+    def __init__(self, actor: TableActor, seconds: float) -> None:
+        self._actor = actor
+        self._seconds = seconds
+        #: Each answering seat's answer: ``True`` accepted, ``False`` declined.
+        self._answers: dict[int, bool] = {}
+        self._deadline: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        #: ``none`` (nobody answered yet), ``open``, ``started`` or ``cancelled``.
+        self.status = "none"
+        self._table_id: str | None = None
+
+    def _people(self) -> dict[int, str]:
+        return {s.seat: s.user_id for s in self._actor.table.seats if s.user_id is not None}
+
+    def message(self) -> Json:
+        """The ``rematch`` message: each seat's answer, the deadline, the new table."""
+        people = self._people()
+        seats = []
+        for seat in self._actor.table.seats:
+            answer = self._answers.get(seat.seat)
+            if seat.seat not in people:
+                shown = "bot"
+            elif answer is None:
+                shown = "waiting"
+            else:
+                shown = "accepted" if answer else "declined"
+            seats.append({"seat": seat.seat, "answer": shown})
+        return {
+            "type": "rematch",
+            "status": self.status,
+            "seats": seats,
+            "deadline_ms": epoch_ms(self._deadline) if self.status == "open" else None,
+            "table": self._table_id,
+        }
+
+    def send_to(self, connection: Connection) -> None:
+        """Tell a client (after its ``state``) about the rematch, if there is one."""
+        if self.status != "none":
+            connection.send(self.message())
+
+    def _broadcast(self) -> None:
+        text = encode(self.message())
+        for connection in self._actor.connections:
+            connection.send(text)
+
+    async def receive(self, connection: Connection, message: ClientMessage) -> None:
+        """A person's answer: ``{"type": "rematch", "accept": true}`` (or ``false``)."""
+        accept = (message.data or {}).get("accept")
+        if type(accept) is not bool:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, 'rematch: "accept" must be true or false')
+        seat = connection.seat
+        if seat is None:
+            raise ProtocolError(
+                ErrorCode.NOT_SEATED, "rematch: only the people who played answer it"
+            )
+        if self._actor.table.status != "over":
+            raise ProtocolError(
+                ErrorCode.NOT_OVER, "rematch: the game is not over yet; it is offered at the end"
+            )
+        if self.status in ("started", "cancelled"):
+            where = f" (table {self._table_id})" if self._table_id else ""
+            raise ProtocolError(ErrorCode.REMATCH_CLOSED, f"rematch: already {self.status}{where}")
+        if self.status == "none":
+            self.status = "open"
+            self._deadline = time.time() + self._seconds
+            actor = self._actor
+            self._timer = asyncio.get_running_loop().call_later(
+                self._seconds, lambda: actor.submit(self._expire)
+            )
+        self._answers[seat] = accept
+        if set(self._answers) >= set(self._people()):
+            await self._settle()
+        else:
+            self._broadcast()
+
+    async def _expire(self) -> None:
+        """Time is up: whoever has not answered declined."""
+        if self.status == "open":
+            await self._settle()
+
+    async def _settle(self) -> None:
+        """Start the rematch with those who accepted, or cancel it if nobody did."""
+        self.close()
+        people = self._people()
+        for seat in people:
+            self._answers.setdefault(seat, False)
+        accepted = {seat: user for seat, user in people.items() if self._answers[seat]}
+        self.status = "cancelled"
+        if accepted:
+            old = self._actor.table
+            host = old.host_id if old.host_id in accepted.values() else accepted[min(accepted)]
+            first_dealer = ((old.first_dealer or 0) + 1) % len(old.seats)
+            try:
+                self._table_id = await self._actor.port.open_rematch(
+                    old, accepted, host, first_dealer
+                )
+                self.status = "started"
+            except (StoreError, RequestError):
+                _log.exception("table %s: the rematch could not be opened", old.id)
+        self._broadcast()
+
+    def close(self) -> None:
+        """Stop the timer (the rematch is settled, or the actor is closing)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None

@@ -1,0 +1,132 @@
+"""What people do together around a game besides playing it: the table's chat, kept with
+the game for its replay, and the rematch table opened for the same people.
+
+``Together`` works on the ``Store``'s engine, each method in its own transaction, and
+returns frozen values, as the repository does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from raspisnoy.store.models import ChatMessage, GameTable, Seat
+from raspisnoy.store.repository import Store, StoreError, TableRow, new_id
+
+__all__ = ["ChatRow", "Together"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    """One stored chat message (``seq`` from 1 within its table); exactly one of ``text``
+    and ``phrase`` is set."""
+
+    table_id: str
+    seq: int
+    user_id: str
+    name: str
+    seat: int | None
+    text: str | None
+    phrase: str | None
+    round: int
+    trick: int
+    at: datetime
+
+
+class Together:
+    """Chat messages and rematch tables over a ``Store``'s database."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        """A transaction that commits on success; database errors → ``StoreError``."""
+        try:
+            with self._sessions.begin() as session:
+                yield session
+        except SQLAlchemyError as error:
+            raise StoreError(f"database error: {error}") from None
+
+    def add_chat(self, row: ChatRow) -> None:
+        """Store one message (its ``seq`` must be the table's next)."""
+        with self._session() as session:
+            session.add(
+                ChatMessage(
+                    table_id=row.table_id,
+                    seq=row.seq,
+                    user_id=row.user_id,
+                    name=row.name,
+                    seat=row.seat,
+                    text=row.text,
+                    phrase=row.phrase,
+                    round=row.round,
+                    trick=row.trick,
+                    created_at=row.at,
+                )
+            )
+
+    def chat_of(self, table_id: str) -> list[ChatRow]:
+        """A table's chat in order."""
+        query = select(ChatMessage).where(ChatMessage.table_id == table_id)
+        with self._session() as session:
+            return [
+                ChatRow(
+                    m.table_id,
+                    m.seq,
+                    m.user_id,
+                    m.name,
+                    m.seat,
+                    m.text,
+                    m.phrase,
+                    m.round,
+                    m.trick,
+                    m.created_at,
+                )
+                for m in session.scalars(query.order_by(ChatMessage.seq))
+            ]
+
+    def open_rematch(
+        self,
+        old: TableRow,
+        people: Mapping[int, str],
+        host_id: str,
+        first_dealer: int,
+        seed: str,
+    ) -> TableRow:
+        """A new open table like ``old`` (rules, seats and their bots, clocks, who may see
+        it, chat): the ``people`` (seat → user id) in their old seats, every other seat
+        played by its bot, ``host_id`` its host. Its game's first dealer is fixed now
+        (``first_dealer``) instead of drawn from the seed when it starts."""
+        table_id = new_id()
+        with self._session() as session:
+            session.add(
+                GameTable(
+                    id=table_id,
+                    host_id=host_id,
+                    created_at=datetime.now(UTC),
+                    status="open",
+                    public=old.public,
+                    rules=old.rules,
+                    seats=len(old.seats),
+                    turn_seconds=old.turn_seconds,
+                    bot_delay_ms=old.bot_delay_ms,
+                    stand_in=old.stand_in,
+                    seed=seed,
+                    first_dealer=first_dealer,
+                    rated=old.rated,
+                    spectator_chat=old.spectator_chat,
+                )
+            )
+            session.flush()
+            for seat in old.seats:
+                user_id = people.get(seat.seat)
+                session.add(Seat(table_id=table_id, seat=seat.seat, user_id=user_id, bot=seat.bot))
+        return self._store.get_table(table_id)
