@@ -36,6 +36,7 @@ class Limits:
         self.tables_per_user = parse_many(settings.tables_per_user)
         self.logins_per_address = parse_many(settings.logins_per_address)
         self.logins_per_account = parse_many(settings.logins_per_account)
+        self.hints_per_user = parse_many(settings.hints_per_user)
 
     def hit(self, items: list[RateLimitItem], what: str, key: str) -> None:
         """Count one ``what`` (a name for the message) of ``key``; a refusal naming the

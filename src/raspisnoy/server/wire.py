@@ -614,6 +614,8 @@ class HistoryOut(_Out):
     finished_at: str | None
     score: str
     record: str
+    #: The seats that asked for hints in this game (docs/review.md).
+    hints: list[int] = []
 
 
 class GamesOut(_Out):

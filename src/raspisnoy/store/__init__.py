@@ -32,12 +32,14 @@ from raspisnoy.store.repository import (
     TableRow,
     UserRow,
 )
+from raspisnoy.store.reviews import Claim, ReviewRow, Reviews, ReviewStatus
 
 __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
     "BoardLine",
     "BoardPage",
+    "Claim",
     "EventRow",
     "FencedError",
     "Figures",
@@ -47,6 +49,9 @@ __all__ = [
     "Profile",
     "RatingLine",
     "RecentGame",
+    "ReviewRow",
+    "ReviewStatus",
+    "Reviews",
     "SeatRow",
     "SessionLine",
     "SheetRow",

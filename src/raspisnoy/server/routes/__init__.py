@@ -9,6 +9,7 @@ from raspisnoy.server.routes import (
     health,
     history,
     players,
+    reviews,
     session,
     sheets,
     socket,
@@ -18,7 +19,8 @@ from raspisnoy.server.routes import (
 __all__ = ["API_ROUTERS", "OTHER_ROUTERS"]
 
 API_ROUTERS: tuple[APIRouter, ...] = tuple(
-    module.router for module in (session, accounts, players, catalogue, tables, history, sheets)
+    module.router
+    for module in (session, accounts, players, catalogue, tables, history, sheets, reviews)
 )
 #: The liveness probe (never limited) and the table WebSocket (limited by its own rules).
 OTHER_ROUTERS: tuple[APIRouter, ...] = (health.router, socket.router)

@@ -12,7 +12,7 @@ from raspisnoy.server.actor import rebuild_game
 from raspisnoy.server.deps import CurrentUser, HubDep, OptionalUser, Services, ServicesDep, StoreDep
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.wire import GamesOut, Json, RecordOut, ReportOut, game_report, history_json
-from raspisnoy.store import NotFoundError, UserRow
+from raspisnoy.store import NotFoundError, Reviews, UserRow
 
 router = APIRouter(prefix="/api", tags=["history"])
 
@@ -21,7 +21,12 @@ router = APIRouter(prefix="/api", tags=["history"])
 async def my_games(user: CurrentUser, store: StoreDep, hub: HubDep) -> dict[str, Any]:
     """The caller's games, unfinished and finished, newest first."""
     rows = await hub.run(store.tables_of_user, user.id)
-    return {"games": [history_json(row, user.id) for row in rows]}
+    hints = await hub.run(Reviews(store).hint_seats, [row.id for row in rows])
+    return {
+        "games": [
+            {**history_json(row, user.id), "hints": list(hints.get(row.id, ()))} for row in rows
+        ]
+    }
 
 
 @router.get("/games/{table_id}/score", response_model=ReportOut)
