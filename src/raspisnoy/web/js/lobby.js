@@ -150,7 +150,7 @@ function gamesMarkup(games) {
         ? `<a class="button small" data-nav href="/?replay=${esc(game.id)}">${esc(t("web.games.replay"))}</a>`
         : `<a class="button small primary" data-nav href="/?table=${esc(game.id)}">${esc(t("web.games.resume"))}</a>`;
       return `<li class="game-row"><span><strong>${esc(game.players.map(playerName).join(", "))}</strong>
-        <span class="muted">${esc(presetLabel(game.rules))} · ${esc(when)} · ${esc(t(over ? "web.games.over" : "web.games.playing"))}</span></span>
+        <span class="muted">${esc(presetLabel(game.rules))} · ${esc(when)} · ${esc(t(over ? "web.games.over" : "web.games.playing"))}${game.hints?.length ? ` · <span class="hints-used">${esc(t("web.games.hints"))}</span>` : ""}</span></span>
         ${link}</li>`;
     })
     .join("")}</ul>`;

@@ -1,6 +1,7 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
-// (/?player=ID), the leaderboard (/?leaderboard) and the scorekeeper (/score).
+// (/?player=ID), the leaderboard (/?leaderboard), a review (/?review=ID&seat=N) and the
+// scorekeeper (/score).
 import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import {
@@ -16,6 +17,7 @@ import { showLeaderboard } from "./leaderboard.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
+import { showReview } from "./review.js";
 import { showScore } from "./score.js";
 import { showTable } from "./table.js";
 import { closeDialog, esc, openDialog, toast } from "./ui.js";
@@ -90,6 +92,11 @@ async function route() {
       renderHeader();
       route();
     });
+    return;
+  }
+  if (params.has("review")) {
+    // Reading a finished game's review is public, asking for one takes a session.
+    app.screen = showReview(view, app, params.get("review"), Number(params.get("seat") ?? 0));
     return;
   }
   if (score) app.screen = showScore(view, app, params);
