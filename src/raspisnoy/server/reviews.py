@@ -22,6 +22,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import secrets
 import socket
 import time
 from contextlib import suppress
@@ -98,7 +99,9 @@ class ReviewQueue:
         self.settings = settings
         #: No other server worker shares the database: every running job is this one's.
         self.alone = alone
-        self.name = f"{socket.gethostname()}:{os.getpid()}"
+        #: This queue's name in the jobs it claims: the machine, the process, and a
+        #: random part (two apps in one process never take each other's jobs).
+        self.name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._url = store.engine.url.render_as_string(hide_password=False)
         self._pool: Pool | None = None
         self._running = 0
@@ -131,6 +134,10 @@ class ReviewQueue:
                 await asyncio.to_thread(
                     self.reviews.requeue_stale, self.settings.review_stale_seconds
                 )
+                # A job whose process died never reports back; once it went back to the
+                # queue as stale, its slot is free again.
+                held = await asyncio.to_thread(self.reviews.running_of, self.name)
+                self._running = min(self._running, held)
                 while self._running < self.settings.review_workers:
                     claim = await asyncio.to_thread(self.reviews.claim_next, self.name)
                     if claim is None:
@@ -159,7 +166,7 @@ class ReviewQueue:
         self._pool.apply_async(run_claim, (claim,), callback=ended, error_callback=ended)
 
     def _ended(self) -> None:
-        self._running -= 1
+        self._running = max(0, self._running - 1)
         self._wake.set()
 
 

@@ -279,6 +279,16 @@ class Reviews:
             )
             return int(getattr(changed, "rowcount", 0))
 
+    def running_of(self, worker: str) -> int:
+        """How many jobs ``worker`` holds as running now."""
+        query = (
+            select(func.count())
+            .select_from(GameReview)
+            .where(GameReview.status == ReviewStatus.RUNNING, GameReview.worker == worker)
+        )
+        with self._session() as session:
+            return int(session.scalar(query) or 0)
+
     def requeue_worker(self, worker: str) -> int:
         """Queue again the running jobs of ``worker`` (it is stopping); how many."""
         with self._session() as session:

@@ -95,7 +95,8 @@ async function route() {
     return;
   }
   if (params.has("review")) {
-    // Reading a finished game's review is public, asking for one takes a session.
+    // Reading a finished game's review is public, but asking for one takes a session:
+    // the screen comes after the nickname form.
     app.screen = showReview(view, app, params.get("review"), Number(params.get("seat") ?? 0));
     return;
   }
