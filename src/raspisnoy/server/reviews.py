@@ -119,9 +119,15 @@ class ReviewQueue:
         if self._task is not None:
             self._task.cancel()
         if self._pool is not None:
-            await asyncio.to_thread(self._pool.terminate)
+            await asyncio.to_thread(self._close_pool, self._pool)
             with suppress(StoreError):  # queued again now, not after the staleness
                 await asyncio.to_thread(self.reviews.requeue_worker, self.name)
+
+    @staticmethod
+    def _close_pool(pool: Pool) -> None:
+        """Stop the review processes now (a job they were running is queued again)."""
+        pool.terminate()
+        pool.join()
 
     def wake(self) -> None:
         """A job was queued: look at the queue now."""
