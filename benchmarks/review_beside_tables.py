@@ -86,7 +86,7 @@ def one_run(args: argparse.Namespace, nice: str | None) -> dict[str, Any]:
         )
         try:
             base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 180  # a loaded machine starts slowly
             while True:
                 try:
                     httpx.get(f"{base}/healthz").raise_for_status()
