@@ -1,7 +1,7 @@
 """Reviews beside the tables: the load of ``server_load.py`` (N tables of 4 WebSocket
 clients at bot speed) measured on a server with no review running, then on one whose
-review process is busy for the whole window, at niceness 19 (the default) and at 0, each
-on a fresh SQLite database.
+review process is busy for the whole window, at niceness 19 (the default) and at 0, then
+with none again, each on a fresh SQLite database.
 
 Before each measurement a few whole games are played out by stand-ins (a guest opens a
 table of bots, starts it and leaves), and every seat of them is queued for review with
@@ -33,8 +33,14 @@ from figures import print_figures
 from raspisnoy.server.process import free_port
 from server_load import SEATS, load
 
-#: The runs: a name and the review settings of its server (``None``: no reviews queued).
-RUNS: tuple[tuple[str, str | None], ...] = (("quiet", None), ("nice19", "19"), ("nice0", "0"))
+#: The runs: a name and the review niceness of its server (``None``: no reviews queued);
+#: a quiet run before and after the busy ones shows how much the machine itself drifts.
+RUNS: tuple[tuple[str, str | None], ...] = (
+    ("quiet", None),
+    ("nice19", "19"),
+    ("nice0", "0"),
+    ("quiet_again", None),
+)
 
 
 def finished_games(base: str, games: int) -> list[str]:
@@ -130,10 +136,9 @@ def main() -> None:
             "review_moves_in_window",
         ):
             figures[f"{name}_{key}"] = result[key]
-    quiet = runs["quiet"]
-    for name in ("nice19", "nice0"):
+    for name in ("nice19", "nice0", "quiet_again"):
         for key in ("latency_ms_p50", "latency_ms_p99", "actions_per_s"):
-            figures[f"{name}_over_quiet_{key}"] = runs[name][key] / quiet[key]
+            figures[f"{name}_over_quiet_{key}"] = runs[name][key] / runs["quiet"][key]
     figures["load_average"] = os.getloadavg()[0]
     figures["runs"] = runs
     title = f"Tables beside reviews: {args.tables} tables × {SEATS} clients, one worker"

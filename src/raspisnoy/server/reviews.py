@@ -55,10 +55,11 @@ class _LostClaim(Exception):
 
 
 def _start_process(database_url: str, niceness: int) -> None:
-    """A review process: a low CPU priority, its own connection to the database."""
+    """A review process: a niceness of at least ``niceness`` (the server's own if that
+    is higher already), its own connection to the database."""
     global _PROCESS_STORE
     with suppress(OSError):
-        os.nice(niceness)
+        os.nice(max(0, niceness - os.nice(0)))
     _PROCESS_STORE = Store.open(database_url, migrate=False)
 
 
