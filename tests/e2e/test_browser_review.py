@@ -79,10 +79,12 @@ def test_hint_then_review_of_a_finished_game(browser: Browser, review_server: st
     assert page.locator(".review .hints-used").count() == 1
     summary = page.inner_text(".review-summary")
     assert "Lost to bids" in summary and "Lost to play" in summary
+    # every judged move is listed: those that lost points first, the others under a fold
+    page.click(".review .all-moves summary")
     moves = page.locator(".review .move")
-    assert moves.count() >= 1
+    assert moves.count() == int(summary.split("Moves judged")[1].split()[0])
     problems = check_screen(page, "review")
-    page.locator(".review .move").first.click()
+    moves.first.click()
     page.wait_for_selector(".review .moment .review-hand .card")
     assert page.locator(".review .moment .choices-table tbody tr").count() >= 1
     problems += check_screen(page, "review-moment")
