@@ -43,9 +43,11 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "review": frozenset({"core", "bots"}),
     "research": frozenset({"core", "bots"}),
     "cli_support": frozenset({"core"}),
-    # The server also serves the score sheet (scorekeeper) and speaks ru/uk/en (i18n).
+    # The server also serves the score sheet (scorekeeper), speaks ru/uk/en (i18n), and
+    # runs the expert's reviews and hints (review).
     "server": frozenset(
         {"core", "casino", "bots", "store", "scorekeeper", "ratings", "i18n", "cli_support"}
+        | {"review"}
     ),
     "play": frozenset({"core", "bots", "i18n", "cli_support", "command"}),
     "cli": frozenset(

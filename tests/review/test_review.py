@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -272,3 +273,19 @@ def test_the_review_imports_only_core_and_bots() -> None:
     )
     parts = {name.split(".")[1] for name in result.stdout.split()}
     assert parts == {"core", "bots", "review"}
+
+
+def test_a_following_jokers_discard_naming_any_suit_is_judged() -> None:
+    """A joker discarded while following may name any suit; the search keeps one of those
+    discards, and the review measures a move naming another suit by that one (a random
+    game where seat 3, following ♠ in round 2, discards its joker naming ♦)."""
+    chooser = random.Random(1)
+    game = Game(resolve_rules(custom_plan=("5", "6", "4")), 4, seed=1)
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(chooser.choice(game.view(seat).legal_actions), seat)
+    review = review_game(game_to_record(game), None, Budget(iterations=64))
+    discards = [m for m in review.moments if str(m.played).startswith("X:discard:")]
+    (case,) = [m for m in discards if m.round == 2 and str(m.played) == "X:discard:D"]
+    assert case.seat == 3 and case.loss == max(0.0, case.best_points - case.played_points)

@@ -21,6 +21,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services, count_request, install
 from raspisnoy.server.errors import RequestError, request_error_answer, validation_error_answer
 from raspisnoy.server.hub import Hub
+from raspisnoy.server.reviews import ReviewQueue
 from raspisnoy.server.routes import API_ROUTERS, OTHER_ROUTERS
 from raspisnoy.server.routes.pages import add_docs, score_page_router
 from raspisnoy.store import Store
@@ -43,6 +44,7 @@ def create_app(
     if settings.redis_url is not None:  # one of several workers (docs/cluster.md)
         ownership = Ownership.connect(settings.redis_url, settings.lease_seconds)
     hub = Hub(store, settings, ownership)
+    review_queue = ReviewQueue(store, settings, alone=ownership is None)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -50,7 +52,9 @@ def create_app(
         # off the event loop, rather than at the first bot's turn.
         threading.Thread(target=warm_up, name="expert-warm-up", daemon=True).start()
         await hub.start()
+        await review_queue.start()
         yield
+        await review_queue.stop()
         await hub.stop()
 
     app = FastAPI(
@@ -64,6 +68,7 @@ def create_app(
     given = None if settings.secret_key is None else settings.secret_key.get_secret_value()
     sessions = Sessions(load_secret(given, settings.data_dir), settings.session_seconds)
     install(app, Services.of(store, settings, hub, sessions))
+    app.state.review_queue = review_queue
     app.add_exception_handler(RequestError, request_error_answer)
     app.add_exception_handler(RequestValidationError, validation_error_answer)
     add_docs(app, "/api/docs")

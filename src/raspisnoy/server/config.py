@@ -106,6 +106,21 @@ class ServerSettings(BaseSettings):
     max_turn_seconds: Annotated[int, Field(ge=1)] = 600
     max_bot_delay_ms: Annotated[int, Field(ge=0)] = 10_000
 
+    #: Reviews of finished games (docs/review.md): worker processes (niced, beside the
+    #: tables' process; 0: this worker runs none, though it still queues them), search
+    #: iterations per move, jobs queued or running at once in all and per user, and
+    #: seconds without progress after which a running job is restarted; ``review_nice``
+    #: is the processes' least niceness (19: they get the CPU only when the tables leave it).
+    review_workers: Annotated[int, Field(ge=0, le=64)] = 1
+    review_nice: Annotated[int, Field(ge=0, le=19)] = 19
+    review_iterations: Annotated[int, Field(ge=64)] = 20_000
+    review_queue_limit: Annotated[int, Field(ge=1)] = 200
+    reviews_per_user: Annotated[int, Field(ge=1)] = 3
+    review_stale_seconds: Annotated[float, Field(gt=0)] = 120.0
+    #: Hints at unrated tables: search iterations per hint, and how often one user may ask.
+    hint_iterations: Annotated[int, Field(ge=64)] = 4_000
+    hints_per_user: Rate = "30/minute"
+
     def database(self) -> str:
         """The database URL: ``database_url``, else the SQLite file in ``data_dir``."""
         if self.database_url is not None:

@@ -648,6 +648,8 @@ class HistoryOut(_Out):
     #: Once the game is over: the player's place (1 = first) and points.
     place: int | None
     points: int | None
+    #: The seats that asked for hints in this game (docs/review.md).
+    hints: list[int] = []
 
 
 class GamesOut(_Out):

@@ -36,6 +36,7 @@ from raspisnoy.store.repository import (
     TableRow,
     UserRow,
 )
+from raspisnoy.store.reviews import Claim, ReviewRow, Reviews, ReviewStatus
 from raspisnoy.store.together import ChatRow, Together
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "BoardPage",
     "CasinoStore",
     "ChatRow",
+    "Claim",
     "EventRow",
     "FencedError",
     "Figures",
@@ -57,6 +59,9 @@ __all__ = [
     "Profile",
     "RatingLine",
     "RecentGame",
+    "ReviewRow",
+    "ReviewStatus",
+    "Reviews",
     "RoundCounts",
     "SeatRow",
     "SessionLine",

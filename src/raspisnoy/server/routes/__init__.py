@@ -12,6 +12,7 @@ from raspisnoy.server.routes import (
     history,
     lobby,
     players,
+    reviews,
     session,
     share,
     sheets,
@@ -34,6 +35,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         sheets,
         share,
         casino,
+        reviews,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

@@ -20,7 +20,7 @@ from raspisnoy.server.deps import (
 )
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.wire import GamesOut, Json, RecordOut, ReportOut, game_report, history_json
-from raspisnoy.store import NotFoundError, UserRow
+from raspisnoy.store import NotFoundError, Reviews, UserRow
 
 router = APIRouter(prefix="/api", tags=["history"])
 
@@ -33,7 +33,13 @@ async def my_games(
     caller's place and points."""
     rows = await hub.run(store.tables_of_user, user.id)
     places = await hub.run(players.places_of, user.id)
-    return {"games": [history_json(row, user.id, places.get(row.id)) for row in rows]}
+    hints = await hub.run(Reviews(store).hint_seats, [row.id for row in rows])
+    return {
+        "games": [
+            {**history_json(row, user.id, places.get(row.id)), "hints": list(hints.get(row.id, ()))}
+            for row in rows
+        ]
+    }
 
 
 @router.get("/games/{table_id}/score", response_model=ReportOut)

@@ -206,8 +206,9 @@ function gamesMarkup(games) {
         over && game.place !== null
           ? ` · <span class="result">${esc(t("web.lobby.result", { place: game.place, players: game.players.length, points: formatNumber(game.points) }))}</span>`
           : "";
+      const hints = game.hints?.length ? ` · <span class="hints-used">${esc(t("web.games.hints"))}</span>` : "";
       return `<li class="game-row"><span><strong>${game.players.map((name, seat) => nameLink(game.profiles[seat], playerName(name))).join(", ")}</strong>
-        <span class="muted">${esc(presetLabel(game.rules))} · ${esc(when)} · ${esc(t(over ? "web.games.over" : "web.games.playing"))}${result}</span></span>
+        <span class="muted">${esc(presetLabel(game.rules))} · ${esc(when)} · ${esc(t(over ? "web.games.over" : "web.games.playing"))}${result}${hints}</span></span>
         ${link}</li>`;
     })
     .join("")}</ul>`;

@@ -1,7 +1,7 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
-// (/?player=ID), the leaderboard (/?leaderboard), the scorekeeper (/score) and the
-// casino game (/casino).
+// (/?player=ID), the leaderboard (/?leaderboard), a review (/?review=ID&seat=N), the
+// scorekeeper (/score) and the casino game (/casino).
 import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import { showCasino } from "./casino.js";
@@ -19,6 +19,7 @@ import { askNickname, nicknameForm, showLobby } from "./lobby.js";
 import { failureMarkup, installOffline } from "./offline.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
+import { showReview } from "./review.js";
 import { showScore } from "./score.js";
 import { showTable } from "./table.js";
 import { closeDialog, openDialog, toast } from "./ui.js";
@@ -93,6 +94,12 @@ async function route() {
       renderHeader();
       route();
     });
+    return;
+  }
+  if (params.has("review")) {
+    // Reading a finished game's review is public, but asking for one takes a session:
+    // the screen comes after the nickname form.
+    app.screen = showReview(view, app, params.get("review"), Number(params.get("seat") ?? 0));
     return;
   }
   if (location.pathname === "/casino") app.screen = showCasino(view, app);

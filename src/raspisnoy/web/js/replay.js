@@ -89,7 +89,8 @@ export function showReplay(view, gameId) {
       <p class="keys-hint">${esc(t("web.replay.keys"))}</p>
       ${chatMarkup(round.round)}
       <details><summary>${esc(t("web.sheet.title"))}</summary>${chartMarkup(report)}${sheetMarkup(report)}</details>
-      <a class="button" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
+      <div class="actions-row"><a class="button review-link" data-nav href="/?review=${esc(gameId)}&seat=0">${esc(t("web.review.open"))}</a>
+        <a class="button" data-nav href="/">${esc(t("web.back.lobby"))}</a></div></section>`;
     view.querySelector(".prev").addEventListener("click", () => move(-1));
     view.querySelector(".next").addEventListener("click", () => move(1));
     view.querySelector(".round-select").addEventListener("change", (event) => jump(Number(event.target.value)));

@@ -10,6 +10,7 @@ import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js
 import { nameLink } from "./leaderboard.js";
 import { quickStartDue } from "./quick.js";
 import { rematchBox } from "./rematch.js";
+import { showHint } from "./review.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { askNotificationsOnce, turnSignals } from "./turn.js";
 import { closeDialog, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
@@ -23,6 +24,8 @@ const DEAL_MS = 1000;
 const ICONS = {
   sheet:
     '<svg class="icon-art" viewBox="0 0 24 24" aria-hidden="true"><rect x="4" y="3" width="16" height="18" rx="2"/><path d="M4 8h16M4 13h16M4 18h16M10 3v18"/></svg>',
+  hint:
+    '<svg class="icon-art" viewBox="0 0 24 24" aria-hidden="true"><path d="M9 18h6M10 21h4M12 3a6 6 0 0 0-3.5 10.9c.6.5 1 1.2 1 2.1h5c0-.9.4-1.6 1-2.1A6 6 0 0 0 12 3z"/></svg>',
   lastTrick:
     '<svg class="icon-art" viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="6" width="10" height="14" rx="2" transform="rotate(-12 8 13)"/><rect x="10" y="4" width="10" height="14" rx="2"/><path d="M13 11h4m-2-2-2 2 2 2"/></svg>',
 };
@@ -415,6 +418,7 @@ export function showTable(view, app, tableId) {
           <span>${esc(tn("web.round.cards", game.cards))}</span>${kindBadge(game.kind)}${bidSumMarkup()}</div>
         ${trumpMarkup()}
         <div class="bar-buttons">
+          ${myTurn() && !s.table.rated ? `<button class="small hint-button" title="${esc(t("web.hint.button"))}">${ICONS.hint}<span class="label">${esc(t("web.hint.button"))}</span></button>` : ""}
           <button class="small last-trick" ${lastTrick ? "" : "disabled"} title="${esc(t("web.lasttrick.button"))}">${ICONS.lastTrick}<span class="label">${esc(t("web.lasttrick.button"))}</span></button>
           <button class="small open-sheet" title="${esc(t("web.sheet.button"))}">${ICONS.sheet}<span class="label">${esc(t("web.sheet.button"))}</span></button></div>
       </div>
@@ -440,6 +444,7 @@ export function showTable(view, app, tableId) {
     view.querySelector(".open-sheet").addEventListener("click", openSheet);
     view.querySelector(".last-trick").addEventListener("click", () => showLastTrick(lastTrick));
     view.querySelector(".back-button")?.addEventListener("click", () => connection.back());
+    view.querySelector(".hint-button")?.addEventListener("click", () => showHint(tableId, act));
     for (const button of view.querySelectorAll("button.bid")) button.addEventListener("click", () => act(button.dataset.bid));
     for (const button of view.querySelectorAll("button.choice")) button.addEventListener("click", () => act(button.dataset.action));
     for (const button of view.querySelectorAll(".hand button.card")) button.addEventListener("click", () => playCard(button.dataset.card));
@@ -523,6 +528,7 @@ export function showTable(view, app, tableId) {
       <div class="rematch-box"></div>
       <div class="report">${esc(t("web.loading"))}</div>
       <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>
+        <a class="button review-link" data-nav href="/?review=${esc(tableId)}&seat=${mySeat() ?? 0}">${esc(t("web.review.open"))}</a>
         <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></div></section>`;
     rematch.render(view.querySelector(".rematch-box"));
     loadReport()

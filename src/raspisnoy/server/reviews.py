@@ -1,0 +1,184 @@
+"""Reviews in the background, and hints: the server's side of docs/review.md.
+
+``ReviewQueue`` runs the review jobs stored in the database (``raspisnoy.store.reviews``)
+in a pool of worker processes, so a review's search never takes the tables' process's
+CPU or its interpreter lock: the processes are started with ``spawn`` (no copy of the
+server's threads and sockets), lowered to a low priority (``review_nice``, 19 by
+default), and as few as ``review_workers``. The server's loop only *claims* jobs (one conditional
+``UPDATE``, safe with several server workers on one database) and hands each claim to
+a process; the process reads the game, reviews it and writes its progress (at most
+every ``PROGRESS_SECONDS``, which is also its heartbeat) and result straight to the
+database, so every server worker sees them. A job whose heartbeat stops (its process
+or server died) goes back to the queue after ``review_stale_seconds``; a server that
+stops cleanly queues its running jobs again at once, and a lone server (no Redis, so
+no other worker) does so for every running job when it starts.
+
+``hint_answer`` is the expert's suggestion for one seat from its own view only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import secrets
+import socket
+import time
+from contextlib import suppress
+from multiprocessing.pool import Pool
+from typing import Any
+
+from raspisnoy.core import View, game_to_record
+from raspisnoy.review import Budget, hint, review_game
+from raspisnoy.server.actor import rebuild_game
+from raspisnoy.server.config import ServerSettings
+from raspisnoy.store import Claim, Reviews, Store, StoreError
+
+__all__ = ["PROGRESS_SECONDS", "ReviewQueue", "hint_answer"]
+
+_log = logging.getLogger(__name__)
+#: Least seconds between two progress writes of one job (the first and last always go).
+PROGRESS_SECONDS = 0.5
+#: Seconds between two looks at the queue when nothing wakes the loop (another server
+#: worker's requests, stale jobs).
+_POLL_SECONDS = 2.0
+#: The review's seed: a review is a function of the game, the seat and the budget.
+_SEED = 0
+
+#: The store of a review process (``_start_process``), one per process.
+_PROCESS_STORE: Store | None = None
+
+
+class _LostClaim(Exception):
+    """The job was claimed again by someone else: this process stops working on it."""
+
+
+def _start_process(database_url: str, niceness: int) -> None:
+    """A review process: a niceness of at least ``niceness`` (the server's own if that
+    is higher already), its own connection to the database."""
+    global _PROCESS_STORE
+    with suppress(OSError):
+        os.nice(max(0, niceness - os.nice(0)))
+    _PROCESS_STORE = Store.open(database_url, migrate=False)
+
+
+def run_claim(claim: Claim) -> str:
+    """Review the claimed job in this process: ``done``, ``failed`` (stored with its
+    reason) or ``lost`` (claimed again meanwhile: nothing stored)."""
+    store = _PROCESS_STORE
+    assert store is not None, "run_claim runs in a review process"
+    reviews = Reviews(store)
+    last = 0.0
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if done in (1, total) or now - last >= PROGRESS_SECONDS:
+            last = now
+            if not reviews.progress(claim, done, total):
+                raise _LostClaim
+
+    try:
+        table = store.get_table(claim.table_id)
+        record = game_to_record(rebuild_game(table, store.events_of(claim.table_id)))
+        review = review_game(record, claim.seat, Budget(claim.iterations, seed=_SEED), progress)
+        return "done" if reviews.finish(claim, review.to_json()) else "lost"
+    except _LostClaim:
+        return "lost"
+    except Exception as error:  # a job must end as failed, never stay running forever
+        _log.exception("review of %s seat %d failed", claim.table_id, claim.seat)
+        reviews.fail(claim, f"{type(error).__name__}: {error}")
+        return "failed"
+
+
+class ReviewQueue:
+    """The review jobs this server worker runs (see the module's docstring)."""
+
+    def __init__(self, store: Store, settings: ServerSettings, *, alone: bool) -> None:
+        self.reviews = Reviews(store)
+        self.settings = settings
+        #: No other server worker shares the database: every running job is this one's.
+        self.alone = alone
+        #: This queue's name in the jobs it claims: the machine, the process, and a
+        #: random part (two apps in one process never take each other's jobs).
+        self.name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._url = store.engine.url.render_as_string(hide_password=False)
+        self._pool: Pool | None = None
+        self._running = 0
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        if self.settings.review_workers == 0:
+            return
+        if self.alone:  # after a restart: whatever was running is nobody's now
+            await asyncio.to_thread(self.reviews.requeue_stale, 0)
+        self._task = asyncio.create_task(self._loop(), name="review queue")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        if self._pool is not None:
+            await asyncio.to_thread(self._close_pool, self._pool)
+            with suppress(StoreError):  # queued again now, not after the staleness
+                await asyncio.to_thread(self.reviews.requeue_worker, self.name)
+
+    @staticmethod
+    def _close_pool(pool: Pool) -> None:
+        """Stop the review processes now (a job they were running is queued again)."""
+        pool.terminate()
+        pool.join()
+
+    def wake(self) -> None:
+        """A job was queued: look at the queue now."""
+        self._wake.set()
+
+    async def _loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                await asyncio.to_thread(
+                    self.reviews.requeue_stale, self.settings.review_stale_seconds
+                )
+                # A job whose process died never reports back; once it went back to the
+                # queue as stale, its slot is free again.
+                held = await asyncio.to_thread(self.reviews.running_of, self.name)
+                self._running = min(self._running, held)
+                while self._running < self.settings.review_workers:
+                    claim = await asyncio.to_thread(self.reviews.claim_next, self.name)
+                    if claim is None:
+                        break
+                    if self._pool is None:  # started with the first job, not the server
+                        self._pool = await asyncio.to_thread(
+                            multiprocessing.get_context("spawn").Pool,
+                            self.settings.review_workers,
+                            _start_process,
+                            (self._url, self.settings.review_nice),
+                        )
+                    self._submit(loop, claim)
+            except Exception:  # a failing look at the queue must not stop the queue
+                _log.exception("the review queue failed; trying again")
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), _POLL_SECONDS)
+            self._wake.clear()
+
+    def _submit(self, loop: asyncio.AbstractEventLoop, claim: Claim) -> None:
+        assert self._pool is not None
+        self._running += 1
+
+        def ended(_outcome: Any) -> None:  # in the pool's result thread
+            loop.call_soon_threadsafe(self._ended)
+
+        self._pool.apply_async(run_claim, (claim,), callback=ended, error_callback=ended)
+
+    def _ended(self) -> None:
+        self._running = max(0, self._running - 1)
+        self._wake.set()
+
+
+def hint_answer(view: View, iterations: int) -> dict[str, Any]:
+    """The expert's suggestion for the seat of ``view`` with the expected round points
+    of its top choices: computed from ``view`` alone (what the seat may know), with a
+    fixed seed, so the same view always gets the same hint."""
+    return hint(view, Budget(iterations, seed=_SEED)).to_json()

@@ -1,0 +1,332 @@
+"""Reviews of finished games and the hints used at tables (docs/review.md, "On the server").
+
+A review is a job keyed by game and seat: ``queued`` when asked for, ``running`` once a
+worker has *claimed* it, ``done`` with the review's JSON, or ``failed`` with the reason.
+Claiming is one conditional ``UPDATE`` (``status = 'queued'`` → ``running``, with a new
+``attempt`` number), which the database applies to one claimant only, on SQLite and on
+PostgreSQL alike: with several server workers on one database each job runs once. Every
+later write of the job (its progress, its result) names the attempt it belongs to and
+changes nothing if the job was claimed again since (a worker paused past the job's
+staleness, whose job another worker restarted). A job whose heartbeat (its last
+progress) is older than the staleness goes back to the queue: after a crash or a
+restart the review starts again.
+
+``HintUse`` counts the hints each seat of a game asked for, so a game's history says
+that hints were used (the record itself keeps its format, docs/record.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, func, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+
+from raspisnoy.store.models import Base
+from raspisnoy.store.repository import Store, StoreError
+
+__all__ = ["Claim", "GameReview", "HintUse", "ReviewRow", "ReviewStatus", "Reviews"]
+
+
+class ReviewStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+#: The statuses of a job not finished yet: they count against the queue's bounds.
+ACTIVE = (ReviewStatus.QUEUED, ReviewStatus.RUNNING)
+
+
+class GameReview(Base):
+    """The review of one seat of a finished game, from the request to the result."""
+
+    __tablename__ = "game_reviews"
+    __table_args__ = (
+        Index("ix_game_reviews_status_requested", "status", "requested_at"),
+        Index("ix_game_reviews_requester_status", "requested_by", "status"),
+    )
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: ``queued``, ``running``, ``done`` or ``failed`` (``ReviewStatus``).
+    status: Mapped[str] = mapped_column(String(16))
+    #: Search iterations per move.
+    iterations: Mapped[int] = mapped_column(Integer)
+    requested_by: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: Counts the claims: each write of a running job names the attempt it belongs to.
+    attempt: Mapped[int] = mapped_column(Integer, default=0)
+    #: The worker running the job (``host:pid``), for the operator.
+    worker: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    #: When the running job last reported progress; a stale one is queued again.
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Decisions reviewed so far, of ``total`` (0 of 0 until the job has counted them).
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    #: The ``raspisnoy-review/1`` object (docs/review.md) once done.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class HintUse(Base):
+    """How many hints one seat of a game asked for, and when first."""
+
+    __tablename__ = "hint_uses"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    first_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    table_id: str
+    seat: int
+    status: ReviewStatus
+    iterations: int
+    requested_by: str
+    requested_at: datetime
+    attempt: int
+    done: int
+    total: int
+    result: dict[str, Any] | None
+    error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A job a worker has claimed: what to review, and the attempt its writes name."""
+
+    table_id: str
+    seat: int
+    iterations: int
+    attempt: int
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _row(review: GameReview) -> ReviewRow:
+    return ReviewRow(
+        table_id=review.table_id,
+        seat=review.seat,
+        status=ReviewStatus(review.status),
+        iterations=review.iterations,
+        requested_by=review.requested_by,
+        requested_at=review.requested_at,
+        attempt=review.attempt,
+        done=review.done,
+        total=review.total,
+        result=None if review.result is None else dict(review.result),
+        error=review.error,
+    )
+
+
+class Reviews:
+    """The review jobs and hint counts over a ``Store``'s engine (each method its own
+    transaction), returning frozen values like the repository."""
+
+    def __init__(self, store: Store) -> None:
+        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        try:
+            with self._sessions.begin() as session:
+                yield session
+        except SQLAlchemyError as error:
+            raise StoreError(f"database error: {type(error).__name__}: {error}") from None
+
+    # ----------------------------------------------------------------- requests
+
+    def get(self, table_id: str, seat: int) -> ReviewRow | None:
+        with self._session() as session:
+            review = session.get(GameReview, (table_id, seat))
+            return None if review is None else _row(review)
+
+    def request(self, table_id: str, seat: int, user_id: str, iterations: int) -> ReviewRow:
+        """Queue the review of ``seat`` (a failed one is queued again); one that is
+        queued, running or done is returned as it is."""
+        with self._session() as session:
+            review = session.get(GameReview, (table_id, seat))
+            if review is None:
+                review = GameReview(
+                    table_id=table_id,
+                    seat=seat,
+                    status=ReviewStatus.QUEUED,
+                    iterations=iterations,
+                    requested_by=user_id,
+                    requested_at=_now(),
+                    attempt=0,
+                    done=0,
+                    total=0,
+                )
+                session.add(review)
+            elif review.status == ReviewStatus.FAILED:
+                review.status, review.error = ReviewStatus.QUEUED, None
+                review.requested_by, review.requested_at = user_id, _now()
+                review.iterations, review.done, review.total = iterations, 0, 0
+            session.flush()
+            return _row(review)
+
+    def active_count(self, user_id: str | None = None) -> int:
+        """Jobs queued or running: all of them, or those ``user_id`` asked for."""
+        query = select(func.count()).select_from(GameReview).where(GameReview.status.in_(ACTIVE))
+        if user_id is not None:
+            query = query.where(GameReview.requested_by == user_id)
+        with self._session() as session:
+            return int(session.scalar(query) or 0)
+
+    def queue_position(self, table_id: str, seat: int) -> int | None:
+        """How many queued jobs were asked for before this one (``None``: not queued)."""
+        with self._session() as session:
+            review = session.get(GameReview, (table_id, seat))
+            if review is None or review.status != ReviewStatus.QUEUED:
+                return None
+            query = (
+                select(func.count())
+                .select_from(GameReview)
+                .where(
+                    GameReview.status == ReviewStatus.QUEUED,
+                    GameReview.requested_at < review.requested_at,
+                )
+            )
+            return int(session.scalar(query) or 0)
+
+    # ----------------------------------------------------------------- workers
+
+    def claim_next(self, worker: str) -> Claim | None:
+        """Claim the oldest queued job for ``worker``, or ``None`` if there is none. The
+        claim is a compare-and-set on the status: of several workers racing for one job,
+        one wins and the others try the next."""
+        with self._session() as session:
+            candidates = session.execute(
+                select(GameReview.table_id, GameReview.seat)
+                .where(GameReview.status == ReviewStatus.QUEUED)
+                .order_by(GameReview.requested_at)
+                .limit(8)
+            ).all()
+        for table_id, seat in candidates:
+            with self._session() as session:
+                claimed = session.execute(
+                    update(GameReview)
+                    .where(
+                        GameReview.table_id == table_id,
+                        GameReview.seat == seat,
+                        GameReview.status == ReviewStatus.QUEUED,
+                    )
+                    .values(
+                        status=ReviewStatus.RUNNING,
+                        attempt=GameReview.attempt + 1,
+                        worker=worker[:128],
+                        heartbeat_at=_now(),
+                        done=0,
+                        total=0,
+                    )
+                    .returning(GameReview.iterations, GameReview.attempt)
+                ).first()
+            if claimed is not None:
+                return Claim(table_id, seat, claimed[0], claimed[1])
+        return None
+
+    def progress(self, claim: Claim, done: int, total: int) -> bool:
+        """Record progress of a claimed job (its heartbeat too); ``False`` if the job is
+        no longer this claim's (it was claimed again): the worker should stop."""
+        return self._write(claim, done=done, total=total, heartbeat_at=_now())
+
+    def finish(self, claim: Claim, result: dict[str, Any]) -> bool:
+        """Store a claimed job's result; ``False`` if the claim was lost."""
+        return self._write(claim, status=ReviewStatus.DONE, result=result, finished_at=_now())
+
+    def fail(self, claim: Claim, error: str) -> bool:
+        """Mark a claimed job failed with the reason (shown to the client)."""
+        return self._write(claim, status=ReviewStatus.FAILED, error=error[:400], finished_at=_now())
+
+    def _write(self, claim: Claim, **values: Any) -> bool:
+        with self._session() as session:
+            changed = session.execute(
+                update(GameReview)
+                .where(
+                    GameReview.table_id == claim.table_id,
+                    GameReview.seat == claim.seat,
+                    GameReview.attempt == claim.attempt,
+                    GameReview.status == ReviewStatus.RUNNING,
+                )
+                .values(**values)
+            )
+            return bool(getattr(changed, "rowcount", 0) == 1)
+
+    def requeue_stale(self, stale_seconds: float) -> int:
+        """Queue again every running job whose heartbeat is older than ``stale_seconds``
+        (its worker died or the server restarted); how many."""
+        cutoff = _now() - timedelta(seconds=stale_seconds)
+        with self._session() as session:
+            changed = session.execute(
+                update(GameReview)
+                .where(GameReview.status == ReviewStatus.RUNNING, GameReview.heartbeat_at < cutoff)
+                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0)
+            )
+            return int(getattr(changed, "rowcount", 0))
+
+    def running_of(self, worker: str) -> int:
+        """How many jobs ``worker`` holds as running now."""
+        query = (
+            select(func.count())
+            .select_from(GameReview)
+            .where(GameReview.status == ReviewStatus.RUNNING, GameReview.worker == worker)
+        )
+        with self._session() as session:
+            return int(session.scalar(query) or 0)
+
+    def requeue_worker(self, worker: str) -> int:
+        """Queue again the running jobs of ``worker`` (it is stopping); how many."""
+        with self._session() as session:
+            changed = session.execute(
+                update(GameReview)
+                .where(GameReview.status == ReviewStatus.RUNNING, GameReview.worker == worker)
+                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0)
+            )
+            return int(getattr(changed, "rowcount", 0))
+
+    # ----------------------------------------------------------------- hints
+
+    def count_hint(self, table_id: str, seat: int) -> None:
+        """Count one hint given to ``seat`` of the game."""
+        for _ in range(2):  # two first hints at once: the loser of the insert adds one
+            try:
+                with self._session() as session:
+                    use = session.get(HintUse, (table_id, seat))
+                    if use is None:
+                        session.add(HintUse(table_id=table_id, seat=seat, count=1, first_at=_now()))
+                    else:
+                        use.count += 1
+                return
+            except StoreError as error:
+                if not isinstance(error.__cause__ or error.__context__, IntegrityError):
+                    raise
+
+    def hint_seats(self, table_ids: Sequence[str]) -> dict[str, tuple[int, ...]]:
+        """The seats that used hints, by game, for the games of ``table_ids`` that had any."""
+        if not table_ids:
+            return {}
+        query = (
+            select(HintUse.table_id, HintUse.seat)
+            .where(HintUse.table_id.in_(list(table_ids)))
+            .order_by(HintUse.table_id, HintUse.seat)
+        )
+        out: dict[str, list[int]] = {}
+        with self._session() as session:
+            for table_id, seat in session.execute(query):
+                out.setdefault(table_id, []).append(seat)
+        return {table_id: tuple(seats) for table_id, seats in out.items()}

@@ -1,0 +1,248 @@
+// The expert's review of one seat of a finished game (/?review=ID&seat=N, docs/review.md):
+// asking for it, its progress while the server's review processes work, then the seat's
+// summary (points lost to bids and to play), its rounds and its moves, the worst first;
+// a move opens that moment: the trick so far, the seat's hand with the move made and the
+// best one marked, and the expected points of the choices. Also the hint dialog of a table.
+import { ApiError, get, post } from "./api.js";
+import { cardName, cardSvg, sortHand, suitIcon } from "./cards.js";
+import { formatNumber, t } from "./i18n.js";
+import { kindBadge } from "./sheet.js";
+import { esc, openDialog, playerName, toast } from "./ui.js";
+
+/** How often a queued or running review is asked for again. */
+const POLL_MS = 1500;
+/** Classes that lost points, the worst first. */
+const LOSSES = ["blunder", "mistake", "inaccuracy"];
+
+/** Expected points to a tenth, with their sign. */
+const points = (value) => `${value > 0 ? "+" : ""}${formatNumber(Math.round(value * 10) / 10)}`;
+/** A card as played ("X:take") without its joker mode ("X"). */
+const cardOf = (action) => action.split(":")[0];
+
+/** An action as people read it: a bid, a card with its joker mode, a control round. */
+function actionLabel(action) {
+  if (/^\d+$/.test(action)) return t("web.review.bid", { bid: action });
+  const [card, mode, suit] = action.split(":");
+  if (mode === "take") return `${cardName(card)} · ${t("web.joker.takes")}`;
+  if (mode) return `${cardName(card)} · ${t(`web.joker.${mode}.played`, { suit: t(`web.suit.${suit}`) })}`;
+  return cardName(card);
+}
+
+export function showReview(view, app, gameId, firstSeat) {
+  const s = { report: null, record: null, seat: firstSeat, job: null, error: null, moment: null, timer: null };
+  const path = () => `/games/${encodeURIComponent(gameId)}/reviews/${s.seat}`;
+
+  async function load() {
+    clearTimeout(s.timer);
+    try {
+      s.job = await get(path());
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) s.error = error.message;
+      s.job = null;
+    }
+    render();
+    if (s.job && ["queued", "running"].includes(s.job.status)) s.timer = setTimeout(load, POLL_MS);
+  }
+
+  async function ask() {
+    try {
+      s.job = await post(path());
+      s.error = null;
+    } catch (error) {
+      if (error.status !== 429) toast(t("web.error.server", { detail: error.message }), "error");
+      return;
+    }
+    load();
+  }
+
+  function names() {
+    return s.report.players.map((name) => playerName(name));
+  }
+
+  function render() {
+    if (s.error) {
+      view.innerHTML = `<section class="panel error"><p>${esc(t("web.error.server", { detail: s.error }))}</p>
+        <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
+      return;
+    }
+    if (!s.report) {
+      view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+      return;
+    }
+    const seats = names()
+      .map((name, seat) => `<option value="${seat}" ${seat === s.seat ? "selected" : ""}>${esc(name)}</option>`)
+      .join("");
+    const hints = s.job?.hints?.length
+      ? `<p class="badge hints-used">${esc(t("web.review.hints", { names: s.job.hints.map((seat) => names()[seat]).join(", ") }))}</p>`
+      : "";
+    view.innerHTML = `<section class="panel review" data-status="${esc(s.job?.status ?? "none")}">
+      <h2>${esc(t("web.review.title"))}</h2>
+      <label class="review-seat">${esc(t("web.review.seat"))} <select class="seat-select">${seats}</select></label>
+      ${hints}
+      <div class="review-body">${bodyMarkup()}</div>
+      <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(gameId)}">${esc(t("web.games.replay"))}</a>
+        <a class="button" data-nav href="/">${esc(t("web.back.lobby"))}</a></div></section>`;
+    view.querySelector(".seat-select").addEventListener("change", (event) => {
+      s.seat = Number(event.target.value);
+      s.moment = null;
+      history.replaceState(null, "", `/?review=${encodeURIComponent(gameId)}&seat=${s.seat}`);
+      load();
+    });
+    view.querySelector(".ask")?.addEventListener("click", ask);
+    for (const button of view.querySelectorAll(".move")) {
+      button.addEventListener("click", () => {
+        s.moment = Number(button.dataset.moment);
+        render();
+        view.querySelector(".moment")?.scrollIntoView({ block: "nearest" });
+      });
+    }
+  }
+
+  function bodyMarkup() {
+    const job = s.job;
+    if (job === null) {
+      return `<p>${esc(t("web.review.none"))}</p>
+        <button class="primary big ask">${esc(t("web.review.ask"))}</button>`;
+    }
+    if (job.status === "queued") {
+      return `<p role="status">${esc(t("web.review.queued", { position: (job.position ?? 0) + 1 }))}</p>`;
+    }
+    if (job.status === "running") {
+      const text = job.total ? t("web.review.progress", { done: job.done, total: job.total }) : t("web.review.starting");
+      return `<p role="status">${esc(text)}</p>
+        <progress max="${job.total || 1}" value="${job.done}" aria-label="${esc(t("web.review.title"))}"></progress>`;
+    }
+    if (job.status === "failed") {
+      return `<p class="error">${esc(t("web.review.failed", { detail: job.error ?? "" }))}</p>
+        <button class="primary ask">${esc(t("web.review.again"))}</button>`;
+    }
+    const review = job.review;
+    if (!review.moments.length) return `<p>${esc(t("web.review.nothing"))}</p>`;
+    return `${summaryMarkup(review)}${s.moment === null ? "" : momentMarkup(review, review.moments[s.moment])}
+      ${movesMarkup(review)}${roundsMarkup(review)}
+      <p class="hint">${esc(t("web.review.legend", review.thresholds))}</p>`;
+  }
+
+  function summaryMarkup(review) {
+    const row = review.summary[0];
+    const figures = [
+      ["web.review.col.moves", row.moves],
+      ["web.review.col.bid_loss", formatNumber(row.bid_loss)],
+      ["web.review.col.play_loss", formatNumber(row.play_loss)],
+      ["web.review.col.loss", formatNumber(row.loss)],
+      ["web.review.class.inaccuracy", row.inaccuracies],
+      ["web.review.class.mistake", row.mistakes],
+      ["web.review.class.blunder", row.blunders],
+    ];
+    return `<dl class="review-summary">${figures
+      .map(([key, value]) => `<div><dt>${esc(t(key))}</dt><dd>${esc(value)}</dd></div>`)
+      .join("")}</dl>`;
+  }
+
+  function moveButton(review, index) {
+    const moment = review.moments[index];
+    const where = moment.phase === "bid"
+      ? t("web.review.where.bid", { round: moment.round })
+      : t("web.review.where.trick", { round: moment.round, trick: moment.trick });
+    const best = moment.class === "best" ? "" : ` · ${esc(t("web.review.best"))} ${esc(actionLabel(moment.best))} (${points(moment.best_points)})`;
+    return `<li><button class="move ${s.moment === index ? "chosen" : ""}" data-moment="${index}" data-class="${esc(moment.class)}">
+      <span class="class-badge class-${esc(moment.class)}">${esc(t(`web.review.class.${moment.class}`))}</span>
+      <span class="move-text"><span class="muted">${esc(where)}</span> ${esc(actionLabel(moment.played))} (${points(moment.played_points)})${best}
+      ${moment.loss > 0 ? ` · <b>${esc(t("web.review.lost", { points: formatNumber(moment.loss) }))}</b>` : ""}</span></button></li>`;
+  }
+
+  function movesMarkup(review) {
+    const worst = review.worst.filter((index) => LOSSES.includes(review.moments[index].class));
+    const rest = review.moments.map((_, index) => index).filter((index) => !worst.includes(index));
+    const list = (indexes) => `<ol class="moves">${indexes.map((index) => moveButton(review, index)).join("")}</ol>`;
+    return `<h3>${esc(t("web.review.worst"))}</h3>
+      ${worst.length ? list(worst) : `<p>${esc(t("web.review.clean"))}</p>`}
+      <details class="all-moves"><summary>${esc(t("web.review.others"))}</summary>${list(rest)}</details>`;
+  }
+
+  function roundsMarkup(review) {
+    const rows = review.rounds
+      .map((round) => `<tr><th scope="row">${round.round} ${kindBadge(round.kind)}</th><td>${round.points ?? "–"}</td>
+        <td>${formatNumber(round.bid_loss)}</td><td>${formatNumber(round.play_loss)}</td></tr>`)
+      .join("");
+    return `<details class="review-rounds"><summary>${esc(t("web.review.rounds"))}</summary>
+      <table class="sheet"><thead><tr><th scope="col">${esc(t("web.sheet.round"))}</th><th scope="col">${esc(t("web.seat.points"))}</th>
+      <th scope="col">${esc(t("web.review.col.bid_loss"))}</th><th scope="col">${esc(t("web.review.col.play_loss"))}</th></tr></thead>
+      <tbody>${rows}</tbody></table></details>`;
+  }
+
+  /** The moment of a move: the trick so far, the seat's hand then, the choices' points. */
+  function momentMarkup(review, moment) {
+    const round = s.record.rounds[moment.round - 1];
+    const scored = s.report.rounds[moment.round - 1];
+    const count = s.report.players.length;
+    const tricks = round.tricks.slice(0, moment.phase === "bid" ? 0 : moment.trick - 1);
+    const played = new Set(tricks.flatMap((trick, k) => trick.filter((_, i) => (scored.tricks[k].leader + i) % count === s.seat).map(cardOf)));
+    const hand = sortHand(round.hands[s.seat].filter((card) => !played.has(card)), scored.trump);
+    const current = moment.phase === "bid" ? null : scored.tricks[moment.trick - 1];
+    const before = current ? current.cards.slice(0, (s.seat - current.leader + count) % count) : [];
+    const trick = before.length
+      ? `<ol class="trick-cards">${before
+          .map((card, i) => `<li class="played"><span class="card face">${cardSvg(card)}</span><span class="who">${esc(playerName(s.report.players[(current.leader + i) % count], { level: false }))}</span></li>`)
+          .join("")}</ol>`
+      : `<p class="centre-note">${esc(t(moment.phase === "bid" ? "web.review.bidding" : "web.review.leading"))}</p>`;
+    const mark = (card) => {
+      if (moment.phase === "bid") return "";
+      if (card === cardOf(moment.played)) return "played-move";
+      return card === cardOf(moment.best) ? "best-move" : "";
+    };
+    const cards = hand
+      .map((card) => `<span class="card face ${mark(card)}" title="${esc(cardName(card))}">${cardSvg(card)}</span>`)
+      .join("");
+    const choices = moment.choices
+      .slice(0, 6)
+      .map((choice) => `<tr class="${choice.action === moment.played ? "played-move" : ""}"><th scope="row">${esc(actionLabel(choice.action))}</th>
+        <td>${points(choice.points)}</td></tr>`)
+      .join("");
+    return `<div class="moment" data-moment="${s.moment}">
+      <div class="round-bar"><div class="round-info"><strong>${esc(t("web.round.number", { round: moment.round }))}</strong>${kindBadge(moment.kind)}</div>
+        <span class="trump-info">${esc(t("web.trump.label"))} ${scored.trump ? suitIcon(scored.trump, "1.4em") : esc(t("web.trump.none"))}</span></div>
+      <div class="centre">${trick}</div>
+      <div class="hand review-hand" aria-label="${esc(t("web.hand.label"))}">${cards}</div>
+      <p class="hint">${esc(t("web.review.marks"))}</p>
+      <table class="sheet choices-table"><thead><tr><th scope="col">${esc(t("web.review.col.move"))}</th>
+        <th scope="col">${esc(t("web.review.col.expected"))}</th></tr></thead>
+        <tbody>${choices}</tbody></table></div>`;
+  }
+
+  Promise.all([get(`/games/${encodeURIComponent(gameId)}/score`), get(`/games/${encodeURIComponent(gameId)}/record`)])
+    .then(([report, record]) => {
+      Object.assign(s, { report, record });
+      if (!(s.seat >= 0 && s.seat < report.players.length)) s.seat = 0;
+      load();
+    })
+    .catch((error) => {
+      s.error = error.message;
+      render();
+    });
+  render();
+  return { render, stop: () => clearTimeout(s.timer) };
+}
+
+/** The expert's hint for the caller's seat at table `tableId`: the suggested bid or card
+ * and the expected points of the top choices; `play(action)` makes the suggested move. */
+export async function showHint(tableId, play) {
+  let hint;
+  try {
+    hint = await post(`/tables/${encodeURIComponent(tableId)}/hint`);
+  } catch (error) {
+    if (error.status !== 429) toast(t("web.error.server", { detail: error.message }), "error");
+    return;
+  }
+  const rows = hint.choices
+    .map((choice) => `<tr><th scope="row">${esc(actionLabel(choice.action))}</th><td>${points(choice.points)}</td></tr>`)
+    .join("");
+  const body = openDialog(
+    t("web.hint.title"),
+    `<p class="hint-suggested" data-action="${esc(hint.suggested)}">${esc(t("web.hint.suggested", { move: actionLabel(hint.suggested) }))}</p>
+    ${rows ? `<table class="sheet choices-table"><thead><tr><th scope="col">${esc(t("web.review.col.move"))}</th><th scope="col">${esc(t("web.review.col.expected"))}</th></tr></thead><tbody>${rows}</tbody></table>` : ""}
+    <p class="hint">${esc(t("web.hint.note"))}</p>
+    <button class="primary play-hint">${esc(t("web.hint.play"))}</button>`,
+  );
+  body.querySelector(".play-hint").addEventListener("click", () => play(hint.suggested));
+}

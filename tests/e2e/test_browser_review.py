@@ -1,0 +1,105 @@
+"""The expert's review and hints in the browser (docs/review.md, "In the browser"): a
+short game at an unrated table where the player asks for a hint (and plays it), then
+the review asked for from the results screen, its progress, its summary and moves, a
+move's moment; the game's line in the lobby says hints were used; the review screen at
+phone size in three languages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from e2e_helpers import ACTIONABLE, act, check_screen, create_table, enter, set_language
+from playwright.sync_api import Browser, Page
+
+from raspisnoy.server.process import ServerProcess
+
+#: Reviews and hints with the least budget the search accepts, at the usual priority (the
+#: shared test machine is rarely idle enough for review processes at nice 19).
+FAST_REVIEWS = {
+    "RASPISNOY_REVIEW_ITERATIONS": "64",
+    "RASPISNOY_HINT_ITERATIONS": "64",
+    "RASPISNOY_REVIEW_NICE": "0",
+}
+
+
+@pytest.fixture
+def review_server(tmp_path: Path) -> Iterator[str]:
+    process = ServerProcess(
+        "--data-dir", str(tmp_path), log=tmp_path / "server.log", env=FAST_REVIEWS
+    )
+    process.start()
+    yield process.url
+    process.stop()
+
+
+def play_to_the_end(page: Page) -> None:
+    """Makes the first allowed move at every turn until the results show."""
+    while page.locator("#results").count() == 0:
+        page.wait_for_selector(f"{ACTIONABLE}, #results")
+        if page.locator("#results").count() == 0:
+            act(page)
+
+
+def test_hint_then_review_of_a_finished_game(browser: Browser, review_server: str) -> None:
+    context = browser.new_context(
+        base_url=review_server, locale="en-US", viewport={"width": 360, "height": 640}
+    )
+    page = context.new_page()
+    enter(page, "Anna")
+    page.click("details.options summary")
+    page.fill("input[name=option-custom_plan]", "3, 2")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    table_id = create_table(page, players=3)
+    page.click(".seating .start")
+    # a hint on her first turn: the expert's move and the points of the top choices
+    page.wait_for_selector(ACTIONABLE)
+    page.click(".hint-button")
+    suggested = page.locator("dialog[open] .hint-suggested")
+    suggested.wait_for()
+    assert page.locator("dialog[open] .choices-table tbody tr").count() >= 1
+    action = suggested.get_attribute("data-action")
+    assert action is not None
+    offered = (
+        f"button.bid[data-bid='{action}']:not([disabled])"
+        if action.isdigit()
+        else f".hand button.card.legal[data-card='{action.split(':')[0]}']"
+    )
+    assert page.locator(offered).count() == 1  # the suggestion is a move she may make
+    page.click("dialog[open] .play-hint")
+    page.wait_for_selector("dialog[open]", state="detached")
+    play_to_the_end(page)
+
+    # the review, asked for from the results screen
+    page.click("#results .review-link")
+    page.wait_for_selector(".review .ask")
+    page.click(".review .ask")
+    page.wait_for_selector(".review[data-status=done]", timeout=180_000)
+    assert page.locator(".review .hints-used").count() == 1
+    summary = page.inner_text(".review-summary")
+    assert "Lost to bids" in summary and "Lost to play" in summary
+    # every judged move is listed: those that lost points first, the others under a fold
+    page.click(".review .all-moves summary")
+    moves = page.locator(".review .move")
+    assert moves.count() == int(summary.split("Moves judged")[1].split()[0])
+    problems = check_screen(page, "review")
+    moves.first.click()
+    page.wait_for_selector(".review .moment .review-hand .card")
+    assert page.locator(".review .moment .choices-table tbody tr").count() >= 1
+    problems += check_screen(page, "review-moment")
+    # reopened, it is there at once; in Russian and Ukrainian too
+    page.reload()
+    page.wait_for_selector(".review[data-status=done]")
+    for lang in ("ru", "uk"):
+        set_language(page, lang)
+        problems += check_screen(page, "review")
+    assert not problems, "\n".join(problems)
+
+    # the lobby's list of games marks the one with hints
+    set_language(page, "en")
+    page.goto("/")
+    line = page.locator(".game-row", has=page.locator(f"a[href='/?replay={table_id}']"))
+    line.wait_for()
+    assert "with hints" in line.inner_text()
+    context.close()
