@@ -27,7 +27,8 @@ import itertools
 import json
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import psycopg
@@ -45,6 +46,16 @@ SEATS = 4
 _STEP = 0.4
 #: Games copied at a time: the rows of one batch are held in memory, not those of all.
 _BATCH = 20_000
+
+
+@dataclass(slots=True)
+class _Climb:
+    """One person's rating in one scope as the fill moves it: mean, spread, games, last."""
+
+    mu: float
+    sigma: float
+    games: int
+    last: datetime
 
 
 def _url(schema: str) -> str:
@@ -68,7 +79,7 @@ def fill(schema: str, players: int, games: int, seed: int) -> dict[str, float]:
     ids = [f"u{n:07d}" for n in range(players)]
     skill = [rng.gauss(0, 1) for _ in ids]
     rules = {preset: json.dumps(resolve_rules(preset).to_json()) for preset in PRESETS}
-    ratings: dict[tuple[str, int], list[float]] = {}
+    ratings: dict[tuple[str, int], _Climb] = {}
     timings: dict[str, float] = {}
     with psycopg.connect(POSTGRES, options=f"-csearch_path={schema}") as connection:
         started = time.perf_counter()
@@ -98,9 +109,10 @@ def fill(schema: str, players: int, games: int, seed: int) -> dict[str, float]:
                 " FROM STDIN"
             ) as copy,
         ):
-            for (scope, player), (mu, sigma, games_played, last) in ratings.items():
-                shown = displayed(Rating(mu, sigma))
-                copy.write_row((scope, ids[player], mu, sigma, shown, int(games_played), last))
+            for (scope, player), climb in ratings.items():
+                shown = displayed(Rating(climb.mu, climb.sigma))
+                row = (scope, ids[player], climb.mu, climb.sigma, shown, climb.games, climb.last)
+                copy.write_row(row)
         timings["ratings"] = time.perf_counter() - started
         started = time.perf_counter()
         with connection.cursor() as cursor:
@@ -165,7 +177,7 @@ def _copy_games(
     rules: dict[str, str],
     skill: list[float],
     ids: list[str],
-    ratings: dict[tuple[str, int], list[float]],
+    ratings: dict[tuple[str, int], _Climb],
     rng: random.Random,
 ) -> None:
     """COPY a batch of games: their tables, seats, results and rating changes (one COPY
@@ -233,20 +245,20 @@ def _copy_games(
                 continue
             for scope in ("all", preset):
                 state = ratings.setdefault(
-                    (scope, person), [DEFAULT_RATING.mu, DEFAULT_RATING.sigma, 0, finished]
+                    (scope, person), _Climb(DEFAULT_RATING.mu, DEFAULT_RATING.sigma, 0, finished)
                 )
-                state[0] += _STEP * (len(seated) + 1 - 2 * place) / 2
-                state[1] = max(1.0, state[1] * 0.97)
-                state[2] += 1
-                state[3] = finished
+                state.mu += _STEP * (len(seated) + 1 - 2 * place) / 2
+                state.sigma = max(1.0, state.sigma * 0.97)
+                state.games += 1
+                state.last = finished
                 changes.append(
                     (
                         table_id,
                         ids[person],
                         scope,
-                        state[0],
-                        state[1],
-                        displayed(Rating(state[0], state[1])),
+                        state.mu,
+                        state.sigma,
+                        displayed(Rating(state.mu, state.sigma)),
                         finished,
                     )
                 )
@@ -274,7 +286,7 @@ def _between(rng: random.Random, low: int, high: int) -> int:
 
 
 def _copy(
-    cursor: psycopg.Cursor[tuple[object, ...]], target: str, rows: list[tuple[object, ...]]
+    cursor: psycopg.Cursor[tuple[object, ...]], target: str, rows: Sequence[tuple[object, ...]]
 ) -> None:
     with cursor.copy(f"COPY {target} FROM STDIN") as copy:
         for row in rows:
