@@ -17,7 +17,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, text, update
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -123,6 +123,13 @@ class SheetRow:
 FinishHook = Callable[[Session, str, datetime], None]
 
 
+#: Taken before migrating; released when the migration's transaction ends. The key is
+#: the schema's, so schemas of one database (the tests' own) migrate side by side.
+_MIGRATION_LOCK = text(
+    "SELECT pg_advisory_xact_lock(hashtext('raspisnoy migrations ' || current_schema()))"
+)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -177,11 +184,18 @@ class Store:
         return store
 
     def migrate(self) -> None:
-        """Apply every migration shipped in ``raspisnoy.store.migrations`` not yet applied."""
+        """Apply every migration shipped in ``raspisnoy.store.migrations`` not yet applied.
+
+        On PostgreSQL the upgrade holds an advisory lock of its schema for its whole
+        transaction: machines started at once each run it in turn, and each after the
+        first finds the schema at head (without it, two would both create the same
+        tables and all but one fail)."""
         config = Config()
         config.set_main_option("script_location", str(files("raspisnoy.store") / "migrations"))
         try:
             with self.engine.begin() as connection:
+                if connection.dialect.name == "postgresql":
+                    connection.execute(_MIGRATION_LOCK)
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
         except SQLAlchemyError as error:

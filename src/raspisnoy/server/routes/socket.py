@@ -40,7 +40,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             return
     settings = services.settings
     holder = user.id if user is not None else f"address {address_of(websocket)}"
-    if not services.sockets.acquire(holder):
+    if not await services.sockets.acquire(holder):
         limit = services.sockets.limit
         await websocket.close(CloseCode.TOO_MANY, f"too many connections: at most {limit} at once")
         return
@@ -55,7 +55,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         with suppress(RuntimeError):  # unless the socket is closed already
             await websocket.close(CloseCode.RESTART, error.message[:120])
     finally:
-        services.sockets.release(holder)
+        await services.sockets.release(holder)
 
 
 async def _connected(
