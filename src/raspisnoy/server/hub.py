@@ -37,8 +37,6 @@ _log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 #: Most actions committed in one transaction.
 _BATCH = 512
-#: Batches of actions committing side by side, where the database allows it.
-_IN_FLIGHT = 2
 #: Seconds between SQLite checkpoints.
 _CHECKPOINT_SECONDS = 2.0
 #: Why the clients of a table that moved to another worker are closed (they reconnect).
@@ -46,30 +44,21 @@ _MOVED = "the table moved to another server worker: reconnect"
 
 
 class EventWriter:
-    """Stores actions in batches; ``write`` returns once its action is committed.
+    """Stores actions in batches; ``write`` returns once its action is committed."""
 
-    Up to ``in_flight`` batches commit side by side (each in its own transaction): while
-    one waits for the database, the actions that arrive meanwhile form the next batch
-    and need not wait for the first commit to end. Batches never hold two actions of one
-    table (a table's actor waits for each action to be stored before the next), so the
-    order of a table's events is the order of its actions."""
-
-    def __init__(self, store: Store, fences: dict[str, int], in_flight: int = 1) -> None:
+    def __init__(self, store: Store, fences: dict[str, int]) -> None:
         self._store = store
         #: The fencing token this worker holds for each table it owns.
         self._fences = fences
         self._queue: asyncio.Queue[tuple[EventRow, asyncio.Future[None]]] = asyncio.Queue()
-        self._slots = asyncio.Semaphore(in_flight)
         self._task: asyncio.Task[None] | None = None
-        self._commits: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="event writer")
 
     async def stop(self) -> None:
-        for task in [self._task, *self._commits]:
-            if task is not None:
-                task.cancel()
+        if self._task is not None:
+            self._task.cancel()
 
     async def write(self, row: EventRow) -> None:
         """Store ``row``; raises ``StoreError`` if it could not be stored."""
@@ -80,33 +69,25 @@ class EventWriter:
     async def _run(self) -> None:
         while True:
             batch = [await self._queue.get()]
-            await self._slots.acquire()  # what arrives meanwhile joins this batch
             while len(batch) < _BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
-            task = asyncio.create_task(self._commit(batch))
-            self._commits.add(task)
-            task.add_done_callback(self._commits.discard)
-
-    async def _commit(self, batch: list[tuple[EventRow, asyncio.Future[None]]]) -> None:
-        try:
-            await self._append([row for row, _ in batch])
-        except StoreError as error:
-            if len(batch) == 1:
-                _settle(batch[0][1], error)
-                return
-            # One bad row must not fail the other tables' actions: store them one by one.
-            for row, future in batch:
-                try:
-                    await self._append([row])
-                except StoreError as single_error:
-                    _settle(future, single_error)
-                else:
+            try:
+                await self._append([row for row, _ in batch])
+            except StoreError as error:
+                if len(batch) == 1:
+                    _settle(batch[0][1], error)
+                    continue
+                # One bad row must not fail the other tables' actions: store them one by one.
+                for row, future in batch:
+                    try:
+                        await self._append([row])
+                    except StoreError as single_error:
+                        _settle(future, single_error)
+                    else:
+                        _settle(future, None)
+            else:
+                for _, future in batch:
                     _settle(future, None)
-        else:
-            for _, future in batch:
-                _settle(future, None)
-        finally:
-            self._slots.release()
 
     async def _append(self, rows: list[EventRow]) -> None:
         fences = {row.table_id: self._fences.get(row.table_id, -1) for row in rows}
@@ -185,8 +166,7 @@ class Hub:
         self.broadcast.subscribe(revocation.CHANNEL, self._sessions_ended)
         #: The fencing token of each table this worker has claimed (``Store.claim_table``).
         self.fences: dict[str, int] = {}
-        in_flight = _IN_FLIGHT if store.parallel_writes else 1
-        self.writer = EventWriter(store, self.fences, in_flight)
+        self.writer = EventWriter(store, self.fences)
         self._actors: dict[str, TableActor] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._checkpoints: asyncio.Task[None] | None = None

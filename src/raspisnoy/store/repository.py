@@ -184,9 +184,6 @@ class Store:
         #: SQLite's write-ahead log is folded into the database by ``checkpoint``, which
         #: the server calls every few seconds; other databases need nothing of the kind.
         self.needs_checkpoints = engine.dialect.name == "sqlite"
-        #: Whether writes of different tables commit side by side (PostgreSQL); SQLite
-        #: has one writer at a time, and a second waits in its busy handler.
-        self.parallel_writes = engine.dialect.name != "sqlite"
 
     @classmethod
     def open(cls, url: str | URL, *, migrate: bool = True) -> Store:
