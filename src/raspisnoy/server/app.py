@@ -12,15 +12,18 @@ from pathlib import Path
 from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
+from redis.asyncio import Redis
 
 from raspisnoy.bots.expert import warm_up
 from raspisnoy.ratings.results import record_results
 from raspisnoy.server.auth import Sessions, load_secret
+from raspisnoy.server.broadcast import RedisBroadcast
 from raspisnoy.server.cluster import Ownership
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services, count_request, install
 from raspisnoy.server.errors import RequestError, request_error_answer, validation_error_answer
 from raspisnoy.server.hub import Hub
+from raspisnoy.server.limits import RedisSocketCounts
 from raspisnoy.server.reviews import ReviewQueue
 from raspisnoy.server.routes import API_ROUTERS, OTHER_ROUTERS
 from raspisnoy.server.routes.pages import add_docs, score_page_router
@@ -30,6 +33,9 @@ __all__ = ["WEB_DIR", "create_app"]
 
 #: The browser client's static files, served at ``/`` when the folder exists.
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
+#: A socket counted in Redis stops counting this many lease periods after its worker
+#: last refreshed it: a dead worker's sockets free their users' places within 15 s.
+_SOCKET_LEASES = 5
 
 
 def create_app(
@@ -40,11 +46,22 @@ def create_app(
     settings = settings or ServerSettings()
     if record_results not in store.finish_hooks:  # a game's end stores results and ratings
         store.finish_hooks.append(record_results)
-    ownership = None
+    ownership, broadcast, sockets = None, None, None
     if settings.redis_url is not None:  # one of several workers (docs/cluster.md)
-        ownership = Ownership.connect(settings.redis_url, settings.lease_seconds)
-    hub = Hub(store, settings, ownership)
+        redis = Redis.from_url(settings.redis_url, decode_responses=True)
+        ownership = Ownership(redis, settings.lease_seconds)
+        broadcast = RedisBroadcast(redis, ownership.name)
+        sockets = RedisSocketCounts(
+            redis,
+            ownership.name,
+            settings.max_sockets_per_user,
+            _SOCKET_LEASES * settings.lease_seconds,
+        )
+    hub = Hub(store, settings, ownership, broadcast)
     review_queue = ReviewQueue(store, settings, alone=ownership is None)
+    given = None if settings.secret_key is None else settings.secret_key.get_secret_value()
+    sessions = Sessions(load_secret(given, settings.data_dir), settings.session_seconds)
+    services = Services.of(store, settings, hub, sessions, sockets)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -52,9 +69,11 @@ def create_app(
         # off the event loop, rather than at the first bot's turn.
         threading.Thread(target=warm_up, name="expert-warm-up", daemon=True).start()
         await hub.start()
+        await services.sockets.start()
         await review_queue.start()
         yield
         await review_queue.stop()
+        await services.sockets.stop()
         await hub.stop()
 
     app = FastAPI(
@@ -65,9 +84,7 @@ def create_app(
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
     )
-    given = None if settings.secret_key is None else settings.secret_key.get_secret_value()
-    sessions = Sessions(load_secret(given, settings.data_dir), settings.session_seconds)
-    install(app, Services.of(store, settings, hub, sessions))
+    install(app, services)
     app.state.review_queue = review_queue
     app.add_exception_handler(RequestError, request_error_answer)
     app.add_exception_handler(RequestValidationError, validation_error_answer)

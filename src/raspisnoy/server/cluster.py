@@ -44,13 +44,20 @@ if holder and holder ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
-# Extend the lease if it is still ours.
+# Extend each lease (KEYS) that is still ours: a list of 1 (renewed) or 0 (lost), in order.
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+local renewed = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    renewed[i] = redis.call('PEXPIRE', key, ARGV[2])
+  else
+    renewed[i] = 0
+  end
 end
-return 0
+return renewed
 """
+#: Most leases renewed by one script call (each call stays short for Redis).
+_RENEW_BATCH = 1000
 # Let the lease go if it is still ours.
 _RELEASE_SCRIPT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -141,23 +148,25 @@ class Ownership:
         return {table: None if v is None else str(v) for table, v in zip(ids, values, strict=True)}
 
     async def _renewing(self, lost: Callable[[str], None]) -> None:
+        """Renew every held lease each third of its life, in one script call per
+        ``_RENEW_BATCH`` leases (a pipeline of one call per lease cost the worker a
+        command to encode and a reply to parse per table)."""
         while True:
             await asyncio.sleep(self._ttl_ms / 3000)
             tables = list(self._held)
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for table in tables:
-                        await self._renew(
-                            keys=[_OWNER + table], args=[self.name, self._ttl_ms], client=pipe
-                        )
-                    renewed = await pipe.execute()
-            except (RedisError, OSError) as error:
-                _log.warning("cannot renew table leases: %s", error)
-                continue
-            for table, ok in zip(tables, renewed, strict=True):
-                if not ok and table in self._held:
-                    self._held.discard(table)
-                    lost(table)
+            for start in range(0, len(tables), _RENEW_BATCH):
+                batch = tables[start : start + _RENEW_BATCH]
+                try:
+                    renewed = await self._renew(
+                        keys=[_OWNER + table for table in batch], args=[self.name, self._ttl_ms]
+                    )
+                except (RedisError, OSError) as error:
+                    _log.warning("cannot renew table leases: %s", error)
+                    break
+                for table, ok in zip(batch, renewed, strict=True):
+                    if not ok and table in self._held:
+                        self._held.discard(table)
+                        lost(table)
 
     async def _listening(self, asked: Callable[[str], None]) -> None:
         while True:

@@ -64,15 +64,23 @@ class Services:
     reports: LRUCache[tuple[str, str], bytes]
 
     @classmethod
-    def of(cls, store: Store, settings: ServerSettings, hub: Hub, sessions: Sessions) -> Services:
-        """The services over these parts, with the limits and caches the settings give."""
+    def of(
+        cls,
+        store: Store,
+        settings: ServerSettings,
+        hub: Hub,
+        sessions: Sessions,
+        sockets: SocketCounts | None = None,
+    ) -> Services:
+        """The services over these parts, with the limits and caches the settings give
+        (the socket counts: this process's, unless ``sockets`` are given)."""
         return cls(
             store,
             settings,
             hub,
             sessions,
             Limits(settings),
-            SocketCounts(settings.max_sockets_per_user),
+            sockets or SocketCounts(settings.max_sockets_per_user),
             LRUCache(maxsize=max(1, settings.report_cache_size)),
         )
 

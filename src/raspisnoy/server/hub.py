@@ -8,7 +8,9 @@ per batch instead of one per action.
 With several workers (``ownership`` given, see ``cluster``) a table is loaded only under
 its lease, and every write for it carries the fencing token the hub got when it claimed
 the table: the database refuses the writes of a worker that lost the table. Tables whose
-owner died are adopted by a sweep every lease period, so bot games go on too.
+owner died are adopted by a sweep every lease period, so bot games go on too. Ended
+sessions reach every worker through ``broadcast`` (Redis pub/sub with several workers),
+so their table sockets close wherever they are.
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ from contextlib import asynccontextmanager, suppress
 from functools import partial
 from typing import Any, TypeVar
 
+from raspisnoy.server import revocation
 from raspisnoy.server.actor import TableActor
+from raspisnoy.server.broadcast import Broadcast
 from raspisnoy.server.cluster import LeaseBusyError, Ownership
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.connection import CloseCode, Connection
+from raspisnoy.server.connection import CloseCode
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.lobby_feed import LobbyFeed
+from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.store import ChatRow, EventRow, FencedError, Store, StoreError, TableRow, Together
 
 __all__ = ["EventWriter", "Hub"]
@@ -170,16 +175,23 @@ class Hub:
     """Every live table of this process, by id."""
 
     def __init__(
-        self, store: Store, settings: ServerSettings, ownership: Ownership | None = None
+        self,
+        store: Store,
+        settings: ServerSettings,
+        ownership: Ownership | None = None,
+        broadcast: Broadcast | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.ownership = ownership
+        #: Messages to every worker (in this process only, unless given one over Redis).
+        self.broadcast = broadcast or Broadcast()
+        self.broadcast.subscribe(revocation.CHANNEL, self._sessions_ended)
         #: The fencing token of each table this worker has claimed (``Store.claim_table``).
         self.fences: dict[str, int] = {}
         self.writer = EventWriter(store, self.fences)
         #: The live lobby's sockets (``lobby_feed``), told of every change of a table.
-        self.lobby = LobbyFeed(store, settings.redis_url)
+        self.lobby = LobbyFeed(store, self.broadcast)
         self._actors: dict[str, TableActor] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._checkpoints: asyncio.Task[None] | None = None
@@ -197,7 +209,7 @@ class Hub:
         """Start the writer and bring back every game that was being played (after a
         restart or a crash: the stored actions rebuild each exactly)."""
         self.writer.start()
-        await self.lobby.start()
+        await self.broadcast.start()
         if self.store.needs_checkpoints:
             self._checkpoints = asyncio.create_task(self._checkpoint(), name="checkpoints")
         if self.ownership is not None:
@@ -211,6 +223,7 @@ class Hub:
     async def stop(self) -> None:
         if self._sweeps is not None:
             self._sweeps.cancel()
+        await self.broadcast.stop()
         for actor in list(self._actors.values()):
             await actor.close()
         await self.writer.stop()
@@ -271,10 +284,15 @@ class Hub:
             except StoreError as error:  # a busy database: the next one will do
                 _log.warning("%s", error)
 
-    def close_sessions(self, ended: Callable[[Connection], bool]) -> None:
-        """Close every client of every table whose session has ended."""
+    async def close_sessions(self, ended: EndedSessions) -> None:
+        """Close the table sockets of the ended sessions on every worker: this one's at
+        once, the others' as soon as they hear of it (``broadcast``)."""
+        await self.broadcast.publish(revocation.CHANNEL, ended.to_json())
+
+    def _sessions_ended(self, message: dict[str, Any]) -> None:
+        ended = EndedSessions.from_json(message)
         for actor in self._actors.values():
-            actor.close_sessions(ended)
+            actor.close_sessions(ended.matches)
 
     @asynccontextmanager
     async def using(self, table_id: str) -> AsyncIterator[TableActor]:

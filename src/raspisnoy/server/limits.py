@@ -1,7 +1,9 @@
 """Limits on abuse: how often one address or one user may call the server, and how many
 sockets one user or table may hold. Rates are counted by the ``limits`` library over a
 moving window, in memory by default (``RASPISNOY_RATE_LIMIT_STORAGE`` may name a Redis
-that several workers share); the socket counts are this process's.
+that several workers share). The socket counts are this process's with one worker
+(``SocketCounts``) and shared by every worker through Redis with several
+(``RedisSocketCounts``), so a user's sockets count wherever nginx sent them.
 
 Every limit is a setting (docs/server-settings.md), set far above what a person playing
 fast needs: they stop scripts, not players. A request over a limit is refused with
@@ -11,18 +13,26 @@ fast needs: they stop scripts, not players. A request over a limit is refused wi
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+import logging
 import math
 import time
 from collections import Counter
+from contextlib import suppress
 
 from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 
-__all__ = ["Limits", "SocketCounts"]
+__all__ = ["Limits", "RedisSocketCounts", "SocketCounts"]
+
+_log = logging.getLogger(__name__)
 
 
 class Limits:
@@ -58,20 +68,128 @@ def _window(item: RateLimitItem) -> str:
 
 
 class SocketCounts:
-    """How many table sockets each key (a user, or an address) holds now."""
+    """How many table sockets each key (a user, or an address) holds now, in this process."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._counts: Counter[str] = Counter()
 
-    def acquire(self, key: str) -> bool:
+    async def start(self) -> None:
+        """Nothing to keep up in one process (``RedisSocketCounts`` refreshes its own)."""
+
+    async def stop(self) -> None:
+        """Nothing to give back in one process."""
+
+    async def acquire(self, key: str) -> bool:
         """Count one more socket of ``key``; ``False`` (and nothing counted) at the limit."""
         if self._counts[key] >= self.limit:
             return False
         self._counts[key] += 1
         return True
 
-    def release(self, key: str) -> None:
+    async def release(self, key: str) -> None:
         self._counts[key] -= 1
         if self._counts[key] <= 0:
             del self._counts[key]
+
+
+_SOCKETS = "raspisnoy:sockets:"
+# KEYS[1]: the key's sorted set of sockets (score: when each expires, in Redis's own
+# clock); ARGV: limit, lifetime in ms, the new socket's member. 1 if counted, 0 if full.
+_ACQUIRE = """
+local now = redis.call('TIME')
+local ms = now[1] * 1000 + math.floor(now[2] / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+# KEYS: sorted sets; ARGV[1]: lifetime in ms, then one member per key: each socket that
+# is still open lives on (a member released meanwhile is not added back: ZADD XX).
+_REFRESH = """
+local now = redis.call('TIME')
+local until_ms = now[1] * 1000 + math.floor(now[2] / 1000) + tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, 'XX', until_ms, ARGV[i + 1])
+  redis.call('PEXPIRE', key, ARGV[1])
+end
+return #KEYS
+"""
+#: Most sockets refreshed by one script call (keeps each call short for Redis).
+_REFRESH_BATCH = 1000
+
+
+class RedisSocketCounts(SocketCounts):
+    """The socket counts of every worker, in Redis: one sorted set per key, one member
+    per open socket (``{worker}:{n}``), each expiring ``lifetime`` seconds after it was
+    last refreshed. The worker refreshes its open sockets every third of ``lifetime``
+    in a few script calls, so the sockets of a worker that died stop counting within
+    ``lifetime`` of its death (their players' new sockets count meanwhile too).
+
+    If Redis cannot be reached the socket is let in uncounted (and a warning logged):
+    the limit stops scripts, and an outage of Redis must not stop the players."""
+
+    def __init__(self, redis: Redis, name: str, limit: int, lifetime: float) -> None:
+        super().__init__(limit)
+        self.redis = redis
+        self._name = name
+        self._lifetime_ms = int(lifetime * 1000)
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._refresh = redis.register_script(_REFRESH)
+        self._numbers = itertools.count()
+        #: The members this worker holds, by key.
+        self._held: dict[str, list[str]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._refreshing(), name="socket counts")
+
+    async def stop(self) -> None:
+        """Stop refreshing and remove this worker's sockets (a clean shutdown)."""
+        if self._task is not None:
+            self._task.cancel()
+        with suppress(RedisError, OSError):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key, members in self._held.items():
+                    pipe.zrem(_SOCKETS + key, *members)
+                await pipe.execute()
+        self._held.clear()
+
+    async def acquire(self, key: str) -> bool:
+        member = f"{self._name}:{next(self._numbers)}"
+        try:
+            counted = await self._acquire(
+                keys=[_SOCKETS + key], args=[self.limit, self._lifetime_ms, member]
+            )
+        except (RedisError, OSError) as error:
+            _log.warning("socket counts: %s; socket let in uncounted", error)
+            counted = 1
+        if not counted:
+            return False
+        self._held.setdefault(key, []).append(member)
+        return True
+
+    async def release(self, key: str) -> None:
+        members = self._held.get(key)
+        if not members:
+            return
+        member = members.pop()
+        if not members:
+            del self._held[key]
+        try:
+            await self.redis.zrem(_SOCKETS + key, member)
+        except (RedisError, OSError) as error:  # it expires by itself
+            _log.warning("socket counts: %s; a closed socket counts until it expires", error)
+
+    async def _refreshing(self) -> None:
+        while True:
+            await asyncio.sleep(self._lifetime_ms / 3000)
+            held = [(_SOCKETS + key, m) for key, members in self._held.items() for m in members]
+            try:
+                for start in range(0, len(held), _REFRESH_BATCH):
+                    batch = held[start : start + _REFRESH_BATCH]
+                    keys, members = [k for k, _ in batch], [m for _, m in batch]
+                    await self._refresh(keys=keys, args=[self._lifetime_ms, *members])
+            except (RedisError, OSError) as error:
+                _log.warning("cannot refresh the socket counts: %s", error)

@@ -5,8 +5,9 @@ The lobby is read from the store, never from the actors, so that every worker sh
 every worker's tables. Whatever may change it (a table opened, a seat taken or freed, a
 game started or finished) calls ``LobbyFeed.changed``: one worker alone then rebuilds its
 snapshot after a short settling time (a burst of changes costs one read); with several
-workers (``redis_url`` given, docs/cluster.md) the change is also published on the Redis
-channel ``raspisnoy:lobby`` and every worker rebuilds its own from the shared database.
+workers (docs/cluster.md) the change is also published to the others through the
+server's ``broadcast`` (channel ``lobby``, on Redis ``raspisnoy:broadcast:lobby``) and
+every worker rebuilds its own from the shared database.
 A snapshot that equals the last one is not sent again.
 
 Only what anyone may know is in it: ``lobby_line`` takes a table's public settings and
@@ -18,20 +19,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine
-from contextlib import suppress
 from typing import Any, Protocol
 
-from redis.asyncio import Redis
-from redis.exceptions import RedisError
-
+from raspisnoy.server.broadcast import Broadcast
 from raspisnoy.server.wire import Json, encode
 from raspisnoy.store import Store, TableRow
 
 __all__ = ["LOBBY_CHANNEL", "LobbyFeed", "Subscriber", "lobby_line", "lobby_message"]
 
 _log = logging.getLogger(__name__)
-#: The Redis channel on which a worker tells the others that the lobby changed.
-LOBBY_CHANNEL = "raspisnoy:lobby"
+#: The broadcast channel on which a worker tells every worker that the lobby changed.
+LOBBY_CHANNEL = "lobby"
 #: Seconds a rebuild waits for more changes of the same burst.
 _SETTLE_SECONDS = 0.1
 #: Most tables of each list in the lobby (newest first).
@@ -78,11 +76,10 @@ def lobby_message(open_tables: list[TableRow], playing: list[TableRow]) -> Json:
 class LobbyFeed:
     """The lobby sockets of this process and the snapshot they were last sent."""
 
-    def __init__(self, store: Store, redis_url: str | None = None) -> None:
+    def __init__(self, store: Store, broadcast: Broadcast) -> None:
         self._store = store
-        self._redis: Redis | None = None
-        if redis_url is not None:
-            self._redis = Redis.from_url(redis_url, decode_responses=True)
+        self._broadcast = broadcast
+        broadcast.subscribe(LOBBY_CHANNEL, lambda _message: self._refresh_soon())
         self._subscribers: set[Subscriber] = set()
         #: The last snapshot sent (encoded); ``None``: none is up to date.
         self._snapshot: str | None = None
@@ -94,24 +91,14 @@ class LobbyFeed:
     def subscribers(self) -> int:
         return len(self._subscribers)
 
-    async def start(self) -> None:
-        """Listen for the other workers' changes (with Redis)."""
-        if self._redis is not None:
-            self._spawn(self._listening())
-
     async def stop(self) -> None:
         for task in [*self._tasks, *([self._refresh] if self._refresh else [])]:
             task.cancel()
-        if self._redis is not None:
-            with suppress(RedisError, OSError):
-                await self._redis.aclose()
 
     def changed(self) -> None:
-        """Something the lobby shows may have changed: rebuild soon, here and (with Redis)
-        on every other worker."""
-        self._refresh_soon()
-        if self._redis is not None:
-            self._spawn(self._publish())
+        """Something the lobby shows may have changed: rebuild soon, here and on every
+        other worker (the broadcast delivers here too)."""
+        self._spawn(self._broadcast.publish(LOBBY_CHANNEL, {}))
 
     async def join(self, subscriber: Subscriber) -> None:
         """Add a lobby socket and send it the lobby as it is now."""
@@ -164,26 +151,6 @@ class LobbyFeed:
 
         open_tables, playing = await asyncio.to_thread(read)
         return encode(lobby_message(open_tables, playing))
-
-    async def _publish(self) -> None:
-        assert self._redis is not None
-        try:
-            await self._redis.publish(LOBBY_CHANNEL, "changed")
-        except (RedisError, OSError) as error:  # the other workers catch up at the next one
-            _log.warning("cannot tell the other workers that the lobby changed: %s", error)
-
-    async def _listening(self) -> None:
-        assert self._redis is not None
-        while True:
-            try:
-                async with self._redis.pubsub() as pubsub:
-                    await pubsub.subscribe(LOBBY_CHANNEL)
-                    async for message in pubsub.listen():
-                        if message["type"] == "message":
-                            self._refresh_soon()
-            except (RedisError, OSError) as error:
-                _log.warning("lobby changes: %s; listening again", error)
-                await asyncio.sleep(1)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

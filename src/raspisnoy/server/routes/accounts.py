@@ -26,6 +26,7 @@ from raspisnoy.server.deps import (
     address_of,
 )
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.routes.session import begin_session
 from raspisnoy.server.schemas import CredentialsIn, NewPasswordIn, PasswordIn
 from raspisnoy.server.wire import LogoutOut, SessionOut, SessionsOut, session_line_json, user_json
@@ -106,9 +107,7 @@ async def change_password(
     assert token is not None  # there is a user, so there was a token
     keep = services.sessions.digest(token)
     ended = await services.hub.run(players.set_password, user.id, hashed, keep)
-    services.hub.close_sessions(
-        lambda c: c.user is not None and c.user.id == user.id and c.session != keep
-    )
+    await services.hub.close_sessions(EndedSessions(user=user.id, keep=keep))
     return {"user": user_json(user), "sessions_ended": ended}
 
 
@@ -127,7 +126,7 @@ async def delete_account(
     for table_id in renamed:  # their kept reports name the player
         for route in ("score", "record"):
             services.reports.pop((table_id, route), None)
-    services.hub.close_sessions(lambda c: c.user is not None and c.user.id == user.id)
+    await services.hub.close_sessions(EndedSessions(user=user.id))
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
     return {"user": user_json(UserRow(user.id, ANONYMOUS, "deleted")), "sessions_ended": ended}
 
@@ -146,11 +145,12 @@ async def list_sessions(
 async def end_session(
     session_id: str, user: CurrentUser, players: PlayersDep, services: ServicesDep
 ) -> dict[str, Any]:
-    """End one of the caller's sessions (another device): its sockets close with 4401."""
+    """End one of the caller's sessions (another device): its sockets close with 4401,
+    on every worker."""
     ended = await services.hub.run(players.end_session_of, user.id, session_id)
     if ended is None:
         raise RequestError(Refusal.NOT_FOUND, f"you have no session {session_id!r}")
-    services.hub.close_sessions(lambda connection: connection.session == ended)
+    await services.hub.close_sessions(EndedSessions((ended,)))
     return {"user": user_json(user), "sessions_ended": 1}
 
 
@@ -159,7 +159,7 @@ async def _end_session(token: str, services: Services, *, close_sockets: bool = 
     digest = services.sessions.digest(token)
     await services.hub.run(services.store.end_session, digest)
     if close_sockets:
-        services.hub.close_sessions(lambda connection: connection.session == digest)
+        await services.hub.close_sessions(EndedSessions((digest,)))
 
 
 async def _check_password(

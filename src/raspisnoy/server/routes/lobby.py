@@ -41,7 +41,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 await feed.resend(connection)
     finally:
         feed.part(connection)
-        services.sockets.release(holder)
+        await services.sockets.release(holder)
         if connection.closing:
             with suppress(TimeoutError):
                 await asyncio.wait_for(pump, 5)

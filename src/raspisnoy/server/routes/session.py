@@ -18,6 +18,7 @@ from raspisnoy.server.deps import (
     services_of,
 )
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.schemas import NicknameIn
 from raspisnoy.server.wire import LogoutOut, SessionOut, UserAnswer, user_json
 from raspisnoy.store import UserRow
@@ -71,11 +72,11 @@ async def log_out(
     sessions: SessionsDep,
 ) -> dict[str, Any]:
     """Log out: this session's token stops working at once (its table sockets are closed
-    with 4401, and the cookie is cleared)."""
+    with 4401 on every worker, and the cookie is cleared)."""
     assert token is not None  # there is a user, so there was a token
     digest = sessions.digest(token)
     ended = await hub.run(store.end_session, digest)
-    hub.close_sessions(lambda connection: connection.session == digest)
+    await hub.close_sessions(EndedSessions((digest,)))
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
     return {"user": user_json(user), "sessions_ended": ended}
 
@@ -85,9 +86,9 @@ async def log_out_everywhere(
     user: CurrentUser, response: Response, store: StoreDep, hub: HubDep
 ) -> dict[str, Any]:
     """Log out everywhere: every token of the caller stops working at once, and every
-    table socket of the caller is closed with 4401."""
+    table socket of the caller is closed with 4401, on every worker."""
     ended = await hub.run(store.end_sessions_of, user.id)
-    hub.close_sessions(lambda c: c.user is not None and c.user.id == user.id)
+    await hub.close_sessions(EndedSessions(user=user.id))
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
     return {"user": user_json(user), "sessions_ended": ended}
 

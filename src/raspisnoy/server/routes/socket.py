@@ -51,7 +51,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         with suppress(RuntimeError):  # unless the socket is closed already
             await websocket.close(CloseCode.RESTART, error.message[:120])
     finally:
-        services.sockets.release(holder)
+        await services.sockets.release(holder)
 
 
 async def open_socket(
@@ -75,7 +75,7 @@ async def open_socket(
             await websocket.close(CloseCode.UNAUTHORIZED, "invalid or expired session token")
             return None
     holder = user.id if user is not None else f"address {address_of(websocket)}"
-    if not services.sockets.acquire(holder):
+    if not await services.sockets.acquire(holder):
         limit = services.sockets.limit
         await websocket.close(CloseCode.TOO_MANY, f"too many connections: at most {limit} at once")
         return None
