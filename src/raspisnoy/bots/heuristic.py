@@ -136,4 +136,15 @@ class HeuristicBot(Bot):
         if view.phase is Phase.BID:
             return pick_bid(view, bid_distribution(view, knowledge))
         plays = [a for a in view.legal_actions if isinstance(a, Play)]
-        return max(plays, key=lambda play: play_score(view, knowledge, play))
+        # Of plays as good, the weakest card: with a trick as sure (or as lost) either
+        # way, the stronger card is worth more later. In a golden round, where a seat
+        # wants every trick and so weighs no card's cost, the engine's order used to pick,
+        # which spent trumps and aces where a small card did as well.
+        trump = -1 if view.trump is None else int(view.trump)
+        return max(
+            plays,
+            key=lambda play: (
+                play_score(view, knowledge, play),
+                -card_strength(play.card.index, trump),
+            ),
+        )
