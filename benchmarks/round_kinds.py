@@ -3,7 +3,8 @@
 A duplicate arena match (``raspisnoy.arena``) of the first bot of ``--bots`` against
 the others, in one process, with the expert's search fixed at ``--iterations`` a
 decision (its time budget set out of reach), so that the figures do not depend on how
-loaded the machine is. It prints, for the whole game and for every kind of round, the
+loaded the machine is; with ``--minutes`` it stops at the first whole deal after that
+time and reports the deals finished. It prints, for the whole game and for every kind of round, the
 first bot's points per game less the second's, paired by deal, with a 95% interval
 (``raspisnoy.arena.difference``), and each bot's time per decision in the same run.
 
@@ -14,7 +15,9 @@ Run: ``nice -n 19 .venv/bin/python benchmarks/round_kinds.py --games 120 --itera
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +39,7 @@ def main() -> None:
     parser.add_argument("--seed", default="kinds")
     parser.add_argument("--rules", default="raspisnoy.com")
     parser.add_argument("--iterations", type=int, default=ExpertBot.default_iterations)
+    parser.add_argument("--minutes", type=float, default=None, help="stop after a whole deal")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
@@ -50,13 +54,16 @@ def main() -> None:
         time_ms=_OUT_OF_REACH_MS,
     )
     results = []
+    stop = math.inf if args.minutes is None else time.monotonic() + 60 * args.minutes
     for result in play_games(config):
         results.append(result)
         print(f"  {len(results)}/{config.deals * config.players} games", file=sys.stderr)
+        if len(results) % config.players == 0 and time.monotonic() > stop:
+            break  # games come deal by deal in one process: whole deals so far
     first, second = dict.fromkeys(lineup)
     summary = summarize(config, results)
     kinds = [stats.kind for stats in summary.bots[0].round_kinds]
-    figures: dict[str, Any] = {"games": len(results), "deals": config.deals}
+    figures: dict[str, Any] = {"games": len(results), "deals": len(results) // config.players}
     for kind in (None, *kinds):
         mean, (low, high) = difference(results, first, second, kind)
         figures[f"{first} − {second}, {kind or 'game'}"] = f"{mean:+.1f} ({low:+.1f} … {high:+.1f})"
