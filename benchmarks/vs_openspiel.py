@@ -13,7 +13,10 @@ Each deal is played twice: experts in seats 0 and 2 against ISMCTS in 1 and 3, t
 other way round, so both sides hold every hand. The expert gets the same wall time per
 move as ISMCTS takes: its mean time per move so far in the run (at first, in one
 calibration episode of four ISMCTS bots), so the two stay equal as the machine's load
-changes; ``--time-ms`` fixes it instead. Forced moves (one legal action) are played
+changes; ``--time-ms`` fixes it instead, and ``--iterations`` fixes the expert's search
+at that many iterations a move whatever the time (on a loaded machine, where times
+are noisy, the fairer match: the ratio of the two sides' times in the same run is
+reported as ``ismcts_time_ratio``). Forced moves (one legal action) are played
 without asking either bot.
 
 Run: ``scripts/bootstrap dev,bench && .venv/bin/python benchmarks/vs_openspiel.py
@@ -67,6 +70,8 @@ RULES = resolve_rules(
 _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 _BID_BASE = PLAYERS * RANKS  # bid actions follow the 36 card actions
 ISMCTS_SIMULATIONS = 10_000
+#: The expert's time budget when its iterations are fixed: out of any search's reach.
+_OUT_OF_REACH_MS = 10.0**7
 
 
 def our_card(action: int) -> Card:
@@ -153,17 +158,23 @@ def play_episode(deal: int, bots: list[pyspiel.Bot]) -> tuple[pyspiel.State, lis
     return state, times
 
 
-def play_deal(args: tuple[int, float, int]) -> dict[str, Any]:
+def play_deal(args: tuple[int, float, int, int | None]) -> dict[str, Any]:
     """Both seatings of one deal (experts in the even seats, then in the odd ones) against
-    ISMCTS with ``simulations`` a move: returns, bids, tricks taken and times per move of
+    ISMCTS with ``simulations`` a move, the expert with ``time_ms`` a move or, if given,
+    ``iterations`` whatever the time: returns, bids, tricks taken and times per move of
     each side (in ms, to 0.1 ms: a log of a long match stays small enough to keep)."""
-    deal, time_ms, simulations = args
+    deal, time_ms, simulations, iterations = args
+    if iterations is not None:
+        time_ms = _OUT_OF_REACH_MS
     lists: tuple[str, ...] = ("ours", "theirs", "our_ms", "their_ms")
     lists += ("our_bids", "their_bids", "our_taken", "their_taken")
     out: dict[str, Any] = {"deal": deal} | {key: [] for key in lists}
     for ours_parity in (0, 1):
         bots = [
-            OurBot(seat, ExpertBot(seed=f"{deal}/{seat}", time_ms=time_ms, iterations=10**6))
+            OurBot(
+                seat,
+                ExpertBot(seed=f"{deal}/{seat}", time_ms=time_ms, iterations=iterations or 10**6),
+            )
             if seat % 2 == ours_parity
             else _ismcts(deal * 10 + seat, simulations)
             for seat in range(PLAYERS)
@@ -239,7 +250,12 @@ def _mean_ci(values: list[float]) -> tuple[float, float, float]:
 
 
 def play_deals(
-    deals: range, workers: int, time_ms: float | None, log: Path | None, simulations: int
+    deals: range,
+    workers: int,
+    time_ms: float | None,
+    log: Path | None,
+    simulations: int,
+    iterations: int | None = None,
 ) -> list[dict[str, Any]]:
     """Play the ``deals`` not yet in ``log`` (one JSON line per finished deal, appended as
     each finishes, so an interrupted run resumes where it stopped) against ISMCTS with
@@ -248,21 +264,23 @@ def play_deals(
     machine's load changes."""
     results = _read_log(log)
     calibration: list[float] = []
-    if not results and time_ms is None:
+    if not results and time_ms is None and iterations is None:
         calibrators = [_ismcts(seat, simulations) for seat in range(PLAYERS)]
         seat_times = play_episode(-1, calibrators)[1]
         calibration = [ms for seat in seat_times for ms in seat]
 
     def budget() -> float:
         seen = [ms for r in results for ms in r["their_ms"]] or calibration
-        return time_ms or statistics.fmean(seen)
+        return time_ms or (statistics.fmean(seen) if seen else _OUT_OF_REACH_MS)
 
     todo = [deal for deal in deals if deal not in {r["deal"] for r in results}]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending: set[Future[dict[str, Any]]] = set()
         while todo or pending:
             while todo and len(pending) < workers:
-                pending.add(pool.submit(play_deal, (todo.pop(0), budget(), simulations)))
+                pending.add(
+                    pool.submit(play_deal, (todo.pop(0), budget(), simulations, iterations))
+                )
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 result = future.result()
@@ -270,10 +288,8 @@ def play_deals(
                 if log is not None:
                     with log.open("a", encoding="utf-8") as file:
                         file.write(json.dumps(result) + "\n")
-                print(
-                    f"  {len(results)}/{len(deals)} deals, expert budget {budget():.0f} ms",
-                    file=sys.stderr,
-                )
+                expert = f"{iterations} iterations" if iterations else f"{budget():.0f} ms"
+                print(f"  {len(results)}/{len(deals)} deals, expert {expert}", file=sys.stderr)
     return results
 
 
@@ -292,12 +308,17 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--time-ms", type=float, default=None, help="expert budget per move")
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="expert's search iterations per move"
+    )
     parser.add_argument("--log", type=Path, default=None, help="per-deal results (resumable)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
     deals = range(args.first_deal, args.first_deal + args.deals)
-    results = play_deals(deals, args.workers, args.time_ms, args.log, args.simulations)
+    results = play_deals(
+        deals, args.workers, args.time_ms, args.log, args.simulations, args.iterations
+    )
     ours = [statistics.fmean(r["ours"]) for r in results]
     theirs = [statistics.fmean(r["theirs"]) for r in results]
     diff = [a - b for a, b in zip(ours, theirs, strict=True)]
@@ -311,6 +332,7 @@ def main() -> None:
         "difference_per_deal": _mean_ci(diff),
         "expert_ms_per_move": statistics.fmean(our_ms),
         "ismcts_ms_per_move": statistics.fmean(their_ms),
+        "ismcts_time_ratio": statistics.fmean(their_ms) / statistics.fmean(our_ms),
         "our_playouts_per_s": our_playouts_per_s(),
         "ismcts_simulations_per_s": ismcts_rate,
         "expert_bids": _bid_figures(results, "our"),
@@ -327,6 +349,7 @@ def main() -> None:
         )
     mean, low, high = figures["difference_per_deal"]
     print(f"expert − ISMCTS per seat and deal: {mean:+.2f} (95% CI {low:+.2f} … {high:+.2f})")
+    print(f"ISMCTS's time per move: {figures['ismcts_time_ratio']:.1f} × the expert's")
     rates = figures["our_playouts_per_s"]
     print(
         f"playouts per second: ours {rates['random']:,.0f} random, {rates['policy']:,.0f} "

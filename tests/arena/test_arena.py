@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from raspisnoy.arena import MatchConfig, play_game, run_match
-from raspisnoy.arena.match import GameResult, SeatResult, seat_names, summarize
+from raspisnoy.arena.match import GameResult, SeatResult, difference, seat_names, summarize
 from raspisnoy.cli import app
 from raspisnoy.core import InvalidInputError, loads_record, replay, resolve_rules
 
@@ -141,6 +141,32 @@ def test_records_replay_to_the_same_totals(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("*.part"))
 
 
+def test_points_by_round_kind_add_up_to_the_game() -> None:
+    """Each seat's points are split by the kind of round they came from, and the kinds'
+    means add up to the bot's mean points per game."""
+    config = _config()
+    results = [play_game(config, deal, rotation) for deal, rotation in config.units()]
+    for result in results:
+        for seat in result.seats:
+            assert [kind for kind, _ in seat.kind_points] == ["normal", "misere", "golden"]
+            assert sum(points for _, points in seat.kind_points) == seat.points
+    for bot in summarize(config, results).bots:
+        assert sum(k.mean_points for k in bot.round_kinds) == pytest.approx(bot.mean_points)
+
+
+def test_difference_is_paired_by_deal() -> None:
+    """The heuristic's lead over the randoms in the made-up games: deal 0's games score
+    10, 20, 30 (randoms −5, −10, −15), deal 1's 40, 50, 60 (−20, −25, −30): gaps of
+    20 + 10 = 30 and 50 + 25 = 75, whose spread gives the interval."""
+    results = _made_up_results()
+    mean, (low, high) = difference(results, "heuristic", "random")
+    assert mean == pytest.approx(52.5)
+    assert (low, high) == pytest.approx((52.5 - 22.5 * Z95, 52.5 + 22.5 * Z95))
+    assert difference(results, "random", "heuristic")[0] == pytest.approx(-52.5)
+    with pytest.raises(InvalidInputError, match="never played the same deal"):
+        difference(results, "heuristic", "expert")
+
+
 def test_seat_names_are_distinct() -> None:
     assert seat_names(("a", "b", "a", "a")) == ("a 1", "b", "a 2", "a 3")
 
@@ -186,11 +212,16 @@ def test_cli_prints_exactly_the_json_schema(tmp_path: Path) -> None:
         "exact_bid_rate",
         "decision_ms_p50",
         "decision_ms_p95",
+        "round_kinds",
     }
     for bot in data["bots"]:
         assert set(bot) == keys
         assert len(bot["ci95"]) == 2
-        assert all(isinstance(bot[k], float) for k in keys - {"name", "ci95"})
+        assert all(isinstance(bot[k], float) for k in keys - {"name", "ci95", "round_kinds"})
+        assert set(bot["round_kinds"]) == {"normal", "golden"}
+        for kind in bot["round_kinds"].values():
+            assert set(kind) == {"mean_points", "ci95"}
+            assert kind["ci95"][0] <= kind["mean_points"] <= kind["ci95"][1]
     assert len(list(tmp_path.glob("*.json"))) == 3
 
 

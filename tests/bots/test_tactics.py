@@ -79,3 +79,26 @@ def test_sheds_its_ace_and_keeps_the_joker_once_its_bid_is_made(bot: str) -> Non
 def test_joker_takes_when_the_last_trick_is_needed(bot: str) -> None:
     view = position(["AC", "X", "8C", "9C"], TRUMP_HEARTS, dealer=3, actions="1 1 0 0 AC")
     assert make_bot(bot, seed=1).act(view) == Play.parse("X:take")
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "expert"])
+def test_keeps_its_king_when_it_cannot_take_the_trick_in_a_golden_round(bot: str) -> None:
+    # A golden round: every trick pays. Seat 1 cannot follow the ace of clubs and holds
+    # no trump; whatever it plays loses, so it throws the six and keeps the king, which
+    # may take a trick later.
+    view = position(
+        ["AC 7C", "KS 6D", "8C 9C", "TC JC"], TRUMP_HEARTS, dealer=3, plan="2:golden", actions="AC"
+    )
+    assert view.to_act == 1
+    assert make_bot(bot, seed=1).act(view) == Play.parse("6D")
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "expert"])
+def test_takes_with_its_small_trump_in_a_golden_round(bot: str) -> None:
+    # Seat 3 plays last, void in clubs: either trump takes the trick; the six does, and
+    # the ace of trumps is kept to beat seat 0's seven of trumps in the last trick.
+    view = position(
+        ["AC 7H", "8C 9C", "TC JC", "AH 6H"], "8H", dealer=3, plan="2:golden",
+        actions="AC 8C TC",
+    )  # fmt: skip
+    assert make_bot(bot, seed=1).act(view) == Play.parse("6H")

@@ -3,8 +3,10 @@
 from raspisnoy.arena.match import (
     BotStats,
     GameResult,
+    KindStats,
     MatchConfig,
     MatchResult,
+    difference,
     play_game,
     run_match,
     summarize,
@@ -13,8 +15,10 @@ from raspisnoy.arena.match import (
 __all__ = [
     "BotStats",
     "GameResult",
+    "KindStats",
     "MatchConfig",
     "MatchResult",
+    "difference",
     "play_game",
     "run_match",
     "summarize",

@@ -95,3 +95,17 @@ def _print_arena_table(result: MatchResult) -> None:
             f"{bot.decision_ms_p95:.2f}",
         )
     Console().print(table)
+    kinds = list(dict.fromkeys(k.kind for bot in result.bots for k in bot.round_kinds))
+    if len(kinds) < 2:
+        return
+    by_kind = Table(title="Points per game from each kind of round (95% CI)")
+    by_kind.add_column("bot")
+    for kind in kinds:
+        by_kind.add_column(kind, justify="right")
+    for bot in result.bots:
+        cells = {
+            k.kind: f"{k.mean_points:.1f} ({k.ci95[0]:.1f}…{k.ci95[1]:.1f})"
+            for k in bot.round_kinds
+        }
+        by_kind.add_row(bot.name, *(cells.get(kind, "") for kind in kinds))
+    Console().print(by_kind)

@@ -32,8 +32,10 @@ from raspisnoy.core import (
 __all__ = [
     "BotStats",
     "GameResult",
+    "KindStats",
     "MatchConfig",
     "MatchResult",
+    "difference",
     "play_game",
     "run_match",
     "summarize",
@@ -88,7 +90,9 @@ class MatchConfig:
 
 @dataclass(frozen=True, slots=True)
 class SeatResult:
-    """One bot's game: its points, its share of the win, its bids and decision times."""
+    """One bot's game: its points, its share of the win, its bids and decision times, and
+    its points summed over the rounds of each kind (``RoundKind`` value, points), in the
+    order the kinds first came."""
 
     bot: str
     points: int
@@ -96,6 +100,11 @@ class SeatResult:
     exact_bids: int
     bids: int
     decision_ms: tuple[float, ...]
+    kind_points: tuple[tuple[str, int], ...] = ()
+
+    def points_of(self, kind: str | None) -> int:
+        """The game's points (``kind`` ``None``) or those of its rounds of ``kind``."""
+        return self.points if kind is None else dict(self.kind_points).get(kind, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +148,8 @@ def play_game(config: MatchConfig, deal: int, rotation: int) -> GameResult:
         _write_atomically(path, dumps_record(game_to_record(game)))
     winners = game.winners()
     rounds = [r for r in game.rounds() if r.bids is not None]
+    scored = [r for r in game.rounds() if r.points is not None]
+    kinds = list(dict.fromkeys(r.kind.value for r in scored))
     return GameResult(
         deal,
         rotation,
@@ -150,6 +161,10 @@ def play_game(config: MatchConfig, deal: int, rotation: int) -> GameResult:
                 exact_bids=sum(r.bids[seat] == r.taken[seat] for r in rounds if r.bids),
                 bids=len(rounds),
                 decision_ms=tuple(times[seat]),
+                kind_points=tuple(
+                    (kind, sum(r.points[seat] for r in scored if r.points and r.kind == kind))
+                    for kind in kinds
+                ),
             )
             for seat in range(players)
         ),
@@ -179,8 +194,21 @@ def play_games(config: MatchConfig) -> Iterator[GameResult]:
 
 
 @dataclass(frozen=True, slots=True)
+class KindStats:
+    """One bot's points per game from the rounds of one kind, with a 95% interval."""
+
+    kind: str
+    mean_points: float
+    ci95: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean_points": self.mean_points, "ci95": [self.ci95[0], self.ci95[1]]}
+
+
+@dataclass(frozen=True, slots=True)
 class BotStats:
-    """One bot's figures over a match (points are per game)."""
+    """One bot's figures over a match (points are per game), and its points per game
+    from each kind of round."""
 
     name: str
     mean_points: float
@@ -189,6 +217,7 @@ class BotStats:
     exact_bid_rate: float
     decision_ms_p50: float
     decision_ms_p95: float
+    round_kinds: tuple[KindStats, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -199,6 +228,7 @@ class BotStats:
             "exact_bid_rate": self.exact_bid_rate,
             "decision_ms_p50": self.decision_ms_p50,
             "decision_ms_p95": self.decision_ms_p95,
+            "round_kinds": {stats.kind: stats.to_json() for stats in self.round_kinds},
         }
 
 
@@ -216,36 +246,74 @@ def summarize(config: MatchConfig, results: list[GameResult]) -> MatchResult:
     """Per distinct bot: mean points per game with a 95% confidence interval, win rate,
     exact-bid rate and decision times. The interval comes from the spread of the bot's
     mean over whole deals (all seatings of one deal together), the independent units of
-    a duplicate match."""
-    by_deal: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    a duplicate match; the same for the points of each kind of round."""
     seats: dict[str, list[SeatResult]] = defaultdict(list)
     for result in results:
         for seat in result.seats:
-            by_deal[seat.bot][result.deal].append(seat.points)
             seats[seat.bot].append(seat)
+    kinds = list(dict.fromkeys(k for r in results for s in r.seats for k, _ in s.kind_points))
     stats = []
     for name in dict.fromkeys(config.bots):
         entries = seats[name]
-        deal_means = [statistics.fmean(points) for points in by_deal[name].values()]
-        mean = statistics.fmean(deal_means)
-        half = _half_interval(deal_means, [entry.points for entry in entries])
+        mean, (low, high) = _deal_mean(results, name, None)
+        by_kind = tuple(KindStats(kind, *_deal_mean(results, name, kind)) for kind in kinds)
         times = sorted(ms for entry in entries for ms in entry.decision_ms)
         bids = sum(entry.bids for entry in entries)
         stats.append(
             BotStats(
                 name=name,
                 mean_points=mean,
-                ci95=(mean - half, mean + half),
+                ci95=(low, high),
                 win_rate=statistics.fmean(entry.win for entry in entries),
                 exact_bid_rate=sum(entry.exact_bids for entry in entries) / bids if bids else 0.0,
                 decision_ms_p50=_percentile(times, 0.50),
                 decision_ms_p95=_percentile(times, 0.95),
+                round_kinds=by_kind,
             )
         )
     return MatchResult(len(results), tuple(stats))
 
 
-def _half_interval(deal_means: list[float], points: list[int]) -> float:
+def _deal_means(results: list[GameResult], name: str, kind: str | None) -> dict[int, float]:
+    """Bot ``name``'s mean points per game (``kind``: from the rounds of that kind) in
+    each deal it played."""
+    by_deal: dict[int, list[int]] = defaultdict(list)
+    for result in results:
+        for seat in result.seats:
+            if seat.bot == name:
+                by_deal[result.deal].append(seat.points_of(kind))
+    return {deal: statistics.fmean(points) for deal, points in by_deal.items()}
+
+
+def _deal_mean(
+    results: list[GameResult], name: str, kind: str | None
+) -> tuple[float, tuple[float, float]]:
+    """Bot ``name``'s mean points per game (of ``kind``'s rounds) and its 95% interval."""
+    deal_means = list(_deal_means(results, name, kind).values())
+    points = [s.points_of(kind) for r in results for s in r.seats if s.bot == name]
+    mean = statistics.fmean(deal_means)
+    half = _half_interval(deal_means, points)
+    return mean, (mean - half, mean + half)
+
+
+def difference(
+    results: list[GameResult], first: str, second: str, kind: str | None = None
+) -> tuple[float, tuple[float, float]]:
+    """How many more points per game bot ``first`` scored than bot ``second`` (from the
+    rounds of ``kind``, or all), paired by deal: the mean over deals of the two bots'
+    difference in that deal, with its 95% interval. Pairing cancels the luck of the
+    cards, which the two bots held alike, so the interval is narrower than the two
+    bots' own intervals would suggest."""
+    ours, theirs = _deal_means(results, first, kind), _deal_means(results, second, kind)
+    gaps = [ours[deal] - theirs[deal] for deal in ours if deal in theirs]
+    if not gaps:
+        raise InvalidInputError(f"{first} and {second} never played the same deal")
+    mean = statistics.fmean(gaps)
+    half = _half_interval(gaps, gaps)
+    return mean, (mean - half, mean + half)
+
+
+def _half_interval(deal_means: list[float], points: list[int] | list[float]) -> float:
     """Half the width of the 95% interval of the mean: over deals, or with a single deal
     over its games (zero for a single game)."""
     sample: list[float] | list[int] = deal_means if len(deal_means) > 1 else points

@@ -1,0 +1,78 @@
+"""One bot against another in the arena, per kind of round, at a fixed search budget.
+
+A duplicate arena match (``raspisnoy.arena``) of the first bot of ``--bots`` against
+the others, in one process, with the expert's search fixed at ``--iterations`` a
+decision (its time budget set out of reach), so that the figures do not depend on how
+loaded the machine is; with ``--minutes`` it stops at the first whole deal after that
+time and reports the deals finished. It prints, for the whole game and for every kind of round, the
+first bot's points per game less the second's, paired by deal, with a 95% interval
+(``raspisnoy.arena.difference``), and each bot's time per decision in the same run.
+
+Run: ``nice -n 19 .venv/bin/python benchmarks/round_kinds.py --games 120 --iterations 2000
+--json kinds.json`` (the expert against three heuristics on ``raspisnoy.com``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from figures import print_figures
+from raspisnoy.arena import MatchConfig, difference, summarize
+from raspisnoy.arena.match import play_games
+from raspisnoy.bots.expert import ExpertBot
+from raspisnoy.cli_support import rules_from
+
+#: A time budget no decision reaches: the iterations end every search.
+_OUT_OF_REACH_MS = 10.0**7
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bots", default="expert,heuristic,heuristic,heuristic")
+    parser.add_argument("--games", type=int, default=120)
+    parser.add_argument("--seed", default="kinds")
+    parser.add_argument("--rules", default="raspisnoy.com")
+    parser.add_argument("--iterations", type=int, default=ExpertBot.default_iterations)
+    parser.add_argument("--minutes", type=float, default=None, help="stop after a whole deal")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = parser.parse_args()
+
+    ExpertBot.default_iterations = args.iterations  # this process only: one worker
+    lineup = tuple(name.strip() for name in args.bots.split(","))
+    config = MatchConfig(
+        bots=lineup,
+        games=args.games,
+        seed=args.seed,
+        rules=rules_from(args.rules, []),
+        workers=1,
+        time_ms=_OUT_OF_REACH_MS,
+    )
+    results = []
+    stop = math.inf if args.minutes is None else time.monotonic() + 60 * args.minutes
+    for result in play_games(config):
+        results.append(result)
+        print(f"  {len(results)}/{config.deals * config.players} games", file=sys.stderr)
+        if len(results) % config.players == 0 and time.monotonic() > stop:
+            break  # games come deal by deal in one process: whole deals so far
+    first, second = dict.fromkeys(lineup)
+    summary = summarize(config, results)
+    kinds = [stats.kind for stats in summary.bots[0].round_kinds]
+    figures: dict[str, Any] = {"games": len(results), "deals": len(results) // config.players}
+    for kind in (None, *kinds):
+        mean, (low, high) = difference(results, first, second, kind)
+        figures[f"{first} − {second}, {kind or 'game'}"] = f"{mean:+.1f} ({low:+.1f} … {high:+.1f})"
+    for bot in summary.bots:
+        figures[f"{bot.name} ms per decision, p50"] = bot.decision_ms_p50
+        figures[f"{bot.name} exact bids"] = bot.exact_bid_rate
+    figures["bots"] = [bot.to_json() for bot in summary.bots]
+    print_figures(f"{first} against {second}, points per game", figures, args.json, digits=3)
+
+
+if __name__ == "__main__":
+    main()
