@@ -138,14 +138,18 @@ def searched_equivalent(view: View, action: Bid | Play) -> Bid | Play:
     between them; the first discard of a following joker)."""
     knowledge = Knowledge.from_view(view)
     distinct = _distinct(view, knowledge)
-    if action in distinct or not isinstance(action, Play):
+    if not isinstance(action, Play):
         return action
     if action.mode is JokerMode.DISCARD and view.trick.plays:
+        # Every discard of a following joker is in ``distinct``, but the search keeps the
+        # first only: whichever suit it names, that is the one searched.
         return next(
             play
             for play in distinct
             if isinstance(play, Play) and play.card == action.card and play.mode is action.mode
         )
+    if action in distinct:
+        return action
     kept = {play.card for play in distinct if isinstance(play, Play)}
     card = action.card
     below = [own for own in view.hand or () if own.suit is card.suit and own.bit < card.bit]

@@ -22,7 +22,6 @@ from raspisnoy.core import (
     ControlRound,
     Game,
     InvalidInputError,
-    JokerMode,
     Phase,
     Play,
     Record,
@@ -332,7 +331,7 @@ def _decisions(
 def _moment(view: View, played: Bid | Play, budget: Budget, thresholds: Thresholds) -> Moment:
     choices = _search(view, budget)
     best = choices[0]
-    stand_in = _searched(view, played)
+    stand_in = searched_equivalent(view, played)
     made = next((choice for choice in choices if choice.action == stand_in), None)
     if made is not best and (made is None or made.visits < budget.iterations * SHARP_SHARE):
         # The search spends few visits on a poor move: too few to measure it by.
@@ -355,23 +354,6 @@ def _moment(view: View, played: Bid | Play, budget: Budget, thresholds: Threshol
         severity=severity,
         choices=choices,
     )
-
-
-def _searched(view: View, played: Bid | Play) -> Bid | Play:
-    """The root action the search tries for ``played``: ``searched_equivalent``, except
-    that a following joker's discard is always the first discard of that joker, the one
-    the search keeps (``searched_equivalent`` returns any discard itself, since its list
-    of distinct actions still holds them all, and a search of that discard alone then
-    never visits it)."""
-    if isinstance(played, Play) and played.mode is JokerMode.DISCARD and view.trick.plays:
-        return next(
-            action
-            for action in view.legal_actions
-            if isinstance(action, Play)
-            and action.card == played.card
-            and action.mode is JokerMode.DISCARD
-        )
-    return searched_equivalent(view, played)
 
 
 def _search(
