@@ -8,14 +8,14 @@ returns frozen values like the repository does. Passwords arrive here already ha
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, literal, select, tuple_, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import (
@@ -28,7 +28,14 @@ from raspisnoy.store.models import (
     SessionToken,
     User,
 )
-from raspisnoy.store.repository import NotFoundError, Store, StoreError, UserRow, new_id
+from raspisnoy.store.repository import (
+    NotFoundError,
+    Store,
+    StoreError,
+    UserRow,
+    new_id,
+    transaction,
+)
 
 __all__ = [
     "ALL_SCOPE",
@@ -200,14 +207,9 @@ class Players:
     def __init__(self, store: Store) -> None:
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
+    def _session(self) -> AbstractContextManager[Session]:
         """A transaction that commits on success; database errors → ``StoreError``."""
-        try:
-            with self._sessions.begin() as session:
-                yield session
-        except SQLAlchemyError as error:
-            raise StoreError(f"database error: {error}") from None
+        return transaction(self._sessions)
 
     # ------------------------------------------------------------- accounts
 

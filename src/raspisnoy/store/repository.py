@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.resources import files
@@ -253,14 +253,9 @@ class Store:
         except SQLAlchemyError as error:
             raise StoreError(f"checkpoint failed: {_reason(error)}") from None
 
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        """A session whose transaction commits on success; database errors → ``StoreError``."""
-        try:
-            with self._sessions.begin() as session:
-                yield session
-        except SQLAlchemyError as error:
-            raise StoreError(f"database error: {_reason(error)}") from None
+    def _session(self) -> AbstractContextManager[Session]:
+        """A transaction that commits on success; database errors → ``StoreError``."""
+        return transaction(self._sessions)
 
     # ----------------------------------------------------------------- users
 

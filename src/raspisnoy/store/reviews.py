@@ -17,19 +17,19 @@ that hints were used (the record itself keeps its format, docs/record.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, func, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from raspisnoy.store.models import Base
-from raspisnoy.store.repository import Store, StoreError
+from raspisnoy.store.repository import Store, StoreError, transaction
 
 __all__ = ["Claim", "GameReview", "HintUse", "ReviewRow", "ReviewStatus", "Reviews"]
 
@@ -140,13 +140,9 @@ class Reviews:
     def __init__(self, store: Store) -> None:
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        try:
-            with self._sessions.begin() as session:
-                yield session
-        except SQLAlchemyError as error:
-            raise StoreError(f"database error: {type(error).__name__}: {error}") from None
+    def _session(self) -> AbstractContextManager[Session]:
+        """A transaction that commits on success; database errors → ``StoreError``."""
+        return transaction(self._sessions)
 
     # ----------------------------------------------------------------- requests
 

@@ -7,17 +7,16 @@ returns frozen values, as the repository does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import ChatMessage, GameTable, Seat
-from raspisnoy.store.repository import Store, StoreError, TableRow, new_id
+from raspisnoy.store.repository import Store, TableRow, new_id, transaction
 
 __all__ = ["ChatRow", "Together"]
 
@@ -46,14 +45,9 @@ class Together:
         self._store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
+    def _session(self) -> AbstractContextManager[Session]:
         """A transaction that commits on success; database errors → ``StoreError``."""
-        try:
-            with self._sessions.begin() as session:
-                yield session
-        except SQLAlchemyError as error:
-            raise StoreError(f"database error: {error}") from None
+        return transaction(self._sessions)
 
     def add_chat(self, row: ChatRow) -> None:
         """Store one message (its ``seq`` must be the table's next)."""

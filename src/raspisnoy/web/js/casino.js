@@ -7,7 +7,7 @@
 import { get, post } from "./api.js";
 import { cardName, cardSvg, parseCard, rankLabel, suitIcon } from "./cards.js";
 import { formatNumber, t } from "./i18n.js";
-import { esc, openDialog, signedPoints, toast } from "./ui.js";
+import { esc, openDialog, pendingMarkup, signedPoints, toast } from "./ui.js";
 
 const CHIPS = [1, 5, 10, 25, 100];
 const SPOTS = 6;
@@ -373,12 +373,9 @@ export function showCasino(view) {
 
   const screen = {
     render() {
-      if (s.error !== null) {
-        view.innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: s.error }))}</p>`;
-        return;
-      }
-      if (s.state === null) {
-        view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+      const pending = pendingMarkup(s.error, s.state !== null);
+      if (pending) {
+        view.innerHTML = pending;
         return;
       }
       const hand = s.hand;

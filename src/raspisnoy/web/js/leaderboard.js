@@ -4,7 +4,7 @@
 import { get } from "./api.js";
 import { formatNumber, t } from "./i18n.js";
 import { presetLabel } from "./lobby.js";
-import { esc } from "./ui.js";
+import { esc, pendingMarkup } from "./ui.js";
 
 const SIZE = 25;
 
@@ -44,12 +44,9 @@ export function showLeaderboard(view, app) {
 
   const screen = {
     render() {
-      if (s.error !== null) {
-        view.innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: s.error }))}</p>`;
-        return;
-      }
-      if (s.board === null) {
-        view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+      const pending = pendingMarkup(s.error, s.board !== null);
+      if (pending) {
+        view.innerHTML = pending;
         return;
       }
       const b = s.board;

@@ -6,7 +6,7 @@ import { del, get, put } from "./api.js";
 import { formatNumber, t, tMaybe } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { presetLabel } from "./lobby.js";
-import { esc, playerName, seatStats, signedPoints, toast } from "./ui.js";
+import { esc, pendingMarkup, playerName, seatStats, signedPoints, toast } from "./ui.js";
 
 const percent = (rate) => (rate === null ? "—" : `${formatNumber(Math.round(rate * 1000) / 10)}%`);
 
@@ -145,12 +145,9 @@ export function showProfile(view, app, userId) {
 
   const screen = {
     render() {
-      if (s.error !== null) {
-        view.innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: s.error }))}</p>`;
-        return;
-      }
-      if (s.profile === null) {
-        view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+      const pending = pendingMarkup(s.error, s.profile !== null);
+      if (pending) {
+        view.innerHTML = pending;
         return;
       }
       const p = s.profile;

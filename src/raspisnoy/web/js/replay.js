@@ -6,7 +6,7 @@ import { chatLine, mutedPeople } from "./chat.js";
 import { cardSvg, suitIcon } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup } from "./sheet.js";
-import { esc, playerName, seatStats, signedPoints } from "./ui.js";
+import { esc, pendingMarkup, playerName, seatStats, signedPoints } from "./ui.js";
 
 export function showReplay(view, gameId) {
   const s = { report: null, round: 0, step: 0, error: null, chat: [] };
@@ -37,13 +37,9 @@ export function showReplay(view, gameId) {
   }
 
   function render() {
-    if (s.error) {
-      view.innerHTML = `<section class="panel error"><p>${esc(t("web.error.server", { detail: s.error }))}</p>
-        <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
-      return;
-    }
-    if (!s.report) {
-      view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+    const pending = pendingMarkup(s.error, s.report, true);
+    if (pending) {
+      view.innerHTML = pending;
       return;
     }
     const report = s.report;

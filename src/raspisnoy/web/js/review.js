@@ -7,7 +7,7 @@ import { ApiError, get, post } from "./api.js";
 import { cardName, cardSvg, sortHand, suitIcon } from "./cards.js";
 import { formatNumber, t } from "./i18n.js";
 import { kindBadge } from "./sheet.js";
-import { esc, openDialog, playerName, toast } from "./ui.js";
+import { esc, openDialog, pendingMarkup, playerName, toast } from "./ui.js";
 
 /** How often a queued or running review is asked for again. */
 const POLL_MS = 1500;
@@ -60,13 +60,9 @@ export function showReview(view, app, gameId, firstSeat) {
   }
 
   function render() {
-    if (s.error) {
-      view.innerHTML = `<section class="panel error"><p>${esc(t("web.error.server", { detail: s.error }))}</p>
-        <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
-      return;
-    }
-    if (!s.report) {
-      view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+    const pending = pendingMarkup(s.error, s.report, true);
+    if (pending) {
+      view.innerHTML = pending;
       return;
     }
     const seats = names()

@@ -8,6 +8,18 @@ export function esc(value) {
   return String(value ?? "").replace(/[&<>"']/g, (ch) => ENTITIES[ch]);
 }
 
+/** What a screen shows until it can draw itself: its error (with a way back to the lobby
+ * when `back`), or "loading…" while `data` has not come; `null` once it has. */
+export function pendingMarkup(error, data, back = false) {
+  if (error) {
+    const message = esc(t("web.error.server", { detail: error }));
+    if (!back) return `<p class="panel error">${message}</p>`;
+    return `<section class="panel error"><p>${message}</p>
+        <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
+  }
+  return data ? null : `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+}
+
 /** Parses trusted markup into a single element. */
 export function element(markup) {
   const template = document.createElement("template");
