@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_helpers import server_process
-from playwright.sync_api import Browser, BrowserContext, sync_playwright
+from e2e_helpers import PHONE_SMALL, server_process
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from raspisnoy.server.process import ServerProcess
 
@@ -64,3 +64,17 @@ def context(browser: Browser, server: str) -> Iterator[BrowserContext]:
     )
     yield fresh
     fresh.close()
+
+
+@pytest.fixture
+def phone(browser: Browser, server: str) -> Iterator[Page]:
+    """A Russian visitor on a small touch phone, with errors of the page collected."""
+    context = browser.new_context(
+        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == []

@@ -6,39 +6,22 @@ check; each screen in ru, uk and en with nothing wider than the screen or cut of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from e2e_helpers import (
     LANGUAGES,
     LAPTOP,
-    PHONE_SMALL,
     PHONE_TALL,
     check_screen,
     set_language,
 )
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 #: Hands dealt at most while waiting for a dealer who does not qualify (each hand has
 #: about a 45% chance, so 30 fail together about once in 10⁸ runs).
 MOST_HANDS = 30
 #: The first hint may wait for the advisor's compiled loops to load (or compile).
 HINT_MS = 240_000
-
-
-@pytest.fixture
-def phone(browser: Browser, server: str) -> Iterator[Page]:
-    """A Russian visitor on a small touch phone, with errors of the page collected."""
-    context = browser.new_context(
-        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
 
 
 def casino(page: Page) -> dict[str, str]:

@@ -7,11 +7,10 @@ language on it (a redraw), not by playing the game again per language."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 from e2e_helpers import (
     ACTIONABLE,
     LANGUAGES,
@@ -31,20 +30,6 @@ from playwright.sync_api import Browser, Page
 #: A score sheet of six players with negative totals (custom plan 1, 2): the widest
 #: sheet the phone must show without sideways scrolling.
 SIX = ["Анна", "Борис", "Вера", "Григорий", "Длинноеимяигрока", "Ефросинья"]
-
-
-@pytest.fixture
-def phone(browser: Browser, server: str) -> Iterator[Page]:
-    """A Russian visitor on a small touch phone, with errors of the page collected."""
-    context = browser.new_context(
-        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
 
 
 def every_language(page: Page, name: str, redo: Callable[[], None] | None = None) -> list[str]:
