@@ -43,8 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
 from localcluster import DEFAULT_DATABASE, DEFAULT_REDIS, LocalCluster, postgres_schema
 
 from figures import print_figures
+from guests import seated_table
 
-SEATS = 4
 #: Settings for clients that act as fast as bots, all from one address.
 LOAD_ENVIRONMENT = {
     "RASPISNOY_MESSAGES_PER_SECOND": "1000",
@@ -93,20 +93,13 @@ class SeatClient:
 
 async def open_table(http: httpx.AsyncClient, bot_delay_ms: int) -> list[SeatClient]:
     """Four guests seated at a new table (turn timer off), started."""
-    tokens = []
-    for seat in range(SEATS):
-        answer = await http.post("/api/session", json={"nickname": f"Player {seat + 1}"})
-        answer.raise_for_status()
-        tokens.append(answer.json()["token"])
-    auth = [{"authorization": f"Bearer {token}"} for token in tokens]
     options = {"bots": "random", "turn_seconds": 0, "bot_delay_ms": bot_delay_ms}
-    created = await http.post("/api/tables", json=options, headers=auth[0])
-    created.raise_for_status()
-    table = TableState(created.json()["id"])
-    for seat in range(1, SEATS):
-        path = f"/api/tables/{table.id}/sit"
-        (await http.post(path, json={"seat": seat}, headers=auth[seat])).raise_for_status()
-    (await http.post(f"/api/tables/{table.id}/start", headers=auth[0])).raise_for_status()
+    table_id, tokens = await seated_table(http, options)
+    start = await http.post(
+        f"/api/tables/{table_id}/start", headers={"authorization": f"Bearer {tokens[0]}"}
+    )
+    start.raise_for_status()
+    table = TableState(table_id)
     return [SeatClient(table, seat, token) for seat, token in enumerate(tokens)]
 
 

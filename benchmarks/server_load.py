@@ -72,9 +72,8 @@ from rich.table import Table
 from websockets.asyncio.client import ClientConnection, connect
 
 from figures import print_figures
+from guests import SEATS, seated_table
 from raspisnoy.server.process import free_port
-
-SEATS = 4
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -182,22 +181,8 @@ async def open_table(
     http: httpx.AsyncClient, ws_base: str
 ) -> tuple[TableRun, list[ClientConnection]]:
     """Four guests, one table with all four seated, every seat connected."""
-    tokens = []
-    for seat in range(SEATS):
-        answer = await http.post("/api/session", json={"nickname": f"Player {seat + 1}"})
-        answer.raise_for_status()
-        tokens.append(answer.json()["token"])
-    auth = [{"authorization": f"Bearer {token}"} for token in tokens]
-    created = await http.post(
-        "/api/tables", json={"bots": "random", "turn_seconds": 0}, headers=auth[0]
-    )
-    created.raise_for_status()
-    table = TableRun(created.json()["id"], tokens[0])
-    for seat in range(1, SEATS):
-        taken = await http.post(
-            f"/api/tables/{table.id}/sit", json={"seat": seat}, headers=auth[seat]
-        )
-        taken.raise_for_status()
+    table_id, tokens = await seated_table(http, {"bots": "random", "turn_seconds": 0})
+    table = TableRun(table_id, tokens[0])
     sockets = [
         await connect(f"{ws_base}/ws/tables/{table.id}?token={token}", max_queue=None)
         for token in tokens
