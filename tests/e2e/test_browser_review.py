@@ -10,7 +10,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_helpers import ACTIONABLE, act, check_screen, create_table, enter, set_language
+from e2e_helpers import (
+    ACTIONABLE,
+    act,
+    check_screen,
+    create_table,
+    enter,
+    open_create_form,
+    set_language,
+)
 from playwright.sync_api import Browser, Page
 
 from raspisnoy.server.process import ServerProcess
@@ -48,6 +56,7 @@ def test_hint_then_review_of_a_finished_game(browser: Browser, review_server: st
     )
     page = context.new_page()
     enter(page, "Anna")
+    open_create_form(page)
     page.click("details.options summary")
     page.fill("input[name=option-custom_plan]", "3, 2")
     page.dispatch_event("input[name=option-custom_plan]", "change")

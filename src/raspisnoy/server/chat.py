@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import weakref
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -135,7 +136,9 @@ class ChatRoom:
     """The chat of one table, inside its actor (every method runs in the actor's task)."""
 
     def __init__(self, actor: TableActor) -> None:
-        self._actor = actor
+        # A proxy, not the actor itself: the actor holds this object, and a reference back
+        # would make a cycle that keeps a dropped table alive until a collection.
+        self._actor: TableActor = weakref.proxy(actor)
         self._rows: list[ChatRow] | None = None
         #: Whom each viewer (user id) muted.
         self._muted: dict[str, set[str]] = {}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from typing import TYPE_CHECKING
 
 from raspisnoy.server.errors import RequestError
@@ -40,7 +41,9 @@ class Rematch:
     """The rematch of one table, inside its actor (every method runs in the actor's task)."""
 
     def __init__(self, actor: TableActor, seconds: float) -> None:
-        self._actor = actor
+        # A proxy, not the actor itself: the actor holds this object, and a reference back
+        # would make a cycle that keeps a dropped table alive until a collection.
+        self._actor: TableActor = weakref.proxy(actor)
         self._seconds = seconds
         #: Each answering seat's answer: ``True`` accepted, ``False`` declined.
         self._answers: dict[int, bool] = {}

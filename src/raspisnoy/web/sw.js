@@ -25,6 +25,8 @@ const SHELL = [
   "/js/account.js",
   "/js/api.js",
   "/js/cards.js",
+  "/js/casino.js",
+  "/js/chat.js",
   "/js/connection.js",
   "/js/i18n.js",
   "/js/leaderboard.js",
@@ -34,11 +36,14 @@ const SHELL = [
   "/js/offline.js",
   "/js/profile.js",
   "/js/quick.js",
+  "/js/rematch.js",
   "/js/replay.js",
+  "/js/review.js",
   "/js/score.js",
   "/js/share.js",
   "/js/sheet.js",
   "/js/table.js",
+  "/js/turn.js",
   "/js/ui.js",
 ];
 const KEPT = new Set(SHELL);
