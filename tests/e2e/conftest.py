@@ -46,8 +46,11 @@ def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium for one test file. Not for the session: Playwright's sync API keeps an event
+    loop running in this thread while it is started, and the test files that a parallel
+    worker runs after a browser file (``asyncio.run`` in tests/cluster) need it gone."""
     if not CHROMIUM.exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
     with sync_playwright() as playwright:
