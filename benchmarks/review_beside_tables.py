@@ -30,8 +30,9 @@ from typing import Any
 import httpx
 
 from figures import print_figures
+from guests import SEATS
 from raspisnoy.server.process import free_port
-from server_load import SEATS, load
+from server_load import load
 
 #: The runs: a name and the review niceness of its server (``None``: no reviews queued);
 #: a quiet run before and after the busy ones shows how much the machine itself drifts.
