@@ -1,15 +1,17 @@
 """Table leases in Redis (``raspisnoy.server.cluster.Ownership``): one holder at a time,
-handed over when asked, lost when not renewed, renewed while the holder runs."""
+handed over when asked, lost when not renewed, renewed while the holder runs (even while
+its event loop is blocked, up to a patience)."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 
 import pytest
 
-from raspisnoy.server.cluster import LeaseBusyError, Ownership
+from raspisnoy.server.cluster import LOOP_PATIENCE, LeaseBusyError, Ownership
 
 
 def _run(redis_url: str, test: Callable[[Ownership, Ownership, str], Awaitable[None]]) -> None:
@@ -68,6 +70,33 @@ def test_renewal_keeps_the_lease_and_reports_one_taken_away(redis_url: str) -> N
         assert (await second.owners([table])) == {table: "first:1"}
         await first.redis.set(f"raspisnoy:owner:{table}", "second:2", px=5000)
         await asyncio.sleep(0.5)
+        assert lost == [table]
+
+    _run(redis_url, test)
+
+
+def test_leases_outlive_a_loop_blocked_for_several_lease_periods(redis_url: str) -> None:
+    async def test(first: Ownership, second: Ownership, table: str) -> None:
+        lost: list[str] = []
+        first.start(lost=lost.append, asked=lambda _table: None)
+        await first.acquire(table, wait=0)
+        time.sleep(2.0)  # the loop does nothing for over three lease periods (0.6 s)
+        assert not await second.try_acquire(table)
+        await asyncio.sleep(0.5)
+        assert lost == []
+
+    _run(redis_url, test)
+
+
+def test_a_loop_stuck_past_its_patience_lets_the_leases_lapse(redis_url: str) -> None:
+    async def test(first: Ownership, second: Ownership, table: str) -> None:
+        lost: list[str] = []
+        first.start(lost=lost.append, asked=lambda _table: None)
+        await first.acquire(table, wait=0)
+        # Past the patience and one lease more, the lease is gone while the loop is stuck.
+        time.sleep(LOOP_PATIENCE * first.lease_seconds + first.lease_seconds + 0.4)
+        assert await second.try_acquire(table)
+        await asyncio.sleep(0.5)  # the loop runs again: the lease is known to be lost
         assert lost == [table]
 
     _run(redis_url, test)

@@ -49,7 +49,7 @@ def create_app(
     ownership, broadcast, sockets = None, None, None
     if settings.redis_url is not None:  # one of several workers (docs/cluster.md)
         redis = Redis.from_url(settings.redis_url, decode_responses=True)
-        ownership = Ownership(redis, settings.lease_seconds)
+        ownership = Ownership(redis, settings.redis_url, settings.lease_seconds)
         broadcast = RedisBroadcast(redis, ownership.name)
         sockets = RedisSocketCounts(
             redis,

@@ -8,6 +8,12 @@ raises the table's fencing token: every write it makes for the table carries tha
 and the database refuses any other, so even a worker that lost its lease without
 noticing (paused, cut off from Redis) cannot change the table behind the new owner.
 
+Leases are renewed by a thread of their own, not by the event loop: a worker whose loop
+lags behind under load (seconds, at worst) keeps its tables instead of losing them all at
+once and making every client reconnect, which would only add load. The thread renews only
+while the loop shows signs of life: a loop stuck for ``LOOP_PATIENCE`` lease periods lets
+its leases lapse, so that another worker adopts its tables.
+
 The load balancer sends every request of a table to the same worker (docs/cluster.md);
 when that worker is not the owner (the owner died, or the table moved while a worker was
 down) it asks the owner to hand the table over, on the Redis channel
@@ -20,10 +26,13 @@ import asyncio
 import logging
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import suppress
+from typing import Any
 
+from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
@@ -58,6 +67,8 @@ return renewed
 """
 #: Most leases renewed by one script call (each call stays short for Redis).
 _RENEW_BATCH = 1000
+#: Lease periods the event loop may stay silent before the renewing thread stops renewing.
+LOOP_PATIENCE = 5
 # Let the lease go if it is still ours.
 _RELEASE_SCRIPT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -77,38 +88,56 @@ def worker_name() -> str:
 class Ownership:
     """This worker's leases: taking, renewing, handing over and giving them back."""
 
-    def __init__(self, redis: Redis, lease_seconds: float, name: str | None = None) -> None:
+    def __init__(
+        self, redis: Redis, url: str, lease_seconds: float, name: str | None = None
+    ) -> None:
+        """``redis`` serves the event loop; the renewing thread opens its own client to
+        ``url`` (the same server)."""
         self.redis = redis
         self.name = name or worker_name()
+        self._url = url
         self._ttl_ms = int(lease_seconds * 1000)
         self._acquire = redis.register_script(_ACQUIRE)
-        self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE_SCRIPT)
         self._held: set[str] = set()
+        self._held_lock = threading.Lock()  # the loop changes the set, the thread reads it
         self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = threading.Event()
+        self._renewer: threading.Thread | None = None
+        self._loop_seen = time.monotonic()
 
     @classmethod
     def connect(cls, url: str, lease_seconds: float) -> Ownership:
-        return cls(Redis.from_url(url, decode_responses=True), lease_seconds)
+        return cls(Redis.from_url(url, decode_responses=True), url, lease_seconds)
 
     @property
     def lease_seconds(self) -> float:
         return self._ttl_ms / 1000
 
     def start(self, lost: Callable[[str], None], asked: Callable[[str], None]) -> None:
-        """Renew the held leases every third of their life, calling ``lost(table)`` for each
-        one that was lost; call ``asked(table)`` when another worker asks for a held one."""
+        """Renew the held leases every third of their life (in a thread), calling
+        ``lost(table)`` on the loop for each one that was lost; call ``asked(table)`` when
+        another worker asks for a held one."""
+        loop = asyncio.get_running_loop()
+        self._loop_seen = time.monotonic()
         self._tasks = [
-            asyncio.create_task(self._renewing(lost), name="lease renewal"),
+            asyncio.create_task(self._beating(), name="lease heartbeat"),
             asyncio.create_task(self._listening(asked), name="hand-over requests"),
         ]
+        self._renewer = threading.Thread(
+            target=self._renewing, args=(loop, lost), name="lease renewal", daemon=True
+        )
+        self._renewer.start()
 
     async def stop(self) -> None:
         """Stop renewing and give every lease back (a clean shutdown hands over at once)."""
         for task in self._tasks:
             task.cancel()
+        self._stopping.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join, 5)
         with suppress(RedisError, OSError):
-            for table in list(self._held):
+            for table in self._holding():
                 await self.release(table)
         await self.redis.aclose()
 
@@ -125,18 +154,18 @@ class Ownership:
             if now >= deadline:
                 raise LeaseBusyError(f"table {table_id!r} is held by another worker")
             await asyncio.sleep(_POLL_SECONDS)
-        self._held.add(table_id)
+        self._hold(table_id)
 
     async def try_acquire(self, table_id: str) -> bool:
         """Take the lease only if nobody holds it."""
         if await self._acquire(keys=[_OWNER + table_id], args=[self.name, self._ttl_ms]):
-            self._held.add(table_id)
+            self._hold(table_id)
             return True
         return False
 
     async def release(self, table_id: str) -> None:
         """Give the lease back (if still ours)."""
-        self._held.discard(table_id)
+        self._let_go(table_id)
         await self._release(keys=[_OWNER + table_id], args=[self.name])
 
     async def owners(self, table_ids: Iterable[str]) -> dict[str, str | None]:
@@ -147,26 +176,64 @@ class Ownership:
         values = await self.redis.mget([_OWNER + table for table in ids])
         return {table: None if v is None else str(v) for table, v in zip(ids, values, strict=True)}
 
-    async def _renewing(self, lost: Callable[[str], None]) -> None:
-        """Renew every held lease each third of its life, in one script call per
-        ``_RENEW_BATCH`` leases (a pipeline of one call per lease cost the worker a
-        command to encode and a reply to parse per table)."""
+    def _hold(self, table_id: str) -> None:
+        with self._held_lock:
+            self._held.add(table_id)
+
+    def _let_go(self, table_id: str) -> bool:
+        """Forget a held lease; whether it was held."""
+        with self._held_lock:
+            held = table_id in self._held
+            self._held.discard(table_id)
+        return held
+
+    def _holding(self) -> list[str]:
+        with self._held_lock:
+            return list(self._held)
+
+    def _is_held(self, table_id: str) -> bool:
+        with self._held_lock:
+            return table_id in self._held
+
+    async def _beating(self) -> None:
+        """Show the renewing thread that the event loop runs."""
         while True:
-            await asyncio.sleep(self._ttl_ms / 3000)
-            tables = list(self._held)
-            for start in range(0, len(tables), _RENEW_BATCH):
-                batch = tables[start : start + _RENEW_BATCH]
-                try:
-                    renewed = await self._renew(
-                        keys=[_OWNER + table for table in batch], args=[self.name, self._ttl_ms]
-                    )
-                except (RedisError, OSError) as error:
-                    _log.warning("cannot renew table leases: %s", error)
-                    break
-                for table, ok in zip(batch, renewed, strict=True):
-                    if not ok and table in self._held:
-                        self._held.discard(table)
-                        lost(table)
+            self._loop_seen = time.monotonic()
+            await asyncio.sleep(self._ttl_ms / 6000)
+
+    def _renewing(self, loop: asyncio.AbstractEventLoop, lost: Callable[[str], None]) -> None:
+        """The renewing thread: every third of a lease's life, extend every held lease
+        and tell the loop of those lost (unless the loop itself seems stuck)."""
+        client = SyncRedis.from_url(self._url, decode_responses=True)
+        renew = client.register_script(_RENEW)
+        patience = LOOP_PATIENCE * self.lease_seconds
+        try:
+            while not self._stopping.wait(self._ttl_ms / 3000):
+                if time.monotonic() - self._loop_seen > patience:
+                    continue  # the loop is stuck: its tables should go to another worker
+                for table in self._renew_all(renew):
+                    loop.call_soon_threadsafe(self._lost, table, lost)
+        finally:
+            client.close()
+
+    def _renew_all(self, renew: Callable[..., Any]) -> list[str]:
+        """Extend every held lease, in one script call per ``_RENEW_BATCH`` of them; the
+        tables whose lease is no longer ours."""
+        tables, lost = self._holding(), []
+        for start in range(0, len(tables), _RENEW_BATCH):
+            batch = tables[start : start + _RENEW_BATCH]
+            try:
+                renewed = renew(keys=[_OWNER + t for t in batch], args=[self.name, self._ttl_ms])
+            except (RedisError, OSError) as error:
+                _log.warning("cannot renew table leases: %s", error)
+                break
+            lost += [table for table, ok in zip(batch, renewed, strict=True) if not ok]
+        return lost
+
+    def _lost(self, table_id: str, lost: Callable[[str], None]) -> None:
+        """On the loop: a lease the thread could not renew, if it is still held."""
+        if self._let_go(table_id):
+            lost(table_id)
 
     async def _listening(self, asked: Callable[[str], None]) -> None:
         while True:
@@ -177,7 +244,7 @@ class Ownership:
                         if message["type"] != "message":
                             continue
                         table = message["data"]
-                        if table in self._held:
+                        if self._is_held(table):
                             asked(table)
             except (RedisError, OSError) as error:
                 _log.warning("hand-over requests: %s; listening again", error)
