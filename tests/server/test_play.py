@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+import threading
 
+import pytest
 from server_helpers import Api, Server, play_in_threads
+from websockets.exceptions import ConnectionClosed
 
 from raspisnoy.core.record import loads_record, replay
+from raspisnoy.server.errors import Refusal, RequestError
 
 #: A short plan with every kind of round, so that whole games stay quick.
 SHORT_RULES = {
@@ -91,3 +96,54 @@ def test_each_round_summary_arrives_once_control_rounds_included(server: Server)
         if len(record.rounds) > 1:
             return  # a control round was played and announced like any other
     raise AssertionError("80 games and never a tie for first place")
+
+
+def test_a_write_under_an_older_claim_answers_busy_and_the_retry_goes_through(
+    server: Server,
+) -> None:
+    """The table is claimed anew behind the actor's back (as another worker would, or this
+    one after its lease lapsed): the start is refused by the database, answered 503 with
+    a Retry-After instead of a 500, the table's sockets are told to reconnect, and the
+    retry, under a fresh claim, starts the game."""
+    host = Api(server.base, "Fenced")
+    table = host.create_table(bots=["random"] * 4, turn_seconds=0)
+    watcher = host.socket(table["id"])
+    watcher.recv_until(lambda m: m["type"] == "state")  # the actor is loaded and claimed
+    server.store.claim_table(table["id"])
+    refused = host.post(f"/api/tables/{table['id']}/start")
+    assert refused.status_code == 503, refused.text
+    assert refused.headers["retry-after"] == "1"
+    assert "moved" in refused.json()["detail"]
+    with pytest.raises(ConnectionClosed) as closed:
+        watcher.recv_until(lambda _m: False)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+    started = host.post(f"/api/tables/{table['id']}/start")
+    assert started.status_code == 200, started.text
+    assert host.http.get(f"/api/tables/{table['id']}").json()["status"] == "playing"
+
+
+def test_a_command_in_flight_when_the_table_moves_is_refused_not_left_waiting(
+    server: Server,
+) -> None:
+    """The hub lets a table go (its lease was lost) while the actor runs a command: the
+    command's caller gets the ``busy`` refusal, as queued ones do, instead of no answer."""
+    host = Api(server.base, "Moving")
+    table = host.create_table(bots=["random"] * 4, turn_seconds=0)
+    watcher = host.socket(table["id"])
+    watcher.recv_until(lambda m: m["type"] == "state")
+    hub = server.services.hub
+    actor = hub._actors[table["id"]]
+    assert actor._task is not None
+    loop = actor._task.get_loop()
+    running = threading.Event()
+
+    async def slow() -> None:
+        running.set()
+        await asyncio.sleep(30)
+
+    pending = asyncio.run_coroutine_threadsafe(actor.call(slow), loop)
+    assert running.wait(5)
+    loop.call_soon_threadsafe(hub.lose, table["id"])
+    with pytest.raises(RequestError) as refused:
+        pending.result(5)
+    assert refused.value.code is Refusal.BUSY

@@ -207,6 +207,10 @@ class TableActor:
             command, future = await self._queue.get()
             try:
                 result = await command()
+            except asyncio.CancelledError:  # closed mid-command: its caller is refused too
+                if future is not None and not future.done():
+                    future.set_exception(RequestError(Refusal.BUSY, _CLOSED, retry_after=1))
+                raise
             except Exception as error:
                 if future is None:
                     _log.exception("table %s: command failed", self.table.id)

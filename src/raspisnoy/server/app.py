@@ -21,13 +21,18 @@ from raspisnoy.server.broadcast import RedisBroadcast
 from raspisnoy.server.cluster import Ownership
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services, count_request, install
-from raspisnoy.server.errors import RequestError, request_error_answer, validation_error_answer
+from raspisnoy.server.errors import (
+    RequestError,
+    fenced_answer,
+    request_error_answer,
+    validation_error_answer,
+)
 from raspisnoy.server.hub import Hub
 from raspisnoy.server.limits import RedisSocketCounts
 from raspisnoy.server.reviews import ReviewQueue
 from raspisnoy.server.routes import API_ROUTERS, OTHER_ROUTERS
 from raspisnoy.server.routes.pages import add_docs, score_page_router
-from raspisnoy.store import Store
+from raspisnoy.store import FencedError, Store
 
 __all__ = ["WEB_DIR", "create_app"]
 
@@ -87,6 +92,7 @@ def create_app(
     install(app, services)
     app.state.review_queue = review_queue
     app.add_exception_handler(RequestError, request_error_answer)
+    app.add_exception_handler(FencedError, fenced_answer)
     app.add_exception_handler(RequestValidationError, validation_error_answer)
     add_docs(app, "/api/docs")
     for router in API_ROUTERS:

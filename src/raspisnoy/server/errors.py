@@ -16,10 +16,13 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
+from raspisnoy.store import FencedError
+
 __all__ = [
     "HTTP_STATUS",
     "Refusal",
     "RequestError",
+    "fenced_answer",
     "request_error_answer",
     "validation_error_answer",
 ]
@@ -78,6 +81,17 @@ async def request_error_answer(_request: Request, error: Exception) -> JSONRespo
     return JSONResponse(
         {"detail": error.message}, status_code=HTTP_STATUS[error.code], headers=headers
     )
+
+
+async def fenced_answer(request: Request, error: Exception) -> JSONResponse:
+    """503 ``busy`` for a write the database refused because the table has a newer owner
+    (``store.FencedError``: another worker, or this one after its lease lapsed), instead
+    of a 500: the worker has let the table go, and the client's retry reaches the owner."""
+    assert isinstance(error, FencedError)
+    moved = RequestError(
+        Refusal.BUSY, "the table moved to another server worker: try again", retry_after=1
+    )
+    return await request_error_answer(request, moved)
 
 
 async def validation_error_answer(_request: Request, error: Exception) -> JSONResponse:
