@@ -34,10 +34,20 @@ __all__ = ["UVICORN_OPTIONS", "serve", "tune_gc"]
 #: Seconds before a worker that died is started again.
 _RESTART_SECONDS = 1.0
 
+#: Seconds a stopping worker waits for its clients' handlers before cancelling them: it
+#: always exits, and what was acknowledged is already in the database.
+_GRACEFUL_SECONDS = 10
+#: Seconds the supervisor waits for a worker told to stop before killing it.
+_STOP_SECONDS = 2 * _GRACEFUL_SECONDS
+
 #: How Uvicorn runs the app: frames over 64 KiB are refused before the server's own, lower
 #: limit per message; no per-message compression, since messages are small and zlib
-#: would cost more CPU per message than building it.
-UVICORN_OPTIONS: dict[str, Any] = {"ws_max_size": 64 * 1024, "ws_per_message_deflate": False}
+#: would cost more CPU per message than building it; a bounded graceful shutdown.
+UVICORN_OPTIONS: dict[str, Any] = {
+    "ws_max_size": 64 * 1024,
+    "ws_per_message_deflate": False,
+    "timeout_graceful_shutdown": _GRACEFUL_SECONDS,
+}
 
 
 def tune_gc() -> None:
@@ -214,7 +224,11 @@ def _supervise(settings: ServerSettings, workers: int) -> int:
     for child in children.values():
         child.terminate()
     for child in children.values():
-        child.wait(30)
+        try:
+            child.wait(_STOP_SECONDS)
+        except subprocess.TimeoutExpired:  # never leave a worker behind
+            child.kill()
+            child.wait()
     return 0
 
 
