@@ -40,7 +40,13 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidHandshake, WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
-from localcluster import DEFAULT_DATABASE, DEFAULT_REDIS, LocalCluster, postgres_schema
+from localcluster import (
+    DEFAULT_DATABASE,
+    DEFAULT_REDIS,
+    LocalCluster,
+    exit_on_sigterm,
+    postgres_schema,
+)
 
 from figures import print_figures
 from guests import seated_table
@@ -277,6 +283,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     environment = {**LOAD_ENVIRONMENT, "RASPISNOY_SECRET_KEY": secrets.token_urlsafe(32)}
+    exit_on_sigterm()
     with postgres_schema(args.database_url) as database_url:
         cluster = LocalCluster(
             2,

@@ -20,8 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -31,8 +29,7 @@ import httpx
 
 from figures import print_figures
 from guests import SEATS
-from raspisnoy.server.process import free_port
-from server_load import load
+from server_load import load, process_meter, served
 
 #: The runs: a name and the review niceness of its server (``None``: no reviews queued);
 #: a quiet run before and after the busy ones shows how much the machine itself drifts.
@@ -82,38 +79,25 @@ def reviewed_moves(base: str, games: list[str]) -> int:
 def one_run(args: argparse.Namespace, nice: str | None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
-        port = free_port()
         env = {**os.environ, "RASPISNOY_REVIEWS_PER_USER": "1000"}
         env["RASPISNOY_REVIEW_WORKERS"] = "0" if nice is None else "1"
         env["RASPISNOY_REVIEW_NICE"] = nice or "19"
-        load_script = Path(__file__).with_name("server_load.py")
-        server = subprocess.Popen(
-            [sys.executable, str(load_script), "--serve", str(port), "--database-url", url],
-            env=env,
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 180  # a loaded machine starts slowly
-            while True:
-                try:
-                    httpx.get(f"{base}/healthz").raise_for_status()
-                    break
-                except httpx.TransportError:
-                    if server.poll() is not None or time.monotonic() > deadline:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.2)
+        # A loaded machine starts the server slowly.
+        with served(url, env, start_seconds=180) as (base, server):
             games = [] if nice is None else finished_games(base, args.games)
             time.sleep(args.warmup)  # the review process starts and loads the search
             before = reviewed_moves(base, games)
             result = asyncio.run(
                 load(
-                    base, args.tables, args.seconds, args.warmup, args.think_ms / 1000, [server.pid]
+                    base,
+                    args.tables,
+                    args.seconds,
+                    args.warmup,
+                    args.think_ms / 1000,
+                    process_meter(server.pid),
                 )
             )
             result["review_moves_in_window"] = reviewed_moves(base, games) - before
-        finally:
-            server.terminate()
-            server.wait(30)
     return result
 
 

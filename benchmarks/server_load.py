@@ -61,14 +61,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 from pydantic import SecretStr
+from redis import Redis
 from rich.console import Console
 from rich.table import Table
+from sqlalchemy import create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
 
 from figures import print_figures
@@ -126,6 +131,67 @@ def run_server(port: int, database_url: str) -> None:
     app = create_app(Store.open(database_url), settings)
     tune_gc()
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
+
+
+@contextmanager
+def served(
+    database_url: str, environment: dict[str, str] | None = None, start_seconds: float = 60
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """The ``--serve`` server in a subprocess on ``database_url`` (with ``environment``
+    instead of this process's): its base URL and process once ``/healthz`` answers,
+    stopped on leaving the ``with``."""
+    port = free_port()
+    command = [sys.executable, __file__, "--serve", str(port), "--database-url", database_url]
+    server = subprocess.Popen(command, env=environment)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + start_seconds
+        while True:
+            try:
+                httpx.get(f"{base}/healthz").raise_for_status()
+                break
+            except httpx.TransportError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("the server did not start") from None
+                time.sleep(0.2)
+        yield base, server
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+#: CPU seconds used so far, by part of the server ("server", "postgres", ...).
+CpuMeter = Callable[[], dict[str, float]]
+
+
+def process_meter(pid: int) -> CpuMeter:
+    """The CPU of one server process."""
+    return lambda: {"server": cpu_seconds([pid])}
+
+
+def cluster_meter(pids: list[int], database_url: str, redis_url: str) -> CpuMeter:
+    """The CPU of a cluster's parts: its workers and nginx (``pids``), the PostgreSQL
+    backends serving ``database_url`` (found by its ``application_name``; this machine's
+    PostgreSQL runs here), and the Redis server (all of its clients: others are idle)."""
+    application = parse_qs(urlsplit(database_url).query)["application_name"][0]
+    engine = create_engine(database_url.split("?", 1)[0])
+    redis = Redis.from_url(redis_url)
+
+    def meter() -> dict[str, float]:
+        with engine.connect() as connection:
+            backends = connection.execute(
+                text("SELECT pid FROM pg_stat_activity WHERE application_name = :name"),
+                {"name": application},
+            )
+            postgres = cpu_seconds([row.pid for row in backends])
+        used = redis.info("cpu")
+        return {
+            "server": cpu_seconds(pids),
+            "postgres": postgres,
+            "redis": float(used["used_cpu_sys"]) + float(used["used_cpu_user"]),
+        }
+
+    return meter
 
 
 @dataclass
@@ -191,7 +257,7 @@ async def open_table(
 
 
 async def load(
-    base: str, tables: int, seconds: float, warmup: float, think: float, server_pids: list[int]
+    base: str, tables: int, seconds: float, warmup: float, think: float, meter: CpuMeter
 ) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     totals = Totals()
@@ -215,10 +281,10 @@ async def load(
             (await http.post(f"/api/tables/{table.id}/start", headers=auth)).raise_for_status()
         await asyncio.sleep(warmup)
         totals.measuring = True
-        start, cpu, own = time.perf_counter(), cpu_seconds(server_pids), cpu_seconds([os.getpid()])
+        start, before, own = time.perf_counter(), meter(), cpu_seconds([os.getpid()])
         await asyncio.sleep(seconds)
         totals.measuring = False
-        elapsed, cpu = time.perf_counter() - start, cpu_seconds(server_pids) - cpu
+        elapsed, after = time.perf_counter() - start, meter()
         own = cpu_seconds([os.getpid()]) - own
         totals.stop = True
         open_sockets = sum(1 for _, sockets in opened for ws in sockets if ws.state.name == "OPEN")
@@ -227,6 +293,7 @@ async def load(
                 await ws.close()
         await asyncio.gather(*players, return_exceptions=True)
     latencies = sorted(totals.latencies)
+    actions = max(1, totals.actions)
 
     def percentile(q: float) -> float:
         return (
@@ -246,9 +313,14 @@ async def load(
         "latency_ms_p50": percentile(0.50),
         "latency_ms_p99": percentile(0.99),
         "latency_ms_mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
-        "server_cpu_ms_per_action": cpu * 1000 / max(1, totals.actions),
+        **{
+            f"{part}_cpu_ms_per_action": (after[part] - before[part])
+            * 1000
+            / max(1, totals.actions)
+            for part in after
+        },
         # The clients' own share of the machine (this process), for comparison.
-        "clients_cpu_ms_per_action": own * 1000 / max(1, totals.actions),
+        "clients_cpu_ms_per_action": own * 1000 / actions,
         "games_finished": totals.finished,
     }
 
@@ -286,6 +358,18 @@ def main() -> None:
         default=None,
         help="with --cluster: CPUs for the load generator (e.g. 2,3)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[1, 2],
+        help="with --cluster: the worker counts to run, one after the other (default 1 2)",
+    )
+    parser.add_argument(
+        "--worker-log",
+        action="store_true",
+        help="with --cluster: let the workers write their log here (default: silent)",
+    )
     args = parser.parse_args()
     if args.serve is not None:  # the server subprocess
         run_server(args.serve, args.database_url)
@@ -295,46 +379,63 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(port), "--database-url", url]
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    httpx.get(f"{base}/healthz").raise_for_status()
-                    break
-                except httpx.TransportError:
-                    if server.poll() is not None or time.monotonic() > deadline:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.2)
+        with served(url) as (base, server):
             result = asyncio.run(
                 load(
-                    base, args.tables, args.seconds, args.warmup, args.think_ms / 1000, [server.pid]
+                    base,
+                    args.tables,
+                    args.seconds,
+                    args.warmup,
+                    args.think_ms / 1000,
+                    process_meter(server.pid),
                 )
             )
-        finally:
-            server.terminate()
-            server.wait(30)
     result["database"] = "sqlite" if args.database_url is None else url.split("://")[0]
     title = f"Server load: {args.tables} tables × {SEATS} WebSocket clients, one worker"
     print_figures(title, result, args.json, digits=1)
 
 
+def print_comparison(tables: int, results: dict[int, dict[str, Any]]) -> None:
+    """A table of each worker count's figures and, with two counts or more, the ratio of
+    the last count's figures to the first's."""
+    counts = list(results)
+    title = f"Server load through nginx on PostgreSQL: {tables} tables × {SEATS} clients"
+    table = Table(title=f"{title}, {' and '.join(map(str, counts))} worker(s)")
+    table.add_column("figure", justify="left")
+    for count in counts:
+        table.add_column(f"{count} worker{'s' if count > 1 else ''}", justify="right")
+    if len(counts) > 1:
+        table.add_column(f"{counts[-1]} / {counts[0]}", justify="right")
+    for key, first in results[counts[0]].items():
+        values = [results[count][key] for count in counts]
+        cells = [f"{v:.1f}" if isinstance(v, float) else str(v) for v in values]
+        if len(counts) > 1:
+            last = values[-1]
+            numeric = isinstance(first, int | float) and first
+            cells.append(f"{last / first:.2f}" if numeric else "")
+        table.add_row(key, *cells)
+    Console().print(table)
+
+
 def compare_workers(args: argparse.Namespace) -> None:
-    """The load through nginx with one worker, then two; a table of both and their ratio."""
+    """The load through nginx with each count of workers in turn (one, then two, unless
+    ``--workers`` says otherwise); a table of them and their ratio."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
-    from localcluster import DEFAULT_DATABASE, LocalCluster, postgres_schema
+    from localcluster import DEFAULT_DATABASE, LocalCluster, exit_on_sigterm, postgres_schema
 
     from chaos import LOAD_ENVIRONMENT
 
+    exit_on_sigterm()
+
     environment = {**LOAD_ENVIRONMENT, "RASPISNOY_SECRET_KEY": secrets.token_urlsafe(32)}
     results: dict[int, dict[str, Any]] = {}
-    for workers in (1, 2):
-        with postgres_schema(args.database_url or DEFAULT_DATABASE) as url:
-            cluster = LocalCluster(workers, database_url=url, environment=environment, quiet=True)
+    for workers in args.workers:
+        with postgres_schema(args.database_url or DEFAULT_DATABASE) as schema_url:
+            # Named, so that the meter finds this run's PostgreSQL backends.
+            url = f"{schema_url}&application_name=raspisnoy-load-{secrets.token_hex(4)}"
+            cluster = LocalCluster(
+                workers, database_url=url, environment=environment, quiet=not args.worker_log
+            )
             pin(args.server_cpus)  # the cluster's processes inherit it
             with cluster:
                 pin(args.client_cpus)
@@ -342,23 +443,12 @@ def compare_workers(args: argparse.Namespace) -> None:
                 # One worker is the supervisor process itself; more are its children.
                 workers_pids = children_of(cluster.supervisor.pid) or [cluster.supervisor.pid]
                 pids = [*workers_pids, cluster.nginx.pid]
+                meter = cluster_meter(pids, url, cluster.redis_url)
                 think = args.think_ms / 1000
                 results[workers] = asyncio.run(
-                    load(cluster.url, args.tables, args.seconds, args.warmup, think, pids)
+                    load(cluster.url, args.tables, args.seconds, args.warmup, think, meter)
                 )
-    table = Table(
-        title=f"Server load through nginx on PostgreSQL: {args.tables} tables × {SEATS} "
-        "clients, 1 and 2 workers"
-    )
-    for column in ("figure", "1 worker", "2 workers", "2 / 1"):
-        table.add_column(column, justify="left" if column == "figure" else "right")
-    for key, one in results[1].items():
-        two = results[2][key]
-        ratio = f"{two / one:.2f}" if isinstance(one, int | float) and one else ""
-        table.add_row(
-            key, *(f"{v:.1f}" if isinstance(v, float) else str(v) for v in (one, two)), ratio
-        )
-    Console().print(table)
+    print_comparison(args.tables, results)
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
 

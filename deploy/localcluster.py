@@ -79,6 +79,16 @@ def postgres_schema(url: str = DEFAULT_DATABASE) -> Iterator[str]:
         admin.dispose()
 
 
+def exit_on_sigterm() -> None:
+    """Turn SIGTERM into ``SystemExit`` in this (main) thread, so that a program killed
+    politely leaves its ``with LocalCluster`` blocks and stops the cluster it started."""
+
+    def leave(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, leave)
+
+
 def find_nginx() -> str | None:
     """The nginx binary (Debian puts it in /usr/sbin), or ``None``."""
     return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
