@@ -64,6 +64,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -78,6 +79,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from figures import print_figures
 from guests import SEATS, seated_table
+from profiles import Profiler
 from raspisnoy.server.process import free_port
 
 
@@ -257,8 +259,16 @@ async def open_table(
 
 
 async def load(
-    base: str, tables: int, seconds: float, warmup: float, think: float, meter: CpuMeter
+    base: str,
+    tables: int,
+    seconds: float,
+    warmup: float,
+    think: float,
+    meter: CpuMeter,
+    on_window: Callable[[float], None] | None = None,
 ) -> dict[str, Any]:
+    """Open the tables, play, and measure for ``seconds`` after ``warmup``; ``on_window``
+    is called with the window's length as it opens (to start a profiler)."""
     ws_base = base.replace("http://", "ws://")
     totals = Totals()
     limits = httpx.Limits(max_connections=50)
@@ -281,6 +291,8 @@ async def load(
             (await http.post(f"/api/tables/{table.id}/start", headers=auth)).raise_for_status()
         await asyncio.sleep(warmup)
         totals.measuring = True
+        if on_window is not None:
+            on_window(seconds)
         start, before, own = time.perf_counter(), meter(), cpu_seconds([os.getpid()])
         await asyncio.sleep(seconds)
         totals.measuring = False
@@ -366,6 +378,13 @@ def main() -> None:
         help="with --cluster: the worker counts to run, one after the other (default 1 2)",
     )
     parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="with --cluster: sample the workers with py-spy during the window, into this "
+        "folder, and show where their CPU goes",
+    )
+    parser.add_argument(
         "--worker-log",
         action="store_true",
         help="with --cluster: let the workers write their log here (default: silent)",
@@ -374,6 +393,8 @@ def main() -> None:
     if args.serve is not None:  # the server subprocess
         run_server(args.serve, args.database_url)
         return
+    if args.profile is not None and not Profiler.available():
+        raise SystemExit("--profile needs py-spy (pip install py-spy; the bench extra has it)")
     if args.cluster:
         compare_workers(args)
         return
@@ -407,6 +428,8 @@ def print_comparison(tables: int, results: dict[int, dict[str, Any]]) -> None:
     if len(counts) > 1:
         table.add_column(f"{counts[-1]} / {counts[0]}", justify="right")
     for key, first in results[counts[0]].items():
+        if isinstance(first, dict):  # the profile: a table of its own
+            continue
         values = [results[count][key] for count in counts]
         cells = [f"{v:.1f}" if isinstance(v, float) else str(v) for v in values]
         if len(counts) > 1:
@@ -415,39 +438,69 @@ def print_comparison(tables: int, results: dict[int, dict[str, Any]]) -> None:
             cells.append(f"{last / first:.2f}" if numeric else "")
         table.add_row(key, *cells)
     Console().print(table)
+    profiled = [count for count in counts if "cpu_areas" in results[count]]
+    if profiled:
+        print_areas({count: results[count]["cpu_areas"] for count in profiled})
+
+
+def print_areas(areas: dict[int, dict[str, float]]) -> None:
+    """Where the workers' CPU went (py-spy's samples by area), per worker count: the
+    areas of 1% or more in any run."""
+    table = Table(title="Where the workers' CPU goes (share of py-spy samples, by area)")
+    table.add_column("area", justify="left")
+    for count in areas:
+        table.add_column(f"{count} worker{'s' if count > 1 else ''}", justify="right")
+    names = {name for shares in areas.values() for name, share in shares.items() if share >= 0.01}
+    first = next(iter(areas.values()))
+    for name in sorted(names, key=lambda n: -first.get(n, 0.0)):
+        table.add_row(name, *(f"{100 * shares.get(name, 0.0):.1f}%" for shares in areas.values()))
+    Console().print(table)
+
+
+def one_cluster(
+    args: argparse.Namespace, workers: int, environment: dict[str, str]
+) -> dict[str, Any]:
+    """The load through nginx on a local cluster of ``workers`` on a fresh schema."""
+    from localcluster import DEFAULT_DATABASE, LocalCluster, postgres_schema
+
+    with postgres_schema(args.database_url or DEFAULT_DATABASE) as schema_url:
+        # Named, so that the meter finds this run's PostgreSQL backends.
+        url = f"{schema_url}&application_name=raspisnoy-load-{secrets.token_hex(4)}"
+        cluster = LocalCluster(
+            workers, database_url=url, environment=environment, quiet=not args.worker_log
+        )
+        pin(args.server_cpus)  # the cluster's processes inherit it
+        with cluster:
+            pin(args.client_cpus)
+            assert cluster.supervisor is not None and cluster.nginx is not None
+            # One worker is the supervisor process itself; more are its children.
+            workers_pids = children_of(cluster.supervisor.pid) or [cluster.supervisor.pid]
+            meter = cluster_meter([*workers_pids, cluster.nginx.pid], url, cluster.redis_url)
+            profiler = None if args.profile is None else Profiler(args.profile)
+            on_window = None
+            if profiler is not None:
+                on_window = partial(profiler.start, workers_pids, label=f"{workers}-workers")
+            think = args.think_ms / 1000
+            result = asyncio.run(
+                load(cluster.url, args.tables, args.seconds, args.warmup, think, meter, on_window)
+            )
+            if profiler is not None:
+                result["cpu_areas"] = profiler.finish()
+    return result
 
 
 def compare_workers(args: argparse.Namespace) -> None:
     """The load through nginx with each count of workers in turn (one, then two, unless
     ``--workers`` says otherwise); a table of them and their ratio."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
-    from localcluster import DEFAULT_DATABASE, LocalCluster, exit_on_sigterm, postgres_schema
+    from localcluster import exit_on_sigterm
 
     from chaos import LOAD_ENVIRONMENT
 
     exit_on_sigterm()
 
     environment = {**LOAD_ENVIRONMENT, "RASPISNOY_SECRET_KEY": secrets.token_urlsafe(32)}
-    results: dict[int, dict[str, Any]] = {}
-    for workers in args.workers:
-        with postgres_schema(args.database_url or DEFAULT_DATABASE) as schema_url:
-            # Named, so that the meter finds this run's PostgreSQL backends.
-            url = f"{schema_url}&application_name=raspisnoy-load-{secrets.token_hex(4)}"
-            cluster = LocalCluster(
-                workers, database_url=url, environment=environment, quiet=not args.worker_log
-            )
-            pin(args.server_cpus)  # the cluster's processes inherit it
-            with cluster:
-                pin(args.client_cpus)
-                assert cluster.supervisor is not None and cluster.nginx is not None
-                # One worker is the supervisor process itself; more are its children.
-                workers_pids = children_of(cluster.supervisor.pid) or [cluster.supervisor.pid]
-                pids = [*workers_pids, cluster.nginx.pid]
-                meter = cluster_meter(pids, url, cluster.redis_url)
-                think = args.think_ms / 1000
-                results[workers] = asyncio.run(
-                    load(cluster.url, args.tables, args.seconds, args.warmup, think, meter)
-                )
+    results = {workers: one_cluster(args, workers, environment) for workers in args.workers}
     print_comparison(args.tables, results)
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
