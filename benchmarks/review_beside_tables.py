@@ -1,7 +1,8 @@
 """Reviews beside the tables: the load of ``server_load.py`` (N tables of 4 WebSocket
 clients at bot speed) measured on a server with no review running, then on one whose
-review process is busy for the whole window, at niceness 19 (the default) and at 0, then
-with none again, each on a fresh SQLite database.
+review process is busy for the whole window, at niceness 19 in the idle scheduling
+class (the default), at niceness 19 alone and at 0, then with none again, each on a
+fresh SQLite database.
 
 Before each measurement a few whole games are played out by stand-ins (a guest opens a
 table of bots, starts it and leaves), and every seat of them is queued for review with
@@ -31,13 +32,15 @@ from figures import print_figures
 from guests import SEATS
 from server_load import load, process_meter, served
 
-#: The runs: a name and the review niceness of its server (``None``: no reviews queued);
-#: a quiet run before and after the busy ones shows how much the machine itself drifts.
-RUNS: tuple[tuple[str, str | None], ...] = (
-    ("quiet", None),
-    ("nice19", "19"),
-    ("nice0", "0"),
-    ("quiet_again", None),
+#: The runs: a name, the review niceness of its server (``None``: no reviews queued) and
+#: whether the review process is in the idle scheduling class; a quiet run before and
+#: after the busy ones shows how much the machine itself drifts.
+RUNS: tuple[tuple[str, str | None, bool], ...] = (
+    ("quiet", None, False),
+    ("idle", "19", True),
+    ("nice19", "19", False),
+    ("nice0", "0", False),
+    ("quiet_again", None, False),
 )
 
 
@@ -76,12 +79,13 @@ def reviewed_moves(base: str, games: list[str]) -> int:
     return done
 
 
-def one_run(args: argparse.Namespace, nice: str | None) -> dict[str, Any]:
+def one_run(args: argparse.Namespace, nice: str | None, idle: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
         env = {**os.environ, "RASPISNOY_REVIEWS_PER_USER": "1000"}
         env["RASPISNOY_REVIEW_WORKERS"] = "0" if nice is None else "1"
         env["RASPISNOY_REVIEW_NICE"] = nice or "19"
+        env["RASPISNOY_REVIEW_IDLE"] = str(idle).lower()
         # A loaded machine starts the server slowly.
         with served(url, env, start_seconds=180) as (base, server):
             games = [] if nice is None else finished_games(base, args.games)
@@ -111,7 +115,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     figures: dict[str, Any] = {}
-    runs = {name: one_run(args, nice) for name, nice in RUNS}
+    runs = {name: one_run(args, nice, idle) for name, nice, idle in RUNS}
     for name, result in runs.items():
         for key in (
             "actions_per_s",
@@ -121,7 +125,7 @@ def main() -> None:
             "review_moves_in_window",
         ):
             figures[f"{name}_{key}"] = result[key]
-    for name in ("nice19", "nice0", "quiet_again"):
+    for name in ("idle", "nice19", "nice0", "quiet_again"):
         for key in ("latency_ms_p50", "latency_ms_p99", "actions_per_s"):
             figures[f"{name}_over_quiet_{key}"] = runs[name][key] / runs["quiet"][key]
     figures["load_average"] = os.getloadavg()[0]

@@ -6,8 +6,11 @@ answer to the caller's own view only, refused at rated tables and to spectators.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,19 +20,21 @@ from server_helpers import FAST, Api, Player, Server, game_over, play_until
 from raspisnoy.core import loads_record, replay
 from raspisnoy.review import REVIEW_FORMAT
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.reviews import hint_answer
-from raspisnoy.store import Reviews
+from raspisnoy.server.reviews import _start_process, hint_answer
+from raspisnoy.store import Reviews, Store
 
 #: A short game: two rounds, the second blind, so a review has bids and cards to judge.
 RULES = {"preset": "raspisnoy.com", "custom_plan": ["3", "2:blind"]}
 #: Reviews and hints with the least budget the search accepts; the review process at
-#: the usual priority, since the shared test machine is rarely idle enough for nice 19.
+#: the usual priority, since the shared test machine is rarely idle enough for nice 19
+#: (or for the idle scheduling class).
 TINY = FAST.model_copy(
     update={
         "review_iterations": 64,
         "hint_iterations": 64,
         "review_stale_seconds": 30.0,
         "review_nice": 0,
+        "review_idle": False,
     }
 )
 #: A server that only queues reviews (no worker process), for the queue's own rules.
@@ -252,3 +257,16 @@ def test_a_hint_is_a_function_of_the_callers_view_only() -> None:
     assert one.view(0) == other.view(0)
     assert one.view(1) != other.view(1)
     assert hint_answer(one.view(0), 200) == hint_answer(other.view(0), 200)
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="no idle scheduling class here")
+def test_review_processes_start_niced_in_the_idle_scheduling_class(tmp_path: Path) -> None:
+    """By default a review process takes CPU time only when nothing else wants it."""
+    url = f"sqlite:///{tmp_path / 'reviews.sqlite3'}"
+    Store.open(url).close()  # migrated, as the server's database is
+    settings = ServerSettings()
+    context = multiprocessing.get_context("spawn")
+    arguments = (url, settings.review_nice, settings.review_idle)
+    with context.Pool(1, _start_process, arguments) as pool:
+        assert pool.apply(os.nice, (0,)) == 19
+        assert pool.apply(os.sched_getscheduler, (0,)) == os.SCHED_IDLE

@@ -110,9 +110,12 @@ class ServerSettings(BaseSettings):
     #: tables' process; 0: this worker runs none, though it still queues them), search
     #: iterations per move, jobs queued or running at once in all and per user, and
     #: seconds without progress after which a running job is restarted; ``review_nice``
-    #: is the processes' least niceness (19: they get the CPU only when the tables leave it).
+    #: is the processes' least niceness (19: they get the CPU only when the tables leave it),
+    #: and ``review_idle`` puts them in Linux's idle scheduling class as well (SCHED_IDLE:
+    #: they run only on CPU time that nothing else wants, not even a niced job).
     review_workers: Annotated[int, Field(ge=0, le=64)] = 1
     review_nice: Annotated[int, Field(ge=0, le=19)] = 19
+    review_idle: bool = True
     review_iterations: Annotated[int, Field(ge=64)] = 20_000
     review_queue_limit: Annotated[int, Field(ge=1)] = 200
     reviews_per_user: Annotated[int, Field(ge=1)] = 3

@@ -54,12 +54,16 @@ class _LostClaim(Exception):
     """The job was claimed again by someone else: this process stops working on it."""
 
 
-def _start_process(database_url: str, niceness: int) -> None:
+def _start_process(database_url: str, niceness: int, idle: bool) -> None:
     """A review process: a niceness of at least ``niceness`` (the server's own if that
-    is higher already), its own connection to the database."""
+    is higher already), in the idle scheduling class if ``idle`` (where the system has
+    one: Linux), its own connection to the database."""
     global _PROCESS_STORE
     with suppress(OSError):
         os.nice(max(0, niceness - os.nice(0)))
+    if idle and hasattr(os, "SCHED_IDLE"):
+        with suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     _PROCESS_STORE = Store.open(database_url, migrate=False)
 
 
@@ -154,7 +158,7 @@ class ReviewQueue:
                             multiprocessing.get_context("spawn").Pool,
                             self.settings.review_workers,
                             _start_process,
-                            (self._url, self.settings.review_nice),
+                            (self._url, self.settings.review_nice, self.settings.review_idle),
                         )
                     self._submit(loop, claim)
             except Exception:  # a failing look at the queue must not stop the queue
