@@ -19,7 +19,6 @@ what a review costs the tables.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import tempfile
 import time
@@ -30,7 +29,7 @@ import httpx
 
 from figures import print_figures
 from guests import SEATS
-from server_load import load, process_meter, served
+from server_load import load_served, served
 
 #: The runs: a name, the review niceness of its server (``None``: no reviews queued) and
 #: whether the review process is in the idle scheduling class; a quiet run before and
@@ -91,16 +90,7 @@ def one_run(args: argparse.Namespace, nice: str | None, idle: bool) -> dict[str,
             games = [] if nice is None else finished_games(base, args.games)
             time.sleep(args.warmup)  # the review process starts and loads the search
             before = reviewed_moves(base, games)
-            result = asyncio.run(
-                load(
-                    base,
-                    args.tables,
-                    args.seconds,
-                    args.warmup,
-                    args.think_ms / 1000,
-                    process_meter(server.pid),
-                )
-            )
+            result = load_served(args, base, server)
             result["review_moves_in_window"] = reviewed_moves(base, games) - before
     return result
 

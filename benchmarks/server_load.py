@@ -196,6 +196,15 @@ def cluster_meter(pids: list[int], database_url: str, redis_url: str) -> CpuMete
     return meter
 
 
+def load_served(
+    args: argparse.Namespace, base: str, server: subprocess.Popen[bytes]
+) -> dict[str, Any]:
+    """``load`` of a ``served`` server with the command line's tables, window and pace."""
+    think = args.think_ms / 1000
+    meter = process_meter(server.pid)
+    return asyncio.run(load(base, args.tables, args.seconds, args.warmup, think, meter))
+
+
 @dataclass
 class TableRun:
     """One table's clients and the send time of each action, by the version it makes."""
@@ -401,16 +410,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
         with served(url) as (base, server):
-            result = asyncio.run(
-                load(
-                    base,
-                    args.tables,
-                    args.seconds,
-                    args.warmup,
-                    args.think_ms / 1000,
-                    process_meter(server.pid),
-                )
-            )
+            result = load_served(args, base, server)
     result["database"] = "sqlite" if args.database_url is None else url.split("://")[0]
     title = f"Server load: {args.tables} tables × {SEATS} WebSocket clients, one worker"
     print_figures(title, result, args.json, digits=1)
