@@ -30,6 +30,14 @@ def _run(redis_url: str, test: Callable[[Ownership, Ownership, str], Awaitable[N
     asyncio.run(main())
 
 
+async def _renewing_holder(owner: Ownership, table: str) -> list[str]:
+    """``owner`` renewing its leases and holding ``table``: the list of its lost ones."""
+    lost: list[str] = []
+    owner.start(lost=lost.append, asked=lambda _table: None)
+    await owner.acquire(table, wait=0)
+    return lost
+
+
 def test_one_holder_at_a_time_until_the_lease_expires(redis_url: str) -> None:
     async def test(first: Ownership, second: Ownership, table: str) -> None:
         await first.acquire(table, wait=0)
@@ -63,9 +71,7 @@ def test_the_holder_hands_over_when_asked(redis_url: str) -> None:
 
 def test_renewal_keeps_the_lease_and_reports_one_taken_away(redis_url: str) -> None:
     async def test(first: Ownership, second: Ownership, table: str) -> None:
-        lost: list[str] = []
-        first.start(lost=lost.append, asked=lambda _table: None)
-        await first.acquire(table, wait=0)
+        lost = await _renewing_holder(first, table)
         await asyncio.sleep(1.5)  # more than two lease periods: renewed all along
         assert (await second.owners([table])) == {table: "first:1"}
         await first.redis.set(f"raspisnoy:owner:{table}", "second:2", px=5000)
@@ -77,9 +83,7 @@ def test_renewal_keeps_the_lease_and_reports_one_taken_away(redis_url: str) -> N
 
 def test_leases_outlive_a_loop_blocked_for_several_lease_periods(redis_url: str) -> None:
     async def test(first: Ownership, second: Ownership, table: str) -> None:
-        lost: list[str] = []
-        first.start(lost=lost.append, asked=lambda _table: None)
-        await first.acquire(table, wait=0)
+        lost = await _renewing_holder(first, table)
         time.sleep(2.0)  # the loop does nothing for over three lease periods (0.6 s)
         assert not await second.try_acquire(table)
         await asyncio.sleep(0.5)
@@ -90,9 +94,7 @@ def test_leases_outlive_a_loop_blocked_for_several_lease_periods(redis_url: str)
 
 def test_a_loop_stuck_past_its_patience_lets_the_leases_lapse(redis_url: str) -> None:
     async def test(first: Ownership, second: Ownership, table: str) -> None:
-        lost: list[str] = []
-        first.start(lost=lost.append, asked=lambda _table: None)
-        await first.acquire(table, wait=0)
+        lost = await _renewing_holder(first, table)
         # Past the patience and one lease more, the lease is gone while the loop is stuck.
         time.sleep(LOOP_PATIENCE * first.lease_seconds + first.lease_seconds + 0.4)
         assert await second.try_acquire(table)
