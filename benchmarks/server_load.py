@@ -439,14 +439,15 @@ def print_comparison(tables: int, results: dict[int, dict[str, Any]]) -> None:
         table.add_row(key, *cells)
     Console().print(table)
     profiled = [count for count in counts if "cpu_areas" in results[count]]
-    if profiled:
-        print_areas({count: results[count]["cpu_areas"] for count in profiled})
+    for key, whose in (("cpu_areas", "the workers'"), ("clients_cpu_areas", "the clients'")):
+        if profiled:
+            print_areas(whose, {count: results[count][key] for count in profiled})
 
 
-def print_areas(areas: dict[int, dict[str, float]]) -> None:
-    """Where the workers' CPU went (py-spy's samples by area), per worker count: the
-    areas of 1% or more in any run."""
-    table = Table(title="Where the workers' CPU goes (share of py-spy samples, by area)")
+def print_areas(whose: str, areas: dict[int, dict[str, float]]) -> None:
+    """Where ``whose`` CPU went (py-spy's samples by area), per worker count: the areas of
+    1% or more in any run."""
+    table = Table(title=f"Where {whose} CPU goes (share of py-spy samples, by area)")
     table.add_column("area", justify="left")
     for count in areas:
         table.add_column(f"{count} worker{'s' if count > 1 else ''}", justify="right")
@@ -455,6 +456,14 @@ def print_areas(areas: dict[int, dict[str, float]]) -> None:
     for name in sorted(names, key=lambda n: -first.get(n, 0.0)):
         table.add_row(name, *(f"{100 * shares.get(name, 0.0):.1f}%" for shares in areas.values()))
     Console().print(table)
+
+
+def start_profilers(
+    profilers: tuple[Profiler, Profiler], workers_pids: list[int], seconds: float, label: str
+) -> None:
+    """Sample the workers with the first profiler and this process with the second."""
+    profilers[0].start(workers_pids, seconds, label)
+    profilers[1].start([os.getpid()], seconds, f"{label}-clients")
 
 
 def one_cluster(
@@ -476,16 +485,20 @@ def one_cluster(
             # One worker is the supervisor process itself; more are its children.
             workers_pids = children_of(cluster.supervisor.pid) or [cluster.supervisor.pid]
             meter = cluster_meter([*workers_pids, cluster.nginx.pid], url, cluster.redis_url)
-            profiler = None if args.profile is None else Profiler(args.profile)
+            profilers = None
             on_window = None
-            if profiler is not None:
-                on_window = partial(profiler.start, workers_pids, label=f"{workers}-workers")
+            if args.profile is not None:  # the workers, and the load generator (this process)
+                profilers = Profiler(args.profile), Profiler(args.profile)
+                on_window = partial(
+                    start_profilers, profilers, workers_pids, label=f"{workers}-workers"
+                )
             think = args.think_ms / 1000
             result = asyncio.run(
                 load(cluster.url, args.tables, args.seconds, args.warmup, think, meter, on_window)
             )
-            if profiler is not None:
-                result["cpu_areas"] = profiler.finish()
+            if profilers is not None:
+                result["cpu_areas"] = profilers[0].finish()
+                result["clients_cpu_areas"] = profilers[1].finish()
     return result
 
 
