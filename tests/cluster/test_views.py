@@ -24,7 +24,7 @@ def test_a_seats_view_built_on_the_public_part_is_its_own_view(preset: str, seed
         public = view_json(game.view(None))
         for seat in range(players):
             view = game.view(seat)
-            assert seat_view_json(view, public) == view_json(view)
+            assert seat_view_json(seat, game.own_view(seat), public) == view_json(view)
         actor = game.to_act
         assert actor is not None
         game.apply(rng.choice(game.view(actor).legal_actions), actor)

@@ -615,6 +615,8 @@ def test_view_of_a_seat_that_does_not_exist(seat: int) -> None:
     game = new_game(3)
     with pytest.raises(InvalidInputError, match=f"{seat} is not a seat"):
         game.view(seat)
+    with pytest.raises(InvalidInputError, match=f"{seat} is not a seat"):
+        game.own_view(seat)
 
 
 # ----------------------------------------------------------------------------- clone

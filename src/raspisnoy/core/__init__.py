@@ -56,7 +56,7 @@ from raspisnoy.core.rules import (
 )
 from raspisnoy.core.scoring import leaders, round_points
 from raspisnoy.core.tricks import trick_winner
-from raspisnoy.core.view import View
+from raspisnoy.core.view import OwnView, View
 
 __all__ = [
     "CONTROL_KINDS",
@@ -77,6 +77,7 @@ __all__ = [
     "JokerMode",
     "NotYourTurnError",
     "OptionInfo",
+    "OwnView",
     "Phase",
     "Play",
     "RaspisnoyError",

@@ -38,7 +38,7 @@ from raspisnoy.core.plan import RoundSpec, round_plan
 from raspisnoy.core.rules import Rules, deck_cards, max_cards, resolve_rules
 from raspisnoy.core.scoring import leaders, round_points
 from raspisnoy.core.tricks import NO_TRUMP, SUIT_OF, rotated_trump, winner_of
-from raspisnoy.core.view import View
+from raspisnoy.core.view import OwnView, View
 
 __all__ = [
     "Deal",
@@ -656,16 +656,8 @@ class Game:
         if seat is not None and not _is_seat(seat, self.players):
             raise InvalidInputError(f"{seat} is not a seat of this game")
         spec = self._spec
-        bidding = self._phase is Phase.BID
-        blind_bidding = bidding and spec.kind is RoundKind.BLIND
-        forehead_bidding = bidding and spec.kind is RoundKind.FOREHEAD
-        own_hidden = seat is None or blind_bidding or forehead_bidding
-        hand = None if own_hidden else cards_in_mask(self._hands[seat])  # type: ignore[index]
-        shown = tuple(
-            cards_in_mask(mask) if forehead_bidding and seat not in (None, other) else None
-            for other, mask in enumerate(self._hands)
-        )
-        to_act = self.to_act
+        blind_bidding = self._phase is Phase.BID and spec.kind is RoundKind.BLIND
+        own = self._own_view(seat)
         return View(
             seat=seat,
             names=self.names,
@@ -675,9 +667,9 @@ class Game:
             cards=spec.cards,
             kind=spec.kind,
             dealer=self._dealer,
-            to_act=to_act,
-            hand=hand,
-            shown_hands=shown,
+            to_act=self.to_act,
+            hand=own.hand,
+            shown_hands=own.shown_hands,
             trump_card=None if blind_bidding else self._trump_card,
             trump=None if blind_bidding else self.trump,
             trump_hidden=blind_bidding,
@@ -688,8 +680,29 @@ class Game:
             tricks=tuple(self._tricks),
             scores=tuple(r.points for r in self._history if r.points is not None),
             totals=tuple(self._totals),
-            legal_actions=self.legal_actions() if seat is not None and seat == to_act else (),
+            legal_actions=own.legal_actions,
         )
+
+    def own_view(self, seat: int) -> OwnView:
+        """What ``view(seat)`` holds that the spectator's view does not: the seat's hand,
+        the hands shown to it, its legal actions; the same values, made without the rest."""
+        if not _is_seat(seat, self.players):
+            raise InvalidInputError(f"{seat} is not a seat of this game")
+        return self._own_view(seat)
+
+    def _own_view(self, seat: int | None) -> OwnView:
+        spec = self._spec
+        bidding = self._phase is Phase.BID
+        blind_bidding = bidding and spec.kind is RoundKind.BLIND
+        forehead_bidding = bidding and spec.kind is RoundKind.FOREHEAD
+        own_hidden = seat is None or blind_bidding or forehead_bidding
+        hand = None if own_hidden else cards_in_mask(self._hands[seat])  # type: ignore[index]
+        shown = tuple(
+            cards_in_mask(mask) if forehead_bidding and seat not in (None, other) else None
+            for other, mask in enumerate(self._hands)
+        )
+        legal = self.legal_actions() if seat is not None and seat == self.to_act else ()
+        return OwnView(hand, shown, legal)
 
     # ----------------------------------------------------------------- internals
 

@@ -10,6 +10,7 @@ a seat sees the other seats' cards but not its own while the bids are made.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from raspisnoy.core.actions import Action
 from raspisnoy.core.cards import Card, Suit
@@ -17,7 +18,18 @@ from raspisnoy.core.events import Phase, Trick
 from raspisnoy.core.kinds import RoundKind
 from raspisnoy.core.rules import Rules
 
-__all__ = ["View"]
+__all__ = ["OwnView", "View"]
+
+
+class OwnView(NamedTuple):
+    """The part of a seat's ``View`` that is its own alone: its hand, the hands shown to
+    it and its legal actions (``Game.own_view``). With a spectator's view of the same
+    moment it makes the seat's whole view, so that a server sending every seat its view
+    of an action builds the public part once (see ``View``'s fields of the same names)."""
+
+    hand: tuple[Card, ...] | None
+    shown_hands: tuple[tuple[Card, ...] | None, ...]
+    legal_actions: tuple[Action, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -440,7 +440,7 @@ class TableActor:
             if seat not in encoded:
                 if public is None:
                     public = view_json(game.view(None))
-                own = public if seat is None else seat_view_json(game.view(seat), public)
+                own = public if seat is None else seat_view_json(seat, game.own_view(seat), public)
                 encoded[seat] = encode({**shared, "game": own})
             connection.send(encoded[seat])
 

@@ -26,6 +26,7 @@ from raspisnoy.core import (
     Action,
     Card,
     Game,
+    OwnView,
     Phase,
     Play,
     RoundResult,
@@ -151,17 +152,18 @@ def view_json(view: View) -> Json:
     }
 
 
-def seat_view_json(view: View, public: Json) -> Json:
-    """``view_json(view)``, built on ``public``: the JSON of the spectator's view of the same
-    moment. Only what a seat's view has of its own (its seat, hand, the hands shown to it,
-    its legal actions) is made anew, so sending every seat its view of an action makes the
-    rest once, not once per seat. ``tests/cluster/test_views.py`` checks both ways agree."""
+def seat_view_json(seat: int, own: OwnView, public: Json) -> Json:
+    """``view_json(game.view(seat))``, built on ``public``, the JSON of the spectator's view
+    of the same moment, and ``own = game.own_view(seat)``: only what a seat's view has of
+    its own (its hand, the hands shown to it, its legal actions) is made anew, so sending
+    every seat its view of an action makes the rest once, not once per seat.
+    ``tests/cluster/test_views.py`` checks both ways agree."""
     return {
         **public,
-        "seat": view.seat,
-        "hand": _cards(view.hand),
-        "shown_hands": [_cards(hand) for hand in view.shown_hands],
-        "legal": [action_text(action) for action in view.legal_actions],
+        "seat": seat,
+        "hand": _cards(own.hand),
+        "shown_hands": [_cards(hand) for hand in own.shown_hands],
+        "legal": [action_text(action) for action in own.legal_actions],
     }
 
 
