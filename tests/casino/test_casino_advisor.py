@@ -65,14 +65,33 @@ def brute_force() -> dict[str, float]:
         "bet": _brute_bet(BOX, unknown),
         "buy": _brute_exchange(BOX, 1, unknown),
         "change 2S": _brute_exchange(BOX[:4], 1, unknown),
+        "change 4C 2S": _brute_exchange(BOX[:3], 2, unknown),
+        "change 7D 4C 2S": _brute_exchange(BOX[:2], 3, unknown),
+        "change QH 7D 4C 2S": _brute_exchange(BOX[:1], 4, unknown),
     }
 
 
-@pytest.mark.parametrize("fast", [False, True])
-def test_exact_values_match_the_brute_force(fast: bool, brute_force: dict[str, float]) -> None:
+@pytest.mark.parametrize(
+    ("fast", "reference"),
+    [(False, False), (False, True), (True, False), (True, True)],
+    ids=["pure", "pure-reference", "compiled", "compiled-reference"],
+)
+def test_exact_values_match_the_brute_force(
+    fast: bool, reference: bool, brute_force: dict[str, float]
+) -> None:
+    """Every exchange enumerated (the changes of up to four cards with their shortcuts,
+    and by the benchmark's reference path) against every deal settled one by one."""
     if fast and compiled() is None:
         pytest.skip("Numba is not installed")
-    advice = advise(BOX, UP, seen=SMALL_SEEN, fast=fast, exact_draws=10, only=set(brute_force))
+    advice = advise(
+        BOX,
+        UP,
+        seen=SMALL_SEEN,
+        fast=fast,
+        exact_draws=10**4,
+        only=set(brute_force),
+        reference=reference,
+    )
     values = {option.option: option for option in advice.options}
     assert values["fold"].value == -1.0
     for name, value in brute_force.items():
@@ -86,7 +105,9 @@ def test_sampled_values_are_within_their_interval() -> None:
     seen = _seen(16 if fast else 10, 2)
     only = {"change 7D 4C 2S", "change QH 7D 4C 2S"}
     exact = advise(BOX, UP, seen=seen, fast=fast, exact_draws=10**4, only=only)
-    sampled = advise(BOX, UP, seen=seen, fast=fast, exact_draws=0, only=only, seed=3)
+    sampled = advise(
+        BOX, UP, seen=seen, fast=fast, exact_draws=0, exact_contenders=0, only=only, seed=3
+    )
     for name in only:
         truth = next(o for o in exact.options if o.option == name)
         guess = next(o for o in sampled.options if o.option == name)
@@ -106,6 +127,21 @@ def test_compiled_kernels_agree_with_the_pure_ones() -> None:
     assert len(pure.options) == len(only) + 1
     for a, b in zip(pure.options, fast.options, strict=True):
         assert (a.option, a.method) == (b.option, b.method)
+        assert a.value == pytest.approx(b.value, abs=1e-12)
+
+
+def test_the_shortcuts_give_the_reference_values_on_the_whole_deck() -> None:
+    """A three-card change from a full deck (15,180 draws: several batches of purchases
+    held back, ``kernels.PENDING``) and a bet, with and without the shortcuts."""
+    if compiled() is None:
+        pytest.skip("Numba is not installed")
+    box, up = cards("KS KH 9D 5C 2S"), Card.parse("7H")
+    only = {"bet", "change 9D 5C 2S", "change KH 5C 2S"}
+    fast = advise(box, up, exact_draws=10**5, only=only)
+    slow = advise(box, up, exact_draws=10**5, only=only, reference=True)
+    assert [o.option for o in fast.options] == [o.option for o in slow.options]
+    for a, b in zip(fast.options, slow.options, strict=True):
+        assert a.method == b.method == "exact"
         assert a.value == pytest.approx(b.value, abs=1e-12)
 
 

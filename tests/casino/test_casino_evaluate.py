@@ -254,3 +254,23 @@ def test_the_second_never_reuses_all_of_the_first(hand: list[Card]) -> None:
             if name == str(evaluation.second) and group - defining
         ]
     assert witnesses
+
+
+@pytest.mark.parametrize(
+    ("ranks", "suits"),
+    [("AKQ5", "SHDC"), ("AKQJT5", "SHD")],
+    ids=["quads-and-pairs", "straights-and-flushes"],
+)
+def test_every_five_card_hand_of_a_small_deck_pays_as_the_brute_force(
+    ranks: str, suits: str
+) -> None:
+    """Five cards take a shortcut to their second combination (ace-king or none): every
+    hand of two small decks, rich in quads, full houses, two pairs with and without
+    ace-king, straights and flushes, against the brute force."""
+    deck = [Card.parse(rank + suit) for rank in ranks for suit in suits]
+    for hand in itertools.combinations(deck, 5):
+        evaluation = evaluate(hand)
+        assert evaluation.pays == reference_pays(hand), hand
+        assert evaluation.second in (None, Combination.ACE_KING)
+        paid_first = evaluation.combination.pays
+        assert (evaluation.second is not None) == (evaluation.pays > paid_first), hand

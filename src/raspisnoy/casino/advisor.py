@@ -9,11 +9,14 @@ best purchase decision later (buy his game only when that is worth more than the
 Method (``docs/casino.md``): every hand the dealer may hold (his up card and 4 of the
 unknown cards, C(46, 4) = 163,185 for one box) is enumerated once, with its key and, when
 it does not qualify, every card he may draw when his game is bought. Betting is then an
-exact sum; so are the exchanges with few draws (a sixth card, one changed card: 46
-draws each, each an exact bet-or-fold). Larger changes are sampled on common random
-numbers (``kernels.sample_exchange``: a clear fold costs nothing, a close call is summed
-exactly, a clear bet meets a sampled dealer), screened and then refined while their 95%
-interval overlaps the best option's; their error is that interval's half-width.
+exact sum; so are the exchanges with few draws (a sixth card, one or two changed cards:
+46 or 1,035 draws, each an exact bet-or-fold). Larger changes are screened by sampling
+on common random numbers (``kernels.sample_exchange``: a clear fold costs nothing, a
+close call is summed exactly, a clear bet meets a sampled dealer); then, while the
+sampled change with the highest mean is above the best exact value, it is enumerated
+exactly (three or four cards: 15,180 or 163,185 draws), so the best option is exact
+unless it is a change of all five cards, which stays sampled, its error the 95%
+interval's half-width.
 """
 
 from __future__ import annotations
@@ -35,10 +38,17 @@ from raspisnoy.core import InvalidInputError
 
 __all__ = ["Advice", "OptionValue", "advise", "advise_purchase"]
 
-#: Exchanges with at most this many possible draws are enumerated exactly by default.
-EXACT_DRAWS = 46
+#: Exchanges with at most this many possible draws (a buy, changes of one or two cards
+#: from a full deck) are always enumerated exactly.
+EXACT_DRAWS = 1_035
+#: Larger exchanges with at most this many draws (changes of three or four cards) are
+#: enumerated exactly when their sampled mean is above the best exact value known.
+EXACT_CONTENDERS = 163_185
 #: Samples per sampled exchange in the first round, and the most for any one.
 SCREEN_SAMPLES = 4_000
+#: Samples that the screened exchanges whose interval reaches the best value get before
+#: the leaders are enumerated (fewer leaders by chance).
+CONTENDER_SAMPLES = 32_000
 MAX_SAMPLES = 400_000
 #: Stop refining once every contender's 95% half-width is below this (antes).
 TARGET_ERROR = 0.01
@@ -106,6 +116,10 @@ class _PureArrays:
         return [0] * size
 
     @staticmethod
+    def floats(size: int) -> MutableSequence[float]:
+        return [0.0] * size
+
+    @staticmethod
     def of(values: Sequence[int]) -> Sequence[int]:
         return list(values)
 
@@ -129,6 +143,7 @@ class _Backend:
         self.compiled = jit is not None
         arrays: Any = jit.arrays if jit is not None else _PureArrays
         self.ints: Callable[[int], MutableSequence[int]] = arrays.ints
+        self.floats: Callable[[int], MutableSequence[float]] = arrays.floats
         self.of: Callable[[Sequence[int]], Sequence[int]] = arrays.of
         #: The indexes of keys in increasing key order.
         self.order: Callable[[Sequence[int]], Sequence[int]] = arrays.order
@@ -148,9 +163,10 @@ def _warm_up(backend: _Backend) -> None:
     _warmed.append(True)
     box, up, seen = DECK[:5], DECK[5], DECK[6:42]
     tables = _tables(backend, up, _unknown([*box, up, *seen]))
-    _bet(backend, tables, box, True)
-    _exact_exchange(backend, tables, box[:4], 5, True, "warm-up", 1)
-    option = _Sampled("warm-up", box[:2], 5)
+    for shortcuts in (True, False):
+        _bet(backend, tables, box, True, shortcuts)
+        _exact_exchange(backend, tables, box[:4], 5, True, "warm-up", 1, shortcuts)
+    option = _Sampled("warm-up", box[:2], 5, 1)
     _sample(backend, tables, option, True, backend.uniforms(random.Random(0), 9), 1)
 
 
@@ -162,6 +178,7 @@ class _Tables:
     keys: Sequence[int]
     masks: Sequence[int]
     lists: Sequence[int]
+    list_out: Sequence[int]
     #: How many hands do not qualify, and the most qualifying draws of any of them.
     out: int
     most_qualifying: int
@@ -170,6 +187,11 @@ class _Tables:
     row_qualifying: Sequence[int]
     row_of: Sequence[int]
     row_hand: Sequence[int]
+    buy_rows: Sequence[int]
+    buy_masks: Sequence[int]
+    buy_counts: Sequence[int]
+    buy_tops: Sequence[int]
+    buy_draws: Sequence[int]
 
     @property
     def count(self) -> int:
@@ -182,11 +204,17 @@ class _Tables:
             self.keys,
             self.masks,
             self.lists,
+            self.list_out,
             self.rows,
             self.sorted_rows,
             self.row_qualifying,
             self.row_of,
             self.row_hand,
+            self.buy_rows,
+            self.buy_masks,
+            self.buy_counts,
+            self.buy_tops,
+            self.buy_draws,
         )
 
 
@@ -196,7 +224,7 @@ def _tables(backend: _Backend, up: Card, unknown: Sequence[Card]) -> _Tables:
     cards = backend.of([card.index for card in unknown])
     keys, masks, highest = backend.ints(hands), backend.ints(hands), backend.ints(hands)
     backend.kernels.fill_dealer_table(up.index, cards, count, keys, masks, highest)
-    lists = backend.ints(hands * 15)
+    lists, list_out = backend.ints(hands * 15), backend.ints(kernels.subset_list_count(count))
     backend.kernels.fill_subset_lists(
         backend.order(keys),
         keys,
@@ -204,10 +232,12 @@ def _tables(backend: _Backend, up: Card, unknown: Sequence[Card]) -> _Tables:
         count,
         lists,
         backend.ints(kernels.subset_list_count(count)),
+        list_out,
     )
-    out = kernels.count_below(lists, 0, hands, kernels.QUALIFYING_KEY, False)
+    out = int(list_out[0])
     rows, sorted_rows = backend.ints(out * count), backend.ints(out * count)
     row_qualifying, row_of, row_hand = backend.ints(out), backend.ints(hands), backend.ints(out)
+    row_draws = backend.ints(out)
     most = backend.kernels.fill_purchase_table(
         up.index,
         cards,
@@ -220,19 +250,37 @@ def _tables(backend: _Backend, up: Card, unknown: Sequence[Card]) -> _Tables:
         row_qualifying,
         row_of,
         row_hand,
+        row_draws,
     )
-    return _Tables(
-        cards,
-        keys,
+    buy = [backend.ints(out) for _ in range(5)]
+    backend.kernels.fill_purchase_order(
+        backend.order(row_qualifying),
+        count,
         masks,
-        lists,
-        out,
-        int(most),
-        rows,
         sorted_rows,
         row_qualifying,
-        row_of,
         row_hand,
+        row_draws,
+        *buy,
+    )
+    return _Tables(
+        unknown=cards,
+        keys=keys,
+        masks=masks,
+        lists=lists,
+        list_out=list_out,
+        out=out,
+        most_qualifying=int(most),
+        rows=rows,
+        sorted_rows=sorted_rows,
+        row_qualifying=row_qualifying,
+        row_of=row_of,
+        row_hand=row_hand,
+        buy_rows=buy[0],
+        buy_masks=buy[1],
+        buy_counts=buy[2],
+        buy_tops=buy[3],
+        buy_draws=buy[4],
     )
 
 
@@ -258,16 +306,21 @@ def advise(
     seed: int = 0,
     fast: bool | None = None,
     exact_draws: int = EXACT_DRAWS,
+    exact_contenders: int = EXACT_CONTENDERS,
     budget_s: float = 0.5,
     only: Collection[str] | None = None,
+    reference: bool = False,
 ) -> Advice:
     """Value every option of a box's decision: its five ``cards``, the dealer's ``up``
     card, other cards the player has seen (other boxes, cards changed away), and the
     ``money`` left in antes after the ante (``None``: enough for anything).
     ``exchange=False`` for a box that has bought or changed already: only bet or fold,
-    and the box may hold six cards. ``exact_draws`` raises the number of
-    draws enumerated exactly; sampling is seeded by ``seed`` and stops refining after
-    ``budget_s`` seconds. ``only`` values just the options named (fold always)."""
+    and the box may hold six cards. Exchanges with up to ``exact_draws`` draws are
+    enumerated exactly, and those with up to ``exact_contenders`` draws once their
+    screening says they may be the best; the others are sampled, seeded by ``seed``,
+    refining until ``budget_s`` seconds. ``only`` values just the options named (fold
+    always). ``reference`` computes without ``kernels.bet_value``'s shortcuts (the same
+    values, slower: what the benchmark checks against)."""
     box = _check(cards, 5 if exchange or len(cards) != 6 else 6, "cards")
     backend = _Backend(fast)
     started = time.process_time()
@@ -279,18 +332,13 @@ def advise(
     buys_after_exchange = money is None or money >= 4
     values = [OptionValue("fold", kernels.FOLD_NET, 0.0, "exact", 1)]
     if may_bet and (only is None or "bet" in only):
-        values.append(_bet(backend, tables, box, buys_after_bet))
+        values.append(_bet(backend, tables, box, buys_after_bet, not reference))
     if may_exchange:
+        plan = _Plan(
+            exact_draws, exact_contenders, buys_after_exchange, not reference, started + budget_s
+        )
         values += _exchanges(
-            backend,
-            tables,
-            box,
-            buys_after_exchange,
-            seed,
-            exact_draws,
-            started + budget_s,
-            only,
-            max(option.value for option in values),
+            backend, tables, box, plan, random.Random(seed), only, max(o.value for o in values)
         )
     values.sort(key=lambda option: -option.value)
     return Advice(
@@ -303,7 +351,9 @@ def advise(
     )
 
 
-def _bet(backend: _Backend, tables: _Tables, box: tuple[Card, ...], can_buy: bool) -> OptionValue:
+def _bet(
+    backend: _Backend, tables: _Tables, box: tuple[Card, ...], can_buy: bool, shortcuts: bool
+) -> OptionValue:
     key, _first, _second, pays = kernels.combination_codes([c.index for c in box], len(box))
     value = backend.kernels.bet_value(
         key,
@@ -313,6 +363,7 @@ def _bet(backend: _Backend, tables: _Tables, box: tuple[Card, ...], can_buy: boo
         can_buy,
         tables.most_qualifying,
         tables.arrays,
+        shortcuts,
     )
     return OptionValue("bet", float(value), 0.0, "exact", kernels.binomial(tables.count, 4))
 
@@ -324,6 +375,8 @@ class _Sampled:
     name: str
     kept: tuple[Card, ...]
     size: int
+    #: How many sets of cards the exchange may draw.
+    draws: int
     total: float = 0.0
     squares: float = 0.0
     samples: int = 0
@@ -341,20 +394,32 @@ class _Sampled:
         return OptionValue(self.name, self.mean, self.error, "sampled", self.samples)
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How the exchanges of one advice are valued (see ``advise``)."""
+
+    exact_draws: int
+    exact_contenders: int
+    can_buy: bool
+    shortcuts: bool
+    deadline: float
+
+
 def _exchanges(
     backend: _Backend,
     tables: _Tables,
     box: tuple[Card, ...],
-    can_buy: bool,
-    seed: int,
-    exact_draws: int,
-    deadline: float,
+    plan: _Plan,
+    rng: random.Random,
     only: Collection[str] | None,
     floor: float,
 ) -> list[OptionValue]:
-    """Every buy and change (or those in ``only``): exact where the draws are few, else
-    sampled; ``floor`` is the best exact value known (fold or bet), which sampled options
-    need not be refined below."""
+    """Every buy and change (or those in ``only``): exact where the draws are few; the
+    others screened by sampling, those whose interval reaches the best value sampled
+    further, and then, while the sampled option with the highest mean is above the best
+    exact value, that one enumerated exactly (or, with too many draws, sampled until
+    precise): so the best option is exact unless it is a change of all five cards.
+    ``floor`` is the best exact value known (fold or bet)."""
     choices: list[tuple[str, tuple[Card, ...], int]] = [("buy", box, 6)]
     for size in range(1, 6):
         for change in itertools.combinations(box, size):
@@ -366,13 +431,63 @@ def _exchanges(
     sampled: list[_Sampled] = []
     for name, kept, size in choices:
         draws = math.comb(tables.count, size - len(kept))
-        if draws <= exact_draws:
-            values.append(_exact_exchange(backend, tables, kept, size, can_buy, name, draws))
+        if draws <= plan.exact_draws:
+            values.append(_exact(backend, tables, plan, name, kept, size, draws))
         else:
-            sampled.append(_Sampled(name, kept, size))
-    best_exact = max([floor, *(option.value for option in values)])
-    _refine(backend, tables, sampled, can_buy, random.Random(seed), best_exact, deadline)
+            sampled.append(_Sampled(name, kept, size, draws))
+    best = max([floor, *(option.value for option in values)])
+    if not sampled:
+        return values
+    _sample_all(backend, tables, sampled, plan.can_buy, rng, SCREEN_SAMPLES)
+    _sample_all(
+        backend,
+        tables,
+        [o for o in sampled if o.mean + o.error >= best],
+        plan.can_buy,
+        rng,
+        CONTENDER_SAMPLES - SCREEN_SAMPLES,
+    )
+    while sampled:
+        leader = max(sampled, key=lambda o: o.mean)
+        if leader.mean <= best:
+            break
+        if leader.draws > plan.exact_contenders:
+            _refine(backend, tables, [leader], plan.can_buy, rng, best, plan.deadline)
+            break
+        exact = _exact(backend, tables, plan, leader.name, leader.kept, leader.size, leader.draws)
+        values.append(exact)
+        sampled.remove(leader)
+        best = max(best, exact.value)
+    _refine(backend, tables, sampled, plan.can_buy, rng, best, plan.deadline)
     return values + [option.value() for option in sampled]
+
+
+def _sample_all(
+    backend: _Backend,
+    tables: _Tables,
+    options: list[_Sampled],
+    can_buy: bool,
+    rng: random.Random,
+    samples: int,
+) -> None:
+    """``samples`` more draws for each of ``options``, on common random numbers."""
+    if options:
+        uniforms = backend.uniforms(rng, 9 * samples)
+        for option in options:
+            _sample(backend, tables, option, can_buy, uniforms, samples)
+
+
+def _exact(
+    backend: _Backend,
+    tables: _Tables,
+    plan: _Plan,
+    name: str,
+    kept: tuple[Card, ...],
+    size: int,
+    draws: int,
+) -> OptionValue:
+    """An exchange enumerated exactly: every set of cards it may draw."""
+    return _exact_exchange(backend, tables, kept, size, plan.can_buy, name, draws, plan.shortcuts)
 
 
 def _exact_exchange(
@@ -383,6 +498,7 @@ def _exact_exchange(
     can_buy: bool,
     name: str,
     draws: int,
+    shortcuts: bool,
 ) -> OptionValue:
     hand = backend.ints(6)
     for position, card in enumerate(kept):
@@ -396,6 +512,9 @@ def _exact_exchange(
         can_buy,
         tables.most_qualifying,
         tables.arrays,
+        shortcuts,
+        backend.ints(10 * kernels.PENDING + tables.count + 2),
+        backend.floats(3 * kernels.PENDING),
     )
     return OptionValue(name, float(value), 0.0, "exact", draws)
 
@@ -409,22 +528,20 @@ def _refine(
     best_exact: float,
     deadline: float,
 ) -> None:
-    """Sample every exchange once, then keep doubling the samples of those whose 95%
-    interval reaches the best option's until they are precise enough, or time is up."""
-    contenders, batch = sampled, SCREEN_SAMPLES
-    while contenders:
-        uniforms = backend.uniforms(rng, 9 * batch)
-        for option in contenders:
-            _sample(backend, tables, option, can_buy, uniforms, batch)
+    """Keep doubling the samples of the screened exchanges whose 95% interval reaches the
+    best option's until they are precise enough, or time is up."""
+    batch = max([SCREEN_SAMPLES, *(o.samples for o in sampled)])
+    while time.process_time() <= deadline:
         best = max([best_exact, *(o.mean - o.error for o in sampled)])
         contenders = [
             o
             for o in sampled
             if o.mean + o.error >= best and o.error > TARGET_ERROR and o.samples < MAX_SAMPLES
         ]
-        batch = min(2 * batch, MAX_SAMPLES)
-        if time.process_time() > deadline:
+        if not contenders:
             return
+        batch = min(2 * batch, MAX_SAMPLES)
+        _sample_all(backend, tables, contenders, can_buy, rng, batch)
 
 
 def _sample(

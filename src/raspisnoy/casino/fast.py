@@ -31,6 +31,9 @@ class _Arrays:
     def ints(self, size: int) -> Any:
         return self._numpy.zeros(size, dtype=self._numpy.int64)
 
+    def floats(self, size: int) -> Any:
+        return self._numpy.zeros(size, dtype=self._numpy.float64)
+
     def of(self, values: Sequence[int]) -> Any:
         return self._numpy.array(values, dtype=self._numpy.int64)
 

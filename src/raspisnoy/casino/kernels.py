@@ -47,12 +47,15 @@ BET_BACK_NET = -2.0
 
 
 def popcount(bits: int) -> int:
-    """The number of set bits."""
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
+    """The number of set bits of a mask below 2**62, without a loop or a branch (the
+    advisor's inner loops count bits of every purchase row)."""
+    bits -= bits >> 1 & 0x5555555555555555
+    bits = (bits & 0x3333333333333333) + (bits >> 2 & 0x3333333333333333)
+    bits = bits + (bits >> 4) & 0x0F0F0F0F0F0F0F0F
+    bits += bits >> 8
+    bits += bits >> 16
+    bits += bits >> 32
+    return bits & 0x7F
 
 
 def ranks_high_to_low(mask: int) -> int:
@@ -214,6 +217,25 @@ def best_key(cards: Sequence[int], count: int) -> int:
     )
 
 
+def five_card_second(cards: Sequence[int], first: int) -> int:
+    """The second combination of five cards whose best hand is of category ``first``
+    (``combination_codes``' shortcut for five cards): ace-king or none (-1). From a
+    straight up the first's defining cards are all five; ace-king's are its only ace and
+    king; a pair, two pairs, trips or quads leave out cards of ranks held once, and the
+    only combination such a card can define is ace-king: with its ace or king outside the
+    first's cards, which fails only for two pairs of aces and kings."""
+    if first < ONE_PAIR or (first >= STRAIGHT and first != FOUR_OF_A_KIND):
+        return -1
+    seen = paired = 0
+    for position in range(5):
+        bit = 1 << cards[position] % 13
+        paired |= seen & bit
+        seen |= bit
+    if seen & _ACE_KING_BITS == _ACE_KING_BITS and paired & _ACE_KING_BITS != _ACE_KING_BITS:
+        return ACE_KING
+    return -1
+
+
 def combination_codes(cards: Sequence[int], count: int) -> tuple[int, int, int, int]:
     """What 5 or 6 cards are worth (docs/casino.md): ``(key, first, second, pays)``.
 
@@ -228,6 +250,9 @@ def combination_codes(cards: Sequence[int], count: int) -> tuple[int, int, int, 
     first = best >> CATEGORY_SHIFT
     if first == NO_HAND:
         return best, NO_HAND, -1, 0
+    if count == 5:
+        second = five_card_second(cards, first)
+        return best, first, second, CATEGORY_PAYS[first] + (second == ACE_KING)
     best_second, best_pay = -1, -1
     for way in range(full + 1):
         if popcount(way) != 5 or subset_key(cards, way) != best:
@@ -262,18 +287,13 @@ def versus(key: int, pays: int, dealer_key: int) -> float:
 #
 # ``Tables`` is what the advisor's kernels share about one decision point, in this
 # order: every dealer hand's key and positions (``fill_dealer_table``), the sorted key
-# lists (``fill_subset_lists``), and the purchase rows, their sorted qualifying keys, their
-# counts, each hand's row and each row's hand (``fill_purchase_table``).
-Tables = tuple[
-    Sequence[int],
-    Sequence[int],
-    Sequence[int],
-    Sequence[int],
-    Sequence[int],
-    Sequence[int],
-    Sequence[int],
-    Sequence[int],
-]
+# lists and how many hands of each list do not qualify (``fill_subset_lists``), the
+# purchase rows, their sorted qualifying keys, their counts, each hand's row and each
+# row's hand (``fill_purchase_table``), and the rows again in decreasing order of their
+# qualifying draws, so that the purchases worth looking at come first: the row, its
+# hand's mask, its qualifying draws' count, highest key and positions as a bit mask
+# (``fill_purchase_order``).
+Tables = tuple[Sequence[int], ...]  # the fourteen arrays above, in that order
 #
 # A decision point's unknown cards (``count`` of them, at most 47) are addressed by their
 # positions 0..count-1. The dealer's possible hands are the 4-subsets of positions, indexed
@@ -372,10 +392,12 @@ def fill_subset_lists(
     count: int,
     lists: MutableSequence[int],
     filled: MutableSequence[int],
+    list_out: MutableSequence[int],
 ) -> None:
     """Sorted keys of the dealer hands that hold each set of up to three positions, from
-    the hands in increasing key order (``order``): what ``avoiding_counts`` searches.
-    ``filled`` is a zeroed buffer of ``subset_list_count(count)`` entries."""
+    the hands in increasing key order (``order``): what ``bet_value`` searches.
+    ``filled`` and ``list_out`` are zeroed buffers of ``subset_list_count(count)``
+    entries; ``list_out`` gets how many hands of each list do not qualify."""
     every = binomial(count, 4)
     held = [0, 0, 0, 0]
     chosen = [0, 0, 0]
@@ -400,6 +422,8 @@ def fill_subset_lists(
             slot = subset_list_id(count, chosen, size)
             lists[offset + filled[slot]] = key
             filled[slot] += 1
+            if key < QUALIFYING_KEY:
+                list_out[slot] += 1
 
 
 def count_below(
@@ -440,11 +464,13 @@ def fill_purchase_table(
     row_qualifying: MutableSequence[int],
     row_of: MutableSequence[int],
     row_hand: MutableSequence[int],
+    row_draws: MutableSequence[int],
 ) -> int:
     """For every dealer hand that does not qualify (row ``row_of[h]``; -1 for the others;
     ``row_hand[row]`` is the hand): his key after his game is bought for each position he
-    may draw (``rows``, -1 at his own cards), the qualifying ones sorted (``sorted_rows``)
-    and their number. Returns the most qualifying draws of any row."""
+    may draw (``rows``, -1 at his own cards), the qualifying ones sorted (``sorted_rows``),
+    their number and their positions as a bit mask (``row_draws``). Returns the most
+    qualifying draws of any row."""
     row = 0
     most = 0
     kept = [0, 0, 0, 0]
@@ -464,6 +490,7 @@ def fill_purchase_table(
                 found += 1
         base = row * count
         qualifying = 0
+        draws_mask = 0
         for position in range(count):
             if masks[h] >> position & 1:
                 rows[base + position] = -1
@@ -473,11 +500,41 @@ def fill_purchase_table(
             if key >= QUALIFYING_KEY:
                 sorted_rows[base + qualifying] = key
                 qualifying += 1
+                draws_mask |= 1 << position
         sort_in_place(sorted_rows, base, qualifying)
         row_qualifying[row] = qualifying
+        row_draws[row] = draws_mask
         most = max(most, qualifying)
         row += 1
     return most
+
+
+def fill_purchase_order(
+    order: Sequence[int],
+    count: int,
+    masks: Sequence[int],
+    sorted_rows: Sequence[int],
+    row_qualifying: Sequence[int],
+    row_hand: Sequence[int],
+    row_draws: Sequence[int],
+    buy_rows: MutableSequence[int],
+    buy_masks: MutableSequence[int],
+    buy_counts: MutableSequence[int],
+    buy_tops: MutableSequence[int],
+    buy_draws: MutableSequence[int],
+) -> None:
+    """The purchase rows in decreasing order of qualifying draws (``order`` is their
+    increasing order), with what ``bet_value`` reads of each side by side: its hand's
+    mask, its qualifying draws' count, their highest key (-1: none) and positions."""
+    rows = len(row_hand)
+    for rank in range(rows):
+        row = order[rows - 1 - rank]
+        qualifying = row_qualifying[row]
+        buy_rows[rank] = row
+        buy_masks[rank] = masks[row_hand[row]]
+        buy_counts[rank] = qualifying
+        buy_tops[rank] = sorted_rows[row * count + qualifying - 1] if qualifying else -1
+        buy_draws[rank] = row_draws[row]
 
 
 def bought_net(key: int, pays: int, dealer_key: int) -> float:
@@ -516,14 +573,16 @@ def purchase_value(
     return total / draws
 
 
+def beaten_purchase_value(pays: int, qualifying: int, draws: int) -> float:
+    """A box's mean net when it buys the dealer's game and beats every qualifying hand he
+    may draw to: ``qualifying`` of his ``draws`` qualify, the others give the bet back."""
+    return (qualifying * (2.0 * pays - 1.0) + (draws - qualifying) * BET_BACK_NET) / draws
+
+
 def may_buy(pays: int, qualifying: int, draws: int) -> bool:
     """Whether buying the dealer's game can beat taking the ante (+1): the purchase is at
     most worth what it would be if every qualifying draw were a win."""
-    return (
-        min(qualifying, draws) * (2.0 * pays - 1.0)
-        + (draws - min(qualifying, draws)) * BET_BACK_NET
-        > draws
-    )
+    return beaten_purchase_value(pays, min(qualifying, draws), draws) > DEALER_OUT_NET
 
 
 def not_qualified_value(
@@ -553,15 +612,32 @@ def bet_value(
     can_buy: bool,
     most_qualifying: int,
     tables: Tables,
+    shortcuts: bool,
 ) -> float:
     """The exact mean net in antes of betting a box of ``key`` and ``pays``, over every
-    dealer hand that holds none of the ``excluded`` positions (the box's draws).
+    dealer hand that holds none of the ``excluded`` positions (the box's draws): the
+    showdowns and the ante (``showdown_total``) and, where the box may buy the dealer's
+    game, what buying it gains over taking the ante (``purchase_gains``)."""
+    total, hands, draws = showdown_total(key, pays, excluded, count, tables, shortcuts)
+    if can_buy and may_buy(pays, most_qualifying, draws):
+        total += purchase_gains(key, pays, excluded, count, draws, tables, shortcuts)
+    return total / hands
+
+
+def showdown_total(
+    key: int, pays: int, excluded: int, count: int, tables: Tables, shortcuts: bool
+) -> tuple[float, int, int]:
+    """Betting's total net in antes over the dealer hands that hold none of the
+    ``excluded`` positions, the ante taken whenever he does not qualify; the number of
+    those hands, and of the cards he may draw if his game is bought.
 
     The hands that lose, tie, win or do not qualify are counted by inclusion-exclusion
     over the subsets of the excluded positions, in the sorted lists of hands that hold
-    them; only the purchases of the dealer's game, where one can be worth it, are summed
-    hand by hand."""
-    keys, masks, lists, rows, sorted_rows, row_qualifying, _row_of, row_hand = tables
+    them. ``shortcuts`` takes the same counts faster: the hands that do not qualify
+    counted once per list (``list_out``), no search for a box without a combination
+    (which every qualifying hand beats), ties counted on from the first search. Without
+    them (the reference the benchmark checks against) every count is a search."""
+    keys, _masks, lists, list_out = tables[:4]
     positions = [0, 0, 0, 0, 0]
     drawn = 0
     rest = excluded
@@ -591,24 +667,84 @@ def bet_value(
             continue
         offset = subset_list_offset(count, chosen, size)
         hands += sign * sizes[size]
-        out += sign * count_below(lists, offset, sizes[size], QUALIFYING_KEY, False)
-        below += sign * count_below(lists, offset, sizes[size], key, False)
-        up_to += sign * count_below(lists, offset, sizes[size], key, True)
+        if not shortcuts:
+            out += sign * count_below(lists, offset, sizes[size], QUALIFYING_KEY, False)
+            below += sign * count_below(lists, offset, sizes[size], key, False)
+            up_to += sign * count_below(lists, offset, sizes[size], key, True)
+            continue
+        out += sign * list_out[subset_list_id(count, chosen, size)]
+        if key < QUALIFYING_KEY:
+            continue  # below and up_to count none but hands that do not qualify
+        lower = count_below(lists, offset, sizes[size], key, False)
+        equal = lower
+        while equal < sizes[size] and lists[offset + equal] == key:
+            equal += 1
+        below += sign * lower
+        up_to += sign * equal
     # Hands below the box's key include those that do not qualify.
     wins = max(below, out) - out
     losses = hands - max(up_to, out)
     total = out * DEALER_OUT_NET + wins * 2.0 * pays + losses * LOSE_NET
-    draws = count - 4 - drawn
-    if can_buy and may_buy(pays, most_qualifying, draws):
-        for row in range(len(row_hand)):
-            if masks[row_hand[row]] & excluded or not may_buy(pays, row_qualifying[row], draws):
-                continue
-            value = purchase_value(
-                key, pays, row, excluded, count, rows, sorted_rows, row_qualifying
+    return total, hands, count - 4 - drawn
+
+
+def purchase_gains(
+    key: int,
+    pays: int,
+    excluded: int,
+    count: int,
+    draws: int,
+    tables: Tables,
+    shortcuts: bool,
+) -> float:
+    """What buying the dealer's game, wherever it is worth more than the ante, adds to
+    betting's total net over the dealer hands that hold none of the ``excluded``
+    positions (``draws`` cards left for him to draw). Summed row by row, from the rows
+    with the most qualifying draws down, while a purchase can be worth it;
+    ``shortcuts`` values a purchase where no qualifying draw beats the box from the
+    number of qualifying draws that the box's draws leave (else draw by draw)."""
+    rows, sorted_rows, row_qualifying = tables[4], tables[5], tables[6]
+    buy_rows, buy_masks, buy_counts, buy_tops, buy_draws = tables[9:]
+    fewest = fewest_to_buy(pays, draws)
+    gains = 0.0
+    for rank in range(len(buy_rows)):
+        if buy_counts[rank] < fewest:
+            break
+        if buy_masks[rank] & excluded:
+            continue
+        if shortcuts and buy_tops[rank] < key:
+            value = beaten_row_value(
+                pays, buy_counts[rank], buy_draws[rank], excluded, draws, fewest
             )
-            if value > DEALER_OUT_NET:
-                total += value - DEALER_OUT_NET
-    return total / hands
+        else:
+            value = purchase_value(
+                key, pays, buy_rows[rank], excluded, count, rows, sorted_rows, row_qualifying
+            )
+        if value > DEALER_OUT_NET:
+            gains += value - DEALER_OUT_NET
+    return gains
+
+
+def fewest_to_buy(pays: int, draws: int) -> int:
+    """The fewest qualifying draws with which buying the dealer's game can beat taking
+    the ante (``draws + 1``: never). The purchase rows come by decreasing qualifying
+    draws, so once one has fewer, all the rest have."""
+    fewest = 0
+    while fewest <= draws and not may_buy(pays, fewest, draws):
+        fewest += 1
+    return fewest
+
+
+def beaten_row_value(
+    pays: int, qualifying: int, qualifying_draws: int, excluded: int, draws: int, fewest: int
+) -> float:
+    """The purchase's value for a row none of whose ``qualifying`` draws (positions
+    ``qualifying_draws``) beats the box: how many of them the ``excluded`` positions leave
+    is all that counts; ``DEALER_OUT_NET`` where that is fewer than ``fewest``."""
+    left = qualifying - popcount(qualifying_draws & excluded)
+    if left < fewest:
+        return DEALER_OUT_NET
+    return beaten_purchase_value(pays, left, draws)
 
 
 # ----------------------------------------------------------------- exchanges
@@ -667,7 +803,7 @@ def sample_exchange(
     and fold (``bet_value``), where the two are close; and otherwise bets against the
     dealer's hidden four, drawn from the rest. So every decision is the best one, and
     only clear bets carry the dealer's chance."""
-    keys, _masks, lists, rows, sorted_rows, row_qualifying, row_of, _row_hand = tables
+    keys, _masks, lists, _list_out, rows, sorted_rows, row_qualifying, row_of = tables[:8]
     hands = binomial(count, 4)
     drawn = size - kept
     total = squares = 0.0
@@ -685,7 +821,7 @@ def sample_exchange(
         if rough < FOLD_NET - ROUGH_MARGIN:
             value = FOLD_NET
         elif rough < FOLD_NET + ROUGH_MARGIN:
-            bet = bet_value(key, pays, excluded, count, can_buy, most_qualifying, tables)
+            bet = bet_value(key, pays, excluded, count, can_buy, most_qualifying, tables, True)
             value = max(FOLD_NET, bet)
         else:
             i, j, k, m = sort4(work[drawn], work[drawn + 1], work[drawn + 2], work[drawn + 3])
@@ -704,6 +840,10 @@ def sample_exchange(
     return total, squares
 
 
+#: How many draws ``exact_exchange`` holds back at most before summing their purchases.
+PENDING = 2048
+
+
 def exact_exchange(
     hand: MutableSequence[int],
     kept: int,
@@ -713,30 +853,132 @@ def exact_exchange(
     can_buy: bool,
     most_qualifying: int,
     tables: Tables,
+    shortcuts: bool,
+    pending: MutableSequence[int],
+    sums: MutableSequence[float],
 ) -> float:
     """The exact mean net in antes of an exchange (its cost counted): every set of
     ``size - kept`` unknown cards the box may draw, each followed by the better of bet
-    and fold."""
+    and fold (``bet_value``, with or without its ``shortcuts``).
+
+    With ``shortcuts``, the draws that may buy the dealer's game wait in batches
+    (``pending``: ``10 * PENDING + count + 2`` ints, ``sums``: ``3 * PENDING`` floats)
+    whose purchases are summed row by row (``settle_pending``): each purchase row is
+    read once a batch instead of once a draw."""
     drawn = size - kept
     chosen = [0, 0, 0, 0, 0]
     for step in range(drawn):
         chosen[step] = step
-    total, draws = 0.0, 0
+    total, draws, waiting = 0.0, 0, 0
     while True:
         excluded = 0
         for step in range(drawn):
             hand[kept + step] = unknown[chosen[step]]
             excluded |= 1 << chosen[step]
         key, _first, _second, pays = combination_codes(hand, size)
-        value = bet_value(key, pays, excluded, count, can_buy, most_qualifying, tables)
-        total += max(FOLD_NET, value) - 1.0
+        showdown, hands, left = showdown_total(key, pays, excluded, count, tables, shortcuts)
+        if not (can_buy and may_buy(pays, most_qualifying, left)):
+            total += max(FOLD_NET, showdown / hands) - 1.0
+        elif shortcuts:
+            pending[waiting] = excluded
+            pending[PENDING + waiting] = key
+            pending[2 * PENDING + waiting] = pays
+            sums[waiting] = showdown
+            waiting += 1
+            if waiting == PENDING:
+                total += settle_pending(waiting, hands, left, count, tables, pending, sums)
+                waiting = 0
+        else:
+            showdown += purchase_gains(key, pays, excluded, count, left, tables, False)
+            total += max(FOLD_NET, showdown / hands) - 1.0
         draws += 1
         # The next set of positions in lexicographic order.
         step = drawn - 1
         while step >= 0 and chosen[step] == count - drawn + step:
             step -= 1
         if step < 0:
+            if waiting:
+                total += settle_pending(waiting, hands, left, count, tables, pending, sums)
             return total / draws
         chosen[step] += 1
         for later in range(step + 1, drawn):
             chosen[later] = chosen[later - 1] + 1
+
+
+def settle_pending(
+    waiting: int,
+    hands: int,
+    draws: int,
+    count: int,
+    tables: Tables,
+    pending: MutableSequence[int],
+    sums: MutableSequence[float],
+) -> float:
+    """The total net, each exchange's cost counted, of ``waiting`` draws held back by
+    ``exact_exchange``: their excluded positions, keys and pays in ``pending``, their
+    showdown totals in ``sums`` (each over ``hands`` dealer hands, ``draws`` cards left
+    for his purchase), each bet with its purchases or folded.
+
+    The same sums as ``purchase_gains``, with the loops turned round: rows outside, the
+    draws inside, sorted by the qualifying draws they need, so that each row meets only
+    the draws it can be worth buying for. Where no qualifying draw of the row beats the
+    box, the purchase gains ``max(0, left * (2 * pays + 1) - 3 * draws) / draws`` over
+    the ante (``beaten_purchase_value``, ``left`` qualifying draws left), summed as
+    integers."""
+    rows, sorted_rows, row_qualifying = tables[4], tables[5], tables[6]
+    buy_rows, buy_masks, buy_counts, buy_tops, buy_draws = tables[9:]
+    # The buffers' parts: the draws as held back, their fewest qualifying draws, their
+    # order, the same draws sorted, the integer sums; then the buckets of the sort.
+    fewest, order, excluded_at, key_at, pays_at = 3, 4, 5, 6, 7
+    fewest_at, beaten_at, buckets = 8, 9, 10 * PENDING
+    for bucket in range(count + 2):
+        pending[buckets + bucket] = 0
+    for j in range(waiting):
+        need = fewest_to_buy(pending[2 * PENDING + j], draws)
+        pending[fewest * PENDING + j] = need
+        pending[buckets + need] += 1
+    start = 0
+    for bucket in range(count + 2):
+        size = pending[buckets + bucket]
+        pending[buckets + bucket] = start
+        start += size
+    for j in range(waiting):
+        need = pending[fewest * PENDING + j]
+        place = pending[buckets + need]
+        pending[buckets + need] += 1
+        pending[order * PENDING + place] = j
+        pending[excluded_at * PENDING + place] = pending[j]
+        pending[key_at * PENDING + place] = pending[PENDING + j]
+        pending[pays_at * PENDING + place] = pending[2 * PENDING + j]
+        pending[fewest_at * PENDING + place] = need
+        pending[beaten_at * PENDING + place] = 0
+        sums[PENDING + place] = sums[j]
+        sums[2 * PENDING + place] = 0.0
+    limit = waiting
+    for rank in range(len(buy_masks)):
+        qualifying = buy_counts[rank]
+        while limit and pending[fewest_at * PENDING + limit - 1] > qualifying:
+            limit -= 1
+        if not limit:
+            break
+        mask, top, qualifying_draws = buy_masks[rank], buy_tops[rank], buy_draws[rank]
+        for place in range(limit):
+            excluded = pending[excluded_at * PENDING + place]
+            key = pending[key_at * PENDING + place]
+            pays = pending[pays_at * PENDING + place]
+            if top < key:
+                left = qualifying - popcount(qualifying_draws & excluded)
+                gain = max(0, left * (2 * pays + 1) - 3 * draws)
+                pending[beaten_at * PENDING + place] += gain * (mask & excluded == 0)
+            elif mask & excluded == 0:
+                value = purchase_value(
+                    key, pays, buy_rows[rank], excluded, count, rows, sorted_rows, row_qualifying
+                )
+                if value > DEALER_OUT_NET:
+                    sums[2 * PENDING + place] += value - DEALER_OUT_NET
+    total = 0.0
+    for place in range(waiting):
+        bet = sums[PENDING + place] + sums[2 * PENDING + place]
+        bet += pending[beaten_at * PENDING + place] / draws
+        total += max(FOLD_NET, bet / hands) - 1.0
+    return total
