@@ -24,10 +24,14 @@ Run: ``scripts/bootstrap dev,bench && .venv/bin/python benchmarks/vs_openspiel.p
 --deals 200 --workers 2 --log vs.jsonl``. It prints mean returns per side with 95%
 confidence intervals, the difference per deal, both sides' time per move, shares of exact
 bids and of bids of 0, and the playout rates of our simulator and of OpenSpiel's ISMCTS;
-``--json FILE`` also writes them. With ``--log`` every finished deal (returns, bids,
-tricks taken, times) is appended to the file, and a run started again with the same log
-goes on from where it stopped. ``--simulations`` and ``--first-deal`` run smaller or
-other matches, to try a change of the expert quickly before the full one.
+``--json FILE`` also writes them. Times are wall times and, beside them, the CPU time of
+the thread that moved (``ismcts_cpu_time_ratio``): on a shared machine a move of a few
+milliseconds spends most of its wall time waiting for a core, which makes the ratio of
+wall times a measure of the load rather than of the bots. With ``--log`` every finished
+deal (returns, bids, tricks taken, times) is appended to the file, and a run started
+again with the same log goes on from where it stopped. ``--simulations`` and
+``--first-deal`` run smaller or other matches, to try a change of the expert quickly
+before the full one; ``--bid-iterations`` gives the expert's bids a budget of their own.
 """
 
 from __future__ import annotations
@@ -384,6 +388,7 @@ def main() -> None:
     ismcts_rate = ismcts_simulations_per_s()
     figures: dict[str, Any] = {
         "deals": len(results),
+        "first_deal": args.first_deal,
         "ismcts_simulations": args.simulations,
         "expert_iterations": args.iterations,
         "expert_bid_iterations": args.bid_iterations or args.iterations,
