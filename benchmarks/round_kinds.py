@@ -2,11 +2,12 @@
 
 A duplicate arena match (``raspisnoy.arena``) of the first bot of ``--bots`` against
 the others, in one process, with the expert's search fixed at ``--iterations`` a
-decision (its time budget set out of reach), so that the figures do not depend on how
-loaded the machine is; with ``--minutes`` it stops at the first whole deal after that
-time and reports the deals finished. It prints, for the whole game and for every kind of round, the
-first bot's points per game less the second's, paired by deal, with a 95% interval
-(``raspisnoy.arena.difference``), and each bot's time per decision in the same run.
+decision (``--bid-iterations`` for its bids; its time budget set out of reach), so that
+the figures do not depend on how loaded the machine is; with ``--minutes`` it stops at
+the first whole deal after that time and reports the deals finished. It prints, for the
+whole game and for every kind of round, the first bot's points per game less the
+second's, paired by deal, with a 95% interval (``raspisnoy.arena.difference``), and each
+bot's time per decision in the same run.
 
 Run: ``nice -n 19 .venv/bin/python benchmarks/round_kinds.py --games 120 --iterations 2000
 --json kinds.json`` (the expert against three heuristics on ``raspisnoy.com``).
@@ -39,11 +40,15 @@ def main() -> None:
     parser.add_argument("--seed", default="kinds")
     parser.add_argument("--rules", default="raspisnoy.com")
     parser.add_argument("--iterations", type=int, default=ExpertBot.default_iterations)
+    parser.add_argument(
+        "--bid-iterations", type=int, default=None, help="the expert's for a bid (--iterations)"
+    )
     parser.add_argument("--minutes", type=float, default=None, help="stop after a whole deal")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
     ExpertBot.default_iterations = args.iterations  # this process only: one worker
+    ExpertBot.default_bid_iterations = args.bid_iterations
     lineup = tuple(name.strip() for name in args.bots.split(","))
     config = MatchConfig(
         bots=lineup,

@@ -17,16 +17,21 @@ changes; ``--time-ms`` fixes it instead, and ``--iterations`` fixes the expert's
 at that many iterations a move whatever the time (on a loaded machine, where times
 are noisy, the fairer match: the ratio of the two sides' times in the same run is
 reported as ``ismcts_time_ratio``). Forced moves (one legal action) are played
-without asking either bot.
+without asking either bot. Each worker process loads the expert's compiled search
+before its first deal (``expert.warm_up``), so that no move's time includes loading it.
 
 Run: ``scripts/bootstrap dev,bench && .venv/bin/python benchmarks/vs_openspiel.py
 --deals 200 --workers 2 --log vs.jsonl``. It prints mean returns per side with 95%
 confidence intervals, the difference per deal, both sides' time per move, shares of exact
 bids and of bids of 0, and the playout rates of our simulator and of OpenSpiel's ISMCTS;
-``--json FILE`` also writes them. With ``--log`` every finished deal (returns, bids,
-tricks taken, times) is appended to the file, and a run started again with the same log
-goes on from where it stopped. ``--simulations`` and ``--first-deal`` run smaller or
-other matches, to try a change of the expert quickly before the full one.
+``--json FILE`` also writes them. Times are wall times and, beside them, the CPU time of
+the thread that moved (``ismcts_cpu_time_ratio``): on a shared machine a move of a few
+milliseconds spends most of its wall time waiting for a core, which makes the ratio of
+wall times a measure of the load rather than of the bots. With ``--log`` every finished
+deal (returns, bids, tricks taken, times) is appended to the file, and a run started
+again with the same log goes on from where it stopped. ``--simulations`` and
+``--first-deal`` run smaller or other matches, to try a change of the expert quickly
+before the full one; ``--bid-iterations`` gives the expert's bids a budget of their own.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ import pyspiel
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from openspiel_peer import load_oh_hell, measure_ismcts_simulations_per_s
 from raspisnoy.bots import Bot, fastsim
-from raspisnoy.bots.expert import ExpertBot
+from raspisnoy.bots.expert import ExpertBot, warm_up
 from raspisnoy.core import Bid, Card, Game, Play, Suit, resolve_rules
 from raspisnoy.core.fast import card_at
 
@@ -89,30 +94,50 @@ def their_action(action: Bid | Play) -> int:
     return (card.rank - 6) * 4 + _SUITS.index(card.suit)
 
 
+#: Where a history's bids and plays start: after the number of tricks, the dealer, the
+#: dealt cards and the trump card.
+_DEAL_END = 3 + PLAYERS * TRICKS
+
+
 def our_game(state: pyspiel.State) -> Game:
     """The pyspiel state's round replayed in our engine."""
     history = state.history()
+    game = _dealt_game(history)
+    for action in history[_DEAL_END:]:
+        _apply(game, action)
+    return game
+
+
+def _dealt_game(history: list[int]) -> Game:
+    """Our game of a pyspiel history, just dealt: its hands, trump card and dealer."""
     dealer = history[1]
     dealt = history[2 : 2 + PLAYERS * TRICKS]
     trump = our_card(history[2 + PLAYERS * TRICKS])
     hands = [[our_card(a) for a in dealt[seat::PLAYERS]] for seat in range(PLAYERS)]
     game = Game(RULES, PLAYERS, first_dealer=dealer)
     game.deal(hands, trump)
-    for action in history[3 + PLAYERS * TRICKS :]:
-        if action >= _BID_BASE:
-            game.bid(action - _BID_BASE)
-        else:
-            game.play(Play.of(our_card(action)))
     return game
 
 
+def _apply(game: Game, action: int) -> None:
+    """Make the bid or play of OpenSpiel's ``action`` in our ``game``."""
+    if action >= _BID_BASE:
+        game.bid(action - _BID_BASE)
+    else:
+        game.play(Play.of(our_card(action)))
+
+
 class OurBot(pyspiel.Bot):  # type: ignore[misc]
-    """A raspisnoy bot as a ``pyspiel.Bot``: it sees only its seat's view."""
+    """A raspisnoy bot as a ``pyspiel.Bot``: it sees only its seat's view. It keeps our
+    game in step with the episode, applying only the actions made since its last turn
+    (as a player follows the table), rather than replaying the whole round each time."""
 
     def __init__(self, player: int, bot: Bot) -> None:
         pyspiel.Bot.__init__(self)
         self._player = player
         self._bot = bot
+        self._game: Game | None = None
+        self._history: list[int] = []
 
     def player_id(self) -> int:
         return self._player
@@ -121,10 +146,16 @@ class OurBot(pyspiel.Bot):  # type: ignore[misc]
         return False
 
     def restart_at(self, state: pyspiel.State) -> None:
-        pass
+        self._game = None
 
     def step(self, state: pyspiel.State) -> int:
-        action = self._bot.act(our_game(state).view(self._player))
+        history = state.history()
+        if self._game is None or history[: len(self._history)] != self._history:
+            self._game, self._history = _dealt_game(history), history[:_DEAL_END]
+        for action in history[len(self._history) :]:
+            _apply(self._game, action)
+        self._history = history
+        action = self._bot.act(self._game.view(self._player))
         assert isinstance(action, Bid | Play)
         return their_action(action)
 
@@ -133,14 +164,18 @@ def _ismcts(seed: int, simulations: int = ISMCTS_SIMULATIONS) -> pyspiel.Bot:
     return pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, simulations)
 
 
-def play_episode(deal: int, bots: list[pyspiel.Bot]) -> tuple[pyspiel.State, list[list[float]]]:
+def play_episode(
+    deal: int, bots: list[pyspiel.Bot]
+) -> tuple[pyspiel.State, list[list[float]], list[list[float]]]:
     """One episode of deal ``deal`` (its chance outcomes come from the deal's seed):
-    the final state and each seat's times per move in ms. Forced moves are played
-    without asking the bot."""
+    the final state and each seat's wall and CPU times per move in ms (the CPU time of
+    the thread that moves: what a move costs, however loaded the machine). Forced moves
+    are played without asking the bot."""
     game = load_oh_hell(off_bid_penalty=True, points_per_trick=1)
     rng = random.Random(f"vs-openspiel/{deal}")
     state = game.new_initial_state()
     times: list[list[float]] = [[] for _ in range(PLAYERS)]
+    cpu: list[list[float]] = [[] for _ in range(PLAYERS)]
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
@@ -151,41 +186,49 @@ def play_episode(deal: int, bots: list[pyspiel.Bot]) -> tuple[pyspiel.State, lis
         if len(legal) == 1:
             state.apply_action(legal[0])
             continue
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         action = bots[player].step(state)
         times[player].append((time.perf_counter() - started) * 1000)
+        cpu[player].append((time.thread_time() - started_cpu) * 1000)
         state.apply_action(action)
-    return state, times
+    return state, times, cpu
 
 
-def play_deal(args: tuple[int, float, int, int | None]) -> dict[str, Any]:
+def play_deal(args: tuple[int, float, int, int | None, int | None]) -> dict[str, Any]:
     """Both seatings of one deal (experts in the even seats, then in the odd ones) against
     ISMCTS with ``simulations`` a move, the expert with ``time_ms`` a move or, if given,
-    ``iterations`` whatever the time: returns, bids, tricks taken and times per move of
-    each side (in ms, to 0.1 ms: a log of a long match stays small enough to keep)."""
-    deal, time_ms, simulations, iterations = args
+    ``iterations`` whatever the time (``bid_iterations``, if given, for its bids): returns,
+    bids, tricks taken and times per move of each side (in ms, to 0.1 ms: a log of a long
+    match stays small enough to keep)."""
+    deal, time_ms, simulations, iterations, bid_iterations = args
     if iterations is not None:
         time_ms = _OUT_OF_REACH_MS
-    lists: tuple[str, ...] = ("ours", "theirs", "our_ms", "their_ms")
+    lists: tuple[str, ...] = ("ours", "theirs", "our_ms", "their_ms", "our_cpu_ms", "their_cpu_ms")
     lists += ("our_bids", "their_bids", "our_taken", "their_taken")
     out: dict[str, Any] = {"deal": deal} | {key: [] for key in lists}
     for ours_parity in (0, 1):
         bots = [
             OurBot(
                 seat,
-                ExpertBot(seed=f"{deal}/{seat}", time_ms=time_ms, iterations=iterations or 10**6),
+                ExpertBot(
+                    seed=f"{deal}/{seat}",
+                    time_ms=time_ms,
+                    iterations=iterations or 10**6,
+                    bid_iterations=bid_iterations or iterations or 10**6,
+                ),
             )
             if seat % 2 == ours_parity
             else _ismcts(deal * 10 + seat, simulations)
             for seat in range(PLAYERS)
         ]
-        state, times = play_episode(deal, bots)
+        state, times, cpu = play_episode(deal, bots)
         returns, played = state.returns(), our_game(state).rounds()[-1]
         assert played.bids is not None
         for seat in range(PLAYERS):
             side, mine = ("ours", "our") if seat % 2 == ours_parity else ("theirs", "their")
             out[side].append(returns[seat])
             out[f"{mine}_ms"].extend(round(ms, 1) for ms in times[seat])
+            out[f"{mine}_cpu_ms"].extend(round(ms, 1) for ms in cpu[seat])
             out[f"{mine}_bids"].append(played.bids[seat])
             out[f"{mine}_taken"].append(played.taken[seat])
     return out
@@ -256,6 +299,7 @@ def play_deals(
     log: Path | None,
     simulations: int,
     iterations: int | None = None,
+    bid_iterations: int | None = None,
 ) -> list[dict[str, Any]]:
     """Play the ``deals`` not yet in ``log`` (one JSON line per finished deal, appended as
     each finishes, so an interrupted run resumes where it stopped) against ISMCTS with
@@ -266,7 +310,7 @@ def play_deals(
     calibration: list[float] = []
     if not results and time_ms is None and iterations is None:
         calibrators = [_ismcts(seat, simulations) for seat in range(PLAYERS)]
-        seat_times = play_episode(-1, calibrators)[1]
+        seat_times = play_episode(-1, calibrators)[1]  # wall times: the budget is wall time
         calibration = [ms for seat in seat_times for ms in seat]
 
     def budget() -> float:
@@ -274,12 +318,15 @@ def play_deals(
         return time_ms or (statistics.fmean(seen) if seen else _OUT_OF_REACH_MS)
 
     todo = [deal for deal in deals if deal not in {r["deal"] for r in results}]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=warm_up) as pool:
         pending: set[Future[dict[str, Any]]] = set()
         while todo or pending:
             while todo and len(pending) < workers:
                 pending.add(
-                    pool.submit(play_deal, (todo.pop(0), budget(), simulations, iterations))
+                    pool.submit(
+                        play_deal,
+                        (todo.pop(0), budget(), simulations, iterations, bid_iterations),
+                    )
                 )
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -291,6 +338,11 @@ def play_deals(
                 expert = f"{iterations} iterations" if iterations else f"{budget():.0f} ms"
                 print(f"  {len(results)}/{len(deals)} deals, expert {expert}", file=sys.stderr)
     return results
+
+
+def _times(results: list[dict[str, Any]], key: str) -> list[float]:
+    """Every move's time under ``key`` (logs of before the CPU times lack them)."""
+    return [ms for r in results for ms in r.get(key, ())]
 
 
 def _read_log(log: Path | None) -> list[dict[str, Any]]:
@@ -311,28 +363,47 @@ def main() -> None:
     parser.add_argument(
         "--iterations", type=int, default=None, help="expert's search iterations per move"
     )
+    parser.add_argument(
+        "--bid-iterations", type=int, default=None, help="expert's for a bid (--iterations)"
+    )
     parser.add_argument("--log", type=Path, default=None, help="per-deal results (resumable)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
     deals = range(args.first_deal, args.first_deal + args.deals)
     results = play_deals(
-        deals, args.workers, args.time_ms, args.log, args.simulations, args.iterations
+        deals,
+        args.workers,
+        args.time_ms,
+        args.log,
+        args.simulations,
+        args.iterations,
+        args.bid_iterations,
     )
     ours = [statistics.fmean(r["ours"]) for r in results]
     theirs = [statistics.fmean(r["theirs"]) for r in results]
     diff = [a - b for a, b in zip(ours, theirs, strict=True)]
-    our_ms = sorted(ms for r in results for ms in r["our_ms"])
-    their_ms = sorted(ms for r in results for ms in r["their_ms"])
+    our_ms, their_ms = _times(results, "our_ms"), _times(results, "their_ms")
+    our_cpu, their_cpu = _times(results, "our_cpu_ms"), _times(results, "their_cpu_ms")
     ismcts_rate = ismcts_simulations_per_s()
     figures: dict[str, Any] = {
         "deals": len(results),
+        "first_deal": args.first_deal,
+        "ismcts_simulations": args.simulations,
+        "expert_iterations": args.iterations,
+        "expert_bid_iterations": args.bid_iterations or args.iterations,
         "expert_mean_return": _mean_ci(ours),
         "ismcts_mean_return": _mean_ci(theirs),
         "difference_per_deal": _mean_ci(diff),
         "expert_ms_per_move": statistics.fmean(our_ms),
         "ismcts_ms_per_move": statistics.fmean(their_ms),
         "ismcts_time_ratio": statistics.fmean(their_ms) / statistics.fmean(our_ms),
+        "ismcts_median_time_ratio": statistics.median(their_ms) / statistics.median(our_ms),
+        "expert_cpu_ms_per_move": statistics.fmean(our_cpu) if our_cpu else math.nan,
+        "ismcts_cpu_ms_per_move": statistics.fmean(their_cpu) if their_cpu else math.nan,
+        "ismcts_cpu_time_ratio": (
+            statistics.fmean(their_cpu) / statistics.fmean(our_cpu) if our_cpu else math.nan
+        ),
         "our_playouts_per_s": our_playouts_per_s(),
         "ismcts_simulations_per_s": ismcts_rate,
         "expert_bids": _bid_figures(results, "our"),
@@ -349,7 +420,12 @@ def main() -> None:
         )
     mean, low, high = figures["difference_per_deal"]
     print(f"expert − ISMCTS per seat and deal: {mean:+.2f} (95% CI {low:+.2f} … {high:+.2f})")
-    print(f"ISMCTS's time per move: {figures['ismcts_time_ratio']:.1f} × the expert's")
+    print(
+        f"ISMCTS's time per move: {figures['ismcts_time_ratio']:.1f} × the expert's "
+        f"(medians {figures['ismcts_median_time_ratio']:.1f} ×; CPU time "
+        f"{figures['ismcts_cpu_time_ratio']:.1f} ×: {figures['ismcts_cpu_ms_per_move']:.1f} "
+        f"against {figures['expert_cpu_ms_per_move']:.1f} ms)"
+    )
     rates = figures["our_playouts_per_s"]
     print(
         f"playouts per second: ours {rates['random']:,.0f} random, {rates['policy']:,.0f} "

@@ -155,3 +155,23 @@ def test_the_expert_warms_up_its_compiled_search() -> None:
 def test_the_expert_needs_an_iteration() -> None:
     with pytest.raises(InvalidInputError, match="at least one search iteration, not 0"):
         ExpertBot(iterations=0)
+    with pytest.raises(InvalidInputError, match="at least one search iteration, not 0"):
+        ExpertBot(iterations=5, bid_iterations=0)
+
+
+def test_the_expert_searches_its_bids_with_their_own_budget() -> None:
+    # A bid is searched with ``bid_iterations``, a card with ``iterations``: the bot
+    # with 1 and 400 bids as the bot with 400 does and plays as the bot with 1 does.
+    game = Game("oh-hell", 4, seed=5)
+    split = ExpertBot(seed=2, iterations=1, bid_iterations=400)
+    moves = {"bid": 0, "card": 0}
+    while not game.is_over and min(moves.values()) < 3:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        bidding = view.phase is Phase.BID
+        like = ExpertBot(seed=2, iterations=400 if bidding else 1)
+        assert split.act(view) == like.act(view)
+        moves["bid" if bidding else "card"] += len(view.legal_actions) > 1
+        game.apply(split.act(view), seat)
+    assert min(moves.values()) == 3

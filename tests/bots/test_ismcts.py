@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from positions import MID_GAME, assert_world_fits, mid_game, position, true_hands
 
 from raspisnoy.bots import fastsim as fs
-from raspisnoy.bots.ismcts import Tree, _utilities, reward_scale, search, world_pool
+from raspisnoy.bots.ismcts import Tree, _free, _utilities, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge, bits
 from raspisnoy.core import Bid, Game, Play, Suit, View, resolve_rules
 from raspisnoy.core.fast import SUIT_MASKS
@@ -44,18 +44,24 @@ def test_worlds_deal_only_what_the_seat_cannot_rule_out(
         assert_world_fits([int(hand) for hand in world[fs.HANDS : fs.HANDS + players]], knowledge)
 
 
-def test_worlds_are_dealt_as_the_reference_sampler_deals() -> None:
+@pytest.mark.parametrize(("actions", "free"), [("AC 6H", False), ("", True)])
+def test_worlds_are_dealt_as_the_reference_sampler_deals(actions: str, free: bool) -> None:
     # A misère has no bids to weight the worlds by: the compiled dealer alone is seen,
-    # and each hidden card must land in each seat as often as ``Knowledge.sample`` puts
-    # it there. Seat 1 has shown a void in clubs, so the constraint ordering matters.
+    # and each hidden card must land in each seat (or stay undealt) as often as
+    # ``Knowledge.sample`` puts it there. After "AC 6H" seat 1 has shown a void in clubs,
+    # so the constraint ordering matters; before any play nothing is ruled out and the
+    # worlds are dealt by the quicker shuffle (``_deal_freely``).
     view = position(
         ["AC 7C 8D", "6H 8S 9S", "TC JC QD", "AS KS QS"],
         "7H",
         plan="3:misere",
         dealer=3,
-        actions="AC 6H",
+        actions=actions,
     )
     knowledge = Knowledge.from_view(view)
+    cards = np.array(bits(knowledge.unseen), dtype=np.int64)
+    room = np.array([knowledge.hidden_count(seat) for seat in range(4)], dtype=np.int64)
+    assert _free(np.array(knowledge.allowed, dtype=np.int64), room, cards) is free
     rng = random.Random(8)
     draws = 4000
     compiled = world_pool(view, knowledge, draws, rng)[:, fs.HANDS : fs.HANDS + 4]
@@ -63,7 +69,10 @@ def test_worlds_are_dealt_as_the_reference_sampler_deals() -> None:
     for card in bits(knowledge.unseen):
         held = [(hands >> card & 1).mean(axis=0) for hands in (compiled, reference)]
         assert held[0] == pytest.approx(held[1], abs=0.05)
-    assert not (compiled[:, 1] & SUIT_MASKS[Suit.CLUBS]).any()
+    for hands in compiled:
+        assert_world_fits([int(hand) for hand in hands], knowledge)
+    if not free:
+        assert not (compiled[:, 1] & SUIT_MASKS[Suit.CLUBS]).any()
 
 
 def test_worlds_believe_the_bids() -> None:

@@ -66,22 +66,37 @@ class ExpertBot(Bot):
     #: Search iterations per decision when the time budget allows: some 50 ms for a
     #: 9-card round on one core of the development machine.
     default_iterations = 5000
+    #: Search iterations for a bid when the time budget allows (``None``: as for a card).
+    default_bid_iterations: int | None = None
 
     def __init__(
-        self, seed: int | str = 0, time_ms: float | None = None, iterations: int | None = None
+        self,
+        seed: int | str = 0,
+        time_ms: float | None = None,
+        iterations: int | None = None,
+        bid_iterations: int | None = None,
     ) -> None:
+        """``iterations`` a decision (``default_iterations`` if ``None``); a bid, with
+        ``bid_iterations`` (``default_bid_iterations``), may have more: once a round and
+        the decision that sets the contract, it gains more from a sharper search than a
+        card does."""
         super().__init__(seed, time_ms)
         self.iterations = self.default_iterations if iterations is None else iterations
-        if self.iterations < 1:
+        if bid_iterations is None:
+            bid_iterations = self.default_bid_iterations or self.iterations
+        self.bid_iterations = bid_iterations
+        if min(self.iterations, self.bid_iterations) < 1:
             raise InvalidInputError(
-                f"the expert needs at least one search iteration, not {self.iterations}"
+                "the expert needs at least one search iteration, not "
+                f"{min(self.iterations, self.bid_iterations)}"
             )
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if view.phase is Phase.CHOOSE:
             return choose_control(view)
         deadline = time.perf_counter() + self.time_ms / 1000 * _BUDGET_SHARE
-        searched = _search_root(view, rng, self.iterations, deadline, RIVALRY)
+        iterations = self.bid_iterations if view.phase is Phase.BID else self.iterations
+        searched = _search_root(view, rng, iterations, deadline, RIVALRY)
         if searched is None:  # no deal fits what was seen: should not happen
             return HeuristicBot(self.seed).choose(view, rng)
         tree, legal, _ = searched

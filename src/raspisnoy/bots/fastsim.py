@@ -25,6 +25,7 @@ Action codes: a bid of n is ``BID_BASE + n``; a play is ``index * 16 + mode * 4 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, TypeVar, cast
 
 import numba
@@ -185,14 +186,22 @@ def rules_vector(rules: Rules, kind: RoundKind) -> Int64s:
 def score_table(rules: Rules, kind: RoundKind, cards: int) -> Int64s:
     """Points by ``[bid, taken]`` for a round of ``kind`` with ``cards`` cards, from
     ``core.scoring.round_points``; row ``cards + 1`` is a seat without a bid, which only
-    rounds without bids have (in a round with bids that row is never read and holds 0)."""
-    table = np.zeros((cards + 2, cards + 1), dtype=np.int64)
+    rounds without bids have (in a round with bids that row is never read and holds 0).
+    A new array each time, from a table computed once per rules, kind and size."""
+    return np.array(_score_rows(rules, kind, cards), dtype=np.int64)
+
+
+@lru_cache(maxsize=256)
+def _score_rows(rules: Rules, kind: RoundKind, cards: int) -> tuple[tuple[int, ...], ...]:
+    """``score_table``'s rows, computed once (a hundred calls of ``round_points`` for a
+    9-card round: a share of a quick decision worth saving)."""
+    table = [[0] * (cards + 1) for _ in range(cards + 2)]
     for taken in range(cards + 1):
         for bid in range(cards + 1):
-            table[bid, taken] = points_of(rules, kind, bid, taken, cards=cards)
+            table[bid][taken] = points_of(rules, kind, bid, taken, cards=cards)
         if not kind.has_bids:
-            table[cards + 1, taken] = points_of(rules, kind, None, taken, cards=cards)
-    return table
+            table[cards + 1][taken] = points_of(rules, kind, None, taken, cards=cards)
+    return tuple(tuple(row) for row in table)
 
 
 # ----------------------------------------------------------------- states from the engine
