@@ -17,7 +17,7 @@ from fresh_databases import BACKENDS, new_database
 from server_helpers import Server
 from sqlalchemy.orm import Session
 
-from raspisnoy.store import ALL_SCOPE, BoardLine, BoardPage, Players, Store
+from raspisnoy.store import ALL_SCOPE, BoardLine, BoardPage, Players, Store, recount
 from raspisnoy.store.models import PlayerRating, User
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
@@ -26,7 +26,8 @@ SCOPES = (ALL_SCOPE, "classic")
 
 def fill(store: Store, people: int, seed: int) -> list[PlayerRating]:
     """``people`` rated players with few distinct ratings (so that ties are many), in
-    both scopes, half of them not seen in the last 30 days."""
+    both scopes, half of them not seen in the last 30 days, and the counts per rating
+    that games would have kept."""
     rng = random.Random(seed)
     rows = []
     with Session(store.engine, expire_on_commit=False) as session, session.begin():
@@ -46,6 +47,8 @@ def fill(store: Store, people: int, seed: int) -> list[PlayerRating]:
                 )
                 session.add(row)
                 rows.append(row)
+        session.flush()
+        recount(session)  # the kept counts per rating, as if games had made these ratings
     return rows
 
 

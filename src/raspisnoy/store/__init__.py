@@ -22,6 +22,9 @@ from raspisnoy.store.players import (
     RoundCounts,
     SessionLine,
     UsernameTakenError,
+    add_figures,
+    move_rating_counts,
+    recount,
 )
 from raspisnoy.store.repository import (
     EventRow,
@@ -74,4 +77,7 @@ __all__ = [
     "UserRow",
     "UsernameTakenError",
     "WalletRow",
+    "add_figures",
+    "move_rating_counts",
+    "recount",
 ]
