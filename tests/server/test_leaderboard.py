@@ -93,6 +93,7 @@ def check_board(
         jumped = board(offset=10 * number)
         assert jumped.lines == walked.lines
         assert (jumped.previous, jumped.next) == (walked.previous, walked.next)
+    assert board(offset=10 * len(pages)).lines == ()  # past the last line
     for place, user_id in enumerate(order, start=1):
         mine = board(viewer=user_id).mine
         assert mine is not None and (mine.user_id, mine.position) == (user_id, place)

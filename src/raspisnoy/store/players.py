@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, literal, select, tuple_, update
+from sqlalchemy import delete, false, func, insert, literal, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -307,8 +307,9 @@ class Players:
                 raise NotFoundError(f"no user {user_id!r}")
             user.nickname, user.kind = ANONYMOUS, "deleted"
             ended = session.execute(delete(SessionToken).where(SessionToken.user_id == user_id))
+            # Locked in the order a game's end locks them (scope, then person).
             held = select(PlayerRating.scope, PlayerRating.display).with_for_update()
-            held = held.where(PlayerRating.user_id == user_id)
+            held = held.where(PlayerRating.user_id == user_id).order_by(PlayerRating.scope)
             gone: dict[tuple[str, int], int] = {}
             for scope, display in session.execute(held):  # their lines leave every board
                 gone[scope, display] = -1
@@ -576,14 +577,16 @@ def _from_offset(
     running = select(
         RatingCount.display,
         RatingCount.players,
-        func.sum(RatingCount.players).over(order_by=RatingCount.display.desc()).label("through"),
+        func.sum(RatingCount.players)
+        .over(order_by=RatingCount.display.desc(), rows=(None, 0))
+        .label("through"),
     ).where(RatingCount.scope == scope)
     held = running.subquery()
     reached = select(held.c.display, held.c.through - held.c.players)
     reached = reached.where(held.c.through > offset).order_by(held.c.display.desc()).limit(1)
     found = session.execute(reached).first()
     if found is None:  # past the last line
-        return query.where(literal(False))
+        return query.where(false())
     display, before = found
     return query.where(_ORDER[0] >= -display).offset(offset - int(before))
 
