@@ -12,9 +12,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, false, func, insert, literal, select, tuple_, update
+from sqlalchemy import Table, delete, false, func, insert, literal, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -513,19 +513,20 @@ def _add(
     session: Session, model: type[PlayerFigures | RatingCount], rows: list[dict[str, Any]]
 ) -> None:
     """Add ``rows``' numbers to the stored ones under the same key, making the keys not
-    yet stored: one ``INSERT … ON CONFLICT DO UPDATE``, atomic beside other writers.
-    The rows come in key order, so transactions that share keys lock them in the same
-    order and cannot deadlock."""
+    yet stored: ``INSERT … ON CONFLICT DO UPDATE``, atomic beside other writers, run
+    once per row in one batch (the statement itself is compiled once and cached). The
+    rows come in key order, so transactions that share keys lock them in the same order
+    and cannot deadlock."""
     if not rows:
         return
     dialect = session.get_bind().dialect.name
     if dialect not in _INSERTS:
         raise StoreError(f"kept sums need PostgreSQL or SQLite, not {dialect}")
-    keys = [column.name for column in model.__mapper__.primary_key]
-    statement = _INSERTS[dialect](model).values(rows)
-    table = model.__table__
+    table = cast(Table, model.__table__)
+    keys = [column.name for column in table.primary_key.columns]
+    statement = _INSERTS[dialect](table)
     added = {name: table.c[name] + statement.excluded[name] for name in rows[0] if name not in keys}
-    session.execute(statement.on_conflict_do_update(index_elements=keys, set_=added))
+    session.execute(statement.on_conflict_do_update(index_elements=keys, set_=added), rows)
 
 
 #: The leaderboard's order, ascending: the key of migration 0009's index.
