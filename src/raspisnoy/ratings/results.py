@@ -14,7 +14,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import exists, insert, select
+from sqlalchemy import exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -102,15 +102,19 @@ def _rate(
     now: datetime,
 ) -> None:
     """Rate the game in each scope: people from their stored rating, bots at their
-    level's; the kept counts per rating follow each person's move."""
+    level's; the kept counts per rating follow each person's move. The rows are written
+    by primary key in one batch each (no ORM unit of work: it was a third of the
+    update's Python time)."""
     rows, held = _rating_rows(session, scopes, {s.user_id for s in seats if s.user_id}, now)
     moves: Counter[tuple[str, int]] = Counter()
-    changes = []
+    for key in held:  # each known row leaves its rating for the one the game gives it
+        moves[key] -= 1
+    ratings, changes = [], []
     for scope in scopes:
         before = [
             BOT_RATINGS.get(s.bot, DEFAULT_RATING)
             if s.user_id is None
-            else Rating(rows[scope, s.user_id].mu, rows[scope, s.user_id].sigma)
+            else rows[scope, s.user_id][0]
             for s in seats
         ]
         fixed = [s.user_id is None for s in seats]
@@ -118,76 +122,66 @@ def _rate(
         for seat, rating in zip(seats, after, strict=True):
             if seat.user_id is None:
                 continue
-            row = rows[scope, seat.user_id]
-            row.mu, row.sigma, row.display = rating.mu, rating.sigma, displayed(rating)
-            row.games += 1
-            row.last_played_at = now
-            moves[scope, row.display] += 1
-            changes.append(
-                {
-                    "table_id": table_id,
-                    "user_id": seat.user_id,
-                    "scope": scope,
-                    "mu": rating.mu,
-                    "sigma": rating.sigma,
-                    "display": row.display,
-                    "at": now,
-                }
-            )
-    for key in held:
-        moves[key] -= 1
+            display = displayed(rating)
+            moved = {"mu": rating.mu, "sigma": rating.sigma, "display": display}
+            person = {"scope": scope, "user_id": seat.user_id}
+            games = rows[scope, seat.user_id][1] + 1
+            ratings.append({**person, **moved, "games": games, "last_played_at": now})
+            changes.append({**person, **moved, "table_id": table_id, "at": now})
+            moves[scope, display] += 1
+    session.execute(update(PlayerRating), ratings)
     session.execute(insert(RatingChange), changes)
     move_rating_counts(session, moves)
 
 
 def _rating_rows(
     session: Session, scopes: tuple[str, str], people: set[str], now: datetime
-) -> tuple[dict[tuple[str, str], PlayerRating], list[tuple[str, int]]]:
-    """The people's rating rows in ``scopes`` by scope and person, locked for this
-    transaction (one query, in the primary key's order, so games that share people lock
-    them in one order), a newcomer's (the default rating) for whoever has none yet; and
-    the ``(scope, displayed rating)`` each row held before, for the kept counts (none
-    for a newcomer's)."""
+) -> tuple[dict[tuple[str, str], tuple[Rating, int]], list[tuple[str, int]]]:
+    """The people's ratings and rated games in ``scopes`` by scope and person, their rows
+    locked for this transaction (one query, in the primary key's order, so games that
+    share people lock them in one order), a newcomer's row (the default rating) made for
+    whoever has none yet; and the ``(scope, displayed rating)`` each row held before,
+    for the kept counts (none for a newcomer's)."""
     query = (
-        select(PlayerRating)
+        select(PlayerRating.scope, PlayerRating.user_id, *_HELD)
         .where(PlayerRating.scope.in_(scopes), PlayerRating.user_id.in_(people))
         .order_by(PlayerRating.scope, PlayerRating.user_id)
         .with_for_update()
     )
-    rows = {(row.scope, row.user_id): row for row in session.scalars(query)}
-    held = [(scope, row.display) for (scope, _), row in rows.items()]
+    found = {(row.scope, row.user_id): row for row in session.execute(query)}
     for scope in scopes:
-        for user_id in sorted(people):
-            if (scope, user_id) not in rows:
-                row, existed = _new_rating_row(session, scope, user_id, now)
-                rows[scope, user_id] = row
-                if existed:
-                    held.append((scope, row.display))
+        for user_id in sorted(people - {user for held, user in found if held == scope}):
+            row = _new_rating_row(session, scope, user_id, now)
+            if row is not None:
+                found[scope, user_id] = row
+    rows = {key: (Rating(row.mu, row.sigma), row.games) for key, row in found.items()}
+    held = [(scope, row.display) for (scope, _), row in found.items()]
+    for scope in scopes:
+        for user_id in people:
+            rows.setdefault((scope, user_id), (DEFAULT_RATING, 0))
     return rows, held
 
 
-def _new_rating_row(
-    session: Session, scope: str, user_id: str, now: datetime
-) -> tuple[PlayerRating, bool]:
-    """A newcomer's rating row, or the row another game of theirs has just added (and
-    ``True``: it existed)."""
-    fresh = PlayerRating(
-        scope=scope,
-        user_id=user_id,
-        mu=DEFAULT_RATING.mu,
-        sigma=DEFAULT_RATING.sigma,
-        display=displayed(DEFAULT_RATING),
-        games=0,
-        last_played_at=now,
-    )
+#: What a rating row holds that a game's end reads.
+_HELD = (PlayerRating.mu, PlayerRating.sigma, PlayerRating.display, PlayerRating.games)
+
+
+def _new_rating_row(session: Session, scope: str, user_id: str, now: datetime) -> Any:
+    """Make a newcomer's rating row (``None``), or find and lock the row another game of
+    theirs has just made."""
+    fresh = {
+        "scope": scope,
+        "user_id": user_id,
+        "mu": DEFAULT_RATING.mu,
+        "sigma": DEFAULT_RATING.sigma,
+        "display": displayed(DEFAULT_RATING),
+        "games": 0,
+        "last_played_at": now,
+    }
     try:
         with session.begin_nested():
-            session.add(fresh)
+            session.execute(insert(PlayerRating), [fresh])
     except IntegrityError:
-        query = (
-            select(PlayerRating)
-            .where(PlayerRating.scope == scope, PlayerRating.user_id == user_id)
-            .with_for_update()
-        )
-        return session.scalars(query).one(), True
-    return fresh, False
+        query = select(*_HELD).where(PlayerRating.scope == scope, PlayerRating.user_id == user_id)
+        return session.execute(query.with_for_update()).one()
+    return None
