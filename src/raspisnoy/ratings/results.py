@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import exists, insert, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from raspisnoy.ratings.skill import (
@@ -27,7 +26,13 @@ from raspisnoy.ratings.skill import (
     rate_game,
 )
 from raspisnoy.ratings.summary import SeatSummary, replay_game, summarize
-from raspisnoy.store import ALL_SCOPE, ROUND_COUNTS, add_figures, move_rating_counts
+from raspisnoy.store import (
+    ALL_SCOPE,
+    ROUND_COUNTS,
+    add_figures,
+    hold_ratings,
+    move_rating_counts,
+)
 from raspisnoy.store.models import (
     GameEvent,
     GameResult,
@@ -138,50 +143,18 @@ def _rating_rows(
     session: Session, scopes: tuple[str, str], people: set[str], now: datetime
 ) -> tuple[dict[tuple[str, str], tuple[Rating, int]], list[tuple[str, int]]]:
     """The people's ratings and rated games in ``scopes`` by scope and person, their rows
-    locked for this transaction (one query, in the primary key's order, so games that
-    share people lock them in one order), a newcomer's row (the default rating) made for
-    whoever has none yet; and the ``(scope, displayed rating)`` each row held before,
-    for the kept counts (none for a newcomer's)."""
-    query = (
-        select(PlayerRating.scope, PlayerRating.user_id, *_HELD)
-        .where(PlayerRating.scope.in_(scopes), PlayerRating.user_id.in_(people))
-        .order_by(PlayerRating.scope, PlayerRating.user_id)
-        .with_for_update()
-    )
-    found = {(row.scope, row.user_id): row for row in session.execute(query)}
-    for scope in scopes:
-        for user_id in sorted(people - {user for held, user in found if held == scope}):
-            row = _new_rating_row(session, scope, user_id, now)
-            if row is not None:
-                found[scope, user_id] = row
-    rows = {key: (Rating(row.mu, row.sigma), row.games) for key, row in found.items()}
-    held = [(scope, row.display) for (scope, _), row in found.items()]
-    for scope in scopes:
-        for user_id in people:
-            rows.setdefault((scope, user_id), (DEFAULT_RATING, 0))
-    return rows, held
-
-
-#: What a rating row holds that a game's end reads.
-_HELD = (PlayerRating.mu, PlayerRating.sigma, PlayerRating.display, PlayerRating.games)
-
-
-def _new_rating_row(session: Session, scope: str, user_id: str, now: datetime) -> Any:
-    """Make a newcomer's rating row (``None``), or find and lock the row another game of
-    theirs has just made."""
-    fresh = {
-        "scope": scope,
-        "user_id": user_id,
+    locked for this transaction (``hold_ratings``: in one order for every game, made
+    for newcomers); and the ``(scope, displayed rating)`` each row held before, for the
+    kept counts (none for a newcomer's, made here with 0 games)."""
+    newcomer = {
         "mu": DEFAULT_RATING.mu,
         "sigma": DEFAULT_RATING.sigma,
         "display": displayed(DEFAULT_RATING),
         "games": 0,
         "last_played_at": now,
     }
-    try:
-        with session.begin_nested():
-            session.execute(insert(PlayerRating), [fresh])
-    except IntegrityError:
-        query = select(*_HELD).where(PlayerRating.scope == scope, PlayerRating.user_id == user_id)
-        return session.execute(query.with_for_update()).one()
-    return None
+    keys = [{"scope": scope, "user_id": user_id} for scope in scopes for user_id in people]
+    found = hold_ratings(session, [{**key, **newcomer} for key in keys])
+    rows = {(row.scope, row.user_id): (Rating(row.mu, row.sigma), row.games) for row in found}
+    held = [(row.scope, row.display) for row in found if row.games > 0]
+    return rows, held

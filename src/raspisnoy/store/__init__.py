@@ -23,6 +23,7 @@ from raspisnoy.store.players import (
     SessionLine,
     UsernameTakenError,
     add_figures,
+    hold_ratings,
     move_rating_counts,
     recount,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "UsernameTakenError",
     "WalletRow",
     "add_figures",
+    "hold_ratings",
     "move_rating_counts",
     "recount",
 ]

@@ -55,6 +55,7 @@ __all__ = [
     "SessionLine",
     "UsernameTakenError",
     "add_figures",
+    "hold_ratings",
     "move_rating_counts",
     "recount",
 ]
@@ -505,8 +506,37 @@ def recount(session: Session) -> None:
     session.execute(insert(RatingCount).from_select(["scope", "display", "players"], counts))
 
 
+def hold_ratings(session: Session, ratings: list[dict[str, Any]]) -> list[Any]:
+    """Lock the ``ratings`` rows of these ``(scope, user_id)`` keys for the caller's
+    transaction, making the missing ones as given (a newcomer's rating, 0 games), in key
+    order, in one ``INSERT … ON CONFLICT DO UPDATE`` that locks each existing row as it
+    meets it; their rows as they are now (``games`` 0: made here). Every game's end
+    locks its rows so, so games that share people, newcomers or not, wait for each other
+    but cannot deadlock: reading the existing rows and then making the missing ones
+    would lock a row that another game made meanwhile out of that order."""
+    table = cast(Table, PlayerRating.__table__)
+    statement = _inserts(session)(table)
+    statement = statement.on_conflict_do_update(
+        index_elements=["scope", "user_id"], set_={"games": table.c.games}
+    )
+    held = statement.returning(
+        *(table.c[name] for name in ("scope", "user_id", "mu", "sigma", "display", "games")),
+        sort_by_parameter_order=True,
+    )
+    ordered = sorted(ratings, key=lambda rating: (rating["scope"], rating["user_id"]))
+    return list(session.execute(held, ordered)) if ordered else []
+
+
 #: ``INSERT … ON CONFLICT`` of each database the store runs on.
 _INSERTS: dict[str, Any] = {"postgresql": postgresql_insert, "sqlite": sqlite_insert}
+
+
+def _inserts(session: Session) -> Any:
+    """The ``insert`` with ``ON CONFLICT`` of the session's database."""
+    dialect = session.get_bind().dialect.name
+    if dialect not in _INSERTS:
+        raise StoreError(f"the kept sums and ratings need PostgreSQL or SQLite, not {dialect}")
+    return _INSERTS[dialect]
 
 
 def _add(
@@ -519,12 +549,9 @@ def _add(
     and cannot deadlock."""
     if not rows:
         return
-    dialect = session.get_bind().dialect.name
-    if dialect not in _INSERTS:
-        raise StoreError(f"kept sums need PostgreSQL or SQLite, not {dialect}")
     table = cast(Table, model.__table__)
     keys = [column.name for column in table.primary_key.columns]
-    statement = _INSERTS[dialect](table)
+    statement = _inserts(session)(table)
     added = {name: table.c[name] + statement.excluded[name] for name in rows[0] if name not in keys}
     session.execute(statement.on_conflict_do_update(index_elements=keys, set_=added), rows)
 
