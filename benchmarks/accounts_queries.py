@@ -7,8 +7,11 @@ target is p95 ≤ 50 ms) and, with ``--json``, writes them.
 
 The rating update is a real game: a whole game played with the engine by random moves
 at a new rated table of four filled players, its actions stored, then
-``Store.finish_table`` timed (it replays the game, stores four results and moves eight
-ratings in one transaction). The game's setup is not timed.
+``Store.finish_table`` timed (it replays the game, stores four results, adds them to
+the kept sums of figures, and moves eight ratings and their kept counts in one
+transaction). The game's setup is not timed. The machine's load average (one minute)
+before and after is printed and written with the figures: on a shared machine the
+figures are mostly waiting for a core, so compare runs made back to back.
 
     .venv/bin/python benchmarks/accounts_queries.py --schema accounts_bench [--runs 200]
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -140,14 +144,17 @@ def main() -> None:
             store, 25 * rng.randrange(pages)
         ),
     }
+    load_before = os.getloadavg()[0]
     results = {name: _timed(options.runs, call) for name, call in cases.items()}
     tables = [_finished_game(store, rng.sample(ids, 4), n) for n in range(options.updates)]
     results["rating update (finish_table)"] = _timed(
         options.updates, lambda n: store.finish_table(tables[n])
     )
+    load = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     print(f"schema {options.schema}: {len(ids)} players, {games} result rows")
+    print(f"load average (1 min) before and after: {load[0]} and {load[1]}")
     print(f"{'query':<46} {'runs':>5} {'p50 ms':>8} {'p95 ms':>8}")
-    summary = {}
+    summary: dict[str, object] = {"load average before and after": load}
     for name, times in results.items():
         p50 = statistics.median(times)
         p95 = statistics.quantiles(times, n=20)[-1] if len(times) >= 20 else max(times)

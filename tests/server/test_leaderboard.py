@@ -15,9 +15,18 @@ import httpx
 import pytest
 from fresh_databases import BACKENDS, new_database
 from server_helpers import Server
+from sqlalchemy import create_engine, event
 from sqlalchemy.orm import Session
 
-from raspisnoy.store import ALL_SCOPE, BoardLine, BoardPage, Players, Store
+from raspisnoy.store import (
+    ALL_SCOPE,
+    BoardLine,
+    BoardPage,
+    Players,
+    Store,
+    move_rating_counts,
+    recount,
+)
 from raspisnoy.store.models import PlayerRating, User
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
@@ -26,7 +35,8 @@ SCOPES = (ALL_SCOPE, "classic")
 
 def fill(store: Store, people: int, seed: int) -> list[PlayerRating]:
     """``people`` rated players with few distinct ratings (so that ties are many), in
-    both scopes, half of them not seen in the last 30 days."""
+    both scopes, half of them not seen in the last 30 days, and the counts per rating
+    that games would have kept."""
     rng = random.Random(seed)
     rows = []
     with Session(store.engine, expire_on_commit=False) as session, session.begin():
@@ -46,6 +56,8 @@ def fill(store: Store, people: int, seed: int) -> list[PlayerRating]:
                 )
                 session.add(row)
                 rows.append(row)
+        session.flush()
+        recount(session)  # the kept counts per rating, as if games had made these ratings
     return rows
 
 
@@ -90,6 +102,7 @@ def check_board(
         jumped = board(offset=10 * number)
         assert jumped.lines == walked.lines
         assert (jumped.previous, jumped.next) == (walked.previous, walked.next)
+    assert board(offset=10 * len(pages)).lines == ()  # past the last line
     for place, user_id in enumerate(order, start=1):
         mine = board(viewer=user_id).mine
         assert mine is not None and (mine.user_id, mine.position) == (user_id, place)
@@ -106,6 +119,53 @@ def test_every_way_of_paging_matches_the_brute_force_order(backend: str, tmp_pat
         for scope in SCOPES:
             for since in (None, NOW - timedelta(days=30)):
                 check_board(players, rows, scope, since)
+        store.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_page_and_its_counts_are_of_one_state_while_ratings_move(
+    backend: str, tmp_path: Path
+) -> None:
+    """A game that ends between a leaderboard's first read and its last changes none of
+    it: the page, the total and the viewer's position are those of the state before."""
+    with new_database(backend, tmp_path) as url:
+        store = Store.open(url)
+        rows = fill(store, people=12, seed=3)
+        order = expected(rows, ALL_SCOPE, None)
+        other = create_engine(url)
+        with Session(other) as session, session.begin():
+            session.add(User(id="newcomer", nickname="New", kind="registered", created_at=NOW))
+        written: list[bool] = []
+
+        def a_game_ends(_connection: object, _cursor: object, statement: str, *_: object) -> None:
+            if written or not statement.lstrip().startswith("SELECT"):
+                return  # once, right after the first read (where the snapshot is taken)
+            written.append(True)
+            with Session(other) as session, session.begin():
+                session.add(
+                    PlayerRating(
+                        scope=ALL_SCOPE,
+                        user_id="newcomer",
+                        mu=50.0,
+                        sigma=1.0,
+                        display=5000,
+                        games=1,
+                        last_played_at=NOW,
+                    )
+                )
+                move_rating_counts(session, {(ALL_SCOPE, 5000): 1})
+
+        event.listen(store.engine, "after_cursor_execute", a_game_ends)
+        page = Players(store).leaderboard(ALL_SCOPE, since=None, limit=5, viewer=order[3])
+        event.remove(store.engine, "after_cursor_execute", a_game_ends)
+        assert written
+        assert page.total == len(order)
+        assert [line.user_id for line in page.lines] == order[:5]
+        assert page.mine is not None and page.mine.position == 4
+        later = Players(store).leaderboard(ALL_SCOPE, since=None, limit=5, viewer=order[3])
+        assert later.total == len(order) + 1 and later.lines[0].user_id == "newcomer"
+        assert later.mine is not None and later.mine.position == 5
+        other.dispose()
         store.close()
 
 

@@ -4,16 +4,28 @@ repository's writes are all-or-nothing."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
 from fresh_databases import BACKENDS, new_database
-from sqlalchemy import inspect
+from sqlalchemy import create_engine, inspect
+from sqlalchemy.orm import Session
 
-from raspisnoy.store import EventRow, NotFoundError, Store, StoreError
-from raspisnoy.store.models import Base
+from raspisnoy.store import (
+    ALL_SCOPE,
+    ROUND_COUNTS,
+    EventRow,
+    NotFoundError,
+    Players,
+    Store,
+    StoreError,
+)
+from raspisnoy.store.models import Base, GameResult, GameTable, PlayerRating, User
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -25,6 +37,111 @@ def test_migrations_match_the_models_and_are_idempotent(backend: str, tmp_path: 
             differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
             assert differences == []
             assert "alembic_version" in inspect(connection).get_table_names()
+        store.close()
+
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def table_row(table_id: str, preset: str) -> GameTable:
+    """A finished table of ``preset`` (its rules need not be whole for the sums)."""
+    return GameTable(
+        id=table_id,
+        host_id="anna",
+        created_at=NOW,
+        status="over",
+        public=True,
+        rules={"preset": preset},
+        seats=4,
+        turn_seconds=0,
+        bot_delay_ms=0,
+        stand_in="random",
+        seed=table_id,
+        finished_at=NOW,
+    )
+
+
+def rating_row(scope: str, user_id: str, display: int) -> PlayerRating:
+    return PlayerRating(
+        scope=scope,
+        user_id=user_id,
+        mu=25.0,
+        sigma=8.0,
+        display=display,
+        games=1,
+        last_played_at=NOW,
+    )
+
+
+def migrate_to(url: str, revision: str) -> None:
+    """Bring a fresh database up to ``revision`` only, as an older server left it."""
+    config = Config()
+    config.set_main_option("script_location", str(files("raspisnoy.store") / "migrations"))
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+    engine.dispose()
+
+
+def result(table_id: str, seat: int, user_id: str | None, preset: str, place: int) -> GameResult:
+    """A result row whose figures are told apart by the seat and the place."""
+    figures = dict.fromkeys(ROUND_COUNTS, seat + 10 * place)
+    return GameResult(
+        table_id=table_id,
+        seat=seat,
+        user_id=user_id,
+        bot=None if user_id else "random",
+        preset=preset,
+        rated=True,
+        finished_at=NOW,
+        points=100 * place - seat,
+        place=place,
+        **figures,
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_migration_0010_sums_the_results_and_ratings_already_stored(
+    backend: str, tmp_path: Path
+) -> None:
+    with new_database(backend, tmp_path) as url:
+        migrate_to(url, "0009")
+        engine = create_engine(url)
+        with Session(engine) as session, session.begin():
+            for user_id in ("anna", "boris"):
+                session.add(User(id=user_id, nickname=user_id, kind="registered", created_at=NOW))
+            session.flush()
+            for n, preset in enumerate(("classic", "classic", "georgian")):
+                session.add(table_row(f"t{n}", preset))
+            session.flush()
+            session.add_all(
+                [
+                    result("t0", 0, "anna", "classic", 1),
+                    result("t0", 1, "boris", "classic", 2),
+                    result("t0", 2, None, "classic", 3),
+                    result("t1", 0, "anna", "classic", 1),
+                    result("t1", 1, "boris", "classic", 1),
+                    result("t2", 3, "anna", "georgian", 4),
+                ]
+            )
+            for user_id, display in (("anna", 1200), ("boris", 1200)):
+                session.add(rating_row(ALL_SCOPE, user_id, display))
+            session.add(rating_row("classic", "boris", 1300))
+        engine.dispose()
+        store = Store.open(url)
+        players = Players(store)
+        anna = players.profile("anna")
+        assert (anna.figures.games, anna.figures.wins, anna.figures.places) == (3, 2, (2, 0, 0, 1))
+        assert anna.figures.points == 100 + 100 + 400 - 3
+        assert anna.figures.exact == 10 + 10 + 43
+        assert [(preset, figures.games) for preset, figures in anna.per_preset] == [
+            ("classic", 2),
+            ("georgian", 1),
+        ]
+        board = players.leaderboard(ALL_SCOPE, since=None, limit=10, viewer="boris", offset=1)
+        assert board.total == 2 and [line.user_id for line in board.lines] == ["boris"]
+        assert board.mine is not None and board.mine.position == 2
         store.close()
 
 

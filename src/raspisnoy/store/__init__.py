@@ -22,6 +22,10 @@ from raspisnoy.store.players import (
     RoundCounts,
     SessionLine,
     UsernameTakenError,
+    add_figures,
+    hold_ratings,
+    move_rating_counts,
+    recount,
 )
 from raspisnoy.store.repository import (
     EventRow,
@@ -74,4 +78,8 @@ __all__ = [
     "UserRow",
     "UsernameTakenError",
     "WalletRow",
+    "add_figures",
+    "hold_ratings",
+    "move_rating_counts",
+    "recount",
 ]

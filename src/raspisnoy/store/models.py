@@ -36,8 +36,10 @@ __all__ = [
     "GameEvent",
     "GameResult",
     "GameTable",
+    "PlayerFigures",
     "PlayerRating",
     "RatingChange",
+    "RatingCount",
     "ScoreSheet",
     "Seat",
     "SessionToken",
@@ -224,6 +226,8 @@ class PlayerRating(Base):
             postgresql_include=["display", "games", "last_played_at"],
         ),
         Index("ix_ratings_scope_played", "scope", "last_played_at"),
+        # A profile's ratings: the primary key leads with the scope (0010).
+        Index("ix_ratings_user", "user_id"),
     )
 
     scope: Mapped[str] = mapped_column(String(64), primary_key=True)
@@ -234,6 +238,45 @@ class PlayerRating(Base):
     display: Mapped[int] = mapped_column(Integer)
     games: Mapped[int] = mapped_column(Integer)
     last_played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingCount(Base):
+    """How many people hold one displayed rating in one scope, kept in the transaction
+    that moves a rating (``raspisnoy.store.players.move_rating_counts``): a leaderboard's
+    total and positions are sums of a few thousand of these instead of a count over
+    every rated person (docs/accounts.md, "Leaderboards")."""
+
+    __tablename__ = "rating_counts"
+
+    scope: Mapped[str] = mapped_column(String(64), primary_key=True)
+    display: Mapped[int] = mapped_column(Integer, primary_key=True)
+    players: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerFigures(Base):
+    """A person's results summed per preset and place, kept in the transaction that
+    stores a game's results (``raspisnoy.store.players.add_figures``): a profile reads
+    these dozen rows, not every result of the person (docs/accounts.md, "Profiles")."""
+
+    __tablename__ = "player_figures"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(64), primary_key=True)
+    place: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: Games finished at this place; the other columns are ``GameResult``'s, summed.
+    games: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    bid_rounds: Mapped[int] = mapped_column(Integer)
+    exact: Mapped[int] = mapped_column(Integer)
+    zero_bids: Mapped[int] = mapped_column(Integer)
+    zero_exact: Mapped[int] = mapped_column(Integer)
+    blind_rounds: Mapped[int] = mapped_column(Integer)
+    blind_exact: Mapped[int] = mapped_column(Integer)
+    blind_points: Mapped[int] = mapped_column(Integer)
+    misere_rounds: Mapped[int] = mapped_column(Integer)
+    misere_points: Mapped[int] = mapped_column(Integer)
+    golden_rounds: Mapped[int] = mapped_column(Integer)
+    golden_points: Mapped[int] = mapped_column(Integer)
 
 
 class RatingChange(Base):

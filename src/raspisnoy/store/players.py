@@ -8,13 +8,15 @@ returns frozen values like the repository does. Passwords arrive here already ha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, literal, select, tuple_, update
+from sqlalchemy import Table, delete, false, func, insert, literal, select, tuple_, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -22,8 +24,10 @@ from raspisnoy.store.models import (
     Account,
     GameResult,
     GameTable,
+    PlayerFigures,
     PlayerRating,
     RatingChange,
+    RatingCount,
     Seat,
     SessionToken,
     User,
@@ -50,6 +54,10 @@ __all__ = [
     "RecentGame",
     "SessionLine",
     "UsernameTakenError",
+    "add_figures",
+    "hold_ratings",
+    "move_rating_counts",
+    "recount",
 ]
 
 #: The nickname a deleted account leaves behind; in a game's names it becomes
@@ -206,10 +214,27 @@ class Players:
 
     def __init__(self, store: Store) -> None:
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+        engine = store.engine
+        if engine.dialect.name == "postgresql":
+            engine = engine.execution_options(isolation_level="REPEATABLE READ")
+        self._readers = sessionmaker(engine, expire_on_commit=False)
 
     def _session(self) -> AbstractContextManager[Session]:
         """A transaction that commits on success; database errors → ``StoreError``."""
         return transaction(self._sessions)
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[Session]:
+        """A transaction whose reads all see one state of the database, so that a page,
+        its total and its positions agree while games end beside it: PostgreSQL's
+        REPEATABLE READ, or on SQLite a savepoint (the driver begins a transaction only
+        before a write, and each read outside one sees the latest commit)."""
+        with transaction(self._readers) as session:
+            if session.get_bind().dialect.name == "sqlite":
+                with session.begin_nested():
+                    yield session
+            else:
+                yield session
 
     # ------------------------------------------------------------- accounts
 
@@ -283,6 +308,13 @@ class Players:
                 raise NotFoundError(f"no user {user_id!r}")
             user.nickname, user.kind = ANONYMOUS, "deleted"
             ended = session.execute(delete(SessionToken).where(SessionToken.user_id == user_id))
+            # Locked in the order a game's end locks them (scope, then person).
+            held = select(PlayerRating.scope, PlayerRating.display).with_for_update()
+            held = held.where(PlayerRating.user_id == user_id).order_by(PlayerRating.scope)
+            gone: dict[tuple[str, int], int] = {}
+            for scope, display in session.execute(held):  # their lines leave every board
+                gone[scope, display] = -1
+            move_rating_counts(session, gone)
             for model in (Account, PlayerRating, RatingChange):
                 session.execute(delete(model).where(model.user_id == user_id))
             renamed = []
@@ -347,18 +379,19 @@ class Players:
 
     def profile(self, user_id: str, recent: int = 20, history: int = 200) -> Profile:
         """A player's profile from their finished games (``NotFoundError``: no such user)."""
-        with self._session() as session:
-            user = session.get(User, user_id)
-            if user is None:
+        named = select(User, Account.username).outerjoin(Account).where(User.id == user_id)
+        with self._snapshot() as session:
+            found = session.execute(named).first()
+            if found is None:
                 raise NotFoundError(f"no player {user_id!r}")
-            account = session.get(Account, user_id)
+            figures, per_preset = _figures(session, user_id)
             return Profile(
-                user=_user(user),
-                username=None if account is None else account.username,
+                user=_user(found[0]),
+                username=found[1],
                 ratings=_ratings(session, user_id),
                 history=_history(session, user_id, history),
-                figures=_figures(session, user_id, None)[0][1],
-                per_preset=tuple(_figures(session, user_id, GameResult.preset)),
+                figures=figures,
+                per_preset=per_preset,
                 recent=_recent(session, user_id, recent),
             )
 
@@ -384,13 +417,13 @@ class Players:
             where.append(PlayerRating.last_played_at >= since)
         key = tuple_(*_ORDER)
         query = select(PlayerRating.user_id, PlayerRating.display, PlayerRating.games).where(*where)
-        if before is not None:
-            query = query.where(key < _key_of(before)).order_by(*(c.desc() for c in _ORDER))
-        else:
-            if after is not None:
-                query = query.where(key > _key_of(after))
-            query = query.order_by(*_ORDER).offset(offset if after is None else 0)
-        with self._session() as session:
+        with self._snapshot() as session:
+            if before is not None:
+                query = query.where(key < _key_of(before)).order_by(*(c.desc() for c in _ORDER))
+            elif after is not None:
+                query = query.where(key > _key_of(after)).order_by(*_ORDER)
+            else:
+                query = _from_offset(session, query, scope, since, offset)
             rows = list(session.execute(query.limit(limit + 1)))
             more, rows = len(rows) > limit, rows[:limit]
             if before is not None:
@@ -400,7 +433,7 @@ class Players:
             if rows and (after is not None or before is not None):
                 start = BoardKey(rows[0].display, rows[0].user_id)
             marks = [mark for mark in (start, None if own is None else own[0]) if mark is not None]
-            total, *above = _counts(session, where, marks)
+            total, *above = _counts(session, scope, since, marks)
             counted = dict(zip(marks, above, strict=True))
             first = offset + 1 if start is None else counted[start] + 1
             names = _nicknames(session, [row.user_id for row in rows])
@@ -423,6 +456,106 @@ class Players:
         )
 
 
+def add_figures(session: Session, results: Sequence[Mapping[str, Any]]) -> None:
+    """Add finished seats (``GameResult`` rows, as mappings of its columns) to their
+    people's sums per preset and place (``PlayerFigures``), in the caller's transaction,
+    the one that stores the results: a profile reads the sums, never a stale copy."""
+    sums: dict[tuple[str, str, int], dict[str, int]] = {}
+    for result in results:
+        if result["user_id"] is None:
+            continue
+        key = (result["user_id"], result["preset"], result["place"])
+        kept = sums.setdefault(key, dict.fromkeys(("games", *_SUMMED), 0))
+        kept["games"] += 1
+        for name in _SUMMED:
+            kept[name] += result[name]
+    rows = [
+        {"user_id": user_id, "preset": preset, "place": place, **kept}
+        for (user_id, preset, place), kept in sorted(sums.items())
+    ]
+    _add(session, PlayerFigures, rows)
+
+
+def move_rating_counts(session: Session, moves: Mapping[tuple[str, int], int]) -> None:
+    """Change how many people hold each ``(scope, displayed rating)`` by ``moves``, in
+    the caller's transaction, the one that moves the ratings (a rating that goes from
+    1200 to 1210 is ``-1`` at 1200 and ``+1`` at 1210): the counts of ``RatingCount``
+    are then those of the ``ratings`` rows in every committed state."""
+    rows = [
+        {"scope": scope, "display": display, "players": change}
+        for (scope, display), change in sorted(moves.items())
+        if change
+    ]
+    _add(session, RatingCount, rows)
+
+
+def recount(session: Session) -> None:
+    """Rebuild ``PlayerFigures`` and ``RatingCount`` from the results and ratings stored
+    (what migration 0010 did to the rows before it): for a database filled by other
+    means than finished games (``scripts/fill_accounts.py``), and for the tests to check
+    that the kept sums are the recounted ones."""
+    session.execute(delete(PlayerFigures))
+    session.execute(delete(RatingCount))
+    person = (GameResult.user_id, GameResult.preset, GameResult.place)
+    sums = [func.count(), *(func.sum(getattr(GameResult, name)) for name in _SUMMED)]
+    figures = select(*person, *sums).where(GameResult.user_id.is_not(None)).group_by(*person)
+    columns = ["user_id", "preset", "place", "games", *_SUMMED]
+    session.execute(insert(PlayerFigures).from_select(columns, figures))
+    held = (PlayerRating.scope, PlayerRating.display)
+    counts = select(*held, func.count()).group_by(*held)
+    session.execute(insert(RatingCount).from_select(["scope", "display", "players"], counts))
+
+
+def hold_ratings(session: Session, ratings: list[dict[str, Any]]) -> list[Any]:
+    """Lock the ``ratings`` rows of these ``(scope, user_id)`` keys for the caller's
+    transaction, making the missing ones as given (a newcomer's rating, 0 games), in key
+    order, in one ``INSERT … ON CONFLICT DO UPDATE`` that locks each existing row as it
+    meets it; their rows as they are now (``games`` 0: made here). Every game's end
+    locks its rows so, so games that share people, newcomers or not, wait for each other
+    but cannot deadlock: reading the existing rows and then making the missing ones
+    would lock a row that another game made meanwhile out of that order."""
+    table = cast(Table, PlayerRating.__table__)
+    statement = _inserts(session)(table)
+    statement = statement.on_conflict_do_update(
+        index_elements=["scope", "user_id"], set_={"games": table.c.games}
+    )
+    held = statement.returning(
+        *(table.c[name] for name in ("scope", "user_id", "mu", "sigma", "display", "games")),
+        sort_by_parameter_order=True,
+    )
+    ordered = sorted(ratings, key=lambda rating: (rating["scope"], rating["user_id"]))
+    return list(session.execute(held, ordered)) if ordered else []
+
+
+#: ``INSERT … ON CONFLICT`` of each database the store runs on.
+_INSERTS: dict[str, Any] = {"postgresql": postgresql_insert, "sqlite": sqlite_insert}
+
+
+def _inserts(session: Session) -> Any:
+    """The ``insert`` with ``ON CONFLICT`` of the session's database."""
+    dialect = session.get_bind().dialect.name
+    if dialect not in _INSERTS:
+        raise StoreError(f"the kept sums and ratings need PostgreSQL or SQLite, not {dialect}")
+    return _INSERTS[dialect]
+
+
+def _add(
+    session: Session, model: type[PlayerFigures | RatingCount], rows: list[dict[str, Any]]
+) -> None:
+    """Add ``rows``' numbers to the stored ones under the same key, making the keys not
+    yet stored: ``INSERT … ON CONFLICT DO UPDATE``, atomic beside other writers, run
+    once per row in one batch (the statement itself is compiled once and cached). The
+    rows come in key order, so transactions that share keys lock them in the same order
+    and cannot deadlock."""
+    if not rows:
+        return
+    table = cast(Table, model.__table__)
+    keys = [column.name for column in table.primary_key.columns]
+    statement = _inserts(session)(table)
+    added = {name: table.c[name] + statement.excluded[name] for name in rows[0] if name not in keys}
+    session.execute(statement.on_conflict_do_update(index_elements=keys, set_=added), rows)
+
+
 #: The leaderboard's order, ascending: the key of migration 0009's index.
 _ORDER = (-PlayerRating.display, PlayerRating.user_id)
 
@@ -432,13 +565,58 @@ def _key_of(line: BoardKey) -> Any:
     return tuple_(literal(-line.display), literal(line.user_id))
 
 
-def _counts(session: Session, where: Sequence[Any], lines: Sequence[BoardKey]) -> list[int]:
+def _counts(
+    session: Session, scope: str, since: datetime | None, lines: Sequence[BoardKey]
+) -> list[int]:
     """How many lines there are, then how many come before each of ``lines`` in the
-    order: one pass over the index, however many are asked."""
-    key = tuple_(*_ORDER)
-    counts = [func.count(), *(func.count().filter(key < _key_of(line)) for line in lines)]
-    found = session.execute(select(*counts).select_from(PlayerRating).where(*where)).one()
-    return [int(value or 0) for value in found]
+    order, in one statement. All time: sums of the kept counts per rating
+    (``RatingCount``) above each line's, plus its ties before it (one range of the
+    order's index); the last 30 days (who is in it changes with the clock, so it has no
+    kept counts): one pass over the scope's index, however many are asked."""
+    if since is not None:
+        key = tuple_(*_ORDER)
+        counts = [func.count(), *(func.count().filter(key < _key_of(line)) for line in lines)]
+        where = (PlayerRating.scope == scope, PlayerRating.last_played_at >= since)
+        found = session.execute(select(*counts).select_from(PlayerRating).where(*where)).one()
+        return [int(value or 0) for value in found]
+    held = select(func.coalesce(func.sum(RatingCount.players), 0)).where(RatingCount.scope == scope)
+    counts = [held.scalar_subquery()]
+    for line in lines:
+        tied = select(func.count()).where(
+            PlayerRating.scope == scope,
+            _ORDER[0] == -line.display,
+            PlayerRating.user_id < line.user_id,
+        )
+        higher = held.where(RatingCount.display > line.display)
+        counts.append(higher.scalar_subquery() + tied.scalar_subquery())
+    return [int(value) for value in session.execute(select(*counts)).one()]
+
+
+def _from_offset(
+    session: Session, query: Any, scope: str, since: datetime | None, offset: int
+) -> Any:
+    """``query`` ordered from the line at ``offset`` on. All time, the kept counts per
+    rating say which rating that line holds and how many lines come before the first
+    holding it (a running sum over a few thousand rows), so only its ties are skipped,
+    not every line above; the last 30 days skip ``offset`` entries of the index."""
+    query = query.order_by(*_ORDER)
+    if since is not None or offset == 0:
+        return query.offset(offset)
+    running = select(
+        RatingCount.display,
+        RatingCount.players,
+        func.sum(RatingCount.players)
+        .over(order_by=RatingCount.display.desc(), rows=(None, 0))
+        .label("through"),
+    ).where(RatingCount.scope == scope)
+    held = running.subquery()
+    reached = select(held.c.display, held.c.through - held.c.players)
+    reached = reached.where(held.c.through > offset).order_by(held.c.display.desc()).limit(1)
+    found = session.execute(reached).first()
+    if found is None:  # past the last line
+        return query.where(false())
+    display, before = found
+    return query.where(_ORDER[0] >= -display).offset(offset - int(before))
 
 
 def _nicknames(session: Session, user_ids: list[str]) -> dict[str, str]:
@@ -477,29 +655,28 @@ def _history(session: Session, user_id: str, limit: int) -> tuple[tuple[datetime
     return tuple(reversed([(at, display) for at, display in session.execute(query)]))
 
 
-def _figures(session: Session, user_id: str, group: Any) -> list[tuple[str, Figures]]:
-    """The sums over the player's results, in one group or one per ``group`` value."""
-    keys = [] if group is None else [group]
-    mine = GameResult.user_id == user_id
-    sums = select(*keys, func.count(), *(func.sum(getattr(GameResult, n)) for n in _SUMMED))
-    sums = sums.where(mine)
-    places = select(*keys, GameResult.place, func.count()).where(mine)
-    places = places.group_by(*keys, GameResult.place)
-    if group is not None:
-        sums = sums.group_by(group).order_by(group)
-    counted: dict[str, dict[int, int]] = {}
-    for row in session.execute(places):
-        counted.setdefault(str(row[0]) if keys else ALL_SCOPE, {})[row[-2]] = row[-1]
-    found = []
-    for row in session.execute(sums):
-        name = str(row[0]) if keys else ALL_SCOPE
-        games, *totals = (int(value or 0) for value in row[len(keys) :])
-        by_place = counted.get(name, {})
-        ranks = tuple(by_place.get(p, 0) for p in range(1, max(by_place, default=0) + 1))
-        figures = dict(zip(_SUMMED, totals, strict=True))
-        wins = by_place.get(1, 0)
-        found.append((name, Figures(games=games, wins=wins, places=ranks, **figures)))
-    return found
+def _figures(session: Session, user_id: str) -> tuple[Figures, tuple[tuple[str, Figures], ...]]:
+    """The sums over the player's results, overall and per preset, from their kept
+    sums per preset and place (a dozen rows however many games they played)."""
+    query = select(PlayerFigures).where(PlayerFigures.user_id == user_id)
+    by_preset: dict[str, list[PlayerFigures]] = {}
+    for row in session.scalars(query):
+        by_preset.setdefault(row.preset, []).append(row)
+    every = [row for rows in by_preset.values() for row in rows]
+    return _summed(every), tuple(
+        (preset, _summed(by_preset[preset])) for preset in sorted(by_preset)
+    )
+
+
+def _summed(rows: Sequence[PlayerFigures]) -> Figures:
+    """One ``Figures`` of the sums per place of ``rows``."""
+    by_place: dict[int, int] = {}
+    for row in rows:
+        by_place[row.place] = by_place.get(row.place, 0) + row.games
+    places = tuple(by_place.get(p, 0) for p in range(1, max(by_place, default=0) + 1))
+    totals = {name: sum(getattr(row, name) for row in rows) for name in _SUMMED}
+    games = sum(row.games for row in rows)
+    return Figures(games=games, wins=by_place.get(1, 0), places=places, **totals)
 
 
 def _recent(session: Session, user_id: str, limit: int) -> tuple[RecentGame, ...]:
