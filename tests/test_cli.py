@@ -3,16 +3,20 @@ of docs/record.md."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from raspisnoy.cli import main
 from raspisnoy.core import PRESETS, Game, resolve_rules, round_plan
 from raspisnoy.core.record import dumps_record, game_to_record, replay_report
 
@@ -30,6 +34,26 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
         text=True,
         timeout=60,
     )
+
+
+def run_here(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    """What ``run`` returns, from ``raspisnoy.cli.main`` called in this process with its
+    arguments, standard input and outputs swapped in: for a property that tries many
+    inputs, where a new process each time would spend seconds importing. A traceback here
+    is an exception that fails the test, as it would be in the process's standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    raw = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
+    with (
+        mock.patch.object(sys, "argv", ["raspisnoy", *args]),
+        mock.patch.object(sys, "stdin", raw),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        pytest.raises(SystemExit) as exited,
+    ):
+        main()
+    code = exited.value.code
+    returncode = code if isinstance(code, int) else 0 if code is None else 1
+    return subprocess.CompletedProcess(args, returncode, out.getvalue(), err.getvalue())
 
 
 def assert_one_error_line(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
@@ -152,7 +176,7 @@ def test_replay_never_crashes_on_mangled_records(
     """Whatever a field holds, replay either succeeds or prints one error line: no traceback."""
     record = json.loads(EXAMPLE.read_text())
     record["rounds"][round_index][path] = value
-    result = run("replay", "-", "--json", stdin=json.dumps(record))
+    result = run_here("replay", "-", "--json", stdin=json.dumps(record))
     if result.returncode == 0:
         assert json.loads(result.stdout)["players"] == ["Anna", "Boris", "Vera"]
     else:
