@@ -1,5 +1,6 @@
-"""The command line, run as a real subprocess: the ``schedule`` and ``replay`` contract
-of docs/record.md."""
+"""The command line, run as a real subprocess (``run``; in this process with ``run_here``
+where one test tries many inputs): the ``schedule`` and ``replay`` contract of
+docs/record.md."""
 
 from __future__ import annotations
 
@@ -36,11 +37,12 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
     )
 
 
-def run_here(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+def run_here(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """What ``run`` returns, from ``raspisnoy.cli.main`` called in this process with its
-    arguments, standard input and outputs swapped in: for a property that tries many
-    inputs, where a new process each time would spend seconds importing. A traceback here
-    is an exception that fails the test, as it would be in the process's standard error."""
+    arguments, standard input and outputs swapped in: for the tests that try many inputs
+    (every preset, a property), where a new process each time would spend seconds
+    importing; the other tests keep the real process. A traceback here is an exception
+    that fails the test, as it would be in the process's standard error."""
     out, err = io.StringIO(), io.StringIO()
     raw = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
     with (
@@ -292,7 +294,7 @@ def test_rules_doc_prints_and_writes_the_reference(tmp_path: Path) -> None:
 def test_schedule_of_every_preset(preset: str) -> None:
     rules = resolve_rules(preset)
     for players in rules.player_counts:
-        result = run("schedule", "--players", str(players), "--rules", preset, "--json")
+        result = run_here("schedule", "--players", str(players), "--rules", preset, "--json")
         assert result.returncode == 0, result.stderr
         expected = [spec.to_json() for spec in round_plan(rules, players)]
         assert json.loads(result.stdout) == expected
@@ -307,7 +309,7 @@ def test_replay_of_every_preset(preset: str, players: int) -> None:
     rng = random.Random(7)
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
-    result = run("replay", "-", "--json", stdin=dumps_record(game_to_record(game)))
+    result = run_here("replay", "-", "--json", stdin=dumps_record(game_to_record(game)))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == replay_report(game)
 
