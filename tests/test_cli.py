@@ -1,18 +1,23 @@
-"""The command line, run as a real subprocess: the ``schedule`` and ``replay`` contract
-of docs/record.md."""
+"""The command line, run as a real subprocess (``run``; in this process with ``run_here``
+where one test tries many inputs): the ``schedule`` and ``replay`` contract of
+docs/record.md."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from raspisnoy.cli import main
 from raspisnoy.core import PRESETS, Game, resolve_rules, round_plan
 from raspisnoy.core.record import dumps_record, game_to_record, replay_report
 
@@ -30,6 +35,27 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
         text=True,
         timeout=60,
     )
+
+
+def run_here(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """What ``run`` returns, from ``raspisnoy.cli.main`` called in this process with its
+    arguments, standard input and outputs swapped in: for the tests that try many inputs
+    (every preset, a property), where a new process each time would spend seconds
+    importing; the other tests keep the real process. A traceback here is an exception
+    that fails the test, as it would be in the process's standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    raw = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
+    with (
+        mock.patch.object(sys, "argv", ["raspisnoy", *args]),
+        mock.patch.object(sys, "stdin", raw),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        pytest.raises(SystemExit) as exited,
+    ):
+        main()
+    code = exited.value.code
+    returncode = code if isinstance(code, int) else 0 if code is None else 1
+    return subprocess.CompletedProcess(args, returncode, out.getvalue(), err.getvalue())
 
 
 def assert_one_error_line(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
@@ -152,7 +178,7 @@ def test_replay_never_crashes_on_mangled_records(
     """Whatever a field holds, replay either succeeds or prints one error line: no traceback."""
     record = json.loads(EXAMPLE.read_text())
     record["rounds"][round_index][path] = value
-    result = run("replay", "-", "--json", stdin=json.dumps(record))
+    result = run_here("replay", "-", "--json", stdin=json.dumps(record))
     if result.returncode == 0:
         assert json.loads(result.stdout)["players"] == ["Anna", "Boris", "Vera"]
     else:
@@ -268,7 +294,7 @@ def test_rules_doc_prints_and_writes_the_reference(tmp_path: Path) -> None:
 def test_schedule_of_every_preset(preset: str) -> None:
     rules = resolve_rules(preset)
     for players in rules.player_counts:
-        result = run("schedule", "--players", str(players), "--rules", preset, "--json")
+        result = run_here("schedule", "--players", str(players), "--rules", preset, "--json")
         assert result.returncode == 0, result.stderr
         expected = [spec.to_json() for spec in round_plan(rules, players)]
         assert json.loads(result.stdout) == expected
@@ -283,7 +309,7 @@ def test_replay_of_every_preset(preset: str, players: int) -> None:
     rng = random.Random(7)
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
-    result = run("replay", "-", "--json", stdin=dumps_record(game_to_record(game)))
+    result = run_here("replay", "-", "--json", stdin=dumps_record(game_to_record(game)))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == replay_report(game)
 

@@ -70,6 +70,21 @@ def context(browser: Browser, server: str) -> Iterator[BrowserContext]:
 
 
 @pytest.fixture
+def calm_context(browser: Browser, server: str) -> Iterator[BrowserContext]:
+    """A visitor like ``context`` whose system asks for less motion: the deal and the
+    taking of tricks are not animated, so a long game's clicks do not wait for cards to
+    stop moving (the animation itself is checked in test_browser_screens.py)."""
+    fresh = browser.new_context(
+        base_url=server,
+        locale="en-US",
+        viewport={"width": 1280, "height": 800},
+        reduced_motion="reduce",
+    )
+    yield fresh
+    fresh.close()
+
+
+@pytest.fixture
 def phone(browser: Browser, server: str) -> Iterator[Page]:
     """A Russian visitor on a small touch phone, with errors of the page collected."""
     context = browser.new_context(

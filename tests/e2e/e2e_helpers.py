@@ -69,8 +69,10 @@ def act(page: Page, *, keyboard: bool = False) -> bool:
     the first highlighted card, answering the joker dialog with its first mode; by mouse,
     or with ``keyboard`` as a desktop player would (a digit to bid; arrow and Enter to
     play). Returns whether the joker dialog was used."""
-    page.wait_for_selector(ACTIONABLE)
-    version = game_state(page)["version"]
+    version = page.wait_for_function(
+        "sel => document.querySelector(sel) && document.querySelector('.game').dataset.version",
+        arg=ACTIONABLE,
+    ).json_value()
     first = page.locator(ACTIONABLE).first
     if not keyboard:
         first.click()

@@ -15,11 +15,28 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from raspisnoy.server.process import ServerProcess
 
+#: Waits until the player may act (``arg``: the selector of what they may do) or the
+#: results are on show, and reads in one step what the whole game checks: the game's data,
+#: the barred bids, the reason given, the cards face down and the round bar's text.
+_TURN_OR_RESULTS = """actionable => {
+  if (document.querySelector('#results')) return {over: true};
+  if (!document.querySelector(actionable)) return null;
+  const text = (sel) => document.querySelector(sel)?.innerText ?? '';
+  return {
+    over: false,
+    ...document.querySelector('.game').dataset,
+    barred: document.querySelectorAll('.bids button.bid[disabled]').length,
+    reason: text('.reason'),
+    faceDown: document.querySelectorAll('.hand.face-down .card').length,
+    roundBar: text('.round-bar'),
+  };
+}"""
 
-def test_whole_game_against_two_bots(context: BrowserContext, server: str) -> None:
+
+def test_whole_game_against_two_bots(calm_context: BrowserContext, server: str) -> None:
     """A new visitor creates a 3-seat raspisnoy.com table with two instant bots and plays
     all 26 rounds to the results; the page's totals are the server's."""
-    page = context.new_page()
+    page = calm_context.new_page()
     enter(page, "Anna")
     table_id = create_table(page, players=3)
     page.click("button.start")
@@ -27,18 +44,16 @@ def test_whole_game_against_two_bots(context: BrowserContext, server: str) -> No
     jokers = blind_bids = 0
     dealer_rule_shown = False
     rounds_seen = set()
-    while True:
-        page.wait_for_selector(f"{ACTIONABLE}, #results")
-        if page.locator("#results").count():
-            break
-        state = game_state(page)
+    while not (state := page.wait_for_function(_TURN_OR_RESULTS, arg=ACTIONABLE).json_value())[
+        "over"
+    ]:
         rounds_seen.add(state["round"])
-        if state["phase"] == "bid" and page.locator(".bids button.bid[disabled]").count():
-            assert "You deal: you may not bid" in page.inner_text(".reason")
+        if state["phase"] == "bid" and state["barred"]:
+            assert "You deal: you may not bid" in state["reason"]
             dealer_rule_shown = True
         if state["phase"] == "bid" and state["kind"] == "blind":
-            assert page.locator(".hand.face-down .card").count() == 12
-            assert "shown after the bids" in page.inner_text(".round-bar")
+            assert state["faceDown"] == 12
+            assert "shown after the bids" in state["roundBar"]
             blind_bids += 1
         jokers += act(page)
     assert rounds_seen == {str(n) for n in range(1, 27)}  # she plays a card in every round

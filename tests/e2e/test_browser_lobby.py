@@ -187,15 +187,14 @@ def test_installable_and_the_shell_opens_offline(browser: Browser, server: str) 
             assert title in page.inner_text(".offline h1")
             problems += check_screen(page, "offline")
         assert not problems, "\n".join(problems)
-        page.goto("/?table=whatever")  # any address of the site: the shell, offline
-        page.wait_for_selector(".offline")
-        page.goto("/score")
-        page.wait_for_selector(".offline")
-        page.goto("/")
-        page.wait_for_selector(".offline")
+        for address in ("/?table=whatever", "/score", "/"):  # any address: the shell, offline
+            page.goto(address)
+            assert page.url == f"{server}{address}"  # the panel below is this address's
+            page.wait_for_selector(".offline")
 
         context.set_offline(False)  # the browser says "online": the page reloads by itself
         page.wait_for_selector(".lobby")
+        assert page.url == f"{server}/"
     finally:
         context.close()
 

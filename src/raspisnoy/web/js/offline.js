@@ -12,8 +12,11 @@ export function installOffline() {
       // no service worker (a private window, an old browser): the page works without one
     });
   }
+  // Only when the browser says it is online now: Chromium also fires "online" at a page
+  // it is leaving while still offline (seen when a new address is opened offline), and a
+  // reload then would take the person back to the page they left.
   window.addEventListener("online", () => {
-    if (document.querySelector(".offline")) location.reload();
+    if (navigator.onLine && document.querySelector(".offline")) location.reload();
   });
 }
 
