@@ -180,7 +180,25 @@ class Account(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class GameResult(Base):
+class _RoundFigures:
+    """The per-kind figures of one seat's game (``store.RoundCounts``): bids and exact
+    bids, of 0 too, and the blind, misère and golden rounds; columns of ``GameResult``,
+    and summed in ``PlayerFigures``."""
+
+    bid_rounds: Mapped[int] = mapped_column(Integer)
+    exact: Mapped[int] = mapped_column(Integer)
+    zero_bids: Mapped[int] = mapped_column(Integer)
+    zero_exact: Mapped[int] = mapped_column(Integer)
+    blind_rounds: Mapped[int] = mapped_column(Integer)
+    blind_exact: Mapped[int] = mapped_column(Integer)
+    blind_points: Mapped[int] = mapped_column(Integer)
+    misere_rounds: Mapped[int] = mapped_column(Integer)
+    misere_points: Mapped[int] = mapped_column(Integer)
+    golden_rounds: Mapped[int] = mapped_column(Integer)
+    golden_points: Mapped[int] = mapped_column(Integer)
+
+
+class GameResult(_RoundFigures, Base):
     """One seat of a finished game (``raspisnoy.ratings.SeatSummary``): who sat there
     (a person, or a bot level), the total, the place and the per-kind figures."""
 
@@ -197,17 +215,6 @@ class GameResult(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     points: Mapped[int] = mapped_column(Integer)
     place: Mapped[int] = mapped_column(Integer)
-    bid_rounds: Mapped[int] = mapped_column(Integer)
-    exact: Mapped[int] = mapped_column(Integer)
-    zero_bids: Mapped[int] = mapped_column(Integer)
-    zero_exact: Mapped[int] = mapped_column(Integer)
-    blind_rounds: Mapped[int] = mapped_column(Integer)
-    blind_exact: Mapped[int] = mapped_column(Integer)
-    blind_points: Mapped[int] = mapped_column(Integer)
-    misere_rounds: Mapped[int] = mapped_column(Integer)
-    misere_points: Mapped[int] = mapped_column(Integer)
-    golden_rounds: Mapped[int] = mapped_column(Integer)
-    golden_points: Mapped[int] = mapped_column(Integer)
 
 
 class PlayerRating(Base):
@@ -253,7 +260,7 @@ class RatingCount(Base):
     players: Mapped[int] = mapped_column(Integer)
 
 
-class PlayerFigures(Base):
+class PlayerFigures(_RoundFigures, Base):
     """A person's results summed per preset and place, kept in the transaction that
     stores a game's results (``raspisnoy.store.players.add_figures``): a profile reads
     these dozen rows, not every result of the person (docs/accounts.md, "Profiles")."""
@@ -266,17 +273,6 @@ class PlayerFigures(Base):
     #: Games finished at this place; the other columns are ``GameResult``'s, summed.
     games: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
-    bid_rounds: Mapped[int] = mapped_column(Integer)
-    exact: Mapped[int] = mapped_column(Integer)
-    zero_bids: Mapped[int] = mapped_column(Integer)
-    zero_exact: Mapped[int] = mapped_column(Integer)
-    blind_rounds: Mapped[int] = mapped_column(Integer)
-    blind_exact: Mapped[int] = mapped_column(Integer)
-    blind_points: Mapped[int] = mapped_column(Integer)
-    misere_rounds: Mapped[int] = mapped_column(Integer)
-    misere_points: Mapped[int] = mapped_column(Integer)
-    golden_rounds: Mapped[int] = mapped_column(Integer)
-    golden_points: Mapped[int] = mapped_column(Integer)
 
 
 class RatingChange(Base):
