@@ -31,6 +31,8 @@ def test_language_follows_the_browser_and_is_switched_and_remembered(
         assert page.inner_text(".welcome") == texts["en"]
         # in the lobby too, every option of the rules has its name in the chosen language
         page.select_option("#lang", "uk")
+        # the screen is drawn anew in the new language: type into that one
+        page.wait_for_function("() => document.documentElement.lang === 'uk'")
         page.fill("#nickname", "Олена")
         page.click(".nickname-form button[type=submit]")
         page.click("details.options summary")

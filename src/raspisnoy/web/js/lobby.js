@@ -232,6 +232,11 @@ function createForm(form, catalogue, previous, app) {
       .join("");
 
   function draw() {
+    // Whether the options are open, from the page itself: the "toggle" event that also
+    // records it comes a moment after the click, and a change made at once (a preset
+    // chosen) redraws before it would.
+    const options = form.querySelector("details.options");
+    if (options) values.open = options.open;
     const rules = rulesInEffect(catalogue, values);
     values.players = Math.min(Math.max(values.players, rules.min_players), rules.max_players);
     const counts = [];
