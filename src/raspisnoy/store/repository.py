@@ -353,10 +353,14 @@ class Store:
         seed: str,
         rated: bool = False,
         spectator_chat: bool = False,
+        people: Mapping[int, str] | None = None,
+        first_dealer: int | None = None,
     ) -> TableRow:
-        """A new open table with the host in seat 0 and ``bots[i]`` as each seat's bot level;
-        a ``rated`` game's end moves its players' ratings; with ``spectator_chat``
-        spectators read and write its chat."""
+        """A new open table with ``bots[i]`` as each seat's bot level and the host in seat 0
+        (or ``people``, seat → user id, in their seats); a ``rated`` game's end moves its
+        players' ratings; with ``spectator_chat`` spectators read and write its chat; a
+        ``first_dealer`` is fixed now instead of drawn from the seed when the game starts."""
+        seated = {0: host_id} if people is None else people
         table_id = new_id()
         with self._session() as session:
             session.add(
@@ -372,20 +376,14 @@ class Store:
                     bot_delay_ms=bot_delay_ms,
                     stand_in=stand_in,
                     seed=seed,
+                    first_dealer=first_dealer,
                     rated=rated,
                     spectator_chat=spectator_chat,
                 )
             )
             session.flush()
             for seat, bot in enumerate(bots):
-                session.add(
-                    Seat(
-                        table_id=table_id,
-                        seat=seat,
-                        user_id=host_id if seat == 0 else None,
-                        bot=bot,
-                    )
-                )
+                session.add(Seat(table_id=table_id, seat=seat, user_id=seated.get(seat), bot=bot))
         return self.get_table(table_id)
 
     def get_table(self, table_id: str) -> TableRow:

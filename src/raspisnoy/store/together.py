@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.models import ChatMessage, GameTable, Seat
-from raspisnoy.store.repository import Store, TableRow, new_id, transaction
+from raspisnoy.store.models import ChatMessage
+from raspisnoy.store.repository import Store, TableRow, transaction
 
 __all__ = ["ChatRow", "Together"]
 
@@ -99,28 +99,17 @@ class Together:
         it, chat): the ``people`` (seat → user id) in their old seats, every other seat
         played by its bot, ``host_id`` its host. Its game's first dealer is fixed now
         (``first_dealer``) instead of drawn from the seed when it starts."""
-        table_id = new_id()
-        with self._session() as session:
-            session.add(
-                GameTable(
-                    id=table_id,
-                    host_id=host_id,
-                    created_at=datetime.now(UTC),
-                    status="open",
-                    public=old.public,
-                    rules=old.rules,
-                    seats=len(old.seats),
-                    turn_seconds=old.turn_seconds,
-                    bot_delay_ms=old.bot_delay_ms,
-                    stand_in=old.stand_in,
-                    seed=seed,
-                    first_dealer=first_dealer,
-                    rated=old.rated,
-                    spectator_chat=old.spectator_chat,
-                )
-            )
-            session.flush()
-            for seat in old.seats:
-                user_id = people.get(seat.seat)
-                session.add(Seat(table_id=table_id, seat=seat.seat, user_id=user_id, bot=seat.bot))
-        return self._store.get_table(table_id)
+        return self._store.create_table(
+            host_id=host_id,
+            public=old.public,
+            rules=old.rules,
+            bots=[seat.bot for seat in old.seats],
+            turn_seconds=old.turn_seconds,
+            bot_delay_ms=old.bot_delay_ms,
+            stand_in=old.stand_in,
+            seed=seed,
+            rated=old.rated,
+            spectator_chat=old.spectator_chat,
+            people=people,
+            first_dealer=first_dealer,
+        )
