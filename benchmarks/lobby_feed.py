@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from figures import print_figures
-from raspisnoy.server.lobby_feed import MAX_LINES, lobby_message
-from raspisnoy.server.wire import encode, table_json
+from raspisnoy.server.lobby_feed import MAX_LINES
+from raspisnoy.server.wire import encode, lobby_message, table_json
 from raspisnoy.store import Store
 
 #: How often the old lobby page polled, in seconds.

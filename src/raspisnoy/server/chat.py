@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict
 
 from raspisnoy.server.errors import RequestError
 from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
-from raspisnoy.server.wire import Json, encode, epoch_ms
+from raspisnoy.server.wire import chat_json, encode
 from raspisnoy.store import ChatRow, StoreError, TableRow
 
 if TYPE_CHECKING:
@@ -39,7 +39,6 @@ __all__ = [
     "PHRASES",
     "ChatOut",
     "ChatRoom",
-    "chat_json",
     "check_text",
     "count_chat",
     "may_read",
@@ -87,21 +86,6 @@ def check_text(text: str) -> str:
             ErrorCode.BAD_MESSAGE, 'chat: "text" holds control or direction-changing characters'
         )
     return cleaned
-
-
-def chat_json(row: ChatRow) -> Json:
-    """One message as clients get it."""
-    return {
-        "seq": row.seq,
-        "user_id": row.user_id,
-        "name": row.name,
-        "seat": row.seat,
-        "text": row.text,
-        "phrase": row.phrase,
-        "round": row.round,
-        "trick": row.trick,
-        "at_ms": epoch_ms(row.at.timestamp()),
-    }
 
 
 def may_read(table: TableRow, user_id: str | None) -> bool:

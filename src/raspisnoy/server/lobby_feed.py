@@ -10,7 +10,7 @@ server's ``broadcast`` (channel ``lobby``, on Redis ``raspisnoy:broadcast:lobby`
 every worker rebuilds its own from the shared database.
 A snapshot that equals the last one is not sent again.
 
-Only what anyone may know is in it: ``lobby_line`` takes a table's public settings and
+Only what anyone may know is in it: ``wire.lobby_line`` takes a table's public settings and
 the names at it, never its seed, its hands or its private tables.
 """
 
@@ -22,10 +22,10 @@ from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from raspisnoy.server.broadcast import Broadcast
-from raspisnoy.server.wire import Json, encode
+from raspisnoy.server.wire import encode, lobby_message
 from raspisnoy.store import Store, TableRow
 
-__all__ = ["LOBBY_CHANNEL", "LobbyFeed", "Subscriber", "lobby_line", "lobby_message"]
+__all__ = ["LOBBY_CHANNEL", "LobbyFeed", "Subscriber"]
 
 _log = logging.getLogger(__name__)
 #: The broadcast channel on which a worker tells every worker that the lobby changed.
@@ -40,37 +40,6 @@ class Subscriber(Protocol):
     """A lobby socket as the feed sees it (``connection.Connection``)."""
 
     def send(self, message: dict[str, Any] | str) -> None: ...
-
-
-def lobby_line(row: TableRow) -> Json:
-    """One table of the lobby: its public settings and who sits there (``names``: the
-    nickname at each seat, ``null`` for a free one; once started, the names in the game;
-    ``host_profile``: the host's user id where their name links to a profile)."""
-    host = next((seat for seat in row.seats if seat.user_id == row.host_id), None)
-    names = list(row.names) if row.names else [seat.nickname for seat in row.seats]
-    return {
-        "id": row.id,
-        "status": row.status,
-        "preset": row.rules.get("preset"),
-        "players": len(row.seats),
-        "people": sum(seat.user_id is not None for seat in row.seats),
-        "host": None if host is None else host.nickname,
-        #: The host's profile (their user id) if they are registered; guests have none.
-        "host_profile": host.user_id if host is not None and host.registered else None,
-        "names": names,
-        "turn_seconds": row.turn_seconds,
-        "rated": row.rated,
-        "link": f"/?table={row.id}",
-    }
-
-
-def lobby_message(open_tables: list[TableRow], playing: list[TableRow]) -> Json:
-    """The ``lobby`` message: the open tables to join and the games to watch."""
-    return {
-        "type": "lobby",
-        "open": [lobby_line(row) for row in open_tables if row.public],
-        "playing": [lobby_line(row) for row in playing if row.public],
-    }
 
 
 class LobbyFeed:

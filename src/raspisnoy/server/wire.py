@@ -1,6 +1,7 @@
 """The wire format: every JSON shape the server sends to clients (docs/PROTOCOL.md).
 
-WebSocket messages (``state``, ``event``, ``table``, ``ack``, ``pong``, ``error``) are
+WebSocket messages (``state``, ``event``, ``table``, ``ack``, ``pong``, ``error``, the
+chat's messages and the lobby's ``lobby``) are
 built here as dicts and encoded with orjson, since one goes to every seat after every
 action. REST answers are built by the same functions and declared by the Pydantic
 models at the end, which FastAPI checks each answer against and shows at ``/api/docs``;
@@ -43,6 +44,7 @@ from raspisnoy.store import (
     BoardKey,
     BoardLine,
     BoardPage,
+    ChatRow,
     Figures,
     Profile,
     RatingLine,
@@ -58,6 +60,7 @@ __all__ = [
     "ack_message",
     "action_text",
     "board_key",
+    "chat_json",
     "encode",
     "epoch_ms",
     "error_message",
@@ -65,6 +68,8 @@ __all__ = [
     "game_report",
     "history_json",
     "leaderboard_json",
+    "lobby_line",
+    "lobby_message",
     "pong_message",
     "profile_json",
     "round_summary",
@@ -368,6 +373,52 @@ def profile_json(profile: Profile) -> Json:
             }
             for game in profile.recent
         ],
+    }
+
+
+def chat_json(row: ChatRow) -> Json:
+    """One message as clients get it."""
+    return {
+        "seq": row.seq,
+        "user_id": row.user_id,
+        "name": row.name,
+        "seat": row.seat,
+        "text": row.text,
+        "phrase": row.phrase,
+        "round": row.round,
+        "trick": row.trick,
+        "at_ms": epoch_ms(row.at.timestamp()),
+    }
+
+
+def lobby_line(row: TableRow) -> Json:
+    """One table of the lobby: its public settings and who sits there (``names``: the
+    nickname at each seat, ``null`` for a free one; once started, the names in the game;
+    ``host_profile``: the host's user id where their name links to a profile)."""
+    host = next((seat for seat in row.seats if seat.user_id == row.host_id), None)
+    names = list(row.names) if row.names else [seat.nickname for seat in row.seats]
+    return {
+        "id": row.id,
+        "status": row.status,
+        "preset": row.rules.get("preset"),
+        "players": len(row.seats),
+        "people": sum(seat.user_id is not None for seat in row.seats),
+        "host": None if host is None else host.nickname,
+        #: The host's profile (their user id) if they are registered; guests have none.
+        "host_profile": host.user_id if host is not None and host.registered else None,
+        "names": names,
+        "turn_seconds": row.turn_seconds,
+        "rated": row.rated,
+        "link": f"/?table={row.id}",
+    }
+
+
+def lobby_message(open_tables: list[TableRow], playing: list[TableRow]) -> Json:
+    """The ``lobby`` message: the open tables to join and the games to watch."""
+    return {
+        "type": "lobby",
+        "open": [lobby_line(row) for row in open_tables if row.public],
+        "playing": [lobby_line(row) for row in playing if row.public],
     }
 
 
