@@ -213,6 +213,8 @@ class Ownership:
                     continue  # the loop is stuck: its tables should go to another worker
                 for table in self._renew_all(renew):
                     loop.call_soon_threadsafe(self._lost, table, lost)
+        except RuntimeError:  # the loop closed without stopping us: its process is ending
+            pass
         finally:
             client.close()
 
