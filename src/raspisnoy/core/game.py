@@ -145,13 +145,44 @@ def _control_choices(players: int) -> tuple[ControlRound, ...]:
 
 
 @lru_cache(maxsize=1024)
-def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[Bid, ...]:
-    """Bids 0..cards without the forbidden one (-1: none), and without 0 when banned."""
-    return tuple(
+def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[tuple[Bid, ...], int]:
+    """Bids 0..cards without the forbidden one (-1: none), and without 0 when banned; and
+    the same as a mask (bit n: bid n allowed)."""
+    bids = tuple(
         bid
         for bid in _BIDS[: cards + 1]
         if bid.amount != forbidden and not (zero_banned and bid.amount == 0)
     )
+    return bids, sum(1 << bid.amount for bid in bids)
+
+
+#: Bit 20 and above in ``Game._best``: a joker is in the trick, and ``winner_of`` decides it.
+_JOKER_TRICK = 1 << 20
+
+
+def _strength_table(trump: int, follow: int) -> tuple[int, ...]:
+    """Each card index's strength in a trick of the suit ``follow`` under ``trump`` (-1:
+    none), shifted left by 4 to leave room for the seat: a trump 100 + rank, a card of the
+    suit led its rank, any other card -1; a joker ``_JOKER_TRICK``."""
+    strengths = []
+    for card in ALL_CARDS:
+        suit = SUIT_OF[card.index]
+        if suit < 0:
+            strengths.append(_JOKER_TRICK)
+        elif suit == trump:
+            strengths.append(100 + card.rank << 4)
+        elif suit == follow:
+            strengths.append(card.rank << 4)
+        else:
+            strengths.append(-1 << 4)
+    return tuple(strengths)
+
+
+#: ``_strength_table(trump, follow)`` by ``trump + 1`` and ``follow + 1``: a plain trick's
+#: winner is then the highest ``strength | seat`` of its plays, kept up to date play by play.
+_STRENGTHS = tuple(
+    tuple(_strength_table(trump, follow) for follow in range(-1, 4)) for trump in range(-1, 4)
+)
 
 
 #: The plain plays of one suit's cards, by suit, indexed by the suit's 13-bit slice of a
@@ -198,6 +229,7 @@ class Game:
     """One game of raspisnoy from the first deal to the final totals."""
 
     __slots__ = (
+        "_best",
         "_bid_count",
         "_bid_sum",
         "_bids",
@@ -208,6 +240,7 @@ class Game:
         "_hands",
         "_history",
         "_leader",
+        "_legal",
         "_legal_mask",
         "_log",
         "_phase",
@@ -215,6 +248,7 @@ class Game:
         "_round_index",
         "_shuffles",
         "_spec",
+        "_strength",
         "_taken",
         "_to_act",
         "_totals",
@@ -236,6 +270,9 @@ class Game:
     plan: tuple[RoundSpec, ...]
     deck: tuple[Card, ...]
     seed: int | str | None
+    #: The trick's winner so far: ``strength | seat`` (see ``_STRENGTHS``), at least
+    #: ``_JOKER_TRICK`` once a joker is played.
+    _best: int
     _bid_count: int
     _bid_sum: int
     _bids: list[int | None]
@@ -246,16 +283,21 @@ class Game:
     _hands: list[int]
     _history: list[RoundResult]
     _leader: int
+    #: What the player to act may do, kept up to date by every change of state, and the
+    #: same as a mask: the cards they may play, or in bidding bit n for a bid of n.
+    _legal: tuple[Action, ...]
     _legal_mask: int
     _log: list[Event]
     _phase: Phase
-    _plays: list[Play]
+    _plays: tuple[Play, ...]
     _round_index: int
     _spec: RoundSpec
+    #: The strengths of cards in the trick in progress (one of ``_STRENGTHS``).
+    _strength: tuple[int, ...]
     _taken: list[int]
     _to_act: int
     _totals: list[int]
-    _tricks: list[Trick]
+    _tricks: tuple[Trick, ...]
     _trick_trump: int
     _trump: int
     _trump_card: Card | None
@@ -412,84 +454,82 @@ class Game:
         """What the player to act may do now, in a fixed order (empty while dealing or over).
 
         The tuple is immutable, and often shared with other states that have the same
-        choices.
+        choices. Every change of state computes it (``_refresh_legal``), so asking is free.
         """
-        if self._phase is _PHASE_PLAY:  # the common case first, all inline: no calls
-            hand = self._hands[self._to_act]
-            jokers = hand & _JOKER_MASK
-            follow = self._follow
-            if self._plays and follow >= 0:  # (a joker led "take" asks for no suit)
-                suited = hand & SUIT_MASKS[follow]
-                if suited:
-                    if self._demand_highest:
-                        suited = 1 << (suited.bit_length() - 1)
-                    self._legal_mask = suited | jokers
-                    plays = _SUIT_PLAYS[follow][suited >> 13 * follow]
-                    if plays is not None and not jokers:
-                        return plays  # following suit, the most common case of all
-                    return _plays_of(suited | jokers, _FOLLOW_JOKER_PLAYS)
-                # Void in the suit: a trump where the rules say so.
-                trump, rules = self._trick_trump, self.rules
-                trumps = hand & SUIT_MASKS[trump] if trump >= 0 else 0
-                if trumps and (
-                    rules.trump_when_void
-                    or (self._demand_highest and rules.joker_highest_beaten_by_trump)
-                ):
-                    hand = trumps | jokers
-            self._legal_mask = hand
-            return _plays_of(hand, self._joker_plays())
-        if self._phase is _PHASE_BID:
-            forbidden = self._forbidden_bid()
-            return _bid_choices(self._spec.cards, forbidden, self._zero_banned(forbidden))
-        if self._phase is _PHASE_CHOOSE:
-            return _control_choices(self.players)
-        return ()
+        return self._legal
 
     def apply(self, action: Action, seat: int | None = None) -> Event:
         """Apply a bid, a play or a control-round choice; with ``seat``, also check that it
-        is that seat's turn. A play, the common case, is applied here (see ``play``)."""
-        if type(action) is not Play or self._phase is not _PHASE_PLAY:
-            return self._apply_other(action, seat)
-        card = action.card
-        bit = card.bit
-        player = self._to_act
-        mask = self._legal_mask
-        if mask < 0:
-            mask = self._legal_mask_now()
-        if (
-            (seat is not None and seat != player)
-            or not mask & bit
-            or (bit & _JOKER_MASK and not self._joker_mode_allowed(action))
-        ):
-            self.verify_play(action, seat)  # raises, saying why
+        is that seat's turn. A legal play or bid, the common case, is applied here; anything
+        else goes the long way (``_apply_other``), which says why it is refused."""
+        action_type = type(action)
+        if action_type is Play:
+            card = action.card  # type: ignore[union-attr]
+            bit = card.bit
+            player = self._to_act
+            if (
+                self._legal_mask & bit
+                and self._phase is _PHASE_PLAY
+                and (seat is None or seat == player)
+                and (not bit & _JOKER_MASK or action in self._legal)
+            ):
+                return self._play_now(action, card.index, bit, player)  # type: ignore[arg-type]
+        elif action_type is Bid and self._phase is _PHASE_BID:
+            amount = action.amount  # type: ignore[union-attr]
+            if (
+                type(amount) is int
+                and amount >= 0
+                and self._legal_mask >> amount & 1
+                and (seat is None or seat == self._to_act)
+            ):
+                return self._bid_now(amount)
+        return self._apply_other(action, seat)
+
+    def _play_now(self, play: Play, index: int, bit: int, player: int) -> Event:
+        """Play ``play`` (card ``index``, mask ``bit``), known legal, for ``player``."""
         self._hands[player] ^= bit
         plays = self._plays
-        if not plays:
-            suit = action.suit
-            if suit is None:
-                self._follow, self._demand_highest = SUIT_OF[card.index], False
-            else:
-                self._follow, self._demand_highest = suit, action.mode is _HIGHEST
-            if self.rules.rotating_trumps:
-                self._trick_trump = rotated_trump(self._follow, self._spec.has_trump)
-        plays.append(action)
-        self._legal_mask = -1
-        event = _new_tuple(Event, (self._spec.number, player, action))
+        if plays:
+            key = self._strength[index] | player
+            if key > self._best:
+                self._best = key
+        else:
+            self._lead(play, index, player)
+        plays += (play,)
+        self._plays = plays
+        event = _new_tuple(Event, (self._spec.number, player, play))
         self._log.append(event)
         if len(plays) == self.players:
             self._finish_trick()
         else:
             self._to_act = (player + 1) % self.players
+            self._play_choices()
         return event
 
+    def _lead(self, play: Play, index: int, player: int) -> None:
+        """Start a trick with ``play``: the suit to follow, "highest", the trick's trump and
+        the strengths its cards will be compared by."""
+        suit = play.suit
+        if suit is None:
+            follow, self._demand_highest = SUIT_OF[index], False
+        else:
+            follow, self._demand_highest = suit, play.mode is _HIGHEST
+        self._follow = follow
+        trump = self._trick_trump
+        if self.rules.rotating_trumps:
+            trump = self._trick_trump = rotated_trump(follow, self._spec.has_trump)
+        strength = self._strength = _STRENGTHS[trump + 1][follow + 1]
+        self._best = strength[index] | player
+
     def _apply_other(self, action: Action, seat: int | None) -> Event:
-        """``apply`` for a bid or a control-round choice; a play outside the play phase
-        is refused here, saying why. The turn is checked first, whatever the action, so
-        a seat acting out of turn always gets ``NotYourTurnError``."""
+        """``apply`` for a control-round choice, and for a play or bid that is refused,
+        saying why. The turn is checked first, whatever the action, so a seat acting out of
+        turn always gets ``NotYourTurnError``."""
         if seat is not None and self.to_act is not None:
             self._check_turn(seat, f"bid {action.amount}" if type(action) is Bid else action)
         if type(action) is Play:
             self.verify_play(action, seat)  # raises, saying why
+            return self._play_now(action, action.card.index, action.card.bit, self._to_act)
         if type(action) is Bid:
             return self.bid(action.amount, seat)
         if type(action) is ControlRound:
@@ -552,6 +592,10 @@ class Game:
     def bid(self, amount: int, seat: int | None = None) -> Event:
         """Bid ``amount`` tricks for the player to act."""
         self.verify_bid(amount, seat)
+        return self._bid_now(amount)
+
+    def _bid_now(self, amount: int) -> Event:
+        """Bid ``amount``, known legal, for the player to act."""
         bidder = self._to_act
         self._bids[bidder] = amount
         self._bid_sum += amount
@@ -560,8 +604,8 @@ class Game:
         self._log.append(event)
         if self._bid_count == self.players:
             self._phase = _PHASE_PLAY
-            self._legal_mask = -1
         self._to_act = (bidder + 1) % self.players
+        self._refresh_legal()
         return event
 
     def verify_play(self, play: Play, seat: int | None = None) -> None:
@@ -571,7 +615,7 @@ class Game:
         if self._phase is not Phase.PLAY:
             raise self._error(f"not a time to play a card ({play}): {self._awaiting()}")
         self._check_turn(seat, play)
-        if not self._legal_mask_now() >> play.card.index & 1:
+        if not self._legal_mask >> play.card.index & 1:
             raise self._error(self._why_not_playable(play))
         if play.card.is_joker and not self._joker_mode_allowed(play):
             raise self._error(self._why_not_joker_mode(play))
@@ -641,13 +685,11 @@ class Game:
         other._trump, other._trump_card, other._leader = self._trump, self._trump_card, self._leader
         other._trick_trump, other._zero_streaks = self._trick_trump, self._zero_streaks[:]
         other._follow, other._demand_highest = self._follow, self._demand_highest
-        other._bid_sum, other._bid_count, other._legal_mask = (
-            self._bid_sum,
-            self._bid_count,
-            self._legal_mask,
-        )
+        other._bid_sum, other._bid_count = self._bid_sum, self._bid_count
+        other._legal, other._legal_mask = self._legal, self._legal_mask
+        other._best, other._strength = self._best, self._strength
         other._hands, other._bids, other._taken = self._hands[:], self._bids[:], self._taken[:]
-        other._plays, other._tricks, other._log = self._plays[:], self._tricks[:], self._log[:]
+        other._plays, other._tricks, other._log = self._plays, self._tricks, self._log[:]
         other._history, other._totals = self._history[:], self._totals[:]
         return other
 
@@ -717,14 +759,15 @@ class Game:
         self._bid_sum = 0
         self._bid_count = 0
         self._taken = [0] * players
-        self._tricks = []
-        self._plays = []
+        self._tricks = ()
+        self._plays = ()
         self._leader = self._to_act = (self._dealer + 1) % players
         self._follow = -1
         self._demand_highest = False
         self._trump = self._trick_trump = NO_TRUMP
         self._trump_card = None
-        self._legal_mask = -1
+        self._strength, self._best = _STRENGTHS[0][0], 0
+        self._legal, self._legal_mask = (), 0
         if self._shuffles:
             index = self._round_index
             if index < len(self._shuffles):
@@ -780,8 +823,8 @@ class Game:
         card = self._trump_card = deal.trump_card
         self._trump = NO_TRUMP if card is None or card.suit is None else int(card.suit)
         self._trick_trump = self._trump
-        self._legal_mask = -1
         self._phase = _PHASE_BID if self._spec.has_bids else _PHASE_PLAY
+        self._refresh_legal()
 
     def _verify_trump_card(
         self, trump_card: Card | None, hands: Sequence[Sequence[Card]], dealt: set[Card]
@@ -820,12 +863,45 @@ class Game:
                 note = f" (that card is the joker {joker})"
             raise self._error(f"{where}: {card} is not in this deck{note}")
 
-    def _legal_mask_now(self) -> int:
-        """The cards the player to act may play (in the play phase only): the mask that
-        ``legal_actions`` leaves behind, cached until the next play."""
-        if self._legal_mask < 0:
-            self.legal_actions()
-        return self._legal_mask
+    def _refresh_legal(self) -> None:
+        """Compute ``_legal`` and ``_legal_mask`` for the state now: called by every change."""
+        phase = self._phase
+        if phase is _PHASE_PLAY:
+            self._play_choices()
+        elif phase is _PHASE_BID:
+            forbidden = self._forbidden_bid()
+            zero_banned = self._zero_banned(forbidden)
+            self._legal, self._legal_mask = _bid_choices(self._spec.cards, forbidden, zero_banned)
+        else:
+            self._legal = _control_choices(self.players) if phase is _PHASE_CHOOSE else ()
+            self._legal_mask = 0
+
+    def _play_choices(self) -> None:
+        """``_refresh_legal`` in the play phase: the cards the player to act may play."""
+        hand = self._hands[self._to_act]
+        jokers = hand & _JOKER_MASK
+        follow = self._follow
+        if self._plays and follow >= 0:  # (a joker led "take" asks for no suit)
+            suited = hand & SUIT_MASKS[follow]
+            if suited:
+                if self._demand_highest:
+                    suited = 1 << (suited.bit_length() - 1)
+                self._legal_mask = suited | jokers
+                plays = _SUIT_PLAYS[follow][suited >> 13 * follow]
+                if plays is None or jokers:  # (a slice not seen yet, or jokers to add)
+                    plays = _plays_of(suited | jokers, _FOLLOW_JOKER_PLAYS)
+                self._legal = plays
+                return  # following suit, the most common case of all
+            # Void in the suit: a trump where the rules say so.
+            trump, rules = self._trick_trump, self.rules
+            trumps = hand & SUIT_MASKS[trump] if trump >= 0 else 0
+            if trumps and (
+                rules.trump_when_void
+                or (self._demand_highest and rules.joker_highest_beaten_by_trump)
+            ):
+                hand = trumps | jokers
+        self._legal_mask = hand
+        self._legal = _plays_of(hand, self._joker_plays())
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden bid, or -1 when there is none (docs/rules.md 1, "Bidding")."""
@@ -845,14 +921,21 @@ class Game:
         )
 
     def _finish_trick(self) -> None:
-        plays, leader = self._plays, self._leader
-        winner = winner_of(plays, leader, self._trick_trump, self.rules)
-        self._tricks.append(_new_tuple(Trick, (leader, tuple(plays), winner)))
+        """Score the complete trick: its winner from the strengths kept play by play, or
+        from ``winner_of`` when a joker is in it (its mode and the options decide)."""
+        plays, leader, best = self._plays, self._leader, self._best
+        if best < _JOKER_TRICK:
+            winner = best & 0xF
+        else:
+            winner = winner_of(plays, leader, self._trick_trump, self.rules)
+        tricks = self._tricks = (*self._tricks, _new_tuple(Trick, (leader, plays, winner)))
         self._taken[winner] += 1
-        plays.clear()
+        self._plays = ()
         self._leader = self._to_act = winner
-        if len(self._tricks) == self._spec.cards:
+        if len(tricks) == self._spec.cards:
             self._finish_round()
+        else:
+            self._play_choices()
 
     def _finish_round(self) -> None:
         spec = self._spec
@@ -874,8 +957,10 @@ class Game:
             # «Контрольная»: the last-placed player (the first of them in seat order) chooses.
             self._phase = _PHASE_CHOOSE
             self._to_act = self._totals.index(min(self._totals))
+            self._refresh_legal()
         else:
             self._phase = Phase.OVER
+            self._refresh_legal()
 
     def _round_result(self, points: tuple[int, ...] | None) -> RoundResult:
         spec = self._spec
@@ -933,7 +1018,7 @@ class Game:
             trump = _SUITS[self._trick_trump]
             return f"{name} has no {suit.symbol}, so must trump ({trump.symbol}), not play {card}"
         if self._demand_highest:
-            highest = cards_in_mask(self._legal_mask_now() & ~_JOKER_MASK)[0]
+            highest = cards_in_mask(self._legal_mask & ~_JOKER_MASK)[0]
             return f"{name} must play the highest {suit.symbol} ({highest}) and may not play {card}"
         return f"{name} must follow {suit.symbol} and may not play {card}"
 
