@@ -15,7 +15,7 @@ import typer
 
 from raspisnoy import __version__
 from raspisnoy.arena.command import arena_command
-from raspisnoy.casino.command import casino_app
+from raspisnoy.casino_command import casino_app
 from raspisnoy.cli_support import help_without_command
 from raspisnoy.play import play_command
 from raspisnoy.ratings.command import backfill_command

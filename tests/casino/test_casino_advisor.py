@@ -15,8 +15,8 @@ import pytest
 from casino_helpers import cards
 
 from raspisnoy.casino import DECK, Card, dealer_after_purchase, evaluate, settle_box
-from raspisnoy.casino.advisor import advise, advise_purchase
-from raspisnoy.casino.fast import compiled
+from raspisnoy.casino_advisor.advisor import advise, advise_purchase
+from raspisnoy.casino_advisor.fast import compiled
 
 BOX = cards("QS QH 7D 4C 2S")
 UP = Card.parse("9H")

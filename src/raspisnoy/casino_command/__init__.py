@@ -1,10 +1,14 @@
 """The ``raspisnoy casino`` commands (docs/casino.md, *The command line*, is their
 contract for ``hand``, ``compare`` and ``settle``).
 
-This subpackage is the casino game's command line, the one part of ``raspisnoy.casino``
-that does I/O; the engine modules beside it never import it. Every expected failure ends
-in one ``error: ...`` line on standard error, nothing on standard output, exit status 1
-(2 for a usage error, as the rest of the command line).
+The casino's command line, in the command layer above both the rules
+(``raspisnoy.casino``, pure: no I/O, no Typer) and the advisor
+(``raspisnoy.casino_advisor``). It is a package of its own, not a ``command`` module of
+either: its commands use both, the rules may not import the command line, and the
+advisor's NumPy and Numba are loaded only by the commands that advise (``advise``,
+``play``), so ``hand``, ``compare``, ``settle`` and ``verify`` start without them. Every
+expected failure ends in one ``error: ...`` line on standard error, nothing on standard
+output, exit status 1 (2 for a usage error, as the rest of the command line).
 """
 
 from __future__ import annotations
@@ -16,13 +20,13 @@ from typing import Annotated, Any
 
 import typer
 
-from raspisnoy.casino.advisor import Advice, advise, advise_purchase
 from raspisnoy.casino.cards import parse_card, parse_cards
-from raspisnoy.casino.command.play import WALLET_FORMAT, play_command
-from raspisnoy.casino.command.text import advice_text
 from raspisnoy.casino.evaluate import Evaluation, compare, evaluate
 from raspisnoy.casino.record import verify_record
 from raspisnoy.casino.settle import BoxRecord
+from raspisnoy.casino_advisor.advisor import Advice, advise, advise_purchase
+from raspisnoy.casino_command.play import WALLET_FORMAT, play_command
+from raspisnoy.casino_command.text import advice_text
 from raspisnoy.cli_support import guarded, print_json
 from raspisnoy.core import InvalidInputError
 from raspisnoy.i18n import detect_language, translate
