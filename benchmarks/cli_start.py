@@ -5,9 +5,10 @@ Each row runs a fresh interpreter ``--repeats`` times and takes the median of it
 system CPU time and of its peak resident memory, both read from the kernel's accounting of
 the finished child (``os.wait4``), so neither the benchmark's own work nor the machine's
 other load counts as wall time would. The reference rows show what a command cannot go
-below: the interpreter alone, and the command line's libraries (Typer, Rich) imported
-alone. Targets (issue 26, item 7): ``rules list``, ``schedule``, ``replay``, ``score`` and
-``casino hand`` under 150 ms of CPU and 40 MB.
+below: the interpreter alone, the command line's libraries (Typer, Rich) imported alone,
+an empty Typer command, and the rules (``raspisnoy.core``) imported alone. Targets (issue
+26, item 7): ``rules list``, ``schedule``, ``replay``, ``score`` and ``casino hand`` under
+150 ms of CPU and 40 MB.
 
     .venv/bin/python benchmarks/cli_start.py [--repeats 5] [--json out.json]
     .venv/bin/python benchmarks/cli_start.py --source /tmp/main/src   # another tree's code
@@ -34,6 +35,16 @@ from raspisnoy.scorekeeper import Sheet, write_sheet
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "tests" / "data" / "record-example.json"
 HAND = ("AS", "KS", "QS", "JS", "10S")
+#: The least a Typer command costs: one command with one flag, run (Typer builds its
+#: parameters with Pydantic, so this imports Pydantic too).
+EMPTY_TYPER = """
+import typer
+app = typer.Typer(add_completion=False)
+@app.command()
+def main(flag: bool = False) -> None:
+    pass
+app([], standalone_mode=False)
+"""
 #: The targets of issue 26, item 7: CPU seconds and peak memory in MB.
 CPU_TARGET = 0.150
 RSS_TARGET = 40.0
@@ -86,6 +97,7 @@ def cases(sheet: Path) -> list[Case]:
         Case("python -c pass", ("-c", "pass")),
         Case("import typer", ("-c", "import typer")),
         Case("import rich.console", ("-c", "import rich.console")),
+        Case("an empty Typer command", ("-c", EMPTY_TYPER)),
         Case("import raspisnoy.core", ("-c", "import raspisnoy.core")),
         command("raspisnoy --version", "--version"),
         command("raspisnoy --help", "--help"),
