@@ -75,7 +75,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "ratings",
         }
     ),
-    # A part's own command modules (``raspisnoy.casino.command``…) sit on top with the
+    # A part's own command modules (``raspisnoy.scorekeeper.command``…) sit on top with the
     # other commands: they may use any part below ``cli``.
     "command": frozenset(
         {"core", "casino", "bots", "arena", "scorekeeper", "store", "server", "i18n", "play"}
