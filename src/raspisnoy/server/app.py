@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from redis.asyncio import Redis
 
 from raspisnoy.bots.expert import warm_up
+from raspisnoy.casino_advisor import warm_up as warm_up_casino
 from raspisnoy.ratings.results import record_results
 from raspisnoy.server.auth import Sessions, load_secret
 from raspisnoy.server.broadcast import RedisBroadcast
@@ -73,6 +74,7 @@ def create_app(
         # The expert's compiled search loads (or compiles) once per process: do it now,
         # off the event loop, rather than at the first bot's turn.
         threading.Thread(target=warm_up, name="expert-warm-up", daemon=True).start()
+        threading.Thread(target=warm_up_casino, name="casino-warm-up", daemon=True).start()
         await hub.start()
         await services.sockets.start()
         await review_queue.start()
