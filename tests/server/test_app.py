@@ -13,9 +13,9 @@ import httpx
 import pytest
 from server_helpers import Api, Message, Server
 
-import raspisnoy.server.actor
-import raspisnoy.server.chat
-import raspisnoy.server.rematch
+import raspisnoy.server.services.chat
+import raspisnoy.server.services.rematch
+import raspisnoy.server.services.tables.actor
 from raspisnoy.server.config import ENV_PREFIX, ServerSettings
 from raspisnoy.server.errors import HTTP_STATUS, Refusal
 
@@ -96,18 +96,22 @@ def _server_imports(module: ModuleType) -> set[str]:
 
 def test_the_table_actor_does_not_import_the_hub() -> None:
     """The actor and the parts of it in their own modules (the chat, the rematch) know
-    the hub only as the actor's port."""
+    the hub only as the actor's port; the actor hands a game's end to the results."""
     parts = {
         "raspisnoy.server.connection",
         "raspisnoy.server.errors",
         "raspisnoy.server.protocol",
         "raspisnoy.server.wire",
     }
-    inside = {"raspisnoy.server.chat", "raspisnoy.server.rematch"}
-    assert _server_imports(raspisnoy.server.actor) <= parts | inside
-    for module in (raspisnoy.server.chat, raspisnoy.server.rematch):
+    inside = {
+        "raspisnoy.server.services.chat",
+        "raspisnoy.server.services.rematch",
+        "raspisnoy.server.services.results",
+    }
+    assert _server_imports(raspisnoy.server.services.tables.actor) <= parts | inside
+    for module in (raspisnoy.server.services.chat, raspisnoy.server.services.rematch):
         assert _server_imports(module) <= parts | {
-            "raspisnoy.server.actor",
+            "raspisnoy.server.services.tables.actor",
             "raspisnoy.server.limits",
         }
 

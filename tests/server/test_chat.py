@@ -12,9 +12,9 @@ import httpx
 import pytest
 from server_helpers import FAST, Api, Message, Player, Server
 
-from raspisnoy.server.chat import MAX_TEXT, PHRASES
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.protocol import ErrorCode
+from raspisnoy.server.services.chat import MAX_TEXT, PHRASES
 
 #: A text a browser would run or draw if it were ever put into the page as markup.
 HTML = '<img src=x onerror="alert(1)"><script>alert(2)</script> & <b>bold</b>'

@@ -41,7 +41,7 @@ class ErrorCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     STORAGE_FAILED = "storage_failed"
     DUPLICATE_ID = "duplicate_id"
-    #: Chat and rematch (``raspisnoy.server.chat``, ``raspisnoy.server.rematch``).
+    #: Chat and rematch (``raspisnoy.server.services.chat``, ``raspisnoy.server.services.rematch``).
     RATE_LIMITED = "rate_limited"
     CHAT_FORBIDDEN = "chat_forbidden"
     NOT_OVER = "not_over"

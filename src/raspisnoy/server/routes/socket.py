@@ -11,9 +11,7 @@ from functools import partial
 
 from fastapi import APIRouter, WebSocket
 
-from raspisnoy.server.actor import TableActor
 from raspisnoy.server.auth import SESSION_COOKIE
-from raspisnoy.server.chat import count_chat
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode, Connection, TokenBucket
 from raspisnoy.server.deps import (
@@ -26,6 +24,8 @@ from raspisnoy.server.deps import (
 from raspisnoy.server.errors import RequestError
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
+from raspisnoy.server.services.chat import count_chat
+from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.store import NotFoundError, UserRow
 
 router = APIRouter()

@@ -29,8 +29,8 @@ from raspisnoy.server.wire import Json, encode, epoch_ms
 from raspisnoy.store import StoreError
 
 if TYPE_CHECKING:
-    from raspisnoy.server.actor import TableActor
     from raspisnoy.server.connection import Connection
+    from raspisnoy.server.services.tables.actor import TableActor
 
 __all__ = ["Rematch"]
 

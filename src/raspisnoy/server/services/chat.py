@@ -30,9 +30,9 @@ from raspisnoy.server.wire import chat_json, encode
 from raspisnoy.store import ChatRow, StoreError, TableRow
 
 if TYPE_CHECKING:
-    from raspisnoy.server.actor import TableActor
     from raspisnoy.server.connection import Connection
     from raspisnoy.server.limits import Limits
+    from raspisnoy.server.services.tables.actor import TableActor
 
 __all__ = [
     "MAX_TEXT",

@@ -29,11 +29,13 @@ from raspisnoy.core import (
     parse_action,
     resolve_rules,
 )
-from raspisnoy.server.chat import ChatRoom
+from raspisnoy.ratings import rebuild_game
 from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
-from raspisnoy.server.rematch import Rematch
+from raspisnoy.server.services.chat import ChatRoom
+from raspisnoy.server.services.rematch import Rematch
+from raspisnoy.server.services.results import retry_delay
 from raspisnoy.server.wire import (
     Json,
     ack_message,
@@ -49,9 +51,9 @@ from raspisnoy.server.wire import (
     trick_json,
     view_json,
 )
-from raspisnoy.store import ChatRow, EventRow, StoreError, TableRow
+from raspisnoy.store import ChatRow, EventRow, FencedError, StoreError, TableRow
 
-__all__ = ["TableActor", "TablePort", "rebuild_game", "seat_names"]
+__all__ = ["TableActor", "TablePort", "seat_names"]
 
 _log = logging.getLogger(__name__)
 #: How long a bot waits before trying again when its move could not be stored.
@@ -71,8 +73,10 @@ class TablePort(Protocol):
     async def append(self, row: EventRow) -> None:
         """Store an action; returns once it is committed, raises ``StoreError`` if not."""
 
-    async def finish(self, table_id: str) -> TableRow:
-        """Mark the table's game over; the table as stored now."""
+    async def finish(self, table: TableRow, game: Game) -> TableRow:
+        """Store the end of ``table``'s finished ``game`` (its results and ratings, once:
+        ``services.results``); the table as stored now. Raises ``StoreError`` if it could
+        not be stored; trying again is safe."""
 
     async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
         """Seat ``user_id`` (``None``: free the seat) before the start."""
@@ -108,18 +112,6 @@ def seat_names(table: TableRow) -> tuple[str, ...]:
         name = seat.nickname if seat.nickname is not None else f"Bot {seat.seat + 1} ({seat.bot})"
         names.append(f"{name} ({seat.seat + 1})" if name in names else name)
     return tuple(names)
-
-
-def rebuild_game(table: TableRow, events: Sequence[EventRow]) -> Game:
-    """The game of a started table, from its rules, seed, first dealer and stored actions."""
-    if table.names is None:
-        raise ValueError(f"table {table.id} has not started")
-    game = Game(
-        resolve_rules(table.rules), table.names, seed=table.seed, first_dealer=table.first_dealer
-    )
-    for event in events:
-        game.apply(parse_action(event.action), event.seat)
-    return game
 
 
 def _exact_action(text: str, client_id: str) -> Action:
@@ -181,7 +173,12 @@ class TableActor:
         )
         self.chat = ChatRoom(self)
         self.rematch = Rematch(self, rematch_seconds)
+        #: Failed tries to store the game's end, and the timer of the next one.
+        self._finish_failures = 0
+        self._finish_retry: asyncio.TimerHandle | None = None
         self._schedule_turn()
+        if self.game is not None and self.game.is_over and table.status == "playing":
+            self.submit(self._finish)  # the last action was stored, the end was not
 
     @property
     def connections(self) -> frozenset[Connection]:
@@ -230,6 +227,8 @@ class TableActor:
             if task is not None:
                 task.cancel()
         self.rematch.close()
+        if self._finish_retry is not None:
+            self._finish_retry.cancel()
         while not self._queue.empty():
             _, future = self._queue.get_nowait()
             if future is not None and not future.done():
@@ -397,10 +396,40 @@ class TableActor:
         if client_id is not None:
             self._applied[seat, client_id] = (row.seq, row.action)
         if trial.is_over:
-            self.table = await self.port.finish(self.table.id)
-            self.port.drop_later(self.table.id)  # if nobody is watching the end
+            await self._finish()
         self._schedule_turn()
         self._broadcast_event(game, trial, seat, action, by)
+
+    async def _finish(self) -> None:
+        """Store the end of the finished game; if that fails, try again later (with a
+        longer wait after each failure) until it is stored, or another worker owns the
+        table (and finishes it when it loads it)."""
+        game = self.game
+        assert game is not None and game.is_over
+        self._finish_retry = None
+        try:
+            self.table = await self.port.finish(self.table, game)
+        except FencedError:
+            return
+        except StoreError as error:
+            self._finish_failures += 1
+            delay = retry_delay(self._finish_failures)
+            _log.warning(
+                "table %s: the end of the game was not stored (%s): retry in %.1f s",
+                self.table.id,
+                error,
+                delay,
+            )
+            loop = asyncio.get_running_loop()
+            self._finish_retry = loop.call_later(delay, lambda: self.submit(self._finished_later))
+            return
+        self.port.drop_later(self.table.id)  # if nobody is watching the end
+
+    async def _finished_later(self) -> None:
+        """A retry of the game's end; the clients learn that the table is over."""
+        await self._finish()
+        if self.table.status == "over":
+            self._broadcast_table()
 
     def _broadcast_event(
         self, before: Game, after: Game, seat: int, action: Action, by: str
