@@ -1,8 +1,9 @@
 """The table actor over a fake ``TablePort`` (no database, no sockets): joining, acting,
 a resent action, a bot's turn, the turn timer, the end of the game handed to the results
 (retried when storing it fails), and an actor rebuilt from stored events, including one
-whose game is over but whose table still says playing. The hub over a real store: a game
-whose end was never stored is finished when the hub starts."""
+whose game is over but whose table still says playing. The hub over a real store: an
+unknown table leaves nothing behind, and a game whose end was never stored is finished
+when the hub starts."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from raspisnoy.store import (
     ChatRow,
     EventRow,
     GameEnds,
+    NotFoundError,
     Players,
     SeatRow,
     Store,
@@ -275,6 +277,22 @@ def test_the_names_of_a_game_tell_repeated_names_apart() -> None:
 
 def hub_of(store: Store) -> Hub:
     return Hub(store, ServerSettings(data_dir=Path()))
+
+
+def test_an_unknown_table_leaves_nothing_behind(tmp_path: Path) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+
+    async def scenario() -> None:
+        hub = hub_of(store)
+        for number in range(3):
+            with pytest.raises(NotFoundError):
+                async with hub.using(f"no-such-table-{number}"):
+                    pass
+        assert hub._loading == {} and hub._actors == {} and hub.fences == {}
+        await hub.stop()
+
+    run(scenario)
+    store.close()
 
 
 def test_the_hub_ends_at_start_a_game_whose_end_was_lost_once_its_store_answers(

@@ -332,11 +332,13 @@ class Hub:
         actor = self._actors.get(table_id)
         if actor is not None:
             return actor
-        async with self._loading.setdefault(table_id, asyncio.Lock()):
-            actor = self._actors.get(table_id)
-            if actor is None:
-                actor = await self._take(table_id, adopt)
-        self._loading.pop(table_id, None)
+        try:
+            async with self._loading.setdefault(table_id, asyncio.Lock()):
+                actor = self._actors.get(table_id)
+                if actor is None:
+                    actor = await self._take(table_id, adopt)
+        finally:  # a table that failed to load (no such table) keeps no lock behind
+            self._loading.pop(table_id, None)
         return actor
 
     async def _take(self, table_id: str, adopt: bool) -> TableActor:
