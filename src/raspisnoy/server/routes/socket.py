@@ -21,9 +21,9 @@ from raspisnoy.server.deps import (
     services_of,
     user_of_token,
 )
-from raspisnoy.server.errors import RequestError
+from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
-from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
+from raspisnoy.server.protocol import ProtocolError, parse_client_message
 from raspisnoy.server.services.chat import count_chat
 from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.store import NotFoundError, UserRow
@@ -150,6 +150,6 @@ async def receive_text(
         if text is not None:
             return text
         binary = ProtocolError(
-            ErrorCode.BAD_MESSAGE, "send messages as JSON in text frames, not binary"
+            Refusal.BAD_MESSAGE, "send messages as JSON in text frames, not binary"
         )
         connection.send(binary.to_message())

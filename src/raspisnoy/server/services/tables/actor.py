@@ -32,7 +32,17 @@ from raspisnoy.core import (
 from raspisnoy.ratings import rebuild_game
 from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
+from raspisnoy.server.protocol import (
+    Act,
+    Back,
+    Chat,
+    ClientMessage,
+    Mute,
+    Ping,
+    ProtocolError,
+    RematchAnswer,
+    Sync,
+)
 from raspisnoy.server.services.chat import ChatRoom
 from raspisnoy.server.services.rematch import Rematch
 from raspisnoy.server.services.results import retry_delay
@@ -120,11 +130,11 @@ def _exact_action(text: str, client_id: str) -> Action:
     try:
         action = parse_action(text)
     except InvalidInputError as error:
-        raise ProtocolError(ErrorCode.INVALID_ACTION, str(error), client_id) from None
+        raise ProtocolError(Refusal.INVALID_ACTION, str(error), client_id) from None
     exact = action_text(action)
     if text != exact:
         raise ProtocolError(
-            ErrorCode.INVALID_ACTION,
+            Refusal.INVALID_ACTION,
             f"{text!r} is not written as the protocol writes it: send {exact!r}, "
             "one of your view's legal actions",
             client_id,
@@ -293,18 +303,19 @@ class TableActor:
     async def receive(self, connection: Connection, message: ClientMessage) -> None:
         """Carry out one parsed client message; problems are sent back as ``error``."""
         try:
-            if message.type == "ping":
-                connection.send(pong_message(self.version))
-            elif message.type == "sync":
-                connection.send(self._state(connection))
-            elif message.type == "back":
-                self._back(self._seat_for(connection, None))
-            elif message.type in ("chat", "mute"):
-                await self.chat.receive(connection, message)
-            elif message.type == "rematch":
-                await self.rematch.receive(connection, message)
-            else:
-                await self._act(connection, message)
+            match message:
+                case Ping():
+                    connection.send(pong_message(self.version))
+                case Sync():
+                    connection.send(self._state(connection))
+                case Back():
+                    self._back(self._seat_for(connection, None))
+                case Chat() | Mute():
+                    await self.chat.receive(connection, message)
+                case RematchAnswer():
+                    await self.rematch.receive(connection, message)
+                case Act():
+                    await self._act(connection, message)
         except ProtocolError as error:
             connection.send(error.to_message())
 
@@ -313,13 +324,13 @@ class TableActor:
     ) -> int:
         if connection.seat is None:
             raise ProtocolError(
-                ErrorCode.NOT_SEATED,
+                Refusal.NOT_SEATED,
                 "you have no seat at this table (spectators only watch)",
                 client_id,
             )
         if seat is not None and seat != connection.seat:
             raise ProtocolError(
-                ErrorCode.WRONG_SEAT,
+                Refusal.WRONG_SEAT,
                 f"you sit in seat {connection.seat}, not {seat}: act only for your own seat",
                 client_id,
             )
@@ -331,9 +342,8 @@ class TableActor:
             self._schedule_turn()
             self._broadcast_table()
 
-    async def _act(self, connection: Connection, message: ClientMessage) -> None:
+    async def _act(self, connection: Connection, message: Act) -> None:
         client_id, text = message.id, message.action
-        assert client_id is not None and text is not None  # parse_client_message ensures it
         seat = self._seat_for(connection, message.seat, client_id)
         applied = self._applied.get((seat, client_id))
         if applied is not None:
@@ -341,7 +351,7 @@ class TableActor:
             return
         game = self.game
         if game is None:
-            raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started yet", client_id)
+            raise ProtocolError(Refusal.NOT_STARTED, "the game has not started yet", client_id)
         action = _exact_action(text, client_id)
         presence = self._presence[seat]
         was_away, presence.away = presence.away, False  # acting is coming back
@@ -363,7 +373,7 @@ class TableActor:
         client that an action it did not make was applied."""
         if text != action:
             raise ProtocolError(
-                ErrorCode.DUPLICATE_ID,
+                Refusal.DUPLICATE_ID,
                 f"id {client_id!r} was used for {action!r} (version {version}), not for "
                 f"{text!r}: send a new action under a new id",
                 client_id,
@@ -380,15 +390,15 @@ class TableActor:
         try:
             trial.apply(action, seat)
         except NotYourTurnError as error:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, str(error), client_id) from None
+            raise ProtocolError(Refusal.NOT_YOUR_TURN, str(error), client_id) from None
         except (IllegalActionError, InvalidInputError) as error:
-            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error), client_id) from None
+            raise ProtocolError(Refusal.ILLEGAL_ACTION, str(error), client_id) from None
         row = EventRow(self.table.id, self.version + 1, seat, str(action), client_id)
         try:
             await self.port.append(row)
         except StoreError as error:
             raise ProtocolError(
-                ErrorCode.STORAGE_FAILED,
+                Refusal.STORAGE_FAILED,
                 f"the action was not stored, nothing changed: {error}",
                 client_id,
             ) from None
