@@ -14,7 +14,7 @@ from server_helpers import FAST, Api, Message, Player, Server
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal
-from raspisnoy.server.protocol import MAX_TEXT, PHRASES
+from raspisnoy.server.protocol import MAX_TEXT, PHRASES, ProtocolError, check_text
 
 #: A text a browser would run or draw if it were ever put into the page as markup.
 HTML = '<img src=x onerror="alert(1)"><script>alert(2)</script> & <b>bold</b>'
@@ -199,3 +199,21 @@ def test_a_muted_person_is_not_heard_by_who_muted_them(
     assert [m["text"] or m["phrase"] for m in history["messages"]] == ["can you hear me?", "oops"]
     for player in (a, b, again):
         player.close()
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    ["\u200b", "\ufeff", "\u00ad", "\u2060", "\U000e0041\U000e007f", "\u180e", "\ufe0f"],
+)
+def test_a_text_keeps_no_invisible_character(hidden: str) -> None:
+    """Issue 27 defect 11: default-ignorable code points (zero-width spaces, the
+    byte-order mark, tag characters…) are taken out, so a text holds what readers see."""
+    assert check_text(f"wo{hidden}rd {hidden}") == "word"
+    with pytest.raises(ProtocolError, match="empty"):
+        check_text(hidden * 3)
+
+
+@pytest.mark.parametrize("control", ["\u200f", "\u200e", "\u061c", "\u2067", "\u202e", "\ufff9"])
+def test_a_text_with_a_direction_or_format_control_is_refused(control: str) -> None:
+    with pytest.raises(ProtocolError, match="direction-changing"):
+        check_text(f"abc{control}def")

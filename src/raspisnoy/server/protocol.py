@@ -58,9 +58,18 @@ PHRASES = (
     "surprise",
     "sad",
 )
-#: Characters that would reorder the text around them on screen (bidirectional overrides
-#: and isolates) or are invisible controls: refused, so a message shows what it says.
-_REFUSED = re.compile("[\u202a-\u202e\u2066-\u2069]")
+#: Characters that would reorder the text around them on screen (Unicode's Bidi_Control:
+#: marks, embeddings, overrides and isolates): refused, so a message shows what it says.
+_REFUSED = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: Unicode's default-ignorable code points (Default_Ignorable_Code_Point,
+#: DerivedCoreProperties.txt, Unicode 15.1): drawn as nothing (soft hyphens, zero-width
+#: spaces and joiners, the byte-order mark, fillers, variation selectors, tag
+#: characters). Taken out of a text, so what it holds is what a reader sees.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
 _SPACES = re.compile(r"\s+")
 
 
@@ -132,10 +141,11 @@ LobbyMessage = Sync | Ping
 
 
 def check_text(text: str) -> str:
-    """``text`` as stored: NFC, whitespace runs (newlines too) as one space, trimmed; a
-    ``ProtocolError`` naming the problem if it is empty, too long or has control
-    characters."""
-    cleaned = _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    """``text`` as stored: NFC, without invisible characters, whitespace runs (newlines
+    too) as one space, trimmed; a ``ProtocolError`` naming the problem if it is empty, too
+    long, or has control, format or direction-changing characters."""
+    normal = unicodedata.normalize("NFC", text)
+    cleaned = _SPACES.sub(" ", _INVISIBLE.sub("", normal)).strip()
     if not cleaned:
         raise ProtocolError(Refusal.BAD_MESSAGE, 'chat: "text" is empty')
     if len(cleaned) > MAX_TEXT:
@@ -143,7 +153,7 @@ def check_text(text: str) -> str:
             Refusal.BAD_MESSAGE,
             f'chat: "text" has {len(cleaned)} characters, at most {MAX_TEXT}',
         )
-    if _REFUSED.search(cleaned) or any(unicodedata.category(c) == "Cc" for c in cleaned):
+    if _REFUSED.search(normal) or any(unicodedata.category(c) in ("Cc", "Cf") for c in cleaned):
         raise ProtocolError(
             Refusal.BAD_MESSAGE, 'chat: "text" holds control or direction-changing characters'
         )
