@@ -5,6 +5,7 @@ action is applied once; a Hypothesis fuzz of the whole protocol."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Api, Message, Player, Server, play_until
+from server_helpers import FAST, Api, Message, Player, Server, play_until
 from websockets.exceptions import ConnectionClosed
 
 from raspisnoy.server.config import ServerSettings
@@ -277,3 +278,21 @@ def test_each_message_type_is_read_into_its_own_class() -> None:
     with pytest.raises(ProtocolError) as refused:
         parse_lobby_message('{"type": "act", "id": "a1", "action": "KD"}')
     assert refused.value.code is Refusal.UNKNOWN_TYPE
+
+
+def test_a_socket_whose_session_expired_plays_no_more(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """Issue 27 defect 8: the token was checked only at connect, so a socket opened just
+    before its session expired still got its actions acknowledged; now the first
+    message after the expiry closes it (4401)."""
+    server = start_server(FAST.model_copy(update={"session_seconds": 2}))
+    host = Api(server.base, "Brief")
+    table = host.create_table(bots="random", bot_delay_ms=0, turn_seconds=0)
+    player = host.socket(table["id"])
+    assert player.recv()["type"] == "state"
+    assert still_open(player) == 0
+    time.sleep(2.5)  # the session ends meanwhile
+    assert host.http.get("/api/session").status_code == 401
+    player.send({"type": "ping"})
+    assert close_of(player)[0] == 4401
