@@ -3,7 +3,7 @@
 // your own games.
 import { accountPanel } from "./account.js";
 import { get, post } from "./api.js";
-import { formatNumber, language, t, tMaybe } from "./i18n.js";
+import { formatNumber, language, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { LobbyFeed } from "./lobby_live.js";
 import { failureMarkup } from "./offline.js";
@@ -317,12 +317,21 @@ function createForm(form, catalogue, previous, app) {
       app.navigate(table.invite);
     } catch (error) {
       button.disabled = false;
-      form.querySelector(".form-error").textContent = t("web.create.failed", { detail: error.message });
-      toast(t("web.create.failed", { detail: error.message }), "error");
+      const message = createRefusal(error, values.players);
+      form.querySelector(".form-error").textContent = message;
+      toast(message, "error");
     }
   });
   draw();
   return values;
+}
+
+/** Why the server refused a new table, in the page's language where the refusal is known:
+ * a custom plan that cannot be dealt to this many players (PROTOCOL.md: a 422's `detail`
+ * names the field). */
+function createRefusal(error, players) {
+  if (error.status === 422 && error.message.startsWith("custom_plan:")) return tn("web.create.plan.undealable", players);
+  return t("web.create.failed", { detail: error.message });
 }
 
 // ------------------------------------------------------------------ the ruleset fields

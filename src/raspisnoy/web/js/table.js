@@ -17,6 +17,8 @@ import { closeDialog, dialogOpen, esc, openDialog, seatStats, signedPoints, toas
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
+/** Screens wide enough to show the last round's result unfolded (style.css's phone width). */
+const WIDE = "(min-width: 601px)";
 /** How long a new hand's deal lasts (style.css: .35 s a card, 45 ms apart). */
 const DEAL_MS = 1000;
 
@@ -45,7 +47,7 @@ export function showTable(view, app, tableId) {
     sheetOpen: false,
     dealtRound: null,
     dealtAt: 0,
-    turnShown: false,
+    turnShown: null,
     tricksSeen: null,
   };
   const connection = new TableConnection(tableId, {
@@ -262,7 +264,10 @@ export function showTable(view, app, tableId) {
           return `<li><span>${esc(name)}</span><span class="muted">${bid}${last.taken[seat]}</span><b>${signedPoints(points)}</b></li>`;
         })
         .join("");
-      return `<div class="round-result"><h3>${esc(t("web.round.over", { round: last.round }))}</h3><ul>${lines}</ul></div>`;
+      // folded on a phone: while the next round is bid its room goes to the hand and the bids
+      const mine = mySeat() === null ? "" : ` · ${esc(names()[mySeat()])} ${signedPoints(last.points[mySeat()])}`;
+      const open = matchMedia(WIDE).matches ? "open" : "";
+      return `<details class="round-result" ${open}><summary>${esc(t("web.round.over", { round: last.round }))}${mine}</summary><ul>${lines}</ul></details>`;
     }
     return `<p class="centre-note">${esc(t("web.trick.empty"))}</p>`;
   }
@@ -390,16 +395,23 @@ export function showTable(view, app, tableId) {
   }
 
   /** On a phone the bids and the hand are below the table: when the player's turn comes,
-   * the page scrolls them into view (all of them, if they are partly off the screen). */
+   * the page scrolls them into view (all of them, if they are partly off the screen),
+   * below the round bar that sticks under the header. */
   function showActions() {
-    const mine = myTurn();
-    if (mine && !s.turnShown) {
+    const game = s.game;
+    // one turn: a round's bid or a trick's card (a turn may follow this player's own)
+    const turn = myTurn() ? `${game.round}:${game.phase}:${game.tricks.length}` : null;
+    if (turn !== null && turn !== s.turnShown) {
       const actions = view.querySelector(".actions").getBoundingClientRect();
-      const header = document.querySelector(".topbar").getBoundingClientRect().bottom;
-      if (actions.bottom > innerHeight) scrollBy(0, Math.min(actions.bottom - innerHeight, actions.top - header));
+      const bar = view.querySelector(".round-bar").getBoundingClientRect().height;
+      const header = document.querySelector(".topbar").getBoundingClientRect().bottom + bar;
+      // the table dock (🔔, 💬) sits at the bottom corner: the hand ends above it
+      const dock = document.querySelector(".table-dock .dock-button")?.getBoundingClientRect().top ?? innerHeight;
+      const bottom = Math.min(innerHeight, dock - 4);
+      if (actions.bottom > bottom) scrollBy(0, Math.min(actions.bottom - bottom, actions.top - header));
       else if (actions.top < header) scrollBy(0, actions.top - header);
     }
-    s.turnShown = mine;
+    s.turnShown = turn;
   }
 
   function renderGame() {
@@ -514,6 +526,12 @@ export function showTable(view, app, tableId) {
     }
   }
 
+  /** Links to the profiles of the registered players; nothing when none is. */
+  function profilesMarkup() {
+    const links = s.table.seats.filter((seat) => seat.registered).map((seat) => nameLink(seat.user_id, names()[seat.seat]));
+    return links.length ? `<p class="profiles">${esc(t("web.results.profiles"))}: ${links.join(" · ")}</p>` : "";
+  }
+
   function renderResults() {
     const totals = s.game.totals;
     const best = Math.max(...totals);
@@ -521,10 +539,7 @@ export function showTable(view, app, tableId) {
     view.innerHTML = `<section class="panel results" id="results">
       <h2>${esc(t("web.results.title"))}</h2>
       ${standingsMarkup(names(), totals, winners)}
-      <p class="profiles">${esc(t("web.results.profiles"))}: ${s.table.seats
-        .filter((seat) => seat.registered)
-        .map((seat) => nameLink(seat.user_id, names()[seat.seat]))
-        .join(" · ")}</p>
+      ${profilesMarkup()}
       <div class="rematch-box"></div>
       <div class="report">${esc(t("web.loading"))}</div>
       <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>

@@ -1,0 +1,184 @@
+"""The screens on a small phone (360×640, Russian), defect by defect of issue 28: what a
+player needs at a moment is on the screen and not under the sticky header or the table
+dock. A screenshot of each moment is kept under build/e2e-screens/ (``check_screen``)."""
+
+from __future__ import annotations
+
+from e2e_helpers import (
+    ACTIONABLE,
+    SCREENS,
+    act,
+    create_table,
+    enter,
+    layout_problems,
+    open_create_form,
+)
+from playwright.sync_api import Page
+
+#: Page-side: for each selector, why its element is not fully usable on the screen now
+#: (missing, outside the viewport, or covered at its centre or a corner by something that
+#: is not itself, such as the sticky header or the table dock); empty when all of them are.
+#: Every element a selector matches is checked.
+_HIDDEN = """(selectors) => selectors.flatMap((sel) => {
+  const all = [...document.querySelectorAll(sel)];
+  return all.length ? all.flatMap((el) => problems(sel, el)) : [`${sel}: missing`];
+  function problems(sel, el) {
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+    return [`${sel}: outside the screen (${Math.round(r.top)}..${Math.round(r.bottom)})`];
+  const [x0, x1, y0, y1] = [r.left + 2, r.right - 2, r.top + 2, r.bottom - 2];
+  const points = [[(x0 + x1) / 2, (y0 + y1) / 2], [x0, y0], [x1, y0], [x0, y1], [x1, y1]];
+  return points.flatMap(([x, y]) => {
+    const top = document.elementFromPoint(x, y);
+    if (top && (el.contains(top) || top.contains(el))) return [];
+    const name = top
+      ? top.tagName.toLowerCase() + [...top.classList].map((c) => "." + c).join("")
+      : "nothing";
+    return [`${sel}: covered at ${Math.round(x)},${Math.round(y)} by ${name}`];
+  });
+  }
+})"""
+
+
+def screen(page: Page, name: str) -> list[str]:
+    """Keeps what the phone shows now (the viewport, not the whole page) as
+    ``phone-NAME.png`` under build/e2e-screens/; returns the layout problems of the page."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / f"phone-{name}.png", animations="disabled")
+    return layout_problems(page)
+
+
+def hidden(page: Page, selectors: list[str]) -> list[str]:
+    """Which of ``selectors`` are not wholly on the screen and uncovered now."""
+    found: list[str] = page.evaluate(_HIDDEN, selectors)
+    return found
+
+
+#: What a player who bids needs on one screen (and the bid sum once a bid is in).
+BIDDING = [
+    ".round-info",  # the round, its cards and kind
+    ".trump-info",
+    ".bids",
+    ".hand .card",
+    ".bar-buttons .hint-button",
+    ".bar-buttons .last-trick",
+    ".bar-buttons .open-sheet",
+]
+
+
+def test_nine_card_bidding_fits_one_phone_screen(phone: Page) -> None:
+    """Four players, 9-card rounds: whenever this player bids from round 2 on, the trump,
+    the round and its kind, the bid sum, the bid buttons, the hand and the round bar's
+    buttons are all on the screen, none under the header; when they deal, the reason
+    their barred bid is barred too. The previous round's result stays folded. At every
+    turn, the table dock (🔔, 💬) covers no card of the hand."""
+    page = phone
+    enter(page, "Дмитрий")
+    open_create_form(page)
+    page.click("details.options summary")
+    page.fill("input[name=option-custom_plan]", "9, 9, 9, 9, 9")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    create_table(page, players=4)
+    page.click("button.start")
+    dealt = False
+    while True:
+        page.wait_for_selector(f"{ACTIONABLE}, #results")
+        if page.locator("#results").count():
+            break
+        game = page.eval_on_selector(".game", "g => ({...g.dataset})")
+        page.wait_for_function(  # the deal is over
+            "() => [...document.querySelectorAll('.hand .card')]"
+            ".every((c) => c.getAnimations().every((a) => a.playState !== 'running'))"
+        )
+        # the 🔔/💬 dock never covers a card of the hand, however its last row is filled
+        assert not hidden(page, [".hand .card"]), (game, hidden(page, [".hand .card"]))
+        assert not dock_over_hand(page), game
+        if game["phase"] == "bid" and int(game["round"]) >= 2:
+            needed = [*BIDDING, ".bid-sum"] if bids_in(page) else list(BIDDING)
+            if game["me"] == dealer(page):
+                needed.append(".reason")
+            problems = hidden(page, needed) + screen(page, f"bidding-{game['round']}")
+            assert not problems, (game["round"], problems)
+            result = page.locator(".centre .round-result")
+            if result.count():
+                assert not result.evaluate("r => r.open"), "the last round's result is unfolded"
+            dealt = dealt or game["me"] == dealer(page)
+        act(page)
+    assert dealt, "this player never dealt in rounds 2 to 5"
+
+
+def dealer(page: Page) -> str:
+    """The seat of this round's dealer, as the page marks it."""
+    seat: str = page.eval_on_selector(".seat-chip:has(.badge.dealer)", "c => c.dataset.seat")
+    return seat
+
+
+def bids_in(page: Page) -> bool:
+    """Whether someone has bid in this round already."""
+    return page.locator(".seat-chip:not([data-bid=''])").count() > 0
+
+
+def dock_over_hand(page: Page) -> bool:
+    """Whether a button of the table dock lies over the hand's box (where a longer last
+    row of cards would be covered)."""
+    covered: bool = page.evaluate(
+        """() => {
+        const hand = document.querySelector('.hand').getBoundingClientRect();
+        return [...document.querySelectorAll('.table-dock .dock-button')].some((button) => {
+          const b = button.getBoundingClientRect();
+          return b.left < hand.right && b.right > hand.left
+            && b.top < hand.bottom && b.bottom > hand.top;
+        });
+    }"""
+    )
+    return covered
+
+
+def test_a_plan_that_cannot_be_dealt_is_refused_in_words(phone: Page) -> None:
+    """Five players and the plan ``5, 9`` (36 cards deal seven each): the new table is
+    refused with the reason in Russian, and no table is opened or listed."""
+    page = phone
+    enter(page, "Планировщик")
+    open_create_form(page)
+    page.click("details.options summary")
+    page.select_option("#create-form select[name=players]", "5")
+    page.fill("input[name=option-custom_plan]", "5, 9")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector("#create-form .form-error:not(:empty)")
+    message = page.inner_text("#create-form .form-error")
+    assert "не сдать на 5 игроков" in message, message
+    assert "custom_plan" not in message
+    assert "table=" not in page.url
+    mine = [
+        table
+        for table in page.request.get("/api/tables").json()["tables"]
+        if table["host"] == "Планировщик"
+    ]
+    assert mine == []
+    assert not screen(page, "plan-refused")
+
+
+def test_no_empty_name_button_or_profiles_label(phone: Page) -> None:
+    """The welcome screen has no sliver of the (hidden) name button at the header's edge;
+    the results of a game without registered players have no empty «Профили:» line."""
+    page = phone
+    page.goto("/")
+    page.wait_for_selector("#nickname")
+    assert page.locator("#me").evaluate("b => b.hidden && b.getBoundingClientRect().width === 0")
+    assert not screen(page, "welcome")
+    enter(page, "Гость")
+    open_create_form(page)
+    page.click("details.options summary")
+    page.fill("input[name=option-custom_plan]", "1")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    create_table(page, players=3)
+    page.click("button.start")
+    while not page.locator("#results").count():
+        page.wait_for_selector(f"{ACTIONABLE}, #results")
+        if not page.locator("#results").count():
+            act(page)
+    page.wait_for_selector("#results table.sheet")
+    assert page.locator("#results .profiles").count() == 0
+    assert "Профили" not in page.inner_text("#results")
+    assert not screen(page, "results")
