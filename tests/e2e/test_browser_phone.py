@@ -182,3 +182,64 @@ def test_no_empty_name_button_or_profiles_label(phone: Page) -> None:
     assert page.locator("#results .profiles").count() == 0
     assert "Профили" not in page.inner_text("#results")
     assert not screen(page, "results")
+
+
+#: Page-side: whether each shortened name (ui.js shortName) in ``sel`` keeps one line and
+#: its whole name in its title.
+_ONE_LINE = """(sel) => [...document.querySelectorAll(sel)].map((el) => ({
+  name: el.title, text: el.textContent,
+  lines: Math.round(
+    el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+}))"""
+
+
+def one_line_names(page: Page, sel: str) -> list[dict[str, object]]:
+    """The shortened names under ``sel``: title, text and how many lines each takes."""
+    names: list[dict[str, object]] = page.evaluate(_ONE_LINE, sel)
+    assert names, sel
+    for name in names:
+        assert name["lines"] == 1 and name["name"] == name["text"], name
+    return names
+
+
+def test_names_are_shortened_not_broken_and_the_last_trick_names_its_round(phone: Page) -> None:
+    """A long name keeps one line under its card in the trick and in the sheet's header
+    (cut with an ellipsis, whole in its title, unfolded by a tap); the last-trick dialog
+    says which round and trick it shows, also while the next round is bid."""
+    page = phone
+    long_name = "Длинноеимяигрока"
+    enter(page, long_name)
+    open_create_form(page)
+    page.click("details.options summary")
+    page.fill("input[name=option-custom_plan]", "2, 1")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    create_table(page, players=4)
+    page.click("button.start")
+    seen = set()
+    while len(seen) < 2:
+        page.wait_for_selector(f"{ACTIONABLE}, #results")
+        assert not page.locator("#results").count(), seen
+        game = page.eval_on_selector(".game", "g => ({...g.dataset})")
+        if page.locator("button.last-trick:not([disabled])").count() and game["round"] not in seen:
+            seen.add(game["round"])
+            page.click("button.last-trick")
+            page.wait_for_selector("dialog[open] .played")
+            said = page.inner_text("dialog[open] .trick-from")
+            if game["round"] == "1":
+                assert said == "Раздача 1, взятка 1", said
+            else:
+                assert said == "Из прошлой раздачи: раздача 1, взятка 2", said
+            names = one_line_names(page, "dialog[open] .played .short-name")
+            assert long_name in [name["name"] for name in names]
+            assert not screen(page, f"last-trick-{game['round']}")
+            page.keyboard.press("Escape")
+        act(page)
+    page.click("button.open-sheet")
+    page.wait_for_selector("dialog[open] table.sheet")
+    one_line_names(page, "dialog[open] thead .short-name")
+    mine = page.locator(f"dialog[open] thead .short-name[title='{long_name}']")
+    assert mine.evaluate("el => el.scrollWidth > el.clientWidth")  # cut: it does not fit
+    assert not screen(page, "sheet-names")
+    mine.click()
+    assert mine.evaluate("el => el.scrollWidth <= el.clientWidth")  # whole after a tap
+    screen(page, "sheet-name-unfolded")

@@ -22,7 +22,7 @@ import { showReplay } from "./replay.js";
 import { showReview } from "./review.js";
 import { showScore } from "./score.js";
 import { showTable } from "./table.js";
-import { closeDialog, openDialog, toast } from "./ui.js";
+import { closeDialog, openDialog, toast, unfoldNamesOnTap } from "./ui.js";
 
 const THEME_KEY = "raspisnoy.theme";
 
@@ -145,6 +145,7 @@ async function start() {
   document.getElementById("me").addEventListener("click", () => accountMenu(app, rename));
   document.getElementById("theme").addEventListener("click", toggleTheme);
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", showTheme);
+  unfoldNamesOnTap();
   // Links inside the page (data-nav, and the brand) change the screen without a reload.
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-nav]");

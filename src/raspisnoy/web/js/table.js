@@ -13,7 +13,7 @@ import { rematchBox } from "./rematch.js";
 import { showHint } from "./review.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { askNotificationsOnce, turnSignals } from "./turn.js";
-import { closeDialog, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
+import { closeDialog, dialogOpen, esc, openDialog, seatStats, shortName, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
@@ -242,7 +242,7 @@ export function showTable(view, app, tableId) {
         const won = trick.winner === seat;
         return `<li class="played ${won ? "won" : ""}" data-seat="${seat}" data-card="${esc(action)}">
           <span class="card face">${cardSvg(action)}</span>
-          <span class="who">${esc(names()[seat])}</span>
+          <span class="who">${shortName(names()[seat])}</span>
           ${action.includes(":") ? `<span class="joker-mode">${esc(jokerModeLabel(action))}</span>` : ""}</li>`;
       })
       .join("")}</ol>`;
@@ -421,7 +421,12 @@ export function showTable(view, app, tableId) {
     const awayBanner = meInfo?.away
       ? `<div class="banner away-banner"><span>${esc(t("web.away.text"))}</span><button class="primary small back-button">${esc(t("web.away.back"))}</button></div>`
       : "";
-    const lastTrick = game.tricks.at(-1) ?? s.lastRound?.tricks.at(-1) ?? null;
+    // the last trick of this round, or of the round before while this one's bids go on
+    const lastTrick = game.tricks.length
+      ? { trick: game.tricks.at(-1), round: game.round, number: game.tricks.length }
+      : s.lastRound?.tricks.length
+        ? { trick: s.lastRound.tricks.at(-1), round: s.lastRound.round, number: s.lastRound.tricks.length }
+        : null;
     const focused = document.activeElement?.closest?.(".game button")?.dataset ?? {};
     view.innerHTML = `<div class="game ${myTurn() ? "my-turn" : ""}" data-round="${game.round}" data-phase="${game.phase}" data-kind="${game.kind}"
       data-to-act="${game.to_act ?? ""}" data-me="${me ?? ""}" data-version="${connection.version}" data-busy="${s.busy}">
@@ -502,8 +507,11 @@ export function showTable(view, app, tableId) {
     body.querySelector(".joker-option")?.focus();
   }
 
-  function showLastTrick(trick) {
-    openDialog(t("web.lasttrick.title"), `<div class="centre">${trickMarkup(trick)}</div>
+  /** The last trick, saying which round (and which of its tricks) it is from. */
+  function showLastTrick({ trick, round, number }) {
+    const from = round === s.game.round ? "web.lasttrick.round" : "web.lasttrick.previous";
+    openDialog(t("web.lasttrick.title"), `<p class="trick-from">${esc(t(from, { round, trick: number }))}</p>
+      <div class="centre">${trickMarkup(trick)}</div>
       <p class="centre-note">${esc(t("web.trick.took", { name: names()[trick.winner] }))}</p>`);
   }
 
