@@ -243,3 +243,33 @@ def test_names_are_shortened_not_broken_and_the_last_trick_names_its_round(phone
     mine.click()
     assert mine.evaluate("el => el.scrollWidth <= el.clientWidth")  # whole after a tap
     screen(page, "sheet-name-unfolded")
+
+
+def test_chat_keeps_a_refused_text_and_counts_the_limit(phone: Page) -> None:
+    """A text over the 200-character limit is counted and held back (not cut); a text the
+    server refuses (the sixth in ten seconds) stays in the line to be sent again."""
+    page = phone
+    enter(page, "Болтун")
+    create_table(page, players=3)
+    page.click(".table-dock .chat-toggle")
+    line = page.locator(".chat-form input")
+    counter = page.locator(".chat-count")
+    line.fill("а" * 190)
+    assert counter.inner_text() == "Осталось 10 символов"
+    line.fill("слово " * 34)  # 203 characters once the last space is trimmed
+    assert counter.inner_text() == "Лишних 3 символа — сократите"
+    assert page.locator(".chat-form button[type=submit]").is_disabled()
+    assert not screen(page, "chat-over")
+    line.press("Enter")
+    assert line.input_value() == "слово " * 34  # nothing sent, nothing cut
+    for n in range(1, 6):
+        line.fill(f"сообщение {n}")
+        line.press("Enter")
+        page.wait_for_selector(f".table-dock[data-messages='{n}']")
+        page.wait_for_function("() => document.querySelector('.chat-form input').value === ''")
+    line.fill("шестое подряд")
+    line.press("Enter")
+    page.wait_for_selector("#toast.show.error")
+    assert "Слишком много сообщений" in page.inner_text("#toast")
+    assert line.input_value() == "шестое подряд"
+    assert not screen(page, "chat-refused")
