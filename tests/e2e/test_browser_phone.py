@@ -13,7 +13,7 @@ from e2e_helpers import (
     layout_problems,
     open_create_form,
 )
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 #: Page-side: for each selector, why its element is not fully usable on the screen now
 #: (missing, outside the viewport, or covered at its centre or a corner by something that
@@ -273,3 +273,35 @@ def test_chat_keeps_a_refused_text_and_counts_the_limit(phone: Page) -> None:
     assert "Слишком много сообщений" in page.inner_text("#toast")
     assert line.input_value() == "шестое подряд"
     assert not screen(page, "chat-refused")
+
+
+def test_casino_says_why_a_deal_is_refused_and_folds_the_hashes(phone: Page) -> None:
+    """At a balance of 400, three boxes of 100 (500 with the closed bet): «Раздать · 500»
+    is disabled and says why and what to do; the shuffle's hashes are folded under
+    «Проверка честности» until tapped."""
+    page = phone
+    enter(page, "Игрок")
+
+    def poorer(route: Route) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, json={**answer.json(), "balance": 400})
+
+    page.route("**/api/casino", poorer)
+    page.goto("/casino")
+    page.wait_for_selector(".casino[data-phase=betting][data-busy=false]")
+    assert page.get_attribute(".casino", "data-balance") == "400"
+    page.click(".chip[data-chip='100']")
+    for spot in (1, 2, 3):
+        page.click(f".spot[data-spot='{spot}']")
+    deal = page.locator("button.deal")
+    assert "500" in deal.inner_text() and deal.is_disabled()
+    why = page.inner_text("#deal-why")
+    assert "500" in why and "400" in why and "уберите бокс" in why, why
+    assert not page.is_visible(".commitment")  # folded
+    assert page.is_visible("details.fairness summary")
+    assert not screen(page, "casino-short")
+    page.click("details.fairness summary")
+    assert page.is_visible(".commitment")
+    page.click(".spot[data-spot='3']")  # two boxes: 200
+    assert not deal.is_disabled() and not page.locator("#deal-why").count()
+    assert page.is_visible(".commitment")  # still unfolded after the redraw
