@@ -4,12 +4,14 @@ dock. A screenshot of each moment is kept under build/e2e-screens/ (``check_scre
 
 from __future__ import annotations
 
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from e2e_helpers import (
     ACTIONABLE,
     SCREENS,
     act,
     create_table,
     enter,
+    game_state,
     layout_problems,
     open_create_form,
 )
@@ -305,3 +307,97 @@ def test_casino_says_why_a_deal_is_refused_and_folds_the_hashes(phone: Page) -> 
     page.click(".spot[data-spot='3']")  # two boxes: 200
     assert not deal.is_disabled() and not page.locator("#deal-why").count()
     assert page.is_visible(".commitment")  # still unfolded after the redraw
+
+
+def heading_problems(page: Page, name: str) -> list[str]:
+    """axe-core's page-has-heading-one (a moderate rule the screen checks let pass) and
+    how many level-one headings a reader finds."""
+    violations = Axe().run(page).response["violations"]
+    found = [f"{name}: {v['id']}" for v in violations if v["id"] == "page-has-heading-one"]
+    shown = page.eval_on_selector_all("h1", "hs => hs.filter(h => !h.hidden).length")
+    return found + ([] if shown == 1 else [f"{name}: {shown} level-one headings"])
+
+
+def test_every_screen_has_one_level_one_heading(phone: Page) -> None:
+    """The welcome, the lobby, a table, the scorekeeper and the casino each have exactly
+    one level-one heading (visually hidden where the screen shows none)."""
+    page = phone
+    page.goto("/")
+    page.wait_for_selector("#nickname")
+    problems = heading_problems(page, "welcome")
+    enter(page, "Заголовок")
+    problems += heading_problems(page, "lobby")
+    create_table(page, players=3)
+    problems += heading_problems(page, "seating")
+    page.click("button.start")
+    page.wait_for_selector(ACTIONABLE)
+    problems += heading_problems(page, "table")
+    page.goto("/score")
+    page.wait_for_selector("#sheet-form")
+    problems += heading_problems(page, "score")
+    page.goto("/casino")
+    page.wait_for_selector(".casino[data-busy=false]")
+    problems += heading_problems(page, "casino")
+    assert not problems, problems
+    assert page.text_content("#page-heading") == "Расписной покер"
+
+
+def test_the_joker_dialog_by_keyboard_alone(phone: Page) -> None:
+    """Two players, 18 cards and two jokers each round, played with keys only: → and Enter
+    on the joker open its dialog with the first mode focused; Escape closes it with
+    nothing played and the joker focused again; Enter reopens it, Tab moves to the next
+    mode and Enter plays the joker in that mode."""
+    page = phone
+    enter(page, "Клавиатура")
+    open_create_form(page)
+    page.click("details.options summary")
+    page.select_option("#create-form select[name=preset]", "ukrainian")
+    for name, value in (("jokers", "7♠, 6♠"), ("custom_plan", "18, 18, 18, 18, 18, 18")):
+        page.fill(f"input[name=option-{name}]", value)
+        page.dispatch_event(f"input[name=option-{name}]", "change")
+    create_table(page, players=2)
+    page.click("button.start")
+    first_legal = ".hand button.card.legal:not([disabled])"
+    while True:
+        page.wait_for_selector(f"{ACTIONABLE}, #results")
+        assert page.locator("#results").count() == 0, "the joker never came"
+        joker_first = page.locator(first_legal).count() and str(
+            page.locator(first_legal).first.get_attribute("data-card")
+        ).startswith("X")
+        if not joker_first:
+            act(page, keyboard=True)
+            continue
+        version = game_state(page)["version"]
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "v => document.querySelector('dialog[open] .joker-option')"
+            " || document.querySelector('.game').dataset.version !== v",
+            arg=version,
+        )
+        if page.locator("dialog[open] .joker-option").count() > 1:
+            break
+    focused = "() => document.activeElement.closest('.joker-option')?.dataset.action ?? null"
+    modes = page.eval_on_selector_all(
+        "dialog[open] .joker-option", "os => os.map(o => o.dataset.action)"
+    )
+    assert page.evaluate(focused) == modes[0]
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog[open]", state="detached")
+    assert game_state(page)["version"] == version  # nothing played
+    assert page.evaluate("document.activeElement.dataset.card ?? ''").startswith("X")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("dialog[open] .joker-option")
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == modes[1]
+    assert not screen(page, "joker-keyboard")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "v => document.querySelector('.game').dataset.version !== v", arg=version
+    )
+    cards = "ps => ps.map(p => p.dataset.card)"
+    played = page.eval_on_selector_all(".centre .played", cards)
+    if modes[1] not in played:  # the trick is over and the next one begun: the last trick
+        page.click("button.last-trick")
+        played = page.eval_on_selector_all("dialog[open] .played", cards)
+    assert modes[1] in played, (modes, played)

@@ -138,6 +138,21 @@ function rename() {
   });
 }
 
+/** Every screen has one level-one heading (for screen readers' page outline, axe's
+ * page-has-heading-one): the screen's own where it shows one (the welcome, the casino),
+ * else the page's visually hidden one, named after the app. */
+function keepOneHeading() {
+  const view = document.getElementById("view");
+  const heading = document.getElementById("page-heading");
+  const update = () => {
+    heading.textContent = t("web.app.title");
+    heading.hidden = view.querySelector("h1") !== null;
+  };
+  new MutationObserver(update).observe(view, { childList: true, subtree: true });
+  onLanguageChange(update);
+  update();
+}
+
 async function start() {
   installOffline();
   await setLanguage(preferredLanguage(), { remember: false });
@@ -146,6 +161,7 @@ async function start() {
   document.getElementById("theme").addEventListener("click", toggleTheme);
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", showTheme);
   unfoldNamesOnTap();
+  keepOneHeading();
   // Links inside the page (data-nav, and the brand) change the screen without a reload.
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-nav]");
