@@ -217,7 +217,7 @@ def test_names_are_shortened_not_broken_and_the_last_trick_names_its_round(phone
     page.dispatch_event("input[name=option-custom_plan]", "change")
     create_table(page, players=4)
     page.click("button.start")
-    seen = set()
+    seen: set[str] = set()
     while len(seen) < 2:
         page.wait_for_selector(f"{ACTIONABLE}, #results")
         assert not page.locator("#results").count(), seen
