@@ -401,3 +401,50 @@ def test_the_joker_dialog_by_keyboard_alone(phone: Page) -> None:
         page.click("button.last-trick")
         played = page.eval_on_selector_all("dialog[open] .played", cards)
     assert modes[1] in played, (modes, played)
+
+
+def test_the_profile_speaks_plainly_and_is_reached_from_the_lobby(phone: Page) -> None:
+    """From the lobby (not the name menu) to one's profile and the leaderboard; the rating
+    chart has its range and dates, the hint no «μ − 3σ», the recent games no line that is
+    only «·»; «Выйти на всех устройствах» is there; a guest who registers is told so."""
+    page = phone
+    enter(page, "Профиль")
+    create_table(page, players=3)
+    page.click("button.start")
+    while not page.locator("#results").count():
+        page.wait_for_selector(f"{ACTIONABLE}, #results")
+        if not page.locator("#results").count():
+            act(page)
+    page.goto("/")
+    page.wait_for_selector(".player-links")
+    page.click(".player-links a[href='/?leaderboard']")
+    page.wait_for_url("**/?leaderboard")
+    page.go_back()
+
+    def rated(route: Route) -> None:  # three rated games, as a rated player's profile has
+        answer = route.fetch()
+        history = [
+            {"at": f"2026-11-{day:02d}T20:00:00+00:00", "rating": rating}
+            for day, rating in ((3, 20.4), (10, 24.9), (24, 23.1))
+        ]
+        route.fulfill(response=answer, json={**answer.json(), "history": history})
+
+    page.route("**/api/players/*", rated)
+    page.click(".player-links a[href^='/?player=']")
+    page.wait_for_selector(".profile .rating-chart")
+    ticks = page.eval_on_selector_all(".rating-chart text", "ts => ts.map(t => t.textContent)")
+    assert ticks == ["25", "20", "3 нояб.", "24 нояб."], ticks
+    text = page.inner_text(".profile")
+    assert "μ" not in text and "σ" not in text
+    assert "рейтинг" in text.lower()
+    recent = page.locator(".profile .game-row:has(a[href*='replay'])")
+    assert recent.count() == 1  # the game just played
+    lines = [line.strip() for line in recent.inner_text().splitlines()]
+    assert "·" not in lines, lines
+    assert page.is_visible("button[data-do=everywhere]")
+    assert not screen(page, "profile")
+    page.fill(".account-slot input[name=username]", "profil_user")
+    page.fill(".account-slot input[name=password]", "secret-enough")
+    page.click(".account-slot button[type=submit]")
+    page.wait_for_selector("#toast.show")
+    assert "теперь у вас аккаунт" in page.inner_text("#toast")

@@ -134,6 +134,10 @@ export function showLobby(view, app) {
           <p class="hint">${esc(t("web.score.lobby.hint"))}</p>
           <a class="button" data-nav href="/score">${esc(t("web.score.lobby.link"))}</a>
         </section>
+        <nav class="panel player-links" aria-label="${esc(t("web.lobby.player.links"))}">
+          <a class="button" data-nav href="/?player=${encodeURIComponent(app.user.id)}">${esc(t("web.profile.mine"))}</a>
+          <a class="button" data-nav href="/?leaderboard">${esc(t("web.leaderboard.title"))}</a>
+        </nav>
         <section class="panel casino-link">
           <h2>${esc(t("web.casino.title"))}</h2>
           <p class="hint">${esc(t("web.casino.lobby.hint"))}</p>
