@@ -7,6 +7,7 @@ from __future__ import annotations
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from e2e_helpers import (
     ACTIONABLE,
+    PHONE_SMALL,
     SCREENS,
     act,
     create_table,
@@ -15,7 +16,7 @@ from e2e_helpers import (
     layout_problems,
     open_create_form,
 )
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Browser, Page, Route
 
 #: Page-side: for each selector, why its element is not fully usable on the screen now
 #: (missing, outside the viewport, or covered at its centre or a corner by something that
@@ -448,3 +449,45 @@ def test_the_profile_speaks_plainly_and_is_reached_from_the_lobby(phone: Page) -
     page.click(".account-slot button[type=submit]")
     page.wait_for_selector("#toast.show")
     assert "теперь у вас аккаунт" in page.inner_text("#toast")
+
+
+#: The browser's install offer as Chromium makes it (``prompt()`` records that it ran).
+_OFFER = """() => {
+  const offer = new Event("beforeinstallprompt", { cancelable: true });
+  offer.prompt = () => { window.prompted = (window.prompted ?? 0) + 1; return Promise.resolve(); };
+  offer.userChoice = Promise.resolve({ outcome: "accepted", platform: "web" });
+  dispatchEvent(offer);
+  return offer.defaultPrevented;
+}"""
+
+IPHONE = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15"
+    " (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+)
+
+
+def test_the_lobby_offers_to_install_the_app(phone: Page, browser: Browser, server: str) -> None:
+    """No install panel until the browser offers it; then the lobby's button shows the
+    browser's prompt once. On an iPhone (no prompt in Safari) it explains how instead."""
+    page = phone
+    enter(page, "Установщик")
+    assert page.locator(".lobby .install").is_hidden()
+    assert page.evaluate(_OFFER)  # the page keeps the offer for its own button
+    page.wait_for_selector(".lobby .install[data-way=prompt] .install-button")
+    assert not screen(page, "install")
+    page.click(".install-button")
+    page.wait_for_function("() => window.prompted === 1")
+    page.wait_for_selector(".lobby .install", state="hidden")  # a prompt is used once
+
+    context = browser.new_context(
+        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True, user_agent=IPHONE
+    )
+    try:
+        iphone = context.new_page()
+        enter(iphone, "Айфон")
+        iphone.click(".lobby .install[data-way=apple] .install-button")
+        how = iphone.inner_text("dialog[open] .install-how")
+        assert "«Поделиться»" in how and "«На экран „Домой“»" in how, how
+        assert not screen(iphone, "install-iphone")
+    finally:
+        context.close()

@@ -7,6 +7,7 @@ import { formatNumber, language, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { LobbyFeed } from "./lobby_live.js";
 import { failureMarkup } from "./offline.js";
+import { installPanel } from "./install.js";
 import { presetOf, quickGame, quickSettings, rememberTable } from "./quick.js";
 import { esc, playerName, toast } from "./ui.js";
 
@@ -134,6 +135,7 @@ export function showLobby(view, app) {
           <p class="hint">${esc(t("web.score.lobby.hint"))}</p>
           <a class="button" data-nav href="/score">${esc(t("web.score.lobby.link"))}</a>
         </section>
+        <div class="install-slot"></div>
         <nav class="panel player-links" aria-label="${esc(t("web.lobby.player.links"))}">
           <a class="button" data-nav href="/?player=${encodeURIComponent(app.user.id)}">${esc(t("web.profile.mine"))}</a>
           <a class="button" data-nav href="/?leaderboard">${esc(t("web.leaderboard.title"))}</a>
@@ -144,6 +146,7 @@ export function showLobby(view, app) {
           <a class="button" data-nav href="/casino">${esc(t("web.casino.lobby.link"))}</a>
         </section></div>`;
       drawLive();
+      view.querySelector(".install-slot").replaceWith(installPanel());
       view.querySelector(".quick-start").addEventListener("click", (event) => startQuick(event.currentTarget));
       const panel = view.querySelector("#create-panel");
       panel.addEventListener("toggle", () => (state.createOpen = panel.open));

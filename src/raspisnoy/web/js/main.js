@@ -16,6 +16,7 @@ import {
 } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
+import { watchInstall } from "./install.js";
 import { failureMarkup, installOffline } from "./offline.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
@@ -155,6 +156,7 @@ function keepOneHeading() {
 
 async function start() {
   installOffline();
+  watchInstall();
   await setLanguage(preferredLanguage(), { remember: false });
   document.getElementById("lang").addEventListener("change", (event) => setLanguage(event.target.value));
   document.getElementById("me").addEventListener("click", () => accountMenu(app, rename));
