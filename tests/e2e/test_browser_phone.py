@@ -15,6 +15,7 @@ from e2e_helpers import (
     game_state,
     layout_problems,
     open_create_form,
+    set_language,
 )
 from playwright.sync_api import Browser, Page, Route
 
@@ -83,7 +84,7 @@ def test_nine_card_bidding_fits_one_phone_screen(phone: Page) -> None:
     page.dispatch_event("input[name=option-custom_plan]", "change")
     create_table(page, players=4)
     page.click("button.start")
-    dealt = False
+    dealt = unfolded = False
     while True:
         page.wait_for_selector(f"{ACTIONABLE}, #results")
         if page.locator("#results").count():
@@ -105,6 +106,13 @@ def test_nine_card_bidding_fits_one_phone_screen(phone: Page) -> None:
             result = page.locator(".centre .round-result")
             if result.count():
                 assert not result.evaluate("r => r.open"), "the last round's result is unfolded"
+            if result.count() and not unfolded:  # a tap unfolds it, and a redraw keeps it so
+                result.locator("summary").click()
+                set_language(page, "uk")
+                set_language(page, "ru")
+                assert result.evaluate("r => r.open")
+                result.locator("summary").click()
+                unfolded = True
             dealt = dealt or game["me"] == dealer(page)
         act(page)
     assert dealt, "this player never dealt in rounds 2 to 5"

@@ -49,6 +49,7 @@ export function showTable(view, app, tableId) {
     dealtAt: 0,
     turnShown: null,
     tricksSeen: null,
+    resultOpen: null, // {round, open}: the last round's result as the player unfolded it
   };
   const connection = new TableConnection(tableId, {
     onState(message) {
@@ -266,8 +267,8 @@ export function showTable(view, app, tableId) {
         .join("");
       // folded on a phone: while the next round is bid its room goes to the hand and the bids
       const mine = mySeat() === null ? "" : ` · ${esc(names()[mySeat()])} ${signedPoints(last.points[mySeat()])}`;
-      const open = matchMedia(WIDE).matches ? "open" : "";
-      return `<details class="round-result" ${open}><summary>${esc(t("web.round.over", { round: last.round }))}${mine}</summary><ul>${lines}</ul></details>`;
+      const open = (s.resultOpen?.round === last.round ? s.resultOpen.open : matchMedia(WIDE).matches) ? "open" : "";
+      return `<details class="round-result" data-round="${last.round}" ${open}><summary>${esc(t("web.round.over", { round: last.round }))}${mine}</summary><ul>${lines}</ul></details>`;
     }
     return `<p class="centre-note">${esc(t("web.trick.empty"))}</p>`;
   }
@@ -458,6 +459,8 @@ export function showTable(view, app, tableId) {
     showActions();
     const refocus = focused.card ? `.hand button.card[data-card="${focused.card}"]` : focused.bid ? `button.bid[data-bid="${focused.bid}"]` : null;
     if (refocus) view.querySelector(refocus)?.focus();
+    const result = view.querySelector(".round-result");
+    result?.addEventListener("toggle", () => (s.resultOpen = { round: Number(result.dataset.round), open: result.open }));
     view.querySelector(".open-sheet").addEventListener("click", openSheet);
     view.querySelector(".last-trick").addEventListener("click", () => showLastTrick(lastTrick));
     view.querySelector(".back-button")?.addEventListener("click", () => connection.back());
