@@ -197,11 +197,12 @@ def test_no_empty_name_button_or_profiles_label(phone: Page) -> None:
 
 #: Page-side: whether each shortened name (ui.js shortName) in ``sel`` keeps one line and
 #: its whole name in its title.
-_ONE_LINE = """(sel) => [...document.querySelectorAll(sel)].map((el) => ({
-  name: el.title, text: el.textContent,
-  lines: Math.round(
-    el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
-}))"""
+_ONE_LINE = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
+  const style = getComputedStyle(el);  // a line height of "normal" is about 1.2 em
+  const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+  const lines = Math.round(el.getBoundingClientRect().height / line);
+  return { name: el.title, text: el.textContent, lines };
+})"""
 
 
 def one_line_names(page: Page, sel: str) -> list[dict[str, object]]:
@@ -245,6 +246,7 @@ def test_names_are_shortened_not_broken_and_the_last_trick_names_its_round(phone
             assert not screen(page, f"last-trick-{game['round']}")
             page.keyboard.press("Escape")
         act(page)
+    one_line_names(page, f".seat-chip .short-name[title='{long_name}']")  # the chip too
     page.click("button.open-sheet")
     page.wait_for_selector("dialog[open] table.sheet")
     one_line_names(page, "dialog[open] thead .short-name")

@@ -58,7 +58,7 @@ export function showReplay(view, gameId) {
           [t("web.seat.taken"), takenSoFar[seat]],
           [t("web.seat.points"), roundOver && round.points ? signedPoints(round.points[seat]) : null],
         ]);
-        return `<li class="seat-chip"><div class="seat-name"><span class="name">${esc(name)}</span>${dealer}</div>${stats}</li>`;
+        return `<li class="seat-chip"><div class="seat-name"><span class="name short-name" title="${esc(name)}">${esc(name)}</span>${dealer}</div>${stats}</li>`;
       })
       .join("");
     const trick = shown.at(-1);

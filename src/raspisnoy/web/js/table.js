@@ -223,7 +223,7 @@ export function showTable(view, app, tableId) {
     const shownCards = shown ? `<span class="shown">${shown.map((card) => `<span class="mini-card">${cardSvg(card)}</span>`).join("")}</span>` : "";
     const level = info.user_id === null ? ` title="${esc(t("web.seat.level", { bot: botLevel(info.bot) }))}"` : "";
     return `<li class="seat-chip ${place} ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}" data-bid="${bid ?? ""}"${level}>
-      <div class="seat-name"><span class="name">${nameLink(info.registered && info.user_id, names()[seat])}</span>${badges.join("")}${deadline}</div>
+      <div class="seat-name"><span class="name short-name" title="${esc(names()[seat])}">${nameLink(info.registered && info.user_id, names()[seat])}</span>${badges.join("")}${deadline}</div>
       ${stats}${shownCards}</li>`;
   }
 
