@@ -82,7 +82,7 @@ export function tableChat(connection, me) {
       ? `<div class="chat-phrases" role="group" aria-label="${esc(t("web.chat.phrases"))}">${reactions}${phrases}</div>
         <form class="chat-form"><input name="text" autocomplete="off" enterkeyhint="send" aria-label="${esc(t("web.chat.placeholder"))}" aria-describedby="chat-count" placeholder="${esc(t("web.chat.placeholder"))}">
         <button type="submit" class="primary small">${esc(t("web.chat.send"))}</button></form>
-        <p id="chat-count" class="chat-count hint" aria-live="polite"></p>`
+        <p id="chat-count" class="chat-count hint"></p>`
       : `<p class="hint">${esc(t(s.read ? "web.chat.readonly" : "web.chat.closed"))}</p>`;
     const peek = s.peek && !s.open ? `<p class="chat-peek" role="status"><b>${esc(playerName(s.peek.name))}</b>: ${esc(messageText(s.peek))}</p>` : "";
     const input = dock.querySelector(".chat-form input");
