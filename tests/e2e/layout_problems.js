@@ -11,7 +11,7 @@
   const shown = (el) => el.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true });
   const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + [...el.classList].map((c) => "." + c).join("");
   for (const el of document.querySelectorAll("body *")) {
-    if (!shown(el) || el.closest("svg")) continue;
+    if (!shown(el) || el.closest("svg, .visually-hidden")) continue;  // for screen readers only
     const style = getComputedStyle(el);
     const text = el.textContent.trim();
     if (el.title && el.title.includes(text)) continue;

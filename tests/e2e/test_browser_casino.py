@@ -6,6 +6,7 @@ check; each screen in ru, uk and en with nothing wider than the screen or cut of
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from e2e_helpers import (
@@ -86,7 +87,7 @@ def test_whole_hands_with_three_boxes_a_change_a_buy_and_the_dealers_game(phone:
     state = wait_phase(page, "betting")
     start = api(page, "/api/casino")
     assert int(state["balance"]) == start["balance"]
-    assert start["next_commitment"] in page.inner_text(".commitment")
+    assert start["next_commitment"] in str(page.text_content(".commitment"))  # folded: not rendered
 
     page.click(".chip[data-chip='5']")
     for spot in (1, 3, 5):
@@ -104,7 +105,7 @@ def test_whole_hands_with_three_boxes_a_change_a_buy_and_the_dealers_game(phone:
         assert state["hand"] == str(hand) and state["toAct"] == "1"
         assert page.locator(".dealer-cards .card.back").count() == 4
         assert box_cards(page, 2) == [] and box_cards(page, 3) == []  # not shown yet
-        assert committed in page.inner_text(".commitment")
+        assert committed in str(page.text_content(".commitment"))  # folded: not rendered
 
         # Box 1: tap two cards and change them; then only bet or fold.
         cards = box_cards(page, 1)
@@ -117,6 +118,12 @@ def test_whole_hands_with_three_boxes_a_change_a_buy_and_the_dealers_game(phone:
             page.click("button.hint-button")
             page.wait_for_selector("dialog[open] table.advice tbody tr", timeout=HINT_MS)
             assert page.locator("dialog[open] tr.best").count() == 1
+            # the advisor's figures as Russian writes them: «-0,183», «± 0,074»
+            figures = page.eval_on_selector_all(
+                "dialog[open] table.advice td", "tds => tds.map(td => td.textContent)"
+            )
+            decimals = [f for f in figures if any(c.isdigit() for c in f) and "," in f]
+            assert decimals and not [f for f in figures if re.search(r"\d\.\d", f)], figures
             problems += check_screen(page, "casino-hint")
             page.keyboard.press("Escape")
             hints += 1

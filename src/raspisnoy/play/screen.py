@@ -140,7 +140,7 @@ class TerminalScreen:
             self._say(self.t(f"play.log.bid{suffix}", bid=action.amount, **who))
         elif isinstance(action, Play):
             lead = self.t(f"play.log.play{suffix}", **who)
-            self._say(Text.assemble(lead, self._play(action, view)))
+            self._say(Text.assemble(lead, self._play(action, view, mine=seat == view.seat)))
         elif isinstance(action, ControlRound):
             kind, dealer = self.t(f"kind.{action.kind}"), view.names[action.dealer]
             self._say(self.t(f"play.log.control{suffix}", kind=kind, dealer=dealer, **who))
@@ -233,7 +233,7 @@ class TerminalScreen:
                 card = Text(_FACE_DOWN) if shown is None else self._cards(shown)
             else:
                 play = in_trick.get(seat)
-                card = Text() if play is None else self._play(play, view)
+                card = Text() if play is None else self._play(play, view, mine=seat == view.seat)
             bid = view.bids[seat] if view.bids is not None else "–"
             table.add_row(
                 "▶" if seat == view.to_act else "",
@@ -441,18 +441,24 @@ class TerminalScreen:
     def _cards(self, cards: Sequence[Card]) -> Text:
         return Text(" ").join(self._card(card) for card in hand_order(cards))
 
-    def _play(self, play: Play, view: View) -> Text:
-        """A card played; a joker with its announced mode."""
+    def _play(self, play: Play, view: View, *, mine: bool) -> Text:
+        """A card played; a joker with its announced mode, in the first person for the
+        person's own («забираю») and in the third for anyone else's («Вера ходит: Джокер:
+        забирает»)."""
         if play.mode is None:
             return self._card(play.card)
-        return Text.assemble(self._card(play.card), ": ", self._mode(play, view.trump))
+        return Text.assemble(self._card(play.card), ": ", self._mode(play, view.trump, mine=mine))
 
-    def _mode(self, play: Play, trump: Suit | None) -> str:
+    def _mode(self, play: Play, trump: Suit | None, *, mine: bool = True) -> str:
+        """A joker's mode as the person says it (the menu, their own move) or, not
+        ``mine``, as it is said of someone else: «забирает», «скидывает ♣»."""
+        person = "" if mine else "_others"
         if play.mode is JokerMode.TAKE or play.suit is None:
-            return self.t("play.mode.take")
-        if play.mode is JokerMode.HIGHEST and play.suit is trump:
-            return self.t("play.mode.highest_trumps", suit=play.suit.symbol)
-        return self.t(f"play.mode.{play.mode}", suit=play.suit.symbol)
+            return self.t(f"play.mode.take{person}")
+        if play.mode is JokerMode.HIGHEST:
+            key = "highest_trumps" if play.suit is trump else "highest"
+            return self.t(f"play.mode.{key}", suit=play.suit.symbol)
+        return self.t(f"play.mode.discard{person}", suit=play.suit.symbol)
 
     def _joker_choice(self, play: Play, view: View) -> Text:
         """A joker mode in the menu: its name and what it does here."""

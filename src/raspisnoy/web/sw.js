@@ -29,6 +29,7 @@ const SHELL = [
   "/js/chat.js",
   "/js/connection.js",
   "/js/i18n.js",
+  "/js/install.js",
   "/js/leaderboard.js",
   "/js/lobby.js",
   "/js/lobby_live.js",

@@ -6,7 +6,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from raspisnoy.bots import BOTS
-from raspisnoy.core import RaspisnoyError, Rules, resolve_rules
+from raspisnoy.core import RaspisnoyError, Rules, resolve_rules, round_plan
 from raspisnoy.ratings import is_rated_rules
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Actor, CurrentUser, HubDep, LimitsDep, SettingsDep, StoreDep
@@ -114,6 +114,10 @@ def _check_table(body: TableIn, settings: ServerSettings) -> tuple[Rules, list[s
             f"players: {rules.preset} is played by {rules.min_players} to {rules.max_players}, "
             f"not {body.players}",
         )
+    try:
+        round_plan(rules, body.players)
+    except RaspisnoyError as error:  # a custom plan dealing more cards than each can get
+        raise RequestError(Refusal.INVALID, f"custom_plan: {error}") from None
     if body.rated and not is_rated_rules(rules.to_json()):
         raise RequestError(
             Refusal.INVALID,

@@ -2,7 +2,7 @@
 // name in the header opens (profile, rename, log out here or everywhere).
 import { del, post } from "./api.js";
 import { t } from "./i18n.js";
-import { closeDialog, esc, openDialog } from "./ui.js";
+import { closeDialog, esc, openDialog, toast } from "./ui.js";
 
 /** The user name and password fields; `register` asks for a new password. */
 function credentialFields(register) {
@@ -52,6 +52,11 @@ export function accountPanel(done) {
   return panel;
 }
 
+/** Says that the guest's games are now an account's, and how to come back to it. */
+export function accountMade(user) {
+  toast(t("web.account.upgraded", { name: user.nickname }));
+}
+
 /** Log out of this device (`everywhere`: of every device); then the welcome screen. */
 export async function logOut(app, everywhere = false) {
   await del(everywhere ? "/sessions" : "/session");
@@ -82,6 +87,7 @@ export function accountMenu(app, rename) {
         app.user = user;
         closeDialog();
         app.renderHeader();
+        accountMade(user);
         app.screen?.render();
       }),
     );

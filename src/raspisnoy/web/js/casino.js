@@ -6,7 +6,7 @@
 // and the command line that replays it.
 import { get, post } from "./api.js";
 import { cardName, cardSvg, parseCard, rankLabel, suitIcon } from "./cards.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatDecimal, formatNumber, t } from "./i18n.js";
 import { esc, openDialog, pendingMarkup, signedPoints, toast } from "./ui.js";
 
 const CHIPS = [1, 5, 10, 25, 100];
@@ -100,6 +100,7 @@ export function showCasino(view) {
     error: null,
     check: null,
     stopped: false,
+    fairness: false, // whether the hashes are unfolded (kept over redraws)
   };
 
   async function load() {
@@ -164,8 +165,8 @@ export function showCasino(view) {
       const rows = advice.options
         .map(
           (option) => `<tr class="${option.option === advice.best ? "best" : ""}"><td>${optionLabel(option.option)}</td>
-            <td class="num">${esc((option.ev > 0 ? "+" : "") + option.ev.toFixed(3))}</td>
-            <td>${esc(option.method === "exact" ? t("web.casino.hint.exact") : t("web.casino.hint.sampled", { error: option.error.toFixed(3) }))}</td></tr>`,
+            <td class="num">${esc((option.ev > 0 ? "+" : "") + formatDecimal(option.ev, 3))}</td>
+            <td>${esc(option.method === "exact" ? t("web.casino.hint.exact") : t("web.casino.hint.sampled", { error: formatDecimal(option.error, 3) }))}</td></tr>`,
         )
         .join("");
       const head = tMarkup("web.casino.hint.head", { cards: advice.cards.map(shortCard).join(" "), up: shortCard(advice.up) });
@@ -199,11 +200,17 @@ export function showCasino(view) {
     return `<li class="history-hand" data-hand="${hand.number}">
       <h3>${esc(t("web.casino.history.line", { number: hand.number, antes: hand.antes.join(" + "), net: "" }))}${signedPoints(hand.net)}</h3>
       <ul class="plain">${results}</ul>
-      <p class="hash">${esc(t("web.casino.hand.committed", { number: hand.number, hash: hand.commitment }))}</p>
-      <p class="hash">${esc(t("web.casino.seed", { seed: hand.seed }))}</p>
+      ${fairness(`<p class="hash">${esc(t("web.casino.hand.committed", { number: hand.number, hash: hand.commitment }))}</p>
+        <p class="hash">${esc(t("web.casino.seed", { seed: hand.seed }))}</p>`)}
       ${verifyStatus(check)}
       <p><a class="button small" href="${esc(hand.record_url)}" download="${esc(hand.file)}">${esc(t("web.casino.history.download"))}</a></p>
       <p class="muted">${esc(t("web.casino.history.command"))} <code>${esc(hand.verify)}</code></p></li>`;
+  }
+
+  /** The hashes that let a player check the shuffle, folded under «проверка честности»:
+   * long hex strings that would take a fifth of a phone's screen. */
+  function fairness(markup) {
+    return `<details class="fairness" ${s.fairness ? "open" : ""}><summary>${esc(t("web.casino.fairness"))}</summary>${markup}</details>`;
   }
 
   function verifyStatus(check) {
@@ -299,7 +306,7 @@ export function showCasino(view) {
     if (!hand || hand.phase === "over") {
       const over = hand?.phase === "over"
         ? `<p class="total">${esc(t("web.casino.total", { net: "" }))}${signedPoints(hand.net)}</p>
-           <p class="hash">${esc(t("web.casino.seed", { seed: hand.seed }))}</p>${verifyStatus(s.check)}`
+           ${fairness(`<p class="hash">${esc(t("web.casino.seed", { seed: hand.seed }))}</p>`)}${verifyStatus(s.check)}`
         : "";
       const chips = CHIPS.map(
         (value) => `<button type="button" class="chip" data-chip="${value}" aria-pressed="${value === s.chip}"
@@ -309,9 +316,14 @@ export function showCasino(view) {
       const refill = state.can_refill
         ? `<p class="muted">${esc(t("web.casino.refill.note"))}</p><button type="button" class="refill primary">${esc(t("web.casino.refill", { balance: formatNumber(state.limits.start_balance) }))}</button>`
         : "";
+      // a deal the balance cannot pay says so, and what to do (a smaller stake, or the refill)
+      const short = s.spots.size && price > state.balance;
+      const why = short
+        ? `<p class="deal-why" id="deal-why" role="status">${esc(t("web.casino.deal.short", { cost: formatNumber(price), balance: formatNumber(state.balance) }))}</p>`
+        : "";
       return `${over}<fieldset class="chips"><legend>${esc(t("web.casino.chips"))}</legend>${chips}</fieldset>
-        <p class="hint">${esc(t("web.casino.place.hint"))}</p>${refill}
-        <button type="button" class="deal primary big" ${!s.spots.size || price > state.balance || s.busy ? "disabled" : ""}>${esc(t("web.casino.deal", { cost: formatNumber(price) }))}</button>`;
+        <p class="hint">${esc(t("web.casino.place.hint"))}</p>${refill}${why}
+        <button type="button" class="deal primary big" ${short ? 'aria-describedby="deal-why"' : ""} ${!s.spots.size || short || s.busy ? "disabled" : ""}>${esc(t("web.casino.deal", { cost: formatNumber(price) }))}</button>`;
     }
     const box = hand.boxes[hand.to_act - 1];
     const hintButton = `<button type="button" class="hint-button" ${s.busy ? "disabled" : ""}>${esc(t("web.casino.hint"))}</button>`;
@@ -337,6 +349,7 @@ export function showCasino(view) {
   }
 
   function wire() {
+    view.querySelectorAll("details.fairness").forEach((box) => box.addEventListener("toggle", () => (s.fairness = box.open)));
     view.querySelectorAll(".spot").forEach((button) =>
       button.addEventListener("click", () => {
         const spot = Number(button.dataset.spot);
@@ -398,7 +411,7 @@ export function showCasino(view) {
           ${table}${spots}
         </div>
         <div class="casino-actions">${actionsMarkup()}</div>
-        <p class="hash commitment">${esc(commitment)}</p></section>`;
+        ${fairness(`<p class="hash commitment">${esc(commitment)}</p>`)}</section>`;
       wire();
     },
     stop() {

@@ -4,13 +4,24 @@
 // reader's language), and a line to write in. Messages are text, never markup: every
 // one goes through esc(). Whom the viewer muted is kept in localStorage and sent to the
 // server again at every table (the server then holds their messages back).
-import { t, tMaybe } from "./i18n.js";
+import { t, tMaybe, tn } from "./i18n.js";
 import { esc, playerName } from "./ui.js";
 
 /** The quick phrases and reactions (raspisnoy.server.chat.PHRASES); reactions are emoji. */
 export const PHRASES = ["hello", "well_played", "oops", "thanks", "sorry", "wow", "hurry", "bye"];
 export const REACTIONS = ["like", "laugh", "surprise", "sad"];
+/** The longest text the server keeps (raspisnoy.server.chat.MAX_TEXT), counted as it
+ * counts: characters after runs of spaces become one and the ends are trimmed. */
 const MAX_TEXT = 200;
+const stored = (text) => text.normalize("NFC").replace(/\s+/g, " ").trim();
+const length = (text) => [...stored(text)].length;
+
+/** The counter under the line being written: what is left of the limit, or how much is
+ * over it (then the text is not sent: nothing is cut silently). */
+function counterText(text) {
+  const left = MAX_TEXT - length(text);
+  return left >= 0 ? tn("web.chat.left", left) : tn("web.chat.over", -left);
+}
 const MUTED_KEY = "raspisnoy.chat.muted";
 /** How long a new message shows beside the closed chat button. */
 const PEEK_MS = 4000;
@@ -50,7 +61,7 @@ export function chatLine(message, { mine = false, mute = false } = {}) {
 
 /** The chat of the table on `connection`; `me()` is the viewer's user id (or null). */
 export function tableChat(connection, me) {
-  const s = { messages: [], read: false, write: false, open: false, unread: 0, peek: null };
+  const s = { messages: [], read: false, write: false, open: false, unread: 0, peek: null, sending: null };
   const dock = document.createElement("aside");
   dock.className = "table-dock";
   const box = document.createElement("div"); // the chat's part of the dock (turn.js adds the bell)
@@ -69,8 +80,9 @@ export function tableChat(connection, me) {
       .join("");
     const writer = s.write
       ? `<div class="chat-phrases" role="group" aria-label="${esc(t("web.chat.phrases"))}">${reactions}${phrases}</div>
-        <form class="chat-form"><input name="text" maxlength="${MAX_TEXT}" autocomplete="off" enterkeyhint="send" aria-label="${esc(t("web.chat.placeholder"))}" placeholder="${esc(t("web.chat.placeholder"))}">
-        <button type="submit" class="primary small">${esc(t("web.chat.send"))}</button></form>`
+        <form class="chat-form"><input name="text" autocomplete="off" enterkeyhint="send" aria-label="${esc(t("web.chat.placeholder"))}" aria-describedby="chat-count" placeholder="${esc(t("web.chat.placeholder"))}">
+        <button type="submit" class="primary small">${esc(t("web.chat.send"))}</button></form>
+        <p id="chat-count" class="chat-count hint"></p>`
       : `<p class="hint">${esc(t(s.read ? "web.chat.readonly" : "web.chat.closed"))}</p>`;
     const peek = s.peek && !s.open ? `<p class="chat-peek" role="status"><b>${esc(playerName(s.peek.name))}</b>: ${esc(messageText(s.peek))}</p>` : "";
     const input = dock.querySelector(".chat-form input");
@@ -92,9 +104,23 @@ export function tableChat(connection, me) {
         again.setSelectionRange(typed.caret, typed.caret);
       }
     }
+    count();
     dock.dataset.messages = String(s.messages.length);
     const log = dock.querySelector(".chat-log");
     log.scrollTop = log.scrollHeight;
+  }
+
+  /** Shows the counter for the text being written (none while the line is empty) and
+   * holds back a text over the limit. */
+  function count() {
+    const input = dock.querySelector(".chat-form input");
+    if (!input) return;
+    const over = length(input.value) > MAX_TEXT;
+    const counter = dock.querySelector(".chat-count");
+    counter.textContent = input.value.trim() ? counterText(input.value) : "";
+    counter.classList.toggle("over", over);
+    input.setAttribute("aria-invalid", String(over));
+    dock.querySelector(".chat-form button[type=submit]").disabled = over;
   }
 
   function toggle(open = !s.open) {
@@ -124,14 +150,25 @@ export function tableChat(connection, me) {
     else if (button.matches(".mute")) mute(button.dataset.user, button.dataset.name, true);
     else if (button.matches(".unmute")) mute(button.dataset.user, "", false);
   });
+  dock.addEventListener("input", count);
+  // The line is emptied only when the server sends the message back as stored: a refused
+  // one (too many at once, say: the table shows why) stays to be sent again.
   dock.addEventListener("submit", (event) => {
     event.preventDefault();
     const input = event.target.querySelector("input");
     const text = input.value.trim();
-    if (!text) return;
+    if (!text || length(text) > MAX_TEXT) return;
+    s.sending = stored(text);
     connection.send({ type: "chat", text });
-    input.value = "";
   });
+
+  /** Empties the line once the message being sent comes back (if it was not changed since). */
+  function sent(messages) {
+    const input = dock.querySelector(".chat-form input");
+    if (s.sending === null || !messages.some((m) => m.user_id === me() && m.text === s.sending)) return;
+    if (input && stored(input.value) === s.sending) input.value = "";
+    s.sending = null;
+  }
   document.addEventListener("keydown", onKey);
   function onKey(event) {
     if (event.key === "Escape" && s.open) toggle(false);
@@ -149,6 +186,7 @@ export function tableChat(connection, me) {
         for (const id of Object.keys(mutedPeople())) if (!known.has(id)) connection.send({ type: "mute", user_id: id, muted: true });
       } else {
         s.messages = [...s.messages, ...message.messages];
+        sent(message.messages);
         const theirs = message.messages.filter((m) => m.user_id !== me());
         if (!s.open && theirs.length) {
           s.unread += theirs.length;

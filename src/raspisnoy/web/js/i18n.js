@@ -81,6 +81,12 @@ export function formatNumber(value) {
   return numbers.format(value);
 }
 
+/** A number with `digits` decimals as the page's language writes it («0,183» in Russian,
+ * "0.183" in English), e.g. the advisor's expected values. */
+export function formatDecimal(value, digits) {
+  return new Intl.NumberFormat(current, { useGrouping: false, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
 /** `template` with its `{name}` placeholders filled from `values` (unknown ones stay). */
 export function fill(template, values = {}) {
   return template.replace(/\{(\w+)\}/g, (whole, name) =>

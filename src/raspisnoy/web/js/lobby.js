@@ -3,10 +3,11 @@
 // your own games.
 import { accountPanel } from "./account.js";
 import { get, post } from "./api.js";
-import { formatNumber, language, t, tMaybe } from "./i18n.js";
+import { formatNumber, language, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { LobbyFeed } from "./lobby_live.js";
 import { failureMarkup } from "./offline.js";
+import { installPanel } from "./install.js";
 import { presetOf, quickGame, quickSettings, rememberTable } from "./quick.js";
 import { esc, playerName, toast } from "./ui.js";
 
@@ -134,12 +135,18 @@ export function showLobby(view, app) {
           <p class="hint">${esc(t("web.score.lobby.hint"))}</p>
           <a class="button" data-nav href="/score">${esc(t("web.score.lobby.link"))}</a>
         </section>
+        <div class="install-slot"></div>
+        <nav class="panel player-links" aria-label="${esc(t("web.lobby.player.links"))}">
+          <a class="button" data-nav href="/?player=${encodeURIComponent(app.user.id)}">${esc(t("web.profile.mine"))}</a>
+          <a class="button" data-nav href="/?leaderboard">${esc(t("web.leaderboard.title"))}</a>
+        </nav>
         <section class="panel casino-link">
           <h2>${esc(t("web.casino.title"))}</h2>
           <p class="hint">${esc(t("web.casino.lobby.hint"))}</p>
           <a class="button" data-nav href="/casino">${esc(t("web.casino.lobby.link"))}</a>
         </section></div>`;
       drawLive();
+      view.querySelector(".install-slot").replaceWith(installPanel());
       view.querySelector(".quick-start").addEventListener("click", (event) => startQuick(event.currentTarget));
       const panel = view.querySelector("#create-panel");
       panel.addEventListener("toggle", () => (state.createOpen = panel.open));
@@ -317,12 +324,21 @@ function createForm(form, catalogue, previous, app) {
       app.navigate(table.invite);
     } catch (error) {
       button.disabled = false;
-      form.querySelector(".form-error").textContent = t("web.create.failed", { detail: error.message });
-      toast(t("web.create.failed", { detail: error.message }), "error");
+      const message = createRefusal(error, values.players);
+      form.querySelector(".form-error").textContent = message;
+      toast(message, "error");
     }
   });
   draw();
   return values;
+}
+
+/** Why the server refused a new table, in the page's language where the refusal is known:
+ * a custom plan that cannot be dealt to this many players (PROTOCOL.md: a 422's `detail`
+ * names the field). */
+function createRefusal(error, players) {
+  if (error.status === 422 && error.message.startsWith("custom_plan:")) return tn("web.create.plan.undealable", players);
+  return t("web.create.failed", { detail: error.message });
 }
 
 // ------------------------------------------------------------------ the ruleset fields

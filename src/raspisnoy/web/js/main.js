@@ -16,13 +16,14 @@ import {
 } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
+import { watchInstall } from "./install.js";
 import { failureMarkup, installOffline } from "./offline.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
 import { showReview } from "./review.js";
 import { showScore } from "./score.js";
 import { showTable } from "./table.js";
-import { closeDialog, openDialog, toast } from "./ui.js";
+import { closeDialog, openDialog, toast, unfoldNamesOnTap } from "./ui.js";
 
 const THEME_KEY = "raspisnoy.theme";
 
@@ -138,13 +139,31 @@ function rename() {
   });
 }
 
+/** Every screen has one level-one heading (for screen readers' page outline, axe's
+ * page-has-heading-one): the screen's own where it shows one (the welcome, the casino),
+ * else the page's visually hidden one, named after the app. */
+function keepOneHeading() {
+  const view = document.getElementById("view");
+  const heading = document.getElementById("page-heading");
+  const update = () => {
+    heading.textContent = t("web.app.title");
+    heading.hidden = view.querySelector("h1") !== null;
+  };
+  new MutationObserver(update).observe(view, { childList: true, subtree: true });
+  onLanguageChange(update);
+  update();
+}
+
 async function start() {
   installOffline();
+  watchInstall();
   await setLanguage(preferredLanguage(), { remember: false });
   document.getElementById("lang").addEventListener("change", (event) => setLanguage(event.target.value));
   document.getElementById("me").addEventListener("click", () => accountMenu(app, rename));
   document.getElementById("theme").addEventListener("click", toggleTheme);
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", showTheme);
+  unfoldNamesOnTap();
+  keepOneHeading();
   // Links inside the page (data-nav, and the brand) change the screen without a reload.
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-nav]");

@@ -1,28 +1,40 @@
 // A player's profile (/?player=ID): rating and its history as a chart, statistics
 // overall and per preset, recent games (each opening its replay); on one's own profile
 // also the sessions on every device, the password and the account itself.
-import { accountForm, logOut } from "./account.js";
+import { accountForm, accountMade, logOut } from "./account.js";
 import { del, get, put } from "./api.js";
-import { formatNumber, t, tMaybe } from "./i18n.js";
+import { formatNumber, language, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { presetLabel } from "./lobby.js";
 import { esc, pendingMarkup, playerName, seatStats, signedPoints, toast } from "./ui.js";
 
 const percent = (rate) => (rate === null ? "—" : `${formatNumber(Math.round(rate * 1000) / 10)}%`);
 
-/** The rating after each rated game as an SVG line (no library: a few dozen points). */
+/** The rating after each rated game as an SVG line chart (no library: a few dozen
+ * points): the rating's range on the left axis, the first and last game's dates below,
+ * each game a dot whose title says its date and rating. */
 export function ratingChart(history) {
   if (history.length < 2) return `<p class="hint">${esc(t("web.profile.chart.few"))}</p>`;
-  const width = 320;
-  const height = 120;
+  const [width, height, left, right, top, bottom] = [320, 150, 40, 10, 10, 22];
   const values = history.map((point) => point.rating);
-  const low = Math.min(...values);
-  const span = Math.max(1, Math.max(...values) - low);
-  const points = values
-    .map((value, index) => `${((index / (values.length - 1)) * (width - 8) + 4).toFixed(1)},${(height - 4 - ((value - low) / span) * (height - 8)).toFixed(1)}`)
-    .join(" ");
-  return `<svg class="rating-chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(t("web.profile.chart", { low, high: low + span }))}">
-    <polyline fill="none" stroke="currentColor" stroke-width="2" points="${points}"/></svg>`;
+  const low = Math.floor(Math.min(...values));
+  const high = Math.max(low + 1, Math.ceil(Math.max(...values)));
+  const x = (index) => left + (index / (values.length - 1)) * (width - left - right);
+  const y = (value) => top + ((high - value) / (high - low)) * (height - top - bottom);
+  const day = (at) => new Date(at).toLocaleDateString(language(), { day: "numeric", month: "short" });
+  const points = values.map((value, index) => `${x(index).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
+  const dots = values
+    .map((value, index) => `<circle cx="${x(index).toFixed(1)}" cy="${y(value).toFixed(1)}" r="3"><title>${esc(day(history[index].at))}: ${esc(formatNumber(Math.round(value)))}</title></circle>`)
+    .join("");
+  const base = height - bottom;
+  return `<figure class="rating-figure"><svg class="rating-chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(t("web.profile.chart", { low: formatNumber(low), high: formatNumber(high) }))}">
+    <path class="axis-line" d="M${left} ${top}V${base}H${width - right}"/>
+    <text class="tick" x="${left - 4}" y="${top + 4}" text-anchor="end">${formatNumber(high)}</text>
+    <text class="tick" x="${left - 4}" y="${base}" text-anchor="end">${formatNumber(low)}</text>
+    <text class="tick date" x="${left}" y="${height - 6}" text-anchor="start">${esc(day(history[0].at))}</text>
+    <text class="tick date" x="${width - right}" y="${height - 6}" text-anchor="end">${esc(day(history.at(-1).at))}</text>
+    <polyline fill="none" stroke="currentColor" stroke-width="2" points="${points}"/><g fill="currentColor">${dots}</g></svg>
+    <figcaption class="hint">${esc(t("web.profile.chart.caption"))}</figcaption></figure>`;
 }
 
 function figures(stats) {
@@ -47,7 +59,8 @@ function recentMarkup(recent) {
   if (!recent.length) return `<p class="empty">${esc(t("web.games.none"))}</p>`;
   return `<ul class="list">${recent
     .map(
-      (game) => `<li class="game-row"><span><strong>${esc(t("web.profile.place", { place: game.place }))}</strong> · ${signedPoints(game.points)}
+      // the place and points as one line of the row's grid (a bare " · " would be its own)
+      (game) => `<li class="game-row"><span><span><strong>${esc(t("web.profile.place", { place: game.place }))}</strong> · ${signedPoints(game.points)}</span>
         <span class="muted">${esc(presetLabel(game.preset))} · ${esc(new Date(game.finished_at).toLocaleString())} · ${game.players.map((n, seat) => nameLink(game.profiles[seat], playerName(n))).join(", ")}</span></span>
         <a class="button small" data-nav href="${esc(game.replay)}">${esc(t("web.games.replay"))}</a></li>`,
     )
@@ -114,6 +127,7 @@ export function showProfile(view, app, userId) {
       accountForm("register", (user) => {
         app.user = user;
         app.renderHeader();
+        accountMade(user);
         load();
       }),
     );
@@ -156,7 +170,7 @@ export function showProfile(view, app, userId) {
       view.innerHTML = `<div class="profile">
         <section class="panel"><h1>${esc(p.user.nickname)}</h1><p class="muted">${esc(kind)}</p>
           <p>${esc(t("web.profile.rating"))}: ${overall ? ratingLine(overall) : esc(t("web.profile.unrated"))}</p>
-          <p class="hint">${esc(t("web.profile.rating.hint", { games: p.provisional_games }))}</p>
+          <p class="hint">${esc(tn("web.profile.rating.hint", p.provisional_games))}</p>
           ${ratingChart(p.history)}
           <a class="button small" data-nav href="/?leaderboard">${esc(t("web.leaderboard.title"))}</a></section>
         <section class="panel"><h2>${esc(t("web.profile.stats"))}</h2>${figures(p.stats)}</section>

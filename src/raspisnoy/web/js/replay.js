@@ -6,7 +6,7 @@ import { chatLine, mutedPeople } from "./chat.js";
 import { cardSvg, suitIcon } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup } from "./sheet.js";
-import { esc, pendingMarkup, playerName, seatStats, signedPoints } from "./ui.js";
+import { esc, pendingMarkup, playerName, seatStats, shortName, signedPoints } from "./ui.js";
 
 export function showReplay(view, gameId) {
   const s = { report: null, round: 0, step: 0, error: null, chat: [] };
@@ -58,7 +58,7 @@ export function showReplay(view, gameId) {
           [t("web.seat.taken"), takenSoFar[seat]],
           [t("web.seat.points"), roundOver && round.points ? signedPoints(round.points[seat]) : null],
         ]);
-        return `<li class="seat-chip"><div class="seat-name"><span class="name">${esc(name)}</span>${dealer}</div>${stats}</li>`;
+        return `<li class="seat-chip"><div class="seat-name"><span class="name short-name" title="${esc(name)}">${esc(name)}</span>${dealer}</div>${stats}</li>`;
       })
       .join("");
     const trick = shown.at(-1);
@@ -66,7 +66,7 @@ export function showReplay(view, gameId) {
       ? `<ol class="trick-cards">${trick.cards
           .map((card, i) => {
             const seat = (trick.leader + i) % count;
-            return `<li class="played ${trick.winner === seat ? "won" : ""}"><span class="card face">${cardSvg(card)}</span><span class="who">${esc(short[seat])}</span></li>`;
+            return `<li class="played ${trick.winner === seat ? "won" : ""}"><span class="card face">${cardSvg(card)}</span><span class="who">${shortName(short[seat])}</span></li>`;
           })
           .join("")}</ol><p class="centre-note">${esc(t("web.replay.trick", { trick: s.step, tricks: round.tricks.length, name: players[trick.winner] }))}</p>`
       : `<p class="centre-note">${esc(t(round.bids ? "web.replay.bids" : "web.replay.nobids"))}</p>`;

@@ -7,7 +7,7 @@ import { ApiError, get, post } from "./api.js";
 import { cardName, cardSvg, sortHand, suitIcon } from "./cards.js";
 import { formatNumber, t } from "./i18n.js";
 import { kindBadge } from "./sheet.js";
-import { esc, openDialog, pendingMarkup, playerName, toast } from "./ui.js";
+import { esc, openDialog, pendingMarkup, playerName, shortName, toast } from "./ui.js";
 
 /** How often a queued or running review is asked for again. */
 const POLL_MS = 1500;
@@ -179,7 +179,7 @@ export function showReview(view, app, gameId, firstSeat) {
     const before = current ? current.cards.slice(0, (s.seat - current.leader + count) % count) : [];
     const trick = before.length
       ? `<ol class="trick-cards">${before
-          .map((card, i) => `<li class="played"><span class="card face">${cardSvg(card)}</span><span class="who">${esc(playerName(s.report.players[(current.leader + i) % count], { level: false }))}</span></li>`)
+          .map((card, i) => `<li class="played"><span class="card face">${cardSvg(card)}</span><span class="who">${shortName(playerName(s.report.players[(current.leader + i) % count], { level: false }))}</span></li>`)
           .join("")}</ol>`
       : `<p class="centre-note">${esc(t(moment.phase === "bid" ? "web.review.bidding" : "web.review.leading"))}</p>`;
     const mark = (card) => {

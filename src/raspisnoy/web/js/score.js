@@ -214,12 +214,14 @@ function showSheet(view, ref) {
   const headers = ref.token ? { "X-Sheet-Token": ref.token } : {};
   // `undone`: the entry an undo went back to, which is then never entered by itself;
   // `automatic`: the entry the page is entering by itself (once, whatever redraws meanwhile).
-  const s = { data: null, busy: false, error: "", failed: null, stopped: false, undone: null, automatic: null };
+  // `note`: what the page did by itself (an only possible trick count entered), said in the pad.
+  const s = { data: null, busy: false, error: "", note: "", failed: null, stopped: false, undone: null, automatic: null };
 
   /** Sends a change; the answer is the new sheet, a refusal the model's problem. */
   async function change(send) {
     s.busy = true;
     s.error = "";
+    s.note = "";
     screen.render();
     try {
       s.data = await send();
@@ -251,9 +253,13 @@ function showSheet(view, ref) {
     const value = next.choices[0];
     s.automatic = entryKey(next);
     const entered = await enter({ entry: "taken", seat: next.seat, value });
-    if (entered) toast(tn("web.score.autofilled", value, { name: s.data.sheet.players[next.seat] }));
-    else s.undone = s.automatic; // refused: the pad waits for a tap rather than retrying
+    // said in the pad, not in a toast over the sheet's totals; it stays until the next entry
+    if (!entered) s.undone = s.automatic; // refused: the pad waits for a tap rather than retrying
     s.automatic = null;
+    if (entered && !s.stopped) {
+      s.note = tn("web.score.autofilled", value, { name: s.data.sheet.players[next.seat] });
+      screen.render();
+    }
   }
 
   const undo = () =>
@@ -330,6 +336,7 @@ function showSheet(view, ref) {
       <div class="round-line"><strong>${esc(round)}</strong>${about}</div>
       ${body}
       <p class="score-error" role="alert">${esc(s.error)}</p>
+      <p class="score-note" role="status">${esc(s.note)}</p>
       <div class="pad-actions"><button type="button" class="undo" ${sheet.rounds.length && !s.busy ? "" : "disabled"}>${esc(t("web.score.undo"))}</button></div>
     </section>`;
   }

@@ -3,7 +3,7 @@
 // `raspisnoy replay --json` report that GET /api/games/{id}/score returns.
 import { formatNumber, t, tn } from "./i18n.js";
 import { suitIcon } from "./cards.js";
-import { esc, playerName, signedPoints } from "./ui.js";
+import { esc, playerName, shortName, signedPoints } from "./ui.js";
 
 /** One colour per seat, for the chart and the legend. */
 export const SEAT_COLOURS = ["#d1495b", "#00798c", "#edae49", "#66a182", "#8d5fd3", "#2e4057", "#f08a4b", "#3a86ff", "#b5838d", "#6d6875"];
@@ -29,7 +29,7 @@ export function kindBadge(kind) {
 export function sheetMarkup(report, names = report.players.map(playerName), { rowAction = null } = {}) {
   const running = runningTotals(report);
   const head = names
-    .map((name, seat) => `<th scope="col"><span class="dot" style="background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}"></span>${esc(name)}</th>`)
+    .map((name, seat) => `<th scope="col"><span class="dot" style="background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}"></span>${shortName(name)}</th>`)
     .join("");
   const rows = report.rounds
     .map((round, index) => {
@@ -52,7 +52,8 @@ export function sheetMarkup(report, names = report.players.map(playerName), { ro
   const foot = names.map((_, seat) => `<td><strong data-sheet-total="${seat}">${formatNumber(report.totals[seat])}</strong></td>`).join("");
   // Five players and more: their names stand upright in the header on a phone.
   // A sheet of many players may scroll sideways: its box can be focused and scrolled by keys.
-  return `<div class="sheet-scroll" tabindex="0" role="region" aria-label="${esc(t("web.sheet.title"))}"><table class="sheet ${names.length >= 5 ? "many" : ""}">
+  // --players sizes the names' columns (style.css), which cut a long name with an ellipsis
+  return `<div class="sheet-scroll" tabindex="0" role="region" aria-label="${esc(t("web.sheet.title"))}"><table class="sheet ${names.length >= 5 ? "many" : ""}" style="--players: ${names.length}">
     <caption>${esc(t("web.sheet.legend"))}</caption>
     <thead><tr><th scope="col">${esc(t("web.sheet.round"))}</th>${head}</tr></thead>
     <tbody>${rows}</tbody>

@@ -13,10 +13,12 @@ import { rematchBox } from "./rematch.js";
 import { showHint } from "./review.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { askNotificationsOnce, turnSignals } from "./turn.js";
-import { closeDialog, dialogOpen, esc, openDialog, seatStats, signedPoints, toast } from "./ui.js";
+import { closeDialog, dialogOpen, esc, openDialog, seatStats, shortName, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
+/** Screens wide enough to show the last round's result unfolded (style.css's phone width). */
+const WIDE = "(min-width: 601px)";
 /** How long a new hand's deal lasts (style.css: .35 s a card, 45 ms apart). */
 const DEAL_MS = 1000;
 
@@ -45,8 +47,9 @@ export function showTable(view, app, tableId) {
     sheetOpen: false,
     dealtRound: null,
     dealtAt: 0,
-    turnShown: false,
+    turnShown: null,
     tricksSeen: null,
+    resultOpen: null, // {round, open}: the last round's result as the player unfolded it
   };
   const connection = new TableConnection(tableId, {
     onState(message) {
@@ -220,7 +223,7 @@ export function showTable(view, app, tableId) {
     const shownCards = shown ? `<span class="shown">${shown.map((card) => `<span class="mini-card">${cardSvg(card)}</span>`).join("")}</span>` : "";
     const level = info.user_id === null ? ` title="${esc(t("web.seat.level", { bot: botLevel(info.bot) }))}"` : "";
     return `<li class="seat-chip ${place} ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}" data-bid="${bid ?? ""}"${level}>
-      <div class="seat-name"><span class="name">${nameLink(info.registered && info.user_id, names()[seat])}</span>${badges.join("")}${deadline}</div>
+      <div class="seat-name"><span class="name short-name" title="${esc(names()[seat])}">${nameLink(info.registered && info.user_id, names()[seat])}</span>${badges.join("")}${deadline}</div>
       ${stats}${shownCards}</li>`;
   }
 
@@ -240,7 +243,7 @@ export function showTable(view, app, tableId) {
         const won = trick.winner === seat;
         return `<li class="played ${won ? "won" : ""}" data-seat="${seat}" data-card="${esc(action)}">
           <span class="card face">${cardSvg(action)}</span>
-          <span class="who">${esc(names()[seat])}</span>
+          <span class="who">${shortName(names()[seat])}</span>
           ${action.includes(":") ? `<span class="joker-mode">${esc(jokerModeLabel(action))}</span>` : ""}</li>`;
       })
       .join("")}</ol>`;
@@ -262,7 +265,10 @@ export function showTable(view, app, tableId) {
           return `<li><span>${esc(name)}</span><span class="muted">${bid}${last.taken[seat]}</span><b>${signedPoints(points)}</b></li>`;
         })
         .join("");
-      return `<div class="round-result"><h3>${esc(t("web.round.over", { round: last.round }))}</h3><ul>${lines}</ul></div>`;
+      // folded on a phone: while the next round is bid its room goes to the hand and the bids
+      const mine = mySeat() === null ? "" : ` · ${esc(names()[mySeat()])} ${signedPoints(last.points[mySeat()])}`;
+      const open = (s.resultOpen?.round === last.round ? s.resultOpen.open : matchMedia(WIDE).matches) ? "open" : "";
+      return `<details class="round-result" data-round="${last.round}" ${open}><summary>${esc(t("web.round.over", { round: last.round }))}${mine}</summary><ul>${lines}</ul></details>`;
     }
     return `<p class="centre-note">${esc(t("web.trick.empty"))}</p>`;
   }
@@ -390,16 +396,23 @@ export function showTable(view, app, tableId) {
   }
 
   /** On a phone the bids and the hand are below the table: when the player's turn comes,
-   * the page scrolls them into view (all of them, if they are partly off the screen). */
+   * the page scrolls them into view (all of them, if they are partly off the screen),
+   * below the round bar that sticks under the header. */
   function showActions() {
-    const mine = myTurn();
-    if (mine && !s.turnShown) {
+    const game = s.game;
+    // one turn: a round's bid or a trick's card (a turn may follow this player's own)
+    const turn = myTurn() ? `${game.round}:${game.phase}:${game.tricks.length}` : null;
+    if (turn !== null && turn !== s.turnShown) {
       const actions = view.querySelector(".actions").getBoundingClientRect();
-      const header = document.querySelector(".topbar").getBoundingClientRect().bottom;
-      if (actions.bottom > innerHeight) scrollBy(0, Math.min(actions.bottom - innerHeight, actions.top - header));
+      const bar = view.querySelector(".round-bar").getBoundingClientRect().height;
+      const header = document.querySelector(".topbar").getBoundingClientRect().bottom + bar;
+      // the table dock (🔔, 💬) sits at the bottom corner: the hand ends above it
+      const dock = document.querySelector(".table-dock .dock-button")?.getBoundingClientRect().top ?? innerHeight;
+      const bottom = Math.min(innerHeight, dock - 4);
+      if (actions.bottom > bottom) scrollBy(0, Math.min(actions.bottom - bottom, actions.top - header));
       else if (actions.top < header) scrollBy(0, actions.top - header);
     }
-    s.turnShown = mine;
+    s.turnShown = turn;
   }
 
   function renderGame() {
@@ -409,7 +422,12 @@ export function showTable(view, app, tableId) {
     const awayBanner = meInfo?.away
       ? `<div class="banner away-banner"><span>${esc(t("web.away.text"))}</span><button class="primary small back-button">${esc(t("web.away.back"))}</button></div>`
       : "";
-    const lastTrick = game.tricks.at(-1) ?? s.lastRound?.tricks.at(-1) ?? null;
+    // the last trick of this round, or of the round before while this one's bids go on
+    const lastTrick = game.tricks.length
+      ? { trick: game.tricks.at(-1), round: game.round, number: game.tricks.length }
+      : s.lastRound?.tricks.length
+        ? { trick: s.lastRound.tricks.at(-1), round: s.lastRound.round, number: s.lastRound.tricks.length }
+        : null;
     const focused = document.activeElement?.closest?.(".game button")?.dataset ?? {};
     view.innerHTML = `<div class="game ${myTurn() ? "my-turn" : ""}" data-round="${game.round}" data-phase="${game.phase}" data-kind="${game.kind}"
       data-to-act="${game.to_act ?? ""}" data-me="${me ?? ""}" data-version="${connection.version}" data-busy="${s.busy}">
@@ -441,6 +459,8 @@ export function showTable(view, app, tableId) {
     showActions();
     const refocus = focused.card ? `.hand button.card[data-card="${focused.card}"]` : focused.bid ? `button.bid[data-bid="${focused.bid}"]` : null;
     if (refocus) view.querySelector(refocus)?.focus();
+    const result = view.querySelector(".round-result");
+    result?.addEventListener("toggle", () => (s.resultOpen = { round: Number(result.dataset.round), open: result.open }));
     view.querySelector(".open-sheet").addEventListener("click", openSheet);
     view.querySelector(".last-trick").addEventListener("click", () => showLastTrick(lastTrick));
     view.querySelector(".back-button")?.addEventListener("click", () => connection.back());
@@ -490,8 +510,11 @@ export function showTable(view, app, tableId) {
     body.querySelector(".joker-option")?.focus();
   }
 
-  function showLastTrick(trick) {
-    openDialog(t("web.lasttrick.title"), `<div class="centre">${trickMarkup(trick)}</div>
+  /** The last trick, saying which round (and which of its tricks) it is from. */
+  function showLastTrick({ trick, round, number }) {
+    const from = round === s.game.round ? "web.lasttrick.round" : "web.lasttrick.previous";
+    openDialog(t("web.lasttrick.title"), `<p class="trick-from">${esc(t(from, { round, trick: number }))}</p>
+      <div class="centre">${trickMarkup(trick)}</div>
       <p class="centre-note">${esc(t("web.trick.took", { name: names()[trick.winner] }))}</p>`);
   }
 
@@ -514,6 +537,12 @@ export function showTable(view, app, tableId) {
     }
   }
 
+  /** Links to the profiles of the registered players; nothing when none is. */
+  function profilesMarkup() {
+    const links = s.table.seats.filter((seat) => seat.registered).map((seat) => nameLink(seat.user_id, names()[seat.seat]));
+    return links.length ? `<p class="profiles">${esc(t("web.results.profiles"))}: ${links.join(" · ")}</p>` : "";
+  }
+
   function renderResults() {
     const totals = s.game.totals;
     const best = Math.max(...totals);
@@ -521,10 +550,7 @@ export function showTable(view, app, tableId) {
     view.innerHTML = `<section class="panel results" id="results">
       <h2>${esc(t("web.results.title"))}</h2>
       ${standingsMarkup(names(), totals, winners)}
-      <p class="profiles">${esc(t("web.results.profiles"))}: ${s.table.seats
-        .filter((seat) => seat.registered)
-        .map((seat) => nameLink(seat.user_id, names()[seat.seat]))
-        .join(" · ")}</p>
+      ${profilesMarkup()}
       <div class="rematch-box"></div>
       <div class="report">${esc(t("web.loading"))}</div>
       <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>

@@ -8,6 +8,18 @@ export function esc(value) {
   return String(value ?? "").replace(/[&<>"']/g, (ch) => ENTITIES[ch]);
 }
 
+/** A name where room is short (a sheet's column, under a card of the trick): on one line,
+ * cut with an ellipsis rather than broken mid-word; its title holds it whole, and a tap
+ * shows it whole in place (`unfoldNamesOnTap`). */
+export function shortName(name) {
+  return `<span class="short-name" title="${esc(name)}">${esc(name)}</span>`;
+}
+
+/** Lets a tap on a shortened name unfold it (and a second tap fold it); once per page. */
+export function unfoldNamesOnTap() {
+  document.addEventListener("click", (event) => event.target.closest?.(".short-name")?.classList.toggle("unfolded"));
+}
+
 /** What a screen shows until it can draw itself: its error (with a way back to the lobby
  * when `back`), or "loading…" while `data` has not come; `null` once it has. */
 export function pendingMarkup(error, data, back = false) {
