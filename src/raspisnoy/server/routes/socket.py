@@ -25,6 +25,7 @@ from raspisnoy.server.deps import (
 )
 from raspisnoy.server.errors import RequestError
 from raspisnoy.server.limits import Limits
+from raspisnoy.server.metrics import observe_action
 from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
 from raspisnoy.store import NotFoundError, UserRow
 
@@ -121,7 +122,8 @@ async def _serve(
         except ProtocolError as error:
             connection.send(error.to_message())
             continue
-        await actor.call(partial(actor.receive, connection, parsed))
+        with observe_action(websocket, parsed.type):  # actions/s and act→ack latency
+            await actor.call(partial(actor.receive, connection, parsed))
 
 
 async def receive_text(
