@@ -23,6 +23,7 @@ from raspisnoy.review.command import review_command
 from raspisnoy.rulebook.command import replay_command, rules_app, schedule_command
 from raspisnoy.scorekeeper.command import score_app
 from raspisnoy.server.command import serve
+from raspisnoy.store.command import backup_command, restore_command
 
 app = typer.Typer(
     name="raspisnoy",
@@ -40,6 +41,8 @@ app.command("schedule")(schedule_command)
 app.command("replay")(replay_command)
 app.command("arena")(arena_command)
 app.command("backfill-results")(backfill_command)
+app.command("backup")(backup_command)
+app.command("restore")(restore_command)
 
 
 @app.callback(invoke_without_command=True)
