@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from server_helpers import FAST, Api, Server, game_over, play_until
+from starlette.websockets import WebSocketDisconnect
 
 from raspisnoy.server.app import create_app
 from raspisnoy.server.config import ServerSettings
@@ -25,6 +26,10 @@ ALLOWED_LABELS: dict[str, Callable[[str], bool]] = {
         or (value.isdigit() and 400 <= int(value) < 600)
     ),
     "kind": lambda value: value in {"table", "lobby"},
+    "code": lambda value: (
+        value in {"1000", "1001", "1008", "1009", "1012", "1013"}
+        or value in {"4401", "4403", "4404", "4429"}
+    ),
     "le": lambda value: value == "+Inf" or float(value) > 0,
 }
 SHORT_RULES = {"preset": "raspisnoy.com", "custom_plan": ["1", "2", "2:no-trump"]}
@@ -125,6 +130,20 @@ def test_refusals_are_counted_by_status(store: Store) -> None:
     samples = _samples(client.get("/metrics").text)
     assert samples[("raspisnoy_http_errors_total", (("status", "404"),))] == 3
     assert samples[("raspisnoy_http_errors_total", (("status", "422"),))] == 1
+
+
+def test_sockets_closed_by_the_server_are_counted_by_code(store: Store) -> None:
+    client = _client(store, "127.0.0.1")
+    for _ in range(2):
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            client.websocket_connect("/ws/tables/no-such-table") as socket,
+        ):
+            socket.receive_json()
+        assert closed.value.code == 4404
+    samples = _samples(client.get("/metrics").text)
+    assert samples[("raspisnoy_socket_closes_total", (("code", "4404"),))] == 2
+    assert samples[("raspisnoy_sockets", (("kind", "table"),))] == 0
 
 
 def test_after_a_game_and_nothing_private(store: Store) -> None:

@@ -4,8 +4,8 @@ What can be read from the server's own objects is read when Prometheus scrapes: 
 tables by status and the review jobs from the database, the store's connection pool.
 What happens in between is counted as it happens, in one place each: every ``act`` of a
 table socket and the time from receiving it to its answer (``observe_action``, where the
-socket route hands it to the table's actor), the WebSockets open and the HTTP answers that
-refuse or fail (``AnswerCounter``, pure ASGI middleware).
+socket route hands it to the table's actor), the WebSockets open and closed and the HTTP
+answers that refuse or fail (``AnswerCounter``, pure ASGI middleware).
 
 Label values come from fixed sets only (a status, a socket kind, an HTTP status): no
 table id, no user and no card is ever a label. Each worker process has its own registry
@@ -73,6 +73,12 @@ class ServerMetrics:
             "raspisnoy_sockets",
             "WebSockets open now, by kind (table; lobby: any other).",
             ["kind"],
+            registry=self.registry,
+        )
+        self.closes = Counter(
+            "raspisnoy_socket_closes",
+            "WebSockets the server closed, by close code (4429: too many, 1008: flooding…).",
+            ["code"],
             registry=self.registry,
         )
         self.errors = Counter(
@@ -172,8 +178,9 @@ def observe_action(connection: HTTPConnection, message_type: str) -> Iterator[No
 
 
 class AnswerCounter:
-    """Pure ASGI middleware: counts the WebSockets open by kind and the HTTP answers of
-    status 400 or more (an exception that escapes the app becomes Starlette's 500)."""
+    """Pure ASGI middleware: counts the WebSockets open by kind, those the server closes
+    by code, and the HTTP answers of status 400 or more (an exception that escapes the app
+    becomes Starlette's 500). Every code is the server's own: a fixed set."""
 
     def __init__(self, app: ASGIApp, metrics: ServerMetrics) -> None:
         self.app = app
@@ -191,9 +198,15 @@ class AnswerCounter:
         path: str = scope["path"]
         kind = "table" if path.startswith("/ws/tables/") else "lobby"
         gauge = self.metrics.sockets.labels(kind)
+
+        async def counting_send(message: Message) -> None:
+            if message["type"] == "websocket.close":
+                self.metrics.closes.labels(str(message.get("code", 1000))).inc()
+            await send(message)
+
         gauge.inc()
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, counting_send)
         finally:
             gauge.dec()
 
