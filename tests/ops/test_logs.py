@@ -3,7 +3,7 @@ new one), returned in ``X-Request-ID`` and written in every JSON log line of the
 
 from __future__ import annotations
 
-import contextvars
+import asyncio
 import json
 import logging
 import re
@@ -15,7 +15,13 @@ from fastapi.testclient import TestClient
 from server_helpers import FAST, TEST_SECRET, Api
 
 from raspisnoy.server.app import create_app
-from raspisnoy.server.logs import REQUEST_ID, TABLE_ID, JsonFormatter, log_config, request_id_of
+from raspisnoy.server.logs import (
+    REQUEST,
+    JsonFormatter,
+    RequestContext,
+    log_config,
+    request_id_of,
+)
 from raspisnoy.server.process import ServerProcess
 from raspisnoy.store import Store
 
@@ -63,16 +69,20 @@ def test_a_socket_is_accepted_with_its_id(client: TestClient) -> None:
         assert (b"x-request-id", b"socket-request-0001") in headers_sent
 
 
+def _line(message: str) -> dict[str, object]:
+    """``message`` as the JSON log line of a warning of ``raspisnoy.server.hub`` now."""
+    record = logging.LogRecord("raspisnoy.server.hub", logging.WARNING, "", 0, message, (), None)
+    line: dict[str, object] = json.loads(JsonFormatter().format(record))
+    return line
+
+
 def test_a_json_line_has_the_request_and_the_table() -> None:
-    record = logging.LogRecord("raspisnoy.server.hub", logging.WARNING, "", 0, "a %s", ("b",), None)
+    async def a_request() -> dict[str, object]:
+        REQUEST.set(RequestContext("abcdefgh12345678", "T4bLe_id", asyncio.current_task()))
+        return _line("a b")
 
-    def during_a_request() -> str:
-        REQUEST_ID.set("abcdefgh12345678")
-        TABLE_ID.set("T4bLe_id")
-        return JsonFormatter().format(record)
-
-    line = json.loads(contextvars.copy_context().run(during_a_request))
-    assert line.pop("time").endswith("+00:00")
+    line = asyncio.run(a_request())
+    assert str(line.pop("time")).endswith("+00:00")
     assert line == {
         "level": "WARNING",
         "logger": "raspisnoy.server.hub",
@@ -80,6 +90,29 @@ def test_a_json_line_has_the_request_and_the_table() -> None:
         "request_id": "abcdefgh12345678",
         "table_id": "T4bLe_id",
     }
+    assert "request_id" not in _line("outside any request")
+
+
+def test_only_the_request_names_it() -> None:
+    """A task started while a request is served (a table's actor) outlives it and serves
+    others, and a thread may be any task's: their lines name no request and no table."""
+
+    async def a_request() -> list[dict[str, object]]:
+        REQUEST.set(RequestContext("abcdefgh12345678", "T4bLe_id", asyncio.current_task()))
+        return [
+            _line("in the request"),
+            await asyncio.create_task(_spawned_line()),
+            await asyncio.to_thread(_line, "in a thread"),
+        ]
+
+    in_request, *elsewhere = asyncio.run(a_request())
+    assert in_request["request_id"] == "abcdefgh12345678"
+    for line in elsewhere:
+        assert "request_id" not in line and "table_id" not in line, line
+
+
+async def _spawned_line() -> dict[str, object]:
+    return _line("in a task")
 
 
 def test_the_format_setting_chooses_the_formatters() -> None:

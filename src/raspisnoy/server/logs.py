@@ -4,18 +4,21 @@ the request it belongs to and, for table work, the table's id (docs/operations.m
 ``RequestIdMiddleware`` gives every HTTP request and WebSocket an id: the proxy's
 ``X-Request-ID`` if it is a sensible one (nginx's ``$request_id``), else a new one. It
 keeps the id in a context variable, which every log line written while the request is
-served reads, and returns it in the answer's ``X-Request-ID`` header. ``log_config`` is
+served reads (``current_request``), and returns it in the answer's ``X-Request-ID``
+header. ``log_config`` is
 the logging configuration ``raspisnoy serve`` hands Uvicorn.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
 import re
 import sys
 import uuid
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -23,21 +26,48 @@ import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = [
-    "REQUEST_ID",
+    "REQUEST",
     "REQUEST_ID_HEADER",
-    "TABLE_ID",
     "JsonFormatter",
+    "RequestContext",
     "RequestIdMiddleware",
+    "current_request",
     "log_config",
     "request_id_of",
 ]
 
 #: The header a proxy sends the request's id in, and the answer returns it in.
 REQUEST_ID_HEADER = "x-request-id"
-#: The id of the request being served (``None`` outside any request).
-REQUEST_ID: ContextVar[str | None] = ContextVar("raspisnoy_request_id", default=None)
-#: The table the request is about (its path names it), for table work.
-TABLE_ID: ContextVar[str | None] = ContextVar("raspisnoy_table_id", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestContext:
+    """The request being served: its id, the table its path names, and the task serving
+    it (``None`` outside asyncio)."""
+
+    request_id: str
+    table_id: str | None
+    task: asyncio.Task[Any] | None
+
+
+#: The request being served, for the log lines written meanwhile (``None``: none).
+REQUEST: ContextVar[RequestContext | None] = ContextVar("raspisnoy_request", default=None)
+
+
+def current_request() -> RequestContext | None:
+    """The request the running code serves: only in the task serving it. Tasks started
+    meanwhile (a table's actor, loaded by one request, outlives it and serves others) and
+    threads (``asyncio.to_thread``) copy the context too, but may not be the request's:
+    ``None`` there, so that no log line names a request or a table it is not about."""
+    request = REQUEST.get()
+    if request is None:
+        return None
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # a thread without an event loop
+        return None
+    return request if task is request.task else None
+
 
 #: A request id taken as the proxy sent it: short, and only characters that cannot break
 #: a log line or a header (nginx's ``$request_id`` is 32 hexadecimal digits).
@@ -70,11 +100,14 @@ class RequestIdMiddleware:
             if name == b"x-request-id":
                 given = value.decode("latin-1")
         request_id = request_id_of(given)
+        table = _TABLE_PATH.match(scope["path"])
         # Not reset afterwards: each request runs in its own task, which ends with it, and
         # the server's own line about a request that failed is written after this returns.
-        REQUEST_ID.set(request_id)
-        table = _TABLE_PATH.match(scope["path"])
-        TABLE_ID.set(None if table is None else table.group(1))
+        REQUEST.set(
+            RequestContext(
+                request_id, None if table is None else table.group(1), asyncio.current_task()
+            )
+        )
         header = (b"x-request-id", request_id.encode("latin-1"))
 
         async def send_with_id(message: Message) -> None:
@@ -97,11 +130,11 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        request_id, table_id = REQUEST_ID.get(), TABLE_ID.get()
-        if request_id is not None:
-            line["request_id"] = request_id
-        if table_id is not None:
-            line["table_id"] = table_id
+        request = current_request()
+        if request is not None:
+            line["request_id"] = request.request_id
+            if request.table_id is not None:
+                line["table_id"] = request.table_id
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return orjson.dumps(line, default=str).decode()
