@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 from server_helpers import FAST, TEST_SECRET, Api
 
 from raspisnoy.server.app import create_app
@@ -58,6 +60,15 @@ def test_an_invalid_id_is_replaced(client: TestClient, given: str) -> None:
     answer = client.get("/healthz", headers={"X-Request-ID": given})
     assert MADE.fullmatch(answer.headers["x-request-id"])
     assert request_id_of(given) != given
+
+
+@given(st.text(max_size=200) | st.from_regex(r"[A-Za-z0-9._:-]{8,128}", fullmatch=True))
+def test_a_request_id_is_always_safe_and_kept_only_when_valid(text: str) -> None:
+    request_id = request_id_of(text)
+    assert re.fullmatch(r"[A-Za-z0-9._:-]{8,128}", request_id)  # safe in a header and a line
+    valid = re.fullmatch(r"[A-Za-z0-9._:-]{8,128}", text) is not None
+    assert (request_id == text) == valid
+    assert valid or MADE.fullmatch(request_id)
 
 
 def test_a_socket_is_accepted_with_its_id(client: TestClient) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from fresh_databases import BACKENDS, new_database
 from prometheus_client.parser import text_string_to_metric_families
 from server_helpers import FAST, Api, Server, game_over, play_until
 from starlette.websockets import WebSocketDisconnect
@@ -42,6 +43,15 @@ def store(tmp_path: Path) -> Iterator[Store]:
     store.close()
 
 
+@pytest.fixture(params=BACKENDS)
+def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A fresh store on SQLite, then on PostgreSQL."""
+    with new_database(request.param, tmp_path) as url:
+        store = Store.open(url)
+        yield store
+        store.close()
+
+
 def _client(store: Store, address: str, **settings: object) -> TestClient:
     """A client of the app (no server, no lifespan) seen as coming from ``address``."""
     checked = ServerSettings(**{**FAST.model_dump(), **settings})  # validated, unlike model_copy
@@ -72,12 +82,17 @@ def _metrics_once(
         time.sleep(0.05)
 
 
-def test_loopback_reads_the_metrics(store: Store) -> None:
-    answer = _client(store, "127.0.0.1").get("/metrics")
+def test_loopback_reads_the_metrics(any_store: Store) -> None:
+    client = _client(any_store, "127.0.0.1")
+    token = client.post("/api/session", json={"nickname": "Host"}).json()["token"]
+    opened = client.post("/api/tables", json={}, headers={"authorization": f"Bearer {token}"})
+    assert opened.status_code == 201, opened.text
+    answer = client.get("/metrics")
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/plain")
     samples = _samples(answer.text)
-    assert samples[("raspisnoy_tables", (("status", "open"),))] == 0
+    assert samples[("raspisnoy_tables", (("status", "open"),))] == 1
+    assert samples[("raspisnoy_tables", (("status", "playing"),))] == 0
     assert samples[("raspisnoy_review_jobs", (("status", "queued"),))] == 0
     assert samples[("raspisnoy_store_up", ())] == 1
     assert ("raspisnoy_store_pool_checked_out", ()) in samples
