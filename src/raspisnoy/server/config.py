@@ -126,9 +126,9 @@ class ServerSettings(BaseSettings):
 
     #: Who may read ``/metrics`` (docs/operations.md): callers from these addresses or
     #: networks (a JSON list in the environment), or with ``Authorization: Bearer`` and
-    #: this token; anyone else gets the 404 of a path that does not exist.
+    #: this token (at least 16 characters); anyone else gets the 404 of a missing path.
     metrics_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
-    metrics_token: SecretStr | None = None
+    metrics_token: Annotated[SecretStr, Field(min_length=16)] | None = None
     #: How the server logs: ``json`` (one object a line, with the request id), ``text``,
     #: or ``None``: text when standard error is a terminal, JSON otherwise.
     log_format: Literal["json", "text"] | None = None
