@@ -16,7 +16,12 @@ from server_helpers import Api, Player, play_until, serve
 
 from raspisnoy.core.record import loads_record, replay
 from raspisnoy.server.process import free_port
-from raspisnoy.store.backup import known_migrations, migration_of, postgres_commands
+from raspisnoy.store.backup import (
+    backup_sqlite,
+    known_migrations,
+    migration_of,
+    postgres_commands,
+)
 
 #: A short game: four rounds, bots in three seats that play at once.
 RULES = {"preset": "raspisnoy.com", "custom_plan": ["3", "4", "3:blind", "2"]}
@@ -101,6 +106,19 @@ def test_restore_refuses_the_database_of_a_running_server(tmp_path: Path) -> Non
         assert len(done.stderr.splitlines()) == 1
         assert anna.http.get("/api/session").status_code == 200  # still serving its data
     assert _users(data / "raspisnoy.sqlite3") == {"Anna", "Boris"}  # nothing replaced
+
+
+def test_the_progress_reaches_every_page(tmp_path: Path) -> None:
+    data, backup = tmp_path / "data", tmp_path / "copy.bak"
+    _make_database(data)
+    steps: list[tuple[int, int]] = []
+    assert backup_sqlite(data / "raspisnoy.sqlite3", backup, lambda *step: steps.append(step))
+    assert steps and steps[-1][0] == steps[-1][1] > 0
+    assert not list(tmp_path.glob(".*.partial"))  # renamed into place
+    with sqlite3.connect(backup) as copy:
+        assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert copy.execute("PRAGMA journal_mode").fetchone() == ("delete",)  # one file
+    assert _users(backup) == {"Anna"}
 
 
 def test_backup_refuses_to_overwrite_a_file(tmp_path: Path) -> None:
