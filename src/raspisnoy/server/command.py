@@ -148,8 +148,8 @@ def serve(
     tune_gc()
     from raspisnoy.server.logs import log_config
 
-    logging = log_config(settings.log_format)  # JSON or text (docs/operations.md)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_config=logging, **UVICORN_OPTIONS)
+    logs = log_config(settings.log_format)  # JSON or text (docs/operations.md)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_config=logs, **UVICORN_OPTIONS)
 
 
 def _check_cluster(settings: ServerSettings, workers: int) -> None:
