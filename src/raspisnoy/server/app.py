@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from redis.asyncio import Redis
 
 from raspisnoy.bots.expert import warm_up
-from raspisnoy.ratings.results import record_results
+from raspisnoy.casino_advisor import warm_up as warm_up_casino
 from raspisnoy.server.auth import Sessions, load_secret
 from raspisnoy.server.broadcast import RedisBroadcast
 from raspisnoy.server.cluster import Ownership
@@ -27,13 +27,13 @@ from raspisnoy.server.errors import (
     request_error_answer,
     validation_error_answer,
 )
-from raspisnoy.server.hub import Hub
 from raspisnoy.server.limits import RedisSocketCounts
 from raspisnoy.server.logs import RequestIdMiddleware
 from raspisnoy.server.metrics import install_metrics
 from raspisnoy.server.reviews import ReviewQueue
 from raspisnoy.server.routes import API_ROUTERS, OTHER_ROUTERS
 from raspisnoy.server.routes.pages import add_docs, score_page_router
+from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.store import FencedError, Store
 
 __all__ = ["WEB_DIR", "create_app"]
@@ -51,8 +51,6 @@ def create_app(
     """The ASGI application over ``store`` (already migrated); ``web_dir``, if it exists,
     is served at ``/``. Raises ``SecretKeyError`` if the server's secret cannot be had."""
     settings = settings or ServerSettings()
-    if record_results not in store.finish_hooks:  # a game's end stores results and ratings
-        store.finish_hooks.append(record_results)
     ownership, broadcast, sockets = None, None, None
     if settings.redis_url is not None:  # one of several workers (docs/cluster.md)
         redis = Redis.from_url(settings.redis_url, decode_responses=True)
@@ -75,6 +73,7 @@ def create_app(
         # The expert's compiled search loads (or compiles) once per process: do it now,
         # off the event loop, rather than at the first bot's turn.
         threading.Thread(target=warm_up, name="expert-warm-up", daemon=True).start()
+        threading.Thread(target=warm_up_casino, name="casino-warm-up", daemon=True).start()
         await hub.start()
         await services.sockets.start()
         await review_queue.start()

@@ -18,12 +18,12 @@ from cachetools import LRUCache
 from fastapi import Depends, FastAPI
 from starlette.requests import HTTPConnection
 
-from raspisnoy.server.actor import TableActor
 from raspisnoy.server.auth import SESSION_COOKIE, Sessions
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.hub import Hub
 from raspisnoy.server.limits import Limits, SocketCounts
+from raspisnoy.server.services.tables.actor import TableActor
+from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.store import NotFoundError, Players, Store, UserRow
 
 __all__ = [

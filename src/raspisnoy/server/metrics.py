@@ -162,11 +162,12 @@ def metrics_of(connection: HTTPConnection) -> ServerMetrics | None:
 
 
 @contextmanager
-def observe_action(connection: HTTPConnection, message_type: str) -> Iterator[None]:
-    """Around handing a client message to its table's actor: an ``act`` is counted and
-    timed until the actor has answered it (the ack is then in the client's outbox)."""
+def observe_action(connection: HTTPConnection, is_action: bool) -> Iterator[None]:
+    """Around handing a client message to its table's actor: an action (``act``) is
+    counted and timed until the actor has answered it (the ack is then in the client's
+    outbox); other messages are not."""
     metrics = metrics_of(connection)
-    if metrics is None or message_type != "act":
+    if metrics is None or not is_action:
         yield
         return
     started = time.perf_counter()

@@ -30,8 +30,8 @@ from multiprocessing.pool import Pool
 from typing import Any
 
 from raspisnoy.core import View, game_to_record
+from raspisnoy.ratings import rebuild_game
 from raspisnoy.review import Budget, hint, review_game
-from raspisnoy.server.actor import rebuild_game
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.store import Claim, Reviews, Store, StoreError
 

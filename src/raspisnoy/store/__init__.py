@@ -30,7 +30,6 @@ from raspisnoy.store.players import (
 from raspisnoy.store.repository import (
     EventRow,
     FencedError,
-    FinishHook,
     NotFoundError,
     SeatRow,
     SheetRow,
@@ -40,6 +39,7 @@ from raspisnoy.store.repository import (
     TableRow,
     UserRow,
 )
+from raspisnoy.store.results import GameEnd, GameEnds, RatedSeat, StoredRating
 from raspisnoy.store.reviews import Claim, ReviewRow, Reviews, ReviewStatus
 from raspisnoy.store.together import ChatRow, Together
 
@@ -56,11 +56,13 @@ __all__ = [
     "EventRow",
     "FencedError",
     "Figures",
-    "FinishHook",
+    "GameEnd",
+    "GameEnds",
     "HandRow",
     "NotFoundError",
     "Players",
     "Profile",
+    "RatedSeat",
     "RatingLine",
     "RecentGame",
     "ReviewRow",
@@ -73,6 +75,7 @@ __all__ = [
     "StaleWriteError",
     "Store",
     "StoreError",
+    "StoredRating",
     "TableRow",
     "Together",
     "UserRow",

@@ -11,8 +11,8 @@ from raspisnoy.ratings import is_rated_rules
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Actor, CurrentUser, HubDep, LimitsDep, SettingsDep, StoreDep
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.hub import Hub
 from raspisnoy.server.schemas import SeatIn, TableIn
+from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.wire import TableOut, TablesOut, table_json
 from raspisnoy.store import Store, UserRow
 
