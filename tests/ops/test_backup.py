@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from server_helpers import Api, Player, play_until, serve
+from server_process import free_port
 
 from raspisnoy.core.record import loads_record, replay
-from raspisnoy.server.process import free_port
 from raspisnoy.store.backup import (
     backup_sqlite,
     known_migrations,

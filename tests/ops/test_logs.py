@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from server_helpers import FAST, TEST_SECRET, Api
+from server_process import ServerProcess
 
 from raspisnoy.server.app import create_app
 from raspisnoy.server.logs import (
@@ -24,7 +25,6 @@ from raspisnoy.server.logs import (
     log_config,
     request_id_of,
 )
-from raspisnoy.server.process import ServerProcess
 from raspisnoy.store import Store
 
 #: What a made request id looks like.
