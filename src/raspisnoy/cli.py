@@ -53,6 +53,16 @@ class _Commands(LazyGroup):
             "Record the results of every finished game that has none (games that ended before\n"
             "ratings existed); safe to run again: games with results are left alone.",
         ),
+        "backup": LazyCommand(
+            "raspisnoy.store.command:backup_command",
+            "Back up the server's database to TARGET while the server runs (SQLite: an online\n"
+            "backup; PostgreSQL: prints the pg_dump command).",
+        ),
+        "restore": LazyCommand(
+            "raspisnoy.store.command:restore_command",
+            "Replace the server's database with BACKUP (stop the server first: SQLite refuses\n"
+            "while a server holds the database; PostgreSQL: prints the pg_restore command).",
+        ),
         "rules": LazyCommand(
             "raspisnoy.rulebook.command:rules_app", "List, show, compare and document rulesets."
         ),

@@ -28,6 +28,8 @@ from raspisnoy.server.errors import (
     validation_error_answer,
 )
 from raspisnoy.server.limits import RedisSocketCounts
+from raspisnoy.server.logs import RequestIdMiddleware
+from raspisnoy.server.metrics import install_metrics
 from raspisnoy.server.reviews import ReviewQueue
 from raspisnoy.server.routes import API_ROUTERS, OTHER_ROUTERS
 from raspisnoy.server.routes.pages import add_docs, score_page_router
@@ -98,6 +100,8 @@ def create_app(
         app.include_router(router, dependencies=[Depends(count_request)])
     for router in OTHER_ROUTERS:
         app.include_router(router)
+    install_metrics(app, store)  # /metrics, guarded (docs/operations.md)
+    app.add_middleware(RequestIdMiddleware)  # outermost: every request has its id
     if web_dir.is_dir():  # mounted last: the routes above take precedence
         app.include_router(score_page_router(web_dir))
         app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")

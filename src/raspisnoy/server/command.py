@@ -146,7 +146,10 @@ def serve(
     except SecretKeyError as error:
         fail(str(error))
     tune_gc()
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", **UVICORN_OPTIONS)
+    from raspisnoy.server.logs import log_config
+
+    logs = log_config(settings.log_format)  # JSON or text (docs/operations.md)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_config=logs, **UVICORN_OPTIONS)
 
 
 def _check_cluster(settings: ServerSettings, workers: int) -> None:

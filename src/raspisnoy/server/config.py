@@ -8,7 +8,7 @@ names every field. ``raspisnoy serve``'s options override the environment.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from limits import parse_many
 from pydantic import AfterValidator, Field, SecretStr
@@ -123,6 +123,15 @@ class ServerSettings(BaseSettings):
     #: Hints at unrated tables: search iterations per hint, and how often one user may ask.
     hint_iterations: Annotated[int, Field(ge=64)] = 4_000
     hints_per_user: Rate = "30/minute"
+
+    #: Who may read ``/metrics`` (docs/operations.md): callers from these addresses or
+    #: networks (a JSON list in the environment), or with ``Authorization: Bearer`` and
+    #: this token (at least 16 characters); anyone else gets the 404 of a missing path.
+    metrics_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
+    metrics_token: Annotated[SecretStr, Field(min_length=16)] | None = None
+    #: How the server logs: ``json`` (one object a line, with the request id), ``text``,
+    #: or ``None``: text when standard error is a terminal, JSON otherwise.
+    log_format: Literal["json", "text"] | None = None
 
     def database(self) -> str:
         """The database URL: ``database_url``, else the SQLite file in ``data_dir``."""

@@ -24,7 +24,8 @@ from raspisnoy.server.deps import (
 )
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
-from raspisnoy.server.protocol import ProtocolError, parse_client_message
+from raspisnoy.server.metrics import observe_action
+from raspisnoy.server.protocol import Act, ProtocolError, parse_client_message
 from raspisnoy.server.services.chat import count_chat
 from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.store import NotFoundError, Players, UserRow
@@ -134,7 +135,8 @@ async def _serve(
         except ProtocolError as error:
             connection.send(error.to_message())
             continue
-        await actor.call(partial(actor.receive, connection, parsed))
+        with observe_action(websocket, isinstance(parsed, Act)):  # actions/s, act→ack time
+            await actor.call(partial(actor.receive, connection, parsed))
 
 
 async def receive_text(
