@@ -185,9 +185,7 @@ def test_money_is_conserved_over_many_hands(server: Server) -> None:
 
 def casino_of(server: Server) -> Casino:
     """The running app's casino (made at its first casino request), for white-box checks."""
-    app: Any = server._server.config.app
-    casino: Casino = app.state.casino
-    return casino
+    return server.services.casino
 
 
 def fold_all(player: Player, *antes: int) -> None:

@@ -46,6 +46,8 @@ class Limits:
         self.tables_per_user = parse_many(settings.tables_per_user)
         self.logins_per_address = parse_many(settings.logins_per_address)
         self.logins_per_account = parse_many(settings.logins_per_account)
+        self.password_checks_per_address = parse_many(settings.password_checks_per_address)
+        self.password_checks_per_account = parse_many(settings.password_checks_per_account)
         self.chat_per_user = parse_many(settings.chat_messages_per_user)
         self.hints_per_user = parse_many(settings.hints_per_user)
 

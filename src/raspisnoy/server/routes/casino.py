@@ -32,11 +32,8 @@ router = APIRouter(prefix="/api/casino", tags=["casino"])
 
 
 def _casino(request: Request, services: ServicesDep) -> Casino:
-    """The app's casino, made on first use over the app's store."""
-    casino: Casino | None = getattr(request.app.state, "casino", None)
-    if casino is None:
-        casino = request.app.state.casino = Casino(services.store)
-    return casino
+    """The app's casino."""
+    return services.casino
 
 
 class DealIn(BaseModel):

@@ -12,11 +12,10 @@ Who may do what, by the rules the history routes already follow:
   from that seat's view alone.
 """
 
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path
 from pydantic import BaseModel, ConfigDict
-from starlette.requests import HTTPConnection
 
 from raspisnoy.server.deps import Actor, CurrentUser, LimitsDep, Services, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
@@ -66,8 +65,8 @@ class HintOut(_Out):
     choices: list[ChoiceOut]
 
 
-def _queue(connection: HTTPConnection) -> ReviewQueue:
-    return cast(ReviewQueue, connection.app.state.review_queue)
+def _queue(services: ServicesDep) -> ReviewQueue:
+    return services.review_queue
 
 
 QueueDep = Annotated[ReviewQueue, Depends(_queue)]
