@@ -23,7 +23,13 @@ from server_helpers import FAST, Api, Server
 
 from raspisnoy.casino import DECK, HAND_FORMAT, Card, CasinoHand, Deal, Phase
 from raspisnoy.casino.record import replay_record, verify_record
-from raspisnoy.server.casino import ADVISOR_POOL, HINT_THREADS, REFILL_BELOW, START_BALANCE, Casino
+from raspisnoy.server.services.casino import (
+    ADVISOR_POOL,
+    HINT_THREADS,
+    REFILL_BELOW,
+    START_BALANCE,
+    Casino,
+)
 from raspisnoy.store import CasinoStore, Store
 
 Message = dict[str, Any]

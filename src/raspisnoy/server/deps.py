@@ -18,13 +18,14 @@ from fastapi import Depends, FastAPI
 from starlette.requests import HTTPConnection
 
 from raspisnoy.server.actor import TableActor
-from raspisnoy.server.auth import SESSION_COOKIE, Sessions
+from raspisnoy.server.auth import SESSION_COOKIE
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.hub import Hub
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.services.container import Services
-from raspisnoy.store import NotFoundError, Players, Store, UserRow
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.store import NotFoundError, Store, UserRow
 
 __all__ = [
     "Actor",
@@ -32,12 +33,10 @@ __all__ = [
     "HubDep",
     "LimitsDep",
     "OptionalUser",
-    "PlayersDep",
     "RequestToken",
     "SameOrigin",
     "Services",
     "ServicesDep",
-    "SessionsDep",
     "SettingsDep",
     "StoreDep",
     "address_of",
@@ -74,10 +73,6 @@ def _hub(services: ServicesDep) -> Hub:
     return services.hub
 
 
-def _sessions(services: ServicesDep) -> Sessions:
-    return services.sessions
-
-
 def _limits(services: ServicesDep) -> Limits:
     return services.limits
 
@@ -86,14 +81,6 @@ StoreDep = Annotated[Store, Depends(_store)]
 LimitsDep = Annotated[Limits, Depends(_limits)]
 SettingsDep = Annotated[ServerSettings, Depends(_settings)]
 HubDep = Annotated[Hub, Depends(_hub)]
-SessionsDep = Annotated[Sessions, Depends(_sessions)]
-
-
-def _players(services: ServicesDep) -> Players:
-    return services.players
-
-
-PlayersDep = Annotated[Players, Depends(_players)]
 
 
 #: Methods that change something: with the session cookie they need an allowed origin.
@@ -119,7 +106,7 @@ def origin_allowed(connection: HTTPConnection, settings: ServerSettings) -> bool
 
 async def user_of_token(services: Services, token: str) -> UserRow | None:
     """The user of a session token; ``None`` if it is unknown, ended or expired."""
-    return await services.hub.run(services.store.user_of_session, services.sessions.digest(token))
+    return await in_thread(services.store.user_of_session, services.sessions.digest(token))
 
 
 def _request_token(connection: HTTPConnection, services: ServicesDep) -> str | None:

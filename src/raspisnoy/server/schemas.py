@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from raspisnoy.bots import BOTS
 from raspisnoy.core import DEFAULT_PRESET
 
 __all__ = [
     "CredentialsIn",
+    "EntryIn",
     "NewPasswordIn",
     "NicknameIn",
     "PasswordIn",
+    "RoundIn",
     "SeatIn",
     "TableIn",
     "default_bot",
@@ -79,3 +81,25 @@ class TableIn(_StrictIn):
     rated: bool = False
     #: Whether spectators may read and write the table's chat.
     spectator_chat: bool = False
+
+
+class EntryIn(BaseModel):
+    """One entry of a score sheet, as the model's ``next_entry`` asks for it: a bid or a
+    trick count of a seat (``value``), or the kind and dealer of a control round
+    («контрольная»)."""
+
+    model_config = ConfigDict(extra="forbid")
+    entry: Literal["bid", "taken", "control"]
+    seat: StrictInt | None = None
+    value: StrictInt | None = None
+    kind: str | None = None
+    dealer: StrictInt | None = None
+
+
+class RoundIn(BaseModel):
+    """A past round of a score sheet rewritten: bids (``null`` for a round without bids)
+    and tricks by seat."""
+
+    model_config = ConfigDict(extra="forbid")
+    bids: list[StrictInt | None] | None
+    taken: list[StrictInt | None]

@@ -7,8 +7,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 
 from raspisnoy.core import PRESETS
-from raspisnoy.server.deps import OptionalUser, PlayersDep, ServicesDep
+from raspisnoy.server.deps import OptionalUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import (
     LeaderboardOut,
     ProfileOut,
@@ -25,11 +26,11 @@ RECENT_DAYS = 30
 
 
 @router.get("/players/{user_id}", response_model=ProfileOut)
-async def profile(user_id: str, players: PlayersDep, services: ServicesDep) -> dict[str, Any]:
+async def profile(user_id: str, services: ServicesDep) -> dict[str, Any]:
     """A player's profile: ratings and their history, statistics overall and per preset,
     recent finished games (each with its replay)."""
     try:
-        found = await services.hub.run(players.profile, user_id)
+        found = await in_thread(services.players.profile, user_id)
     except NotFoundError:
         raise RequestError(Refusal.NOT_FOUND, f"no player {user_id!r}") from None
     return profile_json(found)
@@ -37,7 +38,6 @@ async def profile(user_id: str, players: PlayersDep, services: ServicesDep) -> d
 
 @router.get("/leaderboard", response_model=LeaderboardOut)
 async def leaderboard(
-    players: PlayersDep,
     services: ServicesDep,
     viewer: OptionalUser,
     preset: str = ALL_SCOPE,
@@ -61,8 +61,8 @@ async def leaderboard(
     if after is not None and before is not None:
         raise RequestError(Refusal.INVALID, "a page is after a line or before one, not both")
     since = None if period == "all" else datetime.now(UTC) - timedelta(days=RECENT_DAYS)
-    found = await services.hub.run(
-        lambda: players.leaderboard(
+    found = await in_thread(
+        lambda: services.players.leaderboard(
             preset,
             since=since,
             offset=(page - 1) * size,

@@ -4,7 +4,7 @@ the routes reach them (``deps.ServicesDep`` and the aliases beside it).
 It owns the store and its repositories (each made once here), the settings, the hub of
 tables, the session tokens, the limits, the socket counts, the cache of finished games'
 reports, the password pool, the review queue, the casino and the services the routes
-call (accounts). ``start`` and ``stop`` run with the app's lifespan.
+call (accounts, sheets, reviews). ``start`` and ``stop`` run with the app's lifespan.
 """
 
 from __future__ import annotations
@@ -18,14 +18,15 @@ from redis.asyncio import Redis
 from raspisnoy.bots.expert import warm_up
 from raspisnoy.server.auth import Sessions, load_secret
 from raspisnoy.server.broadcast import RedisBroadcast
-from raspisnoy.server.casino import Casino
 from raspisnoy.server.cluster import Ownership
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.hub import Hub
 from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
-from raspisnoy.server.reviews import ReviewQueue
 from raspisnoy.server.services.accounts import Accounts
+from raspisnoy.server.services.casino import Casino
 from raspisnoy.server.services.passwords import Passwords
+from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
+from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.store import Players, Reviews, Store, Together
 
 __all__ = ["Services"]
@@ -54,6 +55,8 @@ class Services:
     together: Together = field(init=False)
     passwords: Passwords = field(init=False)
     accounts: Accounts = field(init=False)
+    sheets: Sheets = field(init=False)
+    review_desk: ReviewDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -65,6 +68,8 @@ class Services:
         self.together = Together(self.store)
         self.passwords = Passwords(settings.password_workers, settings.password_queue)
         self.accounts = Accounts(self.players, self.passwords, self.limits, self.hub, self.reports)
+        self.sheets = Sheets(self.store)
+        self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:
