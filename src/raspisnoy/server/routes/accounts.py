@@ -4,8 +4,6 @@ checks of names and passwords, and their limits, are the accounts service's
 (``services.accounts``).
 """
 
-from typing import Any
-
 from fastapi import APIRouter, Request, Response
 
 from raspisnoy.server.auth import SESSION_COOKIE
@@ -21,9 +19,17 @@ from raspisnoy.server.deps import (
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.routes.session import begin_session
-from raspisnoy.server.schemas import CredentialsIn, NewPasswordIn, PasswordIn
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import LogoutOut, SessionOut, SessionsOut, session_line_json, user_json
+from raspisnoy.server.wire import (
+    CredentialsIn,
+    LogoutOut,
+    NewPasswordIn,
+    PasswordIn,
+    SessionLineOut,
+    SessionOut,
+    SessionsOut,
+    UserOut,
+)
 from raspisnoy.store import ANONYMOUS, UserRow
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -37,7 +43,7 @@ async def register(
     user: OptionalUser,
     token: RequestToken,
     services: ServicesDep,
-) -> dict[str, Any]:
+) -> SessionOut:
     """Register a user name and password. A guest's session registers the guest itself
     (same id: every game, seat and sheet stays theirs); the session is then replaced by
     a new one, so a token from before the upgrade cannot be used for new requests."""
@@ -60,7 +66,7 @@ async def log_in(
     response: Response,
     token: RequestToken,
     services: ServicesDep,
-) -> dict[str, Any]:
+) -> SessionOut:
     """Log in with a user name and password: a new session on this device (others stay).
     Too many attempts from one address, or for one user name, answer 429."""
     found = await services.accounts.log_in(body.username, body.password, address_of(request))
@@ -76,14 +82,14 @@ async def change_password(
     user: CurrentUser,
     token: RequestToken,
     services: ServicesDep,
-) -> dict[str, Any]:
+) -> LogoutOut:
     """Change the password (the current one is asked for); every other session ends."""
     assert token is not None  # there is a user, so there was a token
     keep, address = services.sessions.digest(token), address_of(request)
     ended = await services.accounts.change_password(
         user, body.password, body.new_password, keep, address
     )
-    return {"user": user_json(user), "sessions_ended": ended}
+    return LogoutOut(user=UserOut.of(user), sessions_ended=ended)
 
 
 @router.delete("/account", response_model=LogoutOut)
@@ -93,33 +99,34 @@ async def delete_account(
     response: Response,
     user: CurrentUser,
     services: ServicesDep,
-) -> dict[str, Any]:
+) -> LogoutOut:
     """Delete the account: its games stay, under the name ``Anonymous``; its name,
     password, ratings and every session go."""
     ended = await services.accounts.delete(user, body.password, address_of(request))
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
-    return {"user": user_json(UserRow(user.id, ANONYMOUS, "deleted")), "sessions_ended": ended}
+    deleted = UserRow(user.id, ANONYMOUS, "deleted")
+    return LogoutOut(user=UserOut.of(deleted), sessions_ended=ended)
 
 
 @router.get("/sessions", response_model=SessionsOut)
 async def list_sessions(
     user: CurrentUser, token: RequestToken, services: ServicesDep
-) -> dict[str, Any]:
+) -> SessionsOut:
     """The caller's sessions on every device, newest first; ``current`` marks this one."""
     assert token is not None
     lines = await in_thread(services.players.sessions_of, user.id, services.sessions.digest(token))
-    return {"sessions": [session_line_json(line) for line in lines]}
+    return SessionsOut(sessions=[SessionLineOut.of(line) for line in lines])
 
 
 @router.delete("/sessions/{session_id}", response_model=LogoutOut)
-async def end_session(session_id: str, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+async def end_session(session_id: str, user: CurrentUser, services: ServicesDep) -> LogoutOut:
     """End one of the caller's sessions (another device): its sockets close with 4401,
     on every worker."""
     ended = await in_thread(services.players.end_session_of, user.id, session_id)
     if ended is None:
         raise RequestError(Refusal.NOT_FOUND, f"you have no session {session_id!r}")
     await services.hub.close_sessions(EndedSessions((ended,)))
-    return {"user": user_json(user), "sessions_ended": 1}
+    return LogoutOut(user=UserOut.of(user), sessions_ended=1)
 
 
 async def _end_session(token: str, services: Services, *, close_sockets: bool = True) -> None:

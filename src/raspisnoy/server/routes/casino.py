@@ -7,10 +7,9 @@ the history of finished hands and each one's record. The game itself is in
 """
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from raspisnoy.casino import Action, Change, parse_action, parse_cards
 from raspisnoy.core import InvalidInputError
@@ -24,27 +23,11 @@ from raspisnoy.server.services.casino import (
     HistoryOut,
     StateOut,
 )
+from raspisnoy.server.wire import DealIn, DecisionIn
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api/casino", tags=["casino"])
-
-
-class DealIn(BaseModel):
-    """A new hand: one ante per box bought (1 to 3 boxes; the third plays closed)."""
-
-    model_config = ConfigDict(extra="forbid")
-    antes: Annotated[list[StrictInt], Field(min_length=1, max_length=3)]
-
-
-class DecisionIn(BaseModel):
-    """A decision of the box to act (``box`` from 1, which guards against a double tap):
-    ``cards`` names the cards to change, and only for ``change``."""
-
-    model_config = ConfigDict(extra="forbid")
-    box: StrictInt
-    action: Literal["fold", "bet", "buy", "change", "buy-dealer", "decline"]
-    cards: Annotated[list[StrictStr], Field(max_length=5)] | None = None
 
 
 def _action(decision: DecisionIn) -> Action:

@@ -1,7 +1,6 @@
 """A player's games, and the score report and record of any started game."""
 
 from collections.abc import Callable
-from typing import Any
 
 import orjson
 from fastapi import APIRouter, Response
@@ -12,25 +11,25 @@ from raspisnoy.server.actor import rebuild_game
 from raspisnoy.server.deps import CurrentUser, OptionalUser, Services, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import GamesOut, Json, RecordOut, ReportOut, game_report, history_json
+from raspisnoy.server.wire import GamesOut, HistoryOut, Json, RecordOut, ReportOut, game_report
 from raspisnoy.store import NotFoundError, UserRow
 
 router = APIRouter(prefix="/api", tags=["history"])
 
 
 @router.get("/me/games", response_model=GamesOut)
-async def my_games(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+async def my_games(user: CurrentUser, services: ServicesDep) -> GamesOut:
     """The caller's games, unfinished and finished, newest first; a finished one with the
     caller's place and points."""
     rows = await in_thread(services.store.tables_of_user, user.id)
     places = await in_thread(services.players.places_of, user.id)
     hints = await in_thread(services.reviews.hint_seats, [row.id for row in rows])
-    return {
-        "games": [
-            {**history_json(row, user.id, places.get(row.id)), "hints": list(hints.get(row.id, ()))}
+    return GamesOut(
+        games=[
+            HistoryOut.of(row, user.id, places.get(row.id), tuple(hints.get(row.id, ())))
             for row in rows
         ]
-    }
+    )
 
 
 @router.get("/games/{table_id}/score", response_model=ReportOut)

@@ -2,7 +2,7 @@
 only (a game in progress is in neither until it ends)."""
 
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
@@ -14,8 +14,6 @@ from raspisnoy.server.wire import (
     LeaderboardOut,
     ProfileOut,
     board_key,
-    leaderboard_json,
-    profile_json,
 )
 from raspisnoy.store import ALL_SCOPE, BoardKey, NotFoundError
 
@@ -26,14 +24,14 @@ RECENT_DAYS = 30
 
 
 @router.get("/players/{user_id}", response_model=ProfileOut)
-async def profile(user_id: str, services: ServicesDep) -> dict[str, Any]:
+async def profile(user_id: str, services: ServicesDep) -> ProfileOut:
     """A player's profile: ratings and their history, statistics overall and per preset,
     recent finished games (each with its replay)."""
     try:
         found = await in_thread(services.players.profile, user_id)
     except NotFoundError:
         raise RequestError(Refusal.NOT_FOUND, f"no player {user_id!r}") from None
-    return profile_json(found)
+    return ProfileOut.of(found)
 
 
 @router.get("/leaderboard", response_model=LeaderboardOut)
@@ -46,7 +44,7 @@ async def leaderboard(
     size: Annotated[int, Query(ge=1, le=100)] = 25,
     after: str | None = None,
     before: str | None = None,
-) -> dict[str, Any]:
+) -> LeaderboardOut:
     """Players by displayed rating, over every rated game (``preset=all``) or one
     preset's, all time or those who played in the last 30 days; ``me`` is the viewer's
     own line wherever it is. Bots have no rating here and are never listed.
@@ -72,7 +70,7 @@ async def leaderboard(
             before=_cursor("before", before),
         )
     )
-    return leaderboard_json(found, preset=preset, period=period, size=size)
+    return LeaderboardOut.of(found, preset=preset, period=period, size=size)
 
 
 def _cursor(name: str, value: str | None) -> BoardKey | None:

@@ -1,17 +1,14 @@
 """Sessions: a guest's (choose a nickname), see who you are, change the nickname, log
 out here or everywhere. ``begin_session`` also serves the account routes' log-in."""
 
-from typing import Any
-
 from fastapi import APIRouter, Request, Response
 
 from raspisnoy.server.auth import SESSION_COOKIE, InvalidNicknameError, check_nickname
 from raspisnoy.server.deps import CurrentUser, RequestToken, Services, ServicesDep, address_of
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.revocation import EndedSessions
-from raspisnoy.server.schemas import NicknameIn
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import LogoutOut, SessionOut, UserAnswer, user_json
+from raspisnoy.server.wire import LogoutOut, NicknameIn, SessionOut, UserAnswer, UserOut
 from raspisnoy.store import UserRow
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -23,7 +20,7 @@ async def create_session(
     request: Request,
     response: Response,
     services: ServicesDep,
-) -> dict[str, Any]:
+) -> SessionOut:
     """Start a guest session with a nickname: a token, also set as a cookie, valid for
     ``RASPISNOY_SESSION_SECONDS`` (30 days) unless ended sooner."""
     nickname = _nickname(body)
@@ -35,7 +32,7 @@ async def create_session(
 
 async def begin_session(
     user: UserRow, request: Request, response: Response, services: Services
-) -> dict[str, Any]:
+) -> SessionOut:
     """A new session of ``user``: its token in the answer and in the session cookie
     (HttpOnly, SameSite=Lax: other sites' pages cannot read it, and their forms and
     scripts do not send it with writes), the browser noted for the list of sessions."""
@@ -49,7 +46,7 @@ async def begin_session(
         httponly=True,
         samesite="lax",
     )
-    return {"user": user_json(user), "token": token}
+    return SessionOut(user=UserOut.of(user), token=token)
 
 
 @router.delete("/session", response_model=LogoutOut)
@@ -58,7 +55,7 @@ async def log_out(
     token: RequestToken,
     response: Response,
     services: ServicesDep,
-) -> dict[str, Any]:
+) -> LogoutOut:
     """Log out: this session's token stops working at once (its table sockets are closed
     with 4401 on every worker, and the cookie is cleared)."""
     assert token is not None  # there is a user, so there was a token
@@ -66,32 +63,32 @@ async def log_out(
     ended = await in_thread(services.store.end_session, digest)
     await services.hub.close_sessions(EndedSessions((digest,)))
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
-    return {"user": user_json(user), "sessions_ended": ended}
+    return LogoutOut(user=UserOut.of(user), sessions_ended=ended)
 
 
 @router.delete("/sessions", response_model=LogoutOut)
 async def log_out_everywhere(
     user: CurrentUser, response: Response, services: ServicesDep
-) -> dict[str, Any]:
+) -> LogoutOut:
     """Log out everywhere: every token of the caller stops working at once, and every
     table socket of the caller is closed with 4401, on every worker."""
     ended = await in_thread(services.store.end_sessions_of, user.id)
     await services.hub.close_sessions(EndedSessions(user=user.id))
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
-    return {"user": user_json(user), "sessions_ended": ended}
+    return LogoutOut(user=UserOut.of(user), sessions_ended=ended)
 
 
 @router.get("/session", response_model=UserAnswer)
-async def read_session(user: CurrentUser) -> dict[str, Any]:
+async def read_session(user: CurrentUser) -> UserAnswer:
     """Who the session belongs to."""
-    return {"user": user_json(user)}
+    return UserAnswer(user=UserOut.of(user))
 
 
 @router.patch("/session", response_model=UserAnswer)
-async def rename(body: NicknameIn, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+async def rename(body: NicknameIn, user: CurrentUser, services: ServicesDep) -> UserAnswer:
     """Change the nickname (games already started keep the old one)."""
     renamed = await in_thread(services.store.rename_user, user.id, _nickname(body))
-    return {"user": user_json(renamed)}
+    return UserAnswer(user=UserOut.of(renamed))
 
 
 def _nickname(body: NicknameIn) -> str:

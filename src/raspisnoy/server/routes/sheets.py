@@ -15,14 +15,14 @@ from raspisnoy.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from raspisnoy.scorekeeper import PROBLEMS, SheetError
 from raspisnoy.server.deps import OptionalUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.schemas import EntryIn, RoundIn
 from raspisnoy.server.services.sheets import TOKEN_HEADER, sheet_csv
 from raspisnoy.server.wire import (
+    EntryIn,
     ProblemsOut,
+    RoundIn,
     SheetOut,
     SheetsOut,
-    sheet_json,
-    sheet_summary,
+    SheetSummaryOut,
     stored_sheet,
 )
 
@@ -43,22 +43,22 @@ def _problems() -> Iterator[None]:
 
 
 @router.get("", response_model=SheetsOut)
-async def my_sheets(user: OptionalUser, services: ServicesDep) -> dict[str, Any]:
+async def my_sheets(user: OptionalUser, services: ServicesDep) -> SheetsOut:
     """The caller's sheets, the most recently changed first."""
     rows = await services.sheets.of_user(user)
-    return {"sheets": [sheet_summary(row) for row in rows]}
+    return SheetsOut(sheets=[SheetSummaryOut.of(row) for row in rows])
 
 
 @router.post("", status_code=201, response_model=SheetOut, response_model_exclude_unset=True)
-async def create_sheet(body: dict[str, Any], user: OptionalUser, services: ServicesDep) -> Any:
+async def create_sheet(body: dict[str, Any], user: OptionalUser, services: ServicesDep) -> SheetOut:
     """A new sheet owned by the caller: a ``raspisnoy-sheet/1`` object (usually with no
     rounds yet), checked by the scorekeeper."""
     with _problems():
-        return sheet_json(await services.sheets.create(user, body))
+        return SheetOut.of(await services.sheets.create(user, body))
 
 
 @router.get("/problems/{lang}", response_model=ProblemsOut)
-async def problems(lang: str) -> dict[str, Any]:
+async def problems(lang: str) -> ProblemsOut:
     """How the scorekeeper's problems read in ``lang`` (ru, uk, en): the templates of
     the ``score`` catalog, filled in with an error's ``params``, ``round`` and ``player``."""
     if lang not in LANGUAGES:
@@ -66,17 +66,17 @@ async def problems(lang: str) -> dict[str, Any]:
             Refusal.NOT_FOUND, f"no language {lang[:8]!r}; languages: {', '.join(LANGUAGES)}"
         )
     messages = {**catalog(DEFAULT_LANGUAGE), **catalog(lang)}
-    return {
-        "where_round": messages["score.where_round"],
-        "where_player": messages["score.where_player"],
-        "problems": {code: messages[f"score.problem.{code}"] for code in PROBLEMS},
-    }
+    return ProblemsOut(
+        where_round=messages["score.where_round"],
+        where_player=messages["score.where_player"],
+        problems={code: messages[f"score.problem.{code}"] for code in PROBLEMS},
+    )
 
 
 @router.get("/shared/{share_id}", response_model=SheetOut, response_model_exclude_unset=True)
-async def shared_sheet(share_id: str, services: ServicesDep) -> Any:
+async def shared_sheet(share_id: str, services: ServicesDep) -> SheetOut:
     """The sheet behind a read-only link: no id, no token, nothing to change it with."""
-    return sheet_json(await services.sheets.shared(share_id), editor=False)
+    return SheetOut.of(await services.sheets.shared(share_id), editor=False)
 
 
 @router.get(
@@ -101,18 +101,18 @@ async def shared_csv(
 @router.get("/{sheet_id}", response_model=SheetOut, response_model_exclude_unset=True)
 async def read_sheet(
     sheet_id: str, user: OptionalUser, services: ServicesDep, token: Token = None
-) -> Any:
+) -> SheetOut:
     """The sheet with its share id and edit token (owner or edit token only)."""
-    return sheet_json(await services.sheets.editable(sheet_id, user, token))
+    return SheetOut.of(await services.sheets.editable(sheet_id, user, token))
 
 
 @router.post("/{sheet_id}/entries", response_model=SheetOut, response_model_exclude_unset=True)
 async def add_entry(
     sheet_id: str, body: EntryIn, user: OptionalUser, services: ServicesDep, token: Token = None
-) -> Any:
+) -> SheetOut:
     """Enter the next bid, trick count or control round (the sheet's ``next``)."""
     with _problems():
-        return sheet_json(await services.sheets.enter(sheet_id, user, token, body))
+        return SheetOut.of(await services.sheets.enter(sheet_id, user, token, body))
 
 
 @router.put(
@@ -125,16 +125,16 @@ async def edit_round(
     user: OptionalUser,
     services: ServicesDep,
     token: Token = None,
-) -> Any:
+) -> SheetOut:
     """Rewrite round ``number`` (from 1); later rounds are checked again, totals follow."""
     with _problems():
-        return sheet_json(await services.sheets.edit_round(sheet_id, user, token, number, body))
+        return SheetOut.of(await services.sheets.edit_round(sheet_id, user, token, number, body))
 
 
 @router.post("/{sheet_id}/undo", response_model=SheetOut, response_model_exclude_unset=True)
 async def undo(
     sheet_id: str, user: OptionalUser, services: ServicesDep, token: Token = None
-) -> Any:
+) -> SheetOut:
     """Take back the last entry."""
     with _problems():
-        return sheet_json(await services.sheets.undo(sheet_id, user, token))
+        return SheetOut.of(await services.sheets.undo(sheet_id, user, token))

@@ -11,9 +11,8 @@ from raspisnoy.ratings import is_rated_rules
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Actor, CurrentUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.schemas import SeatIn, TableIn
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import TableOut, TablesOut, table_json
+from raspisnoy.server.wire import SeatIn, TableIn, TableOut, TablesOut, table_json
 from raspisnoy.store import Store, UserRow
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])

@@ -48,6 +48,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import ChoiceOut, HintOut, ReviewOut
 from raspisnoy.store import (
     Claim,
     NotFoundError,
@@ -170,9 +171,7 @@ class ReviewQueue:
         loop = asyncio.get_running_loop()
         while True:
             try:
-                await in_thread(
-                    self.reviews.requeue_stale, self.settings.review_stale_seconds
-                )
+                await in_thread(self.reviews.requeue_stale, self.settings.review_stale_seconds)
                 # A job whose process died never reports back; once it went back to the
                 # queue as stale, its slot is free again.
                 held = await in_thread(self.reviews.running_of, self.name)
@@ -228,7 +227,7 @@ class ReviewDesk:
         self._reviews = queue.reviews
         self._limits = limits
 
-    async def request(self, table_id: str, seat: int, user: UserRow) -> Json:
+    async def request(self, table_id: str, seat: int, user: UserRow) -> ReviewOut:
         """Queue a review of one seat of a finished game (``user``'s request), unless it
         was asked for before (then it is answered as it stands, at no cost)."""
         reviews, settings = self._reviews, self._settings
@@ -256,7 +255,7 @@ class ReviewDesk:
             self._queue.wake()
         return await self._review_json(row)
 
-    async def read(self, table_id: str, seat: int) -> Json:
+    async def read(self, table_id: str, seat: int) -> ReviewOut:
         """A seat's review of a finished game as it stands."""
         await self._finished_table(table_id, seat)
         row = await in_thread(self._reviews.get, table_id, seat)
@@ -267,7 +266,7 @@ class ReviewDesk:
             )
         return await self._review_json(row)
 
-    async def hint(self, actor: TableActor, user: UserRow) -> Json:
+    async def hint(self, actor: TableActor, user: UserRow) -> HintOut:
         """The expert's suggestion for ``user``'s seat on its turn, from its own view;
         refused at a rated table, to spectators and out of turn. The game is marked as
         one with hints."""
@@ -286,8 +285,8 @@ class ReviewDesk:
         self._limits.hit(self._limits.hints_per_user, "hints of this user", user.id)
         answer = await in_thread(hint_answer, view, self._settings.hint_iterations)
         await in_thread(self._reviews.count_hint, table.id, seat)
-        choices = answer["choices"][:HINT_CHOICES]
-        return {"seat": seat, "suggested": answer["suggested"], "choices": choices}
+        choices = [ChoiceOut(**choice) for choice in answer["choices"][:HINT_CHOICES]]
+        return HintOut(seat=seat, suggested=answer["suggested"], choices=choices)
 
     async def _finished_table(self, table_id: str, seat: int) -> TableRow:
         """The table of a finished game with that seat, or the refusal: a game in
@@ -309,18 +308,7 @@ class ReviewDesk:
             )
         return table
 
-    async def _review_json(self, row: ReviewRow) -> Json:
+    async def _review_json(self, row: ReviewRow) -> ReviewOut:
         position = await in_thread(self._reviews.queue_position, row.table_id, row.seat)
         hints = await in_thread(self._reviews.hint_seats, [row.table_id])
-        return {
-            "game": row.table_id,
-            "seat": row.seat,
-            "status": str(row.status),
-            "done": row.done,
-            "total": row.total,
-            "position": position,
-            "iterations": row.iterations,
-            "error": row.error,
-            "review": row.result,
-            "hints": list(hints.get(row.table_id, ())),
-        }
+        return ReviewOut.of(row, position, tuple(hints.get(row.table_id, ())))

@@ -23,9 +23,8 @@ from collections.abc import Callable
 from raspisnoy.i18n import translate
 from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_to_json
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.schemas import EntryIn, RoundIn
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import Json, stored_sheet
+from raspisnoy.server.wire import EntryIn, Json, RoundIn, stored_sheet
 from raspisnoy.store import NotFoundError, SheetRow, StaleWriteError, Store, UserRow
 
 __all__ = ["TOKEN_HEADER", "Sheets", "sheet_csv"]
