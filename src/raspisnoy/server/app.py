@@ -21,6 +21,7 @@ from raspisnoy.server.errors import (
     request_error_answer,
     validation_error_answer,
 )
+from raspisnoy.server.limits import BodyLimit
 from raspisnoy.server.routes import API_ROUTERS, OTHER_ROUTERS
 from raspisnoy.server.routes.pages import add_docs, score_page_router
 from raspisnoy.server.services.container import Services
@@ -57,6 +58,7 @@ def create_app(
         lifespan=lifespan,
     )
     install(app, services)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_exception_handler(RequestError, request_error_answer)
     app.add_exception_handler(FencedError, fenced_answer)
     app.add_exception_handler(RequestValidationError, validation_error_answer)

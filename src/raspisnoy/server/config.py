@@ -98,6 +98,9 @@ class ServerSettings(BaseSettings):
     #: Reports of finished games (``/score``, ``/record``) kept ready to answer.
     report_cache_size: Annotated[int, Field(ge=0)] = 1000
 
+    #: Largest request body in bytes (as nginx's ``client_max_body_size`` of 1 MiB); a
+    #: larger one is refused with 413 before it is read.
+    max_body_bytes: Annotated[int, Field(ge=1024)] = 1024 * 1024
     #: Largest client message in bytes; a larger one closes the connection (1009).
     max_message_bytes: Annotated[int, Field(ge=64)] = 4096
     #: Sustained client messages per second, and the burst allowed above it; a client
