@@ -21,6 +21,7 @@ from raspisnoy.server.errors import (
     request_error_answer,
     validation_error_answer,
 )
+from raspisnoy.server.headers import SecurityHeaders
 from raspisnoy.server.limits import BodyLimit
 from raspisnoy.server.routes import API_ROUTERS, OTHER_ROUTERS
 from raspisnoy.server.routes.pages import add_docs, score_page_router
@@ -29,6 +30,8 @@ from raspisnoy.store import FencedError, Store
 
 __all__ = ["WEB_DIR", "create_app"]
 
+#: The API reference (Swagger UI).
+DOCS_PATH = "/api/docs"
 #: The browser client's static files, served at ``/`` when the folder exists.
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 
@@ -59,10 +62,11 @@ def create_app(
     )
     install(app, services)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders, docs_path=DOCS_PATH)
     app.add_exception_handler(RequestError, request_error_answer)
     app.add_exception_handler(FencedError, fenced_answer)
     app.add_exception_handler(RequestValidationError, validation_error_answer)
-    add_docs(app, "/api/docs")
+    add_docs(app, DOCS_PATH)
     for router in API_ROUTERS:
         app.include_router(router, dependencies=[Depends(count_request)])
     for router in OTHER_ROUTERS:
