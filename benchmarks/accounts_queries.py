@@ -6,9 +6,9 @@ same ``Players`` / ``Store`` methods the server calls. Prints p50 and p95 per qu
 target is p95 ≤ 50 ms) and, with ``--json``, writes them.
 
 The rating update is a real game: a whole game played with the engine by random moves
-at a new rated table of four filled players, its actions stored, then
-``Store.finish_table`` timed (it replays the game, stores four results, adds them to
-the kept sums of figures, and moves eight ratings and their kept counts in one
+at a new rated table of four filled players, its actions stored, then its end
+(``ratings.backfill.end_stored_game``) timed (it replays the game, stores four results,
+adds them to the kept sums of figures, and moves eight ratings and their kept counts in one
 transaction). The game's setup is not timed. The machine's load average (one minute)
 before and after is printed and written with the figures: on a shared machine the
 figures are mostly waiting for a core, so compare runs made back to back.
@@ -32,7 +32,7 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from raspisnoy.core import Deal, Game, resolve_rules
-from raspisnoy.ratings.results import record_results
+from raspisnoy.ratings.backfill import end_stored_game
 from raspisnoy.store import BoardKey, EventRow, Players, Store
 from raspisnoy.store.models import PlayerRating, User
 
@@ -109,7 +109,6 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     options = parser.parse_args()
     store = Store.open(_url(options.schema))
-    store.finish_hooks.append(record_results)
     players = Players(store)
     with store.engine.connect() as connection:
         ids = [row[0] for row in connection.execute(text("SELECT id FROM users ORDER BY id"))]
@@ -148,7 +147,7 @@ def main() -> None:
     results = {name: _timed(options.runs, call) for name, call in cases.items()}
     tables = [_finished_game(store, rng.sample(ids, 4), n) for n in range(options.updates)]
     results["rating update (finish_table)"] = _timed(
-        options.updates, lambda n: store.finish_table(tables[n])
+        options.updates, lambda n: end_stored_game(store, tables[n])
     )
     load = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     print(f"schema {options.schema}: {len(ids)} players, {games} result rows")

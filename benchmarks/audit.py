@@ -63,9 +63,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"
 from fresh_databases import new_database
 from leak_check import EVERY_KIND, check, check_rest, states_of
 from server_helpers import TEST_SECRET, Api, Player
+from server_process import ServerProcess
 
 from raspisnoy.core import loads_record, replay
-from raspisnoy.server.process import ServerProcess
 from raspisnoy.store import Store
 
 Message = dict[str, Any]

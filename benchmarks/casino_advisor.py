@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from raspisnoy.casino import DECK, Card, dealer_after_purchase, evaluate, settle_box
-from raspisnoy.casino.advisor import Advice, advise, advise_purchase
+from raspisnoy.casino_advisor.advisor import Advice, advise, advise_purchase
 
 #: Enumerate exchanges of up to three cards exactly (15,180 draws each).
 EXACT_DRAWS = 15_180

@@ -2,7 +2,7 @@
 
 Every hand is one box of ante 1. Two strategies:
 
-* ``--strategy table`` (the default): the strategy table (``raspisnoy.casino.strategy``,
+* ``--strategy table`` (the default): the strategy table (``raspisnoy.casino_advisor.strategy``,
   built from the advisor offline) on decks shuffled by ``random.Random(SEED)``, played
   and settled by ``Strategy.play`` on the compiled evaluator: the box's decision looked
   up, bet or fold after an exchange by the table's thresholds, the dealer's game bought
@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from raspisnoy.casino import CasinoHand, Phase
-from raspisnoy.casino.advisor import advise, advise_purchase
-from raspisnoy.casino.strategy import load_strategy
+from raspisnoy.casino_advisor.advisor import advise, advise_purchase
+from raspisnoy.casino_advisor.strategy import load_strategy
 
 Z95 = 1.959964
 BLOCK = 50

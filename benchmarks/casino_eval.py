@@ -2,7 +2,7 @@
 
 The same random 5- and 6-card hands go through every evaluator in one run; the table
 gives hands per second and the ratio to ours. Ours is timed three ways: the pure kernel
-(``kernels.rank5`` / ``best_key``, what the engine runs), ``evaluate`` (the combination's
+(``ranking.rank5`` / ``best_key``, what the engine runs), ``evaluate`` (the combination's
 name, the second combination and the pays on top), and the compiled kernel, called
 from Python one hand at a time (as the peers are) and in a compiled loop (what the
 advisor runs). Before timing, every peer is checked to order
@@ -26,9 +26,9 @@ from functools import partial
 from typing import Any
 
 from raspisnoy.casino import DECK, Card, evaluate
-from raspisnoy.casino import kernels as pure
-from raspisnoy.casino.advisor import advise
-from raspisnoy.casino.fast import compiled
+from raspisnoy.casino import ranking as pure
+from raspisnoy.casino_advisor.advisor import advise
+from raspisnoy.casino_advisor.fast import compiled
 
 SUITS = "SCDH"
 
@@ -177,7 +177,7 @@ def measure(hands: int, seed: int) -> dict[str, Any]:
 def _advisor_share(seed: int) -> dict[str, float]:
     """CPU time of one advice, and of the evaluation inside it: the dealer's 163,185
     hands and the keys after a purchase of his game (about 3 million hands)."""
-    from raspisnoy.casino.advisor import _Backend, _tables, _unknown
+    from raspisnoy.casino_advisor.advisor import _Backend, _tables, _unknown
 
     rng = random.Random(seed)
     backend = _Backend(None)

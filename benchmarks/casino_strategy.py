@@ -11,7 +11,7 @@ each position whose table decision is an exchange, the threshold's choice agains
 advisor's exact bet value.
 
     nice -n 19 .venv/bin/python benchmarks/casino_strategy.py build --positions 1600 \\
-        --workers 2 --out src/raspisnoy/casino/data/strategy.json
+        --workers 2 --out src/raspisnoy/casino_advisor/data/strategy.json
     nice -n 19 .venv/bin/python benchmarks/casino_strategy.py check --positions 300 \\
         --workers 2 --out benchmarks/results/casino-strategy.json
 """
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from raspisnoy.casino import DECK
-from raspisnoy.casino.advisor import advise
-from raspisnoy.casino.strategy import (
+from raspisnoy.casino_advisor.advisor import advise
+from raspisnoy.casino_advisor.strategy import (
     Position,
     Strategy,
     advisor_values,

@@ -1,7 +1,7 @@
 """What the live lobby costs the server, against the polling it replaced.
 
 Before, every lobby page asked ``GET /api/tables`` every 5 s: reads grew with the number
-of people in the lobby. The lobby socket (``raspisnoy.server.lobby_feed``) reads the lobby
+of people in the lobby. The lobby socket (``raspisnoy.server.services.lobby``) reads the lobby
 once per change (a burst of changes within the settling time costs one read) and sends
 the same text to every socket, so reads follow the changes, not the watchers. This
 measures one read of each kind on SQLite with ``--tables`` open and as many playing
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from figures import print_figures
-from raspisnoy.server.lobby_feed import MAX_LINES
+from raspisnoy.server.services.lobby import MAX_LINES
 from raspisnoy.server.wire import encode, lobby_message, table_json
 from raspisnoy.store import Store
 

@@ -80,7 +80,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from figures import print_figures
 from guests import SEATS, seated_table
 from profiles import Profiler
-from raspisnoy.server.process import free_port
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
+from server_process import free_port
 
 
 def cpu_seconds(pids: list[int]) -> float:

@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import json
 import random
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -35,7 +36,8 @@ from rich.progress import Progress
 from rich.table import Table
 from websockets.asyncio.client import connect
 
-from raspisnoy.server.process import ServerProcess
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
+from server_process import ServerProcess
 
 #: Environment of the soaked server: every per-address and per-user limit lifted.
 LIFTED_LIMITS = {

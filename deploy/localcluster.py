@@ -28,7 +28,8 @@ from types import TracebackType
 
 import httpx
 
-from raspisnoy.server.process import free_port
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
+from server_process import free_port
 
 __all__ = [
     "NGINX_TEMPLATE",

@@ -1,12 +1,14 @@
 """Architecture: every import inside ``src/raspisnoy`` follows the layers.
 
 The layers (``ARCHITECTURE.md``, "Layers"; README "Layout"): core ← bots ← arena;
-core ← scorekeeper; core, casino, bots, store ← server ← cli. ``core`` and ``casino`` are
-pure: the standard library only (the casino's advisor may also use NumPy and Numba). The
-commands sit on top: ``play`` (``raspisnoy play``), every part's ``command`` module
-(``raspisnoy.server.command``, ``raspisnoy.scorekeeper.command``…) and ``cli``, which
-registers them all. Outside core, code imports ``raspisnoy.core`` — core's public face —
-or the fast-path module ``raspisnoy.core.fast``, never another module of core.
+core ← scorekeeper; core ← casino ← casino_advisor; core, casino, casino_advisor, bots,
+store ← server ← cli. ``core`` and ``casino`` are pure: the standard library only (the
+casino also imports core's cards and errors); the casino's advisor may also use NumPy and
+Numba. The command layer sits on top: ``play`` (``raspisnoy play``), every part's
+``command`` module (``raspisnoy.server.command``, ``raspisnoy.scorekeeper.command``…),
+``casino_command`` and ``cli``, which registers them all; nothing below imports it.
+Outside core, code imports ``raspisnoy.core`` — core's public face — or the fast-path
+module ``raspisnoy.core.fast``, never another module of core.
 
 Every import statement is read from the source (``import``, ``from … import``, relative
 imports resolved against the module's package, imports inside functions too), so a change
@@ -31,6 +33,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "core": frozenset(),
     # The casino game deals the same cards (``Card``) and raises the same errors as core.
     "casino": frozenset({"core"}),
+    # The advisor values the rules' decisions, as bots play core's games.
+    "casino_advisor": frozenset({"core", "casino"}),
     "i18n": frozenset(),
     "store": frozenset(),
     "bots": frozenset({"core"}),
@@ -47,7 +51,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # runs the expert's reviews and hints (review).
     "server": frozenset(
         {"core", "casino", "bots", "store", "scorekeeper", "ratings", "i18n", "cli_support"}
-        | {"review"}
+        | {"review", "casino_advisor"}
     ),
     "play": frozenset({"core", "bots", "i18n", "cli_support", "command"}),
     "cli": frozenset(
@@ -55,6 +59,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "raspisnoy",
             "core",
             "casino",
+            "casino_advisor",
+            "casino_command",
             "bots",
             "arena",
             "scorekeeper",
@@ -69,11 +75,15 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "ratings",
         }
     ),
-    # A part's own command modules (``raspisnoy.casino.command``…) sit on top with the
+    # A part's own command modules (``raspisnoy.scorekeeper.command``…) sit on top with the
     # other commands: they may use any part below ``cli``.
     "command": frozenset(
         {"core", "casino", "bots", "arena", "scorekeeper", "store", "server", "i18n", "play"}
-        | {"cli_support", "rulebook", "review", "research", "ratings"}
+        | {"cli_support", "rulebook", "review", "research", "ratings", "casino_advisor"}
+    ),
+    # The casino's commands: the rules, the advisor and the terminal game's file helpers.
+    "casino_command": frozenset(
+        {"core", "casino", "casino_advisor", "i18n", "cli_support", "play", "command"}
     ),
     "__main__": frozenset({"cli"}),
     "raspisnoy": frozenset(),
@@ -81,8 +91,12 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 #: The pure parts and the libraries beyond the standard library each may use.
 PURE: dict[str, frozenset[str]] = {
     "core": frozenset(),
-    "casino": frozenset({"numpy", "numba"}),
+    "casino": frozenset(),
+    "casino_advisor": frozenset({"numpy", "numba"}),
 }
+#: The command layer: the parts that parse command lines and print; no other part may
+#: import them.
+COMMAND_LAYER = frozenset({"command", "casino_command", "play", "cli", "__main__"})
 #: The modules of core that other parts may import.
 CORE_FACES = frozenset({"raspisnoy.core", "raspisnoy.core.fast"})
 
@@ -141,7 +155,8 @@ def violations_of(path: Path, source: str) -> list[str]:
         top = target.split(".")[0]
         if part in PURE and top != "raspisnoy":
             if top not in sys.stdlib_module_names and top not in PURE[part]:
-                found.append(f"{where} imports {target}: {part} is pure (standard library only)")
+                libraries = ", ".join(["the standard library", *sorted(PURE[part])])
+                found.append(f"{where} imports {target}: {part} is pure ({libraries} only)")
             continue
         target_part = part_of(target)
         if target_part is None or target_part == part:
@@ -164,6 +179,15 @@ def test_every_part_has_a_layer() -> None:
     parts = {part_of(module_name(path)) for path in source_files()}
     assert parts <= set(MAY_IMPORT), parts - set(MAY_IMPORT)
     assert {"core", "bots", "arena", "scorekeeper", "server", "cli"} <= parts
+
+
+def test_nothing_below_the_command_layer_may_import_it() -> None:
+    found = {
+        part: allowed & COMMAND_LAYER
+        for part, allowed in MAY_IMPORT.items()
+        if part not in COMMAND_LAYER and allowed & COMMAND_LAYER
+    }
+    assert found == {}
 
 
 def test_every_import_follows_the_layers() -> None:
@@ -190,6 +214,17 @@ def test_every_import_follows_the_layers() -> None:
         ("scorekeeper/sheet.py", "from raspisnoy import bots", ["may not import bots"]),
         ("arena/match.py", "from raspisnoy.server import app", ["may not import server"]),
         ("store/models.py", "from raspisnoy.core import Game", ["store may not import core"]),
+        ("casino/game.py", "from raspisnoy.core import Card\nfrom . import evaluate", []),
+        ("casino/evaluate.py", "import numba", ["casino is pure"]),
+        ("casino/view.py", "import typer", ["casino is pure"]),
+        ("casino/game.py", "from raspisnoy.casino_advisor import advise", ["may not import"]),
+        ("casino/game.py", "from raspisnoy.i18n import translate", ["may not import i18n"]),
+        ("casino_advisor/advisor.py", "import numpy\nfrom raspisnoy.casino import evaluate", []),
+        ("casino_advisor/fast.py", "import rich", ["casino_advisor is pure"]),
+        ("casino_advisor/hint.py", "from raspisnoy.casino_command import casino_app", ["may not"]),
+        ("casino_advisor/advisor.py", "from raspisnoy.bots import Bot", ["may not import bots"]),
+        ("server/casino.py", "from raspisnoy.casino_command import casino_app", ["may not"]),
+        ("casino_command/play.py", "import typer\nfrom raspisnoy.casino_advisor import advise", []),
         ("server/app.py", "from raspisnoy.cli import app", ["server may not import cli"]),
         ("cli.py", "from raspisnoy import __version__\nfrom .server import command", []),
     ],

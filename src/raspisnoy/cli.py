@@ -1,5 +1,5 @@
 """The ``raspisnoy`` command: it registers each part's commands (``raspisnoy.<part>.command``)
-and turns every expected failure into one line.
+by name, imported only when one runs, and turns every expected failure into one line.
 
 Every expected failure (bad options, unreadable or illegal records) ends with one line
 ``error: ...`` on standard error and exit status 1; nothing else is printed then, and
@@ -9,37 +9,71 @@ never a traceback.
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, ClassVar
 
 import typer
 
 from raspisnoy import __version__
-from raspisnoy.arena.command import arena_command
-from raspisnoy.casino.command import casino_app
-from raspisnoy.cli_support import help_without_command
-from raspisnoy.play import play_command
-from raspisnoy.ratings.command import backfill_command
-from raspisnoy.review.command import review_command
-from raspisnoy.rulebook.command import replay_command, rules_app, schedule_command
-from raspisnoy.scorekeeper.command import score_app
-from raspisnoy.server.command import serve
+from raspisnoy.cli_support import LazyCommand, LazyGroup, help_without_command
+
+
+class _Commands(LazyGroup):
+    """Every command of ``raspisnoy``, in the order of its ``--help``: each is imported
+    when it runs, so ``raspisnoy rules list`` loads neither the server nor Numba."""
+
+    lazy: ClassVar[Mapping[str, LazyCommand]] = {
+        "serve": LazyCommand(
+            "raspisnoy.server.command:serve",
+            "Run the game server: lobby, tables, bots and the WebSocket protocol.",
+        ),
+        "play": LazyCommand(
+            "raspisnoy.play:play_command",
+            "Play raspisnoy in the terminal against bots; Ctrl-C saves the game, --resume goes on.",
+        ),
+        "review": LazyCommand(
+            "raspisnoy.review.command:review_command",
+            "Review every bid and card of a game with the expert's search: points lost, worst"
+            " first.",
+        ),
+        "schedule": LazyCommand(
+            "raspisnoy.rulebook.command:schedule_command",
+            "Print the round plan: cards and kind of every round.",
+        ),
+        "replay": LazyCommand(
+            "raspisnoy.rulebook.command:replay_command",
+            "Check every card and action of a game record against the rules and score it.",
+        ),
+        "arena": LazyCommand(
+            "raspisnoy.arena.command:arena_command",
+            "Play a duplicate match between bots: every deal once per seating of the line-up.",
+        ),
+        "backfill-results": LazyCommand(
+            "raspisnoy.ratings.command:backfill_command",
+            "Record the results of every finished game that has none (games that ended before\n"
+            "ratings existed); safe to run again: games with results are left alone.",
+        ),
+        "rules": LazyCommand(
+            "raspisnoy.rulebook.command:rules_app", "List, show, compare and document rulesets."
+        ),
+        "score": LazyCommand(
+            "raspisnoy.scorekeeper.command:score_app",
+            "Keep the score of a game played with real cards («расписная»).",
+        ),
+        "casino": LazyCommand(
+            "raspisnoy.casino_command:casino_app",
+            "Casino Russian poker against the dealer: hands, settlement, advice, a game.",
+        ),
+    }
+
 
 app = typer.Typer(
     name="raspisnoy",
     help="Raspisnoy poker («расписной покер»): rules engine, records and tools.",
     pretty_exceptions_enable=False,
     add_completion=False,
+    cls=_Commands,
 )
-app.add_typer(rules_app, name="rules")
-app.command()(serve)
-app.command("play")(play_command)
-app.command("review")(review_command)
-app.add_typer(score_app, name="score")
-app.add_typer(casino_app, name="casino")
-app.command("schedule")(schedule_command)
-app.command("replay")(replay_command)
-app.command("arena")(arena_command)
-app.command("backfill-results")(backfill_command)
 
 
 @app.callback(invoke_without_command=True)

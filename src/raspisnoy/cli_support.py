@@ -1,5 +1,6 @@
-"""What every ``raspisnoy`` subcommand shares: the one-line error convention, JSON output
-and rules from ``--rules``/``--set``.
+"""What every ``raspisnoy`` subcommand shares: the one-line error convention, JSON output,
+rules from ``--rules``/``--set``, and command groups whose commands are imported only when
+one runs (``LazyGroup``).
 
 Every expected failure ends with one line ``error: ...`` on standard error and exit
 status 1; nothing else is printed then, and never a traceback.
@@ -7,16 +8,28 @@ status 1; nothing else is printed then, and never a traceback.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
-from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, NoReturn, TypeVar
 
 import typer
+import typer.core
+import typer.main
 
 from raspisnoy.core import RaspisnoyError, Rules, parse_option_value, resolve_rules
 
-__all__ = ["fail", "guarded", "help_without_command", "print_json", "rules_from"]
+__all__ = [
+    "LazyCommand",
+    "LazyGroup",
+    "fail",
+    "guarded",
+    "help_without_command",
+    "print_json",
+    "rules_from",
+]
 
 _T = TypeVar("_T")
 
@@ -60,3 +73,61 @@ def rules_from(name: str, settings: list[str]) -> Rules:
             raise RaspisnoyError(f"an option setting is OPTION=VALUE, not {setting!r}")
         overrides[option.strip()] = parse_option_value(option.strip(), value)
     return resolve_rules(name, **overrides)
+
+
+@dataclass(frozen=True, slots=True)
+class LazyCommand:
+    """A command known by where it lives, imported when it runs.
+
+    ``target`` is ``module:attribute``, a Typer app (a command group) or a command
+    function; ``summary`` is the first paragraph of its help, which the group's ``--help``
+    lists without importing the module (``tests/test_cli_start.py`` checks that each is
+    the command's own)."""
+
+    target: str
+    summary: str
+
+    def load(self, name: str) -> typer.core.TyperGroup | typer.core.TyperCommand:
+        """Import the command and build it as ``add_typer``/``command`` would have."""
+        module, _, attribute = self.target.partition(":")
+        found = getattr(importlib.import_module(module), attribute)
+        if isinstance(found, typer.Typer):
+            group = typer.main.get_group(found)
+            group.name = name
+            return group
+        single = typer.Typer(add_completion=False)
+        single.command(name)(found)
+        command = typer.main.get_command(single)
+        assert isinstance(command, typer.core.TyperCommand)
+        return command
+
+
+class _Unloaded(typer.core.TyperCommand):
+    """What a group holds for a lazy command until it runs: its name and summary, for the
+    group's help and its "did you mean" suggestions."""
+
+
+class LazyGroup(typer.core.TyperGroup):
+    """A command group (``typer.Typer(cls=...)``, Typer's documented way to give an app
+    its own Click group class) that imports a command's module only when that command
+    runs, so that each command pays only for what it uses.
+
+    A subclass names its commands in ``lazy``, listed before those registered on the app
+    itself, in that order. Until a command runs the group holds a stand-in with its
+    summary, so ``--help`` lists every command with its help text and imports none."""
+
+    lazy: ClassVar[Mapping[str, LazyCommand]] = {}
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        stand_ins = {
+            name: _Unloaded(name=name, help=lazy.summary) for name, lazy in self.lazy.items()
+        }
+        self.commands = {**stand_ins, **self.commands}
+
+    # Typed loosely: the Click classes Typer passes are its own (vendored, not public).
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        """Load the command about to run (Click resolves a command only to run it)."""
+        if args and isinstance(self.commands.get(args[0]), _Unloaded):
+            self.commands[args[0]] = self.lazy[args[0]].load(args[0])
+        return super().resolve_command(ctx, args)

@@ -9,14 +9,17 @@ draw and every purchase can then be settled one by one with ``settle_box``.
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import subprocess
+import sys
 
 import pytest
 from casino_helpers import cards
 
 from raspisnoy.casino import DECK, Card, dealer_after_purchase, evaluate, settle_box
-from raspisnoy.casino.advisor import advise, advise_purchase
-from raspisnoy.casino.fast import compiled
+from raspisnoy.casino_advisor.advisor import advise, advise_purchase
+from raspisnoy.casino_advisor.fast import compiled
 
 BOX = cards("QS QH 7D 4C 2S")
 UP = Card.parse("9H")
@@ -128,6 +131,50 @@ def test_compiled_kernels_agree_with_the_pure_ones() -> None:
     for a, b in zip(pure.options, fast.options, strict=True):
         assert (a.option, a.method) == (b.option, b.method)
         assert a.value == pytest.approx(b.value, abs=1e-12)
+
+
+#: In a fresh interpreter: ``warm_up()``, then each compiled kernel's signatures and
+#: whether Numba caches it on disk.
+WARM_UP_PROBE = """
+import json
+from raspisnoy.casino_advisor import warm_up
+from raspisnoy.casino_advisor.fast import compiled
+warm_up()
+jit = compiled()
+print(json.dumps({
+    name: [len(kernel.signatures), kernel.stats.cache_path is not None]
+    for name, kernel in vars(jit).items() if name != "arrays"
+}))
+"""
+#: The kernels an advice runs (the others are called by these, or only by benchmarks).
+ADVICE_KERNELS = (
+    "fill_dealer_table",
+    "fill_subset_lists",
+    "fill_purchase_table",
+    "fill_purchase_order",
+    "bet_value",
+    "exact_exchange",
+    "sample_exchange",
+)
+
+
+def test_warm_up_leaves_the_kernels_compiled_and_cached_on_disk() -> None:
+    """What the server runs as it starts (``server/app.py``): afterwards no hint waits
+    for the compiler, and the next start loads the machine code from Numba's cache."""
+    if compiled() is None:
+        pytest.skip("Numba is not installed")
+    probe = subprocess.run(
+        [sys.executable, "-c", WARM_UP_PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    kernels = json.loads(probe.stdout)
+    assert {name: kernels[name][0] > 0 for name in ADVICE_KERNELS} == dict.fromkeys(
+        ADVICE_KERNELS, True
+    )
+    assert all(cached for _count, cached in kernels.values())
 
 
 def test_the_shortcuts_give_the_reference_values_on_the_whole_deck() -> None:

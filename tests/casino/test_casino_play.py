@@ -9,8 +9,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from raspisnoy.casino.command.play import START_BALANCE, CasinoTerminal, Wallet
 from raspisnoy.casino.record import verify_record
+from raspisnoy.casino_command.play import START_BALANCE, CasinoTerminal, Wallet
 
 
 def _terminal(

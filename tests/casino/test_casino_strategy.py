@@ -16,12 +16,12 @@ from raspisnoy.casino import (
     CasinoHand,
     Phase,
     hand_key,
-    kernels,
     parse_action,
+    ranking,
     shuffled_deck,
 )
-from raspisnoy.casino.advisor import advise
-from raspisnoy.casino.strategy import (
+from raspisnoy.casino_advisor.advisor import advise
+from raspisnoy.casino_advisor.strategy import (
     MAX_PAYS,
     RULES,
     STRATEGY_FORMAT,
@@ -35,7 +35,7 @@ from raspisnoy.casino.strategy import (
 )
 from raspisnoy.core import InvalidInputError
 
-TABLE = Path(__file__).parents[2] / "src/raspisnoy/casino/data/strategy.json"
+TABLE = Path(__file__).parents[2] / "src/raspisnoy/casino_advisor/data/strategy.json"
 
 
 def test_the_table_loads_and_is_small() -> None:
@@ -47,7 +47,7 @@ def test_the_table_loads_and_is_small() -> None:
     # After an exchange no hand without a combination bets, and every pair does.
     lowest_pair = hand_key(cards("2S 2H 3D 4C 5S"))
     for up in range(13):
-        assert not strategy.bets(kernels.QUALIFYING_KEY - 1, 0, up)
+        assert not strategy.bets(ranking.QUALIFYING_KEY - 1, 0, up)
         assert strategy.bets(lowest_pair, 1, up)
     assert all(rule in RULES for _count, ranking in strategy.rankings.values() for rule in ranking)
     with pytest.raises(InvalidInputError, match="format"):
@@ -60,8 +60,8 @@ def test_every_kind_of_hand_has_a_ranking() -> None:
     strategy = load_strategy()
     for category in range(11):
         assert f"c{category}" in strategy.rankings
-    for _count, ranking in strategy.rankings.values():
-        assert "fold" in ranking
+    for _count, options in strategy.rankings.values():
+        assert "fold" in options
 
 
 def test_the_rules_name_the_advisors_options() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from raspisnoy.store import EventRow, FencedError, Store
+from raspisnoy.store import EventRow, FencedError, GameEnds, Store
 
 
 def _started_table(store: Store) -> str:
@@ -61,7 +61,7 @@ def test_an_old_owners_seat_and_finish_are_refused(postgres_url: str) -> None:
         old = store.claim_table(table)
         store.claim_table(table)
         with pytest.raises(FencedError):
-            store.finish_table(table, old)
+            GameEnds(store).finish(table, fence=old)
         with pytest.raises(FencedError):
             store.set_seat(table, 1, None, old)
         assert store.get_table(table).status == "playing"

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 from e2e_helpers import PHONE_SMALL, server_process
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
-
-from raspisnoy.server.process import ServerProcess
+from server_process import ServerProcess
 
 CHROMIUM = Path(os.environ.get("RASPISNOY_CHROMIUM", "/usr/lib/chromium/chromium"))
 CHROMIUM_ARGS = [

@@ -9,8 +9,7 @@ from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize
-
-from raspisnoy.server.process import ServerProcess
+from server_process import ServerProcess
 
 
 def server_process(data: Path) -> ServerProcess:

@@ -12,8 +12,7 @@ from e2e_helpers import (
     visible_state,
 )
 from playwright.sync_api import Browser, BrowserContext, Page
-
-from raspisnoy.server.process import ServerProcess
+from server_process import ServerProcess
 
 #: Waits until the player may act (``arg``: the selector of what they may do) or the
 #: results are on show, and reads in one step what the whole game checks: the game's data,

@@ -20,8 +20,7 @@ from e2e_helpers import (
     set_language,
 )
 from playwright.sync_api import Browser, Page
-
-from raspisnoy.server.process import ServerProcess
+from server_process import ServerProcess
 
 #: Reviews and hints with the least budget the search accepts, at the usual priority (the
 #: shared test machine is rarely idle enough for review processes at nice 19).

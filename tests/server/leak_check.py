@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from raspisnoy.core import Card, Game, Phase, RoundKind, parse_action
-from raspisnoy.server.actor import rebuild_game
+from raspisnoy.ratings import rebuild_game
 from raspisnoy.store import EventRow, TableRow
 
 Message = dict[str, Any]

@@ -14,13 +14,13 @@ from typing import Any
 
 import httpx
 import uvicorn
+from server_process import ServerProcess, free_port
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from raspisnoy.server.app import WEB_DIR, create_app
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services
-from raspisnoy.server.process import ServerProcess, free_port
 from raspisnoy.store import Store
 
 Message = dict[str, Any]

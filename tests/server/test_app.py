@@ -13,11 +13,11 @@ import httpx
 import pytest
 from server_helpers import Api, Message, Server
 
-import raspisnoy.server.actor
-import raspisnoy.server.chat
-import raspisnoy.server.rematch
+import raspisnoy.server.services.chat
+import raspisnoy.server.services.rematch
+import raspisnoy.server.services.tables.actor
 from raspisnoy.server.config import ENV_PREFIX, ServerSettings
-from raspisnoy.server.errors import HTTP_STATUS, Refusal
+from raspisnoy.server.errors import HTTP_STATUS, SOCKET_ERRORS, Refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,8 +74,9 @@ def test_every_setting_is_documented() -> None:
     assert documented == expected
 
 
-def test_every_refusal_has_an_http_status() -> None:
-    assert set(HTTP_STATUS) == set(Refusal)
+def test_every_refusal_has_an_http_status_or_a_socket_error() -> None:
+    assert set(HTTP_STATUS) | SOCKET_ERRORS == set(Refusal)
+    assert Refusal.NOT_SEATED in SOCKET_ERRORS and Refusal.NOT_SEATED in HTTP_STATUS
 
 
 def _server_imports(module: ModuleType) -> set[str]:
@@ -96,20 +97,22 @@ def _server_imports(module: ModuleType) -> set[str]:
 
 def test_the_table_actor_does_not_import_the_hub() -> None:
     """The actor and the parts of it in their own modules (the chat, the rematch) know
-    the hub only as the actor's port."""
+    the hub only as the actor's port; the actor hands a game's end to the results. The
+    chat and the rematch know the actor only as the narrow interface each declares."""
     parts = {
         "raspisnoy.server.connection",
         "raspisnoy.server.errors",
         "raspisnoy.server.protocol",
         "raspisnoy.server.wire",
     }
-    inside = {"raspisnoy.server.chat", "raspisnoy.server.rematch"}
-    assert _server_imports(raspisnoy.server.actor) <= parts | inside
-    for module in (raspisnoy.server.chat, raspisnoy.server.rematch):
-        assert _server_imports(module) <= parts | {
-            "raspisnoy.server.actor",
-            "raspisnoy.server.limits",
-        }
+    inside = {
+        "raspisnoy.server.services.chat",
+        "raspisnoy.server.services.rematch",
+        "raspisnoy.server.services.results",
+    }
+    assert _server_imports(raspisnoy.server.services.tables.actor) <= parts | inside
+    for module in (raspisnoy.server.services.chat, raspisnoy.server.services.rematch):
+        assert _server_imports(module) <= parts | {"raspisnoy.server.limits"}
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "multipart/form-data", "application/json"])

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from raspisnoy.cli import app
 from raspisnoy.ratings import summarize
 from raspisnoy.ratings.backfill import backfill_results
-from raspisnoy.store import Players, Store
+from raspisnoy.store import GameEnds, Players, Store
 from raspisnoy.store.models import GameResult, GameTable
 
 
@@ -33,12 +33,12 @@ def results(store: Store) -> list[dict[str, object]]:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_old_games_get_their_results_once(backend: str, tmp_path: Path) -> None:
     with new_database(backend, tmp_path) as url:
-        store = Store.open(url)  # no finish hook: games end as they did before 0005
+        store = Store.open(url)  # games end without results, as they did before 0005
         person = store.create_user("Old Timer")
         games = [engine_game(seed) for seed in range(2)]
         old = [store_game(store, person.id, game) for game in games]
         for table_id in old:
-            store.finish_table(table_id)
+            GameEnds(store).finish(table_id)
         playing = store_game(store, person.id, engine_game(5))
         assert results(store) == []
         assert backfill_results(store) == len(old)
@@ -60,7 +60,7 @@ def test_old_games_get_their_results_once(backend: str, tmp_path: Path) -> None:
 def test_the_command_backfills_and_says_how_many(tmp_path: Path) -> None:
     store = Store.open(f"sqlite:///{tmp_path / 'raspisnoy.sqlite3'}")
     person = store.create_user("Old Timer")
-    store.finish_table(store_game(store, person.id, engine_game(1)))
+    GameEnds(store).finish(store_game(store, person.id, engine_game(1)))
     store.close()
     runner = CliRunner()
     for expected in (1, 0):

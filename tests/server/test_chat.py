@@ -12,9 +12,9 @@ import httpx
 import pytest
 from server_helpers import FAST, Api, Message, Player, Server
 
-from raspisnoy.server.chat import MAX_TEXT, PHRASES
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.protocol import ErrorCode
+from raspisnoy.server.errors import Refusal
+from raspisnoy.server.protocol import MAX_TEXT, PHRASES, ProtocolError, check_text
 
 #: A text a browser would run or draw if it were ever put into the page as markup.
 HTML = '<img src=x onerror="alert(1)"><script>alert(2)</script> & <b>bold</b>'
@@ -98,23 +98,23 @@ def test_bad_chat_messages_are_named_and_nothing_is_stored(
 ) -> None:
     anna, _, row = table
     a, _ = joined(anna, row["id"])
-    cases: list[tuple[dict[str, Any], ErrorCode, str]] = [
-        ({"type": "chat"}, ErrorCode.BAD_MESSAGE, '"text" or "phrase"'),
-        ({"type": "chat", "text": "a", "phrase": "oops"}, ErrorCode.BAD_MESSAGE, "either"),
-        ({"type": "chat", "text": 5}, ErrorCode.BAD_MESSAGE, "must be a text"),
-        ({"type": "chat", "text": ["hi"]}, ErrorCode.BAD_MESSAGE, "must be a text"),
-        ({"type": "chat", "text": "   \n "}, ErrorCode.BAD_MESSAGE, "empty"),
-        ({"type": "chat", "text": "я" * (MAX_TEXT + 1)}, ErrorCode.BAD_MESSAGE, "at most 200"),
-        ({"type": "chat", "text": "a\x00b"}, ErrorCode.BAD_MESSAGE, "control"),
-        ({"type": "chat", "text": "abc\u202edcba"}, ErrorCode.BAD_MESSAGE, "direction"),
-        ({"type": "chat", "phrase": "<b>gg</b>"}, ErrorCode.BAD_MESSAGE, "unknown phrase"),
-        ({"type": "chat", "phrase": 3}, ErrorCode.BAD_MESSAGE, "unknown phrase"),
-        ({"type": "chat", "text": "hi", "to": 1}, ErrorCode.BAD_MESSAGE, "'to'"),
-        ({"type": "mute", "user_id": 7, "muted": True}, ErrorCode.BAD_MESSAGE, '"user_id"'),
-        ({"type": "mute", "user_id": "x", "muted": "yes"}, ErrorCode.BAD_MESSAGE, '"muted"'),
+    cases: list[tuple[dict[str, Any], Refusal, str]] = [
+        ({"type": "chat"}, Refusal.BAD_MESSAGE, '"text" or "phrase"'),
+        ({"type": "chat", "text": "a", "phrase": "oops"}, Refusal.BAD_MESSAGE, "either"),
+        ({"type": "chat", "text": 5}, Refusal.BAD_MESSAGE, "must be a text"),
+        ({"type": "chat", "text": ["hi"]}, Refusal.BAD_MESSAGE, "must be a text"),
+        ({"type": "chat", "text": "   \n "}, Refusal.BAD_MESSAGE, "empty"),
+        ({"type": "chat", "text": "я" * (MAX_TEXT + 1)}, Refusal.BAD_MESSAGE, "at most 200"),
+        ({"type": "chat", "text": "a\x00b"}, Refusal.BAD_MESSAGE, "control"),
+        ({"type": "chat", "text": "abc\u202edcba"}, Refusal.BAD_MESSAGE, "direction"),
+        ({"type": "chat", "phrase": "<b>gg</b>"}, Refusal.BAD_MESSAGE, "unknown phrase"),
+        ({"type": "chat", "phrase": 3}, Refusal.BAD_MESSAGE, "unknown phrase"),
+        ({"type": "chat", "text": "hi", "to": 1}, Refusal.BAD_MESSAGE, "'to'"),
+        ({"type": "mute", "user_id": 7, "muted": True}, Refusal.BAD_MESSAGE, '"user_id"'),
+        ({"type": "mute", "user_id": "x", "muted": "yes"}, Refusal.BAD_MESSAGE, '"muted"'),
         (
             {"type": "mute", "user_id": anna.user["id"], "muted": True},
-            ErrorCode.BAD_MESSAGE,
+            Refusal.BAD_MESSAGE,
             "yourself",
         ),
     ]
@@ -138,9 +138,9 @@ def test_the_chat_limit_is_answered_with_rate_limited(
         a.send({"type": "chat", "text": f"message {n}"})
         assert chat_of(a)["messages"][0]["text"] == f"message {n}"
     error = error_of(a, {"type": "chat", "phrase": "oops"})
-    assert error["code"] == ErrorCode.RATE_LIMITED
+    assert error["code"] == Refusal.RATE_LIMITED
     assert "at most 3 per minute" in error["message"]
-    assert error_of(a, {"type": "chat", "text": ""})["code"] == ErrorCode.BAD_MESSAGE
+    assert error_of(a, {"type": "chat", "text": ""})["code"] == Refusal.BAD_MESSAGE
     a.send({"type": "ping"})  # still connected
     assert a.recv_until(lambda m: m["type"] in ("pong", "chat"))["type"] == "pong"
     a.close()
@@ -156,7 +156,7 @@ def test_spectators_get_the_chat_only_where_the_host_allowed_it(
     a, _ = joined(anna, closed["id"])
     a.send({"type": "chat", "text": "between us"})
     chat_of(a)
-    assert error_of(w, {"type": "chat", "text": "hello?"})["code"] == ErrorCode.CHAT_FORBIDDEN
+    assert error_of(w, {"type": "chat", "text": "hello?"})["code"] == Refusal.CHAT_FORBIDDEN
     w.send({"type": "ping"})
     assert w.recv_until(lambda m: m["type"] in ("pong", "chat"))["type"] == "pong"
     assert watcher.http.get(f"/api/games/{closed['id']}/chat").status_code == 403
@@ -173,7 +173,7 @@ def test_spectators_get_the_chat_only_where_the_host_allowed_it(
     anonymous, history = joined(Api(server.base), opened["id"])
     assert (history["read"], history["write"]) == (True, False)
     assert history["messages"] == [message]
-    assert error_of(anonymous, {"type": "chat", "text": "hi"})["code"] == ErrorCode.CHAT_FORBIDDEN
+    assert error_of(anonymous, {"type": "chat", "text": "hi"})["code"] == Refusal.CHAT_FORBIDDEN
     assert httpx.get(f"{server.base}/api/games/{opened['id']}/chat").json()["messages"] == [message]
     for player in (w, a, h, w2, anonymous):
         player.close()
@@ -199,3 +199,21 @@ def test_a_muted_person_is_not_heard_by_who_muted_them(
     assert [m["text"] or m["phrase"] for m in history["messages"]] == ["can you hear me?", "oops"]
     for player in (a, b, again):
         player.close()
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    ["\u200b", "\ufeff", "\u00ad", "\u2060", "\U000e0041\U000e007f", "\u180e", "\ufe0f"],
+)
+def test_a_text_keeps_no_invisible_character(hidden: str) -> None:
+    """Issue 27 defect 11: default-ignorable code points (zero-width spaces, the
+    byte-order mark, tag characters…) are taken out, so a text holds what readers see."""
+    assert check_text(f"wo{hidden}rd {hidden}") == "word"
+    with pytest.raises(ProtocolError, match="empty"):
+        check_text(hidden * 3)
+
+
+@pytest.mark.parametrize("control", ["\u200f", "\u200e", "\u061c", "\u2067", "\u202e", "\ufff9"])
+def test_a_text_with_a_direction_or_format_control_is_refused(control: str) -> None:
+    with pytest.raises(ProtocolError, match="direction-changing"):
+        check_text(f"abc{control}def")

@@ -5,6 +5,7 @@ action is applied once; a Hypothesis fuzz of the whole protocol."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from typing import Any
@@ -12,11 +13,23 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Api, Message, Player, Server, play_until
+from server_helpers import FAST, Api, Message, Player, Server, play_until
 from websockets.exceptions import ConnectionClosed
 
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.protocol import ErrorCode
+from raspisnoy.server.errors import SOCKET_ERRORS, Refusal
+from raspisnoy.server.protocol import (
+    Act,
+    Back,
+    Chat,
+    Mute,
+    Ping,
+    ProtocolError,
+    RematchAnswer,
+    Sync,
+    parse_client_message,
+    parse_lobby_message,
+)
 
 
 def error_of(player: Player, message: Message | str) -> Message:
@@ -65,20 +78,20 @@ def test_malformed_and_unknown_messages_are_named(
 ) -> None:
     me, _, _ = blocked_table
     version = still_open(me)
-    cases: list[tuple[Any, ErrorCode, str]] = [
-        ("{not json", ErrorCode.BAD_JSON, "not valid JSON"),
-        ("[1, 2]", ErrorCode.BAD_MESSAGE, "JSON object"),
-        ({"kind": "act"}, ErrorCode.BAD_MESSAGE, '"type"'),
-        ({"type": "shout"}, ErrorCode.UNKNOWN_TYPE, "'shout'"),
-        ({"type": "ping", "extra": 1}, ErrorCode.BAD_MESSAGE, "'extra'"),
-        ({"type": "act", "action": "KD"}, ErrorCode.BAD_MESSAGE, '"id"'),
-        ({"type": "act", "id": "a", "action": 7}, ErrorCode.BAD_MESSAGE, '"action"'),
-        ({"type": "act", "id": "a", "action": "ZZ"}, ErrorCode.INVALID_ACTION, "'ZZ'"),
-        ({"type": "act", "id": "d", "action": " 1"}, ErrorCode.INVALID_ACTION, "send '1'"),
-        ({"type": "act", "id": "e", "action": "01"}, ErrorCode.INVALID_ACTION, "send '1'"),
-        ({"type": "act", "id": "f", "action": "kd"}, ErrorCode.INVALID_ACTION, "send 'KD'"),
-        ({"type": "act", "id": "b", "action": "1"}, ErrorCode.NOT_YOUR_TURN, "Other's turn"),
-        ({"type": "act", "id": "c", "action": "1", "seat": 1}, ErrorCode.WRONG_SEAT, "seat 0"),
+    cases: list[tuple[Any, Refusal, str]] = [
+        ("{not json", Refusal.BAD_JSON, "not valid JSON"),
+        ("[1, 2]", Refusal.BAD_MESSAGE, "JSON object"),
+        ({"kind": "act"}, Refusal.BAD_MESSAGE, '"type"'),
+        ({"type": "shout"}, Refusal.UNKNOWN_TYPE, "'shout'"),
+        ({"type": "ping", "extra": 1}, Refusal.BAD_MESSAGE, "'extra'"),
+        ({"type": "act", "action": "KD"}, Refusal.BAD_MESSAGE, '"id"'),
+        ({"type": "act", "id": "a", "action": 7}, Refusal.BAD_MESSAGE, '"action"'),
+        ({"type": "act", "id": "a", "action": "ZZ"}, Refusal.INVALID_ACTION, "'ZZ'"),
+        ({"type": "act", "id": "d", "action": " 1"}, Refusal.INVALID_ACTION, "send '1'"),
+        ({"type": "act", "id": "e", "action": "01"}, Refusal.INVALID_ACTION, "send '1'"),
+        ({"type": "act", "id": "f", "action": "kd"}, Refusal.INVALID_ACTION, "send 'KD'"),
+        ({"type": "act", "id": "b", "action": "1"}, Refusal.NOT_YOUR_TURN, "Other's turn"),
+        ({"type": "act", "id": "c", "action": "1", "seat": 1}, Refusal.WRONG_SEAT, "seat 0"),
     ]
     for message, code, words in cases:
         text = message if isinstance(message, str) else json.dumps(message)
@@ -86,7 +99,7 @@ def test_malformed_and_unknown_messages_are_named(
         assert error["code"] == code, (message, error)
         assert words in error["message"], (message, error)
     me.ws.send(b"\x00binary")
-    assert me.recv_until(lambda m: m["type"] == "error")["code"] == ErrorCode.BAD_MESSAGE
+    assert me.recv_until(lambda m: m["type"] == "error")["code"] == Refusal.BAD_MESSAGE
     assert still_open(me) == version
 
 
@@ -102,7 +115,7 @@ def test_illegal_action_changes_nothing(blocked_table: tuple[Player, Player, Api
         else next(card for card in ("AS", "AC", "AD", "AH", "KS") if card not in game["hand"])
     )
     error = error_of(blocker, {"type": "act", "id": "w1", "action": wrong})
-    assert error["code"] == ErrorCode.ILLEGAL_ACTION
+    assert error["code"] == Refusal.ILLEGAL_ACTION
     assert error["id"] == "w1" and wrong in error["message"]
     assert still_open(blocker) == version
     blocker.send({"type": "sync"})
@@ -135,7 +148,7 @@ def test_an_id_reused_for_another_action_is_refused(
     assert first["type"] == "ack" and not first["duplicate"]
     other = next(text for text in ("0", "1", "2", "AS", "KD") if text != action)
     error = error_of(blocker, {"type": "act", "id": "once", "action": other})
-    assert error["code"] == ErrorCode.DUPLICATE_ID and error["id"] == "once"
+    assert error["code"] == Refusal.DUPLICATE_ID and error["id"] == "once"
     assert repr(action) in error["message"] and repr(other) in error["message"]
     still_open(blocker)
     events = [m for m in blocker.messages if m["type"] == "event" and m["action"]["seat"] == 1]
@@ -148,13 +161,13 @@ def test_spectators_and_unstarted_games_cannot_act(server: Server) -> None:
     seated = host.socket(table["id"])
     seated.recv()
     error = error_of(seated, {"type": "act", "id": "x", "action": "1"})
-    assert error["code"] == ErrorCode.NOT_STARTED
+    assert error["code"] == Refusal.NOT_STARTED
     watcher = Api(server.base).socket(table["id"])
     watcher.recv()
     assert (
-        error_of(watcher, {"type": "act", "id": "x", "action": "1"})["code"] == ErrorCode.NOT_SEATED
+        error_of(watcher, {"type": "act", "id": "x", "action": "1"})["code"] == Refusal.NOT_SEATED
     )
-    assert error_of(watcher, {"type": "back"})["code"] == ErrorCode.NOT_SEATED
+    assert error_of(watcher, {"type": "back"})["code"] == Refusal.NOT_SEATED
     seated.close()
     watcher.close()
 
@@ -227,7 +240,7 @@ def test_fuzzed_messages_get_answers_and_change_nothing(
 ) -> None:
     me, blocker, _ = blocked_table
     version = still_open(me)
-    known = {code.value for code in ErrorCode}
+    known = {code.value for code in SOCKET_ERRORS}
 
     @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(text=messages())
@@ -245,3 +258,41 @@ def test_fuzzed_messages_get_answers_and_change_nothing(
 
     probe()
     assert still_open(blocker) == version
+
+
+def test_each_message_type_is_read_into_its_own_class() -> None:
+    """What the actor dispatches on (``match``): one frozen class per message type."""
+    read = parse_client_message
+    assert read('{"type": "act", "id": "a1", "action": "KD"}') == Act("a1", "KD", None)
+    assert read('{"type": "act", "id": "a1", "action": "2", "seat": 1}') == Act("a1", "2", 1)
+    assert [read(f'{{"type": "{kind}"}}') for kind in ("sync", "back", "ping")] == [
+        Sync(),
+        Back(),
+        Ping(),
+    ]
+    assert read('{"type": "chat", "text": "  hi\\n there "}') == Chat("hi there", None)
+    assert read('{"type": "chat", "phrase": "oops"}') == Chat(None, "oops")
+    assert read('{"type": "mute", "user_id": "u1", "muted": true}') == Mute("u1", True)
+    assert read('{"type": "rematch", "accept": false}') == RematchAnswer(False)
+    assert parse_lobby_message('{"type": "sync"}') == Sync()
+    with pytest.raises(ProtocolError) as refused:
+        parse_lobby_message('{"type": "act", "id": "a1", "action": "KD"}')
+    assert refused.value.code is Refusal.UNKNOWN_TYPE
+
+
+def test_a_socket_whose_session_expired_plays_no_more(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """Issue 27 defect 8: the token was checked only at connect, so a socket opened just
+    before its session expired still got its actions acknowledged; now the first
+    message after the expiry closes it (4401)."""
+    server = start_server(FAST.model_copy(update={"session_seconds": 2}))
+    host = Api(server.base, "Brief")
+    table = host.create_table(bots="random", bot_delay_ms=0, turn_seconds=0)
+    player = host.socket(table["id"])
+    assert player.recv()["type"] == "state"
+    assert still_open(player) == 0
+    time.sleep(2.5)  # the session ends meanwhile
+    assert host.http.get("/api/session").status_code == 401
+    player.send({"type": "ping"})
+    assert close_of(player)[0] == 4401

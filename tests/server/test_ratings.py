@@ -21,7 +21,7 @@ from test_accounts import register
 
 from raspisnoy.core import Deal, Game, RoundKind, resolve_rules
 from raspisnoy.ratings import BOT_RATINGS, DEFAULT_RATING, PROVISIONAL_GAMES, Rating, displayed
-from raspisnoy.ratings.results import record_results
+from raspisnoy.ratings.backfill import end_stored_game
 from raspisnoy.store import EventRow, Players, Store, StoreError, recount
 from raspisnoy.store.models import PlayerFigures, RatingCount
 
@@ -160,12 +160,11 @@ def store_game(
 
 def test_profile_statistics_match_games_built_with_the_engine(tmp_path: Path) -> None:
     store = Store.open(f"sqlite:///{tmp_path / 'stats.sqlite3'}")
-    store.finish_hooks.append(record_results)
     players = Players(store)
     person = store.create_user("Counted")
     games = [engine_game(seed) for seed in range(3)]
     for game in games:
-        store.finish_table(store_game(store, person.id, game))
+        end_stored_game(store, store_game(store, person.id, game))
     stats = players.profile(person.id).figures
     bids = [
         (r.bids[0], r.taken[0], r.kind, r.points[0])
@@ -215,12 +214,11 @@ def test_the_kept_sums_are_those_recounted_from_results_and_ratings(
 ) -> None:
     with new_database(backend, tmp_path) as url:
         store = Store.open(url)
-        store.finish_hooks.append(record_results)
         people = [store.create_user(f"Kept {n}").id for n in range(4)]
         for seed in range(5):  # rated and not, newcomers and known, shared tables
             others = people[1 + seed % 2 : 3 + seed % 2]
             game = engine_game(seed)
-            store.finish_table(store_game(store, people[0], game, others, rated=seed != 2))
+            end_stored_game(store, store_game(store, people[0], game, others, rated=seed != 2))
         Players(store).delete_account(people[1])  # their ratings leave the counts
         kept = kept_sums(store)
         assert kept[0] and kept[1]
@@ -239,7 +237,6 @@ def test_games_that_share_people_end_at_once_without_deadlock(tmp_path: Path) ->
     nine people, 4 writers), never since (8 runs)."""
     with new_database("postgresql", tmp_path) as url:
         store = Store.open(url)
-        store.finish_hooks.append(record_results)
         people = [store.create_user(f"Racer {n}").id for n in range(6)]
         chooser = random.Random(4)
         tables, seated = [], []
@@ -252,7 +249,7 @@ def test_games_that_share_people_end_at_once_without_deadlock(tmp_path: Path) ->
         def finish(mine: list[str]) -> None:
             for table_id in mine:
                 try:
-                    store.finish_table(table_id)
+                    end_stored_game(store, table_id)
                 except StoreError as error:  # a deadlock, say
                     failures.append(error)
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from fresh_databases import BACKENDS, new_database
 from server_helpers import Api, Player, play_in_threads, serve
+from server_process import free_port
 
 from raspisnoy.core.record import loads_record, replay
 from raspisnoy.server.auth import KEY_FILE
-from raspisnoy.server.process import free_port
 
 
 def mid_round_human_turn(player: Player) -> bool:

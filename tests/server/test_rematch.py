@@ -10,7 +10,7 @@ from collections.abc import Callable
 from server_helpers import FAST, Api, Message, Player, Server, play_in_threads
 
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.protocol import ErrorCode
+from raspisnoy.server.errors import Refusal
 
 RULES = {"preset": "raspisnoy.com", "custom_plan": ["1", "2"]}
 
@@ -39,7 +39,7 @@ def finished(
     for player in sockets:
         player.recv()
     early = error_of(sockets[0], {"type": "rematch", "accept": True})
-    assert early["code"] == ErrorCode.NOT_OVER
+    assert early["code"] == Refusal.NOT_OVER
     assert people[0].post(f"/api/tables/{table['id']}/start").status_code == 200
     play_in_threads(sockets)
     return people, sockets, table
@@ -49,9 +49,9 @@ def test_one_accepts_one_declines_and_the_accepter_plays_the_next_game(server: S
     (anna, boris), (a, b), old = finished(server, ("Anna", "Boris"))
     watcher = Api(server.base, "Watcher").socket(old["id"])
     watcher.recv()
-    assert error_of(watcher, {"type": "rematch", "accept": True})["code"] == ErrorCode.NOT_SEATED
-    assert error_of(a, {"type": "rematch", "accept": "yes"})["code"] == ErrorCode.BAD_MESSAGE
-    assert error_of(a, {"type": "rematch"})["code"] == ErrorCode.BAD_MESSAGE
+    assert error_of(watcher, {"type": "rematch", "accept": True})["code"] == Refusal.NOT_SEATED
+    assert error_of(a, {"type": "rematch", "accept": "yes"})["code"] == Refusal.BAD_MESSAGE
+    assert error_of(a, {"type": "rematch"})["code"] == Refusal.BAD_MESSAGE
     a.send({"type": "rematch", "accept": True})
     for player in (a, b, watcher):
         offer = rematch_of(player, "open")
@@ -74,7 +74,7 @@ def test_one_accepts_one_declines_and_the_accepter_plays_the_next_game(server: S
     state = game.recv()
     assert state["you"]["seat"] == 0 and state["game"]["dealer"] == after.first_dealer
     again = error_of(a, {"type": "rematch", "accept": True})
-    assert again["code"] == ErrorCode.REMATCH_CLOSED and new_id in again["message"]
+    assert again["code"] == Refusal.REMATCH_CLOSED and new_id in again["message"]
     late = boris.socket(old["id"])  # who comes back to the old table learns where it went
     assert late.recv()["type"] == "state"
     assert rematch_of(late, "started")["table"] == new_id

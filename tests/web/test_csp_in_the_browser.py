@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
-
 from raspisnoy.server.process import ServerProcess
 
 CHROMIUM = Path(os.environ.get("RASPISNOY_CHROMIUM", "/usr/lib/chromium/chromium"))

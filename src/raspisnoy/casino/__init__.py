@@ -1,10 +1,12 @@
 """Casino Russian poker (docs/casino.md): the stud game played alone against the dealer.
 
 A second game beside raspisnoy, sharing only the name and the card notation: the deck and
-hand evaluation (``evaluate``), one hand as a phase machine (``CasinoHand``), settlement
-of a box (``settle_box``, ``BoxRecord``), commit-reveal shuffles and the strategy advisor
-(``raspisnoy.casino.advisor``). Pure like ``raspisnoy.core``: the standard library and
-core's cards only; the advisor compiles its loops with Numba where it is installed.
+hand evaluation with its pay table (``evaluate``, on ``ranking``'s arithmetic), one hand
+as a phase machine (``CasinoHand``), settlement of a box (``settle_box``, ``BoxRecord``),
+records, players' views and commit-reveal shuffles. Pure like ``raspisnoy.core``: the
+standard library and core only. The strategy advisor sits beside it, in
+``raspisnoy.casino_advisor``, as ``raspisnoy.bots`` sits beside core; the commands in
+``raspisnoy.casino_command``.
 """
 
 from raspisnoy.casino.actions import (

@@ -3,7 +3,7 @@
 ``evaluate`` names the first combination (the best 5 of 5 or 6 cards), the second one
 (docs/casino.md, *The second combination*) and the total multiplier on the bet;
 ``compare`` orders two hands as poker does. The arithmetic is
-``raspisnoy.casino.kernels``, shared with the advisor.
+``raspisnoy.casino.ranking``, which the advisor compiles with its own loops.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from raspisnoy.casino import kernels
+from raspisnoy.casino import ranking
 from raspisnoy.casino.cards import Card, require_distinct
 from raspisnoy.core import InvalidInputError
 
@@ -22,22 +22,22 @@ __all__ = ["Combination", "Evaluation", "compare", "evaluate", "hand_key"]
 class Combination(IntEnum):
     """The combinations of the pay table, lowest first; ``str`` is the CLI's name."""
 
-    NO_HAND = kernels.NO_HAND
-    ACE_KING = kernels.ACE_KING
-    ONE_PAIR = kernels.ONE_PAIR
-    TWO_PAIRS = kernels.TWO_PAIRS
-    THREE_OF_A_KIND = kernels.THREE_OF_A_KIND
-    STRAIGHT = kernels.STRAIGHT
-    FLUSH = kernels.FLUSH
-    FULL_HOUSE = kernels.FULL_HOUSE
-    FOUR_OF_A_KIND = kernels.FOUR_OF_A_KIND
-    STRAIGHT_FLUSH = kernels.STRAIGHT_FLUSH
-    ROYAL_FLUSH = kernels.ROYAL_FLUSH
+    NO_HAND = ranking.NO_HAND
+    ACE_KING = ranking.ACE_KING
+    ONE_PAIR = ranking.ONE_PAIR
+    TWO_PAIRS = ranking.TWO_PAIRS
+    THREE_OF_A_KIND = ranking.THREE_OF_A_KIND
+    STRAIGHT = ranking.STRAIGHT
+    FLUSH = ranking.FLUSH
+    FULL_HOUSE = ranking.FULL_HOUSE
+    FOUR_OF_A_KIND = ranking.FOUR_OF_A_KIND
+    STRAIGHT_FLUSH = ranking.STRAIGHT_FLUSH
+    ROYAL_FLUSH = ranking.ROYAL_FLUSH
 
     @property
     def pays(self) -> int:
         """What the combination pays on the bet, N to 1."""
-        return kernels.CATEGORY_PAYS[self]
+        return ranking.CATEGORY_PAYS[self]
 
     def __str__(self) -> str:
         return self.name.lower().replace("_", "-")
@@ -84,7 +84,7 @@ def _indexes(cards: Sequence[Card], sizes: tuple[int, ...]) -> list[int]:
 
 def evaluate(cards: Sequence[Card]) -> Evaluation:
     """Value 5 or 6 distinct cards (docs/casino.md, *The rules*)."""
-    key, first, second, pays = kernels.combination_codes(_indexes(cards, (5, 6)), len(cards))
+    key, first, second, pays = ranking.combination_codes(_indexes(cards, (5, 6)), len(cards))
     return Evaluation(
         tuple(cards),
         key,
@@ -96,7 +96,7 @@ def evaluate(cards: Sequence[Card]) -> Evaluation:
 
 def hand_key(cards: Sequence[Card]) -> int:
     """The best 5-card hand's order key of 5 or 6 cards."""
-    return kernels.best_key(_indexes(cards, (5, 6)), len(cards))
+    return ranking.best_key(_indexes(cards, (5, 6)), len(cards))
 
 
 def compare(player: Sequence[Card], dealer: Sequence[Card]) -> int:

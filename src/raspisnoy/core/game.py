@@ -6,11 +6,16 @@ has ``verify_x()`` (raises ``IllegalActionError`` saying why), ``can_x()`` (bool
 ``legal_actions()`` lists what the player to act may do; ``apply()`` takes any action;
 ``view(seat)`` is all a seat may know. Trick winners are ``tricks``' business.
 
-Hands are bit masks (see ``cards``), so legality is a few integer operations and
-``clone()`` is a handful of list copies. A game built with a ``seed`` deals itself from its
-own ``random.Random``; one built without waits in ``Phase.DEAL`` for ``deal()``, which is
-how records are replayed. After the plan, a ``control_game`` may add rounds chosen in
-``Phase.CHOOSE``.
+Hands are bit masks (see ``cards``), so legality is a few integer operations. Every change
+of state computes the legal set at once, as a tuple of interned actions and as a mask that
+``apply`` checks a play or bid against, so ``legal_actions()`` only returns it; a plain
+trick's winner is kept play by play (``_STRENGTHS``), and the log's entries are interned
+(``_RoundEvents``). What changes within a round is in a few lists; the plays, tricks,
+finished rounds and totals are tuples that clones share, so ``clone()`` copies four lists.
+A game built with a ``seed`` deals itself from its own ``random.Random``; one built without
+waits in ``Phase.DEAL`` for ``deal()``, which is how records are replayed. After the plan,
+a ``control_game`` may add rounds chosen in ``Phase.CHOOSE``.
+Figures: README, "Benchmarks" (``benchmarks/engine.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
-from operator import attrgetter
+from operator import add, attrgetter
 
 from raspisnoy.core.actions import (
     CONTROL_KINDS,
@@ -61,7 +66,7 @@ _INDEX, _BIT = attrgetter("index"), attrgetter("bit")
 # Enum members looked up once: a class attribute lookup costs more than a global.
 _PHASE_DEAL, _PHASE_BID, _PHASE_PLAY, _PHASE_OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
 _PHASE_CHOOSE = Phase.CHOOSE
-_HIGHEST, _TAKE = JokerMode.HIGHEST, JokerMode.TAKE
+_HIGHEST, _TAKE, _DISCARD = JokerMode.HIGHEST, JokerMode.TAKE, JokerMode.DISCARD
 
 
 def _joker_plays(card: Card, modes: Sequence[JokerMode]) -> tuple[Play, ...]:
@@ -69,21 +74,34 @@ def _joker_plays(card: Card, modes: Sequence[JokerMode]) -> tuple[Play, ...]:
     return tuple(plays)
 
 
-#: The joker's legal plays when it leads (highest S, discard S; with the option
-#: ``joker_lead_take`` also take) and when it follows (take, discard S), by index - 52.
-_LEAD_JOKER_PLAYS = tuple(
-    _joker_plays(j, (JokerMode.HIGHEST, JokerMode.DISCARD)) for j in ALL_CARDS[52:]
+def _by_joker_bits(plays_by_joker: Sequence[tuple[Play, ...]]) -> tuple[tuple[Play, ...], ...]:
+    """The plays of every set of jokers a hand may hold, indexed by the mask's joker bits
+    (``mask >> 52``), in card order, from each joker's plays (by index - 52)."""
+    return tuple(
+        tuple(play for joker in range(3) if bits >> joker & 1 for play in plays_by_joker[joker])
+        for bits in range(8)
+    )
+
+
+_LEAD_PLAYS = [_joker_plays(j, (JokerMode.HIGHEST, JokerMode.DISCARD)) for j in ALL_CARDS[52:]]
+#: The jokers' legal plays when they lead (highest S, discard S; with the option
+#: ``joker_lead_take`` also take) and when they follow (take, discard S), by ``mask >> 52``.
+_LEAD_JOKER_PLAYS = _by_joker_bits(_LEAD_PLAYS)
+_LEAD_JOKER_PLAYS_WITH_TAKE = _by_joker_bits(
+    [
+        (Play(j, JokerMode.TAKE), *plays)
+        for j, plays in zip(ALL_CARDS[52:], _LEAD_PLAYS, strict=True)
+    ]
 )
-_LEAD_JOKER_PLAYS_WITH_TAKE = tuple(
-    (Play(j, JokerMode.TAKE), *plays)
-    for j, plays in zip(ALL_CARDS[52:], _LEAD_JOKER_PLAYS, strict=True)
-)
-_FOLLOW_JOKER_PLAYS = tuple(
-    (Play(j, JokerMode.TAKE), *_joker_plays(j, (JokerMode.DISCARD,))) for j in ALL_CARDS[52:]
+_FOLLOW_JOKER_PLAYS = _by_joker_bits(
+    [(Play(j, JokerMode.TAKE), *_joker_plays(j, (JokerMode.DISCARD,))) for j in ALL_CARDS[52:]]
 )
 
 
 MAX_NAME_LENGTH = 40
+#: The most seats a game has (``max_players`` allows at most 10): ``Game._best`` keeps a
+#: seat in 4 bits and ``_EVENTS`` a seat's entries in 128.
+MAX_SEATS = 10
 
 
 def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
@@ -145,20 +163,56 @@ def _control_choices(players: int) -> tuple[ControlRound, ...]:
 
 
 @lru_cache(maxsize=1024)
-def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[Bid, ...]:
-    """Bids 0..cards without the forbidden one (-1: none), and without 0 when banned."""
-    return tuple(
+def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[tuple[Bid, ...], int]:
+    """Bids 0..cards without the forbidden one (-1: none), and without 0 when banned; and
+    the same as a mask (``Game._legal_mask``: bit ``_BID_BIT + n`` for a bid of n)."""
+    bids = tuple(
         bid
         for bid in _BIDS[: cards + 1]
         if bid.amount != forbidden and not (zero_banned and bid.amount == 0)
     )
+    return bids, sum(1 << _BID_BIT + bid.amount for bid in bids)
+
+
+#: Bids in ``Game._legal_mask`` start at this bit, above every card's.
+_BID_BIT = 64
+
+#: Bit 20 and above in ``Game._best``: a joker is in the trick, and ``winner_of`` decides it.
+_JOKER_TRICK = 1 << 20
+
+
+def _strength_table(trump: int, follow: int) -> tuple[int, ...]:
+    """Each card index's strength in a trick of the suit ``follow`` under ``trump`` (-1:
+    none), shifted left by 4 to leave room for the seat: a trump 100 + rank, a card of the
+    suit led its rank, any other card -1; a joker ``_JOKER_TRICK``."""
+    strengths = []
+    for card in ALL_CARDS:
+        suit = SUIT_OF[card.index]
+        if suit < 0:
+            strengths.append(_JOKER_TRICK)
+        elif suit == trump:
+            strengths.append(100 + card.rank << 4)
+        elif suit == follow:
+            strengths.append(card.rank << 4)
+        else:
+            strengths.append(-1 << 4)
+    return tuple(strengths)
+
+
+#: ``_strength_table(trump, follow)`` by ``trump + 1`` and ``follow + 1``: a plain trick's
+#: winner is then the highest ``strength | seat`` of its plays, kept up to date play by play.
+_STRENGTHS = tuple(
+    tuple(_strength_table(trump, follow) for follow in range(-1, 4)) for trump in range(-1, 4)
+)
+
+
+_SLICE = 0x1FFF
 
 
 #: The plain plays of one suit's cards, by suit, indexed by the suit's 13-bit slice of a
-#: mask; filled on demand (``None`` until then). A legal set is at most four such slices
-#: and the jokers, so it is assembled from them rather than cached whole: a hand that
-#: leads is seldom seen twice.
-_SLICE = 0x1FFF
+#: mask; filled on demand (``None`` until then: a list, whose index is cheaper than a
+#: dict's). A legal set is at most four such slices and the jokers, so it is assembled
+#: from them rather than cached whole: a hand that leads is seldom seen twice.
 _SUIT_PLAYS: tuple[list[tuple[Play, ...] | None], ...] = tuple(
     [(), *[None] * _SLICE] for _suit in range(4)
 )
@@ -177,7 +231,7 @@ def _fill_suit_plays(mask: int) -> None:
 
 def _plays_of(mask: int, joker_plays: tuple[tuple[Play, ...], ...]) -> tuple[Play, ...]:
     """Every play of the cards in ``mask``, in card order: one per standard card, and
-    ``joker_plays[index - 52]`` for a joker (its legal modes where it is played).
+    ``joker_plays[mask >> 52]`` for the jokers (their legal modes where they are played).
     Unrolled over the four suits: this runs for every lead."""
     spades = _SPADE_PLAYS[mask & _SLICE]
     clubs = _CLUB_PLAYS[mask >> 13 & _SLICE]
@@ -188,26 +242,49 @@ def _plays_of(mask: int, joker_plays: tuple[tuple[Play, ...], ...]) -> tuple[Pla
         return _plays_of(mask, joker_plays)
     plays = spades + clubs + diamonds + hearts
     if mask & _JOKER_MASK:
-        for index in range(52, 55):
-            if mask >> index & 1:
-                plays += joker_plays[index - 52]
+        plays += joker_plays[mask >> 52]
     return plays
+
+
+class _RoundEvents:
+    """The log entries of one round number, interned for every game: ``Event(number, seat,
+    play)`` of a card that is not a joker at ``seat << 7 | card index``, ``Event(number,
+    seat, Bid(n))`` at ``seat << 7 | 64 | n``; filled on demand. Events are immutable, so
+    games share them (a cache, not game state: a clone keeps the same one); a play is
+    looked up by identity, so an entry holds the very action the game was given."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self) -> None:
+        self.entries: list[Event | None] = [None] * (MAX_SEATS << 7)
+
+
+_EVENTS: dict[int, _RoundEvents] = {}
+
+
+def _round_events(number: int) -> _RoundEvents:
+    """The interned entries of round ``number``."""
+    events = _EVENTS.get(number)
+    if events is None:
+        events = _EVENTS[number] = _RoundEvents()
+    return events
 
 
 class Game:
     """One game of raspisnoy from the first deal to the final totals."""
 
     __slots__ = (
-        "_bid_count",
-        "_bid_sum",
+        "_best",
         "_bids",
         "_dealer",
         "_dealt",
         "_demand_highest",
+        "_events",
         "_follow",
         "_hands",
         "_history",
         "_leader",
+        "_legal",
         "_legal_mask",
         "_log",
         "_phase",
@@ -215,6 +292,7 @@ class Game:
         "_round_index",
         "_shuffles",
         "_spec",
+        "_strength",
         "_taken",
         "_to_act",
         "_totals",
@@ -236,30 +314,41 @@ class Game:
     plan: tuple[RoundSpec, ...]
     deck: tuple[Card, ...]
     seed: int | str | None
-    _bid_count: int
-    _bid_sum: int
+    #: The trick's winner so far: ``strength | seat`` (see ``_STRENGTHS``), at least
+    #: ``_JOKER_TRICK`` once a joker is played.
+    _best: int
     _bids: list[int | None]
     _dealer: int
     _dealt: tuple[tuple[Card, ...], ...]
     _demand_highest: bool
+    #: The interned log entries of this round's plain plays and bids (``_round_events``).
+    _events: _RoundEvents
     _follow: int
     _hands: list[int]
-    _history: list[RoundResult]
+    #: The finished rounds, the running totals and each seat's run of 0 bids: tuples, made
+    #: anew once a round, so that clones share them.
+    _history: tuple[RoundResult, ...]
     _leader: int
+    #: What the player to act may do, kept up to date by every change of state, and the
+    #: same as a mask: bit i for card i they may play, bit ``_BID_BIT + n`` for a bid of n
+    #: (so a play is checked without looking at the phase).
+    _legal: tuple[Action, ...]
     _legal_mask: int
     _log: list[Event]
     _phase: Phase
-    _plays: list[Play]
+    _plays: tuple[Play, ...]
     _round_index: int
     _spec: RoundSpec
+    #: The strengths of cards in the trick in progress (one of ``_STRENGTHS``).
+    _strength: tuple[int, ...]
     _taken: list[int]
     _to_act: int
-    _totals: list[int]
-    _tricks: list[Trick]
+    _totals: tuple[int, ...]
+    _tricks: tuple[Trick, ...]
     _trick_trump: int
     _trump: int
     _trump_card: Card | None
-    _zero_streaks: list[int]
+    _zero_streaks: tuple[int, ...]
     _shuffles: tuple[tuple[Card, ...], ...]
 
     def __init__(
@@ -300,9 +389,8 @@ class Game:
         if not _is_seat(first_dealer, self.players):
             raise InvalidInputError(f"first dealer {first_dealer} is not a seat")
         self._log = []
-        self._history = []
-        self._totals = [0] * self.players
-        self._zero_streaks = [0] * self.players
+        self._history = ()
+        self._totals = self._zero_streaks = (0,) * self.players
         self._round_index = 0
         self._dealer = first_dealer
         self._start_round()
@@ -378,7 +466,7 @@ class Game:
     @property
     def totals(self) -> tuple[int, ...]:
         """Running totals of the finished rounds."""
-        return tuple(self._totals)
+        return self._totals
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -398,13 +486,13 @@ class Game:
         ``final=False``, the leaders so far."""
         if final and not self.is_over:
             return ()
-        return leaders(self.rules, tuple(self._totals))
+        return leaders(self.rules, self._totals)
 
     def rounds(self) -> tuple[RoundResult, ...]:
         """Every round dealt so far: the finished ones, then the one in progress."""
         if self._phase in (Phase.BID, Phase.PLAY):
             return (*self._history, self._round_result(None))
-        return tuple(self._history)
+        return self._history
 
     # ----------------------------------------------------------------- actions
 
@@ -412,80 +500,89 @@ class Game:
         """What the player to act may do now, in a fixed order (empty while dealing or over).
 
         The tuple is immutable, and often shared with other states that have the same
-        choices.
+        choices. Every change of state computes it (``_refresh_legal``), so asking is free.
         """
-        if self._phase is _PHASE_PLAY:  # the common case first, all inline: no calls
-            hand = self._hands[self._to_act]
-            jokers = hand & _JOKER_MASK
-            follow = self._follow
-            if self._plays and follow >= 0:  # (a joker led "take" asks for no suit)
-                suited = hand & SUIT_MASKS[follow]
-                if suited:
-                    if self._demand_highest:
-                        suited = 1 << (suited.bit_length() - 1)
-                    self._legal_mask = suited | jokers
-                    plays = _SUIT_PLAYS[follow][suited >> 13 * follow]
-                    if plays is not None and not jokers:
-                        return plays  # following suit, the most common case of all
-                    return _plays_of(suited | jokers, _FOLLOW_JOKER_PLAYS)
-                # Void in the suit: a trump where the rules say so.
-                trump, rules = self._trick_trump, self.rules
-                trumps = hand & SUIT_MASKS[trump] if trump >= 0 else 0
-                if trumps and (
-                    rules.trump_when_void
-                    or (self._demand_highest and rules.joker_highest_beaten_by_trump)
-                ):
-                    hand = trumps | jokers
-            self._legal_mask = hand
-            return _plays_of(hand, self._joker_plays())
-        if self._phase is _PHASE_BID:
-            forbidden = self._forbidden_bid()
-            return _bid_choices(self._spec.cards, forbidden, self._zero_banned(forbidden))
-        if self._phase is _PHASE_CHOOSE:
-            return _control_choices(self.players)
-        return ()
+        return self._legal
 
     def apply(self, action: Action, seat: int | None = None) -> Event:
         """Apply a bid, a play or a control-round choice; with ``seat``, also check that it
-        is that seat's turn. A play, the common case, is applied here (see ``play``)."""
-        if type(action) is not Play or self._phase is not _PHASE_PLAY:
+        is that seat's turn. A legal play, the common case, is applied here, all inline,
+        and so are the next player's choices when they follow suit; a legal bid goes to
+        ``_bid_now``; anything else the long way (``_apply_other``), which says why it is
+        refused."""
+        if type(action) is not Play:
+            if type(action) is Bid:
+                amount = action.amount
+                if (
+                    type(amount) is int
+                    and amount >= 0
+                    and self._legal_mask >> _BID_BIT + amount & 1
+                    and (seat is None or seat == self._to_act)
+                ):
+                    return self._bid_now(amount)
             return self._apply_other(action, seat)
         card = action.card
         bit = card.bit
         player = self._to_act
-        mask = self._legal_mask
-        if mask < 0:
-            mask = self._legal_mask_now()
-        if (
-            (seat is not None and seat != player)
-            or not mask & bit
-            or (bit & _JOKER_MASK and not self._joker_mode_allowed(action))
+        if not (
+            self._legal_mask & bit
+            and (seat is None or seat == player)
+            and (not bit & _JOKER_MASK or self._joker_mode_allowed(action))
         ):
-            self.verify_play(action, seat)  # raises, saying why
-        self._hands[player] ^= bit
+            return self._apply_other(action, seat)
+        index = card.index
+        hands = self._hands
+        hands[player] ^= bit
         plays = self._plays
-        if not plays:
-            suit = action.suit
-            if suit is None:
-                self._follow, self._demand_highest = SUIT_OF[card.index], False
-            else:
-                self._follow, self._demand_highest = suit, action.mode is _HIGHEST
-            if self.rules.rotating_trumps:
-                self._trick_trump = rotated_trump(self._follow, self._spec.has_trump)
-        plays.append(action)
-        self._legal_mask = -1
-        event = _new_tuple(Event, (self._spec.number, player, action))
-        self._log.append(event)
-        if len(plays) == self.players:
-            self._finish_trick()
+        if plays:
+            key = self._strength[index] | player
+            if key > self._best:
+                self._best = key
         else:
-            self._to_act = (player + 1) % self.players
+            self._lead(action, index, player)
+        plays += (action,)
+        self._plays = plays
+        events = self._events.entries
+        event = events[player << 7 | index]
+        if event is None or event[2] is not action:
+            event = events[player << 7 | index] = _new_tuple(
+                Event, (self._spec.number, player, action)
+            )
+        self._log.append(event)
+        players = self.players
+        if len(plays) == players:
+            self._finish_trick()
+            return event
+        player = self._to_act = player + 1 if player + 1 < players else 0
+        follow, hand = self._follow, hands[player]
+        if follow >= 0 and not hand & _JOKER_MASK and not self._demand_highest:
+            suited = hand & SUIT_MASKS[follow]
+            legal = _SUIT_PLAYS[follow][suited >> 13 * follow] if suited else None
+            if legal is not None:
+                self._legal, self._legal_mask = legal, suited
+                return event
+        self._play_choices()
         return event
 
+    def _lead(self, play: Play, index: int, player: int) -> None:
+        """Start a trick with ``play``: the suit to follow, "highest", the trick's trump and
+        the strengths its cards will be compared by."""
+        suit = play.suit
+        if suit is None:
+            follow, self._demand_highest = SUIT_OF[index], False
+        else:
+            follow, self._demand_highest = suit, play.mode is _HIGHEST
+        self._follow = follow
+        trump = self._trick_trump
+        if self.rules.rotating_trumps:
+            trump = self._trick_trump = rotated_trump(follow, self._spec.has_trump)
+        strength = self._strength = _STRENGTHS[trump + 1][follow + 1]
+        self._best = strength[index] | player
+
     def _apply_other(self, action: Action, seat: int | None) -> Event:
-        """``apply`` for a bid or a control-round choice; a play outside the play phase
-        is refused here, saying why. The turn is checked first, whatever the action, so
-        a seat acting out of turn always gets ``NotYourTurnError``."""
+        """``apply`` for a control-round choice, and for a play or bid that is refused,
+        saying why. The turn is checked first, whatever the action, so a seat acting out of
+        turn always gets ``NotYourTurnError``."""
         if seat is not None and self.to_act is not None:
             self._check_turn(seat, f"bid {action.amount}" if type(action) is Bid else action)
         if type(action) is Play:
@@ -552,16 +649,23 @@ class Game:
     def bid(self, amount: int, seat: int | None = None) -> Event:
         """Bid ``amount`` tricks for the player to act."""
         self.verify_bid(amount, seat)
+        return self._bid_now(amount)
+
+    def _bid_now(self, amount: int) -> Event:
+        """Bid ``amount``, known legal, for the player to act."""
         bidder = self._to_act
         self._bids[bidder] = amount
-        self._bid_sum += amount
-        self._bid_count += 1
-        event = _new_tuple(Event, (self._spec.number, bidder, _BIDS[amount]))
+        events = self._events.entries
+        event = events[bidder << 7 | 64 | amount]
+        if event is None:
+            event = events[bidder << 7 | 64 | amount] = _new_tuple(
+                Event, (self._spec.number, bidder, _BIDS[amount])
+            )
         self._log.append(event)
-        if self._bid_count == self.players:
+        if bidder == self._dealer:  # the dealer bids last
             self._phase = _PHASE_PLAY
-            self._legal_mask = -1
         self._to_act = (bidder + 1) % self.players
+        self._refresh_legal()
         return event
 
     def verify_play(self, play: Play, seat: int | None = None) -> None:
@@ -571,13 +675,14 @@ class Game:
         if self._phase is not Phase.PLAY:
             raise self._error(f"not a time to play a card ({play}): {self._awaiting()}")
         self._check_turn(seat, play)
-        if not self._legal_mask_now() >> play.card.index & 1:
+        if not self._legal_mask >> play.card.index & 1:
             raise self._error(self._why_not_playable(play))
         if play.card.is_joker and not self._joker_mode_allowed(play):
             raise self._error(self._why_not_joker_mode(play))
 
     def _joker_plays(self) -> tuple[tuple[Play, ...], ...]:
-        """Each joker's legal plays now, by index - 52: its modes as it leads or follows."""
+        """The jokers' legal plays now, by the joker bits of a hand (``mask >> 52``): their
+        modes as they lead or follow."""
         if self._plays:
             return _FOLLOW_JOKER_PLAYS
         if self.rules.joker_lead_take:
@@ -585,7 +690,15 @@ class Game:
         return _LEAD_JOKER_PLAYS
 
     def _joker_mode_allowed(self, play: Play) -> bool:
-        return play in self._joker_plays()[play.card.index - 52]
+        """Whether a joker may be played with ``play``'s mode now: ``play`` is one of
+        ``_joker_plays()``, told by its mode alone (a ``Play`` names a suit exactly when
+        its mode needs one), without comparing plays."""
+        mode = play.mode
+        if self._plays:
+            return mode is _TAKE or mode is _DISCARD
+        if mode is _TAKE:
+            return self.rules.joker_lead_take
+        return mode is _HIGHEST or mode is _DISCARD
 
     def can_play(self, play: Play, seat: int | None = None) -> bool:
         return self._can(self.verify_play, play, seat)
@@ -635,20 +748,17 @@ class Game:
         other = _new_game(Game)
         other.rules, other.names, other.players = self.rules, self.names, self.players
         other.plan, other.deck, other.seed = self.plan, self.deck, self.seed
-        other._shuffles = self._shuffles
+        other._shuffles, other._events = self._shuffles, self._events
         other._phase, other._spec, other._round_index = self._phase, self._spec, self._round_index
         other._dealer, other._dealt, other._to_act = self._dealer, self._dealt, self._to_act
         other._trump, other._trump_card, other._leader = self._trump, self._trump_card, self._leader
-        other._trick_trump, other._zero_streaks = self._trick_trump, self._zero_streaks[:]
+        other._trick_trump, other._zero_streaks = self._trick_trump, self._zero_streaks
         other._follow, other._demand_highest = self._follow, self._demand_highest
-        other._bid_sum, other._bid_count, other._legal_mask = (
-            self._bid_sum,
-            self._bid_count,
-            self._legal_mask,
-        )
+        other._legal, other._legal_mask = self._legal, self._legal_mask
+        other._best, other._strength = self._best, self._strength
         other._hands, other._bids, other._taken = self._hands[:], self._bids[:], self._taken[:]
-        other._plays, other._tricks, other._log = self._plays[:], self._tricks[:], self._log[:]
-        other._history, other._totals = self._history[:], self._totals[:]
+        other._plays, other._tricks, other._log = self._plays, self._tricks, self._log[:]
+        other._history, other._totals = self._history, self._totals
         return other
 
     def view(self, seat: int | None) -> View:
@@ -679,7 +789,7 @@ class Game:
             trick=self.trick,
             tricks=tuple(self._tricks),
             scores=tuple(r.points for r in self._history if r.points is not None),
-            totals=tuple(self._totals),
+            totals=self._totals,
             legal_actions=own.legal_actions,
         )
 
@@ -709,22 +819,22 @@ class Game:
     def _start_round(self) -> None:
         """Reset the per-round state; deal at once when the game has its own random source."""
         players = self.players
-        self._spec = self.plan[self._round_index]
+        spec = self._spec = self.plan[self._round_index]
+        self._events = _round_events(spec.number)
         self._phase = _PHASE_DEAL
         self._hands = [0] * players
         self._dealt = ()
         self._bids = [None] * players
-        self._bid_sum = 0
-        self._bid_count = 0
         self._taken = [0] * players
-        self._tricks = []
-        self._plays = []
+        self._tricks = ()
+        self._plays = ()
         self._leader = self._to_act = (self._dealer + 1) % players
         self._follow = -1
         self._demand_highest = False
         self._trump = self._trick_trump = NO_TRUMP
         self._trump_card = None
-        self._legal_mask = -1
+        self._strength, self._best = _STRENGTHS[0][0], 0
+        self._legal, self._legal_mask = (), 0
         if self._shuffles:
             index = self._round_index
             if index < len(self._shuffles):
@@ -780,8 +890,8 @@ class Game:
         card = self._trump_card = deal.trump_card
         self._trump = NO_TRUMP if card is None or card.suit is None else int(card.suit)
         self._trick_trump = self._trump
-        self._legal_mask = -1
         self._phase = _PHASE_BID if self._spec.has_bids else _PHASE_PLAY
+        self._refresh_legal()
 
     def _verify_trump_card(
         self, trump_card: Card | None, hands: Sequence[Sequence[Card]], dealt: set[Card]
@@ -820,18 +930,54 @@ class Game:
                 note = f" (that card is the joker {joker})"
             raise self._error(f"{where}: {card} is not in this deck{note}")
 
-    def _legal_mask_now(self) -> int:
-        """The cards the player to act may play (in the play phase only): the mask that
-        ``legal_actions`` leaves behind, cached until the next play."""
-        if self._legal_mask < 0:
-            self.legal_actions()
-        return self._legal_mask
+    def _refresh_legal(self) -> None:
+        """Compute ``_legal`` and ``_legal_mask`` for the state now: called by every change."""
+        phase = self._phase
+        if phase is _PHASE_PLAY:
+            self._play_choices()
+        elif phase is _PHASE_BID:
+            # Only the dealer has a forbidden bid, and only a player who bid 0 last round
+            # can be barred from 0: the others skip both rules' calls.
+            seat = self._to_act
+            forbidden = self._forbidden_bid() if seat == self._dealer else -1
+            zero_banned = self._zero_streaks[seat] > 0 and self._zero_banned(forbidden)
+            self._legal, self._legal_mask = _bid_choices(self._spec.cards, forbidden, zero_banned)
+        else:
+            self._legal = _control_choices(self.players) if phase is _PHASE_CHOOSE else ()
+            self._legal_mask = 0
+
+    def _play_choices(self) -> None:
+        """``_refresh_legal`` in the play phase: the cards the player to act may play."""
+        hand = self._hands[self._to_act]
+        jokers = hand & _JOKER_MASK
+        follow = self._follow
+        if self._plays and follow >= 0:  # (a joker led "take" asks for no suit)
+            suited = hand & SUIT_MASKS[follow]
+            if suited:
+                if self._demand_highest:
+                    suited = 1 << (suited.bit_length() - 1)
+                self._legal_mask = suited | jokers
+                plays = _SUIT_PLAYS[follow][suited >> 13 * follow]
+                if plays is None or jokers:  # (a slice not seen yet, or jokers to add)
+                    plays = _plays_of(suited | jokers, _FOLLOW_JOKER_PLAYS)
+                self._legal = plays
+                return  # following suit, the most common case of all
+            # Void in the suit: a trump where the rules say so.
+            trump, rules = self._trick_trump, self.rules
+            trumps = hand & SUIT_MASKS[trump] if trump >= 0 else 0
+            if trumps and (
+                rules.trump_when_void
+                or (self._demand_highest and rules.joker_highest_beaten_by_trump)
+            ):
+                hand = trumps | jokers
+        self._legal_mask = hand
+        self._legal = _plays_of(hand, self._joker_plays())
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden bid, or -1 when there is none (docs/rules.md 1, "Bidding")."""
-        forbidden = forbidden_bid(
-            self.rules, self._spec.cards, self._bid_sum, dealer=self._to_act == self._dealer
-        )
+        bid_sum = sum(bid for bid in self._bids if bid is not None)
+        dealer = self._to_act == self._dealer
+        forbidden = forbidden_bid(self.rules, self._spec.cards, bid_sum, dealer=dealer)
         return -1 if forbidden is None else forbidden
 
     def _zero_banned(self, forbidden: int) -> bool:
@@ -845,27 +991,35 @@ class Game:
         )
 
     def _finish_trick(self) -> None:
-        plays, leader = self._plays, self._leader
-        winner = winner_of(plays, leader, self._trick_trump, self.rules)
-        self._tricks.append(_new_tuple(Trick, (leader, tuple(plays), winner)))
+        """Score the complete trick: its winner from the strengths kept play by play, or
+        from ``winner_of`` when a joker is in it (its mode and the options decide)."""
+        plays, leader, best = self._plays, self._leader, self._best
+        if best < _JOKER_TRICK:
+            winner = best & 0xF
+        else:
+            winner = winner_of(plays, leader, self._trick_trump, self.rules)
+        tricks = self._tricks
+        tricks += (_new_tuple(Trick, (leader, plays, winner)),)  # (a tuple: clones share it)
+        self._tricks = tricks
         self._taken[winner] += 1
-        plays.clear()
+        self._plays = ()
         self._leader = self._to_act = winner
-        if len(self._tricks) == self._spec.cards:
+        if len(tricks) == self._spec.cards:
             self._finish_round()
+        else:  # the winner leads: any card of their hand
+            hand = self._legal_mask = self._hands[winner]
+            self._legal = _plays_of(hand, self._joker_plays())
 
     def _finish_round(self) -> None:
         spec = self._spec
         rules, kind = self.rules, spec.kind
         score = partial(round_points, rules, kind, cards=spec.cards)
         points = tuple(map(score, self._bids, self._taken))
-        self._history.append(self._round_result(points))
+        self._history += (self._round_result(points),)
         if spec.has_bids:
-            streaks = self._zero_streaks
-            for seat, bid in enumerate(self._bids):
-                streaks[seat] = streaks[seat] + 1 if bid == 0 else 0
-        for seat, value in enumerate(points):
-            self._totals[seat] += value
+            streaks = zip(self._zero_streaks, self._bids, strict=True)
+            self._zero_streaks = tuple([streak + 1 if bid == 0 else 0 for streak, bid in streaks])
+        self._totals = tuple(map(add, self._totals, points))
         self._round_index += 1
         if self._round_index < len(self.plan):
             self._dealer = (self._dealer + 1) % self.players
@@ -874,8 +1028,10 @@ class Game:
             # «Контрольная»: the last-placed player (the first of them in seat order) chooses.
             self._phase = _PHASE_CHOOSE
             self._to_act = self._totals.index(min(self._totals))
+            self._refresh_legal()
         else:
             self._phase = Phase.OVER
+            self._refresh_legal()
 
     def _round_result(self, points: tuple[int, ...] | None) -> RoundResult:
         spec = self._spec
@@ -933,7 +1089,7 @@ class Game:
             trump = _SUITS[self._trick_trump]
             return f"{name} has no {suit.symbol}, so must trump ({trump.symbol}), not play {card}"
         if self._demand_highest:
-            highest = cards_in_mask(self._legal_mask_now() & ~_JOKER_MASK)[0]
+            highest = cards_in_mask(self._legal_mask & ~_JOKER_MASK)[0]
             return f"{name} must play the highest {suit.symbol} ({highest}) and may not play {card}"
         return f"{name} must follow {suit.symbol} and may not play {card}"
 

@@ -3,10 +3,14 @@
 ``skill`` rates a game with OpenSkill's Plackett–Luce model (bots at fixed ratings per
 level) and turns a rating into the conservative number players see; ``summary`` reads
 a finished ``Game`` into the figures a profile adds up (places, exact bids, blind,
-misère and golden rounds). Both are pure: the store calls them inside the transaction
-that records a game's end.
+misère and golden rounds); ``results`` turns a finished game into the end the store
+keeps (``store.GameEnd``), whose rating arithmetic the store runs inside the transaction
+that records the game's end; ``replay`` rebuilds a stored game from its events. All are
+pure: the SQL of a game's end is the store's (``store.GameEnds``).
 """
 
+from raspisnoy.ratings.replay import rebuild_game
+from raspisnoy.ratings.results import game_end
 from raspisnoy.ratings.skill import (
     BOT_RATINGS,
     DEFAULT_RATING,
@@ -16,7 +20,7 @@ from raspisnoy.ratings.skill import (
     is_rated_rules,
     rate_game,
 )
-from raspisnoy.ratings.summary import SeatSummary, replay_game, summarize
+from raspisnoy.ratings.summary import SeatSummary, summarize
 
 __all__ = [
     "BOT_RATINGS",
@@ -25,8 +29,9 @@ __all__ = [
     "Rating",
     "SeatSummary",
     "displayed",
+    "game_end",
     "is_rated_rules",
     "rate_game",
-    "replay_game",
+    "rebuild_game",
     "summarize",
 ]

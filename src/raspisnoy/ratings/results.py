@@ -1,22 +1,15 @@
-"""A game's end as data: one ``GameResult`` per seat and, for a rated table, the new
-ratings of its people, written inside the transaction that marks the game over, so a
-result never exists without its rating change nor the other way round.
-
-``record_results`` is a finish hook of the store (``Store.finish_hooks``; the server
-registers it in ``create_app``): the store knows nothing of games or ratings, and this
-module brings the two together. The figures come from the game rebuilt from its stored
-actions, the same source every replay uses.
+"""A finished game's end as the store keeps it (``store.GameEnd``): each seat's figures
+and, for a rated table, the arithmetic that moves its people's ratings. Pure: the store
+runs the arithmetic inside the transaction that marks the game over, on the ratings it
+locked there (``store.GameEnds``), so this module holds no SQL and the store no rules.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from datetime import datetime
-from typing import Any
+from collections.abc import Mapping, Sequence
+from functools import partial
 
-from sqlalchemy import exists, insert, select, update
-from sqlalchemy.orm import Session
-
+from raspisnoy.core import Game
 from raspisnoy.ratings.skill import (
     BOT_RATINGS,
     DEFAULT_RATING,
@@ -25,136 +18,45 @@ from raspisnoy.ratings.skill import (
     is_rated_rules,
     rate_game,
 )
-from raspisnoy.ratings.summary import SeatSummary, replay_game, summarize
-from raspisnoy.store import (
-    ALL_SCOPE,
-    ROUND_COUNTS,
-    add_figures,
-    hold_ratings,
-    move_rating_counts,
-)
-from raspisnoy.store.models import (
-    GameEvent,
-    GameResult,
-    GameTable,
-    PlayerRating,
-    RatingChange,
-    Seat,
-)
+from raspisnoy.ratings.summary import summarize
+from raspisnoy.store import ROUND_COUNTS, GameEnd, RatedSeat, StoredRating, TableRow
 
-__all__ = ["record_results"]
+__all__ = ["NEWCOMER", "game_end", "rate_seats"]
+
+#: A newcomer's rating as the store keeps it.
+NEWCOMER = StoredRating(DEFAULT_RATING.mu, DEFAULT_RATING.sigma, displayed(DEFAULT_RATING))
+#: The ``GameResult`` figures of a seat, by column name.
+_FIGURES = (*ROUND_COUNTS, "points", "place")
 
 
-def record_results(session: Session, table_id: str, now: datetime) -> bool:
-    """Store the results of the finished game at ``table_id`` (once: a second call finds
-    them and does nothing), add them to the players' kept sums and, if the table is
-    rated, move its people's ratings and the kept counts per rating. Whether it stored
-    them."""
-    recorded = exists().where(GameResult.table_id == table_id)
-    found = session.execute(select(GameTable, recorded).where(GameTable.id == table_id)).first()
-    if found is None or found[1]:
-        return False
-    table = found[0]
-    if table.names is None:
-        return False
-    events = session.execute(
-        select(GameEvent.seat, GameEvent.action)
-        .where(GameEvent.table_id == table_id)
-        .order_by(GameEvent.seq)
-    )
-    actions = ((seat, action) for seat, action in events)
-    game = replay_game(table.rules, table.names, table.seed, table.first_dealer, actions)
-    if not game.is_over:
-        return False
-    seats = list(session.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)))
-    preset = str(table.rules.get("preset"))
-    rated = table.rated and is_rated_rules(table.rules)
+def game_end(table: TableRow, game: Game) -> GameEnd:
+    """The end of ``table``'s finished ``game``: every seat's summary and, if the table is
+    rated and plays a preset's own rules, how to rate it (``ValueError`` if the game is
+    not over)."""
     summaries = summarize(game)
-    results = [
-        _result_row(table_id, seat, summary, preset, rated, now)
-        for seat, summary in zip(seats, summaries, strict=True)
+    figures = tuple({name: getattr(summary, name) for name in _FIGURES} for summary in summaries)
+    preset = str(table.rules.get("preset"))
+    if not (table.rated and is_rated_rules(table.rules)):
+        return GameEnd(figures, preset)
+    totals = tuple(summary.points for summary in summaries)
+    return GameEnd(figures, preset, partial(rate_seats, totals), NEWCOMER)
+
+
+def rate_seats(
+    totals: Sequence[int], seats: Sequence[RatedSeat], before: Mapping[str, StoredRating]
+) -> dict[str, StoredRating]:
+    """Every person's rating after a game with these final ``totals``: people from their
+    rating ``before`` (by user id), bots at their level's fixed rating, which the game
+    rates against but never changes."""
+    ratings = [
+        BOT_RATINGS.get(seat.bot, DEFAULT_RATING)
+        if seat.user_id is None
+        else Rating(before[seat.user_id].mu, before[seat.user_id].sigma)
+        for seat in seats
     ]
-    session.execute(insert(GameResult).execution_options(render_nulls=True), results)
-    add_figures(session, results)
-    if rated:
-        _rate(session, table_id, (ALL_SCOPE, preset), seats, summaries, now)
-    return True
-
-
-def _result_row(
-    table_id: str, seat: Seat, summary: SeatSummary, preset: str, rated: bool, now: datetime
-) -> dict[str, Any]:
-    """The ``GameResult`` columns of one seat."""
-    figures = {name: getattr(summary, name) for name in (*ROUND_COUNTS, "points", "place")}
+    after = rate_game(ratings, totals, [seat.user_id is None for seat in seats])
     return {
-        "table_id": table_id,
-        "seat": seat.seat,
-        "user_id": seat.user_id,
-        "bot": None if seat.user_id is not None else seat.bot,
-        "preset": preset,
-        "rated": rated,
-        "finished_at": now,
-        **figures,
+        seat.user_id: StoredRating(rating.mu, rating.sigma, displayed(rating))
+        for seat, rating in zip(seats, after, strict=True)
+        if seat.user_id is not None
     }
-
-
-def _rate(
-    session: Session,
-    table_id: str,
-    scopes: tuple[str, str],
-    seats: list[Seat],
-    summaries: list[SeatSummary],
-    now: datetime,
-) -> None:
-    """Rate the game in each scope: people from their stored rating, bots at their
-    level's; the kept counts per rating follow each person's move. The rows are written
-    by primary key in one batch each (no ORM unit of work: it was a third of the
-    update's Python time)."""
-    rows, held = _rating_rows(session, scopes, {s.user_id for s in seats if s.user_id}, now)
-    moves: Counter[tuple[str, int]] = Counter()
-    for key in held:  # each known row leaves its rating for the one the game gives it
-        moves[key] -= 1
-    ratings, changes = [], []
-    for scope in scopes:
-        before = [
-            BOT_RATINGS.get(s.bot, DEFAULT_RATING)
-            if s.user_id is None
-            else rows[scope, s.user_id][0]
-            for s in seats
-        ]
-        fixed = [s.user_id is None for s in seats]
-        after = rate_game(before, [summary.points for summary in summaries], fixed)
-        for seat, rating in zip(seats, after, strict=True):
-            if seat.user_id is None:
-                continue
-            display = displayed(rating)
-            moved = {"mu": rating.mu, "sigma": rating.sigma, "display": display}
-            person = {"scope": scope, "user_id": seat.user_id}
-            games = rows[scope, seat.user_id][1] + 1
-            ratings.append({**person, **moved, "games": games, "last_played_at": now})
-            changes.append({**person, **moved, "table_id": table_id, "at": now})
-            moves[scope, display] += 1
-    session.execute(update(PlayerRating), ratings)
-    session.execute(insert(RatingChange), changes)
-    move_rating_counts(session, moves)
-
-
-def _rating_rows(
-    session: Session, scopes: tuple[str, str], people: set[str], now: datetime
-) -> tuple[dict[tuple[str, str], tuple[Rating, int]], list[tuple[str, int]]]:
-    """The people's ratings and rated games in ``scopes`` by scope and person, their rows
-    locked for this transaction (``hold_ratings``: in one order for every game, made
-    for newcomers); and the ``(scope, displayed rating)`` each row held before, for the
-    kept counts (none for a newcomer's, made here with 0 games)."""
-    newcomer = {
-        "mu": DEFAULT_RATING.mu,
-        "sigma": DEFAULT_RATING.sigma,
-        "display": displayed(DEFAULT_RATING),
-        "games": 0,
-        "last_played_at": now,
-    }
-    keys = [{"scope": scope, "user_id": user_id} for scope in scopes for user_id in people]
-    found = hold_ratings(session, [{**key, **newcomer} for key in keys])
-    rows = {(row.scope, row.user_id): (Rating(row.mu, row.sigma), row.games) for row in found}
-    held = [(row.scope, row.display) for row in found if row.games > 0]
-    return rows, held

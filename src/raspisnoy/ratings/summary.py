@@ -7,14 +7,12 @@ sums them, so its statistics need no replay of old games.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from raspisnoy.core import Game, RoundKind, parse_action, resolve_rules
+from raspisnoy.core import Game, RoundKind
 from raspisnoy.store import ROUND_COUNTS, RoundCounts
 
-__all__ = ["SeatSummary", "replay_game", "summarize"]
+__all__ = ["SeatSummary", "summarize"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,21 +23,6 @@ class SeatSummary(RoundCounts):
     seat: int
     points: int
     place: int
-
-
-def replay_game(
-    rules: dict[str, Any],
-    names: Sequence[str],
-    seed: str,
-    first_dealer: int | None,
-    actions: Iterable[tuple[int, str]],
-) -> Game:
-    """The game a table stored: its rules, names, seed and first dealer, then each
-    ``(seat, action)`` in order."""
-    game = Game(resolve_rules(rules), tuple(names), seed=seed, first_dealer=first_dealer)
-    for seat, action in actions:
-        game.apply(parse_action(action), seat)
-    return game
 
 
 def summarize(game: Game) -> list[SeatSummary]:

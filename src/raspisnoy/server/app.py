@@ -12,7 +12,6 @@ from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
-from raspisnoy.ratings.results import record_results
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import count_request, install
 from raspisnoy.server.errors import (
@@ -42,8 +41,6 @@ def create_app(
     """The ASGI application over ``store`` (already migrated); ``web_dir``, if it exists,
     is served at ``/``. Raises ``SecretKeyError`` if the server's secret cannot be had."""
     settings = settings or ServerSettings()
-    if record_results not in store.finish_hooks:  # a game's end stores results and ratings
-        store.finish_hooks.append(record_results)
     services = Services.create(store, settings)
 
     @asynccontextmanager

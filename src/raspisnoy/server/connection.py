@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -60,14 +61,21 @@ class Connection:
         user: UserRow | None,
         outbox_limit: int,
         session: str | None = None,
+        session_ends: datetime | None = None,
     ) -> None:
         self.websocket = websocket
         self.user = user
         #: The hash of the session token the client connected with (``None``: none).
         self.session = session
+        #: When that session expires: from then on the client may no longer play.
+        self.session_ends = session_ends
         self.seat: int | None = None
         self._outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(outbox_limit)
         self._closing = False
+
+    def session_expired(self) -> bool:
+        """Whether the session the client connected with has expired since."""
+        return self.session_ends is not None and datetime.now(UTC) >= self.session_ends
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or JSON text already encoded) without waiting."""

@@ -17,13 +17,13 @@ from urllib.parse import urlsplit
 from fastapi import Depends, FastAPI
 from starlette.requests import HTTPConnection
 
-from raspisnoy.server.actor import TableActor
 from raspisnoy.server.auth import SESSION_COOKIE
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.hub import Hub
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.services.container import Services
+from raspisnoy.server.services.tables.actor import TableActor
+from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.store import NotFoundError, Store, UserRow
 

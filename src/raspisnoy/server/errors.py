@@ -1,9 +1,13 @@
-"""Refusals of REST requests: what went wrong as a code, turned into an HTTP status in one
-place (``HTTP_STATUS``) by the handler the app installs.
+"""Refusals: what went wrong as a code, one list (``Refusal``) for the REST routes and the
+sockets, each mapped in one place: to an HTTP status (``HTTP_STATUS``) by the handler the
+app installs, and to the ``code`` of a socket's ``error`` message (``SOCKET_ERRORS``,
+docs/PROTOCOL.md).
 
 Code below the routes (the table actor, the checks of a new table) raises
-``RequestError`` with a ``Refusal``; it knows nothing of HTTP. The answer keeps the
-shape every client knows: ``{"detail": "..."}`` with the status of the code.
+``RequestError`` with a ``Refusal`` (or, answering a socket message,
+``protocol.ProtocolError``); it knows nothing of HTTP. The answer keeps the shape every
+client knows: ``{"detail": "..."}`` with the status of the code, or the ``error``
+message with the code.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from raspisnoy.store import FencedError
 
 __all__ = [
     "HTTP_STATUS",
+    "SOCKET_ERRORS",
     "Refusal",
     "RequestError",
     "fenced_answer",
@@ -29,24 +34,41 @@ __all__ = [
 
 
 class Refusal(StrEnum):
-    """Why a request was refused."""
+    """Why a request or a socket message was refused."""
 
+    # Refused on REST and on the table socket alike.
+    NOT_SEATED = "not_seated"
+    NOT_STARTED = "not_started"
+    # REST.
     NO_SESSION = "no_session"
     FORBIDDEN = "forbidden"
     CROSS_ORIGIN = "cross_origin"
     NOT_FOUND = "not_found"
     SEAT_TAKEN = "seat_taken"
-    NOT_SEATED = "not_seated"
     ALREADY_STARTED = "already_started"
-    NOT_STARTED = "not_started"
     CONFLICT = "conflict"
     INVALID = "invalid"
     TOO_MANY = "too_many"
     #: Another server worker holds the table for now (several workers, docs/cluster.md).
     BUSY = "busy"
+    # The sockets' ``error`` messages.
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    UNKNOWN_TYPE = "unknown_type"
+    WRONG_SEAT = "wrong_seat"
+    NOT_YOUR_TURN = "not_your_turn"
+    INVALID_ACTION = "invalid_action"
+    ILLEGAL_ACTION = "illegal_action"
+    STORAGE_FAILED = "storage_failed"
+    DUPLICATE_ID = "duplicate_id"
+    #: Chat and rematch (``services.chat``, ``services.rematch``).
+    RATE_LIMITED = "rate_limited"
+    CHAT_FORBIDDEN = "chat_forbidden"
+    NOT_OVER = "not_over"
+    REMATCH_CLOSED = "rematch_closed"
 
 
-#: The HTTP status of each refusal.
+#: The HTTP status of each refusal a REST route answers with.
 HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NO_SESSION: 401,
     Refusal.FORBIDDEN: 403,
@@ -61,6 +83,27 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.TOO_MANY: 429,
     Refusal.BUSY: 503,
 }
+#: The refusals a socket sends as the ``code`` of an ``error`` message (the connection
+#: stays open); each has a translation for clients (``server.error.<code>``).
+SOCKET_ERRORS: frozenset[Refusal] = frozenset(
+    {
+        Refusal.BAD_JSON,
+        Refusal.BAD_MESSAGE,
+        Refusal.UNKNOWN_TYPE,
+        Refusal.NOT_SEATED,
+        Refusal.WRONG_SEAT,
+        Refusal.NOT_STARTED,
+        Refusal.NOT_YOUR_TURN,
+        Refusal.INVALID_ACTION,
+        Refusal.ILLEGAL_ACTION,
+        Refusal.STORAGE_FAILED,
+        Refusal.DUPLICATE_ID,
+        Refusal.RATE_LIMITED,
+        Refusal.CHAT_FORBIDDEN,
+        Refusal.NOT_OVER,
+        Refusal.REMATCH_CLOSED,
+    }
+)
 
 
 class RequestError(Exception):

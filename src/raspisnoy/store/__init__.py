@@ -32,7 +32,6 @@ from raspisnoy.store.players import (
 from raspisnoy.store.repository import (
     EventRow,
     FencedError,
-    FinishHook,
     NotFoundError,
     SeatRow,
     SheetRow,
@@ -42,6 +41,7 @@ from raspisnoy.store.repository import (
     TableRow,
     UserRow,
 )
+from raspisnoy.store.results import GameEnd, GameEnds, RatedSeat, StoredRating
 from raspisnoy.store.reviews import Claim, ReviewRow, Reviews, ReviewStatus
 from raspisnoy.store.together import ChatRow, Together
 
@@ -58,11 +58,13 @@ __all__ = [
     "EventRow",
     "FencedError",
     "Figures",
-    "FinishHook",
+    "GameEnd",
+    "GameEnds",
     "HandRow",
     "NotFoundError",
     "Players",
     "Profile",
+    "RatedSeat",
     "RatingLine",
     "RecentGame",
     "ReviewRow",
@@ -75,6 +77,7 @@ __all__ = [
     "StaleWriteError",
     "Store",
     "StoreError",
+    "StoredRating",
     "TableRow",
     "Together",
     "UserRow",

@@ -304,7 +304,7 @@ class ChatMessage(Base):
     #: The writer's seat; ``None`` for a spectator.
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: Exactly one of ``text`` (as written, never interpreted) and ``phrase`` (an id of
-    #: ``raspisnoy.server.chat.PHRASES``, shown in each reader's language) is set.
+    #: ``raspisnoy.server.protocol.PHRASES``, shown in each reader's language) is set.
     text: Mapped[str | None] = mapped_column(String(200), nullable=True)
     phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: The round being played (0 before the start) and the tricks finished in it.

@@ -8,7 +8,7 @@ them in one transaction (group commit) and still store every event before it is 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -39,7 +39,6 @@ from raspisnoy.store.models import GameEvent, GameTable, ScoreSheet, Seat, Sessi
 __all__ = [
     "EventRow",
     "FencedError",
-    "FinishHook",
     "NotFoundError",
     "SeatRow",
     "SheetRow",
@@ -48,6 +47,7 @@ __all__ = [
     "StoreError",
     "TableRow",
     "UserRow",
+    "check_fences",
     "transaction",
 ]
 
@@ -133,13 +133,6 @@ class SheetRow:
     updated_at: datetime
 
 
-#: Called inside the transaction that marks a game over, with that transaction's session,
-#: the table's id and the moment: what must be stored with the game's end (its results
-#: and ratings, ``raspisnoy.ratings.results``) is stored atomically with it. What it
-#: returns is not used.
-FinishHook = Callable[[Session, str, datetime], object]
-
-
 #: The insert of ``append_events`` (Core, on the events table).
 _INSERT_EVENTS = insert(cast(Table, GameEvent.__table__))
 #: The stored fencing tokens of some tables (``ids``), locked: built once, as the insert
@@ -203,8 +196,6 @@ class Store:
         #: nothing failed is ever acknowledged.
         self._appends = appends or engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
-        #: What runs inside ``finish_table``'s transaction (the server adds its hooks).
-        self.finish_hooks: list[FinishHook] = []
         #: SQLite's write-ahead log is folded into the database by ``checkpoint``, which
         #: the server calls every few seconds; other databases need nothing of the kind.
         self.needs_checkpoints = engine.dialect.name == "sqlite"
@@ -433,7 +424,7 @@ class Store:
         write of a live table: the writer's ownership token (``claim_table``); the write is
         refused with ``FencedError`` if the table has been claimed since."""
         with self._session() as session:
-            _check_fences(session, {table_id: fence})
+            check_fences(session, {table_id: fence})
             session.execute(
                 update(Seat)
                 .where(Seat.table_id == table_id, Seat.seat == seat)
@@ -444,7 +435,7 @@ class Store:
         self, table_id: str, names: Sequence[str], first_dealer: int, fence: int | None = None
     ) -> None:
         with self._session() as session:
-            _check_fences(session, {table_id: fence})
+            check_fences(session, {table_id: fence})
             session.execute(
                 update(GameTable)
                 .where(GameTable.id == table_id)
@@ -455,21 +446,6 @@ class Store:
                     started_at=_now(),
                 )
             )
-
-    def finish_table(self, table_id: str, fence: int | None = None) -> None:
-        """Mark the game over and, in the same transaction, run the finish hooks (each
-        seat's result and, for a rated table, the new ratings); refused under a stale
-        ``fence`` (``FencedError``)."""
-        now = _now()
-        with self._session() as session:
-            _check_fences(session, {table_id: fence})
-            session.execute(
-                update(GameTable)
-                .where(GameTable.id == table_id)
-                .values(status="over", finished_at=now)
-            )
-            for hook in self.finish_hooks:
-                hook(session, table_id, now)
 
     # ----------------------------------------------------------------- events
 
@@ -517,7 +493,7 @@ class Store:
         try:
             with self._appends.begin() as connection:
                 if fences:
-                    _check_fences(connection, fences)
+                    check_fences(connection, fences)
                 connection.execute(_INSERT_EVENTS, rows)
         except SQLAlchemyError as error:
             raise StoreError(f"database error: {_reason(error)}") from None
@@ -651,7 +627,7 @@ def _row_of(table: GameTable, seats: tuple[SeatRow, ...]) -> TableRow:
     )
 
 
-def _check_fences(session: Session | Connection, fences: Mapping[str, int | None]) -> None:
+def check_fences(session: Session | Connection, fences: Mapping[str, int | None]) -> None:
     """Refuse the transaction (``FencedError``) unless each table's stored token is the
     writer's. The rows stay locked (``FOR UPDATE``) until the transaction ends, so a claim
     by another worker waits for this write and cannot slip in between check and write."""

@@ -4,9 +4,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from raspisnoy.server.chat import ChatOut, may_read
 from raspisnoy.server.deps import HubDep, OptionalUser, StoreDep
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.services.chat import ChatOut, may_read
 from raspisnoy.server.wire import chat_json
 from raspisnoy.store import NotFoundError, Together
 

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel
 
 from raspisnoy.core import Game, Record, game_to_record, record_to_json
-from raspisnoy.server.actor import rebuild_game
+from raspisnoy.ratings import rebuild_game
 from raspisnoy.server.deps import CurrentUser, OptionalUser, Services, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.threads import in_thread

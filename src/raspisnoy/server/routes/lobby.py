@@ -1,4 +1,4 @@
-"""The lobby socket ``/ws/lobby``: the live lobby of ``lobby_feed`` (docs/PROTOCOL.md, "The
+"""The lobby socket ``/ws/lobby``: the live lobby of ``services.lobby`` (docs/PROTOCOL.md, "The
 lobby socket"). Anyone may listen (the lobby is public); it shares the table socket's
 checks: origin, session token, sockets per holder, message size and flood limits."""
 
@@ -9,7 +9,7 @@ from fastapi import APIRouter, WebSocket
 
 from raspisnoy.server.connection import Connection, TokenBucket
 from raspisnoy.server.deps import services_of
-from raspisnoy.server.protocol import ProtocolError, parse_lobby_message
+from raspisnoy.server.protocol import Ping, ProtocolError, Sync, parse_lobby_message
 from raspisnoy.server.routes.socket import open_socket, receive_text
 
 router = APIRouter()
@@ -31,14 +31,15 @@ async def lobby_socket(websocket: WebSocket) -> None:
         await feed.join(connection)
         while (text := await receive_text(websocket, connection, bucket, settings)) is not None:
             try:
-                kind = parse_lobby_message(text)
+                message = parse_lobby_message(text)
             except ProtocolError as error:
                 connection.send(error.to_message())
                 continue
-            if kind == "ping":
-                connection.send({"type": "pong"})
-            else:
-                await feed.resend(connection)
+            match message:
+                case Ping():
+                    connection.send({"type": "pong"})
+                case Sync():
+                    await feed.resend(connection)
     finally:
         feed.part(connection)
         await services.sockets.release(holder)

@@ -7,13 +7,12 @@ lobby socket (``routes.lobby``) shares its checks (``open_socket``, ``receive_te
 
 import asyncio
 from contextlib import suppress
+from datetime import UTC, datetime
 from functools import partial
 
 from fastapi import APIRouter, WebSocket
 
-from raspisnoy.server.actor import TableActor
 from raspisnoy.server.auth import SESSION_COOKIE
-from raspisnoy.server.chat import count_chat
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode, Connection, TokenBucket
 from raspisnoy.server.deps import (
@@ -23,10 +22,12 @@ from raspisnoy.server.deps import (
     services_of,
     user_of_token,
 )
-from raspisnoy.server.errors import RequestError
+from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
-from raspisnoy.server.protocol import ErrorCode, ProtocolError, parse_client_message
-from raspisnoy.store import NotFoundError, UserRow
+from raspisnoy.server.protocol import ProtocolError, parse_client_message
+from raspisnoy.server.services.chat import count_chat
+from raspisnoy.server.services.tables.actor import TableActor
+from raspisnoy.store import NotFoundError, Players, UserRow
 
 router = APIRouter()
 
@@ -43,7 +44,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     try:
         async with services.hub.using(table_id) as actor:
             session = None if token is None else services.sessions.digest(token)
-            connection = Connection(websocket, user, settings.outbox_limit, session)
+            ends = None if user is None or session is None else await _ends(services, user, session)
+            connection = Connection(websocket, user, settings.outbox_limit, session, ends)
             await _connected(websocket, actor, connection, settings, services.limits)
     except NotFoundError:
         await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
@@ -52,6 +54,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await websocket.close(CloseCode.RESTART, error.message[:120])
     finally:
         await services.sockets.release(holder)
+
+
+async def _ends(services: Services, user: UserRow, session: str) -> datetime | None:
+    """When the user's session ``session`` (its token's hash) expires."""
+    lines = await services.hub.run(Players(services.store).sessions_of, user.id, session)
+    ends = next((line.expires_at for line in lines if line.current), None)
+    # SQLite gives back the moment without its zone: it was stored in UTC.
+    return ends if ends is None or ends.tzinfo is not None else ends.replace(tzinfo=UTC)
 
 
 async def open_socket(
@@ -111,10 +121,13 @@ async def _serve(
     settings: ServerSettings,
     limits: Limits,
 ) -> None:
-    """Read client messages until the client leaves or breaks the limits (chat messages
-    also count against their writer's chat limit)."""
+    """Read client messages until the client leaves, breaks the limits (chat messages
+    also count against their writer's chat limit) or its session expires (4401)."""
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
     while (text := await receive_text(websocket, connection, bucket, settings)) is not None:
+        if connection.session_expired():  # checked at connect, and again for each message
+            connection.close(CloseCode.UNAUTHORIZED, "the session expired: sign in again")
+            return
         try:
             parsed = parse_client_message(text)
             count_chat(limits, connection, parsed)
@@ -150,6 +163,6 @@ async def receive_text(
         if text is not None:
             return text
         binary = ProtocolError(
-            ErrorCode.BAD_MESSAGE, "send messages as JSON in text frames, not binary"
+            Refusal.BAD_MESSAGE, "send messages as JSON in text frames, not binary"
         )
         connection.send(binary.to_message())

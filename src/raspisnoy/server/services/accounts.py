@@ -15,10 +15,10 @@ from cachetools import LRUCache
 
 from raspisnoy.server.auth import InvalidNicknameError, check_nickname
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.hub import Hub
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.passwords import Passwords
+from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.store import Players, UsernameTakenError, UserRow, username_key
 

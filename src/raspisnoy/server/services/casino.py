@@ -43,9 +43,9 @@ from raspisnoy.casino import (
     parse_card,
     parse_cards,
 )
-from raspisnoy.casino.advisor import advise
-from raspisnoy.casino.hint import advice_for
 from raspisnoy.casino.record import replay_record
+from raspisnoy.casino_advisor.advisor import advise
+from raspisnoy.casino_advisor.hint import advice_for
 from raspisnoy.core import IllegalActionError, InvalidInputError
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.threads import in_thread

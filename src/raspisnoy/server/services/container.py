@@ -16,17 +16,18 @@ from cachetools import LRUCache
 from redis.asyncio import Redis
 
 from raspisnoy.bots.expert import warm_up
+from raspisnoy.casino_advisor import warm_up as warm_up_casino
 from raspisnoy.server.auth import Sessions, load_secret
 from raspisnoy.server.broadcast import RedisBroadcast
 from raspisnoy.server.cluster import Ownership
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.hub import Hub
 from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sheets import Sheets
+from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.store import Players, Reviews, Store, Together
 
 __all__ = ["Services"]
@@ -111,6 +112,7 @@ class Services:
         # The expert's compiled search loads (or compiles) once per process: do it now,
         # off the event loop, rather than at the first bot's turn.
         threading.Thread(target=warm_up, name="expert-warm-up", daemon=True).start()
+        threading.Thread(target=warm_up_casino, name="casino-warm-up", daemon=True).start()
         await self.hub.start()
         await self.sockets.start()
         await self.review_queue.start()

@@ -42,11 +42,12 @@ from multiprocessing.pool import Pool
 from typing import Any
 
 from raspisnoy.core import View, game_to_record
+from raspisnoy.ratings import rebuild_game
 from raspisnoy.review import Budget, hint, review_game
-from raspisnoy.server.actor import TableActor, rebuild_game
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
+from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import ChoiceOut, HintOut, ReviewOut
 from raspisnoy.store import (

@@ -29,14 +29,15 @@ from collections.abc import Callable, Collection, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from raspisnoy.casino import kernels
+from raspisnoy.casino import ranking
 from raspisnoy.casino.cards import DECK, Card, require_distinct
 from raspisnoy.casino.evaluate import evaluate
-from raspisnoy.casino.fast import compiled
 from raspisnoy.casino.settle import dealer_after_purchase
+from raspisnoy.casino_advisor import kernels
+from raspisnoy.casino_advisor.fast import compiled
 from raspisnoy.core import InvalidInputError
 
-__all__ = ["Advice", "OptionValue", "advise", "advise_purchase"]
+__all__ = ["Advice", "OptionValue", "advise", "advise_purchase", "warm_up"]
 
 #: Exchanges with at most this many possible draws (a buy, changes of one or two cards
 #: from a full deck) are always enumerated exactly.
@@ -168,6 +169,14 @@ def _warm_up(backend: _Backend) -> None:
         _exact_exchange(backend, tables, box[:4], 5, True, "warm-up", 1, shortcuts)
     option = _Sampled("warm-up", box[:2], 5, 1)
     _sample(backend, tables, option, True, backend.uniforms(random.Random(0), 9), 1)
+
+
+def warm_up() -> None:
+    """Load the compiled kernels (compiling them the first time after installing; Numba
+    keeps them in its on-disk cache for the next start) and run each once, so that no
+    player's first hint waits for the compiler. The server runs it in the background as
+    it starts; without Numba, or with ``RASPISNOY_NO_JIT``, there is nothing to load."""
+    _Backend(None)
 
 
 @dataclass(slots=True)
@@ -354,7 +363,7 @@ def advise(
 def _bet(
     backend: _Backend, tables: _Tables, box: tuple[Card, ...], can_buy: bool, shortcuts: bool
 ) -> OptionValue:
-    key, _first, _second, pays = kernels.combination_codes([c.index for c in box], len(box))
+    key, _first, _second, pays = ranking.combination_codes([c.index for c in box], len(box))
     value = backend.kernels.bet_value(
         key,
         pays,

@@ -29,11 +29,23 @@ from raspisnoy.core import (
     parse_action,
     resolve_rules,
 )
-from raspisnoy.server.chat import ChatRoom
+from raspisnoy.ratings import rebuild_game
 from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
-from raspisnoy.server.rematch import Rematch
+from raspisnoy.server.protocol import (
+    Act,
+    Back,
+    Chat,
+    ClientMessage,
+    Mute,
+    Ping,
+    ProtocolError,
+    RematchAnswer,
+    Sync,
+)
+from raspisnoy.server.services.chat import ChatRoom
+from raspisnoy.server.services.rematch import Rematch
+from raspisnoy.server.services.results import retry_delay
 from raspisnoy.server.wire import (
     Json,
     ack_message,
@@ -49,9 +61,9 @@ from raspisnoy.server.wire import (
     trick_json,
     view_json,
 )
-from raspisnoy.store import ChatRow, EventRow, StoreError, TableRow
+from raspisnoy.store import ChatRow, EventRow, FencedError, StoreError, TableRow
 
-__all__ = ["TableActor", "TablePort", "rebuild_game", "seat_names"]
+__all__ = ["TableActor", "TablePort", "seat_names"]
 
 _log = logging.getLogger(__name__)
 #: How long a bot waits before trying again when its move could not be stored.
@@ -71,8 +83,10 @@ class TablePort(Protocol):
     async def append(self, row: EventRow) -> None:
         """Store an action; returns once it is committed, raises ``StoreError`` if not."""
 
-    async def finish(self, table_id: str) -> TableRow:
-        """Mark the table's game over; the table as stored now."""
+    async def finish(self, table: TableRow, game: Game) -> TableRow:
+        """Store the end of ``table``'s finished ``game`` (its results and ratings, once:
+        ``services.results``); the table as stored now. Raises ``StoreError`` if it could
+        not be stored; trying again is safe."""
 
     async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
         """Seat ``user_id`` (``None``: free the seat) before the start."""
@@ -110,29 +124,17 @@ def seat_names(table: TableRow) -> tuple[str, ...]:
     return tuple(names)
 
 
-def rebuild_game(table: TableRow, events: Sequence[EventRow]) -> Game:
-    """The game of a started table, from its rules, seed, first dealer and stored actions."""
-    if table.names is None:
-        raise ValueError(f"table {table.id} has not started")
-    game = Game(
-        resolve_rules(table.rules), table.names, seed=table.seed, first_dealer=table.first_dealer
-    )
-    for event in events:
-        game.apply(parse_action(event.action), event.seat)
-    return game
-
-
 def _exact_action(text: str, client_id: str) -> Action:
     """The action ``text`` names, written exactly as the view's ``legal`` strings write it
     (``" 1"`` or ``"01"`` for ``"1"`` are refused), or an ``invalid_action`` error."""
     try:
         action = parse_action(text)
     except InvalidInputError as error:
-        raise ProtocolError(ErrorCode.INVALID_ACTION, str(error), client_id) from None
+        raise ProtocolError(Refusal.INVALID_ACTION, str(error), client_id) from None
     exact = action_text(action)
     if text != exact:
         raise ProtocolError(
-            ErrorCode.INVALID_ACTION,
+            Refusal.INVALID_ACTION,
             f"{text!r} is not written as the protocol writes it: send {exact!r}, "
             "one of your view's legal actions",
             client_id,
@@ -181,7 +183,12 @@ class TableActor:
         )
         self.chat = ChatRoom(self)
         self.rematch = Rematch(self, rematch_seconds)
+        #: Failed tries to store the game's end, and the timer of the next one.
+        self._finish_failures = 0
+        self._finish_retry: asyncio.TimerHandle | None = None
         self._schedule_turn()
+        if self.game is not None and self.game.is_over and table.status == "playing":
+            self.submit(self._finish)  # the last action was stored, the end was not
 
     @property
     def connections(self) -> frozenset[Connection]:
@@ -230,6 +237,8 @@ class TableActor:
             if task is not None:
                 task.cancel()
         self.rematch.close()
+        if self._finish_retry is not None:
+            self._finish_retry.cancel()
         while not self._queue.empty():
             _, future = self._queue.get_nowait()
             if future is not None and not future.done():
@@ -294,18 +303,19 @@ class TableActor:
     async def receive(self, connection: Connection, message: ClientMessage) -> None:
         """Carry out one parsed client message; problems are sent back as ``error``."""
         try:
-            if message.type == "ping":
-                connection.send(pong_message(self.version))
-            elif message.type == "sync":
-                connection.send(self._state(connection))
-            elif message.type == "back":
-                self._back(self._seat_for(connection, None))
-            elif message.type in ("chat", "mute"):
-                await self.chat.receive(connection, message)
-            elif message.type == "rematch":
-                await self.rematch.receive(connection, message)
-            else:
-                await self._act(connection, message)
+            match message:
+                case Ping():
+                    connection.send(pong_message(self.version))
+                case Sync():
+                    connection.send(self._state(connection))
+                case Back():
+                    self._back(self._seat_for(connection, None))
+                case Chat() | Mute():
+                    await self.chat.receive(connection, message)
+                case RematchAnswer():
+                    await self.rematch.receive(connection, message)
+                case Act():
+                    await self._act(connection, message)
         except ProtocolError as error:
             connection.send(error.to_message())
 
@@ -314,13 +324,13 @@ class TableActor:
     ) -> int:
         if connection.seat is None:
             raise ProtocolError(
-                ErrorCode.NOT_SEATED,
+                Refusal.NOT_SEATED,
                 "you have no seat at this table (spectators only watch)",
                 client_id,
             )
         if seat is not None and seat != connection.seat:
             raise ProtocolError(
-                ErrorCode.WRONG_SEAT,
+                Refusal.WRONG_SEAT,
                 f"you sit in seat {connection.seat}, not {seat}: act only for your own seat",
                 client_id,
             )
@@ -332,9 +342,8 @@ class TableActor:
             self._schedule_turn()
             self._broadcast_table()
 
-    async def _act(self, connection: Connection, message: ClientMessage) -> None:
+    async def _act(self, connection: Connection, message: Act) -> None:
         client_id, text = message.id, message.action
-        assert client_id is not None and text is not None  # parse_client_message ensures it
         seat = self._seat_for(connection, message.seat, client_id)
         applied = self._applied.get((seat, client_id))
         if applied is not None:
@@ -342,7 +351,7 @@ class TableActor:
             return
         game = self.game
         if game is None:
-            raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started yet", client_id)
+            raise ProtocolError(Refusal.NOT_STARTED, "the game has not started yet", client_id)
         action = _exact_action(text, client_id)
         presence = self._presence[seat]
         was_away, presence.away = presence.away, False  # acting is coming back
@@ -364,7 +373,7 @@ class TableActor:
         client that an action it did not make was applied."""
         if text != action:
             raise ProtocolError(
-                ErrorCode.DUPLICATE_ID,
+                Refusal.DUPLICATE_ID,
                 f"id {client_id!r} was used for {action!r} (version {version}), not for "
                 f"{text!r}: send a new action under a new id",
                 client_id,
@@ -381,15 +390,15 @@ class TableActor:
         try:
             trial.apply(action, seat)
         except NotYourTurnError as error:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, str(error), client_id) from None
+            raise ProtocolError(Refusal.NOT_YOUR_TURN, str(error), client_id) from None
         except (IllegalActionError, InvalidInputError) as error:
-            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(error), client_id) from None
+            raise ProtocolError(Refusal.ILLEGAL_ACTION, str(error), client_id) from None
         row = EventRow(self.table.id, self.version + 1, seat, str(action), client_id)
         try:
             await self.port.append(row)
         except StoreError as error:
             raise ProtocolError(
-                ErrorCode.STORAGE_FAILED,
+                Refusal.STORAGE_FAILED,
                 f"the action was not stored, nothing changed: {error}",
                 client_id,
             ) from None
@@ -397,10 +406,40 @@ class TableActor:
         if client_id is not None:
             self._applied[seat, client_id] = (row.seq, row.action)
         if trial.is_over:
-            self.table = await self.port.finish(self.table.id)
-            self.port.drop_later(self.table.id)  # if nobody is watching the end
+            await self._finish()
         self._schedule_turn()
         self._broadcast_event(game, trial, seat, action, by)
+
+    async def _finish(self) -> None:
+        """Store the end of the finished game; if that fails, try again later (with a
+        longer wait after each failure) until it is stored, or another worker owns the
+        table (and finishes it when it loads it)."""
+        game = self.game
+        assert game is not None and game.is_over
+        self._finish_retry = None
+        try:
+            self.table = await self.port.finish(self.table, game)
+        except FencedError:
+            return
+        except StoreError as error:
+            self._finish_failures += 1
+            delay = retry_delay(self._finish_failures)
+            _log.warning(
+                "table %s: the end of the game was not stored (%s): retry in %.1f s",
+                self.table.id,
+                error,
+                delay,
+            )
+            loop = asyncio.get_running_loop()
+            self._finish_retry = loop.call_later(delay, lambda: self.submit(self._finished_later))
+            return
+        self.port.drop_later(self.table.id)  # if nobody is watching the end
+
+    async def _finished_later(self) -> None:
+        """A retry of the game's end; the clients learn that the table is over."""
+        await self._finish()
+        if self.table.status == "over":
+            self._broadcast_table()
 
     def _broadcast_event(
         self, before: Game, after: Game, seat: int, action: Action, by: str

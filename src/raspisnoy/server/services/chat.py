@@ -15,77 +15,57 @@ table; a spectator of a table without spectator chat gets none of it.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 import weakref
-from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from raspisnoy.server.errors import RequestError
-from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
+from raspisnoy.core import Game
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.protocol import Chat, ClientMessage, Mute, ProtocolError
 from raspisnoy.server.wire import chat_json, encode
 from raspisnoy.store import ChatRow, StoreError, TableRow
 
 if TYPE_CHECKING:
-    from raspisnoy.server.actor import TableActor
     from raspisnoy.server.connection import Connection
     from raspisnoy.server.limits import Limits
 
-__all__ = [
-    "MAX_TEXT",
-    "PHRASES",
-    "ChatOut",
-    "ChatRoom",
-    "check_text",
-    "count_chat",
-    "may_read",
-]
+__all__ = ["ChatOut", "ChatRoom", "ChatTable", "count_chat", "may_read"]
 
-#: The longest text, in characters after trimming.
-MAX_TEXT = 200
-#: The quick phrases and reactions, by id; the client translates them (``web.chat.phrase.*``).
-PHRASES = (
-    "hello",
-    "well_played",
-    "oops",
-    "thanks",
-    "sorry",
-    "wow",
-    "hurry",
-    "bye",
-    "like",
-    "laugh",
-    "surprise",
-    "sad",
-)
 #: The most messages a ``chat`` history carries (the latest ones).
 HISTORY = 100
-#: Characters that would reorder the text around them on screen (bidirectional overrides
-#: and isolates) or are invisible controls: refused, so a message shows what it says.
-_REFUSED = re.compile("[\u202a-\u202e\u2066-\u2069]")
-_SPACES = re.compile(r"\s+")
 
 
-def check_text(text: str) -> str:
-    """``text`` as stored: NFC, whitespace runs (newlines too) as one space, trimmed; a
-    ``ProtocolError`` naming the problem if it is empty, too long or has control
-    characters."""
-    cleaned = _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
-    if not cleaned:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, 'chat: "text" is empty')
-    if len(cleaned) > MAX_TEXT:
-        raise ProtocolError(
-            ErrorCode.BAD_MESSAGE,
-            f'chat: "text" has {len(cleaned)} characters, at most {MAX_TEXT}',
-        )
-    if _REFUSED.search(cleaned) or any(unicodedata.category(c) == "Cc" for c in cleaned):
-        raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, 'chat: "text" holds control or direction-changing characters'
-        )
-    return cleaned
+class ChatStore(Protocol):
+    """Where a table's chat is stored (the actor's port)."""
+
+    async def add_chat(self, row: ChatRow) -> None:
+        """Store a message; raises ``StoreError`` if it could not be stored."""
+
+    async def chat_of(self, table_id: str) -> list[ChatRow]:
+        """The table's chat as stored."""
+
+
+class ChatTable(Protocol):
+    """What the chat sees of its table (the actor): no more, so the chat needs nothing
+    else of the actor and the actor can be tested without it."""
+
+    @property
+    def port(self) -> ChatStore:
+        """Where the chat is stored."""
+
+    @property
+    def table(self) -> TableRow:
+        """The table as it is now (its id, names and whether spectators chat)."""
+
+    @property
+    def game(self) -> Game | None:
+        """The game being played (``None`` before the start)."""
+
+    @property
+    def connections(self) -> frozenset[Connection]:
+        """The clients connected now."""
 
 
 def may_read(table: TableRow, user_id: str | None) -> bool:
@@ -96,16 +76,15 @@ def may_read(table: TableRow, user_id: str | None) -> bool:
 
 
 def count_chat(limits: Limits, connection: Connection, message: ClientMessage) -> None:
-    """Count a well-formed ``chat`` message against its writer's limit
-    (``chat_messages_per_user``); over it, the ``rate_limited`` error naming the limit.
-    A malformed one is refused first, uncounted."""
-    if message.type != "chat" or connection.user is None:
+    """Count a ``chat`` message (well-formed: ``protocol`` refused a malformed one,
+    uncounted) against its writer's limit (``chat_messages_per_user``); over it, the
+    ``rate_limited`` error naming the limit."""
+    if not isinstance(message, Chat) or connection.user is None:
         return
-    _content(message.data or {})
     try:
         limits.hit(limits.chat_per_user, "chat messages", connection.user.id)
     except RequestError as error:
-        raise ProtocolError(ErrorCode.RATE_LIMITED, error.message) from None
+        raise ProtocolError(Refusal.RATE_LIMITED, error.message) from None
 
 
 class ChatOut(BaseModel):
@@ -119,10 +98,10 @@ class ChatOut(BaseModel):
 class ChatRoom:
     """The chat of one table, inside its actor (every method runs in the actor's task)."""
 
-    def __init__(self, actor: TableActor) -> None:
+    def __init__(self, table: ChatTable) -> None:
         # A proxy, not the actor itself: the actor holds this object, and a reference back
         # would make a cycle that keeps a dropped table alive until a collection.
-        self._actor: TableActor = weakref.proxy(actor)
+        self._actor: ChatTable = weakref.proxy(table)
         self._rows: list[ChatRow] | None = None
         #: Whom each viewer (user id) muted.
         self._muted: dict[str, set[str]] = {}
@@ -159,35 +138,30 @@ class ChatRoom:
             }
         )
 
-    async def receive(self, connection: Connection, message: ClientMessage) -> None:
+    async def receive(self, connection: Connection, message: Chat | Mute) -> None:
         """A ``chat`` or ``mute`` message from ``connection``."""
-        data = message.data or {}
-        if message.type == "mute":
-            await self._mute(connection, data)
-        else:
-            await self._write(connection, data)
+        match message:
+            case Mute():
+                await self._mute(connection, message)
+            case Chat():
+                await self._write(connection, message)
 
-    async def _mute(self, connection: Connection, data: Mapping[str, Any]) -> None:
-        user_id, muted = data.get("user_id"), data.get("muted")
-        if not isinstance(user_id, str) or not 1 <= len(user_id) <= 64:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, 'mute: "user_id" must be a user id')
-        if type(muted) is not bool:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, 'mute: "muted" must be true or false')
+    async def _mute(self, connection: Connection, message: Mute) -> None:
         user = connection.user
         if user is None:
-            raise ProtocolError(ErrorCode.CHAT_FORBIDDEN, "mute: sign in first")
-        if user_id == user.id:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "mute: you cannot mute yourself")
+            raise ProtocolError(Refusal.CHAT_FORBIDDEN, "mute: sign in first")
+        if message.user_id == user.id:
+            raise ProtocolError(Refusal.BAD_MESSAGE, "mute: you cannot mute yourself")
         mine = self._muted.setdefault(user.id, set())
-        (mine.add if muted else mine.discard)(user_id)
+        (mine.add if message.muted else mine.discard)(message.user_id)
         await self.send_history(connection)
 
-    async def _write(self, connection: Connection, data: Mapping[str, Any]) -> None:
-        text, phrase = _content(data)
+    async def _write(self, connection: Connection, message: Chat) -> None:
+        text, phrase = message.text, message.phrase
         user = connection.user
         if user is None or not self._writes(connection):
             raise ProtocolError(
-                ErrorCode.CHAT_FORBIDDEN,
+                Refusal.CHAT_FORBIDDEN,
                 "chat: sign in first"
                 if user is None
                 else "chat: only the players write at this table (the host did not open its "
@@ -214,7 +188,7 @@ class ChatRoom:
             await actor.port.add_chat(row)
         except StoreError as error:
             raise ProtocolError(
-                ErrorCode.STORAGE_FAILED, f"the message was not stored: {error}"
+                Refusal.STORAGE_FAILED, f"the message was not stored: {error}"
             ) from None
         rows.append(row)
         shared = encode({"type": "chat", "history": False, "messages": [chat_json(row)]})
@@ -223,25 +197,7 @@ class ChatRoom:
                 other.send(shared)
 
 
-def _content(data: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    """The text or the phrase of a ``chat`` message: exactly one of them, checked."""
-    text, phrase = data.get("text"), data.get("phrase")
-    if (text is None) == (phrase is None):
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, 'chat: send either "text" or "phrase"')
-    if phrase is not None:
-        if not isinstance(phrase, str) or phrase not in PHRASES:
-            shown = phrase[:40] if isinstance(phrase, str) else phrase
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE,
-                f"chat: unknown phrase {shown!r}; phrases: {', '.join(PHRASES)}",
-            )
-        return None, phrase
-    if not isinstance(text, str):
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, 'chat: "text" must be a text')
-    return check_text(text), None
-
-
-def _moment(actor: TableActor) -> tuple[int, int]:
+def _moment(actor: ChatTable) -> tuple[int, int]:
     """Where the game is: its round (0 before the start) and the tricks finished in it."""
     game = actor.game
     if game is None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from raspisnoy.casino.advisor import Advice
 from raspisnoy.casino.cards import parse_cards
+from raspisnoy.casino_advisor.advisor import Advice
 from raspisnoy.i18n import translate
 
 __all__ = ["advice_text", "option_label"]

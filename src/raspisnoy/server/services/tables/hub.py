@@ -23,15 +23,17 @@ from contextlib import asynccontextmanager, suppress
 from functools import partial
 from typing import Any, TypeVar
 
+from raspisnoy.core import Game
 from raspisnoy.server import revocation
-from raspisnoy.server.actor import TableActor
 from raspisnoy.server.broadcast import Broadcast
 from raspisnoy.server.cluster import LeaseBusyError, Ownership
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.lobby_feed import LobbyFeed
 from raspisnoy.server.revocation import EndedSessions
+from raspisnoy.server.services.lobby import LobbyFeed
+from raspisnoy.server.services.results import Results
+from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.store import ChatRow, EventRow, FencedError, Store, StoreError, TableRow, Together
 
 __all__ = ["EventWriter", "Hub"]
@@ -118,11 +120,11 @@ class _Port:
     async def append(self, row: EventRow) -> None:
         await self._fenced(row.table_id, self._hub.writer.write(row))
 
-    async def finish(self, table_id: str) -> TableRow:
-        fence = self._hub.fences.get(table_id, -1)
-        await self._fenced(table_id, self.run(self._store.finish_table, table_id, fence))
+    async def finish(self, table: TableRow, game: Game) -> TableRow:
+        fence = self._hub.fences.get(table.id, -1)
+        await self._fenced(table.id, self._hub.results.finish(table, game, fence))
         self._hub.lobby.changed()
-        return await self.reload(table_id)
+        return await self.reload(table.id)
 
     async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
         fence = self._hub.fences.get(table_id, -1)
@@ -190,6 +192,8 @@ class Hub:
         #: The fencing token of each table this worker has claimed (``Store.claim_table``).
         self.fences: dict[str, int] = {}
         self.writer = EventWriter(store, self.fences)
+        #: Where the actors' finished games go (their results and ratings, stored once).
+        self.results = Results(store)
         #: The live lobby's sockets (``lobby_feed``), told of every change of a table.
         self.lobby = LobbyFeed(store, self.broadcast)
         self._actors: dict[str, TableActor] = {}
@@ -328,11 +332,13 @@ class Hub:
         actor = self._actors.get(table_id)
         if actor is not None:
             return actor
-        async with self._loading.setdefault(table_id, asyncio.Lock()):
-            actor = self._actors.get(table_id)
-            if actor is None:
-                actor = await self._take(table_id, adopt)
-        self._loading.pop(table_id, None)
+        try:
+            async with self._loading.setdefault(table_id, asyncio.Lock()):
+                actor = self._actors.get(table_id)
+                if actor is None:
+                    actor = await self._take(table_id, adopt)
+        finally:  # a table that failed to load (no such table) keeps no lock behind
+            self._loading.pop(table_id, None)
         return actor
 
     async def _take(self, table_id: str, adopt: bool) -> TableActor:

@@ -1,10 +1,10 @@
 """A cheap strategy that plays like the advisor: its decisions looked up by kind of hand.
 
-The advisor (``raspisnoy.casino.advisor``) values every option of a decision in a
+The advisor (``raspisnoy.casino_advisor.advisor``) values every option of a decision in a
 fraction of a second, which is too slow to play a million hands. This strategy looks
 the decision up instead, in a table built offline by running the advisor over random
 decision points (``build_table``; the command is in ``docs/casino.md``) and stored in
-``casino/data/strategy.json``.
+``casino_advisor/data/strategy.json``.
 
 **The box's decision.** A decision point (five cards and the dealer's up card) is
 described by its *kind*, at several levels from fine to coarse (``kinds``): the
@@ -40,8 +40,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from raspisnoy.casino import kernels
+from raspisnoy.casino import ranking
 from raspisnoy.casino.cards import DECK, Card
+from raspisnoy.casino_advisor import kernels
 from raspisnoy.core import InvalidInputError
 
 __all__ = [
@@ -157,7 +158,7 @@ def kept(rule: str, cards: Sequence[int]) -> tuple[int, ...] | None:
             result = group
     elif rule == "straight4":
         window, _outs = _straight_window(cards)
-        if window and kernels.rank5(*cards) >> kernels.CATEGORY_SHIFT < kernels.STRAIGHT:
+        if window and ranking.rank5(*cards) >> ranking.CATEGORY_SHIFT < ranking.STRAIGHT:
             result = window
     elif rule.startswith("top") and not paired:
         result = single[: int(rule[3:])]
@@ -180,16 +181,16 @@ def option_of(rule: str, cards: Sequence[int]) -> str | None:
 
 def kinds(cards: Sequence[int], up: int) -> tuple[str, ...]:
     """The kinds of a decision point, finest first (see the module's docstring)."""
-    category = kernels.rank5(*cards) >> kernels.CATEGORY_SHIFT
+    category = ranking.rank5(*cards) >> ranking.CATEGORY_SHIFT
     u, band = _rank(up), _BANDS[_rank(up)]
     counts = _counts(cards)
     by_count = sorted(range(13), key=lambda r: (-counts[r], -r))
     top = by_count[0]
-    if category >= kernels.STRAIGHT and category != kernels.FOUR_OF_A_KIND:
+    if category >= ranking.STRAIGHT and category != ranking.FOUR_OF_A_KIND:
         return (f"c{category} u{u}", f"c{category}")
-    if category in (kernels.FOUR_OF_A_KIND, kernels.THREE_OF_A_KIND, kernels.TWO_PAIRS):
+    if category in (ranking.FOUR_OF_A_KIND, ranking.THREE_OF_A_KIND, ranking.TWO_PAIRS):
         # The quad, the trips or the high pair (and the low pair) decide.
-        fine = f"{top} {by_count[1]}" if category == kernels.TWO_PAIRS else f"{top}"
+        fine = f"{top} {by_count[1]}" if category == ranking.TWO_PAIRS else f"{top}"
         return (
             f"c{category} {fine} u{u}",
             f"c{category} {top} b{band}",
@@ -199,7 +200,7 @@ def kinds(cards: Sequence[int], up: int) -> tuple[str, ...]:
     group = len(_suit_group(cards))
     _window, outs = _straight_window(cards)
     draws = f"g{group if group >= 3 else 0} s{outs}"
-    if category == kernels.ONE_PAIR:
+    if category == ranking.ONE_PAIR:
         kicker = by_count[1]
         kick = kicker if kicker >= 10 else "x"
         side = ">" if top > u else "<="
@@ -243,16 +244,16 @@ class _Evaluator:
     """Hand keys and pays: the compiled kernels where Numba is installed, else the pure."""
 
     def __init__(self) -> None:
-        from raspisnoy.casino.fast import compiled
+        from raspisnoy.casino_advisor.fast import compiled
 
         jit = compiled()
         self._codes: Callable[..., tuple[int, int, int, int]] = (
-            jit.combination_codes if jit is not None else kernels.combination_codes
+            jit.combination_codes if jit is not None else ranking.combination_codes
         )
         self._of: Callable[[Sequence[int]], Sequence[int]] = (
             jit.arrays.of if jit is not None else list
         )
-        self._rank5: Callable[..., int] = jit.rank5 if jit is not None else kernels.rank5
+        self._rank5: Callable[..., int] = jit.rank5 if jit is not None else ranking.rank5
 
     def codes(self, cards: Sequence[int]) -> tuple[int, int]:
         """The key and total pays of 5 or 6 cards."""
@@ -332,7 +333,7 @@ class Strategy:
         """``buy-dealer`` or ``decline`` for a box that bet holding ``cards`` when the
         ``dealer`` (his five, the up card last) did not qualify: the advisor's choice
         (``seen``: cards changed away), where ``money`` (antes on hand) pays for it."""
-        from raspisnoy.casino.advisor import advise_purchase
+        from raspisnoy.casino_advisor.advisor import advise_purchase
 
         if money is not None and money < 1:
             return "decline"
@@ -361,7 +362,7 @@ class Strategy:
             return PlayedBox(kernels.FOLD_NET - cost, 1 + cost, rule, "fold")
         wagered = 3 + cost
         dealer_key = evaluator.key5(dealer)
-        if dealer_key >= kernels.QUALIFYING_KEY:
+        if dealer_key >= ranking.QUALIFYING_KEY:
             net = kernels.versus(key, pays, dealer_key)
             return PlayedBox(net - cost, wagered, rule, _OUTCOMES[(net > 0) - (net < 0)])
         known = set(cards) | set(dealer) | set(seen)
@@ -376,7 +377,7 @@ class Strategy:
         after = [*dealer[:highest], deck[stock], *dealer[highest + 1 :]]
         dealer_key = evaluator.key5(after)
         net = kernels.bought_net(key, pays, dealer_key)
-        if dealer_key < kernels.QUALIFYING_KEY:
+        if dealer_key < ranking.QUALIFYING_KEY:
             outcome = "bet-back"
         else:
             outcome = _OUTCOMES[(net + 1 > 0) - (net + 1 < 0)]
@@ -407,8 +408,8 @@ class Strategy:
 
 @cache
 def load_strategy() -> Strategy:
-    """The table shipped with the package (``casino/data/strategy.json``)."""
-    text = resources.files("raspisnoy.casino").joinpath("data/strategy.json").read_text()
+    """The table shipped with the package (``casino_advisor/data/strategy.json``)."""
+    text = resources.files("raspisnoy.casino_advisor").joinpath("data/strategy.json").read_text()
     return Strategy.from_json(json.loads(text))
 
 
@@ -421,14 +422,14 @@ def sample_positions(count: int, seed: int) -> list[Position]:
     rarer hands have positions of their own."""
     rng = random.Random(seed)
     strong = (
-        kernels.TWO_PAIRS,
-        kernels.THREE_OF_A_KIND,
-        kernels.STRAIGHT,
-        kernels.FLUSH,
-        kernels.FULL_HOUSE,
-        kernels.FOUR_OF_A_KIND,
-        kernels.STRAIGHT_FLUSH,
-        kernels.ROYAL_FLUSH,
+        ranking.TWO_PAIRS,
+        ranking.THREE_OF_A_KIND,
+        ranking.STRAIGHT,
+        ranking.FLUSH,
+        ranking.FULL_HOUSE,
+        ranking.FOUR_OF_A_KIND,
+        ranking.STRAIGHT_FLUSH,
+        ranking.ROYAL_FLUSH,
     )
     positions: list[Position] = []
     for number in range(count):
@@ -438,8 +439,8 @@ def sample_positions(count: int, seed: int) -> list[Position]:
 
 
 def _deal(rng: random.Random, category: int | None) -> Position:
-    if category in (kernels.STRAIGHT_FLUSH, kernels.ROYAL_FLUSH):
-        top = 12 if category == kernels.ROYAL_FLUSH else rng.randrange(3, 12)
+    if category in (ranking.STRAIGHT_FLUSH, ranking.ROYAL_FLUSH):
+        top = 12 if category == ranking.ROYAL_FLUSH else rng.randrange(3, 12)
         suit = rng.randrange(4)
         # The wheel (top 3, the five) takes the ace as its lowest card.
         straight = [13 * suit + (top - step if top - step >= 0 else 12) for step in range(5)]
@@ -448,7 +449,7 @@ def _deal(rng: random.Random, category: int | None) -> Position:
     while True:
         deal = rng.sample(range(52), 6)
         box = tuple(deal[:5])
-        if category is None or kernels.rank5(*box) >> kernels.CATEGORY_SHIFT == category:
+        if category is None or ranking.rank5(*box) >> ranking.CATEGORY_SHIFT == category:
             return box, deal[5]
 
 
@@ -462,7 +463,7 @@ def advisor_values(position: Position, seed: int) -> dict[str, float]:
     advisor's sampling (no refinement, so that a position always gets the same values
     and a build stays affordable: each sampled value is within about 0.05 ante, and
     the table averages many positions)."""
-    from raspisnoy.casino.advisor import advise
+    from raspisnoy.casino_advisor.advisor import advise
 
     cards, up = position
     options = {option for rule in RULES if (option := option_of(rule, cards)) is not None}
@@ -519,7 +520,7 @@ def bet_thresholds() -> tuple[tuple[int, ...], ...]:
     betting beats folding against every hand the dealer may hold with an up card of that
     rank (his four others from the other 51 cards; the purchase of his game left out,
     which only ever adds to a bet): -1 where no key does."""
-    from raspisnoy.casino.fast import compiled
+    from raspisnoy.casino_advisor.fast import compiled
 
     jit = compiled()
     rows: list[tuple[int, ...]] = []
@@ -546,7 +547,7 @@ def _threshold(ordered: Sequence[int], pays: int) -> int:
     sorted dealer keys beats folding, or -1. The value rises with the key, so the lowest
     is found by bisection over the dealer's keys and the keys just above them."""
     hands = len(ordered)
-    out = kernels.count_below(ordered, 0, hands, kernels.QUALIFYING_KEY, False)
+    out = kernels.count_below(ordered, 0, hands, ranking.QUALIFYING_KEY, False)
     candidates = sorted(set(ordered) | {key + 1 for key in ordered})
     if kernels.rough_bet_value(candidates[-1], pays, ordered, hands, out) <= kernels.FOLD_NET:
         return -1

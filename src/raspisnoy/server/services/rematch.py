@@ -21,29 +21,58 @@ import asyncio
 import logging
 import time
 import weakref
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
-from raspisnoy.server.errors import RequestError
-from raspisnoy.server.protocol import ClientMessage, ErrorCode, ProtocolError
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.protocol import ProtocolError, RematchAnswer
 from raspisnoy.server.wire import Json, encode, epoch_ms
-from raspisnoy.store import StoreError
+from raspisnoy.store import StoreError, TableRow
 
 if TYPE_CHECKING:
-    from raspisnoy.server.actor import TableActor
     from raspisnoy.server.connection import Connection
 
-__all__ = ["Rematch"]
+__all__ = ["Rematch", "RematchTable"]
 
 _log = logging.getLogger(__name__)
+
+
+class RematchOpener(Protocol):
+    """Who opens a rematch table (the actor's port)."""
+
+    async def open_rematch(
+        self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
+    ) -> str:
+        """Open and start the rematch of ``old`` for ``people``; its id."""
+
+
+class RematchTable(Protocol):
+    """What the rematch sees of its table (the actor): no more, so the rematch needs
+    nothing else of the actor and the actor can be tested without it."""
+
+    @property
+    def port(self) -> RematchOpener:
+        """Who opens the new table."""
+
+    @property
+    def table(self) -> TableRow:
+        """The table as it is now (its seats, status, host and first dealer)."""
+
+    @property
+    def connections(self) -> frozenset[Connection]:
+        """The clients connected now."""
+
+    def submit(self, command: Callable[[], Awaitable[Any]]) -> None:
+        """Run ``command`` in the table's actor, after the commands queued before it."""
 
 
 class Rematch:
     """The rematch of one table, inside its actor (every method runs in the actor's task)."""
 
-    def __init__(self, actor: TableActor, seconds: float) -> None:
+    def __init__(self, table: RematchTable, seconds: float) -> None:
         # A proxy, not the actor itself: the actor holds this object, and a reference back
         # would make a cycle that keeps a dropped table alive until a collection.
-        self._actor: TableActor = weakref.proxy(actor)
+        self._actor: RematchTable = weakref.proxy(table)
         self._seconds = seconds
         #: Each answering seat's answer: ``True`` accepted, ``False`` declined.
         self._answers: dict[int, bool] = {}
@@ -87,23 +116,18 @@ class Rematch:
         for connection in self._actor.connections:
             connection.send(text)
 
-    async def receive(self, connection: Connection, message: ClientMessage) -> None:
+    async def receive(self, connection: Connection, message: RematchAnswer) -> None:
         """A person's answer: ``{"type": "rematch", "accept": true}`` (or ``false``)."""
-        accept = (message.data or {}).get("accept")
-        if type(accept) is not bool:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, 'rematch: "accept" must be true or false')
         seat = connection.seat
         if seat is None:
-            raise ProtocolError(
-                ErrorCode.NOT_SEATED, "rematch: only the people who played answer it"
-            )
+            raise ProtocolError(Refusal.NOT_SEATED, "rematch: only the people who played answer it")
         if self._actor.table.status != "over":
             raise ProtocolError(
-                ErrorCode.NOT_OVER, "rematch: the game is not over yet; it is offered at the end"
+                Refusal.NOT_OVER, "rematch: the game is not over yet; it is offered at the end"
             )
         if self.status in ("started", "cancelled"):
             where = f" (table {self._table_id})" if self._table_id else ""
-            raise ProtocolError(ErrorCode.REMATCH_CLOSED, f"rematch: already {self.status}{where}")
+            raise ProtocolError(Refusal.REMATCH_CLOSED, f"rematch: already {self.status}{where}")
         if self.status == "none":
             self.status = "open"
             self._deadline = time.time() + self._seconds
@@ -111,7 +135,7 @@ class Rematch:
             self._timer = asyncio.get_running_loop().call_later(
                 self._seconds, lambda: actor.submit(self._expire)
             )
-        self._answers[seat] = accept
+        self._answers[seat] = message.accept
         if set(self._answers) >= set(self._people()):
             await self._settle()
         else:

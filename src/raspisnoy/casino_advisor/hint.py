@@ -10,8 +10,8 @@ both ask it.
 from __future__ import annotations
 
 from raspisnoy.casino.actions import Phase
-from raspisnoy.casino.advisor import Advice, advise, advise_purchase
 from raspisnoy.casino.view import HandView
+from raspisnoy.casino_advisor.advisor import Advice, advise, advise_purchase
 from raspisnoy.core import IllegalActionError
 
 __all__ = ["advice_for"]

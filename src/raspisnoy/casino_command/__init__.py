@@ -1,39 +1,60 @@
 """The ``raspisnoy casino`` commands (docs/casino.md, *The command line*, is their
 contract for ``hand``, ``compare`` and ``settle``).
 
-This subpackage is the casino game's command line, the one part of ``raspisnoy.casino``
-that does I/O; the engine modules beside it never import it. Every expected failure ends
-in one ``error: ...`` line on standard error, nothing on standard output, exit status 1
-(2 for a usage error, as the rest of the command line).
+The casino's command line, in the command layer above both the rules
+(``raspisnoy.casino``, pure: no I/O, no Typer) and the advisor
+(``raspisnoy.casino_advisor``). It is a package of its own, not a ``command`` module of
+either: its commands use both, the rules may not import the command line, and the
+advisor's NumPy and Numba are loaded only by the commands that advise (``advise``,
+``play``), so ``hand``, ``compare``, ``settle`` and ``verify`` start without them. Every
+expected failure ends in one ``error: ...`` line on standard error, nothing on standard
+output, exit status 1 (2 for a usage error, as the rest of the command line).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import typer
 
-from raspisnoy.casino.advisor import Advice, advise, advise_purchase
 from raspisnoy.casino.cards import parse_card, parse_cards
-from raspisnoy.casino.command.play import WALLET_FORMAT, play_command
-from raspisnoy.casino.command.text import advice_text
 from raspisnoy.casino.evaluate import Evaluation, compare, evaluate
 from raspisnoy.casino.record import verify_record
 from raspisnoy.casino.settle import BoxRecord
-from raspisnoy.cli_support import guarded, print_json
+from raspisnoy.cli_support import LazyCommand, LazyGroup, guarded, print_json
 from raspisnoy.core import InvalidInputError
 from raspisnoy.i18n import detect_language, translate
 
+if TYPE_CHECKING:
+    from raspisnoy.casino_advisor import Advice
+
 __all__ = ["casino_app"]
+
+#: The terminal game's wallet file (``play``), which ``verify`` checks too.
+WALLET_FORMAT = "raspisnoy-casino-wallet/1"
+
+
+class _CasinoCommands(LazyGroup):
+    """The terminal game is imported when it runs: it loads the advisor and Rich."""
+
+    lazy: ClassVar[Mapping[str, LazyCommand]] = {
+        "play": LazyCommand(
+            "raspisnoy.casino_command.play:play_command",
+            "Play casino Russian poker in the terminal; the wallet keeps the balance and the\n"
+            "hand in progress, so q or Ctrl-C stops and the next run goes on.",
+        )
+    }
+
 
 casino_app = typer.Typer(
     help="Casino Russian poker against the dealer: hands, settlement, advice, a game.",
     no_args_is_help=True,
+    cls=_CasinoCommands,
 )
-casino_app.command("play")(play_command)
 
 _LANG = detect_language()
 _JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -159,6 +180,10 @@ def advise_command(
 ) -> None:
     """The expected net, in antes, of every option: fold, bet, buy, changes; or, with
     --dealer, of buying the dealer's game."""
+
+    # The advisor (and, where installed, NumPy and Numba) only for this command.
+    from raspisnoy.casino_advisor import advise, advise_purchase
+    from raspisnoy.casino_command.text import advice_text
 
     def run() -> Advice:
         known = parse_cards(seen or "", "--seen")

@@ -22,21 +22,21 @@ from rich.text import Text
 
 from raspisnoy.casino.actions import Action, Bet, BuyCard, BuyDealer, Decline, Fold, Phase
 from raspisnoy.casino.cards import Card
-from raspisnoy.casino.command.text import advice_text
 from raspisnoy.casino.game import MAX_BOXES, CasinoHand
-from raspisnoy.casino.hint import advice_for
 from raspisnoy.casino.record import replay_record
 from raspisnoy.casino.settle import MAX_ANTE, MIN_ANTE
 from raspisnoy.casino.shuffle import new_seed
 from raspisnoy.casino.view import HandView
+from raspisnoy.casino_advisor.hint import advice_for
+from raspisnoy.casino_command import WALLET_FORMAT
+from raspisnoy.casino_command.text import advice_text
 from raspisnoy.cli_support import fail
 from raspisnoy.core import RaspisnoyError
 from raspisnoy.i18n import LANGUAGES, detect_language, translate
 from raspisnoy.play.session import write_atomically
 
-__all__ = ["START_BALANCE", "WALLET_FORMAT", "CasinoTerminal", "Wallet", "play_command"]
+__all__ = ["START_BALANCE", "CasinoTerminal", "Wallet", "play_command"]
 
-WALLET_FORMAT = "raspisnoy-casino-wallet/1"
 START_BALANCE = 1000
 #: Finished hands kept in the wallet, newest last.
 HISTORY = 100

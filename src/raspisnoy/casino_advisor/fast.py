@@ -1,10 +1,13 @@
-"""The advisor's optional fast path: ``raspisnoy.casino.kernels`` compiled by Numba.
+"""The advisor's optional fast path: its kernels (``raspisnoy.casino_advisor.kernels``) and
+the rules' hand ranking they call (``raspisnoy.casino.ranking``) compiled by Numba.
 
-The kernels are plain Python written in the subset Numba compiles. Compiling a function
-that calls others needs those others compiled too, so every kernel is rebuilt here over
-a namespace in which the kernel names are the compiled versions; the pure module stays as
-it is, the reference the tests run. Without Numba (or with ``RASPISNOY_NO_JIT=1``)
-``compiled()`` is ``None`` and the advisor runs the pure kernels.
+Both modules are plain Python written in the subset Numba compiles. Compiling a function
+that calls others needs those others compiled too, so every function of both is rebuilt
+here over one namespace in which their names are the compiled versions; the pure modules
+stay as they are, the reference the tests run (and the rules' own arithmetic). Without
+Numba (or with ``RASPISNOY_NO_JIT=1``) ``compiled()`` is ``None`` and the advisor runs
+the pure kernels. ``cache=True`` keeps the machine code in ``__pycache__`` beside the
+sources, so only the first start after installing compiles.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from raspisnoy.casino import kernels
+from raspisnoy.casino import ranking
+from raspisnoy.casino_advisor import kernels
 
 __all__ = ["compiled"]
 
@@ -55,13 +59,18 @@ def compiled() -> types.SimpleNamespace | None:
         import numpy
     except ImportError:
         return None
-    namespace: dict[str, Any] = dict(vars(kernels))
-    for name, function in inspect.getmembers(kernels, inspect.isfunction):
-        if function.__module__ != kernels.__name__:
-            continue
+    modules = (ranking, kernels)
+    namespace: dict[str, Any] = {**vars(ranking), **vars(kernels)}
+    names = [
+        name
+        for module in modules
+        for name, function in inspect.getmembers(module, inspect.isfunction)
+        if function.__module__ == module.__name__
+    ]
+    for name in names:
+        function = namespace[name]
         rebuilt = types.FunctionType(
             function.__code__, namespace, name, function.__defaults__, function.__closure__
         )
         namespace[name] = numba.njit(cache=True, nogil=True)(rebuilt)
-    names = [name for name, value in vars(kernels).items() if inspect.isfunction(value)]
     return types.SimpleNamespace(arrays=_Arrays(numpy), **{name: namespace[name] for name in names})

@@ -1,7 +1,8 @@
 """``raspisnoy serve`` as a child process: started on a free loopback port, ready once
 ``/healthz`` answers, stopped, killed with SIGKILL and started again on the same port and
 data (a restart, or a crash). The browser and server tests, the audits and the benchmarks
-all run their servers through it.
+all run their servers through it (a test harness: it lives beside the tests, not in the
+package).
 """
 
 from __future__ import annotations

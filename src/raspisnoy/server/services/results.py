@@ -1,0 +1,45 @@
+"""The end of a game: the table actor hands its finished ``Game`` here, and its results
+and, for a rated table, its people's new ratings are stored exactly once.
+
+Exactly once: the store marks the game over and stores its results in one transaction
+that does nothing more for a table that has results already (``store.GameEnds``), so a
+finish can be tried again freely. The actor does: after a failed try it tries again
+after ``retry_delay`` (growing with each failure), and an actor loaded for a table
+whose game is over but whose row still says playing (the process died between the last
+action and its end) finishes it at once. The figures come from the game the actor
+holds, never from a replay of the stored events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from raspisnoy.core import Game
+from raspisnoy.ratings import game_end
+from raspisnoy.store import GameEnds, Store, TableRow
+
+__all__ = ["Results", "retry_delay"]
+
+#: Seconds before the first retry of a failed finish, and the most between two.
+_FIRST_RETRY, _LONGEST_RETRY = 0.5, 30.0
+
+
+def retry_delay(failures: int) -> float:
+    """Seconds to wait before trying a finish again after ``failures`` failed tries:
+    doubling from half a second, at most half a minute."""
+    return min(_LONGEST_RETRY, _FIRST_RETRY * 2.0 ** max(0, failures - 1))
+
+
+class Results:
+    """Stores the ends of games (``finish``), off the event loop."""
+
+    def __init__(self, store: Store) -> None:
+        self._ends = GameEnds(store)
+
+    async def finish(self, table: TableRow, game: Game, fence: int | None = None) -> bool:
+        """Mark ``table``'s finished ``game`` over with its results and ratings, unless it
+        has them already; whether this call stored them. Raises ``StoreError`` if it
+        could not (``FencedError`` under a stale ``fence``): nothing was stored then,
+        and trying again is safe."""
+        end = game_end(table, game)
+        return await asyncio.to_thread(self._ends.finish, table.id, end, fence)

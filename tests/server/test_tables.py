@@ -1,0 +1,325 @@
+"""The table actor over a fake ``TablePort`` (no database, no sockets): joining, acting,
+a resent action, a bot's turn, the turn timer, the end of the game handed to the results
+(retried when storing it fails), and an actor rebuilt from stored events, including one
+whose game is over but whose table still says playing. The hub over a real store: an
+unknown table leaves nothing behind, and a game whose end was never stored is finished
+when the hub starts."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from collections.abc import Callable, Coroutine, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import pytest
+from fastapi import WebSocket
+from test_ratings import engine_game, store_game
+
+from raspisnoy.core import Game, resolve_rules
+from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.connection import Connection
+from raspisnoy.server.protocol import parse_client_message
+from raspisnoy.server.services.tables import Hub, TableActor, seat_names
+from raspisnoy.store import (
+    ChatRow,
+    EventRow,
+    GameEnds,
+    NotFoundError,
+    Players,
+    SeatRow,
+    Store,
+    StoreError,
+    TableRow,
+    UserRow,
+)
+
+_T = TypeVar("_T")
+#: Two short rounds: a whole game is a few dozen actions.
+RULES = resolve_rules({"preset": "raspisnoy.com", "custom_plan": ["1", "2"]}).to_json()
+ANNA = UserRow("anna", "Anna", "guest")
+Message = dict[str, Any]
+
+
+def table_row(people: Sequence[str | None], **settings: Any) -> TableRow:
+    """An open table of ``people`` (``None``: a random bot's seat), hosted by the first."""
+    seats = tuple(
+        SeatRow(n, user, None if user is None else user.title(), "random", False)
+        for n, user in enumerate(people)
+    )
+    options: dict[str, Any] = {"turn_seconds": 0, "bot_delay_ms": 0, "stand_in": "random"}
+    return TableRow(
+        id="t1",
+        host_id=people[0] or "host",
+        status="open",
+        public=True,
+        rules=RULES,
+        seats=seats,
+        seed="seed",
+        names=None,
+        first_dealer=None,
+        created_at=datetime.now(UTC),
+        started_at=None,
+        finished_at=None,
+        **{**options, **settings},
+    )
+
+
+class FakePort:
+    """A ``TablePort`` in memory: the table, its events, the ends it was handed (the
+    first ``failing_finishes`` of them fail as a database would)."""
+
+    def __init__(self, table: TableRow, failing_finishes: int = 0) -> None:
+        self.table = table
+        self.events: list[EventRow] = []
+        self.finished: list[Game] = []
+        self.failing_finishes = failing_finishes
+        self.dropped = 0
+
+    async def append(self, row: EventRow) -> None:
+        self.events.append(row)
+
+    async def finish(self, table: TableRow, game: Game) -> TableRow:
+        self.finished.append(game)
+        if len(self.finished) <= self.failing_finishes:
+            raise StoreError("database error: the lock wait timed out")
+        self.table = dataclasses.replace(self.table, status="over")
+        return self.table
+
+    async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
+        seats = list(self.table.seats)
+        seats[seat] = dataclasses.replace(seats[seat], user_id=user_id)
+        self.table = dataclasses.replace(self.table, seats=tuple(seats))
+
+    async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
+        self.table = dataclasses.replace(
+            self.table, status="playing", names=tuple(names), first_dealer=first_dealer
+        )
+        return self.table
+
+    async def reload(self, table_id: str) -> TableRow:
+        return self.table
+
+    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
+        return function(*args)
+
+    def drop_later(self, table_id: str) -> None:
+        self.dropped += 1
+
+    async def add_chat(self, row: ChatRow) -> None:
+        raise AssertionError("nobody chats here")
+
+    async def chat_of(self, table_id: str) -> list[ChatRow]:
+        return []
+
+    async def open_rematch(
+        self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
+    ) -> str:
+        raise AssertionError("nobody asks for a rematch here")
+
+
+class Client(Connection):
+    """A connection that keeps what it is sent, decoded."""
+
+    def __init__(self, user: UserRow | None) -> None:
+        super().__init__(cast(WebSocket, None), user, 1000)
+        self.messages: list[Message] = []
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.messages.append(json.loads(message) if isinstance(message, str) else message)
+
+    def last(self, kind: str) -> Message:
+        return next(m for m in reversed(self.messages) if m["type"] == kind)
+
+
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+async def until(done: Callable[[], bool]) -> None:
+    while not done():
+        await asyncio.sleep(0.01)
+
+
+async def started(port: FakePort, user: str = "anna") -> TableActor:
+    actor = TableActor(port, port.table, [])
+    await actor.call(lambda: actor.start(user))
+    return actor
+
+
+def act(text: str, action: str) -> Any:
+    return parse_client_message(json.dumps({"type": "act", "id": text, "action": action}))
+
+
+def test_a_person_joins_and_a_spectator_watches() -> None:
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", None, None, None]))
+        actor = TableActor(port, port.table, [])
+        anna, watcher = Client(ANNA), Client(None)
+        await actor.call(lambda: actor.join(anna))
+        await actor.call(lambda: actor.join(watcher))
+        state = anna.messages[0]
+        assert state["type"] == "state" and state["you"]["seat"] == 0 and state["game"] is None
+        assert watcher.messages[0]["you"]["seat"] is None
+        assert anna.last("table")["table"]["seats"][0]["away"] is False
+        await actor.close()
+
+    run(scenario)
+
+
+def test_an_action_is_stored_acknowledged_and_a_resent_one_is_a_duplicate() -> None:
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", None, None, None], bot_delay_ms=0))
+        actor = await started(port)
+        anna = Client(ANNA)
+        await actor.call(lambda: actor.join(anna))
+        await until(lambda: actor.game is not None and actor.game.to_act == 0)
+        assert actor.game is not None
+        legal = str(actor.game.legal_actions()[0])
+        await actor.call(lambda: actor.receive(anna, act("a1", legal)))
+        ack = anna.last("ack")
+        assert ack == {"type": "ack", "id": "a1", "version": ack["version"], "duplicate": False}
+        mine = [e for e in port.events if e.client_id == "a1"]
+        assert [(e.seat, e.action, e.seq) for e in mine] == [(0, legal, ack["version"])]
+        await actor.call(lambda: actor.receive(anna, act("a1", legal)))
+        assert anna.last("ack")["duplicate"] is True
+        assert len([e for e in port.events if e.client_id == "a1"]) == 1
+        await actor.call(lambda: actor.receive(anna, act("a1", "XX")))
+        assert anna.last("error")["code"] == "duplicate_id"
+        await actor.close()
+
+    run(scenario)
+
+
+def test_bots_play_a_whole_game_and_its_end_is_handed_over_once() -> None:
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", None, None, None]))
+        actor = await started(port)  # nobody connected, no timer: a stand-in plays Anna
+        await until(lambda: actor.table.status == "over")
+        assert port.finished == [actor.game] and actor.game is not None and actor.game.is_over
+        assert {e.seat for e in port.events} == {0, 1, 2, 3} and port.dropped == 1
+        assert actor.version == len(port.events)
+        await actor.close()
+
+    run(scenario)
+
+
+def test_the_turn_timer_puts_a_stand_in_in_the_seat() -> None:
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", "boris", None, None], turn_seconds=1))
+        actor = await started(port)
+        anna, boris = Client(ANNA), Client(UserRow("boris", "Boris", "guest"))
+        for client in (anna, boris):
+            await actor.call(lambda client=client: actor.join(client))  # type: ignore[misc]
+        await until(lambda: any(e.seat in (0, 1) for e in port.events))
+        first = next(m for m in anna.messages if m["type"] == "event" and m["action"]["seat"] < 2)
+        assert first["action"]["by"] == "stand-in"
+        seat = first["action"]["seat"]
+        assert anna.last("table")["table"]["seats"][seat]["away"] is True
+        await actor.close()
+
+    run(scenario)
+
+
+def test_a_failed_end_is_tried_again_until_it_is_stored() -> None:
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", None, None, None]), failing_finishes=2)
+        actor = await started(port)
+        await until(lambda: actor.table.status == "over")
+        assert len(port.finished) == 3 and all(game is actor.game for game in port.finished)
+        assert port.dropped == 1
+        await actor.close()
+
+    run(scenario)
+
+
+def test_an_actor_rebuilt_from_its_events_goes_on_where_it_was() -> None:
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", "boris", None, None], bot_delay_ms=20))
+        actor = await started(port)
+        await until(lambda: len(port.events) >= 3)
+        await actor.close()
+        again = TableActor(port, port.table, port.events)
+        assert again.version == len(port.events) and again.game is not None
+        assert actor.game is not None
+        assert again.game.view(None) == actor.game.view(None)
+        await again.close()
+
+    run(scenario)
+
+
+def test_an_actor_loaded_for_a_game_over_but_not_ended_ends_it() -> None:
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", None, None, None]))
+        actor = await started(port)
+        await until(lambda: actor.table.status == "over")
+        await actor.close()
+        port.table = dataclasses.replace(port.table, status="playing")  # its end was lost
+        port.finished.clear()
+        again = TableActor(port, port.table, port.events)
+        await until(lambda: again.table.status == "over")
+        assert len(port.finished) == 1 and port.finished[0].totals == actor.game.totals  # type: ignore[union-attr]
+        await again.close()
+
+    run(scenario)
+
+
+def test_the_names_of_a_game_tell_repeated_names_apart() -> None:
+    table = table_row(["anna", None, None, None])
+    assert seat_names(table) == ("Anna", "Bot 2 (random)", "Bot 3 (random)", "Bot 4 (random)")
+
+
+# ----------------------------------------------------------------- the hub
+
+
+def hub_of(store: Store) -> Hub:
+    return Hub(store, ServerSettings(data_dir=Path()))
+
+
+def test_an_unknown_table_leaves_nothing_behind(tmp_path: Path) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+
+    async def scenario() -> None:
+        hub = hub_of(store)
+        for number in range(3):
+            with pytest.raises(NotFoundError):
+                async with hub.using(f"no-such-table-{number}"):
+                    pass
+        assert hub._loading == {} and hub._actors == {} and hub.fences == {}
+        await hub.stop()
+
+    run(scenario)
+    store.close()
+
+
+def test_the_hub_ends_at_start_a_game_whose_end_was_lost_once_its_store_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    person = store.create_user("Lost End")
+    table_id = store_game(store, person.id, engine_game(2), rated=True)  # over, still playing
+    finish = GameEnds.finish
+    tries: list[str] = []
+
+    def failing_once(self: GameEnds, *args: Any, **kwargs: Any) -> bool:
+        tries.append(args[0])
+        if len(tries) == 1:
+            raise StoreError("database error: the server closed the connection")
+        return finish(self, *args, **kwargs)
+
+    monkeypatch.setattr(GameEnds, "finish", failing_once)
+
+    async def scenario() -> None:
+        hub = hub_of(store)
+        await hub.start()
+        await until(lambda: store.get_table(table_id).status == "over")
+        await hub.stop()
+
+    run(scenario)
+    assert tries == [table_id, table_id]
+    profile = Players(store).profile(person.id)
+    assert profile.figures.games == 1 and [r.games for r in profile.ratings] == [1, 1]
+    store.close()
