@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
-from raspisnoy.server.process import ServerProcess
+from server_process import ServerProcess
 
 CHROMIUM = Path(os.environ.get("RASPISNOY_CHROMIUM", "/usr/lib/chromium/chromium"))
 #: Counts the page's CSP violations (``securitypolicyviolation`` events), from its start.
