@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from helpers import people
+from store_helpers import people
 
 from raspisnoy.store import CasinoStore, NotFoundError, StaleWriteError, Store
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from helpers import people
+from store_helpers import people
 
 from raspisnoy.store import (
     ANONYMOUS,

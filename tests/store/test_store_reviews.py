@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from helpers import people, table_of
+from store_helpers import people, table_of
 
 from raspisnoy.store import Reviews, ReviewStatus, Store
 

@@ -4,7 +4,7 @@ and a write that never overwrites another writer's (docs/PROTOCOL.md, "Score she
 from __future__ import annotations
 
 import pytest
-from helpers import people
+from store_helpers import people
 
 from raspisnoy.store import NotFoundError, StaleWriteError, Store
 

@@ -4,7 +4,7 @@ the start, ownership fences, and actions stored all-or-nothing in order."""
 from __future__ import annotations
 
 import pytest
-from helpers import people, table_of
+from store_helpers import people, table_of
 
 from raspisnoy.store import EventRow, FencedError, NotFoundError, Store, StoreError
 

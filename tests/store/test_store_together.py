@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from helpers import people, table_of
+from store_helpers import people, table_of
 
 from raspisnoy.store import ChatRow, Store, StoreError, Together
 
