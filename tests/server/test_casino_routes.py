@@ -23,7 +23,13 @@ from server_helpers import FAST, Api, Server
 
 from raspisnoy.casino import DECK, HAND_FORMAT, Card, CasinoHand, Deal, Phase
 from raspisnoy.casino.record import replay_record, verify_record
-from raspisnoy.server.casino import ADVISOR_POOL, HINT_THREADS, REFILL_BELOW, START_BALANCE, Casino
+from raspisnoy.server.services.casino import (
+    ADVISOR_POOL,
+    HINT_THREADS,
+    REFILL_BELOW,
+    START_BALANCE,
+    Casino,
+)
 from raspisnoy.store import CasinoStore, Store
 
 Message = dict[str, Any]
@@ -185,9 +191,7 @@ def test_money_is_conserved_over_many_hands(server: Server) -> None:
 
 def casino_of(server: Server) -> Casino:
     """The running app's casino (made at its first casino request), for white-box checks."""
-    app: Any = server._server.config.app
-    casino: Casino = app.state.casino
-    return casino
+    return server.services.casino
 
 
 def fold_all(player: Player, *antes: int) -> None:

@@ -20,7 +20,7 @@ from server_helpers import FAST, Api, Player, Server, game_over, play_until
 from raspisnoy.core import loads_record, replay
 from raspisnoy.review import REVIEW_FORMAT
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.reviews import _start_process, hint_answer
+from raspisnoy.server.services.reviews import _start_process, hint_answer
 from raspisnoy.store import Reviews, Store
 
 #: A short game: two rounds, the second blind, so a review has bids and cards to judge.

@@ -14,9 +14,10 @@ import hmac
 import os
 import secrets
 import stat
-import unicodedata
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from raspisnoy.store import clean_name
 
 __all__ = [
     "KEY_FILE",
@@ -46,7 +47,7 @@ def check_nickname(raw: str) -> str:
     2 to 24 characters: letters of any script, digits, single spaces and ``- _ . '``,
     starting with a letter or digit.
     """
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    name = clean_name(raw)
     if not MIN_NICKNAME <= len(name) <= MAX_NICKNAME:
         raise InvalidNicknameError(
             f"a nickname has {MIN_NICKNAME} to {MAX_NICKNAME} characters, not {len(name)}"

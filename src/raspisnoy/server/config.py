@@ -74,6 +74,14 @@ class ServerSettings(BaseSettings):
     #: for a person who mistypes, far too few to guess a password.
     logins_per_address: Rate = "30/minute;300/day"
     logins_per_account: Rate = "10/minute;100/day"
+    #: Checks of the current password (changing it, deleting the account) from one
+    #: address and for one account.
+    password_checks_per_address: Rate = "20/minute;300/day"
+    password_checks_per_account: Rate = "10/minute;100/day"
+    #: Threads that hash and check passwords (argon2id, 64 MiB each), apart from the pool
+    #: the store uses, and the checks that may wait for them; one more answers 503 busy.
+    password_workers: Annotated[int, Field(ge=1, le=64)] = 2
+    password_queue: Annotated[int, Field(ge=0)] = 8
     #: New tables one user may open.
     tables_per_user: Rate = "30/minute"
     #: Table chat messages one user may write (over them, the ``rate_limited`` error).
@@ -90,6 +98,9 @@ class ServerSettings(BaseSettings):
     #: Reports of finished games (``/score``, ``/record``) kept ready to answer.
     report_cache_size: Annotated[int, Field(ge=0)] = 1000
 
+    #: Largest request body in bytes (as nginx's ``client_max_body_size`` of 1 MiB); a
+    #: larger one is refused with 413 before it is read.
+    max_body_bytes: Annotated[int, Field(ge=1024)] = 1024 * 1024
     #: Largest client message in bytes; a larger one closes the connection (1009).
     max_message_bytes: Annotated[int, Field(ge=64)] = 4096
     #: Sustained client messages per second, and the burst allowed above it; a client

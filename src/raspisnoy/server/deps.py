@@ -3,28 +3,29 @@ server's services (store, settings, hub, sessions, limits), the caller (``Option
 ``CurrentUser``, with the origin check of cookie writes) and a table's actor (``Actor``);
 ``count_request`` counts every ``/api`` call against the REST limits.
 
-The services live on ``app.state`` (``install``), so the routes are plain module-level
-``APIRouter`` functions and a test can build as many apps as it likes.
+The services (``services.container.Services``) live on ``app.state`` (``install``), so
+the routes are plain module-level ``APIRouter`` functions and a test can build as many
+apps as it likes.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Annotated, cast
 from urllib.parse import urlsplit
 
-from cachetools import LRUCache
 from fastapi import Depends, FastAPI
 from starlette.requests import HTTPConnection
 
-from raspisnoy.server.auth import SESSION_COOKIE, Sessions
+from raspisnoy.server.auth import SESSION_COOKIE
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.limits import Limits, SocketCounts
+from raspisnoy.server.limits import Limits
+from raspisnoy.server.services.container import Services
 from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.server.services.tables.hub import Hub
-from raspisnoy.store import NotFoundError, Players, Store, UserRow
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.store import NotFoundError, Store, UserRow
 
 __all__ = [
     "Actor",
@@ -32,12 +33,10 @@ __all__ = [
     "HubDep",
     "LimitsDep",
     "OptionalUser",
-    "PlayersDep",
     "RequestToken",
     "SameOrigin",
     "Services",
     "ServicesDep",
-    "SessionsDep",
     "SettingsDep",
     "StoreDep",
     "address_of",
@@ -47,42 +46,6 @@ __all__ = [
     "services_of",
     "user_of_token",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Services:
-    """What the routes work with; one set per app."""
-
-    store: Store
-    settings: ServerSettings
-    hub: Hub
-    sessions: Sessions
-    limits: Limits
-    sockets: SocketCounts
-    #: The answers about finished games (they never change) as the JSON sent, by table id
-    #: and the answer's model.
-    reports: LRUCache[tuple[str, str], bytes]
-
-    @classmethod
-    def of(
-        cls,
-        store: Store,
-        settings: ServerSettings,
-        hub: Hub,
-        sessions: Sessions,
-        sockets: SocketCounts | None = None,
-    ) -> Services:
-        """The services over these parts, with the limits and caches the settings give
-        (the socket counts: this process's, unless ``sockets`` are given)."""
-        return cls(
-            store,
-            settings,
-            hub,
-            sessions,
-            Limits(settings),
-            sockets or SocketCounts(settings.max_sockets_per_user),
-            LRUCache(maxsize=max(1, settings.report_cache_size)),
-        )
 
 
 def install(app: FastAPI, services: Services) -> None:
@@ -110,10 +73,6 @@ def _hub(services: ServicesDep) -> Hub:
     return services.hub
 
 
-def _sessions(services: ServicesDep) -> Sessions:
-    return services.sessions
-
-
 def _limits(services: ServicesDep) -> Limits:
     return services.limits
 
@@ -122,15 +81,6 @@ StoreDep = Annotated[Store, Depends(_store)]
 LimitsDep = Annotated[Limits, Depends(_limits)]
 SettingsDep = Annotated[ServerSettings, Depends(_settings)]
 HubDep = Annotated[Hub, Depends(_hub)]
-SessionsDep = Annotated[Sessions, Depends(_sessions)]
-
-
-def _players(services: ServicesDep) -> Players:
-    """Accounts, profiles and leaderboards over the store's database (cheap to make)."""
-    return Players(services.store)
-
-
-PlayersDep = Annotated[Players, Depends(_players)]
 
 
 #: Methods that change something: with the session cookie they need an allowed origin.
@@ -156,7 +106,7 @@ def origin_allowed(connection: HTTPConnection, settings: ServerSettings) -> bool
 
 async def user_of_token(services: Services, token: str) -> UserRow | None:
     """The user of a session token; ``None`` if it is unknown, ended or expired."""
-    return await services.hub.run(services.store.user_of_session, services.sessions.digest(token))
+    return await in_thread(services.store.user_of_session, services.sessions.digest(token))
 
 
 def _request_token(connection: HTTPConnection, services: ServicesDep) -> str | None:

@@ -21,16 +21,18 @@ import time
 from collections import Counter
 from contextlib import suppress
 
+import orjson
 from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 
-__all__ = ["Limits", "RedisSocketCounts", "SocketCounts"]
+__all__ = ["BodyLimit", "Limits", "RedisSocketCounts", "SocketCounts"]
 
 _log = logging.getLogger(__name__)
 
@@ -46,6 +48,8 @@ class Limits:
         self.tables_per_user = parse_many(settings.tables_per_user)
         self.logins_per_address = parse_many(settings.logins_per_address)
         self.logins_per_account = parse_many(settings.logins_per_account)
+        self.password_checks_per_address = parse_many(settings.password_checks_per_address)
+        self.password_checks_per_account = parse_many(settings.password_checks_per_account)
         self.chat_per_user = parse_many(settings.chat_messages_per_user)
         self.hints_per_user = parse_many(settings.hints_per_user)
 
@@ -65,6 +69,51 @@ class Limits:
 def _window(item: RateLimitItem) -> str:
     unit = item.GRANULARITY.name
     return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+
+
+class BodyLimit:
+    """ASGI middleware that refuses a request body over ``limit`` bytes with 413 before
+    the app reads it (issue 27, defect 5: without it, large bodies were read whole into
+    memory). A declared ``Content-Length`` over the limit is refused at once; a body sent
+    in chunks is counted as it arrives and refused as soon as it passes the limit, so at
+    most ``limit`` bytes of it are ever held. What passes is handed on as it came."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        received: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            received.append(message)
+            if message["type"] != "http.request":  # the client went away: the app sees it
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return received.pop(0) if received else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = orjson.dumps({"detail": f"the request body is over {self.limit} bytes"})
+        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
 
 class SocketCounts:

@@ -23,9 +23,11 @@ from raspisnoy.store.players import (
     SessionLine,
     UsernameTakenError,
     add_figures,
+    clean_name,
     hold_ratings,
     move_rating_counts,
     recount,
+    username_key,
 )
 from raspisnoy.store.repository import (
     EventRow,
@@ -82,7 +84,9 @@ __all__ = [
     "UsernameTakenError",
     "WalletRow",
     "add_figures",
+    "clean_name",
     "hold_ratings",
     "move_rating_counts",
     "recount",
+    "username_key",
 ]

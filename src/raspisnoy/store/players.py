@@ -8,6 +8,7 @@ returns frozen values like the repository does. Passwords arrive here already ha
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, fields
@@ -55,9 +56,11 @@ __all__ = [
     "SessionLine",
     "UsernameTakenError",
     "add_figures",
+    "clean_name",
     "hold_ratings",
     "move_rating_counts",
     "recount",
+    "username_key",
 ]
 
 #: The nickname a deleted account leaves behind; in a game's names it becomes
@@ -73,8 +76,17 @@ class UsernameTakenError(StoreError):
     """Another account has this user name (compared case-insensitively)."""
 
 
-def _key(username: str) -> str:
-    return username.casefold()
+def clean_name(raw: str) -> str:
+    """A nickname or user name as it is kept: Unicode NFC, trimmed, every run of white
+    space inside it one space."""
+    return " ".join(unicodedata.normalize("NFC", raw).split())
+
+
+def username_key(username: str) -> str:
+    """What user names are told apart by: the clean name, case folded. The one
+    normalization of registration, log-in look-up and the log-in limit (issue 27,
+    defect 4: a limit keyed otherwise than the look-up let respellings through)."""
+    return clean_name(username).casefold()
 
 
 def _user(user: User) -> UserRow:
@@ -242,7 +254,7 @@ class Players:
         """A registered user: the guest ``guest_id`` upgraded in place (same id, so their
         seats, games and sheets stay theirs), or a new user named ``username``."""
         with self._session() as session:
-            taken = select(Account.user_id).where(Account.username_key == _key(username))
+            taken = select(Account.user_id).where(Account.username_key == username_key(username))
             if session.scalar(taken) is not None:
                 raise UsernameTakenError(f"the user name {username!r} is taken")
             user = None if guest_id is None else session.get(User, guest_id)
@@ -255,7 +267,7 @@ class Players:
                 Account(
                     user_id=user.id,
                     username=username,
-                    username_key=_key(username),
+                    username_key=username_key(username),
                     password_hash=password_hash,
                     created_at=datetime.now(UTC),
                 )
@@ -271,7 +283,7 @@ class Players:
         query = (
             select(User, Account.password_hash)
             .join(Account)
-            .where(Account.username_key == _key(username))
+            .where(Account.username_key == username_key(username))
         )
         with self._session() as session:
             found = session.execute(query).first()

@@ -3,57 +3,31 @@
 One player against the dealer, so plain requests suffice: the caller's wallet and hand
 in progress, a new hand, a decision of the box to act, the advisor's hint, a free refill,
 the history of finished hands and each one's record. The game itself is in
-``raspisnoy.server.casino``; this module reads the requests.
+``raspisnoy.server.services.casino``; this module reads the requests.
 """
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from fastapi import APIRouter, Query, Response
 
 from raspisnoy.casino import Action, Change, parse_action, parse_cards
 from raspisnoy.core import InvalidInputError
-from raspisnoy.server.casino import (
+from raspisnoy.server.deps import CurrentUser, ServicesDep
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.services.casino import (
     HISTORY_LIMIT,
-    Casino,
     HandOut,
     HandRecordOut,
     HintOut,
     HistoryOut,
     StateOut,
 )
-from raspisnoy.server.deps import CurrentUser, ServicesDep
-from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.wire import DealIn, DecisionIn
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api/casino", tags=["casino"])
-
-
-def _casino(request: Request, services: ServicesDep) -> Casino:
-    """The app's casino, made on first use over the app's store."""
-    casino: Casino | None = getattr(request.app.state, "casino", None)
-    if casino is None:
-        casino = request.app.state.casino = Casino(services.store)
-    return casino
-
-
-class DealIn(BaseModel):
-    """A new hand: one ante per box bought (1 to 3 boxes; the third plays closed)."""
-
-    model_config = ConfigDict(extra="forbid")
-    antes: Annotated[list[StrictInt], Field(min_length=1, max_length=3)]
-
-
-class DecisionIn(BaseModel):
-    """A decision of the box to act (``box`` from 1, which guards against a double tap):
-    ``cards`` names the cards to change, and only for ``change``."""
-
-    model_config = ConfigDict(extra="forbid")
-    box: StrictInt
-    action: Literal["fold", "bet", "buy", "change", "buy-dealer", "decline"]
-    cards: Annotated[list[StrictStr], Field(max_length=5)] | None = None
 
 
 def _action(decision: DecisionIn) -> Action:
@@ -72,64 +46,57 @@ def _action(decision: DecisionIn) -> Action:
 
 
 @router.get("", response_model=StateOut)
-async def state(user: CurrentUser, request: Request, services: ServicesDep) -> dict[str, Any]:
+async def state(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """The caller's balance, the commitment (SHA-256) of their next shuffle, the hand in
     progress as they may see it (or ``null``) and the table's limits."""
-    return await _casino(request, services).state(user.id)
+    return await services.casino.state(user.id)
 
 
 @router.post("/hands", status_code=201, response_model=HandOut)
-async def deal(
-    body: DealIn, user: CurrentUser, request: Request, services: ServicesDep
-) -> dict[str, Any]:
+async def deal(body: DealIn, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """Deal a new hand from the shuffle committed beforehand: the antes (and the closed
     third box's bet) are taken from the balance."""
-    return await _casino(request, services).deal(user.id, body.antes)
+    return await services.casino.deal(user.id, body.antes)
 
 
 @router.post("/hand/decision", response_model=HandOut)
-async def decide(
-    body: DecisionIn, user: CurrentUser, request: Request, services: ServicesDep
-) -> dict[str, Any]:
+async def decide(body: DecisionIn, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """Fold, bet, buy a sixth card or change cards on the box to act; once the dealer
     has shown a hand that does not qualify, buy his game or decline on each box that
     bet. The last decision settles the hand and reveals its seed."""
-    return await _casino(request, services).decide(user.id, body.box, _action(body))
+    return await services.casino.decide(user.id, body.box, _action(body))
 
 
 @router.get("/hand/hint", response_model=HintOut)
-async def hint(user: CurrentUser, request: Request, services: ServicesDep) -> dict[str, Any]:
+async def hint(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """The advisor's expected net, in antes, of every option of the decision awaited,
     from what the player may know (429 while the advisor is busy)."""
-    return await _casino(request, services).hint(user.id)
+    return await services.casino.hint(user.id)
 
 
 @router.post("/refill", response_model=StateOut)
-async def refill(user: CurrentUser, request: Request, services: ServicesDep) -> dict[str, Any]:
+async def refill(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """A free refill to the starting balance once the chips have run out (nothing is
     ever bought)."""
-    return await _casino(request, services).refill(user.id)
+    return await services.casino.refill(user.id)
 
 
 @router.get("/history", response_model=HistoryOut)
 async def history(
     user: CurrentUser,
-    request: Request,
     services: ServicesDep,
     limit: Annotated[int, Query(ge=1, le=HISTORY_LIMIT)] = 20,
 ) -> dict[str, Any]:
     """The caller's finished hands, newest first, each with its seed, its commitment and
     the command line that verifies it."""
-    return await _casino(request, services).history(user.id, limit)
+    return await services.casino.history(user.id, limit)
 
 
 @router.get("/hands/{hand_id}/record", response_model=HandRecordOut)
-async def record(
-    hand_id: str, user: CurrentUser, request: Request, services: ServicesDep
-) -> Response:
+async def record(hand_id: str, user: CurrentUser, services: ServicesDep) -> Response:
     """A finished hand's record (``russian-poker-hand/1``), as a file for
     ``raspisnoy casino verify``."""
-    file, found = await _casino(request, services).record(user.id, hand_id)
+    file, found = await services.casino.record(user.id, hand_id)
     return Response(
         json.dumps(found, ensure_ascii=False, indent=1) + "\n",
         media_type="application/json",

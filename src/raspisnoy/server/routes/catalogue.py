@@ -1,22 +1,20 @@
 """What a table can be: the bot levels and the rules (presets and options)."""
 
-from typing import Any
-
 from fastapi import APIRouter
 
 from raspisnoy.bots import BOTS
-from raspisnoy.server.wire import BotsOut, RulesOut, rules_catalogue
+from raspisnoy.server.wire import BotsOut, RulesOut
 
 router = APIRouter(prefix="/api", tags=["catalogue"])
 
 
 @router.get("/bots", response_model=BotsOut)
-async def bots() -> dict[str, Any]:
+async def bots() -> BotsOut:
     """The bot levels, weakest first."""
-    return {"bots": list(BOTS)}
+    return BotsOut(bots=list(BOTS))
 
 
 @router.get("/rules", response_model=RulesOut)
-async def rules() -> dict[str, Any]:
+async def rules() -> RulesOut:
     """The presets and every rules option a table may override."""
-    return rules_catalogue()
+    return RulesOut.catalogue()

@@ -1,7 +1,6 @@
 """A player's games, and the score report and record of any started game."""
 
 from collections.abc import Callable
-from typing import Any
 
 import orjson
 from fastapi import APIRouter, Response
@@ -9,37 +8,28 @@ from pydantic import BaseModel
 
 from raspisnoy.core import Game, Record, game_to_record, record_to_json
 from raspisnoy.ratings import rebuild_game
-from raspisnoy.server.deps import (
-    CurrentUser,
-    HubDep,
-    OptionalUser,
-    PlayersDep,
-    Services,
-    ServicesDep,
-    StoreDep,
-)
+from raspisnoy.server.deps import CurrentUser, OptionalUser, Services, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.wire import GamesOut, Json, RecordOut, ReportOut, game_report, history_json
-from raspisnoy.store import NotFoundError, Reviews, UserRow
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import GamesOut, HistoryOut, Json, RecordOut, ReportOut, game_report
+from raspisnoy.store import NotFoundError, UserRow
 
 router = APIRouter(prefix="/api", tags=["history"])
 
 
 @router.get("/me/games", response_model=GamesOut)
-async def my_games(
-    user: CurrentUser, store: StoreDep, hub: HubDep, players: PlayersDep
-) -> dict[str, Any]:
+async def my_games(user: CurrentUser, services: ServicesDep) -> GamesOut:
     """The caller's games, unfinished and finished, newest first; a finished one with the
     caller's place and points."""
-    rows = await hub.run(store.tables_of_user, user.id)
-    places = await hub.run(players.places_of, user.id)
-    hints = await hub.run(Reviews(store).hint_seats, [row.id for row in rows])
-    return {
-        "games": [
-            {**history_json(row, user.id, places.get(row.id)), "hints": list(hints.get(row.id, ()))}
+    rows = await in_thread(services.store.tables_of_user, user.id)
+    places = await in_thread(services.players.places_of, user.id)
+    hints = await in_thread(services.reviews.hint_seats, [row.id for row in rows])
+    return GamesOut(
+        games=[
+            HistoryOut.of(row, user.id, places.get(row.id), tuple(hints.get(row.id, ())))
             for row in rows
         ]
-    }
+    )
 
 
 @router.get("/games/{table_id}/score", response_model=ReportOut)
@@ -85,15 +75,15 @@ async def _answer(
     kept = services.reports.get(key)
     if kept is not None:
         return _json(kept)
-    hub, store = services.hub, services.store
+    store = services.store
     try:
-        row = await hub.run(store.get_table, table_id)
+        row = await in_thread(store.get_table, table_id)
     except NotFoundError:
         raise RequestError(Refusal.NOT_FOUND, f"no game {table_id!r}") from None
     if row.status == "open":
         raise RequestError(Refusal.NOT_STARTED, "the game at this table has not started yet")
-    events = await hub.run(store.events_of, table_id)
-    game = await hub.run(rebuild_game, row, events)
+    events = await in_thread(store.events_of, table_id)
+    game = await in_thread(rebuild_game, row, events)
     seat = None if user is None else next((s.seat for s in row.seats if s.user_id == user.id), None)
     answer = build(game, seat)
     model.model_validate(answer)

@@ -2,19 +2,18 @@
 only (a game in progress is in neither until it ends)."""
 
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
 from raspisnoy.core import PRESETS
-from raspisnoy.server.deps import OptionalUser, PlayersDep, ServicesDep
+from raspisnoy.server.deps import OptionalUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import (
     LeaderboardOut,
     ProfileOut,
     board_key,
-    leaderboard_json,
-    profile_json,
 )
 from raspisnoy.store import ALL_SCOPE, BoardKey, NotFoundError
 
@@ -25,19 +24,18 @@ RECENT_DAYS = 30
 
 
 @router.get("/players/{user_id}", response_model=ProfileOut)
-async def profile(user_id: str, players: PlayersDep, services: ServicesDep) -> dict[str, Any]:
+async def profile(user_id: str, services: ServicesDep) -> ProfileOut:
     """A player's profile: ratings and their history, statistics overall and per preset,
     recent finished games (each with its replay)."""
     try:
-        found = await services.hub.run(players.profile, user_id)
+        found = await in_thread(services.players.profile, user_id)
     except NotFoundError:
         raise RequestError(Refusal.NOT_FOUND, f"no player {user_id!r}") from None
-    return profile_json(found)
+    return ProfileOut.of(found)
 
 
 @router.get("/leaderboard", response_model=LeaderboardOut)
 async def leaderboard(
-    players: PlayersDep,
     services: ServicesDep,
     viewer: OptionalUser,
     preset: str = ALL_SCOPE,
@@ -46,7 +44,7 @@ async def leaderboard(
     size: Annotated[int, Query(ge=1, le=100)] = 25,
     after: str | None = None,
     before: str | None = None,
-) -> dict[str, Any]:
+) -> LeaderboardOut:
     """Players by displayed rating, over every rated game (``preset=all``) or one
     preset's, all time or those who played in the last 30 days; ``me`` is the viewer's
     own line wherever it is. Bots have no rating here and are never listed.
@@ -61,8 +59,8 @@ async def leaderboard(
     if after is not None and before is not None:
         raise RequestError(Refusal.INVALID, "a page is after a line or before one, not both")
     since = None if period == "all" else datetime.now(UTC) - timedelta(days=RECENT_DAYS)
-    found = await services.hub.run(
-        lambda: players.leaderboard(
+    found = await in_thread(
+        lambda: services.players.leaderboard(
             preset,
             since=since,
             offset=(page - 1) * size,
@@ -72,7 +70,7 @@ async def leaderboard(
             before=_cursor("before", before),
         )
     )
-    return leaderboard_json(found, preset=preset, period=period, size=size)
+    return LeaderboardOut.of(found, preset=preset, period=period, size=size)
 
 
 def _cursor(name: str, value: str | None) -> BoardKey | None:

@@ -1,26 +1,14 @@
 """Sessions: a guest's (choose a nickname), see who you are, change the nickname, log
 out here or everywhere. ``begin_session`` also serves the account routes' log-in."""
 
-from typing import Any
-
 from fastapi import APIRouter, Request, Response
 
 from raspisnoy.server.auth import SESSION_COOKIE, InvalidNicknameError, check_nickname
-from raspisnoy.server.deps import (
-    CurrentUser,
-    HubDep,
-    LimitsDep,
-    RequestToken,
-    Services,
-    SessionsDep,
-    StoreDep,
-    address_of,
-    services_of,
-)
+from raspisnoy.server.deps import CurrentUser, RequestToken, Services, ServicesDep, address_of
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.revocation import EndedSessions
-from raspisnoy.server.schemas import NicknameIn
-from raspisnoy.server.wire import LogoutOut, SessionOut, UserAnswer, user_json
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import LogoutOut, NicknameIn, SessionOut, UserAnswer, UserOut
 from raspisnoy.store import UserRow
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -31,27 +19,26 @@ async def create_session(
     body: NicknameIn,
     request: Request,
     response: Response,
-    store: StoreDep,
-    hub: HubDep,
-    limits: LimitsDep,
-) -> dict[str, Any]:
+    services: ServicesDep,
+) -> SessionOut:
     """Start a guest session with a nickname: a token, also set as a cookie, valid for
     ``RASPISNOY_SESSION_SECONDS`` (30 days) unless ended sooner."""
     nickname = _nickname(body)
+    limits = services.limits
     limits.hit(limits.sessions_per_address, "new sessions from this address", address_of(request))
-    user = await hub.run(store.create_user, nickname)
-    return await begin_session(user, request, response, services_of(request))
+    user = await in_thread(services.store.create_user, nickname)
+    return await begin_session(user, request, response, services)
 
 
 async def begin_session(
     user: UserRow, request: Request, response: Response, services: Services
-) -> dict[str, Any]:
+) -> SessionOut:
     """A new session of ``user``: its token in the answer and in the session cookie
     (HttpOnly, SameSite=Lax: other sites' pages cannot read it, and their forms and
     scripts do not send it with writes), the browser noted for the list of sessions."""
     token, digest, expires = services.sessions.new_token()
     agent = request.headers.get("user-agent")
-    await services.hub.run(services.store.create_session, user.id, digest, expires, agent)
+    await in_thread(services.store.create_session, user.id, digest, expires, agent)
     response.set_cookie(
         SESSION_COOKIE,
         token,
@@ -59,7 +46,7 @@ async def begin_session(
         httponly=True,
         samesite="lax",
     )
-    return {"user": user_json(user), "token": token}
+    return SessionOut(user=UserOut.of(user), token=token)
 
 
 @router.delete("/session", response_model=LogoutOut)
@@ -67,45 +54,41 @@ async def log_out(
     user: CurrentUser,
     token: RequestToken,
     response: Response,
-    store: StoreDep,
-    hub: HubDep,
-    sessions: SessionsDep,
-) -> dict[str, Any]:
+    services: ServicesDep,
+) -> LogoutOut:
     """Log out: this session's token stops working at once (its table sockets are closed
     with 4401 on every worker, and the cookie is cleared)."""
     assert token is not None  # there is a user, so there was a token
-    digest = sessions.digest(token)
-    ended = await hub.run(store.end_session, digest)
-    await hub.close_sessions(EndedSessions((digest,)))
+    digest = services.sessions.digest(token)
+    ended = await in_thread(services.store.end_session, digest)
+    await services.hub.close_sessions(EndedSessions((digest,)))
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
-    return {"user": user_json(user), "sessions_ended": ended}
+    return LogoutOut(user=UserOut.of(user), sessions_ended=ended)
 
 
 @router.delete("/sessions", response_model=LogoutOut)
 async def log_out_everywhere(
-    user: CurrentUser, response: Response, store: StoreDep, hub: HubDep
-) -> dict[str, Any]:
+    user: CurrentUser, response: Response, services: ServicesDep
+) -> LogoutOut:
     """Log out everywhere: every token of the caller stops working at once, and every
     table socket of the caller is closed with 4401, on every worker."""
-    ended = await hub.run(store.end_sessions_of, user.id)
-    await hub.close_sessions(EndedSessions(user=user.id))
+    ended = await in_thread(services.store.end_sessions_of, user.id)
+    await services.hub.close_sessions(EndedSessions(user=user.id))
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
-    return {"user": user_json(user), "sessions_ended": ended}
+    return LogoutOut(user=UserOut.of(user), sessions_ended=ended)
 
 
 @router.get("/session", response_model=UserAnswer)
-async def read_session(user: CurrentUser) -> dict[str, Any]:
+async def read_session(user: CurrentUser) -> UserAnswer:
     """Who the session belongs to."""
-    return {"user": user_json(user)}
+    return UserAnswer(user=UserOut.of(user))
 
 
 @router.patch("/session", response_model=UserAnswer)
-async def rename(
-    body: NicknameIn, user: CurrentUser, store: StoreDep, hub: HubDep
-) -> dict[str, Any]:
+async def rename(body: NicknameIn, user: CurrentUser, services: ServicesDep) -> UserAnswer:
     """Change the nickname (games already started keep the old one)."""
-    renamed = await hub.run(store.rename_user, user.id, _nickname(body))
-    return {"user": user_json(renamed)}
+    renamed = await in_thread(services.store.rename_user, user.id, _nickname(body))
+    return UserAnswer(user=UserOut.of(renamed))
 
 
 def _nickname(body: NicknameIn) -> str:

@@ -13,22 +13,16 @@ from urllib.parse import urlsplit
 
 import segno
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field
 
 from raspisnoy.server.deps import SettingsDep
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.wire import QrIn
 
-__all__ = ["QrIn", "router"]
+__all__ = ["router"]
 
 router = APIRouter(prefix="/api", tags=["sharing"])
 #: The pages of the site a code may lead to.
 _PAGES = frozenset({"/", "/score"})
-#: Longest link drawn (the longest the client makes is under 200 characters).
-MAX_LINK = 512
-
-
-class QrIn(BaseModel):
-    url: str = Field(min_length=1, max_length=MAX_LINK)
 
 
 @router.post(

@@ -9,11 +9,10 @@ from raspisnoy.bots import BOTS
 from raspisnoy.core import RaspisnoyError, Rules, resolve_rules, round_plan
 from raspisnoy.ratings import is_rated_rules
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.deps import Actor, CurrentUser, HubDep, LimitsDep, SettingsDep, StoreDep
+from raspisnoy.server.deps import Actor, CurrentUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.schemas import SeatIn, TableIn
-from raspisnoy.server.services.tables.hub import Hub
-from raspisnoy.server.wire import TableOut, TablesOut, table_json
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import SeatIn, TableIn, TableOut, TablesOut, table_json
 from raspisnoy.store import Store, UserRow
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
@@ -23,9 +22,9 @@ _CAP_RETRY_SECONDS = 60
 
 
 @router.get("", response_model=TablesOut)
-async def list_tables(store: StoreDep, hub: HubDep) -> dict[str, Any]:
+async def list_tables(services: ServicesDep) -> dict[str, Any]:
     """Public tables waiting for players, newest first."""
-    rows = await hub.run(lambda: store.list_tables(status="open"))
+    rows = await in_thread(lambda: services.store.list_tables(status="open"))
     return {"tables": [table_json(row) for row in rows]}
 
 
@@ -33,19 +32,17 @@ async def list_tables(store: StoreDep, hub: HubDep) -> dict[str, Any]:
 async def create_table(
     body: TableIn,
     user: CurrentUser,
-    store: StoreDep,
-    hub: HubDep,
-    settings: SettingsDep,
-    limits: LimitsDep,
+    services: ServicesDep,
 ) -> dict[str, Any]:
     """Open a table with the caller as host in seat 0. A private table is found only
     through its invite link. One user holds seats at a few open tables at most."""
+    store, settings, limits = services.store, services.settings, services.limits
     rules, bots = _check_table(body, settings)
     await _below(
-        settings.max_open_tables_per_user, "open", "tables waiting for players", user, store, hub
+        settings.max_open_tables_per_user, "open", "tables waiting for players", user, store
     )
     limits.hit(limits.tables_per_user, "new tables of this user", user.id)
-    row = await hub.run(
+    row = await in_thread(
         lambda: store.create_table(
             host_id=user.id,
             public=body.public,
@@ -59,7 +56,7 @@ async def create_table(
             spectator_chat=body.spectator_chat,
         )
     )
-    hub.lobby.changed()
+    services.hub.lobby.changed()
     return table_json(row)
 
 
@@ -82,18 +79,17 @@ async def leave(actor: Actor, user: CurrentUser) -> dict[str, Any]:
 
 
 @router.post("/{table_id}/start", response_model=TableOut)
-async def start(
-    actor: Actor, user: CurrentUser, store: StoreDep, hub: HubDep, settings: SettingsDep
-) -> dict[str, Any]:
+async def start(actor: Actor, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
     """The host starts the game; empty seats are filled with their bots. One user plays a
     few games at once at most."""
-    await _below(settings.max_games_per_user, "playing", "games being played", user, store, hub)
+    limit = services.settings.max_games_per_user
+    await _below(limit, "playing", "games being played", user, services.store)
     return await actor.call(lambda: actor.start(user.id))
 
 
-async def _below(limit: int, status: str, what: str, user: UserRow, store: Store, hub: Hub) -> None:
+async def _below(limit: int, status: str, what: str, user: UserRow, store: Store) -> None:
     """Refuse (429) if the user already holds seats at ``limit`` tables of ``status``."""
-    held = await hub.run(store.count_seated_tables, user.id, status)
+    held = await in_thread(store.count_seated_tables, user.id, status)
     if held >= limit:
         raise RequestError(
             Refusal.TOO_MANY,

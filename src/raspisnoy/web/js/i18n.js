@@ -98,3 +98,8 @@ export function fill(template, values = {}) {
 export function tMaybe(key, values = {}) {
   return key in messages || key in fallback ? t(key, values) : null;
 }
+
+/** A preset's name in the page's language (its own name if the catalog has none). */
+export function presetLabel(name) {
+  return tMaybe(`web.preset.${name}`) ?? name;
+}

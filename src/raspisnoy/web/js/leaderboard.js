@@ -2,8 +2,7 @@
 // one preset's, all time or the last 30 days, a page at a time, with the viewer's own
 // line wherever they stand. Bots are never on it.
 import { get } from "./api.js";
-import { formatNumber, t } from "./i18n.js";
-import { presetLabel } from "./lobby.js";
+import { formatNumber, presetLabel, t } from "./i18n.js";
 import { esc, pendingMarkup } from "./ui.js";
 
 const SIZE = 25;

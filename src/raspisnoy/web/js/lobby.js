@@ -3,7 +3,7 @@
 // your own games.
 import { accountPanel } from "./account.js";
 import { get, post } from "./api.js";
-import { formatNumber, language, t, tMaybe, tn } from "./i18n.js";
+import { formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { LobbyFeed } from "./lobby_live.js";
 import { failureMarkup } from "./offline.js";
@@ -165,9 +165,9 @@ export function showLobby(view, app) {
   return screen;
 }
 
-export function presetLabel(name) {
-  return tMaybe(`web.preset.${name}`) ?? name;
-}
+// The preset's words live with the other translations (i18n.js), so that leaderboard.js,
+// which lobby.js imports, need not import lobby.js back; imported from here as before.
+export { presetLabel };
 
 /** A list of the lobby socket's lines: "…" until it has spoken, `empty` when there are
  * none, else each line's `row` markup. */

@@ -14,6 +14,18 @@ stops cleanly queues its running jobs again at once, and a lone server (no Redis
 no other worker) does so for every running job when it starts.
 
 ``hint_answer`` is the expert's suggestion for one seat from its own view only.
+
+``ReviewDesk`` is what the routes call (docs/review.md, "On the server"), by the rules the
+history routes already follow:
+
+- A finished game's record is public to whoever knows its id, hands included, so
+  **reading** a review of any seat of it is too.
+- **Asking** for a review takes a session (the queue counts what each user asked for),
+  and any seat of a finished game may be asked for, the caller's or not: it reveals
+  nothing the record does not.
+- A game still being played is never reviewed: its hidden hands would leak.
+- A **hint** is for the seat the caller holds, on its turn, at a table that is not rated,
+  from that seat's view alone.
 """
 
 from __future__ import annotations
@@ -33,9 +45,24 @@ from raspisnoy.core import View, game_to_record
 from raspisnoy.ratings import rebuild_game
 from raspisnoy.review import Budget, hint, review_game
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.store import Claim, Reviews, Store, StoreError
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.limits import Limits
+from raspisnoy.server.services.tables.actor import TableActor
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import ChoiceOut, HintOut, ReviewOut
+from raspisnoy.store import (
+    Claim,
+    NotFoundError,
+    ReviewRow,
+    Reviews,
+    ReviewStatus,
+    Store,
+    StoreError,
+    TableRow,
+    UserRow,
+)
 
-__all__ = ["PROGRESS_SECONDS", "ReviewQueue", "hint_answer"]
+__all__ = ["HINT_CHOICES", "PROGRESS_SECONDS", "ReviewDesk", "ReviewQueue", "hint_answer"]
 
 _log = logging.getLogger(__name__)
 #: Least seconds between two progress writes of one job (the first and last always go).
@@ -43,6 +70,9 @@ PROGRESS_SECONDS = 0.5
 #: Seconds between two looks at the queue when nothing wakes the loop (another server
 #: worker's requests, stale jobs).
 _POLL_SECONDS = 2.0
+Json = dict[str, Any]
+#: How many of the searched choices a hint shows, the most visited first.
+HINT_CHOICES = 5
 #: The review's seed: a review is a function of the game, the seat and the budget.
 _SEED = 0
 
@@ -117,16 +147,16 @@ class ReviewQueue:
         if self.settings.review_workers == 0:
             return
         if self.alone:  # after a restart: whatever was running is nobody's now
-            await asyncio.to_thread(self.reviews.requeue_stale, 0)
+            await in_thread(self.reviews.requeue_stale, 0)
         self._task = asyncio.create_task(self._loop(), name="review queue")
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
         if self._pool is not None:
-            await asyncio.to_thread(self._close_pool, self._pool)
+            await in_thread(self._close_pool, self._pool)
             with suppress(StoreError):  # queued again now, not after the staleness
-                await asyncio.to_thread(self.reviews.requeue_worker, self.name)
+                await in_thread(self.reviews.requeue_worker, self.name)
 
     @staticmethod
     def _close_pool(pool: Pool) -> None:
@@ -142,19 +172,17 @@ class ReviewQueue:
         loop = asyncio.get_running_loop()
         while True:
             try:
-                await asyncio.to_thread(
-                    self.reviews.requeue_stale, self.settings.review_stale_seconds
-                )
+                await in_thread(self.reviews.requeue_stale, self.settings.review_stale_seconds)
                 # A job whose process died never reports back; once it went back to the
                 # queue as stale, its slot is free again.
-                held = await asyncio.to_thread(self.reviews.running_of, self.name)
+                held = await in_thread(self.reviews.running_of, self.name)
                 self._running = min(self._running, held)
                 while self._running < self.settings.review_workers:
-                    claim = await asyncio.to_thread(self.reviews.claim_next, self.name)
+                    claim = await in_thread(self.reviews.claim_next, self.name)
                     if claim is None:
                         break
                     if self._pool is None:  # started with the first job, not the server
-                        self._pool = await asyncio.to_thread(
+                        self._pool = await in_thread(
                             multiprocessing.get_context("spawn").Pool,
                             self.settings.review_workers,
                             _start_process,
@@ -186,3 +214,102 @@ def hint_answer(view: View, iterations: int) -> dict[str, Any]:
     of its top choices: computed from ``view`` alone (what the seat may know), with a
     fixed seed, so the same view always gets the same hint."""
     return hint(view, Budget(iterations, seed=_SEED)).to_json()
+
+
+class ReviewDesk:
+    """Reviews asked for and read, and hints, by the rules of the module's docstring."""
+
+    def __init__(
+        self, store: Store, settings: ServerSettings, queue: ReviewQueue, limits: Limits
+    ) -> None:
+        self._store = store
+        self._settings = settings
+        self._queue = queue
+        self._reviews = queue.reviews
+        self._limits = limits
+
+    async def request(self, table_id: str, seat: int, user: UserRow) -> ReviewOut:
+        """Queue a review of one seat of a finished game (``user``'s request), unless it
+        was asked for before (then it is answered as it stands, at no cost)."""
+        reviews, settings = self._reviews, self._settings
+        await self._finished_table(table_id, seat)
+        row = await in_thread(reviews.get, table_id, seat)
+        if row is None or row.status is ReviewStatus.FAILED:
+            mine = await in_thread(reviews.active_count, user.id)
+            if mine >= settings.reviews_per_user:
+                raise RequestError(
+                    Refusal.TOO_MANY,
+                    f"you have {mine} reviews waiting or running, at most "
+                    f"{settings.reviews_per_user}: wait for one to finish",
+                    retry_after=30,
+                )
+            waiting = await in_thread(reviews.active_count)
+            if waiting >= settings.review_queue_limit:
+                raise RequestError(
+                    Refusal.TOO_MANY,
+                    f"the review queue is full ({waiting} reviews): try again later",
+                    retry_after=60,
+                )
+            row = await in_thread(
+                reviews.request, table_id, seat, user.id, settings.review_iterations
+            )
+            self._queue.wake()
+        return await self._review_json(row)
+
+    async def read(self, table_id: str, seat: int) -> ReviewOut:
+        """A seat's review of a finished game as it stands."""
+        await self._finished_table(table_id, seat)
+        row = await in_thread(self._reviews.get, table_id, seat)
+        if row is None:
+            raise RequestError(
+                Refusal.NOT_FOUND,
+                f"seat {seat} of game {table_id!r} has not been reviewed: ask first",
+            )
+        return await self._review_json(row)
+
+    async def hint(self, actor: TableActor, user: UserRow) -> HintOut:
+        """The expert's suggestion for ``user``'s seat on its turn, from its own view;
+        refused at a rated table, to spectators and out of turn. The game is marked as
+        one with hints."""
+        table = actor.table
+        if table.rated:
+            raise RequestError(Refusal.FORBIDDEN, "hints are off at rated tables")
+        seat = next((s.seat for s in table.seats if s.user_id == user.id), None)
+        if seat is None:
+            raise RequestError(Refusal.NOT_SEATED, "you have no seat at this table: no hints")
+        game = actor.game
+        if game is None or game.is_over:
+            raise RequestError(Refusal.NOT_STARTED, "the game is not being played: no hints")
+        view = game.view(seat)  # taken between two of the actor's commands: consistent
+        if not view.my_turn:
+            raise RequestError(Refusal.CONFLICT, "it is not your turn: a hint is for your own turn")
+        self._limits.hit(self._limits.hints_per_user, "hints of this user", user.id)
+        answer = await in_thread(hint_answer, view, self._settings.hint_iterations)
+        await in_thread(self._reviews.count_hint, table.id, seat)
+        choices = [ChoiceOut(**choice) for choice in answer["choices"][:HINT_CHOICES]]
+        return HintOut(seat=seat, suggested=answer["suggested"], choices=choices)
+
+    async def _finished_table(self, table_id: str, seat: int) -> TableRow:
+        """The table of a finished game with that seat, or the refusal: a game in
+        progress is never reviewed (its hidden cards would leak)."""
+        try:
+            table = await in_thread(self._store.get_table, table_id)
+        except NotFoundError:
+            raise RequestError(Refusal.NOT_FOUND, f"no game {table_id!r}") from None
+        if table.status != "over":
+            raise RequestError(
+                Refusal.CONFLICT,
+                "only a finished game can be reviewed: reviewing a game in progress would "
+                "reveal hidden cards",
+            )
+        if seat >= len(table.seats):
+            raise RequestError(
+                Refusal.INVALID,
+                f"seat {seat} does not exist: seats are 0 to {len(table.seats) - 1}",
+            )
+        return table
+
+    async def _review_json(self, row: ReviewRow) -> ReviewOut:
+        position = await in_thread(self._reviews.queue_position, row.table_id, row.seat)
+        hints = await in_thread(self._reviews.hint_seats, [row.table_id])
+        return ReviewOut.of(row, position, tuple(hints.get(row.table_id, ())))

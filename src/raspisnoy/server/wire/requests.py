@@ -1,19 +1,26 @@
-"""Request bodies of the REST API (pydantic), checked before any route runs."""
+"""Request bodies of the REST API: each a Pydantic model, checked before any route runs
+(and shown at ``/api/docs``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from raspisnoy.bots import BOTS
 from raspisnoy.core import DEFAULT_PRESET
 
 __all__ = [
+    "MAX_LINK",
     "CredentialsIn",
+    "DealIn",
+    "DecisionIn",
+    "EntryIn",
     "NewPasswordIn",
     "NicknameIn",
     "PasswordIn",
+    "QrIn",
+    "RoundIn",
     "SeatIn",
     "TableIn",
     "default_bot",
@@ -79,3 +86,52 @@ class TableIn(_StrictIn):
     rated: bool = False
     #: Whether spectators may read and write the table's chat.
     spectator_chat: bool = False
+
+
+class EntryIn(BaseModel):
+    """One entry of a score sheet, as the model's ``next_entry`` asks for it: a bid or a
+    trick count of a seat (``value``), or the kind and dealer of a control round
+    («контрольная»)."""
+
+    model_config = ConfigDict(extra="forbid")
+    entry: Literal["bid", "taken", "control"]
+    seat: StrictInt | None = None
+    value: StrictInt | None = None
+    kind: str | None = None
+    dealer: StrictInt | None = None
+
+
+class RoundIn(BaseModel):
+    """A past round of a score sheet rewritten: bids (``null`` for a round without bids)
+    and tricks by seat."""
+
+    model_config = ConfigDict(extra="forbid")
+    bids: list[StrictInt | None] | None
+    taken: list[StrictInt | None]
+
+
+#: Longest link drawn as a QR code (the longest the client makes is under 200 characters).
+MAX_LINK = 512
+
+
+class QrIn(BaseModel):
+    """A link of this site to draw as a QR code (``POST /api/qr``)."""
+
+    url: str = Field(min_length=1, max_length=MAX_LINK)
+
+
+class DealIn(BaseModel):
+    """A new hand: one ante per box bought (1 to 3 boxes; the third plays closed)."""
+
+    model_config = ConfigDict(extra="forbid")
+    antes: Annotated[list[StrictInt], Field(min_length=1, max_length=3)]
+
+
+class DecisionIn(BaseModel):
+    """A decision of the box to act (``box`` from 1, which guards against a double tap):
+    ``cards`` names the cards to change, and only for ``change``."""
+
+    model_config = ConfigDict(extra="forbid")
+    box: StrictInt
+    action: Literal["fold", "bet", "buy", "change", "buy-dealer", "decline"]
+    cards: Annotated[list[StrictStr], Field(max_length=5)] | None = None

@@ -18,10 +18,10 @@ from __future__ import annotations
 import asyncio
 import random
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 from cachetools import LRUCache
 from pydantic import BaseModel, ConfigDict
@@ -48,6 +48,7 @@ from raspisnoy.casino_advisor.advisor import advise
 from raspisnoy.casino_advisor.hint import advice_for
 from raspisnoy.core import IllegalActionError, InvalidInputError
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.services.threads import in_thread
 from raspisnoy.store import CasinoStore, HandRow, NotFoundError, StaleWriteError, Store, WalletRow
 
 __all__ = [
@@ -70,7 +71,6 @@ HINT_QUEUE = 8
 #: Finished hands the history lists at most.
 HISTORY_LIMIT = 100
 
-_T = TypeVar("_T")
 #: The threads that compute hints (one pool per process, shared by its apps).
 ADVISOR_POOL = ThreadPoolExecutor(max_workers=HINT_THREADS, thread_name_prefix="casino-advisor")
 
@@ -228,10 +228,6 @@ class Casino:
         """The players whose hint is being computed now."""
         return frozenset(self._hinting)
 
-    async def _run(self, function: Callable[..., _T], *args: Any) -> _T:
-        """A blocking store call (or replay) in a worker thread."""
-        return await asyncio.to_thread(function, *args)
-
     def _lock(self, user_id: str) -> asyncio.Lock:
         lock = self._locks.get(user_id)
         if lock is None:
@@ -239,20 +235,20 @@ class Casino:
         return lock
 
     async def _wallet(self, user_id: str) -> WalletRow:
-        return await self._run(self._db.wallet, user_id, START_BALANCE, _seed)
+        return await in_thread(self._db.wallet, user_id, START_BALANCE, _seed)
 
     async def _open(self, user_id: str) -> tuple[HandRow, CasinoHand]:
-        row = await self._run(self._db.open_hand, user_id)
+        row = await in_thread(self._db.open_hand, user_id)
         if row is None:
             raise RequestError(Refusal.NOT_STARTED, "no hand in progress: deal one first")
-        return row, await self._run(rebuild, row)
+        return row, await in_thread(rebuild, row)
 
     async def state(self, user_id: str) -> dict[str, Any]:
         """The player's balance, the commitment of their next shuffle, their hand in
         progress (or ``None``) and the table's limits."""
         wallet = await self._wallet(user_id)
-        row = await self._run(self._db.open_hand, user_id)
-        hand = None if row is None else hand_json(row, (await self._run(rebuild, row)).view())
+        row = await in_thread(self._db.open_hand, user_id)
+        hand = None if row is None else hand_json(row, (await in_thread(rebuild, row)).view())
         return {
             "balance": wallet.balance if hand is None else hand["balance"],
             "refills": wallet.refills,
@@ -273,11 +269,11 @@ class Casino:
         """A new hand of ``antes`` (1-3 boxes) from the seed committed beforehand."""
         async with self._lock(user_id):
             wallet = await self._wallet(user_id)
-            if await self._run(self._db.open_hand, user_id) is not None:
+            if await in_thread(self._db.open_hand, user_id) is not None:
                 raise RequestError(Refusal.CONFLICT, "a hand is in progress: finish it first")
             with _refusals():
                 hand = CasinoHand(antes, wallet.balance, wallet.next_seed)
-                row = await self._run(
+                row = await in_thread(
                     self._db.start_hand, wallet, list(hand.antes), hand.commitment, _seed()
                 )
             return hand_json(row, hand.view())
@@ -295,13 +291,13 @@ class Casino:
                 hand.apply(action)
                 actions = [*row.actions, {"box": box, "action": str(action)}]
                 if hand.is_over:
-                    row = await self._run(
+                    row = await in_thread(
                         lambda: self._db.save_decisions(
                             row, actions, record=hand.to_record(), final_balance=hand.balance
                         )
                     )
                 else:
-                    row = await self._run(self._db.save_decisions, row, actions)
+                    row = await in_thread(self._db.save_decisions, row, actions)
             return hand_json(row, hand.view())
 
     async def hint(self, user_id: str) -> dict[str, Any]:
@@ -332,7 +328,7 @@ class Casino:
         async with self._lock(user_id):
             await self._wallet(user_id)
             try:
-                await self._run(self._db.refill, user_id, REFILL_BELOW, START_BALANCE)
+                await in_thread(self._db.refill, user_id, REFILL_BELOW, START_BALANCE)
             except StaleWriteError:
                 raise RequestError(
                     Refusal.CONFLICT,
@@ -343,14 +339,14 @@ class Casino:
 
     async def history(self, user_id: str, limit: int) -> dict[str, Any]:
         """The player's finished hands, newest first, each with its verification."""
-        rows = await self._run(self._db.history, user_id, min(limit, HISTORY_LIMIT))
+        rows = await in_thread(self._db.history, user_id, min(limit, HISTORY_LIMIT))
         return {"hands": [history_json(row) for row in rows]}
 
     async def record(self, user_id: str, hand_id: str) -> tuple[str, dict[str, Any]]:
         """A finished hand's record, which ``raspisnoy casino verify`` checks, and the
         name of its file."""
         try:
-            row = await self._run(self._db.hand, user_id, hand_id)
+            row = await in_thread(self._db.hand, user_id, hand_id)
         except NotFoundError:
             raise RequestError(Refusal.NOT_FOUND, f"no hand {hand_id!r} of yours") from None
         if row.record is None:

@@ -1,0 +1,125 @@
+"""``Services``: every helper of one app, made once (``Services.create``) and the only way
+the routes reach them (``deps.ServicesDep`` and the aliases beside it).
+
+It owns the store and its repositories (each made once here), the settings, the hub of
+tables, the session tokens, the limits, the socket counts, the cache of finished games'
+reports, the password pool, the review queue, the casino and the services the routes
+call (accounts, sheets, reviews). ``start`` and ``stop`` run with the app's lifespan.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from cachetools import LRUCache
+from redis.asyncio import Redis
+
+from raspisnoy.bots.expert import warm_up
+from raspisnoy.casino_advisor import warm_up as warm_up_casino
+from raspisnoy.server.auth import Sessions, load_secret
+from raspisnoy.server.broadcast import RedisBroadcast
+from raspisnoy.server.cluster import Ownership
+from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
+from raspisnoy.server.services.accounts import Accounts
+from raspisnoy.server.services.casino import Casino
+from raspisnoy.server.services.passwords import Passwords
+from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
+from raspisnoy.server.services.sheets import Sheets
+from raspisnoy.server.services.tables.hub import Hub
+from raspisnoy.store import Players, Reviews, Store, Together
+
+__all__ = ["Services"]
+
+#: A socket counted in Redis stops counting this many lease periods after its worker
+#: last refreshed it: a dead worker's sockets free their users' places within 15 s.
+_SOCKET_LEASES = 5
+
+
+@dataclass(slots=True)
+class Services:
+    """What the routes work with; one set per app."""
+
+    store: Store
+    settings: ServerSettings
+    hub: Hub
+    sessions: Sessions
+    sockets: SocketCounts
+    review_queue: ReviewQueue
+    limits: Limits = field(init=False)
+    #: The answers about finished games (they never change) as the JSON sent, by table id
+    #: and the answer's model.
+    reports: LRUCache[tuple[str, str], bytes] = field(init=False)
+    players: Players = field(init=False)
+    reviews: Reviews = field(init=False)
+    together: Together = field(init=False)
+    passwords: Passwords = field(init=False)
+    accounts: Accounts = field(init=False)
+    sheets: Sheets = field(init=False)
+    review_desk: ReviewDesk = field(init=False)
+    _casino: Casino | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        settings = self.settings
+        self.limits = Limits(settings)
+        self.reports = LRUCache(maxsize=max(1, settings.report_cache_size))
+        self.players = Players(self.store)
+        self.reviews = self.review_queue.reviews
+        self.together = Together(self.store)
+        self.passwords = Passwords(settings.password_workers, settings.password_queue)
+        self.accounts = Accounts(self.players, self.passwords, self.limits, self.hub, self.reports)
+        self.sheets = Sheets(self.store)
+        self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
+
+    @classmethod
+    def create(cls, store: Store, settings: ServerSettings) -> Services:
+        """The services of an app over ``store`` (already migrated): with
+        ``settings.redis_url``, one of several workers (docs/cluster.md). Raises
+        ``SecretKeyError`` if the server's secret cannot be had."""
+        ownership, broadcast = None, None
+        sockets = SocketCounts(settings.max_sockets_per_user)
+        if settings.redis_url is not None:
+            redis = Redis.from_url(settings.redis_url, decode_responses=True)
+            ownership = Ownership(redis, settings.redis_url, settings.lease_seconds)
+            broadcast = RedisBroadcast(redis, ownership.name)
+            sockets = RedisSocketCounts(
+                redis,
+                ownership.name,
+                settings.max_sockets_per_user,
+                _SOCKET_LEASES * settings.lease_seconds,
+            )
+        given = None if settings.secret_key is None else settings.secret_key.get_secret_value()
+        return cls(
+            store,
+            settings,
+            Hub(store, settings, ownership, broadcast),
+            Sessions(load_secret(given, settings.data_dir), settings.session_seconds),
+            sockets,
+            ReviewQueue(store, settings, alone=ownership is None),
+        )
+
+    @property
+    def casino(self) -> Casino:
+        """The casino, made on first use (it warms the advisor up, which only the casino's
+        players need)."""
+        if self._casino is None:
+            self._casino = Casino(self.store)
+        return self._casino
+
+    async def start(self) -> None:
+        """Start what runs beside the requests (the app's lifespan begins)."""
+        # The expert's compiled search loads (or compiles) once per process: do it now,
+        # off the event loop, rather than at the first bot's turn.
+        threading.Thread(target=warm_up, name="expert-warm-up", daemon=True).start()
+        threading.Thread(target=warm_up_casino, name="casino-warm-up", daemon=True).start()
+        await self.hub.start()
+        await self.sockets.start()
+        await self.review_queue.start()
+
+    async def stop(self) -> None:
+        """Stop it all again, in the reverse order."""
+        await self.review_queue.stop()
+        await self.sockets.stop()
+        await self.hub.stop()
+        self.passwords.close()

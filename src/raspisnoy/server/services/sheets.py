@@ -1,0 +1,182 @@
+"""Score sheets of games played with real cards (docs/PROTOCOL.md, "Score sheets"): who
+may read and change one, its changes applied by ``raspisnoy.scorekeeper`` and stored
+without ever overwriting another writer's, and the sheet as CSV.
+
+A sheet is stored as its ``raspisnoy-sheet/1`` JSON (docs/sheet-format.md). Every change
+reads it, applies one entry, edit or undo (the scorekeeper checks it against the rules:
+this module knows none of them) and writes it back only if nobody changed it meanwhile,
+so entries from two phones never overwrite each other. A change the rules refuse raises
+the scorekeeper's ``SheetError``, which the routes answer with its structured problem.
+
+Who may do what: the owner (the session that created the sheet) or anyone holding its
+edit token reads and changes it by id; anyone with the share id reads it, and nothing
+else.
+"""
+
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+from collections.abc import Callable
+
+from raspisnoy.i18n import translate
+from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_to_json
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import EntryIn, Json, RoundIn, stored_sheet
+from raspisnoy.store import NotFoundError, SheetRow, StaleWriteError, Store, UserRow
+
+__all__ = ["TOKEN_HEADER", "Sheets", "sheet_csv"]
+
+#: How often a change is tried again when another writer got there first.
+_WRITE_ATTEMPTS = 5
+#: Header that carries a sheet's edit token.
+TOKEN_HEADER = "X-Sheet-Token"
+
+
+class Sheets:
+    """The score sheets of one app's store."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def of_user(self, user: UserRow | None) -> list[SheetRow]:
+        """The caller's sheets, the most recently changed first."""
+        return await in_thread(self._store.sheets_of_user, _signed_in(user).id)
+
+    async def create(self, user: UserRow | None, body: Json) -> SheetRow:
+        """A new sheet owned by the caller, checked by the scorekeeper."""
+        owner = _signed_in(user)
+        sheet = sheet_from_json(body)
+        return await in_thread(self._store.create_sheet, owner.id, sheet_to_json(sheet))
+
+    async def shared(self, share_id: str) -> SheetRow:
+        """The sheet behind a read-only link."""
+        try:
+            return await in_thread(self._store.get_shared_sheet, share_id)
+        except NotFoundError:
+            raise RequestError(Refusal.NOT_FOUND, f"no shared sheet {share_id[:40]!r}") from None
+
+    async def editable(self, sheet_id: str, user: UserRow | None, token: str | None) -> SheetRow:
+        """The sheet, if the caller is its owner or holds its edit token."""
+        try:
+            row = await in_thread(self._store.get_sheet, sheet_id)
+        except NotFoundError:
+            raise RequestError(Refusal.NOT_FOUND, f"no sheet {sheet_id[:40]!r}") from None
+        if user is not None and user.id == row.owner_id:
+            return row
+        if token is not None and hmac.compare_digest(token.encode(), row.edit_token.encode()):
+            return row
+        if user is None and token is None:
+            raise RequestError(
+                Refusal.NO_SESSION, f"sign in as the sheet's owner or send its {TOKEN_HEADER}"
+            )
+        raise RequestError(
+            Refusal.FORBIDDEN, "only the sheet's owner or a holder of its edit token may"
+        )
+
+    async def _change(
+        self,
+        sheet_id: str,
+        user: UserRow | None,
+        token: str | None,
+        apply: Callable[[Sheet], Sheet],
+    ) -> SheetRow:
+        """Apply a change to the stored sheet and store the result, reading it again if
+        another writer changed it in between."""
+        for _ in range(_WRITE_ATTEMPTS):
+            row = await self.editable(sheet_id, user, token)
+            changed = apply(stored_sheet(row))
+            try:
+                return await in_thread(
+                    self._store.update_sheet, row.id, sheet_to_json(changed), row.version
+                )
+            except StaleWriteError:
+                continue
+        raise RequestError(Refusal.CONFLICT, "the sheet is being changed from elsewhere: try again")
+
+    async def enter(
+        self, sheet_id: str, user: UserRow | None, token: str | None, entry: EntryIn
+    ) -> SheetRow:
+        """Enter the next bid, trick count or control round (the sheet's ``next``)."""
+        return await self._change(sheet_id, user, token, lambda sheet: _enter(sheet, entry))
+
+    async def edit_round(
+        self, sheet_id: str, user: UserRow | None, token: str | None, number: int, body: RoundIn
+    ) -> SheetRow:
+        """Rewrite round ``number`` (from 1); later rounds are checked again."""
+        bids = None if body.bids is None else tuple(body.bids)
+        taken = tuple(body.taken)
+        return await self._change(
+            sheet_id, user, token, lambda sheet: sheet.edit_round(number, bids, taken)
+        )
+
+    async def undo(self, sheet_id: str, user: UserRow | None, token: str | None) -> SheetRow:
+        """Take back the last entry."""
+        return await self._change(sheet_id, user, token, Sheet.undo)
+
+
+def _enter(sheet: Sheet, body: EntryIn) -> Sheet:
+    """The entry applied by the model; a missing field is a problem of the request's shape."""
+    if body.entry == "control":
+        if body.kind is None or body.dealer is None:
+            raise RequestError(Refusal.INVALID, "a control round needs its kind and dealer")
+        return sheet.choose_control(body.kind, body.dealer)
+    if body.seat is None or body.value is None:
+        raise RequestError(Refusal.INVALID, f"a {body.entry} entry needs the seat and the value")
+    return (
+        sheet.bid(body.seat, body.value)
+        if body.entry == "bid"
+        else sheet.take(body.seat, body.value)
+    )
+
+
+def _signed_in(user: UserRow | None) -> UserRow:
+    if user is None:
+        raise RequestError(
+            Refusal.NO_SESSION, "no valid session: choose a nickname first (POST /api/session)"
+        )
+    return user
+
+
+def _cell(text: str) -> str:
+    """A name made safe for spreadsheets, which run a cell starting with = + - @ as a formula."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+
+
+def sheet_csv(sheet: Sheet, lang: str) -> str:
+    """The sheet as CSV: round, cards, kind, dealer, then bid, taken, points and running
+    total of each player; the last line has the totals. It starts with a byte-order mark,
+    by which spreadsheets tell UTF-8 (Cyrillic names) from the system's code page."""
+
+    def word(key: str) -> str:
+        return translate(f"web.score.csv.{key}", lang)
+
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")
+    heading = [word("round"), word("cards"), word("kind"), word("dealer")]
+    for name in sheet.players:
+        heading += [f"{_cell(name)}: {word(part)}" for part in ("bid", "taken", "points", "total")]
+    writer.writerow(heading)
+    for row in sheet.scored:
+        line: list[object] = [
+            row.number,
+            row.cards,
+            translate(f"kind.{row.kind}", lang),
+            _cell(sheet.players[row.dealer]),
+        ]
+        for seat in range(len(sheet.players)):
+            bid = None if row.bids is None else row.bids[seat]
+            points = None if row.points is None else row.points[seat]
+            total = None if row.points is None else row.totals[seat]
+            line += [
+                "" if value is None else value for value in (bid, row.taken[seat], points, total)
+            ]
+        writer.writerow(line)
+    totals: list[object] = [word("totals"), "", "", ""]
+    for total in sheet.totals:
+        totals += ["", "", "", total]
+    writer.writerow(totals)
+    return out.getvalue()

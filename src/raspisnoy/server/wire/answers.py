@@ -1,0 +1,670 @@
+"""The REST answers: each shape declared once, as a Pydantic model that is both what
+FastAPI checks and documents (``/api/docs``, ``/api/openapi.json``) and what the route
+builds (its ``of`` constructor), so no dict builder runs beside it. The models forbid
+extra fields; their field order is the order of the JSON keys.
+
+Everything about a game comes from views and finished rounds (``messages``); a profile
+and a leaderboard from finished games only, so nothing of a game in progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from raspisnoy.core import PRESET_DESCRIPTIONS, PRESETS, option_info, resolve_rules
+from raspisnoy.ratings import PROVISIONAL_GAMES
+from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_report, sheet_to_json
+from raspisnoy.store import (
+    BoardKey,
+    BoardLine,
+    BoardPage,
+    Figures,
+    Profile,
+    RatingLine,
+    RecentGame,
+    ReviewRow,
+    SessionLine,
+    SheetRow,
+    TableRow,
+    UserRow,
+)
+
+__all__ = [
+    "BlindOut",
+    "BoardLineOut",
+    "BotsOut",
+    "ChoiceOut",
+    "FiguresOut",
+    "GamesOut",
+    "HealthOut",
+    "HintOut",
+    "HistoryOut",
+    "KindOut",
+    "LeaderboardOut",
+    "LogoutOut",
+    "OptionOut",
+    "PresetFiguresOut",
+    "PresetOut",
+    "ProblemsOut",
+    "ProfileOut",
+    "RatingOut",
+    "RatingPointOut",
+    "RecentGameOut",
+    "RecordOut",
+    "ReportOut",
+    "ReportRoundOut",
+    "ReportTrickOut",
+    "ReviewOut",
+    "RulesOut",
+    "SeatOut",
+    "SessionLineOut",
+    "SessionOut",
+    "SessionsOut",
+    "SheetOut",
+    "SheetSummaryOut",
+    "SheetsOut",
+    "TableOut",
+    "TablesOut",
+    "UserAnswer",
+    "UserOut",
+    "board_cursor",
+    "board_key",
+    "stored_sheet",
+]
+
+Json = dict[str, Any]
+
+
+class _Out(BaseModel):
+    """An answer's shape: exactly these fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class HealthOut(_Out):
+    status: str
+
+
+# ------------------------------------------------------------------------- users, sessions
+
+
+class UserOut(_Out):
+    id: str
+    nickname: str
+    kind: str
+
+    @classmethod
+    def of(cls, user: UserRow) -> UserOut:
+        return cls(id=user.id, nickname=user.nickname, kind=user.kind)
+
+
+class UserAnswer(_Out):
+    user: UserOut
+
+
+class SessionOut(_Out):
+    user: UserOut
+    #: The session token, for clients that send it themselves (also set as a cookie).
+    token: str
+
+
+class LogoutOut(_Out):
+    user: UserOut
+    #: How many sessions (tokens) were ended.
+    sessions_ended: int
+
+
+class SessionLineOut(_Out):
+    """One of a user's sessions, for the profile's list of devices."""
+
+    id: str
+    created_at: str
+    expires_at: str
+    user_agent: str | None
+    current: bool
+
+    @classmethod
+    def of(cls, line: SessionLine) -> SessionLineOut:
+        return cls(
+            id=line.id,
+            created_at=line.created_at.isoformat(),
+            expires_at=line.expires_at.isoformat(),
+            user_agent=line.user_agent,
+            current=line.current,
+        )
+
+
+class SessionsOut(_Out):
+    sessions: list[SessionLineOut]
+
+
+# ------------------------------------------------------------------------- the catalogue
+
+
+class BotsOut(_Out):
+    bots: list[str]
+
+
+class PresetOut(_Out):
+    name: str
+    description: str
+    rules: Json
+
+
+class OptionOut(_Out):
+    name: str
+    type: str
+    default: Any
+    en: str
+    ru: str
+    low: int | None
+    high: int | None
+    choices: list[str]
+    #: Most entries of a list option.
+    max_items: int | None
+
+
+class RulesOut(_Out):
+    """The presets (resolved) and every rules option a table may override."""
+
+    presets: list[PresetOut]
+    options: list[OptionOut]
+
+    @classmethod
+    def catalogue(cls) -> RulesOut:
+        return cls(
+            presets=[
+                PresetOut(
+                    name=name,
+                    description=PRESET_DESCRIPTIONS[name][0],
+                    rules=resolve_rules(name).to_json(),
+                )
+                for name in PRESETS
+            ],
+            options=[
+                OptionOut(
+                    name=info.name,
+                    type={bool: "bool", int: "int", str: "str", tuple: "list"}[info.type],
+                    default=list(info.default) if isinstance(info.default, tuple) else info.default,
+                    en=info.en,
+                    ru=info.ru,
+                    low=info.low,
+                    high=info.high,
+                    choices=list(info.choices),
+                    max_items=info.max_items,
+                )
+                for info in option_info()
+            ],
+        )
+
+
+# ------------------------------------------------------------------------- tables, history
+
+
+class SeatOut(_Out):
+    seat: int
+    user_id: str | None
+    nickname: str | None
+    bot: str
+    registered: bool
+    connected: bool
+    away: bool
+
+
+class TableOut(_Out):
+    """A table as ``messages.table_json`` writes it (the table socket sends the same)."""
+
+    id: str
+    status: str
+    public: bool
+    host_id: str
+    rules: Json
+    players: int
+    turn_seconds: int
+    bot_delay_ms: int
+    stand_in: str
+    seats: list[SeatOut]
+    names: list[str] | None
+    deadline_ms: int | None
+    invite: str
+    rated: bool
+    spectator_chat: bool
+
+
+class TablesOut(_Out):
+    tables: list[TableOut]
+
+
+class HistoryOut(_Out):
+    """One line of a player's history: the game, their seat, links to its reports, and
+    once it is over their place and points."""
+
+    id: str
+    status: str
+    seat: int
+    players: list[str]
+    profiles: list[str | None]
+    rules: str | None
+    started_at: str | None
+    finished_at: str | None
+    score: str
+    record: str
+    #: Once the game is over: the player's place (1 = first) and points.
+    place: int | None
+    points: int | None
+    #: The seats that asked for hints in this game (docs/review.md).
+    hints: list[int] = []
+
+    @classmethod
+    def of(
+        cls,
+        row: TableRow,
+        user_id: str,
+        result: tuple[int, int] | None = None,
+        hints: tuple[int, ...] = (),
+    ) -> HistoryOut:
+        seat = next(s.seat for s in row.seats if s.user_id == user_id)
+        place, points = result if result is not None else (None, None)
+        return cls(
+            id=row.id,
+            status=row.status,
+            seat=seat,
+            players=list(row.names or ()),
+            profiles=[s.user_id if s.registered else None for s in row.seats],
+            rules=row.rules.get("preset"),
+            started_at=None if row.started_at is None else row.started_at.isoformat(),
+            finished_at=None if row.finished_at is None else row.finished_at.isoformat(),
+            score=f"/api/games/{row.id}/score",
+            record=f"/api/games/{row.id}/record",
+            place=place,
+            points=points,
+            hints=list(hints),
+        )
+
+
+class GamesOut(_Out):
+    games: list[HistoryOut]
+
+
+class ReportTrickOut(_Out):
+    leader: int
+    cards: list[str]
+    winner: int | None
+
+
+class ReportRoundOut(_Out):
+    round: int
+    dealer: int
+    cards: int
+    kind: str
+    trump: str | None
+    bids: list[int | None] | None
+    taken: list[int]
+    points: list[int] | None
+    tricks: list[ReportTrickOut]
+
+
+class ReportOut(_Out):
+    """The ``raspisnoy replay --json`` report of docs/record.md."""
+
+    players: list[str]
+    rounds: list[ReportRoundOut]
+    totals: list[int]
+    complete: bool
+    winners: list[int]
+
+
+class RecordOut(_Out):
+    """A game record (docs/record.md, ``raspisnoy-record/1``)."""
+
+    format: str
+    rules: Json
+    players: list[str]
+    rounds: list[Json]
+
+
+# ------------------------------------------------------------------------- score sheets
+
+
+def stored_sheet(row: SheetRow) -> Sheet:
+    """The stored sheet as a ``Sheet`` (it was checked when it was written)."""
+    return sheet_from_json(row.sheet)
+
+
+class SheetOut(_Out):
+    """The API's SHEET object: the sheet, how many rounds its plan has, its score report
+    and the next entry; ``id`` and ``edit_token`` only for those who may change it (the
+    routes send it without the fields left unset)."""
+
+    id: str | None = None
+    edit_token: str | None = None
+    share_id: str
+    share: str
+    editable: bool
+    owner: str | None
+    version: int
+    updated_at: str
+    sheet: Json
+    planned: int
+    report: Json
+    next: Json | None
+
+    @classmethod
+    def of(cls, row: SheetRow, *, editor: bool = True) -> SheetOut:
+        sheet = stored_sheet(row)
+        secret = {"id": row.id, "edit_token": row.edit_token} if editor else {}
+        entry = sheet.next_entry
+        return cls(
+            **secret,
+            share_id=row.share_id,
+            share=f"/score?share={row.share_id}",
+            editable=editor,
+            owner=row.owner_nickname,
+            version=row.version,
+            updated_at=row.updated_at.isoformat(),
+            sheet=sheet_to_json(sheet),
+            planned=len(sheet.plan),
+            report=sheet_report(sheet),
+            next=None if entry is None else entry.to_json(),
+        )
+
+
+class SheetSummaryOut(_Out):
+    """A line of the owner's list of sheets."""
+
+    id: str
+    players: list[str]
+    rules: str
+    rounds: int
+    planned: int
+    complete: bool
+    totals: list[int]
+    updated_at: str
+
+    @classmethod
+    def of(cls, row: SheetRow) -> SheetSummaryOut:
+        sheet = stored_sheet(row)
+        return cls(
+            id=row.id,
+            players=list(sheet.players),
+            rules=sheet.rules.preset,
+            rounds=sum(scored.points is not None for scored in sheet.scored),
+            planned=len(sheet.plan),
+            complete=sheet.complete,
+            totals=list(sheet.totals),
+            updated_at=row.updated_at.isoformat(),
+        )
+
+
+class SheetsOut(_Out):
+    sheets: list[SheetSummaryOut]
+
+
+class ProblemsOut(_Out):
+    where_round: str
+    where_player: str
+    problems: dict[str, str]
+
+
+# ------------------------------------------------------------------------- profiles, ratings
+
+
+class RatingOut(_Out):
+    scope: str
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+
+    @classmethod
+    def of(cls, line: RatingLine) -> RatingOut:
+        return cls(
+            scope=line.scope,
+            rating=line.display,
+            mu=round(line.mu, 3),
+            sigma=round(line.sigma, 3),
+            games=line.games,
+            provisional=line.games < PROVISIONAL_GAMES,
+        )
+
+
+class BlindOut(_Out):
+    rounds: int
+    exact_rate: float | None
+    points: int
+
+
+class KindOut(_Out):
+    rounds: int
+    points: int
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return None if whole == 0 else round(part / whole, 4)
+
+
+class FiguresOut(_Out):
+    """Sums turned into the rates a profile shows (``None`` where nothing was counted)."""
+
+    games: int
+    wins: int
+    places: list[int]
+    points: int
+    points_per_game: float | None
+    bid_rounds: int
+    exact_rate: float | None
+    zero_bids: int
+    zero_exact_rate: float | None
+    blind: BlindOut
+    misere: KindOut
+    golden: KindOut
+
+    @staticmethod
+    def fields_of(figures: Figures) -> Json:
+        """The fields of the figures, for this model and those that extend it."""
+        return {
+            "games": figures.games,
+            "wins": figures.wins,
+            "places": list(figures.places),
+            "points": figures.points,
+            "points_per_game": (
+                None if figures.games == 0 else round(figures.points / figures.games, 2)
+            ),
+            "bid_rounds": figures.bid_rounds,
+            "exact_rate": _rate(figures.exact, figures.bid_rounds),
+            "zero_bids": figures.zero_bids,
+            "zero_exact_rate": _rate(figures.zero_exact, figures.zero_bids),
+            "blind": BlindOut(
+                rounds=figures.blind_rounds,
+                exact_rate=_rate(figures.blind_exact, figures.blind_rounds),
+                points=figures.blind_points,
+            ),
+            "misere": KindOut(rounds=figures.misere_rounds, points=figures.misere_points),
+            "golden": KindOut(rounds=figures.golden_rounds, points=figures.golden_points),
+        }
+
+    @classmethod
+    def of(cls, figures: Figures) -> FiguresOut:
+        return cls(**cls.fields_of(figures))
+
+
+class PresetFiguresOut(FiguresOut):
+    preset: str
+
+    @classmethod
+    def of_preset(cls, preset: str, figures: Figures) -> PresetFiguresOut:
+        return cls(preset=preset, **cls.fields_of(figures))
+
+
+class RatingPointOut(_Out):
+    at: str
+    rating: int
+
+
+class RecentGameOut(_Out):
+    id: str
+    preset: str
+    rated: bool
+    finished_at: str
+    place: int
+    points: int
+    players: list[str]
+    profiles: list[str | None]
+    replay: str
+
+    @classmethod
+    def of(cls, game: RecentGame) -> RecentGameOut:
+        return cls(
+            id=game.table_id,
+            preset=game.preset,
+            rated=game.rated,
+            finished_at=game.finished_at.isoformat(),
+            place=game.place,
+            points=game.points,
+            players=list(game.players),
+            profiles=list(game.profiles),
+            replay=f"/?replay={game.table_id}",
+        )
+
+
+class ProfileOut(_Out):
+    """A player's profile: from finished games only, so nothing of a game in progress."""
+
+    user: UserOut
+    username: str | None
+    provisional_games: int
+    ratings: list[RatingOut]
+    history: list[RatingPointOut]
+    stats: FiguresOut
+    presets: list[PresetFiguresOut]
+    recent: list[RecentGameOut]
+
+    @classmethod
+    def of(cls, profile: Profile) -> ProfileOut:
+        return cls(
+            user=UserOut.of(profile.user),
+            username=profile.username,
+            provisional_games=PROVISIONAL_GAMES,
+            ratings=[RatingOut.of(line) for line in profile.ratings],
+            history=[
+                RatingPointOut(at=at.isoformat(), rating=value) for at, value in profile.history
+            ],
+            stats=FiguresOut.of(profile.figures),
+            presets=[PresetFiguresOut.of_preset(name, f) for name, f in profile.per_preset],
+            recent=[RecentGameOut.of(game) for game in profile.recent],
+        )
+
+
+class BoardLineOut(_Out):
+    position: int
+    user_id: str
+    nickname: str
+    rating: int
+    games: int
+    provisional: bool
+
+    @classmethod
+    def of(cls, line: BoardLine) -> BoardLineOut:
+        return cls(
+            position=line.position,
+            user_id=line.user_id,
+            nickname=line.nickname,
+            rating=line.display,
+            games=line.games,
+            provisional=line.games < PROVISIONAL_GAMES,
+        )
+
+
+def board_cursor(key: BoardKey | None) -> str | None:
+    """A leaderboard line as a cursor of the API: ``RATING:ID``."""
+    return None if key is None else f"{key.display}:{key.user_id}"
+
+
+def board_key(cursor: str) -> BoardKey:
+    """The line a cursor names (``ValueError``: not one)."""
+    display, separator, user_id = cursor.partition(":")
+    if not separator or not user_id:
+        raise ValueError(cursor)
+    return BoardKey(int(display), user_id)
+
+
+class LeaderboardOut(_Out):
+    """A page of a leaderboard, the viewer's own line (``null``: not on it), and the
+    cursors of the pages before and after it (``null``: none)."""
+
+    preset: str
+    period: str
+    page: int
+    size: int
+    total: int
+    lines: list[BoardLineOut]
+    me: BoardLineOut | None
+    previous: str | None
+    next: str | None
+
+    @classmethod
+    def of(cls, page: BoardPage, *, preset: str, period: str, size: int) -> LeaderboardOut:
+        """``page`` is the number of the page of ``size`` lines its first line falls on."""
+        first = page.lines[0].position if page.lines else 1
+        return cls(
+            preset=preset,
+            period=period,
+            page=(first - 1) // size + 1,
+            size=size,
+            total=page.total,
+            lines=[BoardLineOut.of(line) for line in page.lines],
+            me=None if page.mine is None else BoardLineOut.of(page.mine),
+            previous=board_cursor(page.previous),
+            next=board_cursor(page.next),
+        )
+
+
+# ------------------------------------------------------------------------- reviews, hints
+
+
+class ReviewOut(_Out):
+    """A review job: its status, progress and, once done, the review itself."""
+
+    game: str
+    seat: int
+    status: str
+    done: int
+    total: int
+    #: Jobs queued before this one (``null`` unless it is queued).
+    position: int | None
+    iterations: int
+    error: str | None
+    #: The ``raspisnoy-review/1`` object of docs/review.md once done.
+    review: Json | None
+    #: The seats of the game that used hints.
+    hints: list[int]
+
+    @classmethod
+    def of(cls, row: ReviewRow, position: int | None, hints: tuple[int, ...]) -> ReviewOut:
+        return cls(
+            game=row.table_id,
+            seat=row.seat,
+            status=str(row.status),
+            done=row.done,
+            total=row.total,
+            position=position,
+            iterations=row.iterations,
+            error=row.error,
+            review=row.result,
+            hints=list(hints),
+        )
+
+
+class ChoiceOut(_Out):
+    action: str
+    visits: int
+    points: float
+
+
+class HintOut(_Out):
+    seat: int
+    suggested: str
+    choices: list[ChoiceOut]

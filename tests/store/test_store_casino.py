@@ -1,0 +1,61 @@
+"""The casino's wallets and hands in the store (docs/casino.md, "On the server"): a wallet
+made once, hands numbered and started once per seed, decisions stored optimistically, the
+settlement and the balance in one write, refills only when the chips are gone."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from store_helpers import people
+
+from raspisnoy.store import CasinoStore, NotFoundError, StaleWriteError, Store
+
+SEEDS = (f"seed-{n}" for n in itertools.count())
+
+
+def test_a_wallet_is_made_once(store: Store) -> None:
+    (player,) = people(store, "Gambler")
+    casino = CasinoStore(store)
+    made = casino.wallet(player.id, 1000, lambda: next(SEEDS))
+    assert (made.balance, made.hands, made.refills) == (1000, 0, 0)
+    assert casino.wallet(player.id, 5, lambda: "other") == made
+
+
+def test_a_hand_is_started_once_and_its_decisions_never_overwritten(store: Store) -> None:
+    player, other = people(store, "Player", "Other")
+    casino = CasinoStore(store)
+    wallet = casino.wallet(player.id, 1000, lambda: "first")
+    hand = casino.start_hand(wallet, [10, 10], "commitment", "second")
+    assert (hand.number, hand.seed, hand.status, hand.antes) == (1, "first", "playing", (10, 10))
+    with pytest.raises(StaleWriteError):  # the same wallet read twice: one hand only
+        casino.start_hand(wallet, [10], "commitment", "third")
+    open_hand = casino.open_hand(player.id)
+    assert open_hand is not None and open_hand.id == hand.id and open_hand.actions == ()
+    assert casino.open_hand(other.id) is None
+    moved = casino.save_decisions(hand, [{"box": 1, "action": "bet"}])
+    assert moved.actions == ({"box": 1, "action": "bet"},)
+    with pytest.raises(StaleWriteError):  # decided from the old read again
+        casino.save_decisions(hand, [{"box": 1, "action": "fold"}])
+    over = casino.save_decisions(moved, list(moved.actions), record={"r": 1}, final_balance=1030)
+    assert (over.status, over.net, over.record) == ("over", 30, {"r": 1})
+    assert casino.wallet(player.id, 0, lambda: "x").balance == 1030
+    assert casino.open_hand(player.id) is None
+    assert [row.id for row in casino.history(player.id, 10)] == [hand.id]
+    assert casino.hand(player.id, hand.id).status == "over"
+    with pytest.raises(NotFoundError):
+        casino.hand(other.id, hand.id)  # not theirs
+
+
+def test_a_refill_only_when_the_chips_are_gone(store: Store) -> None:
+    (player,) = people(store, "Broke")
+    casino = CasinoStore(store)
+    wallet = casino.wallet(player.id, 1000, lambda: "s1")
+    with pytest.raises(StaleWriteError):
+        casino.refill(player.id, below=10, balance=1000)
+    hand = casino.start_hand(wallet, [995], "c", "s2")
+    with pytest.raises(StaleWriteError):  # a hand is on
+        casino.refill(player.id, below=10, balance=1000)
+    casino.save_decisions(hand, [], record={"r": 1}, final_balance=5)
+    refilled = casino.refill(player.id, below=10, balance=1000)
+    assert (refilled.balance, refilled.refills) == (1000, 1)

@@ -1,0 +1,82 @@
+"""``Players``: accounts under one normalization of user names, passwords (as hashes),
+the sessions of a user, deletion (docs/accounts.md)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from store_helpers import people
+
+from raspisnoy.store import (
+    ANONYMOUS,
+    Players,
+    Store,
+    UsernameTakenError,
+    clean_name,
+    username_key,
+)
+
+LATER = datetime.now(UTC) + timedelta(days=1)
+
+
+def test_one_normalization_for_every_spelling() -> None:
+    assert clean_name("  Big \t  Fish\n") == "Big Fish"
+    assert username_key("BIG  fish ") == username_key("big fish") == "big fish"
+    assert username_key("Stra\u00dfe") == username_key("STRASSE")  # case folded, not lowered
+    assert username_key("e\u0301") == username_key("\u00e9")  # NFC
+
+
+def test_registration_and_look_up_under_any_spelling(store: Store) -> None:
+    players = Players(store)
+    (guest,) = people(store, "Guest")
+    registered = players.register("Big Fish", "hash-1", guest.id)
+    assert registered.id == guest.id and registered.kind == "registered"
+    for spelling in ("big fish", " BIG\tFISH ", "Big  Fish"):
+        found = players.credentials(spelling)
+        assert found is not None and found[0].id == guest.id and found[1] == "hash-1"
+    with pytest.raises(UsernameTakenError):
+        players.register("  big FISH", "hash-2")
+    assert players.credentials("Big Fis") is None
+    assert players.username_of(guest.id) == "Big Fish"
+
+
+def test_a_guest_has_no_password(store: Store) -> None:
+    (guest,) = people(store, "Plain guest")
+    assert Players(store).password_hash(guest.id) is None
+
+
+def test_a_new_password_ends_every_other_session(store: Store) -> None:
+    players = Players(store)
+    user = players.register("Changer", "old")
+    for digest in ("a" * 64, "b" * 64, "c" * 64):
+        store.create_session(user.id, digest, LATER, "browser")
+    assert players.set_password(user.id, "new", keep_session="a" * 64) == 2
+    assert players.password_hash(user.id) == "new"
+    assert store.user_of_session("a" * 64) is not None
+    assert store.user_of_session("b" * 64) is None
+
+
+def test_sessions_are_listed_and_ended_one_at_a_time(store: Store) -> None:
+    players = Players(store)
+    user, other = players.register("Lister", "h"), players.register("Other one", "h")
+    store.create_session(user.id, "a" * 64, LATER, "phone")
+    store.create_session(user.id, "b" * 64, LATER, "laptop")
+    lines = players.sessions_of(user.id, current="a" * 64)
+    assert len(lines) == 2 and [line.current for line in lines].count(True) == 1
+    elsewhere = next(line for line in lines if not line.current)
+    assert players.end_session_of(other.id, elsewhere.id) is None  # not theirs
+    assert players.end_session_of(user.id, elsewhere.id) == "b" * 64
+    assert players.end_session_of(user.id, elsewhere.id) is None
+
+
+def test_a_deleted_account_keeps_its_games_under_an_anonymous_name(store: Store) -> None:
+    players = Players(store)
+    user = players.register("Leaver", "h")
+    store.create_session(user.id, "a" * 64, LATER)
+    renamed, ended = players.delete_account(user.id)
+    assert (renamed, ended) == ([], 1)
+    assert players.credentials("Leaver") is None and players.password_hash(user.id) is None
+    gone = store.get_user(user.id)
+    assert (gone.nickname, gone.kind) == (ANONYMOUS, "deleted")
+    players.register("Leaver", "h2")  # the name is free again

@@ -1,0 +1,68 @@
+"""Review jobs in the store (docs/review.md): one job per seat, claimed once, its
+progress and result tied to the claim, stale jobs queued again, and hints counted."""
+
+from __future__ import annotations
+
+import time
+
+from store_helpers import people, table_of
+
+from raspisnoy.store import Reviews, ReviewStatus, Store
+
+
+def test_a_job_is_claimed_once_and_finished_by_its_claim(store: Store) -> None:
+    (asker,) = people(store, "Asker")
+    table = table_of(store, asker)
+    reviews = Reviews(store)
+    row = reviews.request(table.id, 1, asker.id, 64)
+    found = reviews.get(table.id, 1)
+    assert row.status is ReviewStatus.QUEUED and found is not None
+    assert (found.status, found.requested_by, found.iterations) == (row.status, asker.id, 64)
+    assert reviews.active_count() == reviews.active_count(asker.id) == 1
+    assert reviews.queue_position(table.id, 1) == 0
+    claims = [reviews.claim_next(f"worker {n}") for n in range(3)]
+    (claim,) = [c for c in claims if c is not None]
+    assert reviews.progress(claim, 3, 9)
+    assert reviews.finish(claim, {"format": "raspisnoy-review/1"})
+    done = reviews.get(table.id, 1)
+    assert done is not None and done.status is ReviewStatus.DONE
+    assert (done.done, done.total, done.result) == (3, 9, {"format": "raspisnoy-review/1"})
+    assert reviews.active_count() == 0 and reviews.queue_position(table.id, 1) is None
+
+
+def test_a_stale_job_goes_back_and_its_old_claim_is_void(store: Store) -> None:
+    (asker,) = people(store, "Waiter")
+    table = table_of(store, asker)
+    reviews = Reviews(store)
+    reviews.request(table.id, 0, asker.id, 64)
+    old = reviews.claim_next("a worker that died")
+    assert old is not None and reviews.requeue_stale(3600) == 0
+    time.sleep(0.05)
+    assert reviews.requeue_stale(0.01) == 1
+    new = reviews.claim_next("another worker")
+    assert new is not None and new.attempt > old.attempt
+    assert not reviews.progress(old, 1, 9) and not reviews.finish(old, {"format": "stale"})
+    assert reviews.fail(new, "ValueError: no")
+    failed = reviews.get(table.id, 0)
+    assert failed is not None and failed.status is ReviewStatus.FAILED
+
+
+def test_a_worker_that_stops_gives_its_jobs_back(store: Store) -> None:
+    (asker,) = people(store, "Stopper")
+    table = table_of(store, asker)
+    reviews = Reviews(store)
+    reviews.request(table.id, 2, asker.id, 64)
+    assert reviews.claim_next("stopping") is not None
+    assert reviews.running_of("stopping") == 1
+    assert reviews.requeue_worker("stopping") == 1
+    assert reviews.running_of("stopping") == 0 and reviews.claim_next("next") is not None
+
+
+def test_hints_are_counted_per_seat(store: Store) -> None:
+    (player,) = people(store, "Hinted")
+    first, second = table_of(store, player), table_of(store, player)
+    reviews = Reviews(store)
+    for seat in (2, 0, 2):
+        reviews.count_hint(first.id, seat)
+    assert reviews.hint_seats([first.id, second.id]) == {first.id: (0, 2)}
+    assert reviews.hint_seats([]) == {}

@@ -1,0 +1,67 @@
+"""Tables and their events in the store: the lobby's list, a player's history, seats,
+the start, ownership fences, and actions stored all-or-nothing in order."""
+
+from __future__ import annotations
+
+import pytest
+from store_helpers import people, table_of
+
+from raspisnoy.store import EventRow, FencedError, NotFoundError, Store, StoreError
+
+
+def test_the_lobby_lists_public_open_tables_newest_first(store: Store) -> None:
+    (host,) = people(store, "Host")
+    older, private = table_of(store, host), table_of(store, host, public=False)
+    newer = table_of(store, host)
+    assert [row.id for row in store.list_tables(status="open")] == [newer.id, older.id]
+    every = store.list_tables(status="open", public_only=False, limit=None)
+    assert {row.id for row in every} == {older.id, private.id, newer.id}
+    assert store.list_tables(status="playing") == []
+    with pytest.raises(NotFoundError):
+        store.get_table("no such table")
+
+
+def test_seats_history_and_the_start(store: Store) -> None:
+    host, guest, stranger = people(store, "Host", "Guest", "Stranger")
+    table = table_of(store, host)
+    assert [seat.user_id for seat in table.seats] == [host.id, None, None, None]
+    store.set_seat(table.id, 2, guest.id)
+    assert store.count_seated_tables(guest.id, "open") == 1
+    assert store.tables_of_user(guest.id) == []  # a history of started games only
+    store.start_table(table.id, ["Host", "Bot", "Guest", "Bot"], first_dealer=1)
+    started = store.get_table(table.id)
+    assert started.status == "playing" and started.first_dealer == 1
+    assert list(started.names or ()) == ["Host", "Bot", "Guest", "Bot"]
+    assert store.count_seated_tables(guest.id, "open") == 0
+    assert store.count_seated_tables(guest.id, "playing") == 1
+    assert store.playing_table_ids() == [table.id]
+    assert [row.id for row in store.tables_of_user(guest.id)] == [table.id]
+    assert store.tables_of_user(stranger.id) == []
+
+
+def test_a_claim_fences_off_the_previous_owner(store: Store) -> None:
+    (host,) = people(store, "Owner")
+    table = table_of(store, host)
+    first = store.claim_table(table.id)
+    second = store.claim_table(table.id)
+    assert second == first + 1
+    with pytest.raises(FencedError):
+        store.set_seat(table.id, 1, host.id, fence=first)
+    store.set_seat(table.id, 1, host.id, fence=second)
+    event = EventRow(table.id, 1, 0, "bid 1", "c1")
+    with pytest.raises(FencedError):
+        store.append_events([event], {table.id: first})
+    assert store.events_of(table.id) == []
+    with pytest.raises(NotFoundError):
+        store.claim_table("no such table")
+
+
+def test_events_are_stored_in_order_and_all_or_nothing(store: Store) -> None:
+    (host,) = people(store, "Player")
+    table = table_of(store, host)
+    events = [EventRow(table.id, seq, seq % 4, f"bid {seq}", None) for seq in (1, 2, 3)]
+    store.append_events(list(reversed(events)))
+    assert store.events_of(table.id) == events
+    with pytest.raises(StoreError):  # seq 3 again: the whole batch is refused
+        store.append_events([EventRow(table.id, 4, 0, "bid 0", None), events[2]])
+    assert store.events_of(table.id) == events

@@ -1,0 +1,42 @@
+"""``Together``: a table's chat stored in order, and rematch tables made like the old one
+with the people in their old seats."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from store_helpers import people, table_of
+
+from raspisnoy.store import ChatRow, Store, StoreError, Together
+
+AT = datetime(2026, 12, 1, 12, tzinfo=UTC)
+
+
+def test_the_chat_is_kept_in_order_and_a_seq_once(store: Store) -> None:
+    (host,) = people(store, "Talker")
+    table = table_of(store, host)
+    together = Together(store)
+    rows = [
+        ChatRow(table.id, seq, host.id, "Talker", 0, f"line {seq}", None, 1, 0, AT)
+        for seq in (1, 2)
+    ]
+    for row in reversed(rows):
+        together.add_chat(row)
+    assert [(row.seq, row.text) for row in together.chat_of(table.id)] == [
+        (1, "line 1"),
+        (2, "line 2"),
+    ]
+    with pytest.raises(StoreError):
+        together.add_chat(rows[0])
+    assert together.chat_of(table_of(store, host).id) == []
+
+
+def test_a_rematch_is_like_the_old_table(store: Store) -> None:
+    host, guest = people(store, "Host", "Guest")
+    old = table_of(store, host, public=False, rated=True)
+    new = Together(store).open_rematch(old, {0: guest.id, 2: host.id}, host.id, 3, "new seed")
+    assert new.id != old.id and new.status == "open" and new.host_id == host.id
+    assert (new.public, new.rated, new.rules, new.first_dealer) == (False, True, old.rules, 3)
+    assert [seat.user_id for seat in new.seats] == [guest.id, None, host.id, None]
+    assert [seat.bot for seat in new.seats] == [seat.bot for seat in old.seats]
