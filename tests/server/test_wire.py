@@ -59,3 +59,40 @@ def test_answers_keep_their_shape(server: Server) -> None:
         "user", "username", "provisional_games", "ratings", "history", "stats", "presets",
         "recent",
     ]  # fmt: skip
+
+
+def test_casino_answers_keep_their_shape(server: Server) -> None:
+    """The casino's answers, built by their models, keep the keys (and their order) of
+    the dict builders they replaced."""
+    http = Api(server.base, "Casino shape").http
+    state = http.get("/api/casino").json()
+    assert list(state) == [
+        "balance", "refills", "hands", "next_commitment", "can_refill", "hand", "limits",
+    ]  # fmt: skip
+    assert list(state["limits"]) == [
+        "min_ante", "max_ante", "boxes", "start_balance", "refill_below",
+    ]  # fmt: skip
+    hand = http.post("/api/casino/hands", json={"antes": [5]}).json()
+    assert list(hand) == [
+        "id", "number", "phase", "balance", "commitment", "seed", "to_act", "legal", "up_card",
+        "dealer", "dealer_hand", "dealer_bought", "dealer_draw", "boxes", "results", "net",
+    ]  # fmt: skip
+    assert list(hand["boxes"][0]) == [
+        "number", "ante", "cards", "combination", "closed", "bet", "folded", "exchanged",
+        "bought_dealer",
+    ]  # fmt: skip
+    while hand["to_act"] is not None:
+        action = "fold" if "fold" in hand["legal"] else hand["legal"][0]
+        decision = {"box": hand["to_act"], "action": action}
+        hand = http.post("/api/casino/hand/decision", json=decision).json()
+    assert list(hand["results"][0]) == [
+        "box", "outcome", "net", "pays", "costs", "cards", "combination", "combination_pays",
+        "second", "second_pays",
+    ]  # fmt: skip
+    (line,) = http.get("/api/casino/history").json()["hands"]
+    assert list(line) == [
+        "id", "number", "antes", "balance", "final_balance", "net", "commitment", "seed",
+        "boxes", "dealer", "dealer_draw", "results", "finished_at", "record_url", "file",
+        "verify",
+    ]  # fmt: skip
+    assert line["verify"] == f"raspisnoy casino verify {line['file']}"
