@@ -7,7 +7,7 @@ the history of finished hands and each one's record. The game itself is in
 """
 
 import json
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
@@ -15,15 +15,16 @@ from raspisnoy.casino import Action, Change, parse_action, parse_cards
 from raspisnoy.core import InvalidInputError
 from raspisnoy.server.deps import CurrentUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.services.casino import (
-    HISTORY_LIMIT,
+from raspisnoy.server.services.casino import HISTORY_LIMIT
+from raspisnoy.server.wire import (
+    CasinoHintOut,
+    CasinoHistoryOut,
+    DealIn,
+    DecisionIn,
     HandOut,
     HandRecordOut,
-    HintOut,
-    HistoryOut,
     StateOut,
 )
-from raspisnoy.server.wire import DealIn, DecisionIn
 
 __all__ = ["router"]
 
@@ -46,47 +47,47 @@ def _action(decision: DecisionIn) -> Action:
 
 
 @router.get("", response_model=StateOut)
-async def state(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+async def state(user: CurrentUser, services: ServicesDep) -> StateOut:
     """The caller's balance, the commitment (SHA-256) of their next shuffle, the hand in
     progress as they may see it (or ``null``) and the table's limits."""
     return await services.casino.state(user.id)
 
 
 @router.post("/hands", status_code=201, response_model=HandOut)
-async def deal(body: DealIn, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+async def deal(body: DealIn, user: CurrentUser, services: ServicesDep) -> HandOut:
     """Deal a new hand from the shuffle committed beforehand: the antes (and the closed
     third box's bet) are taken from the balance."""
     return await services.casino.deal(user.id, body.antes)
 
 
 @router.post("/hand/decision", response_model=HandOut)
-async def decide(body: DecisionIn, user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+async def decide(body: DecisionIn, user: CurrentUser, services: ServicesDep) -> HandOut:
     """Fold, bet, buy a sixth card or change cards on the box to act; once the dealer
     has shown a hand that does not qualify, buy his game or decline on each box that
     bet. The last decision settles the hand and reveals its seed."""
     return await services.casino.decide(user.id, body.box, _action(body))
 
 
-@router.get("/hand/hint", response_model=HintOut)
-async def hint(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+@router.get("/hand/hint", response_model=CasinoHintOut)
+async def hint(user: CurrentUser, services: ServicesDep) -> CasinoHintOut:
     """The advisor's expected net, in antes, of every option of the decision awaited,
     from what the player may know (429 while the advisor is busy)."""
     return await services.casino.hint(user.id)
 
 
 @router.post("/refill", response_model=StateOut)
-async def refill(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+async def refill(user: CurrentUser, services: ServicesDep) -> StateOut:
     """A free refill to the starting balance once the chips have run out (nothing is
     ever bought)."""
     return await services.casino.refill(user.id)
 
 
-@router.get("/history", response_model=HistoryOut)
+@router.get("/history", response_model=CasinoHistoryOut)
 async def history(
     user: CurrentUser,
     services: ServicesDep,
     limit: Annotated[int, Query(ge=1, le=HISTORY_LIMIT)] = 20,
-) -> dict[str, Any]:
+) -> CasinoHistoryOut:
     """The caller's finished hands, newest first, each with its seed, its commitment and
     the command line that verifies it."""
     return await services.casino.history(user.id, limit)

@@ -4,26 +4,27 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from raspisnoy.server.deps import HubDep, OptionalUser, StoreDep
+from raspisnoy.server.deps import OptionalUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.chat import ChatOut, may_read
+from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import chat_json
-from raspisnoy.store import NotFoundError, Together
+from raspisnoy.store import NotFoundError
 
 router = APIRouter(prefix="/api", tags=["history"])
 
 
 @router.get("/games/{table_id}/chat", response_model=ChatOut)
-async def chat(table_id: str, user: OptionalUser, store: StoreDep, hub: HubDep) -> dict[str, Any]:
+async def chat(table_id: str, user: OptionalUser, services: ServicesDep) -> dict[str, Any]:
     """The table's chat in order: for the people seated at it, and for anyone if its host
     opened the chat to spectators (403 otherwise)."""
     try:
-        row = await hub.run(store.get_table, table_id)
+        row = await in_thread(services.store.get_table, table_id)
     except NotFoundError:
         raise RequestError(Refusal.NOT_FOUND, f"no game {table_id!r}") from None
     if not may_read(row, None if user is None else user.id):
         raise RequestError(
             Refusal.FORBIDDEN, "the chat of this table is for its players: sign in as one of them"
         )
-    rows = await hub.run(Together(store).chat_of, table_id)
+    rows = await in_thread(services.together.chat_of, table_id)
     return {"messages": [chat_json(message) for message in rows]}

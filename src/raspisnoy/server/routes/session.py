@@ -1,13 +1,11 @@
 """Sessions: a guest's (choose a nickname), see who you are, change the nickname, log
-out here or everywhere. ``begin_session`` also serves the account routes' log-in."""
+out here or everywhere (``services.session_desk``). ``begin_session`` also serves the account
+routes' log-in. These routes read the request and set or clear the session cookie."""
 
 from fastapi import APIRouter, Request, Response
 
-from raspisnoy.server.auth import SESSION_COOKIE, InvalidNicknameError, check_nickname
+from raspisnoy.server.auth import SESSION_COOKIE
 from raspisnoy.server.deps import CurrentUser, RequestToken, Services, ServicesDep, address_of
-from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.revocation import EndedSessions
-from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import LogoutOut, NicknameIn, SessionOut, UserAnswer, UserOut
 from raspisnoy.store import UserRow
 
@@ -23,30 +21,31 @@ async def create_session(
 ) -> SessionOut:
     """Start a guest session with a nickname: a token, also set as a cookie, valid for
     ``RASPISNOY_SESSION_SECONDS`` (30 days) unless ended sooner."""
-    nickname = _nickname(body)
-    limits = services.limits
-    limits.hit(limits.sessions_per_address, "new sessions from this address", address_of(request))
-    user = await in_thread(services.store.create_user, nickname)
-    return await begin_session(user, request, response, services)
+    agent = request.headers.get("user-agent")
+    answer = await services.session_desk.guest(body.nickname, address_of(request), agent)
+    return _with_cookie(answer, response, services)
 
 
 async def begin_session(
     user: UserRow, request: Request, response: Response, services: Services
 ) -> SessionOut:
-    """A new session of ``user``: its token in the answer and in the session cookie
-    (HttpOnly, SameSite=Lax: other sites' pages cannot read it, and their forms and
-    scripts do not send it with writes), the browser noted for the list of sessions."""
-    token, digest, expires = services.sessions.new_token()
-    agent = request.headers.get("user-agent")
-    await in_thread(services.store.create_session, user.id, digest, expires, agent)
+    """A new session of ``user``: its token in the answer and in the session cookie, the
+    browser noted for the list of sessions."""
+    answer = await services.session_desk.begin(user, request.headers.get("user-agent"))
+    return _with_cookie(answer, response, services)
+
+
+def _with_cookie(answer: SessionOut, response: Response, services: Services) -> SessionOut:
+    """Set the session cookie of ``answer``'s token (HttpOnly, SameSite=Lax: other sites'
+    pages cannot read it, and their forms and scripts do not send it with writes)."""
     response.set_cookie(
         SESSION_COOKIE,
-        token,
+        answer.token,
         max_age=services.settings.session_seconds,
         httponly=True,
         samesite="lax",
     )
-    return SessionOut(user=UserOut.of(user), token=token)
+    return answer
 
 
 @router.delete("/session", response_model=LogoutOut)
@@ -59,11 +58,9 @@ async def log_out(
     """Log out: this session's token stops working at once (its table sockets are closed
     with 4401 on every worker, and the cookie is cleared)."""
     assert token is not None  # there is a user, so there was a token
-    digest = services.sessions.digest(token)
-    ended = await in_thread(services.store.end_session, digest)
-    await services.hub.close_sessions(EndedSessions((digest,)))
+    answer = await services.session_desk.end(user, token)
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
-    return LogoutOut(user=UserOut.of(user), sessions_ended=ended)
+    return answer
 
 
 @router.delete("/sessions", response_model=LogoutOut)
@@ -72,10 +69,9 @@ async def log_out_everywhere(
 ) -> LogoutOut:
     """Log out everywhere: every token of the caller stops working at once, and every
     table socket of the caller is closed with 4401, on every worker."""
-    ended = await in_thread(services.store.end_sessions_of, user.id)
-    await services.hub.close_sessions(EndedSessions(user=user.id))
+    answer = await services.session_desk.end_all(user)
     response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
-    return LogoutOut(user=UserOut.of(user), sessions_ended=ended)
+    return answer
 
 
 @router.get("/session", response_model=UserAnswer)
@@ -87,13 +83,4 @@ async def read_session(user: CurrentUser) -> UserAnswer:
 @router.patch("/session", response_model=UserAnswer)
 async def rename(body: NicknameIn, user: CurrentUser, services: ServicesDep) -> UserAnswer:
     """Change the nickname (games already started keep the old one)."""
-    renamed = await in_thread(services.store.rename_user, user.id, _nickname(body))
-    return UserAnswer(user=UserOut.of(renamed))
-
-
-def _nickname(body: NicknameIn) -> str:
-    """The checked nickname, or a refusal naming the rule it breaks."""
-    try:
-        return check_nickname(body.nickname)
-    except InvalidNicknameError as error:
-        raise RequestError(Refusal.INVALID, str(error)) from None
+    return await services.session_desk.rename(user, body.nickname)

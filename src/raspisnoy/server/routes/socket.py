@@ -28,7 +28,8 @@ from raspisnoy.server.metrics import observe_action
 from raspisnoy.server.protocol import Act, ProtocolError, parse_client_message
 from raspisnoy.server.services.chat import count_chat
 from raspisnoy.server.services.tables.actor import TableActor
-from raspisnoy.store import NotFoundError, Players, UserRow
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.store import NotFoundError, UserRow
 
 router = APIRouter()
 
@@ -59,7 +60,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 async def _ends(services: Services, user: UserRow, session: str) -> datetime | None:
     """When the user's session ``session`` (its token's hash) expires."""
-    lines = await services.hub.run(Players(services.store).sessions_of, user.id, session)
+    lines = await in_thread(services.players.sessions_of, user.id, session)
     ends = next((line.expires_at for line in lines if line.current), None)
     # SQLite gives back the moment without its zone: it was stored in UTC.
     return ends if ends is None or ends.tzinfo is not None else ends.replace(tzinfo=UTC)

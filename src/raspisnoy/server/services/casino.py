@@ -18,27 +18,19 @@ from __future__ import annotations
 import asyncio
 import random
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
 from cachetools import LRUCache
-from pydantic import BaseModel, ConfigDict
 
 from raspisnoy.casino import (
     HAND_FORMAT,
-    MAX_ANTE,
-    MAX_BOXES,
     MIN_ANTE,
     Action,
-    BoxResult,
-    Card,
     CasinoHand,
-    HandView,
     commitment,
-    dealer_after_purchase,
-    evaluate,
     new_seed,
     parse_card,
     parse_cards,
@@ -49,6 +41,14 @@ from raspisnoy.casino_advisor.hint import advice_for
 from raspisnoy.core import IllegalActionError, InvalidInputError
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import (
+    CasinoHintOut,
+    CasinoHistoryOut,
+    HandOut,
+    HistoryHandOut,
+    StateOut,
+    record_file,
+)
 from raspisnoy.store import CasinoStore, HandRow, NotFoundError, StaleWriteError, Store, WalletRow
 
 __all__ = [
@@ -57,8 +57,6 @@ __all__ = [
     "REFILL_BELOW",
     "START_BALANCE",
     "Casino",
-    "hand_json",
-    "result_json",
 ]
 
 #: A new player's chips, and what a free refill brings the balance back to.
@@ -96,109 +94,6 @@ def rebuild(row: HandRow) -> CasinoHand:
     return replay_record(data, row.seed)
 
 
-def result_json(number: int, result: BoxResult) -> dict[str, Any]:
-    """A settled box: how it ended, its net, and what each combination paid."""
-    evaluation = result.evaluation
-    second = evaluation.second
-    return {
-        "box": number,
-        "outcome": str(result.outcome),
-        "net": result.net,
-        "pays": result.pays,
-        "costs": result.costs,
-        "cards": [str(card) for card in evaluation.cards],
-        "combination": str(evaluation.combination),
-        "combination_pays": evaluation.combination.pays,
-        "second": None if second is None else str(second),
-        "second_pays": 0 if second is None else second.pays,
-    }
-
-
-def _valued(cards: Sequence[Card]) -> dict[str, Any]:
-    """Cards the player sees, with their best combination (for the page to name)."""
-    evaluation = evaluate(cards)
-    return {
-        "cards": [str(card) for card in cards],
-        "combination": str(evaluation.combination),
-        "qualifies": evaluation.qualifies,
-    }
-
-
-def _option(action: Action) -> str:
-    """An action's word: ``change 8C 9S`` → ``change``."""
-    return str(action).split(" ", 1)[0]
-
-
-def hand_json(row: HandRow, view: HandView) -> dict[str, Any]:
-    """The hand as its player may know it now (the ``view``), with its id and number."""
-    legal = list(dict.fromkeys(_option(action) for action in view.legal_actions))
-    over = view.seed is not None
-    return {
-        "id": row.id,
-        "number": row.number,
-        "phase": str(view.phase),
-        "balance": view.balance,
-        "commitment": view.commitment,
-        "seed": view.seed,
-        "to_act": None if view.to_act is None else view.to_act + 1,
-        "legal": legal,
-        "up_card": str(view.up_card),
-        "dealer": None if view.dealer is None else [str(card) for card in view.dealer],
-        "dealer_hand": None if view.dealer is None else _valued(view.dealer),
-        "dealer_bought": None
-        if view.dealer is None or view.dealer_draw is None
-        else _valued(dealer_after_purchase(view.dealer, view.dealer_draw.draw)),
-        "dealer_draw": None
-        if view.dealer_draw is None
-        else {"discard": str(view.dealer_draw.discard), "draw": str(view.dealer_draw.draw)},
-        "boxes": [
-            {
-                "number": box.number,
-                "ante": box.ante,
-                "cards": None if box.cards is None else [str(card) for card in box.cards],
-                "combination": None if box.cards is None else str(evaluate(box.cards).combination),
-                "closed": box.closed,
-                "bet": box.bet,
-                "folded": box.folded,
-                "exchanged": box.exchanged,
-                "bought_dealer": box.bought_dealer,
-            }
-            for box in view.boxes
-        ],
-        "results": [result_json(i, result) for i, result in enumerate(view.results, 1)],
-        "net": view.balance - row.balance if over else None,
-    }
-
-
-def record_file(number: int) -> str:
-    """The name a hand's record is downloaded as."""
-    return f"raspisnoy-casino-hand-{number}.json"
-
-
-def history_json(row: HandRow) -> dict[str, Any]:
-    """A finished hand for the history: its record's figures and how to verify it."""
-    record = row.record or {}
-    file = record_file(row.number)
-    return {
-        "id": row.id,
-        "number": row.number,
-        "antes": list(row.antes),
-        "balance": row.balance,
-        "final_balance": record.get("final_balance"),
-        "net": row.net,
-        "commitment": row.commitment,
-        "seed": row.seed,
-        "boxes": record.get("boxes"),
-        "dealer": record.get("dealer"),
-        "dealer_draw": record.get("dealer_draw"),
-        "results": record.get("results"),
-        "finished_at": None if row.finished_at is None else row.finished_at.isoformat(),
-        "record_url": f"/api/casino/hands/{row.id}/record",
-        "file": file,
-        "verify": f"raspisnoy casino verify {file}",
-    }
-
-
 @contextmanager
 def _refusals() -> Iterator[None]:
     """The engine's and the store's refusals as the request's: bad input 422, a decision
@@ -220,7 +115,7 @@ class Casino:
         #: One lock per player whose request is being served: their requests take turns.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         #: Hints computed, by hand id and number of decisions (they do not change).
-        self._hints: LRUCache[tuple[str, int], dict[str, Any]] = LRUCache(maxsize=512)
+        self._hints: LRUCache[tuple[str, int], CasinoHintOut] = LRUCache(maxsize=512)
         self._hinting: set[str] = set()
 
     @property
@@ -243,29 +138,21 @@ class Casino:
             raise RequestError(Refusal.NOT_STARTED, "no hand in progress: deal one first")
         return row, await in_thread(rebuild, row)
 
-    async def state(self, user_id: str) -> dict[str, Any]:
+    async def state(self, user_id: str) -> StateOut:
         """The player's balance, the commitment of their next shuffle, their hand in
         progress (or ``None``) and the table's limits."""
         wallet = await self._wallet(user_id)
         row = await in_thread(self._db.open_hand, user_id)
-        hand = None if row is None else hand_json(row, (await in_thread(rebuild, row)).view())
-        return {
-            "balance": wallet.balance if hand is None else hand["balance"],
-            "refills": wallet.refills,
-            "hands": wallet.hands,
-            "next_commitment": commitment(wallet.next_seed),
-            "can_refill": hand is None and wallet.balance < REFILL_BELOW,
-            "hand": hand,
-            "limits": {
-                "min_ante": MIN_ANTE,
-                "max_ante": MAX_ANTE,
-                "boxes": MAX_BOXES,
-                "start_balance": START_BALANCE,
-                "refill_below": REFILL_BELOW,
-            },
-        }
+        hand = None if row is None else HandOut.of(row, (await in_thread(rebuild, row)).view())
+        return StateOut.of(
+            wallet,
+            commitment(wallet.next_seed),
+            hand,
+            start_balance=START_BALANCE,
+            refill_below=REFILL_BELOW,
+        )
 
-    async def deal(self, user_id: str, antes: list[int]) -> dict[str, Any]:
+    async def deal(self, user_id: str, antes: list[int]) -> HandOut:
         """A new hand of ``antes`` (1-3 boxes) from the seed committed beforehand."""
         async with self._lock(user_id):
             wallet = await self._wallet(user_id)
@@ -276,9 +163,9 @@ class Casino:
                 row = await in_thread(
                     self._db.start_hand, wallet, list(hand.antes), hand.commitment, _seed()
                 )
-            return hand_json(row, hand.view())
+            return HandOut.of(row, hand.view())
 
-    async def decide(self, user_id: str, box: int, action: Action) -> dict[str, Any]:
+    async def decide(self, user_id: str, box: int, action: Action) -> HandOut:
         """Apply ``action`` to box ``box`` (from 1), which must be the box to act, and
         store it; the settlement is stored with the decision that ends the hand."""
         async with self._lock(user_id):
@@ -298,9 +185,9 @@ class Casino:
                     )
                 else:
                     row = await in_thread(self._db.save_decisions, row, actions)
-            return hand_json(row, hand.view())
+            return HandOut.of(row, hand.view())
 
-    async def hint(self, user_id: str) -> dict[str, Any]:
+    async def hint(self, user_id: str) -> CasinoHintOut:
         """The advisor's values of every option of the decision awaited, from the view."""
         row, hand = await self._open(user_id)
         key = (row.id, len(row.actions))
@@ -319,11 +206,11 @@ class Casino:
                 advice = await loop.run_in_executor(ADVISOR_POOL, advice_for, view)
         finally:
             self._hinting.discard(user_id)
-        answer = {"box": (view.to_act or 0) + 1, "phase": str(view.phase), **advice.to_json()}
+        answer = CasinoHintOut.of(view, advice)
         self._hints[key] = answer
         return answer
 
-    async def refill(self, user_id: str) -> dict[str, Any]:
+    async def refill(self, user_id: str) -> StateOut:
         """A free refill to the starting balance, once the chips have run out."""
         async with self._lock(user_id):
             await self._wallet(user_id)
@@ -337,10 +224,10 @@ class Casino:
                 ) from None
         return await self.state(user_id)
 
-    async def history(self, user_id: str, limit: int) -> dict[str, Any]:
+    async def history(self, user_id: str, limit: int) -> CasinoHistoryOut:
         """The player's finished hands, newest first, each with its verification."""
         rows = await in_thread(self._db.history, user_id, min(limit, HISTORY_LIMIT))
-        return {"hands": [history_json(row) for row in rows]}
+        return CasinoHistoryOut(hands=[HistoryHandOut.of(row) for row in rows])
 
     async def record(self, user_id: str, hand_id: str) -> tuple[str, dict[str, Any]]:
         """A finished hand's record, which ``raspisnoy casino verify`` checks, and the
@@ -354,158 +241,3 @@ class Casino:
                 Refusal.NOT_STARTED, "the hand is not over: its seed is revealed at settlement"
             )
         return record_file(row.number), row.record
-
-
-# ------------------------------------------------------------------------- REST answer models
-
-
-class CasinoOut(BaseModel):
-    """An answer's shape: exactly these fields."""
-
-    model_config = ConfigDict(extra="forbid")
-
-
-class ValuedOut(CasinoOut):
-    cards: list[str]
-    combination: str
-    qualifies: bool
-
-
-class DealerDrawOut(CasinoOut):
-    discard: str
-    draw: str
-
-
-class BoxOut(CasinoOut):
-    number: int
-    ante: int
-    cards: list[str] | None
-    combination: str | None
-    closed: bool
-    bet: bool
-    folded: bool
-    exchanged: bool
-    bought_dealer: bool | None
-
-
-class ResultOut(CasinoOut):
-    box: int
-    outcome: str
-    net: int
-    pays: int
-    costs: int
-    cards: list[str]
-    combination: str
-    combination_pays: int
-    second: str | None
-    second_pays: int
-
-
-class HandOut(CasinoOut):
-    id: str
-    number: int
-    phase: str
-    balance: int
-    commitment: str
-    seed: str | None
-    to_act: int | None
-    legal: list[str]
-    up_card: str
-    dealer: list[str] | None
-    dealer_hand: ValuedOut | None
-    dealer_bought: ValuedOut | None
-    dealer_draw: DealerDrawOut | None
-    boxes: list[BoxOut]
-    results: list[ResultOut]
-    net: int | None
-
-
-class LimitsOut(CasinoOut):
-    min_ante: int
-    max_ante: int
-    boxes: int
-    start_balance: int
-    refill_below: int
-
-
-class StateOut(CasinoOut):
-    balance: int
-    refills: int
-    hands: int
-    next_commitment: str
-    can_refill: bool
-    hand: HandOut | None
-    limits: LimitsOut
-
-
-class OptionOut(CasinoOut):
-    option: str
-    ev: float
-    error: float
-    method: str
-    cases: int
-
-
-class HintOut(CasinoOut):
-    box: int
-    phase: str
-    cards: list[str]
-    up: str
-    best: str
-    options: list[OptionOut]
-    considered: int
-    seconds: float
-    compiled: bool
-
-
-class SettledOut(CasinoOut):
-    """A box's line in a hand's record (``raspisnoy casino settle --json`` and its box)."""
-
-    box: int
-    net: int
-    outcome: str
-    pays: int
-
-
-class HistoryHandOut(CasinoOut):
-    id: str
-    number: int
-    antes: list[int]
-    balance: int
-    final_balance: int | None
-    net: int | None
-    commitment: str
-    seed: str
-    boxes: list[list[str]] | None
-    dealer: list[str] | None
-    dealer_draw: str | None
-    results: list[SettledOut] | None
-    finished_at: str | None
-    record_url: str
-    file: str
-    verify: str
-
-
-class HistoryOut(CasinoOut):
-    hands: list[HistoryHandOut]
-
-
-class DecisionOut(CasinoOut):
-    box: int
-    action: str
-
-
-class HandRecordOut(CasinoOut):
-    """A finished hand's ``russian-poker-hand/1`` record (docs/casino.md)."""
-
-    format: str
-    commitment: str
-    seed: str
-    balance: int
-    antes: list[int]
-    actions: list[DecisionOut]
-    boxes: list[list[str]]
-    dealer: list[str]
-    dealer_draw: str | None
-    results: list[SettledOut]
-    final_balance: int

@@ -4,7 +4,7 @@ the routes reach them (``deps.ServicesDep`` and the aliases beside it).
 It owns the store and its repositories (each made once here), the settings, the hub of
 tables, the session tokens, the limits, the socket counts, the cache of finished games'
 reports, the password pool, the review queue, the casino and the services the routes
-call (accounts, sheets, reviews). ``start`` and ``stop`` run with the app's lifespan.
+call (accounts, sessions, sheets, reviews). ``start`` and ``stop`` run with the app's lifespan.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
+from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.store import Players, Reviews, Store, Together
@@ -56,6 +57,7 @@ class Services:
     together: Together = field(init=False)
     passwords: Passwords = field(init=False)
     accounts: Accounts = field(init=False)
+    session_desk: SessionDesk = field(init=False)
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
@@ -69,6 +71,7 @@ class Services:
         self.together = Together(self.store)
         self.passwords = Passwords(settings.password_workers, settings.password_queue)
         self.accounts = Accounts(self.players, self.passwords, self.limits, self.hub, self.reports)
+        self.session_desk = SessionDesk(self.store, self.sessions, self.limits, self.hub)
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
 

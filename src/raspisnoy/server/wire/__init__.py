@@ -1,8 +1,8 @@
 """The wire format, every shape the server sends or accepts declared once
-(docs/PROTOCOL.md): ``requests`` (the REST request bodies), ``answers`` (the REST
-answers, each a Pydantic model that builds itself, so FastAPI validates and serializes
-the same object and the OpenAPI document at ``/api/openapi.json`` is generated from
-them) and ``messages`` (the table socket's messages, dicts encoded with orjson for
+(docs/PROTOCOL.md): ``requests`` (the REST request bodies), ``answers`` and ``casino``
+(the REST answers, each a Pydantic model that builds itself, so FastAPI validates and
+serializes the same object and the OpenAPI document at ``/api/openapi.json`` is
+generated from them) and ``messages`` (the table socket's messages, dicts encoded with orjson for
 speed). Import from here: the modules are how the package is kept, not an interface.
 """
 
@@ -47,6 +47,23 @@ from raspisnoy.server.wire.answers import (
     board_cursor,
     board_key,
     stored_sheet,
+)
+from raspisnoy.server.wire.casino import (
+    BoxOut,
+    CasinoHintOut,
+    CasinoHistoryOut,
+    DealerDrawOut,
+    DecisionOut,
+    HandOut,
+    HandRecordOut,
+    HintOptionOut,
+    HistoryHandOut,
+    LimitsOut,
+    ResultOut,
+    SettledOut,
+    StateOut,
+    ValuedOut,
+    record_file,
 )
 from raspisnoy.server.wire.messages import (
     PROTOCOL_VERSION,
@@ -93,19 +110,29 @@ __all__ = [
     "BlindOut",
     "BoardLineOut",
     "BotsOut",
+    "BoxOut",
+    "CasinoHintOut",
+    "CasinoHistoryOut",
     "ChoiceOut",
     "CredentialsIn",
     "DealIn",
+    "DealerDrawOut",
     "DecisionIn",
+    "DecisionOut",
     "EntryIn",
     "FiguresOut",
     "GamesOut",
+    "HandOut",
+    "HandRecordOut",
     "HealthOut",
+    "HintOptionOut",
     "HintOut",
+    "HistoryHandOut",
     "HistoryOut",
     "Json",
     "KindOut",
     "LeaderboardOut",
+    "LimitsOut",
     "LogoutOut",
     "NewPasswordIn",
     "NicknameIn",
@@ -123,6 +150,7 @@ __all__ = [
     "ReportOut",
     "ReportRoundOut",
     "ReportTrickOut",
+    "ResultOut",
     "ReviewOut",
     "RoundIn",
     "RulesOut",
@@ -132,14 +160,17 @@ __all__ = [
     "SessionLineOut",
     "SessionOut",
     "SessionsOut",
+    "SettledOut",
     "SheetOut",
     "SheetSummaryOut",
     "SheetsOut",
+    "StateOut",
     "TableIn",
     "TableOut",
     "TablesOut",
     "UserAnswer",
     "UserOut",
+    "ValuedOut",
     "ack_message",
     "action_text",
     "board_cursor",
@@ -154,6 +185,7 @@ __all__ = [
     "lobby_line",
     "lobby_message",
     "pong_message",
+    "record_file",
     "round_summary",
     "seat_view_json",
     "state_message",
