@@ -5,7 +5,7 @@ from fastapi import APIRouter, Request, Response
 
 from raspisnoy.server.auth import SESSION_COOKIE, InvalidNicknameError, check_nickname
 from raspisnoy.server.deps import CurrentUser, RequestToken, Services, ServicesDep, address_of
-from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.errors import RequestError
 from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import LogoutOut, NicknameIn, SessionOut, UserAnswer, UserOut
@@ -96,4 +96,4 @@ def _nickname(body: NicknameIn) -> str:
     try:
         return check_nickname(body.nickname)
     except InvalidNicknameError as error:
-        raise RequestError(Refusal.INVALID, str(error)) from None
+        raise RequestError(error.code, str(error), params=error.params) from None
