@@ -55,3 +55,25 @@ def test_a_nickname_with_a_forbidden_character_is_refused_in_russian(russian_pho
     shown = refusal_shown(page, ".welcome form", "nickname")
     assert "но не «<»" in shown
     assert not LATIN.search(shown), shown
+
+
+def test_an_unknown_code_and_a_count_are_worded_in_russian(russian_phone: Page) -> None:
+    """A code the page does not know gives the general refusal, never the English text;
+    a counted parameter picks its Russian plural form."""
+    page = russian_phone
+    page.goto("/")
+    page.wait_for_selector(".welcome form")
+    worded = page.evaluate(
+        """() => import("/js/api.js").then(({ refusalText }) => [
+          refusalText("some_new_code", {}, "an English explanation"),
+          refusalText(undefined, undefined, "Internal Server Error"),
+          refusalText("too_many", { seconds: 5 }, "too many"),
+          refusalText("too_many", { seconds: 22 }, "too many"),
+        ])"""
+    )
+    assert worded == [
+        "Сервер отклонил запрос.",
+        "Сервер отклонил запрос.",
+        "Слишком много попыток: попробуйте через 5 секунд.",
+        "Слишком много попыток: попробуйте через 22 секунды.",
+    ]
