@@ -17,6 +17,7 @@ import stat
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from raspisnoy.server.errors import Params, Refusal
 from raspisnoy.store import clean_name
 
 __all__ = [
@@ -38,7 +39,13 @@ SESSION_COOKIE = "raspisnoy_session"
 
 
 class InvalidNicknameError(ValueError):
-    """A nickname that breaks the rules; the message says which rule."""
+    """A nickname that breaks the rules; the message says which rule (in English), the
+    ``code`` and ``params`` say it for a client to word (``errors.RequestError``)."""
+
+    def __init__(self, code: Refusal, message: str, params: Params | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: Params = params or {}
 
 
 def check_nickname(raw: str) -> str:
@@ -50,16 +57,22 @@ def check_nickname(raw: str) -> str:
     name = clean_name(raw)
     if not MIN_NICKNAME <= len(name) <= MAX_NICKNAME:
         raise InvalidNicknameError(
-            f"a nickname has {MIN_NICKNAME} to {MAX_NICKNAME} characters, not {len(name)}"
+            Refusal.NICKNAME_LENGTH,
+            f"a nickname has {MIN_NICKNAME} to {MAX_NICKNAME} characters, not {len(name)}",
+            {"min": MIN_NICKNAME, "max": MAX_NICKNAME, "count": len(name)},
         )
     for char in name:
         if not (char.isalnum() or char == " " or char in _PUNCTUATION):
             raise InvalidNicknameError(
+                Refusal.NICKNAME_CHAR,
                 f"a nickname may hold letters, digits, spaces and {' '.join(_PUNCTUATION)}, "
-                f"not {char!r}"
+                f"not {char!r}",
+                {"char": char, "allowed": " ".join(_PUNCTUATION)},
             )
     if not name[0].isalnum():
-        raise InvalidNicknameError("a nickname starts with a letter or a digit")
+        raise InvalidNicknameError(
+            Refusal.NICKNAME_START, "a nickname starts with a letter or a digit"
+        )
     return name
 
 

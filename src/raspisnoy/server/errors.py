@@ -4,14 +4,16 @@ app installs, and to the ``code`` of a socket's ``error`` message (``SOCKET_ERRO
 docs/PROTOCOL.md).
 
 Code below the routes (the table actor, the checks of a new table) raises
-``RequestError`` with a ``Refusal`` (or, answering a socket message,
-``protocol.ProtocolError``); it knows nothing of HTTP. The answer keeps the shape every
-client knows: ``{"detail": "..."}`` with the status of the code, or the ``error``
-message with the code.
+``RequestError`` with a ``Refusal`` and its parameters (or, answering a socket message,
+``protocol.ProtocolError``); it knows nothing of HTTP. The REST answer keeps the
+``detail`` every client knows (English, for people reading logs and for old clients) and
+adds the ``code`` and its ``params``, which a client words in its reader's language
+(``web.refusal.<code>``, issue 28); a socket sends the ``error`` message with the code.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -24,6 +26,7 @@ from raspisnoy.store import FencedError
 
 __all__ = [
     "HTTP_STATUS",
+    "REST_REFUSALS",
     "SOCKET_ERRORS",
     "Refusal",
     "RequestError",
@@ -51,6 +54,17 @@ class Refusal(StrEnum):
     TOO_MANY = "too_many"
     #: Another server worker holds the table for now (several workers, docs/cluster.md).
     BUSY = "busy"
+    #: A request body that does not fit its model (``params.field``: where).
+    BAD_FIELD = "bad_field"
+    #: Accounts and nicknames (``services.accounts``, ``auth.check_nickname``).
+    WRONG_LOGIN = "wrong_login"
+    WRONG_PASSWORD = "wrong_password"
+    GUEST_NO_PASSWORD = "guest_no_password"
+    NAME_TAKEN = "name_taken"
+    PASSWORD_LENGTH = "password_length"
+    NICKNAME_LENGTH = "nickname_length"
+    NICKNAME_CHAR = "nickname_char"
+    NICKNAME_START = "nickname_start"
     # The sockets' ``error`` messages.
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
@@ -82,7 +96,19 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.INVALID: 422,
     Refusal.TOO_MANY: 429,
     Refusal.BUSY: 503,
+    Refusal.BAD_FIELD: 422,
+    Refusal.WRONG_LOGIN: 401,
+    Refusal.WRONG_PASSWORD: 403,
+    Refusal.GUEST_NO_PASSWORD: 403,
+    Refusal.NAME_TAKEN: 409,
+    Refusal.PASSWORD_LENGTH: 422,
+    Refusal.NICKNAME_LENGTH: 422,
+    Refusal.NICKNAME_CHAR: 422,
+    Refusal.NICKNAME_START: 422,
 }
+#: Every refusal a REST answer can carry as its ``code``; each has a translation for
+#: clients (``web.refusal.<code>``).
+REST_REFUSALS: frozenset[Refusal] = frozenset(HTTP_STATUS)
 #: The refusals a socket sends as the ``code`` of an ``error`` message (the connection
 #: stays open); each has a translation for clients (``server.error.<code>``).
 SOCKET_ERRORS: frozenset[Refusal] = frozenset(
@@ -106,24 +132,37 @@ SOCKET_ERRORS: frozenset[Refusal] = frozenset(
 )
 
 
-class RequestError(Exception):
-    """A request that cannot be carried out: its ``code``, a message naming the input and,
-    for a limit, in how many seconds to try again."""
+#: The parameters of a refusal: what a client fills into its translated message.
+Params = Mapping[str, str | int]
 
-    def __init__(self, code: Refusal, message: str, retry_after: int | None = None) -> None:
+
+class RequestError(Exception):
+    """A request that cannot be carried out: its ``code``, a message naming the input (in
+    English), the ``params`` a client words the refusal with and, for a limit, in how many
+    seconds to try again (also the ``seconds`` parameter)."""
+
+    def __init__(
+        self,
+        code: Refusal,
+        message: str,
+        retry_after: int | None = None,
+        params: Params | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.retry_after = retry_after
+        self.params: dict[str, str | int] = dict(params or {})
+        if retry_after is not None:
+            self.params.setdefault("seconds", retry_after)
 
 
 async def request_error_answer(_request: Request, error: Exception) -> JSONResponse:
     """The HTTP answer to a ``RequestError`` (installed as the app's exception handler)."""
     assert isinstance(error, RequestError)
     headers = None if error.retry_after is None else {"retry-after": str(error.retry_after)}
-    return JSONResponse(
-        {"detail": error.message}, status_code=HTTP_STATUS[error.code], headers=headers
-    )
+    answer = {"detail": error.message, "code": error.code.value, "params": error.params}
+    return JSONResponse(answer, status_code=HTTP_STATUS[error.code], headers=headers)
 
 
 async def fenced_answer(request: Request, error: Exception) -> JSONResponse:
@@ -140,10 +179,18 @@ async def fenced_answer(request: Request, error: Exception) -> JSONResponse:
 async def validation_error_answer(_request: Request, error: Exception) -> JSONResponse:
     """422 naming each problem of a request that does not fit its model, as FastAPI's own
     handler does, except that an input that is not text (a body that is not UTF-8) is named
-    by its size: FastAPI's handler fails decoding it and answers 500."""
+    by its size: FastAPI's handler fails decoding it and answers 500. The ``code`` is
+    ``bad_field`` with the first problem's ``field`` (its place in the body, dotted)."""
     assert isinstance(error, RequestValidationError)
     problems = [{**one, "input": _printable(one.get("input"))} for one in error.errors()]
-    return JSONResponse({"detail": jsonable_encoder(problems)}, status_code=422)
+    place = problems[0].get("loc", ()) if problems else ()
+    field = ".".join(str(part) for part in place[1:]) or ".".join(str(p) for p in place)
+    answer = {
+        "detail": jsonable_encoder(problems),
+        "code": Refusal.BAD_FIELD.value,
+        "params": {"field": field},
+    }
+    return JSONResponse(answer, status_code=422)
 
 
 def _printable(value: Any) -> Any:

@@ -57,7 +57,7 @@ class Accounts:
         try:
             return await in_thread(self._players.register, name, hashed, guest_id)
         except UsernameTakenError as error:
-            raise RequestError(Refusal.CONFLICT, str(error)) from None
+            raise RequestError(Refusal.NAME_TAKEN, str(error), params={"name": name}) from None
 
     async def log_in(self, username: str, password: str, address: str) -> UserRow:
         """The user with this user name and password. Too many attempts from one address,
@@ -70,7 +70,7 @@ class Accounts:
         found = await in_thread(self._players.credentials, username)
         matches = await self._passwords.check(None if found is None else found[1], password)
         if found is None or not matches:
-            raise RequestError(Refusal.NO_SESSION, "wrong user name or password")
+            raise RequestError(Refusal.WRONG_LOGIN, "wrong user name or password")
         return found[0]
 
     async def change_password(
@@ -103,9 +103,9 @@ class Accounts:
         limits.hit(limits.password_checks_per_account, "password checks of this account", user.id)
         hashed = await in_thread(self._players.password_hash, user.id)
         if hashed is None:
-            raise RequestError(Refusal.FORBIDDEN, "a guest has no password: register first")
+            raise RequestError(Refusal.GUEST_NO_PASSWORD, "a guest has no password: register first")
         if not await self._passwords.check(hashed, password):
-            raise RequestError(Refusal.FORBIDDEN, "wrong password")
+            raise RequestError(Refusal.WRONG_PASSWORD, "wrong password")
 
 
 def _username(raw: str) -> str:
@@ -113,15 +113,15 @@ def _username(raw: str) -> str:
     try:
         return check_nickname(raw)
     except InvalidNicknameError as error:
-        raise RequestError(
-            Refusal.INVALID, f"username: {str(error).replace('nickname', 'user name')}"
-        ) from None
+        message = f"username: {str(error).replace('nickname', 'user name')}"
+        raise RequestError(error.code, message, params=error.params) from None
 
 
 def _password(raw: str) -> str:
     if not MIN_PASSWORD <= len(raw) <= MAX_PASSWORD:
         raise RequestError(
-            Refusal.INVALID,
+            Refusal.PASSWORD_LENGTH,
             f"password: {MIN_PASSWORD} to {MAX_PASSWORD} characters, not {len(raw)}",
+            params={"min": MIN_PASSWORD, "max": MAX_PASSWORD, "count": len(raw)},
         )
     return raw

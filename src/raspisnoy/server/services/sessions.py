@@ -7,7 +7,7 @@ request and set or clear the cookie.
 from __future__ import annotations
 
 from raspisnoy.server.auth import InvalidNicknameError, Sessions, check_nickname
-from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.errors import RequestError
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.tables.hub import Hub
@@ -68,4 +68,4 @@ def _nickname(raw: str) -> str:
     try:
         return check_nickname(raw)
     except InvalidNicknameError as error:
-        raise RequestError(Refusal.INVALID, str(error)) from None
+        raise RequestError(error.code, str(error), params=error.params) from None

@@ -1,14 +1,37 @@
 // The REST API (docs/PROTOCOL.md): JSON over fetch, the session in its cookie.
+import { language, t, tMaybe, tn } from "./i18n.js";
 import { toast } from "./ui.js";
 
-/** A refused request: the HTTP status, the server's explanation as one line, and its
- * `detail` as sent (an object for structured problems, such as a score sheet's). */
+/** A refused request: the HTTP status, the refusal in the page's language as one line,
+ * its `detail` as sent (English text, or an object for structured problems such as a score
+ * sheet's) and its `code` and `params` (PROTOCOL.md "Refusals"). */
 export class ApiError extends Error {
-  constructor(status, message, detail = null) {
+  constructor(status, message, detail = null, code = null, params = {}) {
     super(message);
     this.status = status;
     this.detail = detail;
+    this.code = code;
+    this.params = params;
   }
+}
+
+/** The parameters a refusal may count (its message then has CLDR plural forms). */
+const COUNTED = ["count", "seconds"];
+
+/** A refusal in the page's language: `web.refusal.<code>` filled from `params` (in the
+ * plural form of a counted parameter), else the server's English text on an English page
+ * and a general translated refusal on any other, so that a Russian or Ukrainian page never
+ * shows the server's English. */
+export function refusalText(code, params, english) {
+  const key = `web.refusal.${code}`;
+  const counted = COUNTED.find((name) => typeof params?.[name] === "number");
+  if (code && counted !== undefined && tMaybe(`${key}.other`) !== null) {
+    const { [counted]: number, ...others } = params;
+    return tn(key, number, others);
+  }
+  const known = code ? tMaybe(key, params ?? {}) : null;
+  if (known !== null) return known;
+  return language() === "en" && english ? english : t("web.refusal.generic");
 }
 
 /** The server's `detail` as one line: a string, FastAPI's list of field errors, or an
@@ -37,7 +60,9 @@ export async function api(method, path, body, headers = {}) {
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = new ApiError(response.status, describe(data?.detail, response.statusText), data?.detail ?? null);
+    const english = describe(data?.detail, response.statusText);
+    const message = data?.detail?.problem ? english : refusalText(data?.code, data?.params, english);
+    const error = new ApiError(response.status, message, data?.detail ?? null, data?.code ?? null, data?.params ?? {});
     // A limit (429) says what was too much and when to try again: shown wherever it came.
     if (response.status === 429) toast(error.message, "error");
     throw error;

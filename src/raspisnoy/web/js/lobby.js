@@ -337,7 +337,7 @@ function createForm(form, catalogue, previous, app) {
  * a custom plan that cannot be dealt to this many players (PROTOCOL.md: a 422's `detail`
  * names the field). */
 function createRefusal(error, players) {
-  if (error.status === 422 && error.message.startsWith("custom_plan:")) return tn("web.create.plan.undealable", players);
+  if (error.status === 422 && String(error.detail).startsWith("custom_plan:")) return tn("web.create.plan.undealable", players);
   return t("web.create.failed", { detail: error.message });
 }
 

@@ -1,0 +1,79 @@
+"""Server refusals in the reader's language (issue 28): on a Russian phone a wrong
+password and a nickname with a forbidden character are worded in Russian, with no Latin
+letter of the server's English text; the screenshots are kept with the other screens'."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from e2e_helpers import PHONE_SMALL, SCREENS
+from playwright.sync_api import Browser, Page
+
+LATIN = re.compile(r"[A-Za-z]")
+
+
+@pytest.fixture
+def russian_phone(browser: Browser, server: str) -> Iterator[Page]:
+    """A fresh visitor at 360×640 whose browser asks for Russian."""
+    context = browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE_SMALL)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == []
+
+
+def refusal_shown(page: Page, form: str, name: str) -> str:
+    """The text of ``form``'s error line once the server's refusal is written there."""
+    selector = f"{form} .form-error"
+    page.wait_for_function(f"document.querySelector({selector!r})?.textContent.length > 0")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / f"refusal-{name}-ru-360x640.png", animations="disabled")
+    return page.text_content(selector) or ""
+
+
+def test_a_wrong_password_is_refused_in_russian(russian_phone: Page) -> None:
+    page = russian_phone
+    page.goto("/")
+    page.click(".account-entry [data-mode=login]")
+    page.fill(".account-entry input[name=username]", "Nobody Here")
+    page.fill(".account-entry input[name=password]", "not the password")
+    page.click(".account-entry button[type=submit]")
+    shown = refusal_shown(page, ".account-entry", "login")
+    assert "Неверное имя пользователя или пароль" in shown
+    assert not LATIN.search(shown), shown
+
+
+def test_a_nickname_with_a_forbidden_character_is_refused_in_russian(russian_phone: Page) -> None:
+    page = russian_phone
+    page.goto("/")
+    page.fill(".welcome form input[name=nickname]", "Ann<a")
+    page.click(".welcome form button[type=submit]")
+    shown = refusal_shown(page, ".welcome form", "nickname")
+    assert "но не «<»" in shown
+    assert not LATIN.search(shown), shown
+
+
+def test_an_unknown_code_and_a_count_are_worded_in_russian(russian_phone: Page) -> None:
+    """A code the page does not know gives the general refusal, never the English text;
+    a counted parameter picks its Russian plural form."""
+    page = russian_phone
+    page.goto("/")
+    page.wait_for_selector(".welcome form")
+    worded = page.evaluate(
+        """() => import("/js/api.js").then(({ refusalText }) => [
+          refusalText("some_new_code", {}, "an English explanation"),
+          refusalText(undefined, undefined, "Internal Server Error"),
+          refusalText("too_many", { seconds: 5 }, "too many"),
+          refusalText("too_many", { seconds: 22 }, "too many"),
+        ])"""
+    )
+    assert worded == [
+        "Сервер отклонил запрос.",
+        "Сервер отклонил запрос.",
+        "Слишком много попыток: попробуйте через 5 секунд.",
+        "Слишком много попыток: попробуйте через 22 секунды.",
+    ]

@@ -1,0 +1,64 @@
+"""Refusals carry a stable code and its parameters (issue 28): every code a REST answer
+can carry has a translation for the page in ru, uk and en (with CLDR plural forms where it
+counts), and the refusals players met in English carry theirs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from server_helpers import Api, Server
+
+from raspisnoy.i18n import plural_tags
+from raspisnoy.server.errors import REST_REFUSALS, Refusal
+
+WEB_CATALOGS = Path(__file__).resolve().parents[2] / "src" / "raspisnoy" / "web" / "i18n"
+#: The refusals whose message counts a parameter (``count`` or ``seconds``).
+COUNTING = {Refusal.TOO_MANY, Refusal.PASSWORD_LENGTH, Refusal.NICKNAME_LENGTH}
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+def test_every_rest_refusal_has_a_translation(lang: str) -> None:
+    messages = json.loads((WEB_CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
+    forms = plural_tags(lang)
+    assert messages.get("web.refusal.generic")
+    for code in REST_REFUSALS:
+        key = f"web.refusal.{code.value}"
+        if code in COUNTING:
+            assert {form for form in forms if messages.get(f"{key}.{form}")} == forms, key
+        else:
+            assert messages.get(key), key
+
+
+def test_the_refusals_players_met_carry_their_codes(server: Server) -> None:
+    wrong = httpx.post(
+        f"{server.base}/api/login", json={"username": "Nobody", "password": "not this one"}
+    )
+    assert wrong.status_code == 401
+    assert wrong.json() == {
+        "detail": "wrong user name or password",
+        "code": "wrong_login",
+        "params": {},
+    }
+
+    first = Api(server.base).post("/api/account", username="Ольга_К", password="long enough 1")
+    assert first.status_code == 200, first.text
+    taken = Api(server.base).post("/api/account", username="ольга_к", password="long enough 2")
+    assert taken.status_code == 409
+    assert taken.json()["code"] == "name_taken" and taken.json()["params"] == {"name": "ольга_к"}
+
+    bad = httpx.post(f"{server.base}/api/session", json={"nickname": "Ann<a"})
+    assert bad.status_code == 422
+    assert bad.json()["code"] == "nickname_char"
+    assert bad.json()["params"] == {"char": "<", "allowed": "- _ . '"}
+    assert "not '<'" in bad.json()["detail"]  # the English text stays, for old clients
+
+
+def test_a_body_that_does_not_fit_names_its_field(server: Server) -> None:
+    answer = httpx.post(f"{server.base}/api/login", json={"username": "Anna"})
+    assert answer.status_code == 422
+    assert answer.json()["code"] == "bad_field"
+    assert answer.json()["params"] == {"field": "password"}
+    assert isinstance(answer.json()["detail"], list)  # FastAPI's problems, as before
