@@ -5,6 +5,7 @@ table only, the rating arithmetic, which moves people as OpenSkill does and neve
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from hypothesis import given, settings
@@ -20,7 +21,7 @@ from raspisnoy.ratings import (
     rebuild_game,
     summarize,
 )
-from raspisnoy.ratings.results import NEWCOMER, rate_seats
+from raspisnoy.ratings.results import NEWCOMER, played_by_person, rate_seats
 from raspisnoy.store import EventRow, RatedSeat, SeatRow, StoredRating, TableRow
 
 SHORT: dict[str, object] = {"preset": "raspisnoy.com", "custom_plan": ["1", "2", "3"]}
@@ -61,12 +62,19 @@ def table_of(
     )
 
 
-def events_of(game: Game) -> list[EventRow]:
-    actions = [e for e in game.events if not isinstance(e.action, Deal)]
+def events_of(
+    game: Game, by_person: Callable[[int, int], bool] = lambda _n, _seat: False
+) -> list[EventRow]:
+    """The game's stored actions; ``by_person(n, seat)``: whether the ``n``-th action (of
+    seat ``seat``) was sent by the seat's person (with a client id), not by a bot."""
+    actions = [
+        (e.seat, str(e.action))
+        for e in game.events
+        if not isinstance(e.action, Deal) and e.seat is not None
+    ]
     return [
-        EventRow("t1", n + 1, e.seat, str(e.action), None)
-        for n, e in enumerate(actions)
-        if e.seat is not None
+        EventRow("t1", n + 1, seat, action, f"c{n}" if by_person(n, seat) else None)
+        for n, (seat, action) in enumerate(actions)
     ]
 
 
@@ -84,7 +92,8 @@ def test_a_game_rebuilt_from_its_events_is_the_game_played(seed: int) -> None:
 @given(seed=st.integers(0, 10_000))
 def test_an_end_holds_every_seats_summary(seed: int) -> None:
     game = played(seed, SHORT)
-    end = game_end(table_of(game, seed, rated=False, rules=resolve_rules(SHORT).to_json()), game)
+    table = table_of(game, seed, rated=False, rules=resolve_rules(SHORT).to_json())
+    end = game_end(table, game, events_of(game))
     summaries = summarize(game)
     assert [f["points"] for f in end.figures] == list(game.totals)
     assert [f["place"] for f in end.figures] == [s.place for s in summaries]
@@ -95,8 +104,8 @@ def test_an_end_holds_every_seats_summary(seed: int) -> None:
 def test_only_a_rated_table_of_a_presets_own_rules_gets_the_arithmetic() -> None:
     seed = 1
     game = played(seed)
-    assert game_end(table_of(game, seed, rated=False), game).rate is None
-    end = game_end(table_of(game, seed, rated=True), game)
+    assert game_end(table_of(game, seed, rated=False), game, events_of(game)).rate is None
+    end = game_end(table_of(game, seed, rated=True), game, events_of(game))
     assert end.rate is not None and end.newcomer == NEWCOMER
     assert NEWCOMER.display == displayed(DEFAULT_RATING) == 1000
 
@@ -106,7 +115,7 @@ def test_the_arithmetic_moves_people_as_openskill_does_and_never_bots() -> None:
     seats = [RatedSeat("anna", "random"), RatedSeat(None, "expert")]
     seats += [RatedSeat(None, "random"), RatedSeat("boris", "beginner")]
     before = {"anna": NEWCOMER, "boris": StoredRating(30.0, 5.0, 1300)}
-    after = rate_seats(totals, seats, before)
+    after = rate_seats(totals, [True] * 4, seats, before)
     assert set(after) == {"anna", "boris"}
     expected = rate_game(
         [
@@ -122,3 +131,56 @@ def test_the_arithmetic_moves_people_as_openskill_does_and_never_bots() -> None:
         assert (after[user].mu, after[user].sigma) == (rating.mu, rating.sigma)
         assert after[user].display == displayed(rating)
     assert after["anna"].mu > NEWCOMER.mu  # she won
+
+
+def anna_after(game: Game, events: list[EventRow]) -> StoredRating:
+    """Anna's (seat 0's) rating after ``game`` at a rated table, against three random bots."""
+    end = game_end(table_of(game, 1, rated=True), game, events)
+    assert end.rate is not None
+    seats = [RatedSeat("anna", "random"), *[RatedSeat(None, "random")] * 3]
+    return end.rate(seats, {"anna": NEWCOMER})["anna"]
+
+
+def winning_game() -> Game:
+    """A played game whose seat 0 finishes first."""
+    return next(game for seed in range(100) if (game := played(seed)).winners() == (0,))
+
+
+def test_a_seat_the_stand_in_played_is_rated_last_even_when_it_won() -> None:
+    game = winning_game()
+    own = anna_after(game, events_of(game, lambda _n, seat: seat == 0))
+    left = anna_after(game, events_of(game))  # the stand-in made every action of seat 0
+    assert own.mu > NEWCOMER.mu  # she won, playing herself
+    assert left.mu < NEWCOMER.mu  # the same seat, played by the stand-in: last
+    expected = rate_game(
+        [DEFAULT_RATING, *[BOT_RATINGS["random"]] * 3],
+        [min(game.totals) - 1, *game.totals[1:]],
+        [False, True, True, True],
+    )[0]
+    assert (left.mu, left.sigma) == (expected.mu, expected.sigma)
+
+
+def test_a_seat_its_person_played_half_of_counts_as_played() -> None:
+    game = winning_game()
+    actions = sum(1 for e in events_of(game) if e.seat == 0)
+    mine: list[int] = []
+
+    def first_half(_n: int, seat: int) -> bool:
+        if seat != 0:
+            return False
+        mine.append(seat)
+        return len(mine) <= (actions + 1) // 2
+
+    assert anna_after(game, events_of(game, first_half)).mu > NEWCOMER.mu
+
+
+@settings(max_examples=30, deadline=None)
+@given(shares=st.lists(st.integers(0, 4), min_size=4, max_size=4))
+def test_played_by_person_is_at_least_half_of_each_seats_actions(shares: list[int]) -> None:
+    game = played(2, SHORT)
+    events = events_of(game, lambda n, seat: n % 4 < shares[seat])
+    by_person = played_by_person(events, 4)
+    for seat in range(4):
+        made = [e for e in events if e.seat == seat]
+        own = [e for e in made if e.client_id is not None]
+        assert by_person[seat] == (2 * len(own) >= len(made))

@@ -19,6 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from raspisnoy.server.app import WEB_DIR, create_app
+from raspisnoy.server.command import proxy_options
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services
 from raspisnoy.store import Store
@@ -59,6 +60,7 @@ class Server:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
+            **proxy_options(settings),  # forwarded headers believed as ``serve`` does
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=asyncio.run, args=(self._server.serve(),))

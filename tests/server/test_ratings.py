@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,7 +21,15 @@ from sqlalchemy.orm import Session
 from test_accounts import register
 
 from raspisnoy.core import Deal, Game, RoundKind, resolve_rules
-from raspisnoy.ratings import BOT_RATINGS, DEFAULT_RATING, PROVISIONAL_GAMES, Rating, displayed
+from raspisnoy.ratings import (
+    BOT_RATINGS,
+    DEFAULT_RATING,
+    PROVISIONAL_GAMES,
+    RATED_STAND_IN,
+    Rating,
+    displayed,
+    rate_game,
+)
 from raspisnoy.ratings.backfill import end_stored_game
 from raspisnoy.store import EventRow, Players, Store, StoreError, recount
 from raspisnoy.store.models import PlayerFigures, RatingCount
@@ -79,7 +88,7 @@ def test_a_rated_game_moves_the_rating_as_openskill_does(server: Server) -> None
     assert client.user["id"] in {line["user_id"] for line in recent_board["lines"]}
 
 
-def test_a_player_who_leaves_is_rated_on_the_stand_ins_points(server: Server) -> None:
+def test_a_player_who_leaves_early_keeps_the_points_but_is_rated_last(server: Server) -> None:
     client = register(server, "Leaves Early")
     table = client.create_table(bots=["random", *BOTS], bot_delay_ms=0, turn_seconds=0, rated=True)
     client.post(f"/api/tables/{table['id']}/start")
@@ -89,8 +98,8 @@ def test_a_player_who_leaves_is_rated_on_the_stand_ins_points(server: Server) ->
     player.recv_until(lambda m: m.get("game", {}).get("phase") == "over", timeout=180)
     totals = httpx.get(f"{server.base}/api/games/{table['id']}/score").json()["totals"]
     profile = httpx.get(f"{server.base}/api/players/{client.user['id']}").json()
-    assert profile["recent"][0]["points"] == totals[0]
-    expected = openskill_after_one_game(totals)
+    assert profile["recent"][0]["points"] == totals[0]  # the seat's points, stand-in's too
+    expected = openskill_after_one_game([min(totals) - 1, *totals[1:]])  # but ranked last
     assert abs(profile["ratings"][0]["mu"] - expected.mu) < 1e-3
 
 
@@ -106,6 +115,43 @@ def test_an_unrated_game_records_results_but_moves_no_rating(server: Server) -> 
     assert refused.status_code == 422
     assert "only a preset's own rules are rated" in refused.json()["detail"]
     assert client.post("/api/tables", rules=changed).json()["rated"] is False
+
+
+def test_a_rated_table_refuses_a_stand_in_stronger_than_the_policy(server: Server) -> None:
+    client = register(server, "Strong Stand-in")
+    refused = client.post("/api/tables", bots="random", stand_in="expert", rated=True)
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == (
+        f"stand_in: a rated table's stand-in is at most {RATED_STAND_IN}, not expert"
+    )
+    assert client.post("/api/tables", stand_in="expert").status_code == 201  # unrated
+    assert client.create_table(stand_in=RATED_STAND_IN, rated=True)["rated"] is True
+    assert client.create_table(rated=True)["stand_in"] == RATED_STAND_IN  # the default
+
+
+def test_a_seat_the_stand_in_played_is_rated_last_though_it_won(server: Server) -> None:
+    """The audit's farm (issue 27, defect 3): a rated table of random bots whose host
+    never connects, the stand-in playing the host's seat, used to raise the rating."""
+    client = register(server, "Never There")
+    table = client.create_table(
+        bots="random", stand_in=RATED_STAND_IN, bot_delay_ms=0, turn_seconds=0, rated=True
+    )
+    assert client.post(f"/api/tables/{table['id']}/start").status_code == 200
+    profile_url = f"{server.base}/api/players/{client.user['id']}"
+    deadline = time.monotonic() + 240
+    while not (profile := httpx.get(profile_url).json())["ratings"]:
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.2)
+    totals = httpx.get(f"{server.base}/api/games/{table['id']}/score").json()["totals"]
+    assert totals[0] > min(totals)  # the stand-in did not lose the game for the host
+    last = rate_game(
+        [DEFAULT_RATING, *[BOT_RATINGS["random"]] * 3],
+        [min(totals) - 1, *totals[1:]],
+        [False, True, True, True],
+    )[0]
+    overall = profile["ratings"][0]
+    assert abs(overall["mu"] - last.mu) < 1e-3 and abs(overall["sigma"] - last.sigma) < 1e-3
+    assert overall["mu"] < DEFAULT_RATING.mu  # last, below the newcomer it started as
 
 
 def test_nothing_of_a_game_in_progress_shows_on_profile_or_leaderboard(server: Server) -> None:

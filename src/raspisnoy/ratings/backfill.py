@@ -27,5 +27,6 @@ def end_stored_game(store: Store, table_id: str, ends: GameEnds | None = None) -
     """End the finished game stored at ``table_id`` with the results its stored actions
     give (once: ``GameEnds.finish``); whether this call stored them."""
     table = store.get_table(table_id)
-    game = rebuild_game(table, store.events_of(table_id))
-    return (ends or GameEnds(store)).finish(table_id, game_end(table, game))
+    events = store.events_of(table_id)
+    game = rebuild_game(table, events)
+    return (ends or GameEnds(store)).finish(table_id, game_end(table, game, events))

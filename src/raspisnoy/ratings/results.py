@@ -6,7 +6,7 @@ locked there (``store.GameEnds``), so this module holds no SQL and the store no 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 
 from raspisnoy.core import Game
@@ -19,9 +19,9 @@ from raspisnoy.ratings.skill import (
     rate_game,
 )
 from raspisnoy.ratings.summary import summarize
-from raspisnoy.store import ROUND_COUNTS, GameEnd, RatedSeat, StoredRating, TableRow
+from raspisnoy.store import ROUND_COUNTS, EventRow, GameEnd, RatedSeat, StoredRating, TableRow
 
-__all__ = ["NEWCOMER", "game_end", "rate_seats"]
+__all__ = ["NEWCOMER", "game_end", "played_by_person", "rate_seats"]
 
 #: A newcomer's rating as the store keeps it.
 NEWCOMER = StoredRating(DEFAULT_RATING.mu, DEFAULT_RATING.sigma, displayed(DEFAULT_RATING))
@@ -29,32 +29,54 @@ NEWCOMER = StoredRating(DEFAULT_RATING.mu, DEFAULT_RATING.sigma, displayed(DEFAU
 _FIGURES = (*ROUND_COUNTS, "points", "place")
 
 
-def game_end(table: TableRow, game: Game) -> GameEnd:
-    """The end of ``table``'s finished ``game``: every seat's summary and, if the table is
-    rated and plays a preset's own rules, how to rate it (``ValueError`` if the game is
-    not over)."""
+def game_end(table: TableRow, game: Game, events: Iterable[EventRow]) -> GameEnd:
+    """The end of ``table``'s finished ``game``, whose stored actions are ``events``:
+    every seat's summary and, if the table is rated and plays a preset's own rules, how
+    to rate it (``ValueError`` if the game is not over)."""
     summaries = summarize(game)
     figures = tuple({name: getattr(summary, name) for name in _FIGURES} for summary in summaries)
     preset = str(table.rules.get("preset"))
     if not (table.rated and is_rated_rules(table.rules)):
         return GameEnd(figures, preset)
     totals = tuple(summary.points for summary in summaries)
-    return GameEnd(figures, preset, partial(rate_seats, totals), NEWCOMER)
+    played = played_by_person(events, len(totals))
+    return GameEnd(figures, preset, partial(rate_seats, totals, played), NEWCOMER)
+
+
+def played_by_person(events: Iterable[EventRow], seats: int) -> tuple[bool, ...]:
+    """Whether each seat's person made at least half of the seat's actions: an action the
+    person sent carries their client id, one of a bot, the stand-in or the turn timer
+    none. A seat below that was played mostly by the stand-in (docs/accounts.md)."""
+    made, own = [0] * seats, [0] * seats
+    for event in events:
+        made[event.seat] += 1
+        own[event.seat] += event.client_id is not None
+    return tuple(2 * mine >= total for mine, total in zip(own, made, strict=True))
 
 
 def rate_seats(
-    totals: Sequence[int], seats: Sequence[RatedSeat], before: Mapping[str, StoredRating]
+    totals: Sequence[int],
+    played: Sequence[bool],
+    seats: Sequence[RatedSeat],
+    before: Mapping[str, StoredRating],
 ) -> dict[str, StoredRating]:
     """Every person's rating after a game with these final ``totals``: people from their
     rating ``before`` (by user id), bots at their level's fixed rating, which the game
-    rates against but never changes."""
+    rates against but never changes. A person's seat that they did not mostly play
+    themselves (``played``) ranks last, whatever the stand-in made of it: leaving a
+    game to a bot never wins rating."""
+    last = min(totals) - 1
+    ranked = [
+        total if seat.user_id is None or own else last
+        for total, own, seat in zip(totals, played, seats, strict=True)
+    ]
     ratings = [
         BOT_RATINGS.get(seat.bot, DEFAULT_RATING)
         if seat.user_id is None
         else Rating(before[seat.user_id].mu, before[seat.user_id].sigma)
         for seat in seats
     ]
-    after = rate_game(ratings, totals, [seat.user_id is None for seat in seats])
+    after = rate_game(ratings, ranked, [seat.user_id is None for seat in seats])
     return {
         seat.user_id: StoredRating(rating.mu, rating.sigma, displayed(rating))
         for seat, rating in zip(seats, after, strict=True)

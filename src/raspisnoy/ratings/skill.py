@@ -21,9 +21,11 @@ __all__ = [
     "BOT_RATINGS",
     "DEFAULT_RATING",
     "PROVISIONAL_GAMES",
+    "RATED_STAND_IN",
     "Rating",
     "displayed",
     "is_rated_rules",
+    "may_stand_in_rated",
     "rate_game",
 ]
 
@@ -52,6 +54,11 @@ BOT_RATINGS: dict[str, Rating] = {
     "heuristic": Rating(38.13, 4.17),
     "expert": Rating(59.81, 4.72),
 }
+
+#: The strongest stand-in a rated table may have (docs/accounts.md): the stand-in plays
+#: the seat of a person who left, and although a seat its person did not mostly play
+#: ranks last, a stronger bot than this would still win the rest of a game for them.
+RATED_STAND_IN = "heuristic"
 
 #: Rated games after which a rating is no longer marked provisional. With four seats a
 #: newcomer's sigma falls from 8.3 to about 4 in ten games (half its start), the point
@@ -84,6 +91,12 @@ def rate_game(
         before if keep else Rating(team[0].mu, team[0].sigma)
         for before, team, keep in zip(ratings, after, fixed, strict=True)
     ]
+
+
+def may_stand_in_rated(level: str) -> bool:
+    """Whether the bot ``level`` may be a rated table's stand-in: no stronger (by its
+    fixed rating) than ``RATED_STAND_IN``."""
+    return BOT_RATINGS[level].mu <= BOT_RATINGS[RATED_STAND_IN].mu
 
 
 def is_rated_rules(rules: dict[str, Any]) -> bool:

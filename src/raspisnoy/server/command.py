@@ -29,7 +29,7 @@ from raspisnoy.cli_support import fail
 if TYPE_CHECKING:
     from raspisnoy.server.config import ServerSettings
 
-__all__ = ["UVICORN_OPTIONS", "serve", "tune_gc"]
+__all__ = ["UVICORN_OPTIONS", "proxy_options", "serve", "tune_gc"]
 
 #: Seconds before a worker that died is started again.
 _RESTART_SECONDS = 1.0
@@ -42,12 +42,22 @@ _STOP_SECONDS = 2 * _GRACEFUL_SECONDS
 
 #: How Uvicorn runs the app: frames over 64 KiB are refused before the server's own, lower
 #: limit per message; no per-message compression, since messages are small and zlib
-#: would cost more CPU per message than building it; a bounded graceful shutdown.
+#: would cost more CPU per message than building it; a bounded graceful shutdown; no
+#: forwarded headers believed (``proxy_options`` names the proxies that are).
 UVICORN_OPTIONS: dict[str, Any] = {
     "ws_max_size": 64 * 1024,
     "ws_per_message_deflate": False,
     "timeout_graceful_shutdown": _GRACEFUL_SECONDS,
+    "proxy_headers": False,
 }
+
+
+def proxy_options(settings: ServerSettings) -> dict[str, Any]:
+    """Uvicorn's options for forwarded headers: believed only from the proxies in
+    ``forwarded_allow_ips`` (Uvicorn's own default, every loopback client, would let a
+    local client forge its address past the per-address limits)."""
+    proxies = list(settings.forwarded_allow_ips)
+    return {"proxy_headers": bool(proxies), "forwarded_allow_ips": proxies}
 
 
 def tune_gc() -> None:
@@ -149,7 +159,8 @@ def serve(
     from raspisnoy.server.logs import log_config
 
     logs = log_config(settings.log_format)  # JSON or text (docs/operations.md)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_config=logs, **UVICORN_OPTIONS)
+    options = {**UVICORN_OPTIONS, **proxy_options(settings)}
+    uvicorn.run(app, host=settings.host, port=settings.port, log_config=logs, **options)
 
 
 def _check_cluster(settings: ServerSettings, workers: int) -> None:

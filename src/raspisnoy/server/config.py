@@ -41,6 +41,11 @@ class ServerSettings(BaseSettings):
     #: The address and port to listen on.
     host: str = "127.0.0.1"
     port: Annotated[int, Field(ge=0, le=65535)] = 8000
+    #: The reverse proxies (addresses or networks, a JSON list in the environment) whose
+    #: ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed; from any other caller,
+    #: loopback included, they are ignored, so that nobody passes the per-address limits
+    #: with a forged header. Empty: the single process trusts none.
+    forwarded_allow_ips: tuple[str, ...] = ()
     #: Folder for the SQLite database (and, when no key is given, the key file).
     data_dir: Path = Path("data")
     #: SQLAlchemy URL of the database; ``None``: SQLite in ``data_dir``.

@@ -7,7 +7,7 @@ from fastapi import APIRouter
 
 from raspisnoy.bots import BOTS
 from raspisnoy.core import RaspisnoyError, Rules, resolve_rules, round_plan
-from raspisnoy.ratings import is_rated_rules
+from raspisnoy.ratings import RATED_STAND_IN, is_rated_rules, may_stand_in_rated
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Actor, CurrentUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
@@ -128,6 +128,11 @@ def _check_table(body: TableIn, settings: ServerSettings) -> tuple[Rules, list[s
     for level in [*bots, body.stand_in]:
         if level not in BOTS:
             raise RequestError(Refusal.INVALID, f"unknown bot {level!r}; bots: {', '.join(BOTS)}")
+    if body.rated and not may_stand_in_rated(body.stand_in):
+        raise RequestError(
+            Refusal.INVALID,
+            f"stand_in: a rated table's stand-in is at most {RATED_STAND_IN}, not {body.stand_in}",
+        )
     low, high = settings.min_turn_seconds, settings.max_turn_seconds
     if body.turn_seconds != 0 and not low <= body.turn_seconds <= high:
         raise RequestError(

@@ -7,7 +7,8 @@ finish can be tried again freely. The actor does: after a failed try it tries ag
 after ``retry_delay`` (growing with each failure), and an actor loaded for a table
 whose game is over but whose row still says playing (the process died between the last
 action and its end) finishes it at once. The figures come from the game the actor
-holds, never from a replay of the stored events.
+holds, never from a replay of the stored events; only who made each action (a stand-in's
+share of a seat counts for its rating) is read from the stored events.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Results:
     """Stores the ends of games (``finish``), off the event loop."""
 
     def __init__(self, store: Store) -> None:
+        self._store = store
         self._ends = GameEnds(store)
 
     async def finish(self, table: TableRow, game: Game, fence: int | None = None) -> bool:
@@ -41,5 +43,8 @@ class Results:
         has them already; whether this call stored them. Raises ``StoreError`` if it
         could not (``FencedError`` under a stale ``fence``): nothing was stored then,
         and trying again is safe."""
-        end = game_end(table, game)
-        return await asyncio.to_thread(self._ends.finish, table.id, end, fence)
+        return await asyncio.to_thread(self._finish, table, game, fence)
+
+    def _finish(self, table: TableRow, game: Game, fence: int | None) -> bool:
+        end = game_end(table, game, self._store.events_of(table.id))
+        return self._ends.finish(table.id, end, fence)
