@@ -3,7 +3,8 @@ the browser client satisfies, ``X-Frame-Options`` and ``X-Content-Type-Options``
 
 The client is static files of this server: its scripts are modules loaded from here
 (none inline), its sockets and requests go to this server, its images are its own (and
-SVG QR codes, inserted as markup). Its screens write ``style`` attributes, so inline
+the QR codes of invites and sheets, drawn from this server's answers into ``blob:``
+addresses). Its screens write ``style`` attributes, so inline
 styles are allowed; inline scripts are not, except on the API reference (Swagger UI
 starts itself with one), which gets a policy of its own. No page may be framed, so no
 other site can lay its page over a table to catch clicks.
@@ -16,7 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 __all__ = ["CONTENT_SECURITY_POLICY", "DOCS_SECURITY_POLICY", "SecurityHeaders"]
 
 _COMMON = (
-    "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; "
     "style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
