@@ -12,11 +12,17 @@ import pytest
 from server_helpers import Api, Server
 
 from raspisnoy.i18n import plural_tags
+from raspisnoy.ratings import RATED_STAND_IN
 from raspisnoy.server.errors import REST_REFUSALS, Refusal
 
 WEB_CATALOGS = Path(__file__).resolve().parents[2] / "src" / "raspisnoy" / "web" / "i18n"
 #: The refusals whose message counts a parameter (``count`` or ``seconds``).
-COUNTING = {Refusal.TOO_MANY, Refusal.PASSWORD_LENGTH, Refusal.NICKNAME_LENGTH}
+COUNTING = {
+    Refusal.TOO_MANY,
+    Refusal.PASSWORD_LENGTH,
+    Refusal.NICKNAME_LENGTH,
+    Refusal.CUSTOM_PLAN,
+}
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk", "en"])
@@ -62,3 +68,28 @@ def test_a_body_that_does_not_fit_names_its_field(server: Server) -> None:
     assert answer.json()["code"] == "bad_field"
     assert answer.json()["params"] == {"field": "password"}
     assert isinstance(answer.json()["detail"], list)  # FastAPI's problems, as before
+
+
+def test_a_new_tables_settings_are_refused_with_their_own_codes(server: Server) -> None:
+    host = Api(server.base, "Settler")
+    plan = {"preset": "raspisnoy.com", "custom_plan": ["5", "9"]}
+    undealable = host.post("/api/tables", players=5, rules=plan)
+    assert undealable.status_code == 422
+    assert undealable.json()["code"] == "custom_plan"
+    assert undealable.json()["params"] == {"plan": "5,9", "count": 5}
+    assert undealable.json()["detail"].startswith("custom_plan: ")
+
+    unknown = host.post("/api/tables", rules={"preset": "raspisnoy.com", "no_such": 1})
+    assert (unknown.status_code, unknown.json()["code"]) == (422, "bad_rules")
+    assert unknown.json()["params"] == {"option": "no_such"}
+    assert unknown.json()["detail"].startswith("rules: ")
+    preset = host.post("/api/tables", rules="no such preset")
+    assert (preset.json()["code"], preset.json()["params"]) == ("bad_rules", {"option": "preset"})
+    wrong_type = {"preset": "raspisnoy.com", "dealer_constraint": True, "custom_plan": 7}
+    typed = host.post("/api/tables", rules=wrong_type)
+    assert typed.json()["params"] == {"option": "custom_plan"}
+
+    strong = host.post("/api/tables", stand_in="expert", rated=True)
+    assert (strong.status_code, strong.json()["code"]) == (422, "stand_in_too_strong")
+    assert strong.json()["params"] == {"level": "expert", "strongest": RATED_STAND_IN}
+    assert strong.json()["detail"].startswith("stand_in: ")

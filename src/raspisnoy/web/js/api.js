@@ -18,18 +18,31 @@ export class ApiError extends Error {
 /** The parameters a refusal may count (its message then has CLDR plural forms). */
 const COUNTED = ["count", "seconds"];
 
+/** The parameters that name a bot level (`web.bot.<level>` words them). */
+const BOT_LEVELS = ["level", "strongest"];
+
+/** `params` with each bot level worded in the page's language. */
+function worded(params) {
+  const out = { ...(params ?? {}) };
+  for (const name of BOT_LEVELS) {
+    if (typeof out[name] === "string") out[name] = tMaybe(`web.bot.${out[name]}`) ?? out[name];
+  }
+  return out;
+}
+
 /** A refusal in the page's language: `web.refusal.<code>` filled from `params` (in the
- * plural form of a counted parameter), else the server's English text on an English page
+ * plural form of a counted parameter, bot levels worded), else the server's English text on an English page
  * and a general translated refusal on any other, so that a Russian or Ukrainian page never
  * shows the server's English. */
-export function refusalText(code, params, english) {
+export function refusalText(code, sent, english) {
+  const params = worded(sent);
   const key = `web.refusal.${code}`;
   const counted = COUNTED.find((name) => typeof params?.[name] === "number");
   if (code && counted !== undefined && tMaybe(`${key}.other`) !== null) {
     const { [counted]: number, ...others } = params;
     return tn(key, number, others);
   }
-  const known = code ? tMaybe(key, params ?? {}) : null;
+  const known = code ? tMaybe(key, params) : null;
   if (known !== null) return known;
   return language() === "en" && english ? english : t("web.refusal.generic");
 }
