@@ -82,3 +82,23 @@ def test_an_unknown_code_and_a_count_are_worded_in_russian(russian_phone: Page) 
         "достанется каждому. Уменьшите число карт или игроков.",
         "За рейтинговым столом замена — не сильнее бота «опытный», а не «эксперт».",
     ]
+
+
+def test_a_socket_error_is_worded_with_its_params(russian_phone: Page) -> None:
+    """The table socket's ``error`` is worded from its code and ``params`` (a count in its
+    Russian plural form), and without ``params`` still in Russian."""
+    page = russian_phone
+    page.goto("/")
+    page.wait_for_selector(".welcome form")
+    worded = page.evaluate(
+        """() => import("/js/api.js").then(({ socketErrorText }) => [
+          socketErrorText({ code: "rate_limited", params: { seconds: 22 }, message: "x" }),
+          socketErrorText({ code: "rate_limited", message: "x" }),
+          socketErrorText({ code: "some_new_code", message: "the server's text" }),
+        ])"""
+    )
+    assert worded == [
+        "Слишком много сообщений подряд: подождите 22 секунды.",
+        "Слишком много сообщений подряд: подождите немного.",
+        "the server's text",
+    ]
