@@ -14,6 +14,7 @@ from server_helpers import Api, Server
 from raspisnoy.i18n import plural_tags
 from raspisnoy.ratings import RATED_STAND_IN
 from raspisnoy.server.errors import REST_REFUSALS, Refusal
+from raspisnoy.server.services.casino import REFILL_BELOW
 
 WEB_CATALOGS = Path(__file__).resolve().parents[2] / "src" / "raspisnoy" / "web" / "i18n"
 #: The refusals whose message counts a parameter (``count`` or ``seconds``).
@@ -93,3 +94,18 @@ def test_a_new_tables_settings_are_refused_with_their_own_codes(server: Server) 
     assert (strong.status_code, strong.json()["code"]) == (422, "stand_in_too_strong")
     assert strong.json()["params"] == {"level": "expert", "strongest": RATED_STAND_IN}
     assert strong.json()["detail"].startswith("stand_in: ")
+
+
+def test_the_casinos_refusals_carry_their_own_codes(server: Server) -> None:
+    player = Api(server.base, "Gambler")
+    none = player.post("/api/casino/hand/decision", box=1, action="bet")
+    assert (none.status_code, none.json()["code"]) == (409, "no_hand")
+    hand = player.post("/api/casino/hands", antes=[5])
+    assert hand.status_code == 201, hand.text
+    again = player.post("/api/casino/hands", antes=[5])
+    assert (again.status_code, again.json()["code"]) == (409, "hand_in_progress")
+    refill = player.post("/api/casino/refill")
+    assert (refill.status_code, refill.json()["code"]) == (409, "refill_not_due")
+    assert refill.json()["params"] == {"below": REFILL_BELOW}
+    record = player.http.get(f"/api/casino/hands/{hand.json()['id']}/record")
+    assert (record.status_code, record.json()["code"]) == (409, "hand_not_over")
