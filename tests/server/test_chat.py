@@ -140,6 +140,7 @@ def test_the_chat_limit_is_answered_with_rate_limited(
     error = error_of(a, {"type": "chat", "phrase": "oops"})
     assert error["code"] == Refusal.RATE_LIMITED
     assert "at most 3 per minute" in error["message"]
+    assert 1 <= error["params"]["seconds"] <= 60  # when to try again, for the client's words
     assert error_of(a, {"type": "chat", "text": ""})["code"] == Refusal.BAD_MESSAGE
     a.send({"type": "ping"})  # still connected
     assert a.recv_until(lambda m: m["type"] in ("pong", "chat"))["type"] == "pong"

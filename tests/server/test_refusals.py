@@ -12,11 +12,18 @@ import pytest
 from server_helpers import Api, Server
 
 from raspisnoy.i18n import plural_tags
+from raspisnoy.ratings import RATED_STAND_IN
 from raspisnoy.server.errors import REST_REFUSALS, Refusal
+from raspisnoy.server.services.casino import REFILL_BELOW
 
 WEB_CATALOGS = Path(__file__).resolve().parents[2] / "src" / "raspisnoy" / "web" / "i18n"
 #: The refusals whose message counts a parameter (``count`` or ``seconds``).
-COUNTING = {Refusal.TOO_MANY, Refusal.PASSWORD_LENGTH, Refusal.NICKNAME_LENGTH}
+COUNTING = {
+    Refusal.TOO_MANY,
+    Refusal.PASSWORD_LENGTH,
+    Refusal.NICKNAME_LENGTH,
+    Refusal.CUSTOM_PLAN,
+}
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk", "en"])
@@ -62,3 +69,43 @@ def test_a_body_that_does_not_fit_names_its_field(server: Server) -> None:
     assert answer.json()["code"] == "bad_field"
     assert answer.json()["params"] == {"field": "password"}
     assert isinstance(answer.json()["detail"], list)  # FastAPI's problems, as before
+
+
+def test_a_new_tables_settings_are_refused_with_their_own_codes(server: Server) -> None:
+    host = Api(server.base, "Settler")
+    plan = {"preset": "raspisnoy.com", "custom_plan": ["5", "9"]}
+    undealable = host.post("/api/tables", players=5, rules=plan)
+    assert undealable.status_code == 422
+    assert undealable.json()["code"] == "custom_plan"
+    assert undealable.json()["params"] == {"plan": "5,9", "count": 5}
+    assert undealable.json()["detail"].startswith("custom_plan: ")
+
+    unknown = host.post("/api/tables", rules={"preset": "raspisnoy.com", "no_such": 1})
+    assert (unknown.status_code, unknown.json()["code"]) == (422, "bad_rules")
+    assert unknown.json()["params"] == {"option": "no_such"}
+    assert unknown.json()["detail"].startswith("rules: ")
+    preset = host.post("/api/tables", rules="no such preset")
+    assert (preset.json()["code"], preset.json()["params"]) == ("bad_rules", {"option": "preset"})
+    wrong_type = {"preset": "raspisnoy.com", "dealer_constraint": True, "custom_plan": 7}
+    typed = host.post("/api/tables", rules=wrong_type)
+    assert typed.json()["params"] == {"option": "custom_plan"}
+
+    strong = host.post("/api/tables", stand_in="expert", rated=True)
+    assert (strong.status_code, strong.json()["code"]) == (422, "stand_in_too_strong")
+    assert strong.json()["params"] == {"level": "expert", "strongest": RATED_STAND_IN}
+    assert strong.json()["detail"].startswith("stand_in: ")
+
+
+def test_the_casinos_refusals_carry_their_own_codes(server: Server) -> None:
+    player = Api(server.base, "Gambler")
+    none = player.post("/api/casino/hand/decision", box=1, action="bet")
+    assert (none.status_code, none.json()["code"]) == (409, "no_hand")
+    hand = player.post("/api/casino/hands", antes=[5])
+    assert hand.status_code == 201, hand.text
+    again = player.post("/api/casino/hands", antes=[5])
+    assert (again.status_code, again.json()["code"]) == (409, "hand_in_progress")
+    refill = player.post("/api/casino/refill")
+    assert (refill.status_code, refill.json()["code"]) == (409, "refill_not_due")
+    assert refill.json()["params"] == {"below": REFILL_BELOW}
+    record = player.http.get(f"/api/casino/hands/{hand.json()['id']}/record")
+    assert (record.status_code, record.json()["code"]) == (409, "hand_not_over")

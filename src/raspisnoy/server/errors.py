@@ -65,6 +65,20 @@ class Refusal(StrEnum):
     NICKNAME_LENGTH = "nickname_length"
     NICKNAME_CHAR = "nickname_char"
     NICKNAME_START = "nickname_start"
+    #: A new table (``routes.tables``): rules that do not resolve (``params.option``: the
+    #: option at fault, or ``preset``), a custom round plan that cannot be dealt to this
+    #: many players (``plan``, ``count``: the players) and a rated table's stand-in bot
+    #: stronger than the policy (``level``, ``strongest``: bot levels).
+    BAD_RULES = "bad_rules"
+    CUSTOM_PLAN = "custom_plan"
+    STAND_IN_TOO_STRONG = "stand_in_too_strong"
+    #: The casino (``services.casino``): a deal while a hand is in progress, a decision or
+    #: a hint with none, a free refill not due (``params.below``: the balance under which
+    #: it is) and a hand's record asked before its settlement.
+    HAND_IN_PROGRESS = "hand_in_progress"
+    NO_HAND = "no_hand"
+    REFILL_NOT_DUE = "refill_not_due"
+    HAND_NOT_OVER = "hand_not_over"
     # The sockets' ``error`` messages.
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
@@ -105,6 +119,13 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NICKNAME_LENGTH: 422,
     Refusal.NICKNAME_CHAR: 422,
     Refusal.NICKNAME_START: 422,
+    Refusal.BAD_RULES: 422,
+    Refusal.CUSTOM_PLAN: 422,
+    Refusal.STAND_IN_TOO_STRONG: 422,
+    Refusal.HAND_IN_PROGRESS: 409,
+    Refusal.NO_HAND: 409,
+    Refusal.REFILL_NOT_DUE: 409,
+    Refusal.HAND_NOT_OVER: 409,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

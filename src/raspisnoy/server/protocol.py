@@ -74,17 +74,25 @@ _SPACES = re.compile(r"\s+")
 
 
 class ProtocolError(Exception):
-    """A client message that cannot be carried out; becomes an ``error`` message."""
+    """A client message that cannot be carried out; becomes an ``error`` message (with the
+    ``params`` a client words it with, where its code has any)."""
 
-    def __init__(self, code: Refusal, message: str, client_id: str | None = None) -> None:
+    def __init__(
+        self,
+        code: Refusal,
+        message: str,
+        client_id: str | None = None,
+        params: Mapping[str, str | int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.client_id = client_id
+        self.params = dict(params or {})
 
     def to_message(self) -> dict[str, Any]:
         """The ``error`` message that answers the client."""
-        return error_message(self.code, self.message, self.client_id)
+        return error_message(self.code, self.message, self.client_id, self.params)
 
 
 @dataclass(frozen=True, slots=True)

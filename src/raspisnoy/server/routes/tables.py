@@ -6,7 +6,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from raspisnoy.bots import BOTS
-from raspisnoy.core import RaspisnoyError, Rules, resolve_rules, round_plan
+from raspisnoy.core import DEFAULT_PRESET, RaspisnoyError, Rules, resolve_rules, round_plan
 from raspisnoy.ratings import RATED_STAND_IN, is_rated_rules, may_stand_in_rated
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Actor, CurrentUser, ServicesDep
@@ -103,7 +103,8 @@ def _check_table(body: TableIn, settings: ServerSettings) -> tuple[Rules, list[s
     try:
         rules = resolve_rules(body.rules)
     except RaspisnoyError as error:
-        raise RequestError(Refusal.INVALID, f"rules: {error}") from None
+        option = {"option": _bad_option(body.rules)}
+        raise RequestError(Refusal.BAD_RULES, f"rules: {error}", params=option) from None
     if body.players not in rules.player_counts:
         raise RequestError(
             Refusal.INVALID,
@@ -113,7 +114,8 @@ def _check_table(body: TableIn, settings: ServerSettings) -> tuple[Rules, list[s
     try:
         round_plan(rules, body.players)
     except RaspisnoyError as error:  # a custom plan dealing more cards than each can get
-        raise RequestError(Refusal.INVALID, f"custom_plan: {error}") from None
+        plan: dict[str, str | int] = {"plan": ",".join(rules.custom_plan), "count": body.players}
+        raise RequestError(Refusal.CUSTOM_PLAN, f"custom_plan: {error}", params=plan) from None
     if body.rated and not is_rated_rules(rules.to_json()):
         raise RequestError(
             Refusal.INVALID,
@@ -130,8 +132,9 @@ def _check_table(body: TableIn, settings: ServerSettings) -> tuple[Rules, list[s
             raise RequestError(Refusal.INVALID, f"unknown bot {level!r}; bots: {', '.join(BOTS)}")
     if body.rated and not may_stand_in_rated(body.stand_in):
         raise RequestError(
-            Refusal.INVALID,
+            Refusal.STAND_IN_TOO_STRONG,
             f"stand_in: a rated table's stand-in is at most {RATED_STAND_IN}, not {body.stand_in}",
+            params={"level": body.stand_in, "strongest": RATED_STAND_IN},
         )
     low, high = settings.min_turn_seconds, settings.max_turn_seconds
     if body.turn_seconds != 0 and not low <= body.turn_seconds <= high:
@@ -145,3 +148,21 @@ def _check_table(body: TableIn, settings: ServerSettings) -> tuple[Rules, list[s
             f"bot_delay_ms: 0 to {settings.max_bot_delay_ms}, not {body.bot_delay_ms}",
         )
     return rules, bots
+
+
+def _bad_option(spec: object) -> str:
+    """The option of a rules object that ``resolve_rules`` refused: ``preset`` for a name or
+    a preset it does not know, else the first option that fails on its own preset."""
+    if not isinstance(spec, dict):
+        return "preset"
+    preset = spec.get("preset", DEFAULT_PRESET)
+    try:
+        resolve_rules({"preset": preset})
+    except RaspisnoyError:
+        return "preset"
+    for name, value in spec.items():
+        try:
+            resolve_rules({"preset": preset, name: value})
+        except RaspisnoyError:
+            return str(name)
+    return "preset"

@@ -135,7 +135,7 @@ class Casino:
     async def _open(self, user_id: str) -> tuple[HandRow, CasinoHand]:
         row = await in_thread(self._db.open_hand, user_id)
         if row is None:
-            raise RequestError(Refusal.NOT_STARTED, "no hand in progress: deal one first")
+            raise RequestError(Refusal.NO_HAND, "no hand in progress: deal one first")
         return row, await in_thread(rebuild, row)
 
     async def state(self, user_id: str) -> StateOut:
@@ -157,7 +157,9 @@ class Casino:
         async with self._lock(user_id):
             wallet = await self._wallet(user_id)
             if await in_thread(self._db.open_hand, user_id) is not None:
-                raise RequestError(Refusal.CONFLICT, "a hand is in progress: finish it first")
+                raise RequestError(
+                    Refusal.HAND_IN_PROGRESS, "a hand is in progress: finish it first"
+                )
             with _refusals():
                 hand = CasinoHand(antes, wallet.balance, wallet.next_seed)
                 row = await in_thread(
@@ -218,9 +220,10 @@ class Casino:
                 await in_thread(self._db.refill, user_id, REFILL_BELOW, START_BALANCE)
             except StaleWriteError:
                 raise RequestError(
-                    Refusal.CONFLICT,
+                    Refusal.REFILL_NOT_DUE,
                     f"a free refill is only for a balance under {REFILL_BELOW} chips "
                     "with no hand in progress",
+                    params={"below": REFILL_BELOW},
                 ) from None
         return await self.state(user_id)
 
@@ -238,6 +241,6 @@ class Casino:
             raise RequestError(Refusal.NOT_FOUND, f"no hand {hand_id!r} of yours") from None
         if row.record is None:
             raise RequestError(
-                Refusal.NOT_STARTED, "the hand is not over: its seed is revealed at settlement"
+                Refusal.HAND_NOT_OVER, "the hand is not over: its seed is revealed at settlement"
             )
         return record_file(row.number), row.record

@@ -84,7 +84,7 @@ def count_chat(limits: Limits, connection: Connection, message: ClientMessage) -
     try:
         limits.hit(limits.chat_per_user, "chat messages", connection.user.id)
     except RequestError as error:
-        raise ProtocolError(Refusal.RATE_LIMITED, error.message) from None
+        raise ProtocolError(Refusal.RATE_LIMITED, error.message, params=error.params) from None
 
 
 class ChatOut(BaseModel):

@@ -13,7 +13,7 @@ game state. A spectator's view is ``game.view(None)``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import orjson
@@ -342,9 +342,17 @@ def pong_message(version: int) -> Json:
     return {"type": "pong", "version": version}
 
 
-def error_message(code: str, text: str, client_id: str | None = None) -> Json:
-    """An ``error`` message; ``id`` only when it answers an ``act``."""
+def error_message(
+    code: str,
+    text: str,
+    client_id: str | None = None,
+    params: Mapping[str, str | int] | None = None,
+) -> Json:
+    """An ``error`` message; ``id`` only when it answers an ``act``, ``params`` only where
+    the code has any (what a client words the error with)."""
     message: Json = {"type": "error", "code": str(code), "message": text}
     if client_id is not None:
         message["id"] = client_id
+    if params:
+        message["params"] = dict(params)
     return message

@@ -18,20 +18,43 @@ export class ApiError extends Error {
 /** The parameters a refusal may count (its message then has CLDR plural forms). */
 const COUNTED = ["count", "seconds"];
 
-/** A refusal in the page's language: `web.refusal.<code>` filled from `params` (in the
- * plural form of a counted parameter), else the server's English text on an English page
- * and a general translated refusal on any other, so that a Russian or Ukrainian page never
- * shows the server's English. */
-export function refusalText(code, params, english) {
-  const key = `web.refusal.${code}`;
-  const counted = COUNTED.find((name) => typeof params?.[name] === "number");
-  if (code && counted !== undefined && tMaybe(`${key}.other`) !== null) {
+/** The parameters that name a bot level (`web.bot.<level>` words them). */
+const BOT_LEVELS = ["level", "strongest"];
+
+/** `params` with each bot level worded in the page's language. */
+function worded(params) {
+  const out = { ...(params ?? {}) };
+  for (const name of BOT_LEVELS) {
+    if (typeof out[name] === "string") out[name] = tMaybe(`web.bot.${out[name]}`) ?? out[name];
+  }
+  return out;
+}
+
+/** The message `key` filled from `params` (in the plural form of a counted parameter,
+ * bot levels worded), or null where the page has no such message. */
+function wordedRefusal(key, sent) {
+  const params = worded(sent);
+  const counted = COUNTED.find((name) => typeof params[name] === "number");
+  if (counted !== undefined && tMaybe(`${key}.other`) !== null) {
     const { [counted]: number, ...others } = params;
     return tn(key, number, others);
   }
-  const known = code ? tMaybe(key, params ?? {}) : null;
+  return tMaybe(key, params);
+}
+
+/** A refusal in the page's language: `web.refusal.<code>` filled from `params`, else the
+ * server's English text on an English page and a general translated refusal on any
+ * other, so that a Russian or Ukrainian page never shows the server's English. */
+export function refusalText(code, params, english) {
+  const known = code ? wordedRefusal(`web.refusal.${code}`, params) : null;
   if (known !== null) return known;
   return language() === "en" && english ? english : t("web.refusal.generic");
+}
+
+/** A table socket's `error` message in the page's language: `web.error.<code>` filled
+ * from its `params` (PROTOCOL.md `error`), else the server's own text. */
+export function socketErrorText(message) {
+  return wordedRefusal(`web.error.${message.code}`, message.params) ?? message.message;
 }
 
 /** The server's `detail` as one line: a string, FastAPI's list of field errors, or an

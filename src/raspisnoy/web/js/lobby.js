@@ -3,7 +3,7 @@
 // your own games.
 import { accountPanel } from "./account.js";
 import { get, post } from "./api.js";
-import { formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
+import { formatNumber, language, presetLabel, t, tMaybe } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { LobbyFeed } from "./lobby_live.js";
 import { failureMarkup } from "./offline.js";
@@ -324,7 +324,7 @@ function createForm(form, catalogue, previous, app) {
       app.navigate(table.invite);
     } catch (error) {
       button.disabled = false;
-      const message = createRefusal(error, values.players);
+      const message = createRefusal(error);
       form.querySelector(".form-error").textContent = message;
       toast(message, "error");
     }
@@ -333,13 +333,17 @@ function createForm(form, catalogue, previous, app) {
   return values;
 }
 
-/** Why the server refused a new table, in the page's language where the refusal is known:
- * a custom plan that cannot be dealt to this many players (PROTOCOL.md: a 422's `detail`
- * names the field). */
-function createRefusal(error, players) {
-  if (error.status === 422 && String(error.detail).startsWith("custom_plan:")) return tn("web.create.plan.undealable", players);
+/** Why the server refused a new table, in the page's language: a refusal of the table's
+ * own settings (a custom plan that cannot be dealt to this many players, a rule or a
+ * stand-in that does not fit: PROTOCOL.md "Refusals") as it stands, any other after
+ * "could not create the table". */
+function createRefusal(error) {
+  if (TABLE_REFUSALS.has(error.code)) return error.message;
   return t("web.create.failed", { detail: error.message });
 }
+
+/** The codes that refuse a new table's own settings. */
+const TABLE_REFUSALS = new Set(["custom_plan", "bad_rules", "stand_in_too_strong"]);
 
 // ------------------------------------------------------------------ the ruleset fields
 // Shared by the new-table form and the scorekeeper's new sheet (score.js): `values` holds

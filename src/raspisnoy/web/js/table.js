@@ -1,7 +1,7 @@
 // A table: seating before the start, then the game (seats, trick, hand, bidding, the
 // joker dialog, last trick, score sheet) and the results. All game state comes from the
 // server's messages; the page only draws it and sends the actions the view lists as legal.
-import { get, post } from "./api.js";
+import { get, post, socketErrorText } from "./api.js";
 import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards.js";
 import { tableChat } from "./chat.js";
 import { TableConnection } from "./connection.js";
@@ -91,7 +91,7 @@ export function showTable(view, app, tableId) {
     },
     onError(message) {
       s.busy = false;
-      toast(tMaybe(`web.error.${message.code}`) ?? message.message, "error");
+      toast(socketErrorText(message), "error");
       render();
     },
     onStatus(status) {
