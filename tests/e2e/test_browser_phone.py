@@ -70,6 +70,14 @@ BIDDING = [
 ]
 
 
+def type_custom_plan(page: Page, plan: str) -> None:
+    """Opens the new-table form and its options and types ``plan`` as the custom round plan."""
+    open_create_form(page)
+    page.click("details.options summary")
+    page.fill("input[name=option-custom_plan]", plan)
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+
+
 def test_nine_card_bidding_fits_one_phone_screen(phone: Page) -> None:
     """Four players, 9-card rounds: whenever this player bids from round 2 on, the trump,
     the round and its kind, the bid sum, the bid buttons, the hand and the round bar's
@@ -78,10 +86,7 @@ def test_nine_card_bidding_fits_one_phone_screen(phone: Page) -> None:
     turn, the table dock (🔔, 💬) covers no card of the hand."""
     page = phone
     enter(page, "Дмитрий")
-    open_create_form(page)
-    page.click("details.options summary")
-    page.fill("input[name=option-custom_plan]", "9, 9, 9, 9, 9")
-    page.dispatch_event("input[name=option-custom_plan]", "change")
+    type_custom_plan(page, "9, 9, 9, 9, 9")
     create_table(page, players=4)
     page.click("button.start")
     dealt = unfolded = False
@@ -179,10 +184,7 @@ def test_no_empty_name_button_or_profiles_label(phone: Page) -> None:
     assert page.locator("#me").evaluate("b => b.hidden && b.getBoundingClientRect().width === 0")
     assert not screen(page, "welcome")
     enter(page, "Гость")
-    open_create_form(page)
-    page.click("details.options summary")
-    page.fill("input[name=option-custom_plan]", "1")
-    page.dispatch_event("input[name=option-custom_plan]", "change")
+    type_custom_plan(page, "1")
     create_table(page, players=3)
     page.click("button.start")
     while not page.locator("#results").count():
@@ -221,10 +223,7 @@ def test_names_are_shortened_not_broken_and_the_last_trick_names_its_round(phone
     page = phone
     long_name = "Длинноеимяигрока"
     enter(page, long_name)
-    open_create_form(page)
-    page.click("details.options summary")
-    page.fill("input[name=option-custom_plan]", "2, 1")
-    page.dispatch_event("input[name=option-custom_plan]", "change")
+    type_custom_plan(page, "2, 1")
     create_table(page, players=4)
     page.click("button.start")
     seen: set[str] = set()
