@@ -7,6 +7,7 @@ values, never ORM objects, so nothing outside this package holds a database sess
 """
 
 from raspisnoy.store.casino import CasinoStore, HandRow, WalletRow
+from raspisnoy.store.friends import FriendRow, FriendsRepository
 from raspisnoy.store.players import (
     ALL_SCOPE,
     ANONYMOUS,
@@ -58,6 +59,8 @@ __all__ = [
     "EventRow",
     "FencedError",
     "Figures",
+    "FriendRow",
+    "FriendsRepository",
     "GameEnd",
     "GameEnds",
     "HandRow",

@@ -32,7 +32,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "Account",
     "Base",
+    "Block",
     "ChatMessage",
+    "Follow",
     "GameEvent",
     "GameResult",
     "GameTable",
@@ -310,4 +312,28 @@ class ChatMessage(Base):
     #: The round being played (0 before the start) and the tricks finished in it.
     round: Mapped[int] = mapped_column(Integer)
     trick: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Follow(Base):
+    """One person following another (``docs/friends.md``): the follower sees the followed
+    in their friends list, with where they play when it is a public table."""
+
+    __tablename__ = "follows"
+
+    follower_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    #: Indexed: "who follows me" is asked by every invitation.
+    followed_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Block(Base):
+    """One person blocking another: no chat between them, no follow or invitation, never
+    paired by the pool (``docs/friends.md``)."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    #: Indexed: the pairs among some people are looked up from both sides.
+    blocked_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
