@@ -115,6 +115,9 @@ class FakePort:
     async def chat_of(self, table_id: str) -> list[ChatRow]:
         return []
 
+    async def blocked_with(self, user_id: str) -> frozenset[str]:
+        return frozenset()
+
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
     ) -> str:

@@ -24,6 +24,8 @@ def test_a_follow_is_one_way_and_says_whether_it_is_returned(store: Store) -> No
     ]
     assert friends.following(boris.id) == []
     assert friends.follows(anna.id, boris.id) and not friends.follows(boris.id, anna.id)
+    assert friends.mutual(anna.id, vera.id) and friends.mutual(vera.id, anna.id)
+    assert not friends.mutual(anna.id, boris.id)
     assert friends.unfollow(anna.id, boris.id) and not friends.unfollow(anna.id, boris.id)
     assert friends.following(anna.id) == [FriendRow(vera.id, "Vera", True)]
     with pytest.raises(NotFoundError):
@@ -39,6 +41,7 @@ def test_a_block_ends_the_follows_both_ways_and_is_lifted_alone(store: Store) ->
     assert friends.following(anna.id) == friends.following(boris.id) == []
     assert friends.blocked_by(anna.id) == [FriendRow(boris.id, "Boris", False)]
     assert friends.blocked_by(boris.id) == []
+    assert friends.blocks(anna.id, boris.id) and not friends.blocks(boris.id, anna.id)
     assert friends.blocked_with(anna.id) == {boris.id}
     assert friends.blocked_with(boris.id) == {anna.id}
     assert friends.unblock(anna.id, boris.id) and not friends.unblock(anna.id, boris.id)
@@ -48,7 +51,9 @@ def test_a_block_ends_the_follows_both_ways_and_is_lifted_alone(store: Store) ->
         friends.block(anna.id, "nobody")
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     blocks=st.sets(st.tuples(st.integers(0, 4), st.integers(0, 4)).filter(lambda p: p[0] != p[1])),
     asked=st.sets(st.integers(0, 5)),

@@ -139,6 +139,8 @@ class ServerSettings(BaseSettings):
     #: Hints at unrated tables: search iterations per hint, and how often one user may ask.
     hint_iterations: Annotated[int, Field(ge=64)] = 4_000
     hints_per_user: Rate = "30/minute"
+    #: Invitations to a table one user may send (docs/friends.md); over them, 429.
+    invitations_per_user: Rate = "5/minute;50/day"
 
     #: Who may read ``/metrics`` (docs/operations.md): callers from these addresses or
     #: networks (a JSON list in the environment), or with ``Authorization: Bearer`` and

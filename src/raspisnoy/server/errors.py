@@ -94,6 +94,14 @@ class Refusal(StrEnum):
     CHAT_FORBIDDEN = "chat_forbidden"
     NOT_OVER = "not_over"
     REMATCH_CLOSED = "rematch_closed"
+    #: Friends (``services.friends``): following, blocking or inviting oneself; a block
+    #: between the two either way; an invitation to someone who is not a friend (both
+    #: follow each other), or who is not online; an invitation to a finished game.
+    FRIEND_SELF = "friend_self"
+    BLOCKED = "blocked"
+    NOT_FRIENDS = "not_friends"
+    FRIEND_OFFLINE = "friend_offline"
+    TABLE_OVER = "table_over"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -126,6 +134,11 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NO_HAND: 409,
     Refusal.REFILL_NOT_DUE: 409,
     Refusal.HAND_NOT_OVER: 409,
+    Refusal.FRIEND_SELF: 422,
+    Refusal.BLOCKED: 403,
+    Refusal.NOT_FRIENDS: 403,
+    Refusal.FRIEND_OFFLINE: 409,
+    Refusal.TABLE_OVER: 409,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

@@ -70,6 +70,14 @@ class FriendsRepository:
         with self._session() as session:
             return session.get(Follow, (follower_id, followed_id)) is not None
 
+    def mutual(self, one_id: str, other_id: str) -> bool:
+        """Whether the two follow each other (are friends)."""
+        with self._session() as session:
+            return (
+                session.get(Follow, (one_id, other_id)) is not None
+                and session.get(Follow, (other_id, one_id)) is not None
+            )
+
     def following(self, user_id: str) -> list[FriendRow]:
         """The people ``user_id`` follows, by nickname, each saying if they follow back."""
         back = aliased(Follow)
@@ -111,6 +119,11 @@ class FriendsRepository:
             )
             return bool(getattr(ended, "rowcount", 0))
 
+    def blocks(self, blocker_id: str, blocked_id: str) -> bool:
+        """Whether ``blocker_id`` blocked ``blocked_id``."""
+        with self._session() as session:
+            return session.get(Block, (blocker_id, blocked_id)) is not None
+
     def blocked_by(self, user_id: str) -> list[FriendRow]:
         """The people ``user_id`` blocked, by nickname (``follows_back`` is always false:
         a block ends the follows)."""
@@ -130,10 +143,7 @@ class FriendsRepository:
         )
         with self._session() as session:
             return frozenset(
-                other
-                for pair in session.execute(query)
-                for other in pair
-                if other != user_id
+                other for pair in session.execute(query) for other in pair if other != user_id
             )
 
     def blocked_among(self, person_ids: Collection[str]) -> set[frozenset[str]]:

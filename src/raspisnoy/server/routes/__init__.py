@@ -8,6 +8,7 @@ from raspisnoy.server.routes import (
     casino,
     catalogue,
     chat,
+    friends,
     health,
     history,
     lobby,
@@ -36,6 +37,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         share,
         casino,
         reviews,
+        friends,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

@@ -17,7 +17,8 @@ router = APIRouter(prefix="/api", tags=["history"])
 @router.get("/games/{table_id}/chat", response_model=ChatOut)
 async def chat(table_id: str, user: OptionalUser, services: ServicesDep) -> dict[str, Any]:
     """The table's chat in order: for the people seated at it, and for anyone if its host
-    opened the chat to spectators (403 otherwise)."""
+    opened the chat to spectators (403 otherwise); without the messages of people kept
+    apart from the caller by a block (docs/friends.md)."""
     try:
         row = await in_thread(services.store.get_table, table_id)
     except NotFoundError:
@@ -27,4 +28,5 @@ async def chat(table_id: str, user: OptionalUser, services: ServicesDep) -> dict
             Refusal.FORBIDDEN, "the chat of this table is for its players: sign in as one of them"
         )
     rows = await in_thread(services.together.chat_of, table_id)
-    return {"messages": [chat_json(message) for message in rows]}
+    apart = frozenset() if user is None else await services.friends.blocked_with(user.id)
+    return {"messages": [chat_json(message) for message in rows if message.user_id not in apart]}

@@ -48,7 +48,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             session = None if token is None else services.sessions.digest(token)
             ends = None if user is None or session is None else await _ends(services, user, session)
             connection = Connection(websocket, user, settings.outbox_limit, session, ends)
-            await _connected(websocket, actor, connection, settings, services.limits)
+            async with services.presence.online(connection, actor.table):  # docs/friends.md
+                await _connected(websocket, actor, connection, settings, services.limits)
     except NotFoundError:
         await websocket.close(CloseCode.NOT_FOUND, f"no table {table_id[:40]!r}")
     except RequestError as error:  # the table is moving between workers: come back soon

@@ -7,7 +7,10 @@ A text is kept as written (after trimming and folding whitespace) and never inte
 the client shows it as text. A phrase is an id of ``PHRASES``, which each reader's client
 shows in its own language. Each viewer may mute a person: the server then sends them none
 of that person's messages (kept in memory per table, and re-sent by the browser, which
-remembers its mutes, after each ``state``). Bots never chat.
+remembers its mutes, after each ``state``). Between two people where either blocked the
+other (docs/friends.md) no message goes either way, live or in the history: the blocks
+are read from the store at each message and each history, so a new block holds at once.
+Bots never chat.
 
 What a message tells (who wrote it, from which seat, when in the game) is public at the
 table; a spectator of a table without spectator chat gets none of it.
@@ -45,6 +48,9 @@ class ChatStore(Protocol):
 
     async def chat_of(self, table_id: str) -> list[ChatRow]:
         """The table's chat as stored."""
+
+    async def blocked_with(self, user_id: str) -> frozenset[str]:
+        """The people kept apart from ``user_id`` (either blocked the other)."""
 
 
 class ChatTable(Protocol):
@@ -121,12 +127,19 @@ class ChatRoom:
         user = connection.user
         return set() if user is None else self._muted.get(user.id, set())
 
+    async def _blocked_with(self, connection: Connection) -> frozenset[str]:
+        user = connection.user
+        return frozenset() if user is None else await self._actor.port.blocked_with(user.id)
+
     async def send_history(self, connection: Connection) -> None:
         """The ``chat`` history (after each ``state``): what this client may read, without
-        the people it muted, and whether it may write."""
+        the people it muted or is kept apart from by a block, and whether it may write."""
         reads = self._reads(connection)
         muted = self._hidden_from(connection)
-        rows = [r for r in await self._history() if r.user_id not in muted] if reads else []
+        rows: list[ChatRow] = []
+        if reads:
+            hidden = muted | await self._blocked_with(connection)
+            rows = [r for r in await self._history() if r.user_id not in hidden]
         connection.send(
             {
                 "type": "chat",
@@ -192,7 +205,11 @@ class ChatRoom:
             ) from None
         rows.append(row)
         shared = encode({"type": "chat", "history": False, "messages": [chat_json(row)]})
+        apart = await self._blocked_with(connection)
         for other in actor.connections:
+            reader = other.user
+            if reader is not None and reader.id in apart:
+                continue
             if self._reads(other) and user.id not in self._hidden_from(other):
                 other.send(shared)
 

@@ -24,12 +24,14 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
+from raspisnoy.server.services.friends import Friends
 from raspisnoy.server.services.passwords import Passwords
+from raspisnoy.server.services.presence import Presence, RedisPresence
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
-from raspisnoy.store import Players, Reviews, Store, Together
+from raspisnoy.store import FriendsRepository, Players, Reviews, Store, Together
 
 __all__ = ["Services"]
 
@@ -61,6 +63,9 @@ class Services:
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
+    #: Who is online and where; the notices to a person's pages (docs/friends.md).
+    presence: Presence = field(init=False)
+    friends: Friends = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -74,6 +79,17 @@ class Services:
         self.session_desk = SessionDesk(self.store, self.sessions, self.limits, self.hub)
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
+        broadcast = self.hub.broadcast
+        self.presence = (
+            RedisPresence(
+                broadcast, broadcast.redis, broadcast.name, _SOCKET_LEASES * settings.lease_seconds
+            )
+            if isinstance(broadcast, RedisBroadcast)
+            else Presence(broadcast)
+        )
+        self.friends = Friends(
+            self.store, FriendsRepository(self.store), self.presence, self.limits
+        )
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:
@@ -118,11 +134,13 @@ class Services:
         threading.Thread(target=warm_up_casino, name="casino-warm-up", daemon=True).start()
         await self.hub.start()
         await self.sockets.start()
+        await self.presence.start()
         await self.review_queue.start()
 
     async def stop(self) -> None:
         """Stop it all again, in the reverse order."""
         await self.review_queue.stop()
+        await self.presence.stop()
         await self.sockets.stop()
         await self.hub.stop()
         self.passwords.close()

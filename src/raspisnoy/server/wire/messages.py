@@ -13,7 +13,7 @@ game state. A spectator's view is ``game.view(None)``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import orjson
@@ -34,6 +34,7 @@ from raspisnoy.core.fast import ALL_CARDS
 from raspisnoy.store import (
     ChatRow,
     TableRow,
+    UserRow,
 )
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "pong_message",
     "round_summary",
     "seat_view_json",
+    "spectators_message",
     "state_message",
     "table_json",
     "table_message",
@@ -332,6 +334,17 @@ def event_message(
 
 def table_message(version: int, table: Json) -> Json:
     return {"type": "table", "version": version, "table": table}
+
+
+def spectators_message(watchers: Iterable[UserRow | None]) -> Json:
+    """The ``spectators`` message: how many watch the table (a person once however many
+    pages they have open, a socket without a session once) and the names of those
+    with an account; guests are only counted. Nothing else of them: no id, no seat."""
+    every = list(watchers)
+    people = {user.id: user for user in every if user is not None}
+    anonymous = every.count(None)
+    names = sorted(user.nickname for user in people.values() if user.kind == "registered")
+    return {"type": "spectators", "count": len(people) + anonymous, "names": names}
 
 
 def ack_message(client_id: str, version: int, *, duplicate: bool) -> Json:

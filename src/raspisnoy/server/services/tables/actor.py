@@ -55,6 +55,7 @@ from raspisnoy.server.wire import (
     pong_message,
     round_summary,
     seat_view_json,
+    spectators_message,
     state_message,
     table_json,
     table_message,
@@ -108,6 +109,9 @@ class TablePort(Protocol):
 
     async def chat_of(self, table_id: str) -> list[ChatRow]:
         """The table's chat as stored."""
+
+    async def blocked_with(self, user_id: str) -> frozenset[str]:
+        """The people kept apart from ``user_id`` (either blocked the other: no chat)."""
 
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
@@ -170,6 +174,8 @@ class TableActor:
             (e.seat, e.client_id): (e.seq, e.action) for e in events if e.client_id is not None
         }
         self._connections: set[Connection] = set()
+        #: The ``spectators`` message last sent to everyone (encoded).
+        self._spectators_sent = ""
         # Without a turn timer nobody would ever mark an absent player away: they start so.
         self._presence = [_Presence(away=table.turn_seconds == 0) for _ in table.seats]
         self._bots: dict[tuple[int, str], Bot] = {}
@@ -285,6 +291,7 @@ class TableActor:
         connection.send(self._state(connection))
         await self.chat.send_history(connection)
         self.rematch.send_to(connection)
+        self._spectators_changed(connection)
         if connection.seat is not None:
             self._broadcast_table()
 
@@ -292,6 +299,7 @@ class TableActor:
         """A client disconnects. Without a turn timer its seat is away at once."""
         self._connections.discard(connection)
         if connection.seat is None:
+            self._spectators_changed()
             return
         presence = self._presence[connection.seat]
         presence.connections -= 1
@@ -649,12 +657,24 @@ class TableActor:
         for connection in self._connections:
             connection.send(self._state(connection))
             await self.chat.send_history(connection)  # the seat may change who reads it
+        self._spectators_changed()  # someone who watched may sit now, or the other way
 
     # ----------------------------------------------------------------- messages
 
     def table_json(self) -> Json:
         """The table as clients see it: settings, seats with presence, the turn deadline."""
         return table_json(self.table, self._presence, self._deadline)
+
+    def _spectators_changed(self, joining: Connection | None = None) -> None:
+        """Send everyone the ``spectators`` message if who watches changed, else only
+        the ``joining`` client (which has not had it yet)."""
+        text = encode(spectators_message(c.user for c in self._connections if c.seat is None))
+        if text != self._spectators_sent:
+            self._spectators_sent = text
+            for connection in self._connections:
+                connection.send(text)
+        elif joining is not None:
+            joining.send(text)
 
     def _broadcast_table(self) -> None:
         text = encode(table_message(self.version, self.table_json()))

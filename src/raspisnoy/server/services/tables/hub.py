@@ -34,7 +34,16 @@ from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.lobby import LobbyFeed
 from raspisnoy.server.services.results import Results
 from raspisnoy.server.services.tables.actor import TableActor
-from raspisnoy.store import ChatRow, EventRow, FencedError, Store, StoreError, TableRow, Together
+from raspisnoy.store import (
+    ChatRow,
+    EventRow,
+    FencedError,
+    FriendsRepository,
+    Store,
+    StoreError,
+    TableRow,
+    Together,
+)
 
 __all__ = ["EventWriter", "Hub"]
 
@@ -116,6 +125,7 @@ class _Port:
         self._hub = hub
         self._store = hub.store
         self._together = Together(hub.store)
+        self._friends = FriendsRepository(hub.store)
 
     async def append(self, row: EventRow) -> None:
         await self._fenced(row.table_id, self._hub.writer.write(row))
@@ -161,6 +171,9 @@ class _Port:
 
     async def chat_of(self, table_id: str) -> list[ChatRow]:
         return await self.run(self._together.chat_of, table_id)
+
+    async def blocked_with(self, user_id: str) -> frozenset[str]:
+        return await self.run(self._friends.blocked_with, user_id)
 
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
