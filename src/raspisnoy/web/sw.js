@@ -28,6 +28,7 @@ const SHELL = [
   "/js/casino.js",
   "/js/chat.js",
   "/js/connection.js",
+  "/js/friends.js",
   "/js/i18n.js",
   "/js/install.js",
   "/js/leaderboard.js",

@@ -13,7 +13,7 @@ export class TableConnection {
    * @param {string} tableId
    * @param {object} handlers onState(msg), onEvent(msg), onTable(msg), onAck(msg), onError(msg),
    *   onStatus("connecting" | "online" | "offline"), onFatal(code, reason); optional
-   *   onChat(msg) and onRematch(msg)
+   *   onChat(msg), onRematch(msg), onSpectators(msg) and onInvitation(msg)
    */
   constructor(tableId, handlers) {
     this.tableId = tableId;
@@ -120,6 +120,12 @@ export class TableConnection {
         break;
       case "rematch":
         this.handlers.onRematch?.(message);
+        break;
+      case "spectators":
+        this.handlers.onSpectators?.(message);
+        break;
+      case "invitation":
+        this.handlers.onInvitation?.(message);
         break;
       default: // pong: the connection is alive, nothing else to do
         break;

@@ -5,6 +5,7 @@ import { accountPanel } from "./account.js";
 import { get, post } from "./api.js";
 import { formatNumber, language, presetLabel, t, tMaybe } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
+import { showInvitation } from "./friends.js";
 import { LobbyFeed } from "./lobby_live.js";
 import { failureMarkup } from "./offline.js";
 import { installPanel } from "./install.js";
@@ -76,7 +77,7 @@ export function showLobby(view, app) {
     state.feed = new LobbyFeed((message) => {
       state.lobby = message;
       drawLive();
-    });
+    }, showInvitation);
     state.feed.connect();
   }
 
@@ -139,6 +140,7 @@ export function showLobby(view, app) {
         <nav class="panel player-links" aria-label="${esc(t("web.lobby.player.links"))}">
           <a class="button" data-nav href="/?player=${encodeURIComponent(app.user.id)}">${esc(t("web.profile.mine"))}</a>
           <a class="button" data-nav href="/?leaderboard">${esc(t("web.leaderboard.title"))}</a>
+          <a class="button friends-link" data-nav href="/?friends">${esc(t("web.friends.open"))}</a>
         </nav>
         <section class="panel casino-link">
           <h2>${esc(t("web.casino.title"))}</h2>

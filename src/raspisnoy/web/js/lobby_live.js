@@ -9,9 +9,11 @@ const MAX_BACKOFF_MS = 5000;
 const FINAL_CLOSE_CODES = new Set([4401, 4403, 4429]);
 
 export class LobbyFeed {
-  /** `onLobby(message)` gets each `lobby` message: `{open: [LINE], playing: [LINE]}`. */
-  constructor(onLobby) {
+  /** `onLobby(message)` gets each `lobby` message: `{open: [LINE], playing: [LINE]}`;
+   * `onInvitation(message)`, if given, each `invitation` (docs/friends.md). */
+  constructor(onLobby, onInvitation = null) {
     this.onLobby = onLobby;
+    this.onInvitation = onInvitation;
     this.socket = null;
     this.stopped = false;
     this.backoff = 500;
@@ -36,6 +38,7 @@ export class LobbyFeed {
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "lobby") this.onLobby(message);
+      else if (message.type === "invitation") this.onInvitation?.(message);
     });
     socket.addEventListener("close", (event) => {
       clearInterval(this.timers.ping);

@@ -1,10 +1,11 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
-// (/?player=ID), the leaderboard (/?leaderboard), a review (/?review=ID&seat=N), the
+// (/?player=ID), the leaderboard (/?leaderboard), friends (/?friends), a review (/?review=ID&seat=N), the
 // scorekeeper (/score) and the casino game (/casino).
 import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import { showCasino } from "./casino.js";
+import { showFriends } from "./friends.js";
 import {
   LANGUAGE_NAMES,
   LANGUAGES,
@@ -103,7 +104,8 @@ async function route() {
     app.screen = showReview(view, app, params.get("review"), Number(params.get("seat") ?? 0));
     return;
   }
-  if (location.pathname === "/casino") app.screen = showCasino(view, app);
+  if (params.has("friends")) app.screen = showFriends(view);
+  else if (location.pathname === "/casino") app.screen = showCasino(view, app);
   else if (score) app.screen = showScore(view, app, params);
   else app.screen = params.has("table") ? showTable(view, app, params.get("table")) : showLobby(view, app);
 }

@@ -3,6 +3,7 @@
 // also the sessions on every device, the password and the account itself.
 import { accountForm, accountMade, logOut } from "./account.js";
 import { del, get, put } from "./api.js";
+import { friendButtons } from "./friends.js";
 import { formatNumber, language, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { presetLabel } from "./lobby.js";
@@ -115,6 +116,8 @@ export function showProfile(view, app, userId) {
   }
 
   function wire() {
+    const slot = view.querySelector(".friend-slot");
+    if (slot && app.user !== null && !own()) friendButtons(slot, userId);
     view.querySelector("[data-do=logout]")?.addEventListener("click", () => logOut(app));
     view.querySelector("[data-do=everywhere]")?.addEventListener("click", () => logOut(app, true));
     view.querySelectorAll("[data-end]").forEach((button) =>
@@ -169,6 +172,7 @@ export function showProfile(view, app, userId) {
       const kind = tMaybe(`web.profile.kind.${p.user.kind}`) ?? "";
       view.innerHTML = `<div class="profile">
         <section class="panel"><h1>${esc(p.user.nickname)}</h1><p class="muted">${esc(kind)}</p>
+          <div class="friend-slot"></div>
           <p>${esc(t("web.profile.rating"))}: ${overall ? ratingLine(overall) : esc(t("web.profile.unrated"))}</p>
           <p class="hint">${esc(tn("web.profile.rating.hint", p.provisional_games))}</p>
           ${ratingChart(p.history)}

@@ -5,6 +5,7 @@ import { get, post, socketErrorText } from "./api.js";
 import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards.js";
 import { tableChat } from "./chat.js";
 import { TableConnection } from "./connection.js";
+import { inviteDialog, showInvitation, spectatorsMarkup } from "./friends.js";
 import { t, tMaybe, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { nameLink } from "./leaderboard.js";
@@ -13,7 +14,7 @@ import { rematchBox } from "./rematch.js";
 import { showHint } from "./review.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { askNotificationsOnce, turnSignals } from "./turn.js";
-import { closeDialog, dialogOpen, esc, openDialog, seatStats, shortName, signedPoints, toast } from "./ui.js";
+import { closeDialog, dialogOpen, element, esc, openDialog, seatStats, shortName, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
@@ -50,6 +51,7 @@ export function showTable(view, app, tableId) {
     turnShown: null,
     tricksSeen: null,
     resultOpen: null, // {round, open}: the last round's result as the player unfolded it
+    spectators: null, // the last `spectators` message: who watches
   };
   const connection = new TableConnection(tableId, {
     onState(message) {
@@ -105,6 +107,11 @@ export function showTable(view, app, tableId) {
     },
     onChat: (message) => chat.receive(message),
     onRematch: (message) => rematch.receive(message),
+    onSpectators(message) {
+      s.spectators = message;
+      view.querySelector(".spectators")?.replaceWith(element(spectatorsMarkup(message)));
+    },
+    onInvitation: showInvitation,
   });
   const chat = tableChat(connection, () => s.you?.user_id ?? null);
   const turn = turnSignals(chat.element);
@@ -175,11 +182,14 @@ export function showTable(view, app, tableId) {
         ${shareMarkup(link, { id: "invite-link", label: t("web.invite.label") })}
         <small class="hint">${esc(t("web.invite.hint"))}</small></div>
       <ol class="seat-list">${seats}</ol>
+      ${spectatorsMarkup(s.spectators)}
+      ${seated ? `<button type="button" class="invite-friend">${esc(t("web.invite.button"))}</button>` : ""}
       ${host ? `<button class="primary big start">${esc(t("web.seating.start"))}</button>` : `<p class="waiting">${esc(t(seated ? "web.seating.wait" : "web.seating.choose"))}</p>`}
       ${seated && !host ? `<button class="leave">${esc(t("web.seating.leave"))}</button>` : ""}
     </section>`;
     wireShare(view, t("web.lobby.share.table"));
     view.querySelector(".start")?.addEventListener("click", () => lobbyCall("start"));
+    view.querySelector(".invite-friend")?.addEventListener("click", () => inviteDialog(tableId));
     view.querySelector(".leave")?.addEventListener("click", () => lobbyCall("leave"));
     for (const button of view.querySelectorAll(".sit")) {
       button.addEventListener("click", () => lobbyCall("sit", { seat: Number(button.dataset.seat) }));
@@ -451,6 +461,7 @@ export function showTable(view, app, tableId) {
         ${handMarkup()}
       </div>
       ${me === null ? "" : `<p class="keys-hint">${esc(t("web.keys.hint"))}</p>`}
+      ${spectatorsMarkup(s.spectators)}
     </div>`;
     // a player in another tab sees their turn in the tab's title
     document.title = myTurn() ? t("web.title.turn") : t("web.app.title");

@@ -1,0 +1,93 @@
+"""Friends in the browser, two visitors on small phones in Russian: each follows the other
+from their profile, the friends screen shows the friend online, an invitation sent from
+the table reaches the friend's lobby as a notice that leads to the table, the table
+sees who watches, and a block ends the friendship (nobody left to invite)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from e2e_helpers import PHONE_SMALL, check_screen, enter
+from playwright.sync_api import Browser, Page
+
+
+@pytest.fixture
+def two_phones(browser: Browser, server: str) -> Iterator[list[Page]]:
+    """Two Russian visitors on small touch phones, with the pages' errors collected."""
+    contexts = [
+        browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True)
+        for _ in range(2)
+    ]
+    pages = [context.new_page() for context in contexts]
+    errors: list[str] = []
+    for page in pages:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    yield pages
+    for context in contexts:
+        context.close()
+    assert errors == []
+
+
+def user_id(page: Page) -> str:
+    found: str = page.request.get("/api/session").json()["user"]["id"]
+    return found
+
+
+def follow(page: Page, other_id: str) -> None:
+    page.goto(f"/?player={other_id}")
+    page.click("[data-friend=follow]")
+    page.wait_for_selector("[data-friend=unfollow]")
+
+
+def test_friends_invitations_spectators_and_a_block(two_phones: list[Page]) -> None:
+    anna, boris = two_phones
+    enter(anna, "Анна")
+    enter(boris, "Борис")
+    anna_id, boris_id = user_id(anna), user_id(boris)
+    follow(anna, boris_id)
+    follow(boris, anna_id)
+    boris.goto("/")  # the lobby: Boris is online
+    boris.wait_for_selector(".lobby .friends-link")
+
+    anna.click("header .brand")
+    anna.click(".friends-link")
+    line = anna.wait_for_selector(".friend-line[data-online=true]")
+    assert "в сети" in line.inner_text() and "Борис" in line.inner_text()
+    problems = check_screen(anna, "friends")
+
+    answer = anna.request.post("/api/tables", data={"players": 3, "bot_delay_ms": 0})
+    assert answer.status == 201, answer.text()
+    table_id = answer.json()["id"]
+    anna.goto(f"/?table={table_id}")
+    anna.click(".seating .invite-friend")
+    anna.click("dialog [data-invite]")
+    anna.wait_for_selector("#toast.show:has-text('Приглашение отправлено: Борис.')")
+    anna.click("dialog button.close")
+
+    notice = boris.wait_for_selector(".invitation")
+    assert "Анна зовёт вас за стол." in notice.inner_text()
+    problems += check_screen(boris, "invitation")
+    boris.click(".invitation a")
+    boris.wait_for_selector(".seating")
+    assert f"table={table_id}" in boris.url
+    assert boris.locator(".invitation").count() == 0
+
+    watching = anna.wait_for_selector(".seating .spectators[data-count='1']")
+    assert watching.inner_text() == "Смотрит 1 человек"  # a guest: counted, not named
+    problems += check_screen(anna, "spectators")
+
+    boris.on("dialog", lambda dialog: dialog.accept())
+    boris.goto(f"/?player={anna_id}")
+    boris.click("[data-friend=block]")
+    boris.wait_for_selector("[data-friend=unblock]")
+    assert boris.locator("[data-friend=follow]").count() == 0
+    boris.click("header .brand")
+    boris.click(".friends-link")
+    blocked = boris.wait_for_selector(".friends li:has-text('Анна') [data-unblock]")
+    assert blocked.inner_text() == "Разблокировать"
+    problems += check_screen(boris, "friends-blocked")
+
+    anna.click(".seating .invite-friend")
+    anna.wait_for_selector("dialog .empty:has-text('Сейчас никого из друзей нет в сети.')")
+    assert problems == []
