@@ -52,7 +52,8 @@ def test_friends_invitations_spectators_and_a_block(two_phones: list[Page]) -> N
 
     anna.click("header .brand")
     anna.click(".friends-link")
-    line = anna.wait_for_selector(".friend-line[data-online=true]")
+    line = anna.locator(".friend-line[data-online=true]")
+    line.wait_for()
     assert "в сети" in line.inner_text() and "Борис" in line.inner_text()
     problems = check_screen(anna, "friends")
 
@@ -65,7 +66,8 @@ def test_friends_invitations_spectators_and_a_block(two_phones: list[Page]) -> N
     anna.wait_for_selector("#toast.show:has-text('Приглашение отправлено: Борис.')")
     anna.click("dialog button.close")
 
-    notice = boris.wait_for_selector(".invitation")
+    notice = boris.locator(".invitation")
+    notice.wait_for()
     assert "Анна зовёт вас за стол." in notice.inner_text()
     problems += check_screen(boris, "invitation")
     boris.click(".invitation a")
@@ -73,9 +75,15 @@ def test_friends_invitations_spectators_and_a_block(two_phones: list[Page]) -> N
     assert f"table={table_id}" in boris.url
     assert boris.locator(".invitation").count() == 0
 
-    watching = anna.wait_for_selector(".seating .spectators[data-count='1']")
+    watching = anna.locator(".seating .spectators[data-count='1']")
+    watching.wait_for()
     assert watching.inner_text() == "Смотрит 1 человек"  # a guest: counted, not named
     problems += check_screen(anna, "spectators")
+    anna.click(".seating .start")
+    playing = anna.locator(".game .spectators[data-count='1']")
+    playing.wait_for()
+    assert playing.inner_text() == "Смотрит 1 человек"
+    problems += check_screen(anna, "spectators-game")
 
     boris.on("dialog", lambda dialog: dialog.accept())
     boris.goto(f"/?player={anna_id}")
@@ -84,10 +92,13 @@ def test_friends_invitations_spectators_and_a_block(two_phones: list[Page]) -> N
     assert boris.locator("[data-friend=follow]").count() == 0
     boris.click("header .brand")
     boris.click(".friends-link")
-    blocked = boris.wait_for_selector(".friends li:has-text('Анна') [data-unblock]")
+    blocked = boris.locator(".friends li:has-text('Анна') [data-unblock]")
+    blocked.wait_for()
     assert blocked.inner_text() == "Разблокировать"
     problems += check_screen(boris, "friends-blocked")
 
+    second = anna.request.post("/api/tables", data={"players": 3})  # invited to before the start
+    anna.goto(f"/?table={second.json()['id']}")
     anna.click(".seating .invite-friend")
     anna.wait_for_selector("dialog .empty:has-text('Сейчас никого из друзей нет в сети.')")
     assert problems == []
