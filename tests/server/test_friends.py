@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+from leak_check import cards_in
 from server_helpers import FAST, Api, Message, Player, Server
 from test_accounts import register
 from test_lobby_feed import lobby_socket
@@ -146,13 +147,16 @@ def until_offline(api: Api, other: Api) -> None:
     raise AssertionError("still online")
 
 
-def test_an_invitation_reaches_every_open_page_of_a_friend(friendly: Server) -> None:
-    anna, boris = friends(friendly, "Anna", "Boris")
+def test_an_invitation_reaches_every_open_page_of_a_friend_and_nobody_else(
+    friendly: Server,
+) -> None:
+    anna, boris, vera = friends(friendly, "Anna", "Boris", "Vera")
     table = anna.create_table(players=3, public=False)
     lobby = lobby_socket(friendly.base, boris.token)
-    lobby.recv()
     elsewhere = boris.socket(boris.create_table(players=3)["id"])
-    elsewhere.recv()
+    others = [lobby_socket(friendly.base, who.token) for who in (anna, vera)]
+    for socket in (lobby, elsewhere, *others):
+        socket.recv()
     answer = anna.post(f"/api/friends/{boris.user['id']}/invite", table_id=table["id"])
     assert answer.status_code == 200 and answer.json() == {"sent": True}
     for socket in (lobby, elsewhere):
@@ -160,8 +164,11 @@ def test_an_invitation_reaches_every_open_page_of_a_friend(friendly: Server) -> 
         assert set(notice) == INVITATION_FIELDS
         assert notice["from"] == {"user_id": anna.user["id"], "nickname": "Anna"}
         assert notice["table"] == table["id"]
-    lobby.close()
-    elsewhere.close()
+    settle(*others)
+    for socket in others:  # the private table's id reached the invitee alone
+        assert not [m for m in socket.messages if table["id"] in json.dumps(m)]
+    for socket in (lobby, elsewhere, *others):
+        socket.close()
 
 
 def test_bad_invitations_are_refused_with_their_code_and_send_nothing(friendly: Server) -> None:
@@ -298,6 +305,7 @@ def test_the_table_sees_who_watches_and_nothing_else(friendly: Server) -> None:
     seated.recv_until(lambda m: m == {**expected, "count": 2})
     everything = [m for m in seated.messages if m["type"] == "spectators"]
     assert all(set(m) == {"type", "count", "names"} for m in everything)
+    assert not cards_in(everything)
     assert member.user["id"] not in json.dumps(everything)
     for watcher in [*watchers, seated]:
         watcher.close()
