@@ -1,7 +1,8 @@
-"""Friends in the browser, two visitors on small phones in Russian: each follows the other
-from their profile, the friends screen shows the friend online, an invitation sent from
-the table reaches the friend's lobby as a notice that leads to the table, the table
-sees who watches, and a block ends the friendship (nobody left to invite)."""
+"""Friends in the browser, two visitors on small phones in Russian: he follows her from
+her table, she follows him back from his profile, the friends screen shows the friend
+online, an invitation sent from the table reaches the friend's lobby as a notice that
+leads to the table, the table sees who watches, and a block ends the friendship
+(nobody left to invite)."""
 
 from __future__ import annotations
 
@@ -40,13 +41,21 @@ def follow(page: Page, other_id: str) -> None:
     page.wait_for_selector("[data-friend=unfollow]")
 
 
-def test_friends_invitations_spectators_and_a_block(two_phones: list[Page]) -> None:
+def test_follows_invitations_spectators_and_a_block(two_phones: list[Page]) -> None:
     anna, boris = two_phones
     enter(anna, "Анна")
     enter(boris, "Борис")
     anna_id, boris_id = user_id(anna), user_id(boris)
-    follow(anna, boris_id)
-    follow(boris, anna_id)
+    answer = anna.request.post("/api/tables", data={"players": 3, "bot_delay_ms": 0})
+    assert answer.status == 201, answer.text()
+    table_id = answer.json()["id"]
+    boris.goto(f"/?table={table_id}")  # Boris follows Anna from her table
+    boris.wait_for_selector(f".seating [data-follow='{anna_id}']")
+    problems = check_screen(boris, "seating-follow")
+    boris.click(f".seating [data-follow='{anna_id}']")
+    boris.wait_for_selector("#toast.show:has-text('Вы подписались: Анна.')")
+    boris.wait_for_selector(".seating [data-follow]", state="detached")
+    follow(anna, boris_id)  # Anna follows Boris from his profile
     boris.goto("/")  # the lobby: Boris is online
     boris.wait_for_selector(".lobby .friends-link")
 
@@ -55,11 +64,8 @@ def test_friends_invitations_spectators_and_a_block(two_phones: list[Page]) -> N
     line = anna.locator(".friend-line[data-online=true]")
     line.wait_for()
     assert "в сети" in line.inner_text() and "Борис" in line.inner_text()
-    problems = check_screen(anna, "friends")
+    problems += check_screen(anna, "friends")
 
-    answer = anna.request.post("/api/tables", data={"players": 3, "bot_delay_ms": 0})
-    assert answer.status == 201, answer.text()
-    table_id = answer.json()["id"]
     anna.goto(f"/?table={table_id}")
     anna.click(".seating .invite-friend")
     anna.click("dialog [data-invite]")

@@ -121,6 +121,38 @@ export async function friendButtons(slot, userId) {
   draw();
 }
 
+/** Whom the viewer follows (user ids), for the follow buttons of a table; an empty set
+ * if that cannot be had (no session). */
+export async function followedIds() {
+  try {
+    return new Set((await get("/friends")).following.map((line) => line.user_id));
+  } catch {
+    return new Set();
+  }
+}
+
+/** A button to follow person `userId` named `name` (at a table, after a game). */
+export function followButton(userId, name) {
+  const label = t("web.friends.follow.name", { name });
+  return `<button type="button" class="small follow" data-follow="${esc(userId)}" data-name="${esc(name)}" aria-label="${esc(label)}" title="${esc(label)}">${esc(t("web.friends.follow"))}</button>`;
+}
+
+/** Makes the follow buttons under `root` follow; `followed(ids)` gets whom the viewer
+ * follows after it. */
+export function wireFollowButtons(root, followed) {
+  for (const button of root.querySelectorAll("[data-follow]")) {
+    button.addEventListener("click", async () => {
+      try {
+        const list = await put(`/friends/${encodeURIComponent(button.dataset.follow)}`);
+        toast(t("web.friends.followed", { name: button.dataset.name }));
+        followed(new Set(list.following.map((line) => line.user_id)));
+      } catch (error) {
+        toast(error.message, "error");
+      }
+    });
+  }
+}
+
 /** The dialog of the friends online, each to be invited to table `tableId`. */
 export async function inviteDialog(tableId) {
   const body = openDialog(t("web.invite.button"), `<p class="loading">${esc(t("web.loading"))}</p>`);

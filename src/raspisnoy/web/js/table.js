@@ -5,7 +5,7 @@ import { get, post, socketErrorText } from "./api.js";
 import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards.js";
 import { tableChat } from "./chat.js";
 import { TableConnection } from "./connection.js";
-import { inviteDialog, showInvitation, spectatorsMarkup } from "./friends.js";
+import { followButton, followedIds, inviteDialog, showInvitation, spectatorsMarkup, wireFollowButtons } from "./friends.js";
 import { t, tMaybe, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { nameLink } from "./leaderboard.js";
@@ -52,6 +52,8 @@ export function showTable(view, app, tableId) {
     tricksSeen: null,
     resultOpen: null, // {round, open}: the last round's result as the player unfolded it
     spectators: null, // the last `spectators` message: who watches
+    following: null, // whom the viewer follows (user ids), for the follow buttons
+    followingAsked: false,
   };
   const connection = new TableConnection(tableId, {
     onState(message) {
@@ -60,6 +62,10 @@ export function showTable(view, app, tableId) {
       s.game = message.game;
       s.lastRound = message.last_round;
       s.busy = connection.waiting(); // an action resent after reconnecting is still on its way
+      if (!s.followingAsked && s.you.user_id !== null) {
+        s.followingAsked = true; // once per visit; the buttons keep it up to date
+        followedIds().then(followed);
+      }
       render();
       // A quick game starts once its player is here, so no stand-in plays their first turn.
       if (s.table.status === "open" && quickStartDue(tableId)) lobbyCall("start");
@@ -127,6 +133,13 @@ export function showTable(view, app, tableId) {
         : (s.table.names?.[seat.seat] ?? seat.nickname),
     );
   const botLevel = (bot) => tMaybe(`web.bot.${bot}`) ?? bot;
+  /** A follow button for the seat's person, unless it is the viewer or one they follow. */
+  const followMarkup = (seat, name) =>
+    seat.user_id && seat.user_id !== s.you?.user_id && s.following && !s.following.has(seat.user_id) ? followButton(seat.user_id, name) : "";
+  function followed(ids) {
+    s.following = ids;
+    if (s.table && (s.table.status === "open" || s.game?.phase === "over")) render();
+  }
 
   function act(action) {
     if (s.busy) return;
@@ -165,7 +178,7 @@ export function showTable(view, app, tableId) {
         const who = seat.user_id
           ? `<strong>${nameLink(seat.registered && seat.user_id, seat.nickname)}</strong>${seat.user_id === table.host_id ? ` <span class="badge">${esc(t("web.seat.host"))}</span>` : ""}`
           : `<span class="free">${esc(t("web.seating.free", { bot: botLevel(seat.bot) }))}</span>`;
-        const sit = seat.user_id === null ? `<button class="small sit" data-seat="${seat.seat}">${esc(t(seated ? "web.seating.move" : "web.seating.sit"))}</button>` : "";
+        const sit = seat.user_id === null ? `<button class="small sit" data-seat="${seat.seat}">${esc(t(seated ? "web.seating.move" : "web.seating.sit"))}</button>` : followMarkup(seat, seat.nickname);
         return `<li class="seat-line ${seat.seat === mySeat() ? "mine" : ""}"><span class="seat-no">${seat.seat + 1}</span><span class="who">${who}</span>${sit}</li>`;
       })
       .join("");
@@ -190,6 +203,7 @@ export function showTable(view, app, tableId) {
     wireShare(view, t("web.lobby.share.table"));
     view.querySelector(".start")?.addEventListener("click", () => lobbyCall("start"));
     view.querySelector(".invite-friend")?.addEventListener("click", () => inviteDialog(tableId));
+    wireFollowButtons(view, followed);
     view.querySelector(".leave")?.addEventListener("click", () => lobbyCall("leave"));
     for (const button of view.querySelectorAll(".sit")) {
       button.addEventListener("click", () => lobbyCall("sit", { seat: Number(button.dataset.seat) }));
@@ -554,6 +568,15 @@ export function showTable(view, app, tableId) {
     return links.length ? `<p class="profiles">${esc(t("web.results.profiles"))}: ${links.join(" · ")}</p>` : "";
   }
 
+  /** The people of the finished game the viewer does not follow yet, to follow. */
+  function followPeopleMarkup() {
+    const lines = s.table.seats
+      .map((seat) => [seat, followMarkup(seat, names()[seat.seat])])
+      .filter(([, button]) => button)
+      .map(([seat, button]) => `<li class="game-row"><span>${esc(names()[seat.seat])}</span>${button}</li>`);
+    return lines.length ? `<ul class="list follow-people">${lines.join("")}</ul>` : "";
+  }
+
   function renderResults() {
     const totals = s.game.totals;
     const best = Math.max(...totals);
@@ -562,12 +585,14 @@ export function showTable(view, app, tableId) {
       <h2>${esc(t("web.results.title"))}</h2>
       ${standingsMarkup(names(), totals, winners)}
       ${profilesMarkup()}
+      ${followPeopleMarkup()}
       <div class="rematch-box"></div>
       <div class="report">${esc(t("web.loading"))}</div>
       <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>
         <a class="button review-link" data-nav href="/?review=${esc(tableId)}&seat=${mySeat() ?? 0}">${esc(t("web.review.open"))}</a>
         <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></div></section>`;
     rematch.render(view.querySelector(".rematch-box"));
+    wireFollowButtons(view, followed);
     loadReport()
       .then((report) => {
         const box = view.querySelector(".results .report");
