@@ -19,6 +19,7 @@ The rules, each refused with its own code and nothing changed:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from raspisnoy.server.errors import Refusal, RequestError
@@ -126,7 +127,7 @@ class Friends:
         return InvitedOut(sent=True)
 
     @staticmethod
-    async def _existing(change: Any, user_id: str, other_id: str) -> None:
+    async def _existing(change: Callable[[str, str], bool], user_id: str, other_id: str) -> None:
         """Make ``change(user_id, other_id)``; ``not_found`` if the other is nobody."""
         try:
             await in_thread(change, user_id, other_id)

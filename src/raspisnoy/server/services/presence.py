@@ -217,15 +217,19 @@ class RedisPresence(Presence):
             if members
         }
 
+    async def refresh(self) -> None:
+        """Give every socket of this worker its whole lifetime again (one round)."""
+        held = list(self._members.values())
+        for start in range(0, len(held), _BATCH):
+            batch = held[start : start + _BATCH]
+            keys, members = [k for k, _ in batch], [m for _, m in batch]
+            await self._refresh(keys=keys, args=[self._lifetime_ms, *members])
+
     async def _refreshing(self) -> None:
         while True:
             await asyncio.sleep(self._lifetime_ms / 3000)
-            held = list(self._members.values())
             try:
-                for start in range(0, len(held), _BATCH):
-                    batch = held[start : start + _BATCH]
-                    keys, members = [k for k, _ in batch], [m for _, m in batch]
-                    await self._refresh(keys=keys, args=[self._lifetime_ms, *members])
+                await self.refresh()
             except (RedisError, OSError) as error:
                 _log.warning("cannot refresh presence: %s", error)
 
