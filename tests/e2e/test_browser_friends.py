@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from e2e_helpers import PHONE_SMALL, check_screen, enter
 from playwright.sync_api import Browser, Page
+from test_browser_chat import HOOKS
 
 
 @pytest.fixture
@@ -108,3 +109,30 @@ def test_follows_invitations_spectators_and_a_block(two_phones: list[Page]) -> N
     anna.click(".seating .invite-friend")
     anna.wait_for_selector("dialog .empty:has-text('Сейчас никого из друзей нет в сети.')")
     assert problems == []
+
+
+def test_an_invitation_to_a_hidden_tab_shows_in_its_title_and_as_a_notification(
+    two_phones: list[Page],
+) -> None:
+    anna, boris = two_phones
+    boris.context.add_init_script(HOOKS)  # a fake Notification, and a tab hidden at will
+    enter(anna, "Анна")
+    enter(boris, "Борис")
+    anna_id, boris_id = user_id(anna), user_id(boris)
+    assert anna.request.put(f"/api/friends/{boris_id}").ok
+    assert boris.request.put(f"/api/friends/{anna_id}").ok
+    boris.goto("/?friends")
+    boris.click(".friends .notify")  # asks for the permission, once
+    boris.wait_for_selector(".friends .notify:checked")
+    assert boris.evaluate("window.__asked") == 1
+    boris.evaluate("window.__hidden = true")
+    table = anna.request.post("/api/tables", data={"players": 3}).json()["id"]
+    sent = anna.request.post(f"/api/friends/{boris_id}/invite", data={"table_id": table})
+    assert sent.ok, sent.text()
+    boris.wait_for_function("() => window.__notifications.length > 0")
+    assert boris.evaluate("window.__notifications[0]") == {
+        "title": "Приглашение от Анна",
+        "body": "Анна зовёт вас за стол.",
+    }
+    assert boris.title() == "Приглашение от Анна"
+    assert boris.locator(".invitation").count() == 1  # in the page as well
