@@ -11,6 +11,7 @@ from raspisnoy.server.routes import (
     health,
     history,
     lobby,
+    offline,
     players,
     reviews,
     session,
@@ -40,4 +41,9 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by
 #: their own rules).
-OTHER_ROUTERS: tuple[APIRouter, ...] = (health.router, socket.router, lobby.router)
+OTHER_ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    socket.router,
+    lobby.router,
+    offline.router,
+)

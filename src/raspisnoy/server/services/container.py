@@ -24,6 +24,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
+from raspisnoy.server.services.offline import OfflineFiles, default_pyodide_dir
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
@@ -61,6 +62,7 @@ class Services:
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
+    offline: OfflineFiles = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -74,6 +76,7 @@ class Services:
         self.session_desk = SessionDesk(self.store, self.sessions, self.limits, self.hub)
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
+        self.offline = OfflineFiles(settings.pyodide_dir or default_pyodide_dir())
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:
