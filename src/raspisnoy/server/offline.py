@@ -106,7 +106,9 @@ class LocalTable:
             "bots": list(self.bots),
             "bot_delay_ms": self.bot_delay_ms,
         }
-        names = [name, *(f"bot {seat + 1}" for seat in range(1, players))]
+        # as the server names them (``seat_names``); the page words them itself
+        bots = (f"Bot {seat + 1} ({self.bots[seat]})" for seat in range(1, players))
+        names = [name, *bots]
         self.game = Game(rules, names, seed=seed)
         self.actions: list[tuple[int, str]] = []
         self._bots: dict[int, Bot] = {}
