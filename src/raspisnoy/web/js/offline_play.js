@@ -45,6 +45,7 @@ class OfflineConnection extends TableConnection {
     window.removeEventListener("online", this.wake);
     document.removeEventListener("visibilitychange", this.wake);
     this.request = request;
+    this.offline = true; // table.js leaves out what needs people or the server (chat)
     this.reports = new Map();
     this.requests = 0;
   }
@@ -58,7 +59,10 @@ class OfflineConnection extends TableConnection {
   fromEngine(message) {
     if (this.stopped) return;
     if (message.type === "opened") this.handlers.onOpened?.(message.id);
-    else if (message.type === "failed") this.handlers.onFatal(message.code, message.detail);
+    else if (message.type === "failed") {
+      this.handlers.onStatus("local");
+      this.handlers.onFatal(message.code, message.detail);
+    }
     else if (message.type === "storage") toast(t("web.offline.storage.full"), "error");
     else if (message.type === "report") this.reports.get(message.request)?.(message.report);
     else if (message.type !== "ready") {
@@ -75,7 +79,9 @@ class OfflineConnection extends TableConnection {
   report() {
     this.requests += 1;
     const request = this.requests;
-    return new Promise((resolve) => this.reports.set(request, resolve)).finally(() => this.reports.delete(request));
+    const answer = new Promise((resolve) => this.reports.set(request, resolve));
+    engine().postMessage({ type: "report", request });
+    return answer.finally(() => this.reports.delete(request));
   }
 
   stop() {

@@ -136,7 +136,7 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
 
   function render() {
     showStatus(s.status);
-    chat.element.style.display = s.table?.offline ? "none" : ""; // nobody to talk to offline
+    chat.element.style.display = connection.offline ? "none" : ""; // nobody to talk to offline
     if (s.fatal !== null) {
       view.innerHTML = `<section class="panel error"><p>${esc(tMaybe(`web.close.${s.fatal}`) ?? t("web.error.server", { detail: s.fatal }))}</p>
         <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
