@@ -14,8 +14,6 @@ import zipfile
 from functools import cached_property
 from pathlib import Path
 
-import raspisnoy
-
 __all__ = ["BUNDLE_FILES", "PYODIDE_FILES", "OfflineFiles", "default_pyodide_dir"]
 
 #: Pyodide's files that the worker loads (all of them: nothing comes from a CDN).
@@ -26,7 +24,8 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-_PACKAGE = Path(raspisnoy.__file__).parent
+#: The ``raspisnoy`` package's folder (``server/services/`` is two below it).
+_PACKAGE = Path(__file__).resolve().parents[2]
 #: What the worker's Python needs, relative to the package's folder: the rules, the pure
 #: bots, the socket's message shapes and the offline table. Folders whose ``__init__``
 #: would pull in the server's or Numba's imports (``bots``, ``server/wire``) are shipped
