@@ -13,8 +13,9 @@ the page's memory, in Chromium with its CPU slowed down as a phone's (CDP
 - **bot move**: the time between two bot moves in a row as the page receives them, with
   no bot delay: the bot's decision in Pyodide plus its messages and the save to
   IndexedDB; median and 95th percentile over whole games of heuristic bots.
-- **memory**: the resident memory of Chromium's renderer processes (the page and its
-  worker), before the first offline game and during it, from ``/proc`` (Linux).
+- **memory**: the resident memory of this Chromium's renderer processes (the page and
+  its worker), before the first offline game, during it and after the last, from
+  ``/proc`` (Linux).
 
     .venv/bin/python benchmarks/offline_play.py [--throttle 4] [--games 2] [--json out.json]
 """
@@ -30,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +61,7 @@ WATCH_BOTS = """(() => {
     }
   };
 })()"""
-KEPT = """() => caches.keys()
+KEPT = """() => navigator.serviceWorker.controller && caches.keys()
   .then((names) => Promise.all(names.map((name) => caches.open(name)
     .then((cache) => cache.match('/offline/pyodide/pyodide.asm.wasm')))))
   .then((found) => found.some(Boolean))"""
@@ -80,19 +82,41 @@ def file_bytes() -> dict[str, Any]:
     }
 
 
-def renderer_rss_mb() -> float:
-    """The resident memory of Chromium's renderer processes, in MB."""
-    total = 0
+def _processes() -> dict[int, tuple[int, bytes]]:
+    """Every process: its parent and its command line."""
+    found = {}
     for entry in Path("/proc").iterdir():
-        try:
-            if b"--type=renderer" not in (entry / "cmdline").read_bytes():
-                continue
-            status = (entry / "status").read_text()
-        except (OSError, ValueError):
+        if not entry.name.isdigit():
             continue
-        for line in status.splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            found[int(entry.name)] = (parent, (entry / "cmdline").read_bytes())
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def renderer_rss_mb(marker: str) -> float:
+    """The resident memory, in MB, of the renderer processes (the page and its worker)
+    of the Chromium launched with ``marker`` among its arguments, not of any other."""
+    processes = _processes()
+    ours = {pid for pid, (_, line) in processes.items() if marker.encode() in line}
+    grown = True
+    while grown:
+        more = {pid for pid, (parent, _) in processes.items() if parent in ours} - ours
+        ours |= more
+        grown = bool(more)
+    total = 0
+    for pid in ours:
+        if b"--type=renderer" not in processes[pid][1]:
+            continue
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        total += sum(
+            int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")
+        )
     return total / 1024
 
 
@@ -140,8 +164,10 @@ def measure(throttle: float, games: int) -> dict[str, Any]:
     server.start()
     try:
         with sync_playwright() as playwright:
+            marker = f"--raspisnoy-bench={uuid.uuid4().hex}"  # finds this browser's processes
             browser = playwright.chromium.launch(
-                executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+                executable_path=CHROMIUM,
+                args=["--headless", "--no-sandbox", "--disable-gpu", marker],
             )
             context = browser.new_context(
                 base_url=server.url, locale="ru-RU", viewport={"width": 360, "height": 640}
@@ -158,15 +184,15 @@ def measure(throttle: float, games: int) -> dict[str, Any]:
             page.wait_for_selector(".offline-start")
             cdp = context.new_cdp_session(page)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-            figures["rss_before_mb"] = renderer_rss_mb()
+            figures["rss_before_mb"] = renderer_rss_mb(marker)
             first = tap_to_playable(page, ".offline-start")
-            figures["rss_playing_mb"] = renderer_rss_mb()
+            figures["rss_playing_mb"] = renderer_rss_mb(marker)
             play_out(page)
             later = []
             for _ in range(games - 1):
                 later.append(tap_to_playable(page, "#results a[href='/?offline=new']"))
                 play_out(page)
-            figures["rss_after_mb"] = renderer_rss_mb()
+            figures["rss_after_mb"] = renderer_rss_mb(marker)
             figures["first_game"] = {"shown_s": first[0], "playable_s": first[1]}
             figures["next_games"] = [{"shown_s": s, "playable_s": p} for s, p in later]
             gaps = bot_move_ms(page)

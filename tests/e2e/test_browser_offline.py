@@ -24,8 +24,8 @@ SHORT = {
     "bots": "heuristic",
     "bot_delay_ms": 0,
 }
-#: Whether the service worker has kept offline play's files (its last one is the largest).
-KEPT = """() => caches.keys()
+#: Whether the service worker controls the page and has kept offline play's files.
+KEPT = """() => navigator.serviceWorker.controller && caches.keys()
   .then((names) => Promise.all(names.map((name) => caches.open(name)
     .then((cache) => cache.match('/offline/pyodide/pyodide.asm.wasm')))))
   .then((found) => found.some(Boolean))"""
@@ -135,6 +135,22 @@ def test_a_damaged_kept_game_is_said_and_kept(visitor: BrowserContext) -> None:
     shot(page, "damaged")
     page.goto("/?offline")
     page.wait_for_selector(".saved-game[data-id='local-broken']")
+
+
+def test_a_full_storage_is_said_and_the_game_goes_on(visitor: BrowserContext, server: str) -> None:
+    """The device's storage full (the origin's quota cut below what the kept files
+    take): the game is not kept, the player is told so once, and plays on."""
+    page = first_visit(visitor)
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.wait_for_selector(".offline-start")
+    cdp = visitor.new_cdp_session(page)
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": server, "quotaSize": 1})
+    page.click(".offline-start")
+    page.wait_for_selector("#toast.show, .toast.show", timeout=60_000)
+    assert "Память устройства заполнена" in page.inner_text("#toast")
+    shot(page, "storage-full")
+    assert play_until(page, "2") == "2"  # the game went on
 
 
 def test_a_server_without_pyodide_says_offline_play_is_not_installed(

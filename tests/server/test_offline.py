@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from leak_check import EVERY_KIND, check
-from server_helpers import FAST, Server
+from server_helpers import FAST, Api, Server
 
 from raspisnoy.core import PRESETS, InvalidInputError, loads_record, parse_action, replay
 from raspisnoy.server.config import ServerSettings
@@ -206,3 +206,66 @@ def test_the_offline_routes_say_the_same_to_everyone(server: Server) -> None:
         assert mine.content == theirs.content
         assert table["id"].encode() not in mine.content
         assert b"set-cookie" not in {key.encode() for key in mine.headers}
+
+
+def finished_save(**settings: Any) -> Message:
+    table = LocalTable.new(
+        {"rules": {"preset": "classic", "custom_plan": ["1", "2", "3"]}, "players": 3, **settings},
+        "Аня на поезде",
+    )
+    play_out(table)
+    return json.loads(json.dumps(table.save()))  # as the device keeps it (JSON)
+
+
+def my_games(api: Api) -> list[Message]:
+    games: list[Message] = api.http.get("/api/me/games").json()["games"]
+    return games
+
+
+def test_a_finished_offline_game_goes_to_the_history_unrated(server: Server) -> None:
+    """Uploaded: a finished, private, unrated game of the player and the bots, whose
+    report is the device's, under the player's own name; nobody else's history has it."""
+    anna, vera = Api(server.base, "Anna"), Api(server.base, "Vera")
+    save = finished_save(bots="heuristic")
+    answer = anna.post("/api/offline/games", game=save)
+    assert answer.status_code == 201, answer.text
+    stored = answer.json()
+    (game,) = [g for g in my_games(anna) if g["id"] == stored["id"]]
+    assert game["status"] == "over"
+    row = server.store.get_table(stored["id"])
+    assert row.public is False and row.rated is False
+    assert row.names is not None and row.names[0] == "Anna"
+    assert [seat.user_id for seat in row.seats] == [anna.user["id"], None, None]
+    report = anna.http.get(f"/api/games/{stored['id']}/score").json()
+    assert report["totals"] == list(LocalTable.load(save).game.totals)
+    assert report["complete"] is True
+    assert all(g["id"] != stored["id"] for g in my_games(vera))
+
+
+@pytest.mark.parametrize(
+    ("tamper", "code", "status"),
+    [
+        (
+            lambda save: {**save, "actions": [[1, "AS"], *save["actions"][1:]]},
+            "offline_game_invalid",
+            422,
+        ),
+        (lambda save: {**save, "actions": save["actions"][:-1]}, "offline_game_not_over", 409),
+        (lambda save: {**save, "seed": save["seed"] + "x"}, "offline_game_invalid", 422),
+        (lambda save: {**save, "format": 2}, "offline_game_invalid", 422),
+    ],
+)
+def test_a_tampered_offline_game_is_refused_and_nothing_stored(
+    server: Server, tamper: Callable[[Message], Message], code: str, status: int
+) -> None:
+    anna = Api(server.base, "Anna")
+    before = my_games(anna)
+    answer = anna.post("/api/offline/games", game=tamper(finished_save()))
+    assert answer.status_code == status, answer.text
+    assert answer.json()["code"] == code
+    assert my_games(anna) == before
+
+
+def test_only_a_player_with_a_session_uploads(server: Server) -> None:
+    answer = httpx.post(f"{server.base}/api/offline/games", json={"game": finished_save()})
+    assert answer.status_code == 401

@@ -100,7 +100,7 @@ class LocalTable:
         self.seed = seed
         self.bots = _seat_bots(settings.get("bots", STRONGEST), players)
         self.bot_delay_ms = _bounded_int(settings, "bot_delay_ms", 800, 10_000)
-        self.settings = {
+        self.settings: Json = {
             "rules": rules.to_json(),
             "players": players,
             "bots": list(self.bots),
@@ -110,6 +110,8 @@ class LocalTable:
         bots = (f"Bot {seat + 1} ({self.bots[seat]})" for seat in range(1, players))
         names = [name, *bots]
         self.game = Game(rules, names, seed=seed)
+        #: Who dealt first (drawn from the seed, as at the server's tables).
+        self.first_dealer = self.game.dealer
         self.actions: list[tuple[int, str]] = []
         self._bots: dict[int, Bot] = {}
         for seat, text in actions:

@@ -12,6 +12,7 @@ from raspisnoy.server.routes import (
     history,
     lobby,
     offline,
+    offline_games,
     players,
     reviews,
     session,
@@ -37,6 +38,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         share,
         casino,
         reviews,
+        offline_games,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

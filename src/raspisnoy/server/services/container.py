@@ -24,7 +24,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
-from raspisnoy.server.services.offline import OfflineFiles, default_pyodide_dir
+from raspisnoy.server.services.offline import OfflineFiles, OfflineGames, default_pyodide_dir
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
@@ -63,6 +63,7 @@ class Services:
     review_desk: ReviewDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
     offline: OfflineFiles = field(init=False)
+    offline_games: OfflineGames = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -77,6 +78,7 @@ class Services:
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
         self.offline = OfflineFiles(settings.pyodide_dir or default_pyodide_dir())
+        self.offline_games = OfflineGames(self.store)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:

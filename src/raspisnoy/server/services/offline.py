@@ -1,4 +1,6 @@
-"""The files of offline play (docs/offline.md): Pyodide's, which ``scripts/bootstrap``
+"""Offline play (docs/offline.md): its files, and offline games brought to the history.
+
+The files: Pyodide's, which ``scripts/bootstrap``
 installs with npm into ``.offline/`` (never committed), and the bundle of raspisnoy's
 pure modules that the browser's worker runs, zipped from the package's own files.
 
@@ -11,10 +13,19 @@ import hashlib
 import io
 import json
 import zipfile
+from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
-__all__ = ["BUNDLE_FILES", "PYODIDE_FILES", "OfflineFiles", "default_pyodide_dir"]
+from raspisnoy.core import InvalidInputError
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.offline import LocalTable
+from raspisnoy.server.services.results import Results
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.store import EventRow, Store, TableRow, UserRow
+
+__all__ = ["BUNDLE_FILES", "PYODIDE_FILES", "OfflineFiles", "OfflineGames", "default_pyodide_dir"]
 
 #: Pyodide's files that the worker loads (all of them: nothing comes from a CDN).
 PYODIDE_FILES = (
@@ -89,3 +100,49 @@ class OfflineFiles:
                 version = json.loads(package.read_text()).get("version")
         bundle = hashlib.sha256(self.bundle).hexdigest()[:16] if self.installed else None
         return {"installed": self.installed, "pyodide": version, "bundle": bundle}
+
+
+class OfflineGames:
+    """Offline games brought to the player's history (``upload``): checked by replaying
+    them (``LocalTable.load`` deals from the seed and applies every action by the
+    rules), stored as a finished, unrated, private table of the player and bots."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._results = Results(store)
+
+    async def upload(self, user: UserRow, save: Mapping[str, Any]) -> TableRow:
+        """The finished game ``save`` (``LocalTable.save``'s) in ``user``'s history;
+        ``offline_game_invalid`` if it does not replay, ``offline_game_not_over`` if it
+        is unfinished: nothing is stored then."""
+        try:
+            table = LocalTable.load(save)
+        except InvalidInputError as error:
+            raise RequestError(Refusal.OFFLINE_GAME_INVALID, str(error)) from None
+        if not table.game.is_over:
+            raise RequestError(Refusal.OFFLINE_GAME_NOT_OVER, "the offline game is not over")
+        row = await in_thread(self._store_game, user, table)
+        await self._results.finish(row, table.game)
+        return await in_thread(self._store.get_table, row.id)
+
+    def _store_game(self, user: UserRow, table: LocalTable) -> TableRow:
+        """The table, started and with every action, as the server would have stored it."""
+        settings = table.settings
+        row = self._store.create_table(
+            host_id=user.id,
+            public=False,
+            rules=settings["rules"],
+            bots=table.bots,
+            turn_seconds=0,
+            bot_delay_ms=table.bot_delay_ms,
+            stand_in=table.bots[0],
+            seed=table.seed,
+        )
+        names = (user.nickname, *table.game.names[1:])
+        self._store.start_table(row.id, names, table.first_dealer)
+        events = [
+            EventRow(row.id, seq, seat, action, None)
+            for seq, (seat, action) in enumerate(table.actions, start=1)
+        ]
+        self._store.append_events(events)
+        return self._store.get_table(row.id)

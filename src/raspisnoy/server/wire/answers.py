@@ -44,6 +44,7 @@ __all__ = [
     "KindOut",
     "LeaderboardOut",
     "LogoutOut",
+    "OfflineGameOut",
     "OfflineStatusOut",
     "OptionOut",
     "PresetFiguresOut",
@@ -681,3 +682,10 @@ class OfflineStatusOut(_Out):
     installed: bool
     pyodide: str | None
     bundle: str | None
+
+
+class OfflineGameOut(_Out):
+    """``POST /api/offline/games``: the stored game's id and its replay's address."""
+
+    id: str
+    replay: str

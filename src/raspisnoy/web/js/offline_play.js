@@ -3,9 +3,10 @@
 // (/?offline=ID: table.js itself, behind OfflineConnection) and the lobby's note. The game
 // runs in offline_worker.js on raspisnoy's own engine; it is never rated and lives only
 // on this device.
+import { ApiError, post } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { presetLabel, t } from "./i18n.js";
-import { deleteGame, savedGames } from "./offline_store.js";
+import { deleteGame, saveGame, savedGames } from "./offline_store.js";
 import { quickSettings } from "./quick.js";
 import { showTable } from "./table.js";
 import { esc, toast } from "./ui.js";
@@ -110,9 +111,38 @@ function newGameRequest(app) {
   return { type: "new", settings: body, name };
 }
 
-/** The lobby's note: what offline play is, and the way to it (or that it is missing). */
+/** Brings the finished offline games not yet uploaded to the signed-in player's history
+ * (unrated; the server replays each). A game the server refuses is marked so, with the
+ * reason said; one that could not be sent (no network) waits for the next time. */
+export async function uploadFinished() {
+  let games;
+  try {
+    games = await savedGames();
+  } catch {
+    return; // the store cannot be read: the offline screen says so
+  }
+  let uploaded = 0;
+  for (const game of games.filter((kept) => kept.over && !kept.uploaded && !kept.refused)) {
+    try {
+      const stored = await post("/offline/games", { game });
+      await saveGame({ ...game, uploaded: stored.id });
+      uploaded += 1;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500) return;
+      await saveGame({ ...game, refused: error.code ?? "invalid" });
+      toast(error.message, "error");
+    }
+  }
+  if (uploaded) toast(t("web.offline.uploaded", { count: uploaded }));
+}
+
+/** The lobby's note: what offline play is, and the way to it (or that it is missing);
+ * the finished offline games go to the history meanwhile. */
 export function offlineNote(app, element) {
-  if (app.user) localStorage.setItem(NAME_KEY, app.user.nickname);
+  if (app.user) {
+    localStorage.setItem(NAME_KEY, app.user.nickname);
+    uploadFinished();
+  }
   offlineInstalled().then((installed) => {
     element.innerHTML = installed
       ? `<p>${esc(t("web.offline.note"))}</p><a class="button" data-nav href="/?offline">${esc(t("web.offline.open"))}</a>`
@@ -140,7 +170,11 @@ export function showOffline(view, app) {
     const settings = game.settings ?? {};
     const preset = presetLabel(settings.rules?.preset ?? "");
     const when = new Date(game.updated ?? 0).toLocaleString();
-    const status = t(game.over ? "web.offline.saved.over" : "web.offline.saved.playing");
+    const status = [
+      t(game.over ? "web.offline.saved.over" : "web.offline.saved.playing"),
+      ...(game.uploaded ? [t("web.offline.saved.history")] : []),
+      ...(game.refused ? [t("web.offline.saved.refused")] : []),
+    ].join(" · ");
     return `<li class="saved-game" data-id="${esc(game.id)}"><span>${esc(preset)} · ${esc(status)} · <time>${esc(when)}</time></span>
       <a class="button small" data-nav href="/?offline=${encodeURIComponent(game.id)}">${esc(t(game.over ? "web.offline.saved.show" : "web.offline.saved.resume"))}</a>
       <button type="button" class="small forget" data-id="${esc(game.id)}">${esc(t("web.offline.saved.forget"))}</button></li>`;
