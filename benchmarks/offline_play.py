@@ -61,7 +61,7 @@ WATCH_BOTS = """(() => {
     }
   };
 })()"""
-KEPT = """() => navigator.serviceWorker.controller && caches.keys()
+KEPT = """() => navigator.serviceWorker.controller !== null && caches.keys()
   .then((names) => Promise.all(names.map((name) => caches.open(name)
     .then((cache) => cache.match('/offline/pyodide/pyodide.asm.wasm')))))
   .then((found) => found.some(Boolean))"""
@@ -178,7 +178,8 @@ def measure(throttle: float, games: int) -> dict[str, Any]:
             page.evaluate(
                 "body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(QUICK)
             )
-            page.wait_for_function(KEPT, polling=500, timeout=300_000)
+            while not page.evaluate(KEPT):  # an answer of a promise: not wait_for_function
+                page.wait_for_timeout(500)
             context.set_offline(True)
             page.reload()
             page.wait_for_selector(".offline-start")
