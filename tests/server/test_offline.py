@@ -214,7 +214,8 @@ def finished_save(**settings: Any) -> Message:
         "Аня на поезде",
     )
     play_out(table)
-    return json.loads(json.dumps(table.save()))  # as the device keeps it (JSON)
+    save: Message = json.loads(json.dumps(table.save()))  # as the device keeps it (JSON)
+    return save
 
 
 def my_games(api: Api) -> list[Message]:
