@@ -150,6 +150,9 @@ class ServerSettings(BaseSettings):
     #: How the server logs: ``json`` (one object a line, with the request id), ``text``,
     #: or ``None``: text when standard error is a terminal, JSON otherwise.
     log_format: Literal["json", "text"] | None = None
+    #: Pyodide's files for offline play (docs/offline.md); ``None``: where
+    #: ``scripts/bootstrap`` installs them, ``.offline/node_modules/pyodide`` of the checkout.
+    pyodide_dir: Path | None = None
 
     def database(self) -> str:
         """The database URL: ``database_url``, else the SQLite file in ``data_dir``."""

@@ -79,6 +79,10 @@ class Refusal(StrEnum):
     NO_HAND = "no_hand"
     REFILL_NOT_DUE = "refill_not_due"
     HAND_NOT_OVER = "hand_not_over"
+    #: An offline game brought to the history (``services.offline``) that does not
+    #: replay by the rules (altered or damaged), or that is not over.
+    OFFLINE_GAME_INVALID = "offline_game_invalid"
+    OFFLINE_GAME_NOT_OVER = "offline_game_not_over"
     # The sockets' ``error`` messages.
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
@@ -139,6 +143,8 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NOT_FRIENDS: 403,
     Refusal.FRIEND_OFFLINE: 409,
     Refusal.TABLE_OVER: 409,
+    Refusal.OFFLINE_GAME_INVALID: 422,
+    Refusal.OFFLINE_GAME_NOT_OVER: 409,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

@@ -1,13 +1,15 @@
 // The service worker (registered by js/offline.js; at /sw.js, so its scope is the whole
 // site): keeps the page's shell (the HTML, the style, the scripts, the catalogs, the
-// icons) so that the installed game opens without a connection and says so.
+// icons) so that the installed game opens without a connection and says so, and, where
+// the server has them, offline play's files (docs/offline.md: Pyodide and the bundle of
+// raspisnoy's engine), so that a game against bots runs with no network at all.
 //
 // Network first: whenever the server answers, its answer is used (and kept), so a reload
 // always gets the newest page; the kept copy is used only when the network fails. The
 // API, the sockets and the health probe are never touched: game state comes from the
 // server or not at all, never stale from a cache.
 
-const CACHE = "raspisnoy-shell-v1";
+const CACHE = "raspisnoy-shell-v2";
 /** The shell, fetched when the worker installs (tests/server/test_web_app.py checks that
  * it names every file the page loads). */
 const SHELL = [
@@ -36,6 +38,9 @@ const SHELL = [
   "/js/lobby_live.js",
   "/js/main.js",
   "/js/offline.js",
+  "/js/offline_play.js",
+  "/js/offline_store.js",
+  "/js/offline_worker.js",
   "/js/profile.js",
   "/js/quick.js",
   "/js/rematch.js",
@@ -48,7 +53,17 @@ const SHELL = [
   "/js/turn.js",
   "/js/ui.js",
 ];
-const KEPT = new Set(SHELL);
+/** Offline play's files, kept when the server says it has them (GET /offline/status). */
+const OFFLINE = [
+  "/offline/status",
+  "/offline/raspisnoy.zip",
+  "/offline/pyodide/pyodide.mjs",
+  "/offline/pyodide/pyodide.asm.mjs",
+  "/offline/pyodide/pyodide.asm.wasm",
+  "/offline/pyodide/python_stdlib.zip",
+  "/offline/pyodide/pyodide-lock.json",
+];
+const KEPT = new Set([...SHELL, ...OFFLINE]);
 /** Paths whose answers are live: never from the cache. */
 const LIVE = /^\/(api|ws)\/|^\/healthz$/;
 
@@ -56,10 +71,20 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(SHELL))
+      .then((cache) => cache.addAll(SHELL).then(() => keepOffline(cache)))
       .then(() => self.skipWaiting()),
   );
 });
+
+/** Offline play's files, if the server has them; without them the shell works online. */
+async function keepOffline(cache) {
+  try {
+    const status = await fetch("/offline/status");
+    if (status.ok && (await status.clone().json()).installed) await cache.addAll(OFFLINE);
+  } catch {
+    // not installed, or the network went: the page says offline play is not at hand
+  }
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(

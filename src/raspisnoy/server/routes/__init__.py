@@ -12,6 +12,8 @@ from raspisnoy.server.routes import (
     health,
     history,
     lobby,
+    offline,
+    offline_games,
     players,
     reviews,
     session,
@@ -38,8 +40,14 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         casino,
         reviews,
         friends,
+        offline_games,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by
 #: their own rules).
-OTHER_ROUTERS: tuple[APIRouter, ...] = (health.router, socket.router, lobby.router)
+OTHER_ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    socket.router,
+    lobby.router,
+    offline.router,
+)

@@ -25,6 +25,7 @@ from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
 from raspisnoy.server.services.friends import Friends
+from raspisnoy.server.services.offline import OfflineFiles, OfflineGames, default_pyodide_dir
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.presence import Presence, RedisPresence
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
@@ -66,6 +67,8 @@ class Services:
     #: Who is online and where; the notices to a person's pages (docs/friends.md).
     presence: Presence = field(init=False)
     friends: Friends = field(init=False)
+    offline: OfflineFiles = field(init=False)
+    offline_games: OfflineGames = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -90,6 +93,8 @@ class Services:
         self.friends = Friends(
             self.store, FriendsRepository(self.store), self.presence, self.limits
         )
+        self.offline = OfflineFiles(settings.pyodide_dir or default_pyodide_dir())
+        self.offline_games = OfflineGames(self.store)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:

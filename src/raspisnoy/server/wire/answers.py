@@ -44,6 +44,8 @@ __all__ = [
     "KindOut",
     "LeaderboardOut",
     "LogoutOut",
+    "OfflineGameOut",
+    "OfflineStatusOut",
     "OptionOut",
     "PresetFiguresOut",
     "PresetOut",
@@ -668,3 +670,22 @@ class HintOut(_Out):
     seat: int
     suggested: str
     choices: list[ChoiceOut]
+
+
+# ------------------------------------------------------------------------- offline play
+
+
+class OfflineStatusOut(_Out):
+    """``GET /offline/status`` (docs/offline.md): whether this server has offline play's
+    files, Pyodide's version and the bundle's (a hash of its bytes)."""
+
+    installed: bool
+    pyodide: str | None
+    bundle: str | None
+
+
+class OfflineGameOut(_Out):
+    """``POST /api/offline/games``: the stored game's id and its replay's address."""
+
+    id: str
+    replay: str

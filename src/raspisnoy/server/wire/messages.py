@@ -14,9 +14,7 @@ game state. A spectator's view is ``game.view(None)``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
-
-import orjson
+from typing import TYPE_CHECKING, Any, Protocol
 
 from raspisnoy.core import (
     Action,
@@ -31,17 +29,16 @@ from raspisnoy.core import (
     replay_report,
 )
 from raspisnoy.core.fast import ALL_CARDS
-from raspisnoy.store import (
-    ChatRow,
-    TableRow,
-    UserRow,
-)
+
+if TYPE_CHECKING:  # only named here: the game's shapes run in the browser (docs/offline.md)
+    from raspisnoy.store import ChatRow, TableRow, UserRow
 
 __all__ = [
     "PROTOCOL_VERSION",
     "Json",
     "SeatPresence",
     "ack_message",
+    "action_event",
     "action_text",
     "chat_json",
     "encode",
@@ -72,7 +69,11 @@ def encode(message: Json) -> str:
     """A server message as compact JSON text (names and nicknames kept as written).
 
     orjson, because encoding a view for every seat after every action is a large share
-    of the server's work, and orjson does it several times faster than ``json``."""
+    of the server's work, and orjson does it several times faster than ``json``. Imported
+    here, not above: the rest of this module also runs in the browser, with the game on
+    the device (docs/offline.md), where there is no orjson."""
+    import orjson
+
     return orjson.dumps(message).decode()
 
 
@@ -85,6 +86,8 @@ def epoch_ms(moment: float | None) -> int | None:
 
 #: The phases in which a round is dealt and not yet scored.
 _DEALT = (Phase.BID, Phase.PLAY)
+#: The phases between rounds: the game over, or a control round to be chosen.
+_BETWEEN_ROUNDS = (Phase.OVER, Phase.CHOOSE)
 #: Every card's notation by index. ``str(card)`` is a Python call per card, and the views
 #: sent after every action name dozens of cards for every seat.
 _CARD_TEXT = tuple(str(card) for card in ALL_CARDS)
@@ -330,6 +333,34 @@ def event_message(
         "round": round_done,
         "deadline_ms": epoch_ms(deadline),
     }
+
+
+def action_event(
+    version: int,
+    before: Game,
+    after: Game,
+    seat: int,
+    action: Action,
+    by: str,
+    deadline: float | None,
+) -> Json:
+    """The ``event`` of ``action`` by ``seat`` (``by``: a person, "bot" or "stand-in"),
+    which took the game from ``before`` to ``after``, with the trick and round it closed."""
+    # A round ends when the next one starts, the game ends, or a control round is to be
+    # chosen; choosing one starts a round without ending any.
+    number = before.round.number
+    ended = after.round.number != number or after.phase in _BETWEEN_ROUNDS
+    round_done = None
+    if ended and before.phase is not Phase.CHOOSE:
+        round_done = round_summary(after.rounds()[number - 1])
+    trick_done = None
+    if type(action) is Play and not after.trick.plays:  # the action closed a trick
+        trick_done = (
+            round_done["tricks"][-1] if round_done else trick_json(after.view(None).tricks[-1])
+        )
+    return event_message(
+        version, {"seat": seat, "action": str(action), "by": by}, trick_done, round_done, deadline
+    )
 
 
 def table_message(version: int, table: Json) -> Json:

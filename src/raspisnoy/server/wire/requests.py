@@ -18,6 +18,7 @@ __all__ = [
     "EntryIn",
     "NewPasswordIn",
     "NicknameIn",
+    "OfflineGameIn",
     "PasswordIn",
     "QrIn",
     "RoundIn",
@@ -135,3 +136,11 @@ class DecisionIn(BaseModel):
     box: StrictInt
     action: Literal["fold", "bet", "buy", "change", "buy-dealer", "decline"]
     cards: Annotated[list[StrictStr], Field(max_length=5)] | None = None
+
+
+class OfflineGameIn(BaseModel):
+    """An offline game as the device keeps it (``LocalTable.save``, docs/offline.md);
+    ``services.offline`` checks it by replaying it."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: dict[str, Any]

@@ -1,6 +1,7 @@
 // The table's WebSocket (docs/PROTOCOL.md): reconnects on its own, resyncs on any gap in
 // the event versions, and resends unacknowledged actions under their ids so that an
 // action is never lost nor applied twice.
+import { get } from "./api.js";
 
 const PING_MS = 15000;
 const PONG_TIMEOUT_MS = 10000;
@@ -62,6 +63,11 @@ export class TableConnection {
     const id = `${Date.now().toString(36)}-${this.counter}`;
     this.pending.set(id, action);
     this.send({ type: "act", id, action });
+  }
+
+  /** The game's score report as this player may know it (`GET /api/games/{id}/score`). */
+  report() {
+    return get(`/games/${encodeURIComponent(this.tableId)}/score`);
   }
 
   /** Asks for a fresh `state` (also the way to stop being marked away). */

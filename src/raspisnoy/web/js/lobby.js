@@ -9,6 +9,7 @@ import { showInvitation } from "./friends.js";
 import { LobbyFeed } from "./lobby_live.js";
 import { failureMarkup } from "./offline.js";
 import { installPanel } from "./install.js";
+import { offlineNote } from "./offline_play.js";
 import { presetOf, quickGame, quickSettings, rememberTable } from "./quick.js";
 import { esc, playerName, toast } from "./ui.js";
 
@@ -113,6 +114,7 @@ export function showLobby(view, app) {
             <p class="hint">${esc(t("web.lobby.quick.hint", { preset: presetLabel(presetOf(quick)), players: quick.players }))}
               ${remembered ? esc(t("web.lobby.quick.last")) : ""}</p>
             <button type="button" class="primary big quick-start">${esc(t("web.lobby.quick.start"))}</button>
+            <div class="offline-note"></div>
           </section>
           <section class="panel">
             <h2>${esc(t("web.games.title"))}</h2>
@@ -150,6 +152,7 @@ export function showLobby(view, app) {
       drawLive();
       view.querySelector(".install-slot").replaceWith(installPanel());
       view.querySelector(".quick-start").addEventListener("click", (event) => startQuick(event.currentTarget));
+      offlineNote(app, view.querySelector(".offline-note"));
       const panel = view.querySelector("#create-panel");
       panel.addEventListener("toggle", () => (state.createOpen = panel.open));
       state.form = createForm(view.querySelector("#create-form"), state.catalogue, state.form, app);

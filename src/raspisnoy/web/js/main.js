@@ -1,7 +1,8 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
 // (/?player=ID), the leaderboard (/?leaderboard), friends (/?friends), a review (/?review=ID&seat=N), the
-// scorekeeper (/score) and the casino game (/casino).
+// scorekeeper (/score), the casino game (/casino) and offline play (/?offline, a game
+// on this device /?offline=ID), which needs no server at all.
 import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import { showCasino } from "./casino.js";
@@ -19,6 +20,7 @@ import { showLeaderboard } from "./leaderboard.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
 import { watchInstall } from "./install.js";
 import { failureMarkup, installOffline } from "./offline.js";
+import { showOffline, showOfflineTable } from "./offline_play.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
 import { showReview } from "./review.js";
@@ -79,6 +81,12 @@ async function route() {
     // Replays, shared score sheets and a sheet's hand-over link are for anyone with the
     // link: no nickname needed.
     app.screen = score ? showScore(view, app, params) : showReplay(view, params.get("replay"));
+    return;
+  }
+  if (params.has("offline")) {
+    // Games against bots on this device: no server, no session needed.
+    const id = params.get("offline");
+    app.screen = id ? showOfflineTable(view, app, id) : showOffline(view, app);
     return;
   }
   // Profiles and the leaderboard are public: anyone may look, signed in or not.
@@ -181,6 +189,12 @@ async function start() {
   try {
     app.user = await currentUser();
   } catch (error) {
+    if (new URLSearchParams(location.search).has("offline")) {
+      // offline play needs no session: the screen as usual
+      renderHeader();
+      await route();
+      return;
+    }
     // No session to be had (no connection, say): the failure is the screen, redrawn in
     // the language chosen meanwhile.
     const view = document.getElementById("view");

@@ -32,5 +32,6 @@ export function failureMarkup(error) {
   return `<section class="panel offline" role="alert">
     <h1>${esc(t("web.lobby.offline.title"))}</h1>
     <p>${esc(t("web.lobby.offline.text"))}</p>
-    <a class="button primary" href="${esc(location.href)}">${esc(t("web.lobby.offline.retry"))}</a></section>`;
+    <a class="button primary" href="${esc(location.href)}">${esc(t("web.lobby.offline.retry"))}</a>
+    <a class="button" data-nav href="/?offline">${esc(t("web.offline.open"))}</a></section>`;
 }

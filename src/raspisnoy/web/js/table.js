@@ -1,7 +1,7 @@
 // A table: seating before the start, then the game (seats, trick, hand, bidding, the
 // joker dialog, last trick, score sheet) and the results. All game state comes from the
 // server's messages; the page only draws it and sends the actions the view lists as legal.
-import { get, post, socketErrorText } from "./api.js";
+import { post, socketErrorText } from "./api.js";
 import { cardName, cardSvg, parseCard, sortHand, suitIcon, SUITS } from "./cards.js";
 import { tableChat } from "./chat.js";
 import { TableConnection } from "./connection.js";
@@ -33,7 +33,9 @@ const ICONS = {
     '<svg class="icon-art" viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="6" width="10" height="14" rx="2" transform="rotate(-12 8 13)"/><rect x="10" y="4" width="10" height="14" rx="2"/><path d="M13 11h4m-2-2-2 2 2 2"/></svg>',
 };
 
-export function showTable(view, app, tableId) {
+/** The table `tableId`; `connect(tableId, handlers)` makes its connection: the server's
+ * socket, or the engine on this device for an offline game (offline_play.js). */
+export function showTable(view, app, tableId, connect = (id, handlers) => new TableConnection(id, handlers)) {
   const s = {
     table: null,
     you: null,
@@ -55,7 +57,7 @@ export function showTable(view, app, tableId) {
     following: null, // whom the viewer follows (user ids), for the follow buttons
     followingAsked: false,
   };
-  const connection = new TableConnection(tableId, {
+  const connection = connect(tableId, {
     onState(message) {
       s.table = message.table;
       s.you = message.you;
@@ -154,6 +156,7 @@ export function showTable(view, app, tableId) {
 
   function render() {
     showStatus(s.status);
+    chat.element.style.display = connection.offline ? "none" : ""; // nobody to talk to offline
     if (s.fatal !== null) {
       view.innerHTML = `<section class="panel error"><p>${esc(tMaybe(`web.close.${s.fatal}`) ?? t("web.error.server", { detail: s.fatal }))}</p>
         <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
@@ -460,7 +463,7 @@ export function showTable(view, app, tableId) {
           <span>${esc(tn("web.round.cards", game.cards))}</span>${kindBadge(game.kind)}${bidSumMarkup()}</div>
         ${trumpMarkup()}
         <div class="bar-buttons">
-          ${myTurn() && !s.table.rated ? `<button class="small hint-button" title="${esc(t("web.hint.button"))}">${ICONS.hint}<span class="label">${esc(t("web.hint.button"))}</span></button>` : ""}
+          ${myTurn() && !s.table.rated && !s.table.offline ? `<button class="small hint-button" title="${esc(t("web.hint.button"))}">${ICONS.hint}<span class="label">${esc(t("web.hint.button"))}</span></button>` : ""}
           <button class="small last-trick" ${lastTrick ? "" : "disabled"} title="${esc(t("web.lasttrick.button"))}">${ICONS.lastTrick}<span class="label">${esc(t("web.lasttrick.button"))}</span></button>
           <button class="small open-sheet" title="${esc(t("web.sheet.button"))}">${ICONS.sheet}<span class="label">${esc(t("web.sheet.button"))}</span></button></div>
       </div>
@@ -544,14 +547,14 @@ export function showTable(view, app, tableId) {
   }
 
   async function loadReport() {
-    if (s.report === null) s.report = await get(`/games/${encodeURIComponent(tableId)}/score`);
+    if (s.report === null) s.report = await connection.report();
     return s.report;
   }
 
   /** The score sheet as it stands now (the round in play shows its bids so far). */
   async function openSheet() {
     try {
-      s.report = await get(`/games/${encodeURIComponent(tableId)}/score`);
+      s.report = await connection.report();
       s.sheetOpen = true;
       openDialog(t("web.sheet.title"), sheetMarkup(s.report, names()), {
         wide: true,
@@ -577,6 +580,19 @@ export function showTable(view, app, tableId) {
     return lines.length ? `<ul class="list follow-people">${lines.join("")}</ul>` : "";
   }
 
+  /** An online game's way on: its replay, its review, the lobby. */
+  function onlineLinks() {
+    return `<a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>
+      <a class="button review-link" data-nav href="/?review=${esc(tableId)}&seat=${mySeat() ?? 0}">${esc(t("web.review.open"))}</a>
+      <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a>`;
+  }
+
+  /** An offline game's way on: another game against the bots, or the offline screen. */
+  function offlineLinks() {
+    return `<a class="button primary" data-nav href="/?offline=new">${esc(t("web.offline.again"))}</a>
+      <a class="button" data-nav href="/?offline">${esc(t("web.offline.title"))}</a>`;
+  }
+
   function renderResults() {
     const totals = s.game.totals;
     const best = Math.max(...totals);
@@ -585,14 +601,14 @@ export function showTable(view, app, tableId) {
       <h2>${esc(t("web.results.title"))}</h2>
       ${standingsMarkup(names(), totals, winners)}
       ${profilesMarkup()}
-      ${followPeopleMarkup()}
-      <div class="rematch-box"></div>
+      ${s.table.offline ? "" : followPeopleMarkup()}
+      ${s.table.offline ? `<p class="offline-terms">${esc(t("web.offline.note"))}</p>` : '<div class="rematch-box"></div>'}
       <div class="report">${esc(t("web.loading"))}</div>
-      <div class="actions-row"><a class="button" data-nav href="/?replay=${esc(tableId)}">${esc(t("web.games.replay"))}</a>
-        <a class="button review-link" data-nav href="/?review=${esc(tableId)}&seat=${mySeat() ?? 0}">${esc(t("web.review.open"))}</a>
-        <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></div></section>`;
-    rematch.render(view.querySelector(".rematch-box"));
-    wireFollowButtons(view, followed);
+      <div class="actions-row">${s.table.offline ? offlineLinks() : onlineLinks()}</div></section>`;
+    if (!s.table.offline) {
+      rematch.render(view.querySelector(".rematch-box"));
+      wireFollowButtons(view, followed);
+    }
     loadReport()
       .then((report) => {
         const box = view.querySelector(".results .report");

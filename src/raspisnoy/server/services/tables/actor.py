@@ -24,8 +24,6 @@ from raspisnoy.core import (
     IllegalActionError,
     InvalidInputError,
     NotYourTurnError,
-    Phase,
-    Play,
     parse_action,
     resolve_rules,
 )
@@ -49,17 +47,15 @@ from raspisnoy.server.services.results import retry_delay
 from raspisnoy.server.wire import (
     Json,
     ack_message,
+    action_event,
     action_text,
     encode,
-    event_message,
     pong_message,
-    round_summary,
     seat_view_json,
     spectators_message,
     state_message,
     table_json,
     table_message,
-    trick_json,
     view_json,
 )
 from raspisnoy.store import ChatRow, EventRow, FencedError, StoreError, TableRow
@@ -69,7 +65,6 @@ __all__ = ["TableActor", "TablePort", "seat_names"]
 _log = logging.getLogger(__name__)
 #: How long a bot waits before trying again when its move could not be stored.
 _RETRY_SECONDS = 1.0
-_BETWEEN_ROUNDS = (Phase.OVER, Phase.CHOOSE)
 #: How long the people a started game expects (a rematch's) count as present without a
 #: connection, at a table without a turn timer, before they are marked away.
 _ARRIVAL_SECONDS = 15.0
@@ -453,26 +448,7 @@ class TableActor:
         self, before: Game, after: Game, seat: int, action: Action, by: str
     ) -> None:
         """Send every client the action and its own view after it (see ``protocol``)."""
-        # A round ends when the next one starts, the game ends, or a control round is to be
-        # chosen; choosing one starts a round without ending any.
-        number = before.round.number
-        ended = after.round.number != number or after.phase in _BETWEEN_ROUNDS
-        round_done = None
-        if ended and before.phase is not Phase.CHOOSE:
-            round_done = round_summary(after.rounds()[number - 1])
-        trick_done = None
-        if type(action) is Play and not after.trick.plays:  # the action closed a trick
-            last = (
-                round_done["tricks"][-1] if round_done else trick_json(after.view(None).tricks[-1])
-            )
-            trick_done = last
-        shared = event_message(
-            self.version,
-            {"seat": seat, "action": str(action), "by": by},
-            trick_done,
-            round_done,
-            self._deadline,
-        )
+        shared = action_event(self.version, before, after, seat, action, by, self._deadline)
         self._send_views(after, shared)
         if after.is_over:
             self._broadcast_table()

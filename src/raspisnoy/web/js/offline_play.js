@@ -1,0 +1,220 @@
+// Playing against bots with no network (docs/offline.md): the offline screen (/?offline:
+// start a game, resume or forget the games kept on this device), the offline table
+// (/?offline=ID: table.js itself, behind OfflineConnection) and the lobby's note. The game
+// runs in offline_worker.js on raspisnoy's own engine; it is never rated and lives only
+// on this device.
+import { ApiError, post } from "./api.js";
+import { TableConnection } from "./connection.js";
+import { presetLabel, t } from "./i18n.js";
+import { deleteGame, saveGame, savedGames } from "./offline_store.js";
+import { quickSettings } from "./quick.js";
+import { showTable } from "./table.js";
+import { esc, toast } from "./ui.js";
+
+/** The name the player had when last online (for their seat at offline tables). */
+const NAME_KEY = "raspisnoy.offlineName";
+/** A first offline game, when the player never made a table here. */
+const DEFAULT_PRESET = "classic";
+
+let worker = null; // one engine per page: Pyodide loads once, later games start at once
+let listener = null; // the connection on show gets the worker's messages
+
+function engine() {
+  if (worker === null) {
+    worker = new Worker("/js/offline_worker.js", { type: "module" });
+    worker.addEventListener("message", (event) => listener?.(event.data));
+  }
+  return worker;
+}
+
+/** Whether this server has offline play's files (the kept answer when offline). */
+export async function offlineInstalled() {
+  try {
+    const response = await fetch("/offline/status");
+    return response.ok && (await response.json()).installed === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The table socket's interface (connection.js) over the engine's worker: the same
+ * messages, so table.js draws an offline game as it draws any other. */
+class OfflineConnection extends TableConnection {
+  constructor(request, handlers) {
+    super(request.id ?? "new", handlers);
+    // no network to wait for: the base class's reconnecting is not needed
+    window.removeEventListener("online", this.wake);
+    document.removeEventListener("visibilitychange", this.wake);
+    this.request = request;
+    this.offline = true; // table.js leaves out what needs people or the server (chat)
+    this.reports = new Map();
+    this.requests = 0;
+  }
+
+  connect() {
+    this.handlers.onStatus("connecting");
+    listener = (message) => this.fromEngine(message);
+    engine().postMessage(this.request);
+  }
+
+  fromEngine(message) {
+    if (this.stopped) return;
+    if (message.type === "opened") this.handlers.onOpened?.(message.id);
+    else if (message.type === "failed") {
+      this.handlers.onStatus("local");
+      this.handlers.onFatal(message.code, message.detail);
+    }
+    else if (message.type === "storage") toast(t("web.offline.storage.full"), "error");
+    else if (message.type === "report") this.reports.get(message.request)?.(message.report);
+    else if (message.type !== "ready") {
+      this.receive(message);
+      if (message.type === "state") this.handlers.onStatus("local");
+    }
+  }
+
+  send(message) {
+    if (message.type === "act" || message.type === "sync") engine().postMessage(message);
+  }
+
+  /** The score report as the player may know it, from the engine. */
+  report() {
+    this.requests += 1;
+    const request = this.requests;
+    const answer = new Promise((resolve) => this.reports.set(request, resolve));
+    engine().postMessage({ type: "report", request });
+    return answer.finally(() => this.reports.delete(request));
+  }
+
+  stop() {
+    this.stopped = true;
+    if (listener) listener = null;
+  }
+
+  heartbeat() {}
+}
+
+/** The offline table `id` (a kept game), or a new one when `id` is "new". */
+export function showOfflineTable(view, app, id) {
+  const request = id === "new" ? newGameRequest(app) : { type: "open", id };
+  return showTable(view, app, id, (tableId, handlers) => {
+    return new OfflineConnection(request, {
+      ...handlers,
+      // the new game's own address, so that a reload or the list of kept games resumes it
+      onOpened: (opened) => history.replaceState(null, "", `/?offline=${encodeURIComponent(opened)}`),
+    });
+  });
+}
+
+function newGameRequest(app) {
+  const { body } = quickSettings(DEFAULT_PRESET);
+  const name = app.user?.nickname ?? localStorage.getItem(NAME_KEY) ?? t("web.offline.you");
+  return { type: "new", settings: body, name };
+}
+
+/** Brings the finished offline games not yet uploaded to the signed-in player's history
+ * (unrated; the server replays each). A game the server refuses is marked so, with the
+ * reason said; one that could not be sent (no network) waits for the next time. */
+export async function uploadFinished() {
+  let games;
+  try {
+    games = await savedGames();
+  } catch {
+    return; // the store cannot be read: the offline screen says so
+  }
+  let uploaded = 0;
+  for (const game of games.filter((kept) => kept.over && !kept.uploaded && !kept.refused)) {
+    try {
+      const stored = await post("/offline/games", { game });
+      await saveGame({ ...game, uploaded: stored.id });
+      uploaded += 1;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500) return;
+      await saveGame({ ...game, refused: error.code ?? "invalid" });
+      toast(error.message, "error");
+    }
+  }
+  if (uploaded) toast(t("web.offline.uploaded", { count: uploaded }));
+}
+
+/** The lobby's note: what offline play is, and the way to it (or that it is missing);
+ * the finished offline games go to the history meanwhile. */
+export function offlineNote(app, element) {
+  if (app.user) {
+    localStorage.setItem(NAME_KEY, app.user.nickname);
+    uploadFinished();
+  }
+  offlineInstalled().then((installed) => {
+    element.innerHTML = installed
+      ? `<p>${esc(t("web.offline.note"))}</p><a class="button" data-nav href="/?offline">${esc(t("web.offline.open"))}</a>`
+      : `<p class="muted">${esc(t("web.offline.missing"))}</p>`;
+  });
+}
+
+/** The offline screen: a new game against bots and the games kept on this device. */
+export function showOffline(view, app) {
+  const state = { installed: null, games: null, damaged: false };
+
+  async function load() {
+    state.installed = await offlineInstalled();
+    try {
+      state.games = await savedGames();
+    } catch {
+      state.games = [];
+      state.damaged = true; // the device's store cannot be read: said, nothing deleted
+    }
+    if (state.installed) engine(); // Pyodide starts loading while the player reads
+    screen.render();
+  }
+
+  function gameLine(game) {
+    const settings = game.settings ?? {};
+    const preset = presetLabel(settings.rules?.preset ?? "");
+    const when = new Date(game.updated ?? 0).toLocaleString();
+    const status = [
+      t(game.over ? "web.offline.saved.over" : "web.offline.saved.playing"),
+      ...(game.uploaded ? [t("web.offline.saved.history")] : []),
+      ...(game.refused ? [t("web.offline.saved.refused")] : []),
+    ].join(" · ");
+    return `<li class="saved-game" data-id="${esc(game.id)}"><span>${esc(preset)} · ${esc(status)} · <time>${esc(when)}</time></span>
+      <a class="button small" data-nav href="/?offline=${encodeURIComponent(game.id)}">${esc(t(game.over ? "web.offline.saved.show" : "web.offline.saved.resume"))}</a>
+      <button type="button" class="small forget" data-id="${esc(game.id)}">${esc(t("web.offline.saved.forget"))}</button></li>`;
+  }
+
+  const screen = {
+    render() {
+      if (state.installed === null) {
+        view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
+        return;
+      }
+      const { body } = quickSettings(DEFAULT_PRESET);
+      const rules = typeof body.rules === "string" ? body.rules : body.rules?.preset;
+      const games = state.games.length
+        ? `<ul class="saved-games">${state.games.map(gameLine).join("")}</ul>`
+        : `<p class="muted">${esc(t("web.offline.saved.none"))}</p>`;
+      view.innerHTML = `<section class="panel offline-play">
+        <h1>${esc(t("web.offline.title"))}</h1>
+        <p class="offline-terms">${esc(t("web.offline.note"))}</p>
+        ${
+          state.installed
+            ? `<p class="hint">${esc(t("web.lobby.quick.hint", { preset: presetLabel(rules), players: body.players ?? 4 }))} ${esc(t("web.offline.bots"))}</p>
+               <a class="button primary big offline-start" data-nav href="/?offline=new">${esc(t("web.offline.start"))}</a>`
+            : `<p class="error">${esc(t("web.offline.missing"))}</p>`
+        }
+        <h2>${esc(t("web.offline.saved.title"))}</h2>
+        ${state.damaged ? `<p class="error">${esc(t("web.offline.store.damaged"))}</p>` : games}
+        <a class="button" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
+      for (const button of view.querySelectorAll(".forget")) {
+        button.addEventListener("click", async () => {
+          if (!confirm(t("web.offline.saved.confirm"))) return;
+          await deleteGame(button.dataset.id);
+          state.games = state.games.filter((game) => game.id !== button.dataset.id);
+          screen.render();
+        });
+      }
+    },
+    stop() {},
+  };
+  load();
+  screen.render();
+  return screen;
+}

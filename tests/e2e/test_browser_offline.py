@@ -1,0 +1,227 @@
+"""Offline play in Chromium (docs/offline.md), at 360×640 in Russian: after one visit
+with the network, a whole short game against bots with the network off, closed in the
+middle and resumed; the totals shown are what the server's engine makes of the kept
+game; a server without Pyodide's files says offline play is not installed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_helpers import ACTIONABLE, PHONE_SMALL, SCREENS, act, enter
+from playwright.sync_api import Browser, BrowserContext, Page
+from server_process import ServerProcess
+
+from raspisnoy.server.offline import LocalTable
+
+#: Three rounds of one, two and three cards, three players: a short whole game.
+SHORT = {
+    "rules": {"preset": "classic", "custom_plan": ["1", "2", "3"]},
+    "players": 3,
+    "bots": "heuristic",
+    "bot_delay_ms": 0,
+}
+#: Whether the service worker controls the page and has kept offline play's files.
+KEPT = """() => navigator.serviceWorker.controller !== null && caches.keys()
+  .then((names) => Promise.all(names.map((name) => caches.open(name)
+    .then((cache) => cache.match('/offline/pyodide/pyodide.asm.wasm')))))
+  .then((found) => found.some(Boolean))"""
+#: Keeps every text the toast shows (``window.toasts``).
+TOASTS = """addEventListener('DOMContentLoaded', () => {
+  window.toasts = [];
+  const box = document.getElementById('toast');
+  new MutationObserver(() => box.textContent && window.toasts.push(box.textContent))
+    .observe(box, {childList: true, characterData: true, subtree: true});
+})"""
+#: Waits until the player may act or the results are on show; the round, or "over".
+TURN_OR_RESULTS = """actionable => document.querySelector('#results') ? 'over'
+  : document.querySelector(actionable) ? document.querySelector('.game').dataset.round : null"""
+
+
+@pytest.fixture
+def visitor(browser: Browser, server: str) -> Iterator[BrowserContext]:
+    """A Russian visitor on a small phone, asking for less motion."""
+    context = browser.new_context(
+        base_url=server,
+        locale="ru-RU",
+        viewport=PHONE_SMALL,
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+    # Starting Pyodide takes seconds, and many more on a loaded machine: a wait that
+    # includes it must not fail for the machine's load.
+    context.set_default_timeout(180_000)
+    yield context
+    context.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / f"offline-{name}-ru-360x640.png", animations="disabled")
+
+
+def first_visit(context: BrowserContext) -> Page:
+    """A visit with the network: the lobby says what offline play is; the service worker
+    keeps its files; the next new game is a short one."""
+    page = context.new_page()
+    enter(page, "Аня")
+    page.wait_for_selector(".offline-note a[href='/?offline']")
+    note = page.inner_text(".offline-note")
+    assert "только на этом устройстве" in note and "на рейтинг не влияет" in note
+    page.evaluate("body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(SHORT))
+    wait_until_kept(page)
+    return page
+
+
+def wait_until_kept(page: Page) -> None:
+    """Until the service worker controls the page and has kept offline play's files."""
+    for _ in range(600):
+        if page.evaluate(KEPT):
+            return
+        page.wait_for_timeout(500)
+    raise AssertionError("the service worker did not keep offline play's files")
+
+
+def play_until(page: Page, stop: str | None) -> str:
+    """Plays the person's turns until round ``stop`` is reached or the game is over."""
+    while True:
+        where = str(page.wait_for_function(TURN_OR_RESULTS, arg=ACTIONABLE).json_value())
+        if where in ("over", stop):
+            return where
+        act(page)
+
+
+def kept_games(page: Page) -> list[dict[str, Any]]:
+    games: list[dict[str, Any]] = page.evaluate(
+        "() => import('/js/offline_store.js').then((store) => store.savedGames())"
+    )
+    return games
+
+
+def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> None:
+    page = first_visit(visitor)
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.wait_for_selector(".offline-start")
+    assert "на рейтинг не влияет" in page.inner_text(".offline-terms")
+    shot(page, "screen")
+    page.click(".offline-start")
+    page.wait_for_selector(".game")
+    assert page.inner_text("#conn") == "на этом устройстве"
+    assert page.url.split("?offline=")[1].startswith("local-")
+    shot(page, "game")
+    assert play_until(page, "2") == "2"
+    page.close()  # the app closed in the middle of the game
+
+    page = visitor.new_page()
+    page.goto("/?offline")
+    page.wait_for_selector(".saved-game")
+    assert "идёт" in page.inner_text(".saved-game")
+    shot(page, "kept")
+    page.click(".saved-game a")
+    page.wait_for_selector(".game[data-round='2']")
+    assert play_until(page, None) == "over"
+    page.wait_for_selector("#results table.sheet")
+    shot(page, "results")
+    assert "Ещё партия без сети" in page.inner_text("#results")
+
+    (game,) = kept_games(page)
+    engine = LocalTable.load(game)  # the server's engine on what the device kept
+    assert engine.game.is_over and len(engine.game.rounds()) == 3
+    pairs = "els => els.map(e => [Number(e.dataset.totalSeat), Number(e.textContent)])"
+    shown = dict(page.eval_on_selector_all("#results [data-total-seat]", pairs))
+    assert shown == dict(enumerate(engine.game.totals))
+    upload_when_back_online(visitor, page, game)
+
+
+def answered(page: Page) -> dict[str, dict[str, Any]]:
+    """The kept games by id, once the server has taken or refused each (the lobby sends
+    them when it has loaded)."""
+    for _ in range(360):
+        kept = {game["id"]: game for game in kept_games(page)}
+        if all("uploaded" in game or "refused" in game for game in kept.values()):
+            return kept
+        page.wait_for_timeout(500)
+    raise AssertionError(f"not all uploaded or refused: {kept}")
+
+
+def upload_when_back_online(context: BrowserContext, page: Page, game: dict[str, Any]) -> None:
+    """Back online, the lobby brings the finished game to Аня's history, and refuses, in
+    words, a copy whose first bot move was altered on the device."""
+    tampered = {**game, "id": "local-tampered", "actions": [[1, "AS"], *game["actions"][1:]]}
+    page.evaluate(
+        "game => import('/js/offline_store.js').then((store) => store.saveGame(game))", tampered
+    )
+    context.set_offline(False)
+    context.add_init_script(TOASTS)
+    page.goto("/")
+    kept = answered(page)
+    assert kept["local-tampered"]["refused"] == "offline_game_invalid"
+    toasts = page.evaluate("window.toasts")
+    assert any("не принята: её ходы не сходятся с правилами" in text for text in toasts)
+    page.wait_for_function(
+        "() => window.toasts.some((t) => t.includes('добавлены в вашу историю'))"
+    )
+    page.reload()
+    page.wait_for_selector(f"#my-games a[href*='{kept[game['id']]['uploaded']}']")
+
+
+def test_a_damaged_kept_game_is_said_and_kept(visitor: BrowserContext) -> None:
+    """A kept game that does not replay (its actions altered): a clear message in Russian,
+    the entry still there, the offline screen still works."""
+    page = first_visit(visitor)
+    page.evaluate(
+        """() => import('/js/offline_store.js').then((store) => store.saveGame({
+          format: 1, id: 'local-broken', name: 'Аня', seed: 's', over: false,
+          settings: {rules: 'classic', players: 3}, actions: [[1, 'AS'], [1, 'AS']]}))"""
+    )
+    visitor.set_offline(True)
+    page.goto("/?offline=local-broken")
+    page.wait_for_selector(".panel.error")
+    assert "повреждена" in page.inner_text(".panel.error")
+    shot(page, "damaged")
+    page.goto("/?offline")
+    page.wait_for_selector(".saved-game[data-id='local-broken']")
+
+
+def test_a_full_storage_is_said_and_the_game_goes_on(visitor: BrowserContext, server: str) -> None:
+    """The device's storage full (the origin's quota cut below what the kept files
+    take): the game is not kept, the player is told so once, and plays on."""
+    page = first_visit(visitor)
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.wait_for_selector(".offline-start")
+    cdp = visitor.new_cdp_session(page)
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": server, "quotaSize": 1})
+    page.click(".offline-start")
+    page.wait_for_selector("#toast.show")
+    assert "Память устройства заполнена" in page.inner_text("#toast")
+    shot(page, "storage-full")
+    assert play_until(page, "2") == "2"  # the game went on
+
+
+def test_a_server_without_pyodide_says_offline_play_is_not_installed(
+    browser: Browser, tmp_path: Path
+) -> None:
+    process = ServerProcess(
+        "--data-dir",
+        str(tmp_path),
+        log=tmp_path / "server.log",
+        env={"RASPISNOY_PYODIDE_DIR": str(tmp_path)},
+    )
+    process.start()
+    try:
+        context = browser.new_context(base_url=process.url, locale="ru-RU", viewport=PHONE_SMALL)
+        page = context.new_page()
+        enter(page, "Аня")
+        page.wait_for_selector(".offline-note p.muted")
+        assert page.inner_text(".offline-note") == "Игра без сети на этом сервере не установлена."
+        page.goto("/?offline")
+        page.wait_for_selector(".offline-play .error")
+        assert page.locator(".offline-start").count() == 0
+        context.close()
+    finally:
+        process.stop()
