@@ -29,6 +29,7 @@ from raspisnoy.store.players import (
     recount,
     username_key,
 )
+from raspisnoy.store.pool import AlreadyInPoolError, NewPoolTable, PoolEntryRow, PoolStore
 from raspisnoy.store.repository import (
     EventRow,
     FencedError,
@@ -49,6 +50,7 @@ __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
     "ROUND_COUNTS",
+    "AlreadyInPoolError",
     "BoardKey",
     "BoardLine",
     "BoardPage",
@@ -61,8 +63,11 @@ __all__ = [
     "GameEnd",
     "GameEnds",
     "HandRow",
+    "NewPoolTable",
     "NotFoundError",
     "Players",
+    "PoolEntryRow",
+    "PoolStore",
     "Profile",
     "RatedSeat",
     "RatingLine",
