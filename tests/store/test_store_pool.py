@@ -46,6 +46,8 @@ def test_a_table_takes_its_people_out_of_the_pool_all_or_none(store: Store) -> N
     assert pool.unstarted() == [(table_id, a.id)]
     # Paired once only: a second table for the same people changes nothing.
     assert pool.open_table([a.id, b.id], TABLE) is None
+    # Leaving does not free a person the pool seated, while the game is not over.
+    assert not pool.leave(a.id)
     with pytest.raises(AlreadyInPoolError) as raised:
         pool.join(a.id, CHOICES, 1000.0, 2.0)
     assert raised.value.table_id == table_id

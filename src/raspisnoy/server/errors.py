@@ -94,6 +94,16 @@ class Refusal(StrEnum):
     CHAT_FORBIDDEN = "chat_forbidden"
     NOT_OVER = "not_over"
     REMATCH_CLOSED = "rematch_closed"
+    #: The matchmaking pool (``services.pool``): a preset it does not know
+    #: (``params.preset``), a preset none of whose numbers of players was chosen
+    #: (``preset``, ``players``: the smallest chosen), the rated pool asked by a guest, a
+    #: second entry of a person waiting already, and a person the pool seated at a table
+    #: whose game is not over.
+    POOL_PRESET = "pool_preset"
+    POOL_PLAYERS = "pool_players"
+    POOL_RATED_GUEST = "pool_rated_guest"
+    POOL_ALREADY_IN = "pool_already_in"
+    POOL_AT_TABLE = "pool_at_table"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -126,6 +136,11 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NO_HAND: 409,
     Refusal.REFILL_NOT_DUE: 409,
     Refusal.HAND_NOT_OVER: 409,
+    Refusal.POOL_PRESET: 422,
+    Refusal.POOL_PLAYERS: 422,
+    Refusal.POOL_RATED_GUEST: 403,
+    Refusal.POOL_ALREADY_IN: 409,
+    Refusal.POOL_AT_TABLE: 409,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

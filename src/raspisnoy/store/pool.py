@@ -138,9 +138,12 @@ class PoolStore:
             return _row(entry)
 
     def leave(self, user_id: str) -> bool:
-        """Take the person's entry out (waiting or paired); whether there was one."""
+        """Take the person out of the pool if they wait there; whether they did. An entry
+        the pool has seated stays until its game is over (``join`` replaces it then), so
+        leaving cannot make way for a second table."""
+        condition = PoolEntry.user_id == user_id, PoolEntry.table_id.is_(None)
         with self._session() as session:
-            result = session.execute(delete(PoolEntry).where(PoolEntry.user_id == user_id))
+            result = session.execute(delete(PoolEntry).where(*condition))
             return bool(getattr(result, "rowcount", 0))
 
     def waiting(self) -> list[PoolEntryRow]:

@@ -35,6 +35,7 @@ const SHELL = [
   "/js/lobby_live.js",
   "/js/main.js",
   "/js/offline.js",
+  "/js/pool.js",
   "/js/profile.js",
   "/js/quick.js",
   "/js/rematch.js",

@@ -12,6 +12,7 @@ from raspisnoy.server.routes import (
     history,
     lobby,
     players,
+    pool,
     reviews,
     session,
     share,
@@ -36,6 +37,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         share,
         casino,
         reviews,
+        pool,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

@@ -25,11 +25,12 @@ from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
 from raspisnoy.server.services.passwords import Passwords
+from raspisnoy.server.services.pool import PoolDesk
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
-from raspisnoy.store import Players, Reviews, Store, Together
+from raspisnoy.store import Players, PoolStore, Reviews, Store, Together
 
 __all__ = ["Services"]
 
@@ -60,6 +61,9 @@ class Services:
     session_desk: SessionDesk = field(init=False)
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
+    #: The matchmaking pool (docs/pool.md); who must never share a table comes from the
+    #: blocking of the friends' repository once it is wired (``PoolDesk``'s ``avoid``).
+    pool: PoolDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -74,6 +78,7 @@ class Services:
         self.session_desk = SessionDesk(self.store, self.sessions, self.limits, self.hub)
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
+        self.pool = PoolDesk(PoolStore(self.store), self.hub, settings, self.limits)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:
@@ -119,9 +124,11 @@ class Services:
         await self.hub.start()
         await self.sockets.start()
         await self.review_queue.start()
+        await self.pool.start()
 
     async def stop(self) -> None:
         """Stop it all again, in the reverse order."""
+        await self.pool.stop()
         await self.review_queue.stop()
         await self.sockets.stop()
         await self.hub.stop()

@@ -19,6 +19,7 @@ __all__ = [
     "NewPasswordIn",
     "NicknameIn",
     "PasswordIn",
+    "PoolIn",
     "QrIn",
     "RoundIn",
     "SeatIn",
@@ -135,3 +136,15 @@ class DecisionIn(BaseModel):
     box: StrictInt
     action: Literal["fold", "bet", "buy", "change", "buy-dealer", "decline"]
     cards: Annotated[list[StrictStr], Field(max_length=5)] | None = None
+
+
+class PoolIn(_StrictIn):
+    """What a person accepts in the matchmaking pool (docs/pool.md): one preset or any of
+    several, numbers of players (one, or any of several), a speed (a named turn timer),
+    rated or not, and the seconds before bots fill the free seats (``null``: never)."""
+
+    presets: list[str] = Field(min_length=1, max_length=10)
+    players: list[Literal[3, 4, 5]] = Field(min_length=1, max_length=3)
+    speed: Literal["fast", "normal", "slow"] = "normal"
+    rated: bool = False
+    bot_wait: Literal[30, 60, 120] | None = 60
