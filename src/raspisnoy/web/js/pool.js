@@ -48,9 +48,9 @@ const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60)
 export function poolPanel(section, catalogue, app) {
   const names = catalogue.presets.map((preset) => preset.name);
   const guest = app.user.kind !== "registered";
-  const state = { status: null, choices: lastChoices(names), timer: null, ticker: null, busy: false, stopped: false, since: 0 };
+  const state = { status: null, choices: lastChoices(names), timer: null, ticker: null, busy: false, stopped: false, since: 0, open: false };
 
-  function countsMarkup(counts) {
+  function countsMarkup(counts, waiting = false) {
     const lines = names
       .filter((name) => counts?.[name])
       .map((name) => {
@@ -59,7 +59,10 @@ export function poolPanel(section, catalogue, app) {
           .join(" · ");
         return `<li><strong>${esc(presetLabel(name))}</strong> <span class="muted">${bySpeed}</span></li>`;
       });
-    if (!lines.length) return `<p class="empty pool-counts">${esc(t("web.pool.counts.none"))}</p>`;
+    if (!lines.length) {
+      // while one waits, "nobody" would be wrong: the counts are of the last pass
+      return waiting ? `<div class="pool-counts"></div>` : `<p class="empty pool-counts">${esc(t("web.pool.counts.none"))}</p>`;
+    }
     return `<div class="pool-counts"><p class="hint">${esc(t("web.pool.counts"))}</p><ul class="list">${lines.join("")}</ul></div>`;
   }
 
@@ -76,6 +79,8 @@ export function poolPanel(section, catalogue, app) {
         ${esc(t(`web.pool.speed.${speed}`, { seconds }))}</label>`).join("");
     const waits = BOT_WAITS.map((wait) => `<option value="${wait ?? "never"}" ${wait === c.bot_wait ? "selected" : ""}>${esc(t(`web.pool.bots.${wait ?? "never"}`))}</option>`).join("");
     return `<form class="pool-form">
+      <p class="hint pool-summary">${esc(summary(c))}</p>
+      <details class="pool-choices" ${state.open ? "open" : ""}><summary>${esc(t("web.pool.choose"))}</summary>
       <fieldset class="field"><legend>${esc(t("web.pool.presets"))}</legend><div class="pool-options">${presets}</div></fieldset>
       <fieldset class="field"><legend>${esc(t("web.pool.players"))}</legend><div class="pool-options">${players}</div></fieldset>
       <fieldset class="field"><legend>${esc(t("web.pool.speed"))}</legend><div class="pool-options">${speeds}</div></fieldset>
@@ -83,8 +88,21 @@ export function poolPanel(section, catalogue, app) {
       <label class="pool-option"><input type="checkbox" name="rated" ${check(c.rated && !guest)} ${guest ? "disabled" : ""}>
         ${esc(t("web.pool.rated"))}</label>
       ${guest ? `<p class="hint">${esc(t("web.pool.rated.guest"))}</p>` : ""}
+      </details>
       <button type="submit" class="primary big pool-join">${esc(t("web.pool.join"))}</button>
     </form>`;
+  }
+
+  /** One line saying what the person accepts now. */
+  function summary(c) {
+    const players = c.players === "any" ? t("web.pool.players.any") : c.players;
+    return [
+      c.presets.map(presetLabel).join(", ") || "—",
+      t("web.pool.summary.players", { players }),
+      t(`web.pool.speed.${c.speed}.short`),
+      t("web.pool.summary.bots", { bots: t(`web.pool.bots.${c.bot_wait ?? "never"}`) }),
+      t(c.rated && !guest ? "web.pool.summary.rated" : "web.pool.summary.casual"),
+    ].join(" · ");
   }
 
   function waitingMarkup() {
@@ -102,12 +120,17 @@ export function poolPanel(section, catalogue, app) {
     section.innerHTML = `<h2>${esc(t("web.pool.title"))}</h2>
       <p class="hint">${esc(t("web.pool.hint"))}</p>
       ${waiting ? waitingMarkup() : formMarkup()}
-      ${countsMarkup(state.status?.counts)}`;
+      ${countsMarkup(state.status?.counts, waiting)}`;
     if (waiting) {
       section.querySelector(".pool-leave").addEventListener("click", leave);
     } else {
       const form = section.querySelector(".pool-form");
-      form.addEventListener("change", () => (state.choices = readForm(form)));
+      form.addEventListener("change", () => {
+        state.choices = readForm(form);
+        form.querySelector(".pool-summary").textContent = summary(state.choices);
+      });
+      const choices = form.querySelector(".pool-choices");
+      choices.addEventListener("toggle", () => (state.open = choices.open));
       form.addEventListener("submit", (event) => {
         event.preventDefault();
         join(readForm(form));
@@ -147,7 +170,7 @@ export function poolPanel(section, catalogue, app) {
     const line = section.querySelector(".pool-waited strong");
     if (line) line.textContent = t("web.pool.waited", { time: minutes(Math.floor((Date.now() - state.since) / 1000)) });
     const counts = section.querySelector(".pool-counts");
-    if (counts) counts.outerHTML = countsMarkup(state.status?.counts);
+    if (counts) counts.outerHTML = countsMarkup(state.status?.counts, state.status?.status === "waiting");
   }
 
   function schedule() {
