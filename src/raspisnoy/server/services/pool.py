@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
 import time
 from collections.abc import Callable, Collection, Mapping
@@ -82,8 +83,9 @@ class PoolDesk:
         self._limits = limits
         self._avoid = avoid
         self._clock = clock
-        #: This worker's name as the lease's holder.
-        self.name = f"pool-{secrets.token_hex(6)}"
+        #: This worker's name as the lease's holder (with its process id, which operators
+        #: and the cluster test read in ``pool_pairing``).
+        self.name = f"pool-{os.getpid()}-{secrets.token_hex(4)}"
         self._passes: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
