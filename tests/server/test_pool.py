@@ -12,11 +12,11 @@ from typing import TypeVar
 
 import pytest
 from leak_check import cards_in
-from server_helpers import FAST, Api, Message, Server
+from server_helpers import FAST, Api, Message, Server, play_in_threads
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.services.pool import checked_choices
+from raspisnoy.server.services.pool import COOLDOWNS, checked_choices
 from raspisnoy.server.wire.requests import PoolIn
 from raspisnoy.store import NewPoolTable, PoolStore
 
@@ -245,3 +245,55 @@ def test_the_pool_reveals_no_private_table_nobody_else_and_no_card(pool_server: 
         for other in others:
             if other is not api:
                 assert other.user["id"] not in str(mine) and other.user["nickname"] not in str(mine)
+
+
+def registered(server: Server, username: str) -> Api:
+    member = Api(server.base)
+    answer = member.post("/api/account", username=username, password="correct horse battery")
+    assert answer.status_code == 200, answer.text
+    member.token, member.user = answer.json()["token"], answer.json()["user"]
+    member.http.headers["authorization"] = f"Bearer {member.token}"
+    return member
+
+
+def test_the_rated_pool_cools_down_longer_after_each_abandoned_game(pool_server: Server) -> None:
+    quitter = registered(pool_server, "Quitter")
+    pool = PoolStore(pool_server.store)
+    host = Api(pool_server.base, "Host of the abandoned")
+    rated = {**CLASSIC_FOUR, "rated": True}
+    for number, cooldown in enumerate(COOLDOWNS[:2], 1):
+        table = host.create_table(players=3)
+        pool.record_abandons(table["id"], [quitter.user["id"]], time.time())
+        pool.record_abandons(table["id"], [quitter.user["id"]], time.time())  # counted once
+        refused = quitter.http.post("/api/pool", json=rated)
+        assert (refused.status_code, refused.json()["code"]) == (403, Refusal.POOL_COOLDOWN)
+        assert refused.json()["params"] == {"minutes": cooldown // 60, "abandons": number}
+        assert status_of(quitter)["status"] == "none"
+    # The unrated pool is open at once.
+    assert join(quitter, **CLASSIC_FOUR)["status"] == "waiting"
+    quitter.http.delete("/api/pool")
+
+
+def test_who_abandons_a_rated_pool_game_is_recorded_and_who_plays_it_is_not(
+    pool_server: Server,
+) -> None:
+    """Two people play a rated pool game to its end; the third never comes, so the turn
+    timer and then the stand-in play the seat: that abandonment is recorded once, and
+    nobody who played is; the next rated entry of the absent one is refused."""
+    people = [registered(pool_server, f"Rated{n}") for n in range(3)]
+    pool = PoolStore(pool_server.store)
+    ids = [api.user["id"] for api in people]
+    for user_id in ids:
+        pool.join(user_id, {**CLASSIC_FOUR, "rated": True}, 1000.0, time.time())
+    rules = {"preset": "raspisnoy.com", "custom_plan": ["1", "2"]}
+    table = NewPoolTable(rules, ["random"] * 3, 5, 0, "random", "seed", True)
+    table_id = pool.open_table(ids, table)
+    assert table_id is not None
+    players = [api.socket(table_id) for api in people[:2]]
+    for player in players:
+        player.recv()
+    play_in_threads(players)
+    assert until(lambda: pool.abandons_since(ids[2], 0.0), lambda found: len(found) == 1)
+    assert pool.abandons_since(ids[0], 0.0) == pool.abandons_since(ids[1], 0.0) == []
+    again = people[2].http.post("/api/pool", json={**CLASSIC_FOUR, "rated": True})
+    assert again.json()["code"] == Refusal.POOL_COOLDOWN

@@ -104,6 +104,9 @@ class Refusal(StrEnum):
     POOL_RATED_GUEST = "pool_rated_guest"
     POOL_ALREADY_IN = "pool_already_in"
     POOL_AT_TABLE = "pool_at_table"
+    #: The rated pool refused after abandoned rated pool games (``params.minutes``: until
+    #: the cooldown is over, ``abandons``: of the last week).
+    POOL_COOLDOWN = "pool_cooldown"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -141,6 +144,7 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.POOL_RATED_GUEST: 403,
     Refusal.POOL_ALREADY_IN: 409,
     Refusal.POOL_AT_TABLE: 409,
+    Refusal.POOL_COOLDOWN: 403,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

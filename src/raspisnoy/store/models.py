@@ -38,8 +38,10 @@ __all__ = [
     "GameTable",
     "PlayerFigures",
     "PlayerRating",
+    "PoolAbandon",
     "PoolEntry",
     "PoolPairing",
+    "PoolTable",
     "RatingChange",
     "RatingCount",
     "ScoreSheet",
@@ -343,3 +345,22 @@ class PoolPairing(Base):
     holder: Mapped[str] = mapped_column(String(64))
     expires_at: Mapped[float] = mapped_column(Float)
     counts: Mapped[dict[str, object]] = mapped_column(JSON)
+
+
+class PoolTable(Base):
+    """A table the pool opened (its fair-play rules apply to it: docs/pool.md)."""
+
+    __tablename__ = "pool_tables"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+
+
+class PoolAbandon(Base):
+    """A rated pool game a person abandoned (docs/pool.md, "Fair play"), when it ended
+    (epoch seconds): the cooldown before their next rated pool game grows with these."""
+
+    __tablename__ = "pool_abandons"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)

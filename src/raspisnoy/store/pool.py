@@ -21,7 +21,14 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.models import GameTable, PlayerRating, PoolEntry, PoolPairing
+from raspisnoy.store.models import (
+    GameTable,
+    PlayerRating,
+    PoolAbandon,
+    PoolEntry,
+    PoolPairing,
+    PoolTable,
+)
 from raspisnoy.store.players import ALL_SCOPE
 from raspisnoy.store.repository import Store, StoreError, add_table, transaction
 
@@ -192,7 +199,37 @@ class PoolStore:
             )
             if getattr(marked, "rowcount", 0) != len(people):
                 raise _SomeoneLeft  # the transaction rolls back: no table, nobody marked
+            session.add(PoolTable(table_id=table_id))
             return table_id
+
+    def is_pool_table(self, table_id: str) -> bool:
+        """Whether the pool opened this table."""
+        with self._session() as session:
+            return session.get(PoolTable, table_id) is not None
+
+    def record_abandons(self, table_id: str, user_ids: Sequence[str], at: float) -> None:
+        """These people abandoned the rated pool game of ``table_id`` (ended ``at``); a
+        person recorded for it already is not counted again (a finish tried twice)."""
+        with self._session() as session:
+            known = set(
+                session.scalars(
+                    select(PoolAbandon.user_id).where(
+                        PoolAbandon.table_id == table_id, PoolAbandon.user_id.in_(user_ids)
+                    )
+                )
+            )
+            for user_id in user_ids:
+                if user_id not in known:
+                    session.add(PoolAbandon(user_id=user_id, table_id=table_id, at=at))
+
+    def abandons_since(self, user_id: str, since: float) -> list[float]:
+        """When the person's abandoned rated pool games since ``since`` ended, oldest
+        first."""
+        query = select(PoolAbandon.at).where(
+            PoolAbandon.user_id == user_id, PoolAbandon.at >= since
+        )
+        with self._session() as session:
+            return list(session.scalars(query.order_by(PoolAbandon.at)))
 
     def unstarted(self) -> list[tuple[str, str]]:
         """The tables the pool opened that have not started (table id, host id)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import secrets
 import time
@@ -46,7 +47,7 @@ from raspisnoy.store import (
     UserRow,
 )
 
-__all__ = ["AvoidProvider", "PoolDesk", "checked_choices", "nobody_avoids"]
+__all__ = ["COOLDOWNS", "AvoidProvider", "PoolDesk", "checked_choices", "nobody_avoids"]
 
 _log = logging.getLogger(__name__)
 
@@ -55,6 +56,11 @@ _log = logging.getLogger(__name__)
 AvoidProvider = Callable[[Collection[str]], set[frozenset[str]]]
 #: How long a bot waits before acting at a pool table, so people can follow the game.
 _BOT_DELAY_MS = 800
+#: The cooldown before the next rated pool game after the 1st, 2nd, 3rd and any later
+#: abandoned rated pool game of the last week (seconds; docs/pool.md, "Fair play").
+COOLDOWNS = (5 * 60, 15 * 60, 60 * 60, 24 * 60 * 60)
+#: How far back abandoned games count.
+_COOLDOWN_MEMORY = 7 * 24 * 60 * 60
 #: How many pass periods the pairing lease lasts: a worker that died mid-pass is taken
 #: over within this many passes.
 _LEASE_PASSES = 5
@@ -107,8 +113,10 @@ class PoolDesk:
                 Refusal.POOL_RATED_GUEST, "rated: the rated pool is for accounts; sign up first"
             )
         self._limits.hit(self._limits.pool_changes_per_user, "pool changes of this user", user.id)
-        rating = await in_thread(self._pool.rating_of, user.id)
         now = self._clock()
+        if body.rated:
+            await self._no_cooldown(user, now)
+        rating = await in_thread(self._pool.rating_of, user.id)
         try:
             await in_thread(
                 self._pool.join,
@@ -127,6 +135,21 @@ class PoolDesk:
                 "the pool has seated you at a table whose game is not over: play it first",
             ) from None
         return await self.status(user)
+
+    async def _no_cooldown(self, user: UserRow, now: float) -> None:
+        """Refuse the rated pool to a person who abandoned rated pool games lately, until
+        the cooldown of their latest one (longer with each of the last week) is over."""
+        abandons = await in_thread(self._pool.abandons_since, user.id, now - _COOLDOWN_MEMORY)
+        if not abandons:
+            return
+        until = abandons[-1] + COOLDOWNS[min(len(abandons), len(COOLDOWNS)) - 1]
+        if now < until:
+            raise RequestError(
+                Refusal.POOL_COOLDOWN,
+                f"rated: you abandoned {len(abandons)} rated pool game(s) this week; the "
+                f"rated pool is open to you again in {math.ceil((until - now) / 60)} min",
+                params={"minutes": math.ceil((until - now) / 60), "abandons": len(abandons)},
+            )
 
     async def status(self, user: UserRow | None) -> dict[str, Any]:
         """Where the caller is (``none``, ``waiting``, ``matched``) and the counts of people

@@ -1,5 +1,6 @@
-"""The matchmaking pool: the people waiting (or just paired) and the pairing lease with
-the counts the lobby shows (docs/pool.md).
+"""The matchmaking pool: the people waiting (or just paired), the pairing lease with the
+counts the lobby shows, the tables the pool opened and the rated pool games people
+abandoned (docs/pool.md).
 
 Revision ID: 0013
 Revises: 0010
@@ -35,9 +36,21 @@ def upgrade() -> None:
         sa.Column("expires_at", sa.Float(), nullable=False),
         sa.Column("counts", sa.JSON(), nullable=False),
     )
+    op.create_table(
+        "pool_tables",
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    )
+    op.create_table(
+        "pool_abandons",
+        sa.Column("user_id", sa.String(32), sa.ForeignKey("users.id"), primary_key=True),
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+        sa.Column("at", sa.Float(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("pool_abandons")
+    op.drop_table("pool_tables")
     op.drop_table("pool_pairing")
     op.drop_index("ix_pool_entries_table_id", "pool_entries")
     op.drop_table("pool_entries")
