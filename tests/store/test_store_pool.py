@@ -5,9 +5,11 @@ holder at a time. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import update
 from store_helpers import people
 
 from raspisnoy.store import AlreadyInPoolError, NewPoolTable, PoolStore, Store
+from raspisnoy.store.models import GameTable
 
 CHOICES = {"presets": ["classic"], "players": [3], "speed": "normal", "rated": False}
 TABLE = NewPoolTable({"preset": "classic"}, ["random"] * 3, 30, 0, "random", "seed", False)
@@ -53,6 +55,13 @@ def test_a_table_takes_its_people_out_of_the_pool_all_or_none(store: Store) -> N
     assert raised.value.table_id == table_id
     store.start_table(table_id, ["A", "B", "Bot"], 0)
     assert pool.unstarted() == []
+    assert pool.seen(a.id, 3.0) is not None  # playing: still matched
+    with store.engine.begin() as connection:  # the game ends
+        connection.execute(update(GameTable).where(GameTable.id == table_id).values(status="over"))
+    assert pool.seen(a.id, 4.0) is None  # done with: the page shows the pool again
+    pool.join(a.id, CHOICES, 1000.0, 5.0)
+    pool.join(b.id, CHOICES, 1000.0, 5.0)  # an entry whose game is over is replaced
+    assert {entry.user_id for entry in pool.waiting()} == {a.id, b.id}
 
 
 def test_people_gone_quiet_leave_the_pool(store: Store) -> None:

@@ -136,11 +136,17 @@ class PoolStore:
                 raise AlreadyInPoolError(None) from None
 
     def seen(self, user_id: str, now: float) -> PoolEntryRow | None:
-        """The person's page asked at ``now`` (they are still there): their entry."""
+        """The person's page asked at ``now`` (they are still there): their entry. One
+        whose table's game is over is done with and taken out (``None``)."""
         with self._session() as session:
             entry = session.get(PoolEntry, user_id)
             if entry is None:
                 return None
+            if entry.table_id is not None:
+                table = session.get(GameTable, entry.table_id)
+                if table is not None and table.status == "over":
+                    session.delete(entry)
+                    return None
             entry.seen_at = now
             return _row(entry)
 
