@@ -6,8 +6,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from raspisnoy.server.deps import CurrentUser, OptionalUser, ServicesDep
-from raspisnoy.server.wire.answers import PoolOut
-from raspisnoy.server.wire.requests import PoolIn
+from raspisnoy.server.wire import PoolIn, PoolOut
 
 router = APIRouter(prefix="/api/pool", tags=["pool"])
 
