@@ -236,7 +236,11 @@ def test_the_pool_reveals_no_private_table_nobody_else_and_no_card(pool_server: 
     for answer in answers:
         text = str(answer)
         assert private["id"] not in text and host.user["id"] not in text
-        assert set(answer) <= {"status", "choices", "waited_seconds", "table", "invite", "counts"}
+        assert set(answer) <= {
+            *("status", "choices", "waited_seconds", "table", "invite", "counts"),
+            "rated_cooldown",
+        }
+        assert answer.get("rated_cooldown") is None
         assert cards_in({k: v for k, v in answer.items() if k != "counts"}) == set()
     for api in others:  # the only table named is the caller's own, where they sit
         mine = matched(api)
@@ -268,7 +272,9 @@ def test_the_rated_pool_cools_down_longer_after_each_abandoned_game(pool_server:
         refused = quitter.http.post("/api/pool", json=rated)
         assert (refused.status_code, refused.json()["code"]) == (403, Refusal.POOL_COOLDOWN)
         assert refused.json()["params"] == {"minutes": cooldown // 60, "abandons": number}
-        assert status_of(quitter)["status"] == "none"
+        status = status_of(quitter)
+        assert status["status"] == "none"
+        assert status["rated_cooldown"] == refused.json()["params"]  # shown before trying
     # The unrated pool is open at once.
     assert join(quitter, **CLASSIC_FOUR)["status"] == "waiting"
     quitter.http.delete("/api/pool")

@@ -136,30 +136,40 @@ class PoolDesk:
             ) from None
         return await self.status(user)
 
-    async def _no_cooldown(self, user: UserRow, now: float) -> None:
-        """Refuse the rated pool to a person who abandoned rated pool games lately, until
-        the cooldown of their latest one (longer with each of the last week) is over."""
+    async def _cooldown(self, user: UserRow, now: float) -> dict[str, int] | None:
+        """The rated pool's cooldown of a person who abandoned rated pool games lately
+        (``minutes`` left, ``abandons`` of the last week; longer with each), or ``None``."""
+        if user.kind != "registered":
+            return None
         abandons = await in_thread(self._pool.abandons_since, user.id, now - _COOLDOWN_MEMORY)
         if not abandons:
-            return
+            return None
         until = abandons[-1] + COOLDOWNS[min(len(abandons), len(COOLDOWNS)) - 1]
-        if now < until:
+        if now >= until:
+            return None
+        return {"minutes": math.ceil((until - now) / 60), "abandons": len(abandons)}
+
+    async def _no_cooldown(self, user: UserRow, now: float) -> None:
+        """Refuse the rated pool during the person's cooldown (``_cooldown``)."""
+        cooldown = await self._cooldown(user, now)
+        if cooldown is not None:
             raise RequestError(
                 Refusal.POOL_COOLDOWN,
-                f"rated: you abandoned {len(abandons)} rated pool game(s) this week; the "
-                f"rated pool is open to you again in {math.ceil((until - now) / 60)} min",
-                params={"minutes": math.ceil((until - now) / 60), "abandons": len(abandons)},
+                f"rated: you abandoned {cooldown['abandons']} rated pool game(s) this week; "
+                f"the rated pool is open to you again in {cooldown['minutes']} min",
+                params=cooldown,
             )
 
     async def status(self, user: UserRow | None) -> dict[str, Any]:
-        """Where the caller is (``none``, ``waiting``, ``matched``) and the counts of people
-        waiting; asking says the caller is still there."""
+        """Where the caller is (``none``, ``waiting``, ``matched``), their rated pool's
+        cooldown if any, and the counts of people waiting; asking says the caller is still
+        there."""
         counts = await in_thread(self._pool.counts)
         if user is None:
             return {"status": "none", "counts": counts}
         now = self._clock()
         entry = await in_thread(self._pool.seen, user.id, now)
-        return _status(entry, now, counts)
+        return {**_status(entry, now, counts), "rated_cooldown": await self._cooldown(user, now)}
 
     async def leave(self, user: UserRow) -> dict[str, Any]:
         """Take the caller out of the pool (nothing happens if they are not waiting in it);

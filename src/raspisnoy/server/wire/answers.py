@@ -683,4 +683,7 @@ class PoolOut(_Out):
     waited_seconds: int | None = None
     table: str | None = None
     invite: str | None = None
+    #: After abandoned rated pool games (docs/pool.md, "Fair play"): ``minutes`` until
+    #: the rated pool is open again, ``abandons`` of the last week.
+    rated_cooldown: dict[str, int] | None = None
     counts: dict[str, dict[str, int]]

@@ -68,6 +68,7 @@ export function poolPanel(section, catalogue, app) {
 
   function formMarkup() {
     const c = state.choices;
+    const cooling = state.status?.rated_cooldown ?? null;
     const check = (on) => (on ? "checked" : "");
     const presets = names
       .map((name) => `<label class="pool-option"><input type="checkbox" name="preset" value="${esc(name)}" ${check(c.presets.includes(name))}>
@@ -85,9 +86,10 @@ export function poolPanel(section, catalogue, app) {
       <fieldset class="field"><legend>${esc(t("web.pool.players"))}</legend><div class="pool-options">${players}</div></fieldset>
       <fieldset class="field"><legend>${esc(t("web.pool.speed"))}</legend><div class="pool-options">${speeds}</div></fieldset>
       <label class="field"><span>${esc(t("web.pool.bots"))}</span><select name="bot_wait">${waits}</select></label>
-      <label class="pool-option"><input type="checkbox" name="rated" ${check(c.rated && !guest)} ${guest ? "disabled" : ""}>
+      <label class="pool-option"><input type="checkbox" name="rated" ${check(c.rated && !guest && !cooling)} ${guest || cooling ? "disabled" : ""}>
         ${esc(t("web.pool.rated"))}</label>
       ${guest ? `<p class="hint">${esc(t("web.pool.rated.guest"))}</p>` : ""}
+      ${cooling ? `<p class="hint pool-cooldown">${esc(t("web.refusal.pool_cooldown", cooling))}</p>` : ""}
       </details>
       <button type="submit" class="primary big pool-join">${esc(t("web.pool.join"))}</button>
     </form>`;
@@ -101,7 +103,7 @@ export function poolPanel(section, catalogue, app) {
       t("web.pool.summary.players", { players }),
       t(`web.pool.speed.${c.speed}.short`),
       t("web.pool.summary.bots", { bots: t(`web.pool.bots.${c.bot_wait ?? "never"}`) }),
-      t(c.rated && !guest ? "web.pool.summary.rated" : "web.pool.summary.casual"),
+      t(c.rated && !guest && !state.status?.rated_cooldown ? "web.pool.summary.rated" : "web.pool.summary.casual"),
     ].join(" · ");
   }
 
@@ -159,9 +161,10 @@ export function poolPanel(section, catalogue, app) {
       return;
     }
     const was = state.status?.status;
-    state.status = answer;
     state.since = Date.now() - (answer.waited_seconds ?? 0) * 1000;
-    if (was !== answer.status || answer.status !== "waiting") render();
+    const cooled = JSON.stringify(state.status?.rated_cooldown ?? null) !== JSON.stringify(answer.rated_cooldown ?? null);
+    state.status = answer;
+    if (was !== answer.status || (answer.status !== "waiting" && (cooled || !section.querySelector(".pool-form")))) render();
     else drawWaited();
     schedule();
   }
