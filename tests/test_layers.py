@@ -47,11 +47,14 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "review": frozenset({"core", "bots"}),
     "research": frozenset({"core", "bots"}),
     "cli_support": frozenset({"core"}),
+    # The pool's pairing (who sits with whom): pure, over the rules' player counts.
+    "matchmaking": frozenset({"core"}),
     # The server also serves the score sheet (scorekeeper), speaks ru/uk/en (i18n), and
     # runs the expert's reviews and hints (review).
     "server": frozenset(
         {"core", "casino", "bots", "store", "scorekeeper", "ratings", "i18n", "cli_support"}
         | {"review", "casino_advisor"}
+        | {"matchmaking"}
     ),
     "play": frozenset({"core", "bots", "i18n", "cli_support", "command"}),
     "cli": frozenset(

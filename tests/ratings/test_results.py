@@ -21,7 +21,13 @@ from raspisnoy.ratings import (
     rebuild_game,
     summarize,
 )
-from raspisnoy.ratings.results import NEWCOMER, played_by_person, rate_seats
+from raspisnoy.ratings.results import (
+    ABANDON_RUN,
+    NEWCOMER,
+    abandoned_by_person,
+    played_by_person,
+    rate_seats,
+)
 from raspisnoy.store import EventRow, RatedSeat, SeatRow, StoredRating, TableRow
 
 SHORT: dict[str, object] = {"preset": "raspisnoy.com", "custom_plan": ["1", "2", "3"]}
@@ -184,3 +190,40 @@ def test_played_by_person_is_at_least_half_of_each_seats_actions(shares: list[in
         made = [e for e in events if e.seat == seat]
         own = [e for e in made if e.client_id is not None]
         assert by_person[seat] == (2 * len(own) >= len(made))
+
+
+def anna_at_a_pool_table(game: Game, events: list[EventRow]) -> StoredRating:
+    """Anna's rating after ``game`` at a rated pool table (abandoning ranks last)."""
+    end = game_end(table_of(game, 1, rated=True), game, events, abandon_last=True)
+    assert end.rate is not None
+    seats = [RatedSeat("anna", "random"), *[RatedSeat(None, "random")] * 3]
+    return end.rate(seats, {"anna": NEWCOMER})["anna"]
+
+
+def test_abandoning_a_pool_game_ranks_last_and_a_short_absence_does_not() -> None:
+    """Anna wins; at a pool table, leaving her last ``ABANDON_RUN`` actions to the stand-in
+    is abandoning (last), one fewer is not; elsewhere the same game counts as played."""
+    game = winning_game()
+    mine = [n for n, e in enumerate(events_of(game)) if e.seat == 0]
+
+    def gone_for(count: int) -> list[EventRow]:
+        return events_of(game, lambda n, seat: seat == 0 and n < mine[-count])
+
+    assert anna_at_a_pool_table(game, gone_for(ABANDON_RUN - 1)).mu > NEWCOMER.mu
+    assert anna_at_a_pool_table(game, gone_for(ABANDON_RUN)).mu < NEWCOMER.mu
+    assert anna_after(game, gone_for(ABANDON_RUN)).mu > NEWCOMER.mu  # not a pool table
+
+
+@settings(max_examples=30, deadline=None)
+@given(last_own=st.lists(st.integers(-1, 30), min_size=4, max_size=4))
+def test_abandoned_is_a_run_of_actions_without_the_person_up_to_the_end(
+    last_own: list[int],
+) -> None:
+    game = played(3, SHORT)
+    events = events_of(game, lambda n, seat: n <= last_own[seat])
+    gone = abandoned_by_person(events, 4)
+    for seat in range(4):
+        made = [e for e in events if e.seat == seat]
+        own = [i for i, e in enumerate(made) if e.client_id is not None]
+        trailing = len(made) - 1 - own[-1] if own else len(made)
+        assert gone[seat] == (trailing >= ABANDON_RUN)

@@ -21,25 +21,44 @@ from raspisnoy.ratings.skill import (
 from raspisnoy.ratings.summary import summarize
 from raspisnoy.store import ROUND_COUNTS, EventRow, GameEnd, RatedSeat, StoredRating, TableRow
 
-__all__ = ["NEWCOMER", "game_end", "played_by_person", "rate_seats"]
+__all__ = [
+    "ABANDON_RUN",
+    "NEWCOMER",
+    "abandoned_by_person",
+    "game_end",
+    "played_by_person",
+    "rate_seats",
+]
 
 #: A newcomer's rating as the store keeps it.
 NEWCOMER = StoredRating(DEFAULT_RATING.mu, DEFAULT_RATING.sigma, displayed(DEFAULT_RATING))
+#: Actions in a row of a person's seat, up to the game's end, that the stand-in or the
+#: turn timer made (never the person) from which they abandoned the game at a rated pool
+#: table (docs/pool.md, "Fair play"): about a round gone for good. Fewer (a short loss of
+#: the connection, a person back within the grace) is never punished.
+ABANDON_RUN = 4
 #: The ``GameResult`` figures of a seat, by column name.
 _FIGURES = (*ROUND_COUNTS, "points", "place")
 
 
-def game_end(table: TableRow, game: Game, events: Iterable[EventRow]) -> GameEnd:
+def game_end(
+    table: TableRow, game: Game, events: Iterable[EventRow], *, abandon_last: bool = False
+) -> GameEnd:
     """The end of ``table``'s finished ``game``, whose stored actions are ``events``:
     every seat's summary and, if the table is rated and plays a preset's own rules, how
-    to rate it (``ValueError`` if the game is not over)."""
+    to rate it (``ValueError`` if the game is not over). With ``abandon_last`` (a pool
+    table) a person who abandoned the game (``abandoned_by_person``) is rated last too."""
     summaries = summarize(game)
     figures = tuple({name: getattr(summary, name) for name in _FIGURES} for summary in summaries)
     preset = str(table.rules.get("preset"))
     if not (table.rated and is_rated_rules(table.rules)):
         return GameEnd(figures, preset)
     totals = tuple(summary.points for summary in summaries)
-    played = played_by_person(events, len(totals))
+    stored = tuple(events)
+    played = played_by_person(stored, len(totals))
+    if abandon_last:
+        gone = abandoned_by_person(stored, len(totals))
+        played = tuple(own and not left for own, left in zip(played, gone, strict=True))
     return GameEnd(figures, preset, partial(rate_seats, totals, played), NEWCOMER)
 
 
@@ -52,6 +71,16 @@ def played_by_person(events: Iterable[EventRow], seats: int) -> tuple[bool, ...]
         made[event.seat] += 1
         own[event.seat] += event.client_id is not None
     return tuple(2 * mine >= total for mine, total in zip(own, made, strict=True))
+
+
+def abandoned_by_person(events: Iterable[EventRow], seats: int) -> tuple[bool, ...]:
+    """Whether each seat's last ``ABANDON_RUN`` actions or more, up to the game's end, were
+    made without its person (the stand-in or the turn timer): they left, or their time
+    ran out for the rest of the game. A bot's seat is always so; callers look at people's."""
+    run = [0] * seats
+    for event in events:
+        run[event.seat] = 0 if event.client_id is not None else run[event.seat] + 1
+    return tuple(count >= ABANDON_RUN for count in run)
 
 
 def rate_seats(

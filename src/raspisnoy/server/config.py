@@ -141,6 +141,12 @@ class ServerSettings(BaseSettings):
     hints_per_user: Rate = "30/minute"
     #: Invitations to a table one user may send (docs/friends.md); over them, 429.
     invitations_per_user: Rate = "5/minute;50/day"
+    #: The matchmaking pool (docs/pool.md): seconds between pairing passes, seconds a
+    #: waiting person's page may stay silent (closed, connection lost) before they leave
+    #: the pool, and how often one user may join or leave it.
+    pool_pass_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0
+    pool_grace_seconds: Annotated[float, Field(gt=0, le=600)] = 15.0
+    pool_changes_per_user: Rate = "20/minute"
 
     #: Who may read ``/metrics`` (docs/operations.md): callers from these addresses or
     #: networks (a JSON list in the environment), or with ``Authorization: Bearer`` and

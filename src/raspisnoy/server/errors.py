@@ -106,6 +106,19 @@ class Refusal(StrEnum):
     NOT_FRIENDS = "not_friends"
     FRIEND_OFFLINE = "friend_offline"
     TABLE_OVER = "table_over"
+    #: The matchmaking pool (``services.pool``): a preset it does not know
+    #: (``params.preset``), a preset none of whose numbers of players was chosen
+    #: (``preset``, ``players``: the smallest chosen), the rated pool asked by a guest, a
+    #: second entry of a person waiting already, and a person the pool seated at a table
+    #: whose game is not over.
+    POOL_PRESET = "pool_preset"
+    POOL_PLAYERS = "pool_players"
+    POOL_RATED_GUEST = "pool_rated_guest"
+    POOL_ALREADY_IN = "pool_already_in"
+    POOL_AT_TABLE = "pool_at_table"
+    #: The rated pool refused after abandoned rated pool games (``params.minutes``: until
+    #: the cooldown is over, ``abandons``: of the last week).
+    POOL_COOLDOWN = "pool_cooldown"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -145,6 +158,12 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.TABLE_OVER: 409,
     Refusal.OFFLINE_GAME_INVALID: 422,
     Refusal.OFFLINE_GAME_NOT_OVER: 409,
+    Refusal.POOL_PRESET: 422,
+    Refusal.POOL_PLAYERS: 422,
+    Refusal.POOL_RATED_GUEST: 403,
+    Refusal.POOL_ALREADY_IN: 409,
+    Refusal.POOL_AT_TABLE: 409,
+    Refusal.POOL_COOLDOWN: 403,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

@@ -30,6 +30,7 @@ from raspisnoy.store.players import (
     recount,
     username_key,
 )
+from raspisnoy.store.pool import AlreadyInPoolError, NewPoolTable, PoolEntryRow, PoolStore
 from raspisnoy.store.repository import (
     EventRow,
     FencedError,
@@ -50,6 +51,7 @@ __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
     "ROUND_COUNTS",
+    "AlreadyInPoolError",
     "BoardKey",
     "BoardLine",
     "BoardPage",
@@ -64,8 +66,11 @@ __all__ = [
     "GameEnd",
     "GameEnds",
     "HandRow",
+    "NewPoolTable",
     "NotFoundError",
     "Players",
+    "PoolEntryRow",
+    "PoolStore",
     "Profile",
     "RatedSeat",
     "RatingLine",

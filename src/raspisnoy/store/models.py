@@ -40,6 +40,10 @@ __all__ = [
     "GameTable",
     "PlayerFigures",
     "PlayerRating",
+    "PoolAbandon",
+    "PoolEntry",
+    "PoolPairing",
+    "PoolTable",
     "RatingChange",
     "RatingCount",
     "ScoreSheet",
@@ -337,3 +341,52 @@ class Block(Base):
     #: Indexed: the pairs among some people are looked up from both sides.
     blocked_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PoolEntry(Base):
+    """A person in the matchmaking pool (docs/pool.md): what they accept (``choices``:
+    presets, players, speed, rated, bot wait), their rating when they joined, when they
+    joined and when their page last asked (epoch seconds: a page gone quiet leaves after a
+    grace). ``table_id`` is the table the pool opened for them (``None``: still waiting);
+    one entry per person, so nobody waits twice."""
+
+    __tablename__ = "pool_entries"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    choices: Mapped[dict[str, object]] = mapped_column(JSON)
+    rating: Mapped[float] = mapped_column(Float)
+    joined_at: Mapped[float] = mapped_column(Float)
+    seen_at: Mapped[float] = mapped_column(Float)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True, index=True)
+
+
+class PoolPairing(Base):
+    """The pool's pairing lease (one row, ``name`` ``pairing``): which worker pairs now
+    and until when (epoch seconds), and the counts of people waiting it saw last, which
+    every worker's lobby shows."""
+
+    __tablename__ = "pool_pairing"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[float] = mapped_column(Float)
+    counts: Mapped[dict[str, object]] = mapped_column(JSON)
+
+
+class PoolTable(Base):
+    """A table the pool opened (its fair-play rules apply to it: docs/pool.md)."""
+
+    __tablename__ = "pool_tables"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+
+
+class PoolAbandon(Base):
+    """A rated pool game a person abandoned (docs/pool.md, "Fair play"), when it ended
+    (epoch seconds): the cooldown before their next rated pool game grows with these."""
+
+    __tablename__ = "pool_abandons"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)

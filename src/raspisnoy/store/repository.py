@@ -47,6 +47,7 @@ __all__ = [
     "StoreError",
     "TableRow",
     "UserRow",
+    "add_table",
     "check_fences",
     "transaction",
 ]
@@ -351,30 +352,22 @@ class Store:
         (or ``people``, seat → user id, in their seats); a ``rated`` game's end moves its
         players' ratings; with ``spectator_chat`` spectators read and write its chat; a
         ``first_dealer`` is fixed now instead of drawn from the seed when the game starts."""
-        seated = {0: host_id} if people is None else people
-        table_id = new_id()
         with self._session() as session:
-            session.add(
-                GameTable(
-                    id=table_id,
-                    host_id=host_id,
-                    created_at=_now(),
-                    status="open",
-                    public=public,
-                    rules=rules,
-                    seats=len(bots),
-                    turn_seconds=turn_seconds,
-                    bot_delay_ms=bot_delay_ms,
-                    stand_in=stand_in,
-                    seed=seed,
-                    first_dealer=first_dealer,
-                    rated=rated,
-                    spectator_chat=spectator_chat,
-                )
+            table_id = add_table(
+                session,
+                host_id=host_id,
+                public=public,
+                rules=rules,
+                bots=bots,
+                turn_seconds=turn_seconds,
+                bot_delay_ms=bot_delay_ms,
+                stand_in=stand_in,
+                seed=seed,
+                rated=rated,
+                spectator_chat=spectator_chat,
+                people={0: host_id} if people is None else people,
+                first_dealer=first_dealer,
             )
-            session.flush()
-            for seat, bot in enumerate(bots):
-                session.add(Seat(table_id=table_id, seat=seat, user_id=seated.get(seat), bot=bot))
         return self.get_table(table_id)
 
     def get_table(self, table_id: str) -> TableRow:
@@ -567,6 +560,49 @@ class Store:
                     raise NotFoundError(f"no sheet {sheet_id!r}")
                 raise StaleWriteError(f"sheet {sheet_id!r} changed since version {version}")
         return self.get_sheet(sheet_id)
+
+
+def add_table(
+    session: Session,
+    *,
+    host_id: str,
+    public: bool,
+    rules: dict[str, Any],
+    bots: Sequence[str],
+    turn_seconds: int,
+    bot_delay_ms: int,
+    stand_in: str,
+    seed: str,
+    rated: bool,
+    spectator_chat: bool,
+    people: Mapping[int, str],
+    first_dealer: int | None,
+) -> str:
+    """Add a new open table and its seats in ``session`` (``Store.create_table``; the pool
+    adds one in the transaction that takes its people out of the pool); its id."""
+    table_id = new_id()
+    session.add(
+        GameTable(
+            id=table_id,
+            host_id=host_id,
+            created_at=_now(),
+            status="open",
+            public=public,
+            rules=rules,
+            seats=len(bots),
+            turn_seconds=turn_seconds,
+            bot_delay_ms=bot_delay_ms,
+            stand_in=stand_in,
+            seed=seed,
+            first_dealer=first_dealer,
+            rated=rated,
+            spectator_chat=spectator_chat,
+        )
+    )
+    session.flush()
+    for seat, bot in enumerate(bots):
+        session.add(Seat(table_id=table_id, seat=seat, user_id=people.get(seat), bot=bot))
+    return table_id
 
 
 def _sheet_row(row: ScoreSheet, nickname: str) -> SheetRow:

@@ -41,6 +41,7 @@ const SHELL = [
   "/js/offline_play.js",
   "/js/offline_store.js",
   "/js/offline_worker.js",
+  "/js/pool.js",
   "/js/profile.js",
   "/js/quick.js",
   "/js/rematch.js",

@@ -15,6 +15,7 @@ from raspisnoy.server.routes import (
     offline,
     offline_games,
     players,
+    pool,
     reviews,
     session,
     share,
@@ -41,6 +42,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         reviews,
         friends,
         offline_games,
+        pool,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

@@ -27,12 +27,13 @@ from raspisnoy.server.services.casino import Casino
 from raspisnoy.server.services.friends import Friends
 from raspisnoy.server.services.offline import OfflineFiles, OfflineGames, default_pyodide_dir
 from raspisnoy.server.services.passwords import Passwords
+from raspisnoy.server.services.pool import PoolDesk
 from raspisnoy.server.services.presence import Presence, RedisPresence
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
-from raspisnoy.store import FriendsRepository, Players, Reviews, Store, Together
+from raspisnoy.store import FriendsRepository, Players, PoolStore, Reviews, Store, Together
 
 __all__ = ["Services"]
 
@@ -63,6 +64,9 @@ class Services:
     session_desk: SessionDesk = field(init=False)
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
+    #: The matchmaking pool (docs/pool.md); who must never share a table comes from the
+    #: blocking of the friends' repository once it is wired (``PoolDesk``'s ``avoid``).
+    pool: PoolDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
     #: Who is online and where; the notices to a person's pages (docs/friends.md).
     presence: Presence = field(init=False)
@@ -95,6 +99,7 @@ class Services:
         )
         self.offline = OfflineFiles(settings.pyodide_dir or default_pyodide_dir())
         self.offline_games = OfflineGames(self.store)
+        self.pool = PoolDesk(PoolStore(self.store), self.hub, settings, self.limits)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:
@@ -141,9 +146,11 @@ class Services:
         await self.sockets.start()
         await self.presence.start()
         await self.review_queue.start()
+        await self.pool.start()
 
     async def stop(self) -> None:
         """Stop it all again, in the reverse order."""
+        await self.pool.stop()
         await self.review_queue.stop()
         await self.presence.stop()
         await self.sockets.stop()

@@ -14,10 +14,12 @@ share of a seat counts for its rating) is read from the stored events.
 from __future__ import annotations
 
 import asyncio
+import time
 
 from raspisnoy.core import Game
 from raspisnoy.ratings import game_end
-from raspisnoy.store import GameEnds, Store, TableRow
+from raspisnoy.ratings.results import abandoned_by_person
+from raspisnoy.store import GameEnds, PoolStore, Store, TableRow
 
 __all__ = ["Results", "retry_delay"]
 
@@ -37,6 +39,7 @@ class Results:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._ends = GameEnds(store)
+        self._pool = PoolStore(store)
 
     async def finish(self, table: TableRow, game: Game, fence: int | None = None) -> bool:
         """Mark ``table``'s finished ``game`` over with its results and ratings, unless it
@@ -46,5 +49,14 @@ class Results:
         return await asyncio.to_thread(self._finish, table, game, fence)
 
     def _finish(self, table: TableRow, game: Game, fence: int | None) -> bool:
-        end = game_end(table, game, self._store.events_of(table.id))
-        return self._ends.finish(table.id, end, fence)
+        events = self._store.events_of(table.id)
+        pool = table.rated and self._pool.is_pool_table(table.id)
+        stored = self._ends.finish(
+            table.id, game_end(table, game, events, abandon_last=pool), fence
+        )
+        if pool:  # a rated pool game: who abandoned it waits before the next (docs/pool.md)
+            gone = abandoned_by_person(events, len(table.seats))
+            people = [s.user_id for s in table.seats if s.user_id is not None and gone[s.seat]]
+            if people:
+                self._pool.record_abandons(table.id, people, time.time())
+        return stored

@@ -9,7 +9,7 @@ and a leaderboard from finished games only, so nothing of a game in progress.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -47,6 +47,7 @@ __all__ = [
     "OfflineGameOut",
     "OfflineStatusOut",
     "OptionOut",
+    "PoolOut",
     "PresetFiguresOut",
     "PresetOut",
     "ProblemsOut",
@@ -689,3 +690,21 @@ class OfflineGameOut(_Out):
 
     id: str
     replay: str
+
+
+class PoolOut(_Out):
+    """The caller's place in the matchmaking pool (docs/pool.md): ``none`` (not in it),
+    ``waiting`` (their choices and the seconds waited) or ``matched`` (the table the pool
+    opened for them, which they are seated at); and how many people wait for each preset
+    and speed (``counts[preset][speed]``; a person accepting several presets counts under
+    each)."""
+
+    status: Literal["none", "waiting", "matched"]
+    choices: Json | None = None
+    waited_seconds: int | None = None
+    table: str | None = None
+    invite: str | None = None
+    #: After abandoned rated pool games (docs/pool.md, "Fair play"): ``minutes`` until
+    #: the rated pool is open again, ``abandons`` of the last week.
+    rated_cooldown: dict[str, int] | None = None
+    counts: dict[str, dict[str, int]]

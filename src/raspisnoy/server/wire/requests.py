@@ -20,6 +20,7 @@ __all__ = [
     "NicknameIn",
     "OfflineGameIn",
     "PasswordIn",
+    "PoolIn",
     "QrIn",
     "RoundIn",
     "SeatIn",
@@ -144,3 +145,15 @@ class OfflineGameIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     game: dict[str, Any]
+
+
+class PoolIn(_StrictIn):
+    """What a person accepts in the matchmaking pool (docs/pool.md): one preset or any of
+    several, numbers of players (one, or any of several), a speed (a named turn timer),
+    rated or not, and the seconds before bots fill the free seats (``null``: never)."""
+
+    presets: list[str] = Field(min_length=1, max_length=10)
+    players: list[Literal[3, 4, 5]] = Field(min_length=1, max_length=3)
+    speed: Literal["fast", "normal", "slow"] = "normal"
+    rated: bool = False
+    bot_wait: Literal[30, 60, 120] | None = 60

@@ -10,6 +10,7 @@ import { LobbyFeed } from "./lobby_live.js";
 import { failureMarkup } from "./offline.js";
 import { installPanel } from "./install.js";
 import { offlineNote } from "./offline_play.js";
+import { poolPanel } from "./pool.js";
 import { presetOf, quickGame, quickSettings, rememberTable } from "./quick.js";
 import { esc, playerName, toast } from "./ui.js";
 
@@ -67,7 +68,7 @@ export function askNickname(view, done) {
  * live by the lobby socket, lobby_live.js), the new-table form (behind its button on a
  * phone), the scorekeeper's link. */
 export function showLobby(view, app) {
-  const state = { catalogue: null, lobby: null, games: [], form: null, feed: null, stopped: false, createOpen: matchMedia(WIDE).matches };
+  const state = { catalogue: null, lobby: null, games: [], form: null, feed: null, stopped: false, createOpen: matchMedia(WIDE).matches, pool: null };
 
   async function load() {
     const [rules, bots, games] = await Promise.all([get("/rules"), get("/bots"), get("/me/games")]);
@@ -109,6 +110,7 @@ export function showLobby(view, app) {
       const { body: quick, remembered } = quickSettings(state.catalogue.presets[0].name);
       view.innerHTML = `<div class="lobby">
         <div class="side">
+          <section class="panel pool" id="pool-panel"></section>
           <section class="panel quick">
             <h2>${esc(t("web.lobby.quick"))}</h2>
             <p class="hint">${esc(t("web.lobby.quick.hint", { preset: presetLabel(presetOf(quick)), players: quick.players }))}
@@ -150,6 +152,8 @@ export function showLobby(view, app) {
           <a class="button" data-nav href="/casino">${esc(t("web.casino.lobby.link"))}</a>
         </section></div>`;
       drawLive();
+      state.pool?.stop();
+      state.pool = poolPanel(view.querySelector("#pool-panel"), state.catalogue, app);
       view.querySelector(".install-slot").replaceWith(installPanel());
       view.querySelector(".quick-start").addEventListener("click", (event) => startQuick(event.currentTarget));
       offlineNote(app, view.querySelector(".offline-note"));
@@ -160,6 +164,7 @@ export function showLobby(view, app) {
     stop() {
       state.stopped = true;
       state.feed?.stop();
+      state.pool?.stop();
     },
   };
 

@@ -1,0 +1,289 @@
+"""The matchmaking pool in the database (docs/pool.md): who waits and what they accept, the
+tables the pool opened for them, and the pairing lease.
+
+Everything lives here, never in a worker's memory, so that with several workers any of
+them answers a person and one of them pairs at a time (``take_lease``). Taking people out
+of the pool and opening their table is one transaction (``open_table``) that does nothing
+unless every one of them is still waiting: a worker killed mid-pairing has either opened
+the table with its people marked, or changed nothing; two pairing at once (a lease lost
+while pairing) cannot seat a person twice. A table opened but not yet started (its worker
+died in between) is found by ``unstarted`` and started by the next pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from raspisnoy.store.models import (
+    GameTable,
+    PlayerRating,
+    PoolAbandon,
+    PoolEntry,
+    PoolPairing,
+    PoolTable,
+)
+from raspisnoy.store.players import ALL_SCOPE
+from raspisnoy.store.repository import Store, StoreError, add_table, transaction
+
+__all__ = ["AlreadyInPoolError", "NewPoolTable", "PoolEntryRow", "PoolStore"]
+
+#: The pairing lease's row.
+_LEASE = "pairing"
+
+
+class AlreadyInPoolError(Exception):
+    """The person already waits in the pool, or plays at the table it opened for them;
+    ``table_id``: that table, if any."""
+
+    def __init__(self, table_id: str | None) -> None:
+        super().__init__("already in the pool" if table_id is None else f"at table {table_id}")
+        self.table_id = table_id
+
+
+class _SomeoneLeft(Exception):
+    """One of the people of a table being opened is no longer waiting."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolEntryRow:
+    """One person's entry (``models.PoolEntry``)."""
+
+    user_id: str
+    choices: dict[str, Any]
+    rating: float
+    joined_at: float
+    seen_at: float
+    table_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NewPoolTable:
+    """The table the pool opens for some people: seat ``i`` is ``people[i]``'s, the rest
+    bots'."""
+
+    rules: dict[str, Any]
+    bots: Sequence[str]
+    turn_seconds: int
+    bot_delay_ms: int
+    stand_in: str
+    seed: str
+    rated: bool
+
+
+def _row(entry: PoolEntry) -> PoolEntryRow:
+    return PoolEntryRow(
+        entry.user_id,
+        dict(entry.choices),
+        entry.rating,
+        entry.joined_at,
+        entry.seen_at,
+        entry.table_id,
+    )
+
+
+class PoolStore:
+    """The pool over a ``Store``'s database; each method one transaction."""
+
+    def __init__(self, store: Store) -> None:
+        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+
+    def _session(self) -> AbstractContextManager[Session]:
+        return transaction(self._sessions)
+
+    def rating_of(self, user_id: str) -> int | None:
+        """The person's displayed rating over every rated game (``None``: not rated yet)."""
+        query = select(PlayerRating.display).where(
+            PlayerRating.scope == ALL_SCOPE, PlayerRating.user_id == user_id
+        )
+        with self._session() as session:
+            return session.scalar(query)
+
+    def join(self, user_id: str, choices: Mapping[str, Any], rating: float, now: float) -> None:
+        """Put the person in the pool; ``AlreadyInPoolError`` if they wait there already or
+        play at a table it opened for them that is not over (an entry whose table is over
+        is replaced)."""
+        with self._session() as session:
+            held = session.execute(
+                select(PoolEntry.table_id, GameTable.status)
+                .outerjoin(GameTable, GameTable.id == PoolEntry.table_id)
+                .where(PoolEntry.user_id == user_id)
+            ).first()
+            if held is not None:
+                table_id, status = held
+                if table_id is None or status != "over":
+                    raise AlreadyInPoolError(table_id)
+                session.execute(delete(PoolEntry).where(PoolEntry.user_id == user_id))
+            session.add(
+                PoolEntry(
+                    user_id=user_id,
+                    choices=dict(choices),
+                    rating=rating,
+                    joined_at=now,
+                    seen_at=now,
+                    table_id=None,
+                )
+            )
+            try:
+                session.flush()
+            except IntegrityError:  # joined at the same moment by another request
+                raise AlreadyInPoolError(None) from None
+
+    def seen(self, user_id: str, now: float) -> PoolEntryRow | None:
+        """The person's page asked at ``now`` (they are still there): their entry. One
+        whose table's game is over is done with and taken out (``None``)."""
+        with self._session() as session:
+            entry = session.get(PoolEntry, user_id)
+            if entry is None:
+                return None
+            if entry.table_id is not None:
+                table = session.get(GameTable, entry.table_id)
+                if table is not None and table.status == "over":
+                    session.delete(entry)
+                    return None
+            entry.seen_at = now
+            return _row(entry)
+
+    def leave(self, user_id: str) -> bool:
+        """Take the person out of the pool if they wait there; whether they did. An entry
+        the pool has seated stays until its game is over (``join`` replaces it then), so
+        leaving cannot make way for a second table."""
+        condition = PoolEntry.user_id == user_id, PoolEntry.table_id.is_(None)
+        with self._session() as session:
+            result = session.execute(delete(PoolEntry).where(*condition))
+            return bool(getattr(result, "rowcount", 0))
+
+    def waiting(self) -> list[PoolEntryRow]:
+        """Everyone still waiting, first come first."""
+        query = select(PoolEntry).where(PoolEntry.table_id.is_(None))
+        with self._session() as session:
+            return [_row(e) for e in session.scalars(query.order_by(PoolEntry.joined_at))]
+
+    def drop_unseen(self, before: float) -> int:
+        """Take out the people waiting whose page has not asked since ``before`` (closed,
+        or the connection lost for longer than the grace); how many."""
+        condition = PoolEntry.table_id.is_(None), PoolEntry.seen_at < before
+        with self._session() as session:
+            return int(getattr(session.execute(delete(PoolEntry).where(*condition)), "rowcount", 0))
+
+    def open_table(self, people: Sequence[str], table: NewPoolTable) -> str | None:
+        """Open ``table`` with ``people`` in seats 0, 1… (the first its host) and take them
+        out of the pool, all in one transaction; ``None`` (nothing changed) unless every
+        one of them is still waiting."""
+        try:
+            return self._open_table(people, table)
+        except _SomeoneLeft:
+            return None
+
+    def _open_table(self, people: Sequence[str], table: NewPoolTable) -> str:
+        with self._session() as session:
+            table_id = add_table(
+                session,
+                host_id=people[0],
+                public=True,
+                rules=table.rules,
+                bots=table.bots,
+                turn_seconds=table.turn_seconds,
+                bot_delay_ms=table.bot_delay_ms,
+                stand_in=table.stand_in,
+                seed=table.seed,
+                rated=table.rated,
+                spectator_chat=False,
+                people=dict(enumerate(people)),
+                first_dealer=None,
+            )
+            marked = session.execute(
+                update(PoolEntry)
+                .where(PoolEntry.user_id.in_(people), PoolEntry.table_id.is_(None))
+                .values(table_id=table_id)
+            )
+            if getattr(marked, "rowcount", 0) != len(people):
+                raise _SomeoneLeft  # the transaction rolls back: no table, nobody marked
+            session.add(PoolTable(table_id=table_id))
+            return table_id
+
+    def is_pool_table(self, table_id: str) -> bool:
+        """Whether the pool opened this table."""
+        with self._session() as session:
+            return session.get(PoolTable, table_id) is not None
+
+    def record_abandons(self, table_id: str, user_ids: Sequence[str], at: float) -> None:
+        """These people abandoned the rated pool game of ``table_id`` (ended ``at``); a
+        person recorded for it already is not counted again (a finish tried twice)."""
+        with self._session() as session:
+            known = set(
+                session.scalars(
+                    select(PoolAbandon.user_id).where(
+                        PoolAbandon.table_id == table_id, PoolAbandon.user_id.in_(user_ids)
+                    )
+                )
+            )
+            for user_id in user_ids:
+                if user_id not in known:
+                    session.add(PoolAbandon(user_id=user_id, table_id=table_id, at=at))
+
+    def abandons_since(self, user_id: str, since: float) -> list[float]:
+        """When the person's abandoned rated pool games since ``since`` ended, oldest
+        first."""
+        query = select(PoolAbandon.at).where(
+            PoolAbandon.user_id == user_id, PoolAbandon.at >= since
+        )
+        with self._session() as session:
+            return list(session.scalars(query.order_by(PoolAbandon.at)))
+
+    def unstarted(self) -> list[tuple[str, str]]:
+        """The tables the pool opened that have not started (table id, host id)."""
+        query = (
+            select(GameTable.id, GameTable.host_id)
+            .join(PoolEntry, PoolEntry.table_id == GameTable.id)
+            .where(GameTable.status == "open")
+            .distinct()
+        )
+        with self._session() as session:
+            return [(table_id, host_id) for table_id, host_id in session.execute(query)]
+
+    def take_lease(self, holder: str, now: float, seconds: float) -> bool:
+        """Hold the pairing lease for ``seconds`` from ``now`` if nobody else holds it (or
+        this holder does: renewed); whether this holder holds it now."""
+        with self._session() as session:
+            taken = session.execute(
+                update(PoolPairing)
+                .where(
+                    PoolPairing.name == _LEASE,
+                    (PoolPairing.holder == holder) | (PoolPairing.expires_at < now),
+                )
+                .values(holder=holder, expires_at=now + seconds)
+            )
+            if getattr(taken, "rowcount", 0) == 1:
+                return True
+            if session.get(PoolPairing, _LEASE) is not None:
+                return False
+        try:
+            with self._session() as session:
+                session.add(
+                    PoolPairing(name=_LEASE, holder=holder, expires_at=now + seconds, counts={})
+                )
+        except StoreError:  # another worker made the row first: it holds the lease
+            return False
+        return True
+
+    def save_counts(self, holder: str, counts: Mapping[str, Any]) -> None:
+        """The counts of people waiting, as the lease's holder saw them."""
+        with self._session() as session:
+            session.execute(
+                update(PoolPairing)
+                .where(PoolPairing.name == _LEASE, PoolPairing.holder == holder)
+                .values(counts=dict(counts))
+            )
+
+    def counts(self) -> dict[str, Any]:
+        """The counts of people waiting as last saved (empty before the first pass)."""
+        with self._session() as session:
+            lease = session.get(PoolPairing, _LEASE)
+            return {} if lease is None else dict(lease.counts)
