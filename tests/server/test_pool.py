@@ -219,6 +219,24 @@ def test_a_table_a_dead_worker_opened_is_started_by_the_next_pass(pool_server: S
     until(lambda: pool_server.store.get_table(table_id).status, lambda s: s == "playing")
 
 
+def test_two_people_one_of_whom_blocked_the_other_never_share_a_table(
+    pool_server: Server,
+) -> None:
+    """The pass asks the friends' blocks (docs/friends.md): of four who accept one
+    three-player table, the three seated never include both of a blocked pair."""
+    anna, boris, *others = [Api(pool_server.base, f"Blocking {n}") for n in range(4)]
+    assert anna.http.put(f"/api/blocks/{boris.user['id']}").status_code == 200
+    choices = {"presets": ["oh-hell"], "players": [3], "speed": "slow", "bot_wait": None}
+    for api in (anna, boris, *others):
+        join(api, **choices)
+    (table_id,) = {matched(api)["table"] for api in others}
+    seated = {seat.user_id for seat in pool_server.store.get_table(table_id).seats}
+    assert not {anna.user["id"], boris.user["id"]} <= seated
+    left_out = boris if anna.user["id"] in seated else anna
+    assert status_of(left_out)["status"] == "waiting"
+    assert left_out.http.delete("/api/pool").json()["status"] == "none"
+
+
 def test_the_pool_reveals_no_private_table_nobody_else_and_no_card(pool_server: Server) -> None:
     host = Api(pool_server.base, "Secretive")
     private = host.create_table(public=False, players=3)

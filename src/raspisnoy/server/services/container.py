@@ -65,7 +65,7 @@ class Services:
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
     #: The matchmaking pool (docs/pool.md); who must never share a table comes from the
-    #: blocking of the friends' repository once it is wired (``PoolDesk``'s ``avoid``).
+    #: blocks of the friends' repository (``PoolDesk``'s ``avoid``).
     pool: PoolDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
     #: Who is online and where; the notices to a person's pages (docs/friends.md).
@@ -94,12 +94,13 @@ class Services:
             if isinstance(broadcast, RedisBroadcast)
             else Presence(broadcast)
         )
-        self.friends = Friends(
-            self.store, FriendsRepository(self.store), self.presence, self.limits
-        )
+        follows = FriendsRepository(self.store)
+        self.friends = Friends(self.store, follows, self.presence, self.limits)
         self.offline = OfflineFiles(settings.pyodide_dir or default_pyodide_dir())
         self.offline_games = OfflineGames(self.store)
-        self.pool = PoolDesk(PoolStore(self.store), self.hub, settings, self.limits)
+        self.pool = PoolDesk(
+            PoolStore(self.store), self.hub, settings, self.limits, avoid=follows.blocked_among
+        )
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:

@@ -47,7 +47,7 @@ from raspisnoy.store import (
     UserRow,
 )
 
-__all__ = ["COOLDOWNS", "AvoidProvider", "PoolDesk", "checked_choices", "nobody_avoids"]
+__all__ = ["COOLDOWNS", "AvoidProvider", "PoolDesk", "checked_choices"]
 
 _log = logging.getLogger(__name__)
 
@@ -66,11 +66,6 @@ _COOLDOWN_MEMORY = 7 * 24 * 60 * 60
 _LEASE_PASSES = 5
 
 
-def nobody_avoids(_people: Collection[str]) -> set[frozenset[str]]:
-    """The ``AvoidProvider`` of a server without blocking: nobody avoids anybody."""
-    return set()
-
-
 class PoolDesk:
     """The pool's requests (join, status, leave) and its pairing pass."""
 
@@ -80,7 +75,7 @@ class PoolDesk:
         hub: Hub,
         settings: ServerSettings,
         limits: Limits,
-        avoid: AvoidProvider = nobody_avoids,
+        avoid: AvoidProvider,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._pool = pool

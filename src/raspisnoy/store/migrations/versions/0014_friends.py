@@ -1,7 +1,7 @@
 """Friends (docs/friends.md): who follows whom, and who blocked whom.
 
 Revision ID: 0014
-Revises: 0010
+Revises: 0013
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0010"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
