@@ -115,6 +115,9 @@ class FakePort:
     async def chat_of(self, table_id: str) -> list[ChatRow]:
         return []
 
+    async def muted_until(self, user_id: str) -> datetime | None:
+        raise AssertionError("nobody chats here")
+
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
     ) -> str:

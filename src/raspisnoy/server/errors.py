@@ -94,6 +94,16 @@ class Refusal(StrEnum):
     CHAT_FORBIDDEN = "chat_forbidden"
     NOT_OVER = "not_over"
     REMATCH_CLOSED = "rematch_closed"
+    #: Moderation (``services.moderation``, docs/moderation.md): a route only moderators
+    #: may use, an account banned for a time (``params.until``: when it ends) or for good,
+    #: a guest's report, a report of oneself, and a chat message of a muted person
+    #: (``params.until``).
+    NOT_MODERATOR = "not_moderator"
+    BANNED = "banned"
+    BANNED_FOR_GOOD = "banned_for_good"
+    GUEST_CANNOT_REPORT = "guest_cannot_report"
+    REPORT_SELF = "report_self"
+    MUTED = "muted"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -126,6 +136,11 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NO_HAND: 409,
     Refusal.REFILL_NOT_DUE: 409,
     Refusal.HAND_NOT_OVER: 409,
+    Refusal.NOT_MODERATOR: 403,
+    Refusal.BANNED: 403,
+    Refusal.BANNED_FOR_GOOD: 403,
+    Refusal.GUEST_CANNOT_REPORT: 403,
+    Refusal.REPORT_SELF: 422,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).
@@ -149,6 +164,7 @@ SOCKET_ERRORS: frozenset[Refusal] = frozenset(
         Refusal.CHAT_FORBIDDEN,
         Refusal.NOT_OVER,
         Refusal.REMATCH_CLOSED,
+        Refusal.MUTED,
     }
 )
 

@@ -52,6 +52,7 @@ class Limits:
         self.password_checks_per_account = parse_many(settings.password_checks_per_account)
         self.chat_per_user = parse_many(settings.chat_messages_per_user)
         self.hints_per_user = parse_many(settings.hints_per_user)
+        self.reports_per_user = parse_many(settings.reports_per_user)
 
     def hit(self, items: list[RateLimitItem], what: str, key: str) -> None:
         """Count one ``what`` (a name for the message) of ``key``; a refusal naming the

@@ -7,6 +7,15 @@ values, never ORM objects, so nothing outside this package holds a database sess
 """
 
 from raspisnoy.store.casino import CasinoStore, HandRow, WalletRow
+from raspisnoy.store.moderation import (
+    ActionRow,
+    Moderation,
+    ModeratorRow,
+    NewAction,
+    NewReport,
+    ReportRow,
+    Standing,
+)
 from raspisnoy.store.players import (
     ALL_SCOPE,
     ANONYMOUS,
@@ -49,6 +58,7 @@ __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
     "ROUND_COUNTS",
+    "ActionRow",
     "BoardKey",
     "BoardLine",
     "BoardPage",
@@ -61,12 +71,17 @@ __all__ = [
     "GameEnd",
     "GameEnds",
     "HandRow",
+    "Moderation",
+    "ModeratorRow",
+    "NewAction",
+    "NewReport",
     "NotFoundError",
     "Players",
     "Profile",
     "RatedSeat",
     "RatingLine",
     "RecentGame",
+    "ReportRow",
     "ReviewRow",
     "ReviewStatus",
     "Reviews",
@@ -75,6 +90,7 @@ __all__ = [
     "SessionLine",
     "SheetRow",
     "StaleWriteError",
+    "Standing",
     "Store",
     "StoreError",
     "StoredRating",

@@ -11,6 +11,7 @@ from raspisnoy.server.routes import (
     health,
     history,
     lobby,
+    moderation,
     players,
     reviews,
     session,
@@ -36,6 +37,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         share,
         casino,
         reviews,
+        moderation,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

@@ -24,12 +24,13 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
+from raspisnoy.server.services.moderation import ModerationDesk
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
-from raspisnoy.store import Players, Reviews, Store, Together
+from raspisnoy.store import Moderation, Players, Reviews, Store, Together
 
 __all__ = ["Services"]
 
@@ -60,6 +61,8 @@ class Services:
     session_desk: SessionDesk = field(init=False)
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
+    moderation_store: Moderation = field(init=False)
+    moderation: ModerationDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -71,9 +74,13 @@ class Services:
         self.together = Together(self.store)
         self.passwords = Passwords(settings.password_workers, settings.password_queue)
         self.accounts = Accounts(self.players, self.passwords, self.limits, self.hub, self.reports)
-        self.session_desk = SessionDesk(self.store, self.sessions, self.limits, self.hub)
+        self.moderation_store = Moderation(self.store)
+        self.session_desk = SessionDesk(
+            self.store, self.sessions, self.limits, self.hub, self.moderation_store
+        )
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
+        self.moderation = ModerationDesk(self.store, self.moderation_store, self.limits, self.hub)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:

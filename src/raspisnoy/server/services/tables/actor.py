@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from raspisnoy.bots import Bot, make_bot
@@ -108,6 +109,9 @@ class TablePort(Protocol):
 
     async def chat_of(self, table_id: str) -> list[ChatRow]:
         """The table's chat as stored."""
+
+    async def muted_until(self, user_id: str) -> datetime | None:
+        """Until when a moderator muted the person (``None``: not muted now)."""
 
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int

@@ -20,6 +20,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager, suppress
+from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -34,7 +35,16 @@ from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.lobby import LobbyFeed
 from raspisnoy.server.services.results import Results
 from raspisnoy.server.services.tables.actor import TableActor
-from raspisnoy.store import ChatRow, EventRow, FencedError, Store, StoreError, TableRow, Together
+from raspisnoy.store import (
+    ChatRow,
+    EventRow,
+    FencedError,
+    Moderation,
+    Store,
+    StoreError,
+    TableRow,
+    Together,
+)
 
 __all__ = ["EventWriter", "Hub"]
 
@@ -116,6 +126,7 @@ class _Port:
         self._hub = hub
         self._store = hub.store
         self._together = Together(hub.store)
+        self._moderation = Moderation(hub.store)
 
     async def append(self, row: EventRow) -> None:
         await self._fenced(row.table_id, self._hub.writer.write(row))
@@ -161,6 +172,10 @@ class _Port:
 
     async def chat_of(self, table_id: str) -> list[ChatRow]:
         return await self.run(self._together.chat_of, table_id)
+
+    async def muted_until(self, user_id: str) -> datetime | None:
+        standing = await self.run(self._moderation.standing, user_id)
+        return standing.muted_until
 
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
