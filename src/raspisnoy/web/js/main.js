@@ -1,7 +1,7 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
 // (/?player=ID), the leaderboard (/?leaderboard), a review (/?review=ID&seat=N), the
-// scorekeeper (/score) and the casino game (/casino).
+// scorekeeper (/score), the casino game (/casino) and the moderators' screen (/?moderation).
 import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import { showCasino } from "./casino.js";
@@ -15,6 +15,7 @@ import {
   t,
 } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
+import { checkStanding, showModeration } from "./moderation.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
 import { watchInstall } from "./install.js";
 import { failureMarkup, installOffline } from "./offline.js";
@@ -50,7 +51,7 @@ function toggleTheme() {
 }
 
 /** What every screen shares: the signed-in user and the screen on show. */
-const app = { user: null, screen: null, navigate, renderHeader };
+const app = { user: null, moderator: false, screen: null, navigate, renderHeader };
 
 /** Goes to `url` inside the page (no reload) and shows its screen. */
 function navigate(url) {
@@ -94,6 +95,7 @@ async function route() {
       app.user = user;
       renderHeader();
       route();
+      checkStanding(app); // a moderator's notices, shown once signed in
     });
     return;
   }
@@ -103,7 +105,8 @@ async function route() {
     app.screen = showReview(view, app, params.get("review"), Number(params.get("seat") ?? 0));
     return;
   }
-  if (location.pathname === "/casino") app.screen = showCasino(view, app);
+  if (params.has("moderation")) app.screen = showModeration(view);
+  else if (location.pathname === "/casino") app.screen = showCasino(view, app);
   else if (score) app.screen = showScore(view, app, params);
   else app.screen = params.has("table") ? showTable(view, app, params.get("table")) : showLobby(view, app);
 }
@@ -189,6 +192,7 @@ async function start() {
   }
   renderHeader();
   await route();
+  await checkStanding(app); // after the screen: notices of moderators' actions on top of it
 }
 
 start().catch((error) => toast(String(error), "error"));
