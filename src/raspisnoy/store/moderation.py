@@ -124,9 +124,13 @@ class Standing:
     banned_until: datetime | None
 
 
-def _utc(moment: datetime | None) -> datetime | None:
+def _utc(moment: datetime) -> datetime:
     """A stored moment with its zone (SQLite gives it back without; it was UTC)."""
-    return moment if moment is None or moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _utc_or_none(moment: datetime | None) -> datetime | None:
+    return None if moment is None else _utc(moment)
 
 
 def _user(user: User) -> UserRow:
@@ -171,7 +175,7 @@ class Moderation:
         )
         with self._session() as session:
             return [
-                ModeratorRow(_user(user), username, _utc(granted) or granted)
+                ModeratorRow(_user(user), username, _utc(granted))
                 for user, username, granted in session.execute(query)
             ]
 
@@ -343,7 +347,7 @@ def _latest(
         .limit(1)
     )
     found = session.execute(query).first()
-    return None if found is None else (found.kind, _utc(found.until))
+    return None if found is None else (found.kind, _utc_or_none(found.until))
 
 
 def _people(session: Session, ids: set[str]) -> dict[str, UserRow]:
@@ -364,10 +368,10 @@ def _reports(session: Session, query: Select[Report]) -> list[ReportRow]:
             r.chat_seq,
             r.reason,
             r.note,
-            _utc(r.created_at) or r.created_at,
+            _utc(r.created_at),
             r.status,
             r.resolved_by,
-            _utc(r.resolved_at),
+            _utc_or_none(r.resolved_at),
         )
         for r in rows
     ]
@@ -382,12 +386,12 @@ def _actions(session: Session, query: Select[ModerationAction]) -> list[ActionRo
             people[r.moderator_id],
             people[r.user_id],
             r.kind,
-            _utc(r.until),
+            _utc_or_none(r.until),
             r.reason,
             r.note,
             r.report_id,
-            _utc(r.created_at) or r.created_at,
-            _utc(r.seen_at),
+            _utc(r.created_at),
+            _utc_or_none(r.seen_at),
         )
         for r in rows
     ]
@@ -404,5 +408,5 @@ def _chat(m: ChatMessage) -> ChatRow:
         m.phrase,
         m.round,
         m.trick,
-        _utc(m.created_at) or m.created_at,
+        _utc(m.created_at),
     )

@@ -24,13 +24,11 @@ from raspisnoy.server.wire import (
     ModerationIn,
     ModerationLogOut,
     ModerationOut,
-    NoticeOut,
     NoticesSeenOut,
     PlayerReportIn,
     PlayerReportOut,
     PlayerReportsOut,
     ReportDetailOut,
-    ReportedTableOut,
     StandingOut,
     chat_json,
 )
@@ -40,7 +38,6 @@ from raspisnoy.store import (
     NewReport,
     NotFoundError,
     Store,
-    TableRow,
     UserRow,
 )
 
@@ -73,12 +70,7 @@ class ModerationDesk:
         moderator = await in_thread(moderation.is_moderator, user.id)
         standing = await in_thread(moderation.standing, user.id)
         notices = await in_thread(moderation.notices, user.id)
-        muted = standing.muted_until
-        return StandingOut(
-            moderator=moderator,
-            muted_until=None if muted is None else muted.isoformat(),
-            notices=[NoticeOut.of(row) for row in notices],
-        )
+        return StandingOut.of(moderator, standing, notices)
 
     async def seen(self, user: UserRow, ids: list[str]) -> NoticesSeenOut:
         """Mark the caller's notices ``ids`` shown (so the next page load skips them)."""
@@ -164,18 +156,10 @@ class ModerationDesk:
         if row.table_id is not None:
             lines = await in_thread(moderation.chat_around, row.table_id, row.chat_seq, CHAT_SPAN)
             chat = [chat_json(line) for line in lines]
-            table = _table_out(await in_thread(self._store.get_table, row.table_id))
+            table = await in_thread(self._store.get_table, row.table_id)
         standing = await in_thread(moderation.standing, row.reported.id)
         log = await in_thread(moderation.actions, row.reported.id, PAGE)
-        return ReportDetailOut(
-            report=PlayerReportOut.of(row),
-            chat=chat,
-            table=table,
-            muted_until=_iso(standing.muted_until),
-            banned=standing.banned,
-            banned_until=_iso(standing.banned_until),
-            actions=[ModerationOut.of(action) for action in log],
-        )
+        return ReportDetailOut.of(row, chat, table, standing, log)
 
     async def resolve(self, user: UserRow | None, report_id: str) -> PlayerReportOut:
         """Close a report without an action (nothing to do)."""
@@ -222,12 +206,3 @@ class ModerationDesk:
         await self._moderator(user)
         rows = await in_thread(self._moderation.actions, user_id, PAGE)
         return ModerationLogOut(actions=[ModerationOut.of(row) for row in rows])
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
-
-
-def _table_out(row: TableRow) -> ReportedTableOut:
-    names = list(row.names) if row.names else [seat.nickname for seat in row.seats]
-    return ReportedTableOut(id=row.id, status=row.status, names=list(names))

@@ -30,6 +30,7 @@ from raspisnoy.store import (
     ReviewRow,
     SessionLine,
     SheetRow,
+    Standing,
     TableRow,
     UserRow,
 )
@@ -766,11 +767,16 @@ class ReportedTableOut(_Out):
     status: str
     names: list[str | None]
 
+    @classmethod
+    def of(cls, row: TableRow) -> ReportedTableOut:
+        names = list(row.names) if row.names else [seat.nickname for seat in row.seats]
+        return cls(id=row.id, status=row.status, names=names)
+
 
 class ReportDetailOut(_Out):
     """One report with what a moderator judges it by: the chat around the reported line
-    (or the table's last lines), its table, and the reported person's standing and
-    earlier actions on them."""
+    (or the table's last lines, each as ``messages.chat_json`` writes it), its table, and
+    the reported person's standing and earlier actions on them."""
 
     report: PlayerReportOut
     chat: list[dict[str, Any]]
@@ -779,6 +785,25 @@ class ReportDetailOut(_Out):
     banned: bool
     banned_until: str | None
     actions: list[ModerationOut]
+
+    @classmethod
+    def of(
+        cls,
+        row: ReportRow,
+        chat: list[dict[str, Any]],
+        table: TableRow | None,
+        standing: Standing,
+        actions: list[ActionRow],
+    ) -> ReportDetailOut:
+        return cls(
+            report=PlayerReportOut.of(row),
+            chat=chat,
+            table=None if table is None else ReportedTableOut.of(table),
+            muted_until=_moment(standing.muted_until),
+            banned=standing.banned,
+            banned_until=_moment(standing.banned_until),
+            actions=[ModerationOut.of(action) for action in actions],
+        )
 
 
 class NoticeOut(_Out):
@@ -811,6 +836,14 @@ class StandingOut(_Out):
     moderator: bool
     muted_until: str | None
     notices: list[NoticeOut]
+
+    @classmethod
+    def of(cls, moderator: bool, standing: Standing, notices: list[ActionRow]) -> StandingOut:
+        return cls(
+            moderator=moderator,
+            muted_until=_moment(standing.muted_until),
+            notices=[NoticeOut.of(row) for row in notices],
+        )
 
 
 class NoticesSeenOut(_Out):
