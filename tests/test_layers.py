@@ -88,6 +88,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "casino_command": frozenset(
         {"core", "casino", "casino_advisor", "i18n", "cli_support", "play", "command"}
     ),
+    # The moderators' commands (``raspisnoy moderators``): the store and the settings.
+    "moderation_command": frozenset({"store", "server", "cli_support"}),
     "__main__": frozenset({"cli"}),
     "raspisnoy": frozenset(),
 }
@@ -99,7 +101,9 @@ PURE: dict[str, frozenset[str]] = {
 }
 #: The command layer: the parts that parse command lines and print; no other part may
 #: import them.
-COMMAND_LAYER = frozenset({"command", "casino_command", "play", "cli", "__main__"})
+COMMAND_LAYER = frozenset(
+    {"command", "casino_command", "play", "cli", "__main__"} | {"moderation_command"}
+)
 #: The modules of core that other parts may import.
 CORE_FACES = frozenset({"raspisnoy.core", "raspisnoy.core.fast"})
 

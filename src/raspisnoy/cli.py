@@ -74,6 +74,10 @@ class _Commands(LazyGroup):
             "raspisnoy.casino_command:casino_app",
             "Casino Russian poker against the dealer: hands, settlement, advice, a game.",
         ),
+        "moderators": LazyCommand(
+            "raspisnoy.moderation_command:moderators_app",
+            "Give, take and list the moderator role (accounts named by user name).",
+        ),
     }
 
 

@@ -118,6 +118,9 @@ class FakePort:
     async def blocked_with(self, user_id: str) -> frozenset[str]:
         return frozenset()
 
+    async def muted_until(self, user_id: str) -> datetime | None:
+        raise AssertionError("nobody chats here")
+
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
     ) -> str:

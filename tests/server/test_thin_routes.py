@@ -12,7 +12,7 @@ import pytest
 import raspisnoy.server.routes as routes
 
 #: The store's repositories: ``Services`` makes each once.
-REPOSITORIES = {"Players", "Reviews", "Together", "CasinoStore", "Store"}
+REPOSITORIES = {"Players", "Reviews", "Together", "CasinoStore", "Store"} | {"Moderation"}
 #: Ways to run blocking work other than ``in_thread``.
 THREADS = {"run", "to_thread", "run_in_executor"}
 

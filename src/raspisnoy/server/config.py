@@ -91,6 +91,8 @@ class ServerSettings(BaseSettings):
     tables_per_user: Rate = "30/minute"
     #: Table chat messages one user may write (over them, the ``rate_limited`` error).
     chat_messages_per_user: Rate = "5/10 seconds;30/minute"
+    #: Reports one user may file (docs/moderation.md; over them, 429 ``too_many``).
+    reports_per_user: Rate = "5/hour;20/day"
     #: Tables waiting for players where one user holds a seat, and games being played
     #: where one user holds a seat: one guest can neither fill the lobby nor keep the
     #: server busy with bot tables.

@@ -119,6 +119,16 @@ class Refusal(StrEnum):
     #: The rated pool refused after abandoned rated pool games (``params.minutes``: until
     #: the cooldown is over, ``abandons``: of the last week).
     POOL_COOLDOWN = "pool_cooldown"
+    #: Moderation (``services.moderation``, docs/moderation.md): a route only moderators
+    #: may use, an account banned for a time (``params.until``: when it ends) or for good,
+    #: a guest's report, a report of oneself, and a chat message of a muted person
+    #: (``params.until``).
+    NOT_MODERATOR = "not_moderator"
+    BANNED = "banned"
+    BANNED_FOR_GOOD = "banned_for_good"
+    GUEST_CANNOT_REPORT = "guest_cannot_report"
+    REPORT_SELF = "report_self"
+    MUTED = "muted"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -164,6 +174,11 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.POOL_ALREADY_IN: 409,
     Refusal.POOL_AT_TABLE: 409,
     Refusal.POOL_COOLDOWN: 403,
+    Refusal.NOT_MODERATOR: 403,
+    Refusal.BANNED: 403,
+    Refusal.BANNED_FOR_GOOD: 403,
+    Refusal.GUEST_CANNOT_REPORT: 403,
+    Refusal.REPORT_SELF: 422,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).
@@ -187,6 +202,7 @@ SOCKET_ERRORS: frozenset[Refusal] = frozenset(
         Refusal.CHAT_FORBIDDEN,
         Refusal.NOT_OVER,
         Refusal.REMATCH_CLOSED,
+        Refusal.MUTED,
     }
 )
 

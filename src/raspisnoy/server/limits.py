@@ -54,6 +54,7 @@ class Limits:
         self.hints_per_user = parse_many(settings.hints_per_user)
         self.invitations_per_user = parse_many(settings.invitations_per_user)
         self.pool_changes_per_user = parse_many(settings.pool_changes_per_user)
+        self.reports_per_user = parse_many(settings.reports_per_user)
 
     def hit(self, items: list[RateLimitItem], what: str, key: str) -> None:
         """Count one ``what`` (a name for the message) of ``key``; a refusal naming the

@@ -8,6 +8,15 @@ values, never ORM objects, so nothing outside this package holds a database sess
 
 from raspisnoy.store.casino import CasinoStore, HandRow, WalletRow
 from raspisnoy.store.friends import FriendRow, FriendsRepository
+from raspisnoy.store.moderation import (
+    ActionRow,
+    Moderation,
+    ModeratorRow,
+    NewAction,
+    NewReport,
+    ReportRow,
+    Standing,
+)
 from raspisnoy.store.players import (
     ALL_SCOPE,
     ANONYMOUS,
@@ -51,6 +60,7 @@ __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
     "ROUND_COUNTS",
+    "ActionRow",
     "AlreadyInPoolError",
     "BoardKey",
     "BoardLine",
@@ -66,7 +76,11 @@ __all__ = [
     "GameEnd",
     "GameEnds",
     "HandRow",
+    "Moderation",
+    "ModeratorRow",
+    "NewAction",
     "NewPoolTable",
+    "NewReport",
     "NotFoundError",
     "Players",
     "PoolEntryRow",
@@ -75,6 +89,7 @@ __all__ = [
     "RatedSeat",
     "RatingLine",
     "RecentGame",
+    "ReportRow",
     "ReviewRow",
     "ReviewStatus",
     "Reviews",
@@ -83,6 +98,7 @@ __all__ = [
     "SessionLine",
     "SheetRow",
     "StaleWriteError",
+    "Standing",
     "Store",
     "StoreError",
     "StoredRating",

@@ -38,6 +38,8 @@ __all__ = [
     "GameEvent",
     "GameResult",
     "GameTable",
+    "ModerationAction",
+    "Moderator",
     "PlayerFigures",
     "PlayerRating",
     "PoolAbandon",
@@ -46,6 +48,7 @@ __all__ = [
     "PoolTable",
     "RatingChange",
     "RatingCount",
+    "Report",
     "ScoreSheet",
     "Seat",
     "SessionToken",
@@ -390,3 +393,60 @@ class PoolAbandon(Base):
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     at: Mapped[float] = mapped_column(Float)
+
+
+class Moderator(Base):
+    """A person who may moderate (docs/moderation.md): given and taken by the command
+    line (``raspisnoy moderators``), never by the server."""
+
+    __tablename__ = "moderators"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    granted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Report(Base):
+    """A player's report of another: where (a table, one of its chat messages, or the
+    profile), why (a reason code of a fixed list, and an optional note) and whether a
+    moderator has dealt with it."""
+
+    __tablename__ = "reports"
+    __table_args__ = (Index("ix_reports_status_created", "status", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    reporter_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    reported_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
+    #: ``table``, ``chat`` or ``profile``.
+    place: Mapped[str] = mapped_column(String(16))
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    #: The reported chat message (``ChatMessage.seq`` at ``table_id``).
+    chat_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: ``open`` or ``resolved``.
+    status: Mapped[str] = mapped_column(String(16))
+    resolved_by: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ModerationAction(Base):
+    """One moderator's action on an account (``warn``, ``mute``, ``unmute``, ``ban``,
+    ``unban``), kept for ever: the log moderators read, the notice the person is shown,
+    and what says whether they are muted or banned now (their latest such action)."""
+
+    __tablename__ = "moderation_actions"
+    __table_args__ = (Index("ix_moderation_actions_user_created", "user_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    moderator_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    #: When a mute or ban ends (``None``: a ban for good, or a kind without an end).
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    report_id: Mapped[str | None] = mapped_column(ForeignKey("reports.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When the person was shown the notice of it (``None``: not yet).
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

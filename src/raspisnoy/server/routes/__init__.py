@@ -12,6 +12,7 @@ from raspisnoy.server.routes import (
     health,
     history,
     lobby,
+    moderation,
     offline,
     offline_games,
     players,
@@ -43,6 +44,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         friends,
         offline_games,
         pool,
+        moderation,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

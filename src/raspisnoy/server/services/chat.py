@@ -52,6 +52,9 @@ class ChatStore(Protocol):
     async def blocked_with(self, user_id: str) -> frozenset[str]:
         """The people kept apart from ``user_id`` (either blocked the other)."""
 
+    async def muted_until(self, user_id: str) -> datetime | None:
+        """Until when a moderator muted the person (``None``: not muted now)."""
+
 
 class ChatTable(Protocol):
     """What the chat sees of its table (the actor): no more, so the chat needs nothing
@@ -181,6 +184,13 @@ class ChatRoom:
                 "chat to spectators)",
             )
         actor = self._actor
+        muted = await actor.port.muted_until(user.id)
+        if muted is not None:
+            raise ProtocolError(
+                Refusal.MUTED,
+                f"chat: a moderator muted you until {muted.isoformat()}",
+                params={"until": muted.isoformat()},
+            )
         rows = await self._history()
         round_number, tricks = _moment(actor)
         seat = connection.seat

@@ -25,6 +25,7 @@ from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
 from raspisnoy.server.services.friends import Friends
+from raspisnoy.server.services.moderation import ModerationDesk
 from raspisnoy.server.services.offline import OfflineFiles, OfflineGames, default_pyodide_dir
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.pool import PoolDesk
@@ -33,7 +34,15 @@ from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
-from raspisnoy.store import FriendsRepository, Players, PoolStore, Reviews, Store, Together
+from raspisnoy.store import (
+    FriendsRepository,
+    Moderation,
+    Players,
+    PoolStore,
+    Reviews,
+    Store,
+    Together,
+)
 
 __all__ = ["Services"]
 
@@ -67,6 +76,8 @@ class Services:
     #: The matchmaking pool (docs/pool.md); who must never share a table comes from the
     #: blocks of the friends' repository (``PoolDesk``'s ``avoid``).
     pool: PoolDesk = field(init=False)
+    moderation_store: Moderation = field(init=False)
+    moderation: ModerationDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
     #: Who is online and where; the notices to a person's pages (docs/friends.md).
     presence: Presence = field(init=False)
@@ -83,7 +94,10 @@ class Services:
         self.together = Together(self.store)
         self.passwords = Passwords(settings.password_workers, settings.password_queue)
         self.accounts = Accounts(self.players, self.passwords, self.limits, self.hub, self.reports)
-        self.session_desk = SessionDesk(self.store, self.sessions, self.limits, self.hub)
+        self.moderation_store = Moderation(self.store)
+        self.session_desk = SessionDesk(
+            self.store, self.sessions, self.limits, self.hub, self.moderation_store
+        )
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
         broadcast = self.hub.broadcast
@@ -101,6 +115,7 @@ class Services:
         self.pool = PoolDesk(
             PoolStore(self.store), self.hub, settings, self.limits, avoid=follows.blocked_among
         )
+        self.moderation = ModerationDesk(self.store, self.moderation_store, self.limits, self.hub)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:

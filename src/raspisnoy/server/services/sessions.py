@@ -7,13 +7,13 @@ request and set or clear the cookie.
 from __future__ import annotations
 
 from raspisnoy.server.auth import InvalidNicknameError, Sessions, check_nickname
-from raspisnoy.server.errors import RequestError
+from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import LogoutOut, SessionOut, UserAnswer, UserOut
-from raspisnoy.store import Store, UserRow
+from raspisnoy.store import Moderation, Store, UserRow
 
 __all__ = ["SessionDesk"]
 
@@ -21,11 +21,14 @@ __all__ = ["SessionDesk"]
 class SessionDesk:
     """The session operations of one app."""
 
-    def __init__(self, store: Store, tokens: Sessions, limits: Limits, hub: Hub) -> None:
+    def __init__(
+        self, store: Store, tokens: Sessions, limits: Limits, hub: Hub, moderation: Moderation
+    ) -> None:
         self._store = store
         self._tokens = tokens
         self._limits = limits
         self._hub = hub
+        self._moderation = moderation
 
     async def guest(self, nickname: str, address: str, agent: str | None) -> SessionOut:
         """A new guest named ``nickname`` and their first session; new sessions are
@@ -38,9 +41,23 @@ class SessionDesk:
 
     async def begin(self, user: UserRow, agent: str | None) -> SessionOut:
         """A new session of ``user``: its token (to send back, and to set as the cookie),
-        stored by its hash with the browser ``agent`` for the list of sessions."""
+        stored by its hash with the browser ``agent`` for the list of sessions. A banned
+        account gets none (``banned``, with when the ban ends): checked after the session
+        is stored, so a ban stored meanwhile (which ends the sessions it finds) ends this
+        one too."""
         token, digest, expires = self._tokens.new_token()
         await in_thread(self._store.create_session, user.id, digest, expires, agent)
+        standing = await in_thread(self._moderation.standing, user.id)
+        if standing.banned:
+            await in_thread(self._store.end_session, digest)
+            until = standing.banned_until
+            if until is None:
+                raise RequestError(Refusal.BANNED_FOR_GOOD, "a moderator banned this account")
+            raise RequestError(
+                Refusal.BANNED,
+                f"a moderator banned this account until {until.isoformat()}",
+                params={"until": until.isoformat()},
+            )
         return SessionOut(user=UserOut.of(user), token=token)
 
     async def end(self, user: UserRow, token: str) -> LogoutOut:

@@ -9,6 +9,7 @@ and a leaderboard from finished games only, so nothing of a game in progress.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -17,6 +18,7 @@ from raspisnoy.core import PRESET_DESCRIPTIONS, PRESETS, option_info, resolve_ru
 from raspisnoy.ratings import PROVISIONAL_GAMES
 from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_report, sheet_to_json
 from raspisnoy.store import (
+    ActionRow,
     BoardKey,
     BoardLine,
     BoardPage,
@@ -24,9 +26,11 @@ from raspisnoy.store import (
     Profile,
     RatingLine,
     RecentGame,
+    ReportRow,
     ReviewRow,
     SessionLine,
     SheetRow,
+    Standing,
     TableRow,
     UserRow,
 )
@@ -44,9 +48,15 @@ __all__ = [
     "KindOut",
     "LeaderboardOut",
     "LogoutOut",
+    "ModerationLogOut",
+    "ModerationOut",
+    "NoticeOut",
+    "NoticesSeenOut",
     "OfflineGameOut",
     "OfflineStatusOut",
     "OptionOut",
+    "PlayerReportOut",
+    "PlayerReportsOut",
     "PoolOut",
     "PresetFiguresOut",
     "PresetOut",
@@ -56,9 +66,11 @@ __all__ = [
     "RatingPointOut",
     "RecentGameOut",
     "RecordOut",
+    "ReportDetailOut",
     "ReportOut",
     "ReportRoundOut",
     "ReportTrickOut",
+    "ReportedTableOut",
     "ReviewOut",
     "RulesOut",
     "SeatOut",
@@ -68,6 +80,7 @@ __all__ = [
     "SheetOut",
     "SheetSummaryOut",
     "SheetsOut",
+    "StandingOut",
     "TableOut",
     "TablesOut",
     "UserAnswer",
@@ -708,3 +721,170 @@ class PoolOut(_Out):
     #: the rated pool is open again, ``abandons`` of the last week.
     rated_cooldown: dict[str, int] | None = None
     counts: dict[str, dict[str, int]]
+
+
+# ------------------------------------------------------------------------- moderation
+
+
+def _moment(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+class PlayerReportOut(_Out):
+    """A player's report, as moderators see it (docs/moderation.md)."""
+
+    id: str
+    reporter: UserOut
+    reported: UserOut
+    place: str
+    table_id: str | None
+    chat_seq: int | None
+    reason: str
+    note: str | None
+    created_at: str
+    status: str
+    resolved_at: str | None
+
+    @classmethod
+    def of(cls, row: ReportRow) -> PlayerReportOut:
+        return cls(
+            id=row.id,
+            reporter=UserOut.of(row.reporter),
+            reported=UserOut.of(row.reported),
+            place=row.place,
+            table_id=row.table_id,
+            chat_seq=row.chat_seq,
+            reason=row.reason,
+            note=row.note,
+            created_at=row.created_at.isoformat(),
+            status=row.status,
+            resolved_at=_moment(row.resolved_at),
+        )
+
+
+class PlayerReportsOut(_Out):
+    reports: list[PlayerReportOut]
+
+
+class ModerationOut(_Out):
+    """A moderator's action, as the log shows it to moderators."""
+
+    id: str
+    moderator: UserOut
+    user: UserOut
+    kind: str
+    until: str | None
+    reason: str
+    note: str | None
+    report_id: str | None
+    created_at: str
+
+    @classmethod
+    def of(cls, row: ActionRow) -> ModerationOut:
+        return cls(
+            id=row.id,
+            moderator=UserOut.of(row.moderator),
+            user=UserOut.of(row.user),
+            kind=row.kind,
+            until=_moment(row.until),
+            reason=row.reason,
+            note=row.note,
+            report_id=row.report_id,
+            created_at=row.created_at.isoformat(),
+        )
+
+
+class ModerationLogOut(_Out):
+    actions: list[ModerationOut]
+
+
+class ReportedTableOut(_Out):
+    """The table a report came from: what the lobby shows of it. Its game is read
+    through the routes everyone reads it by (``/api/games/{id}/record`` and ``/score``),
+    so a moderator sees of a game in progress what a spectator sees, no hidden hand."""
+
+    id: str
+    status: str
+    names: list[str | None]
+
+    @classmethod
+    def of(cls, row: TableRow) -> ReportedTableOut:
+        names = list(row.names) if row.names else [seat.nickname for seat in row.seats]
+        return cls(id=row.id, status=row.status, names=names)
+
+
+class ReportDetailOut(_Out):
+    """One report with what a moderator judges it by: the chat around the reported line
+    (or the table's last lines, each as ``messages.chat_json`` writes it), its table, and
+    the reported person's standing and earlier actions on them."""
+
+    report: PlayerReportOut
+    chat: list[dict[str, Any]]
+    table: ReportedTableOut | None
+    muted_until: str | None
+    banned: bool
+    banned_until: str | None
+    actions: list[ModerationOut]
+
+    @classmethod
+    def of(
+        cls,
+        row: ReportRow,
+        chat: list[dict[str, Any]],
+        table: TableRow | None,
+        standing: Standing,
+        actions: list[ActionRow],
+    ) -> ReportDetailOut:
+        return cls(
+            report=PlayerReportOut.of(row),
+            chat=chat,
+            table=None if table is None else ReportedTableOut.of(table),
+            muted_until=_moment(standing.muted_until),
+            banned=standing.banned,
+            banned_until=_moment(standing.banned_until),
+            actions=[ModerationOut.of(action) for action in actions],
+        )
+
+
+class NoticeOut(_Out):
+    """A moderator's action as the person it concerns is shown it (the moderator is not
+    named): the client words the kind and reason in its reader's language."""
+
+    id: str
+    kind: str
+    until: str | None
+    reason: str
+    note: str | None
+    created_at: str
+
+    @classmethod
+    def of(cls, row: ActionRow) -> NoticeOut:
+        return cls(
+            id=row.id,
+            kind=row.kind,
+            until=_moment(row.until),
+            reason=row.reason,
+            note=row.note,
+            created_at=row.created_at.isoformat(),
+        )
+
+
+class StandingOut(_Out):
+    """``GET /api/moderation/me``: whether the caller moderates, is muted (until when),
+    and the actions on them not yet shown."""
+
+    moderator: bool
+    muted_until: str | None
+    notices: list[NoticeOut]
+
+    @classmethod
+    def of(cls, moderator: bool, standing: Standing, notices: list[ActionRow]) -> StandingOut:
+        return cls(
+            moderator=moderator,
+            muted_until=_moment(standing.muted_until),
+            notices=[NoticeOut.of(row) for row in notices],
+        )
+
+
+class NoticesSeenOut(_Out):
+    marked: int

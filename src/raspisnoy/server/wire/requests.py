@@ -12,16 +12,21 @@ from raspisnoy.core import DEFAULT_PRESET
 
 __all__ = [
     "MAX_LINK",
+    "MAX_NOTE",
     "CredentialsIn",
     "DealIn",
     "DecisionIn",
     "EntryIn",
+    "ModerationIn",
     "NewPasswordIn",
     "NicknameIn",
+    "NoticesSeenIn",
     "OfflineGameIn",
     "PasswordIn",
+    "PlayerReportIn",
     "PoolIn",
     "QrIn",
+    "Reason",
     "RoundIn",
     "SeatIn",
     "TableIn",
@@ -157,3 +162,44 @@ class PoolIn(_StrictIn):
     speed: Literal["fast", "normal", "slow"] = "normal"
     rated: bool = False
     bot_wait: Literal[30, 60, 120] | None = 60
+
+
+# ------------------------------------------------------------------------- moderation
+
+#: Why a player reports another, and why a moderator acts (docs/moderation.md): codes
+#: the client words in its reader's language.
+Reason = Literal["abuse", "spam", "cheating", "name", "other"]
+#: The longest note a report or a moderator's action may carry.
+MAX_NOTE = 500
+#: The longest mute or ban in minutes (a year); a ban without an end is for good.
+MAX_MINUTES = 366 * 24 * 60
+
+
+class PlayerReportIn(_StrictIn):
+    """A report of ``user_id``: from a table (``table_id``), one of its chat messages
+    (``table_id`` and ``chat_seq``) or the profile; a reason and an optional note."""
+
+    user_id: str = Field(min_length=1, max_length=32)
+    place: Literal["table", "chat", "profile"]
+    table_id: str | None = Field(default=None, max_length=32)
+    chat_seq: int | None = Field(default=None, ge=1)
+    reason: Reason
+    note: str | None = Field(default=None, max_length=MAX_NOTE)
+
+
+class ModerationIn(_StrictIn):
+    """A moderator's action on ``user_id``: a mute lasts ``minutes`` (required), a ban
+    ``minutes`` or for good (none); ``report_id``, if given, is resolved with it."""
+
+    user_id: str = Field(min_length=1, max_length=32)
+    kind: Literal["warn", "mute", "unmute", "ban", "unban"]
+    minutes: int | None = Field(default=None, ge=1, le=MAX_MINUTES)
+    reason: Reason
+    note: str | None = Field(default=None, max_length=MAX_NOTE)
+    report_id: str | None = Field(default=None, max_length=32)
+
+
+class NoticesSeenIn(_StrictIn):
+    """The notices (moderators' actions) the person was shown."""
+
+    ids: list[str] = Field(max_length=100)

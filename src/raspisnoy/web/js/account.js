@@ -72,6 +72,7 @@ export function accountMenu(app, rename) {
   const body = openDialog(app.user.nickname, `<nav class="account-menu">
     <a class="button" data-nav href="/?player=${encodeURIComponent(app.user.id)}">${esc(t("web.profile.mine"))}</a>
     <a class="button" data-nav href="/?leaderboard">${esc(t("web.leaderboard.title"))}</a>
+    ${app.moderator ? `<a class="button" data-nav href="/?moderation">${esc(t("web.moderation.title"))}</a>` : ""}
     <button type="button" data-do="rename">${esc(t("web.rename.title"))}</button>
     <button type="button" data-do="logout">${esc(t("web.account.logout"))}</button></nav>
     ${guest ? `<h3>${esc(t("web.account.upgrade"))}</h3><p class="hint">${esc(t("web.account.upgrade.hint"))}</p><div class="account-slot"></div>` : ""}`);

@@ -21,11 +21,24 @@ const COUNTED = ["count", "seconds"];
 /** The parameters that name a bot level (`web.bot.<level>` words them). */
 const BOT_LEVELS = ["level", "strongest"];
 
-/** `params` with each bot level worded in the page's language. */
+/** The parameters that name a moment (ISO 8601, as a mute's end: docs/moderation.md). */
+const MOMENTS = ["until"];
+
+/** A moment (ISO 8601) as the page's language writes a date and time, in local time. */
+export function formatMoment(iso) {
+  const moment = new Date(iso);
+  if (Number.isNaN(moment.getTime())) return iso;
+  return moment.toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** `params` with each bot level worded in the page's language, and moments written in it. */
 function worded(params) {
   const out = { ...(params ?? {}) };
   for (const name of BOT_LEVELS) {
     if (typeof out[name] === "string") out[name] = tMaybe(`web.bot.${out[name]}`) ?? out[name];
+  }
+  for (const name of MOMENTS) {
+    if (typeof out[name] === "string") out[name] = formatMoment(out[name]);
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // one goes through esc(). Whom the viewer muted is kept in localStorage and sent to the
 // server again at every table (the server then holds their messages back).
 import { t, tMaybe, tn } from "./i18n.js";
+import { reportButton, reportFrom } from "./report.js";
 import { esc, playerName } from "./ui.js";
 
 /** The quick phrases and reactions (raspisnoy.server.chat.PHRASES); reactions are emoji. */
@@ -49,14 +50,16 @@ export function messageText(message) {
   return message.phrase === null ? message.text : (tMaybe(`web.chat.phrase.${message.phrase}`) ?? message.phrase);
 }
 
-/** One message as a list item; `mute` adds the button that mutes its writer. */
-export function chatLine(message, { mine = false, mute = false } = {}) {
+/** One message as a list item; `mute` adds the button that mutes its writer, `table` (the
+ * table's id) the one that reports the line to the moderators. */
+export function chatLine(message, { mine = false, mute = false, table = null } = {}) {
   const reaction = REACTIONS.includes(message.phrase) ? " reaction" : "";
   const button = mute
     ? `<button type="button" class="icon mute" data-user="${esc(message.user_id)}" data-name="${esc(message.name)}" title="${esc(t("web.chat.mute", { name: playerName(message.name) }))}" aria-label="${esc(t("web.chat.mute", { name: playerName(message.name) }))}">${MUTE}</button>`
     : "";
+  const report = table === null ? "" : reportButton(message.name, { user: message.user_id, place: "chat", table, seq: message.seq, text: messageText(message) });
   return `<li class="chat-line${mine ? " mine" : ""}${reaction}" data-seq="${message.seq}"><span class="who">${esc(playerName(message.name))}${message.seat === null ? ` <small class="muted">${esc(t("web.chat.spectator"))}</small>` : ""}</span>
-    <span class="said">${esc(messageText(message))}</span>${button}</li>`;
+    <span class="said">${esc(messageText(message))}</span>${button}${report}</li>`;
 }
 
 /** The chat of the table on `connection`; `me()` is the viewer's user id (or null). */
@@ -72,7 +75,12 @@ export function tableChat(connection, me) {
   /** Redraws the dock; the line being written is kept as it is (value, focus, caret). */
   function draw() {
     const muted = mutedPeople();
-    const lines = s.messages.map((m) => chatLine(m, { mine: m.user_id === me(), mute: m.user_id !== me() && me() !== null })).join("");
+    const lines = s.messages
+      .map((m) => {
+        const others = m.user_id !== me() && me() !== null;
+        return chatLine(m, { mine: m.user_id === me(), mute: others, table: others ? connection.tableId : null });
+      })
+      .join("");
     const phrases = PHRASES.map((id) => `<button type="button" class="small phrase" data-phrase="${id}">${esc(t(`web.chat.phrase.${id}`))}</button>`).join("");
     const reactions = REACTIONS.map((id) => `<button type="button" class="small phrase reaction" data-phrase="${id}" aria-label="${esc(t(`web.chat.reaction.${id}`))}" title="${esc(t(`web.chat.reaction.${id}`))}">${esc(t(`web.chat.phrase.${id}`))}</button>`).join("");
     const silenced = Object.entries(muted)
@@ -149,6 +157,7 @@ export function tableChat(connection, me) {
     else if (button.matches(".phrase")) connection.send({ type: "chat", phrase: button.dataset.phrase });
     else if (button.matches(".mute")) mute(button.dataset.user, button.dataset.name, true);
     else if (button.matches(".unmute")) mute(button.dataset.user, "", false);
+    else if (button.matches(".report")) reportFrom(button);
   });
   dock.addEventListener("input", count);
   // The line is emptied only when the server sends the message back as stored: a refused

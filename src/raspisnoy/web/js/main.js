@@ -1,8 +1,8 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
 // (/?player=ID), the leaderboard (/?leaderboard), friends (/?friends), a review (/?review=ID&seat=N), the
-// scorekeeper (/score), the casino game (/casino) and offline play (/?offline, a game
-// on this device /?offline=ID), which needs no server at all.
+// scorekeeper (/score), the casino game (/casino), the moderators' screen (/?moderation) and
+// offline play (/?offline, a game on this device /?offline=ID), which needs no server at all.
 import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import { showCasino } from "./casino.js";
@@ -17,6 +17,7 @@ import {
   t,
 } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
+import { checkStanding, showModeration } from "./moderation.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
 import { watchInstall } from "./install.js";
 import { failureMarkup, installOffline } from "./offline.js";
@@ -53,7 +54,7 @@ function toggleTheme() {
 }
 
 /** What every screen shares: the signed-in user and the screen on show. */
-const app = { user: null, screen: null, navigate, renderHeader };
+const app = { user: null, moderator: false, screen: null, navigate, renderHeader };
 
 /** Goes to `url` inside the page (no reload) and shows its screen. */
 function navigate(url) {
@@ -103,6 +104,7 @@ async function route() {
       app.user = user;
       renderHeader();
       route();
+      checkStanding(app); // a moderator's notices, shown once signed in
     });
     return;
   }
@@ -113,6 +115,7 @@ async function route() {
     return;
   }
   if (params.has("friends")) app.screen = showFriends(view);
+  else if (params.has("moderation")) app.screen = showModeration(view);
   else if (location.pathname === "/casino") app.screen = showCasino(view, app);
   else if (score) app.screen = showScore(view, app, params);
   else app.screen = params.has("table") ? showTable(view, app, params.get("table")) : showLobby(view, app);
@@ -205,6 +208,7 @@ async function start() {
   }
   renderHeader();
   await route();
+  await checkStanding(app); // after the screen: notices of moderators' actions on top of it
 }
 
 start().catch((error) => toast(String(error), "error"));

@@ -6,6 +6,7 @@ import { del, get, put } from "./api.js";
 import { friendButtons } from "./friends.js";
 import { formatNumber, language, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
+import { reportButton, reportFrom } from "./report.js";
 import { presetLabel } from "./lobby.js";
 import { esc, pendingMarkup, playerName, seatStats, signedPoints, toast } from "./ui.js";
 
@@ -118,6 +119,7 @@ export function showProfile(view, app, userId) {
   function wire() {
     const slot = view.querySelector(".friend-slot");
     if (slot && app.user !== null && !own()) friendButtons(slot, userId);
+    view.querySelector("button.report")?.addEventListener("click", (event) => reportFrom(event.currentTarget));
     view.querySelector("[data-do=logout]")?.addEventListener("click", () => logOut(app));
     view.querySelector("[data-do=everywhere]")?.addEventListener("click", () => logOut(app, true));
     view.querySelectorAll("[data-end]").forEach((button) =>
@@ -173,6 +175,7 @@ export function showProfile(view, app, userId) {
       view.innerHTML = `<div class="profile">
         <section class="panel"><h1>${esc(p.user.nickname)}</h1><p class="muted">${esc(kind)}</p>
           <div class="friend-slot"></div>
+          ${app.user !== null && !own() ? `<p>${reportButton(p.user.nickname, { user: p.user.id, place: "profile" }, { worded: true })}</p>` : ""}
           <p>${esc(t("web.profile.rating"))}: ${overall ? ratingLine(overall) : esc(t("web.profile.unrated"))}</p>
           <p class="hint">${esc(tn("web.profile.rating.hint", p.provisional_games))}</p>
           ${ratingChart(p.history)}

@@ -9,6 +9,7 @@ import { followButton, followedIds, inviteDialog, showInvitation, spectatorsMark
 import { t, tMaybe, tn } from "./i18n.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { nameLink } from "./leaderboard.js";
+import { reportButton, reportFrom } from "./report.js";
 import { quickStartDue } from "./quick.js";
 import { rematchBox } from "./rematch.js";
 import { showHint } from "./review.js";
@@ -249,8 +250,11 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
     const shown = game.shown_hands[seat];
     const shownCards = shown ? `<span class="shown">${shown.map((card) => `<span class="mini-card">${cardSvg(card)}</span>`).join("")}</span>` : "";
     const level = info.user_id === null ? ` title="${esc(t("web.seat.level", { bot: botLevel(info.bot) }))}"` : "";
+    // Another person at the table may be reported to the moderators (not a bot, not oneself).
+    const other = info.user_id !== null && s.you?.user_id && info.user_id !== s.you.user_id;
+    const report = other ? reportButton(names()[seat], { user: info.user_id, place: "table", table: tableId }) : "";
     return `<li class="seat-chip ${place} ${turn ? "turn" : ""} ${seat === mySeat() ? "mine" : ""}" data-seat="${seat}" data-bid="${bid ?? ""}"${level}>
-      <div class="seat-name"><span class="name short-name" title="${esc(names()[seat])}">${nameLink(info.registered && info.user_id, names()[seat])}</span>${badges.join("")}${deadline}</div>
+      <div class="seat-name"><span class="name short-name" title="${esc(names()[seat])}">${nameLink(info.registered && info.user_id, names()[seat])}</span>${badges.join("")}${deadline}${report}</div>
       ${stats}${shownCards}</li>`;
   }
 
@@ -493,6 +497,7 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
     view.querySelector(".last-trick").addEventListener("click", () => showLastTrick(lastTrick));
     view.querySelector(".back-button")?.addEventListener("click", () => connection.back());
     view.querySelector(".hint-button")?.addEventListener("click", () => showHint(tableId, act));
+    for (const button of view.querySelectorAll(".seat-chip button.report")) button.addEventListener("click", () => reportFrom(button));
     for (const button of view.querySelectorAll("button.bid")) button.addEventListener("click", () => act(button.dataset.bid));
     for (const button of view.querySelectorAll("button.choice")) button.addEventListener("click", () => act(button.dataset.action));
     for (const button of view.querySelectorAll(".hand button.card")) button.addEventListener("click", () => playCard(button.dataset.card));

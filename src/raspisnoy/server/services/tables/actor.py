@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from raspisnoy.bots import Bot, make_bot
@@ -107,6 +108,9 @@ class TablePort(Protocol):
 
     async def blocked_with(self, user_id: str) -> frozenset[str]:
         """The people kept apart from ``user_id`` (either blocked the other: no chat)."""
+
+    async def muted_until(self, user_id: str) -> datetime | None:
+        """Until when a moderator muted the person (``None``: not muted now)."""
 
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int

@@ -20,6 +20,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager, suppress
+from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -39,6 +40,7 @@ from raspisnoy.store import (
     EventRow,
     FencedError,
     FriendsRepository,
+    Moderation,
     Store,
     StoreError,
     TableRow,
@@ -126,6 +128,7 @@ class _Port:
         self._store = hub.store
         self._together = Together(hub.store)
         self._friends = FriendsRepository(hub.store)
+        self._moderation = Moderation(hub.store)
 
     async def append(self, row: EventRow) -> None:
         await self._fenced(row.table_id, self._hub.writer.write(row))
@@ -174,6 +177,10 @@ class _Port:
 
     async def blocked_with(self, user_id: str) -> frozenset[str]:
         return await self.run(self._friends.blocked_with, user_id)
+
+    async def muted_until(self, user_id: str) -> datetime | None:
+        standing = await self.run(self._moderation.standing, user_id)
+        return standing.muted_until
 
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int

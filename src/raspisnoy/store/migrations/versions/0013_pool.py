@@ -3,7 +3,7 @@ counts the lobby shows, the tables the pool opened and the rated pool games peop
 abandoned (docs/pool.md).
 
 Revision ID: 0013
-Revises: 0010
+Revises: 0012
 Create Date: 2026-12-01
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013"
-down_revision = "0010"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
