@@ -62,7 +62,7 @@ class Services:
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
     table_desk: TableDesk = field(init=False)
-    _casino: Casino | None = field(init=False, default=None)
+    casino: Casino = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -76,6 +76,7 @@ class Services:
         self.session_desk = SessionDesk(self.store, self.sessions, self.limits, self.hub)
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
+        self.casino = Casino(self.store)
         self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
 
     @classmethod
@@ -105,18 +106,11 @@ class Services:
             ReviewQueue(store, settings, alone=ownership is None),
         )
 
-    @property
-    def casino(self) -> Casino:
-        """The casino, made on first use (it warms the advisor up, which only the casino's
-        players need)."""
-        if self._casino is None:
-            self._casino = Casino(self.store)
-        return self._casino
-
     async def start(self) -> None:
         """Start what runs beside the requests (the app's lifespan begins)."""
-        # The expert's compiled search loads (or compiles) once per process: do it now,
-        # off the event loop, rather than at the first bot's turn.
+        # The expert's compiled search and the casino advisor's loops load (or compile)
+        # once per process: do it now, off the event loop, rather than at the first bot's
+        # turn or the first player's hint.
         threading.Thread(target=warm_up, name="expert-warm-up", daemon=True).start()
         threading.Thread(target=warm_up_casino, name="casino-warm-up", daemon=True).start()
         await self.hub.start()
