@@ -96,6 +96,10 @@ class ChatRoom:
         #: Whom each viewer (user id) muted.
         self._muted: dict[str, set[str]] = {}
 
+    def forget(self) -> None:
+        """Read the chat from the store again at its next use (its names changed there)."""
+        self._rows = None
+
     async def _history(self) -> list[ChatRow]:
         if self._rows is None:
             self._rows = await self._actor.port.chat_of(self._actor.table.id)
