@@ -1,8 +1,9 @@
 """A deleted account's name leaves every game at once (issue 27, defect 10): the other
 people at a running table see the seat renamed ``Anonymous #N`` live (a ``table``
-message, the chat history again), and nothing they or anyone else load afterwards (a
-new socket, the REST answers, the game rebuilt from the store as a restart does, the
-reports kept of a finished game) names the person any more."""
+message, the chat history again), those at an open table see ``Anonymous``, and nothing
+they or anyone else load afterwards (a new socket, the REST answers, the game rebuilt
+from the store as a restart does, the reports kept of a finished game) names the person
+any more."""
 
 from __future__ import annotations
 
@@ -88,3 +89,20 @@ def test_the_kept_reports_of_a_finished_game_forget_a_deleted_player(server: Ser
         answer = Api(server.base).http.get(path)
         assert answer.status_code == 200 and "Carol Done" not in answer.text, path
         assert "Anonymous #1" in answer.text
+
+
+def test_a_deleted_player_leaves_an_open_tables_seat_named_anonymous(server: Server) -> None:
+    """Before the start the seat shows the account's nickname, which is now ``Anonymous``:
+    the people waiting at the table see it at once."""
+    anna, boris = register(server, "Anna Waits"), register(server, "Boris Quits")
+    table_id = anna.create_table(bots="random", bot_delay_ms=0, turn_seconds=0)["id"]
+    assert boris.post(f"/api/tables/{table_id}/sit", seat=1).status_code == 200
+    hers = anna.socket(table_id)
+    hers.recv_until(_history)
+    _delete(boris)
+    renamed = hers.recv_until(
+        lambda m: m["type"] == "table" and m["table"]["seats"][1]["nickname"] != "Boris Quits"
+    )
+    assert renamed["table"]["seats"][1]["nickname"] == "Anonymous"
+    assert "Boris Quits" not in anna.http.get(f"/api/tables/{table_id}").text
+    hers.close()

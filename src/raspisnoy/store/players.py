@@ -323,8 +323,9 @@ class Players:
     def delete_account(self, user_id: str) -> tuple[list[str], int]:
         """Delete the account: the user stays as ``Anonymous`` (so their games stay whole),
         loses name, password, sessions and ratings, and every game's names and chat call
-        them ``_deleted_name(seat)``. The tables whose names or chat changed, and how many
-        sessions ended."""
+        them ``_deleted_name(seat)``. The tables that showed them (every table they sit
+        at, whose seat now says ``Anonymous``, and every chat they wrote in), and how
+        many sessions ended."""
         with self._session() as session:
             user = session.get(User, user_id)
             if user is None:
@@ -347,7 +348,7 @@ class Players:
                     names = list(table.names)
                     names[seat] = _deleted_name(seat)
                     table.names = names
-                    renamed.append(table.id)
+                renamed.append(table.id)
             lines = select(ChatMessage).where(ChatMessage.user_id == user_id)
             for line in session.scalars(lines):  # what they wrote stays, under the new name
                 line.name = _deleted_name(line.seat)
