@@ -110,7 +110,22 @@ def test_a_command_loads_the_others_modules_never(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args", [("--help",), ("--version",)])
 def test_the_help_and_the_version_import_no_command(tmp_path: Path, args: tuple[str]) -> None:
-    assert loaded(imported_by(tmp_path, *args), COMMAND_MODULES + HEAVY) == []
+    """Nor the rules: only a command that reads rules imports them."""
+    forbidden = (*COMMAND_MODULES, *HEAVY, "raspisnoy.core")
+    assert loaded(imported_by(tmp_path, *args), forbidden) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("rules", "list", "--json"),
+        ("schedule", "--players", "4", "--json"),
+        ("replay", str(RECORD), "--json"),
+    ],
+)
+def test_the_json_forms_load_no_terminal_tables(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Rich draws the tables of the commands' text output; their JSON needs none of it."""
+    assert loaded(imported_by(tmp_path, *args), ("rich",)) == []
 
 
 @pytest.mark.parametrize(

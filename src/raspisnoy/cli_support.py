@@ -13,13 +13,14 @@ import json
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar
 
 import typer
 import typer.core
 import typer.main
 
-from raspisnoy.core import RaspisnoyError, Rules, parse_option_value, resolve_rules
+if TYPE_CHECKING:
+    from raspisnoy.core import Rules
 
 __all__ = [
     "LazyCommand",
@@ -48,7 +49,11 @@ def help_without_command(context: typer.Context) -> None:
 
 
 def guarded(action: Callable[[], _T]) -> _T:
-    """Run ``action``, turning the engine's and the file system's errors into ``fail``."""
+    """Run ``action``, turning the engine's and the file system's errors into ``fail``.
+    (The rules are imported here and in ``rules_from``, not with the module: the command
+    line's own ``--help`` and ``--version`` need none of them.)"""
+    from raspisnoy.core import RaspisnoyError
+
     try:
         return action()
     except RaspisnoyError as error:
@@ -66,6 +71,8 @@ def print_json(data: Any) -> None:
 
 def rules_from(name: str, settings: list[str]) -> Rules:
     """The rules of preset ``name`` with ``--set OPTION=VALUE`` overrides."""
+    from raspisnoy.core import RaspisnoyError, parse_option_value, resolve_rules
+
     overrides: dict[str, Any] = {}
     for setting in settings:
         option, sep, value = setting.partition("=")

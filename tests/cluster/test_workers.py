@@ -3,6 +3,7 @@ reached straight at its own port, so the test chooses where each socket lives):
 
 - ending a session on one worker (log out, ending it from the profile, deleting the
   account) closes its table sockets on the other worker too, with 4401;
+- a deleted account's seat is renamed at a running table on the other worker at once;
 - a user's sockets count against ``RASPISNOY_MAX_SOCKETS_PER_USER`` on every worker
   together;
 - a game nobody is connected to (bots, and a host who went away) goes on after its
@@ -185,6 +186,32 @@ def test_a_users_sockets_count_on_every_worker_together(running: Running) -> Non
             time.sleep(0.2)
     for ws in held:
         ws.close()
+
+
+def test_a_deleted_account_is_renamed_at_its_table_on_the_other_worker(running: Running) -> None:
+    """Boris deletes his account at one worker; Anna, at the worker that holds their
+    running table, sees his seat renamed at once (the hub's ``RENAMED`` broadcast)."""
+    first, second = running.cluster.worker_urls
+    anna = Person.guest(first, "Anna Stays")
+    name = f"gone{secrets.token_hex(4)}"
+    account = httpx.post(
+        f"{second}/api/account", json={"username": name, "password": PASSWORD}, timeout=30
+    )
+    assert account.status_code == 200, account.text
+    boris = Person(second, account.json()["token"])
+    table = anna.table(bots="random", bot_delay_ms=0, turn_seconds=0)
+    assert boris.at(first).http.post(f"/api/tables/{table}/sit", json={"seat": 1}).is_success
+    assert anna.http.post(f"/api/tables/{table}/start").status_code == 200
+    ws = anna.socket(table)
+    gone = boris.http.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert gone.status_code == 200, gone.text
+    deadline = time.monotonic() + 20
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message["type"] == "table" and message["table"]["names"][1] != name:
+            break
+    assert message["table"]["names"][1] == "Anonymous #2"
+    ws.close()
 
 
 def test_a_game_nobody_watches_goes_on_after_its_worker_is_killed(running: Running) -> None:

@@ -28,8 +28,17 @@ def register(
     return client
 
 
+#: Seconds a log-in may take: each checks a password with argon2 (64 MiB), which takes
+#: seconds on a loaded machine (httpx's default of 5 s failed at a load average of 24).
+LOG_IN_SECONDS = 60
+
+
 def log_in(server: Server, username: str, password: str = PASSWORD) -> httpx.Response:
-    return httpx.post(f"{server.base}/api/login", json={"username": username, "password": password})
+    return httpx.post(
+        f"{server.base}/api/login",
+        json={"username": username, "password": password},
+        timeout=LOG_IN_SECONDS,
+    )
 
 
 def test_register_log_in_on_two_devices_and_end_one(server: Server) -> None:

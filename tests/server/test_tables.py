@@ -1,9 +1,9 @@
 """The table actor over a fake ``TablePort`` (no database, no sockets): joining, acting,
 a resent action, a bot's turn, the turn timer, the end of the game handed to the results
-(retried when storing it fails), and an actor rebuilt from stored events, including one
-whose game is over but whose table still says playing. The hub over a real store: an
-unknown table leaves nothing behind, and a game whose end was never stored is finished
-when the hub starts."""
+(retried when storing it fails), an actor rebuilt from stored events, including one
+whose game is over but whose table still says playing, and a table renamed mid-game.
+The hub over a real store: an unknown table leaves nothing behind, and a game whose end
+was never stored is finished when the hub starts."""
 
 from __future__ import annotations
 
@@ -102,6 +102,9 @@ class FakePort:
 
     async def reload(self, table_id: str) -> TableRow:
         return self.table
+
+    async def events_of(self, table_id: str) -> list[EventRow]:
+        return list(self.events)
 
     async def run(self, function: Callable[..., _T], *args: Any) -> _T:
         return function(*args)
@@ -269,6 +272,32 @@ def test_an_actor_loaded_for_a_game_over_but_not_ended_ends_it() -> None:
         await until(lambda: again.table.status == "over")
         assert len(port.finished) == 1 and port.finished[0].totals == actor.game.totals  # type: ignore[union-attr]
         await again.close()
+
+    run(scenario)
+
+
+def test_a_renamed_table_sends_its_new_names_and_plays_on() -> None:
+    """An account deleted mid-game (``Hub.renamed``): the actor takes the stored names,
+    rebuilds the game under them and tells every client, and the game goes on."""
+
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", "boris", None, None], bot_delay_ms=20))
+        actor = await started(port)
+        watcher = Client(None)  # the people are away: stand-ins play for them
+        await actor.call(lambda: actor.join(watcher))
+        await until(lambda: len(port.events) >= 3)
+        names = ("Anna", "Anonymous #2", "Bot 3 (random)", "Bot 4 (random)")
+        seats = list(port.table.seats)  # as ``Players.delete_account`` leaves them
+        seats[1] = dataclasses.replace(seats[1], nickname="Anonymous")
+        port.table = dataclasses.replace(port.table, names=names, seats=tuple(seats))
+        before = len(port.events)
+        await actor.call(actor.rename)
+        assert actor.game is not None and actor.game.names == names
+        assert actor.version == len(port.events)
+        assert watcher.last("table")["table"]["names"] == list(names)
+        assert "Boris" not in json.dumps(actor.table_json())
+        await until(lambda: len(port.events) > before + 2)  # the bots play on
+        await actor.close()
 
     run(scenario)
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from store_helpers import people
+from store_helpers import people, table_of
 
 from raspisnoy.store import (
     ANONYMOUS,
+    ChatRow,
     Players,
     Store,
+    Together,
     UsernameTakenError,
     clean_name,
     username_key,
@@ -80,3 +82,24 @@ def test_a_deleted_account_keeps_its_games_under_an_anonymous_name(store: Store)
     gone = store.get_user(user.id)
     assert (gone.nickname, gone.kind) == (ANONYMOUS, "deleted")
     players.register("Leaver", "h2")  # the name is free again
+
+
+def test_a_deleted_accounts_name_leaves_its_games_and_their_chat(store: Store) -> None:
+    """In the names of every started game and on every chat line (``Anonymous #N`` at a
+    seat, ``Anonymous`` as a spectator); the tables named are the ones to tell."""
+    players, together = Players(store), Together(store)
+    host, watcher = players.register("Hosting", "h"), players.register("Watching", "h")
+    table = table_of(store, host)
+    store.start_table(table.id, ["Hosting", "Bot 2", "Bot 3", "Bot 4"], 0)
+    other = table_of(store, players.register("Elsewhere", "h"))
+    for seq, (user, seat) in enumerate([(host, 0), (watcher, None)], start=1):
+        at = datetime.now(UTC)
+        together.add_chat(
+            ChatRow(table.id, seq, user.id, user.nickname, seat, "hi", None, 1, 0, at)
+        )
+    together.add_chat(ChatRow(other.id, 1, watcher.id, "Watching", None, "yo", None, 0, 0, at))
+    assert sorted(players.delete_account(host.id)[0]) == [table.id]
+    assert store.get_table(table.id).names == ("Anonymous #1", "Bot 2", "Bot 3", "Bot 4")
+    assert [line.name for line in together.chat_of(table.id)] == ["Anonymous #1", "Watching"]
+    assert sorted(players.delete_account(watcher.id)[0]) == sorted([table.id, other.id])
+    assert [line.name for line in together.chat_of(table.id)] == ["Anonymous #1", ANONYMOUS]

@@ -9,12 +9,9 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from raspisnoy.cli_support import guarded, help_without_command, print_json, rules_from
 from raspisnoy.core import (
@@ -29,9 +26,36 @@ from raspisnoy.core import (
 )
 from raspisnoy.rulebook.reference import rules_reference_markdown
 
+if TYPE_CHECKING:
+    from rich.table import Table
+
 __all__ = ["replay_command", "rules_app", "schedule_command"]
 
 rules_app = typer.Typer(help="List, show, compare and document rulesets.")
+
+
+def _table(title: str) -> Table:
+    """A new Rich table. Rich is imported only by the commands that print one, so their
+    ``--json`` forms (a public contract, read by scripts) start without it."""
+    from rich.table import Table
+
+    return Table(title=title)
+
+
+def _print(*renderables: object) -> None:
+    """Print tables and lines with Rich."""
+    from rich.console import Console
+
+    console = Console()
+    for renderable in renderables:
+        console.print(renderable)
+
+
+def _escape(text: str) -> str:
+    """``text`` shown as itself in a Rich table, never read as markup."""
+    from rich.markup import escape
+
+    return escape(text)
 
 
 @rules_app.callback(invoke_without_command=True)
@@ -52,12 +76,12 @@ def schedule_command(
     if as_json:
         print_json([spec.to_json() for spec in plan])
         return
-    table = Table(title=f"{rules}: {players} players, {len(plan)} rounds")
+    table = _table(f"{rules}: {players} players, {len(plan)} rounds")
     for column in ("round", "cards", "kind"):
         table.add_column(column, justify="right" if column != "kind" else "left")
     for spec in plan:
         table.add_row(str(spec.number), str(spec.cards), str(spec.kind))
-    Console().print(table)
+    _print(table)
 
 
 def replay_command(
@@ -82,11 +106,11 @@ def replay_command(
 
 def _print_score_sheet(report: dict[str, Any]) -> None:
     """The «расписная» sheet: a row per round, bid/taken and points per player."""
-    table = Table(title="Score sheet")
+    table = _table("Score sheet")
     for column in ("#", "cards", "kind", "trump"):
         table.add_column(column)
     for name in report["players"]:
-        table.add_column(escape(name), justify="right")
+        table.add_column(_escape(name), justify="right")
     for r in report["rounds"]:
         cells = []
         for seat in range(len(report["players"])):
@@ -96,13 +120,12 @@ def _print_score_sheet(report: dict[str, Any]) -> None:
         table.add_row(str(r["round"]), str(r["cards"]), r["kind"], r["trump"] or "–", *cells)
     table.add_section()
     table.add_row("", "", "total", "", *(str(total) for total in report["totals"]))
-    console = Console()
-    console.print(table)
     if report["complete"]:
-        names = escape(", ".join(report["players"][seat] for seat in report["winners"]))
-        console.print(f"Winner: {names}" if len(report["winners"]) == 1 else f"Winners: {names}")
+        names = _escape(", ".join(report["players"][seat] for seat in report["winners"]))
+        end = f"Winner: {names}" if len(report["winners"]) == 1 else f"Winners: {names}"
     else:
-        console.print("Game in progress.")
+        end = "Game in progress."
+    _print(table, end)
 
 
 @rules_app.command("list")
@@ -115,12 +138,12 @@ def rules_list(
             [{"name": name, "description": PRESET_DESCRIPTIONS[name][0]} for name in PRESETS]
         )
         return
-    table = Table(title="Rulesets")
+    table = _table("Rulesets")
     table.add_column("name")
     table.add_column("description")
     for name in PRESETS:
         table.add_row(name, PRESET_DESCRIPTIONS[name][0])
-    Console().print(table)
+    _print(table)
 
 
 @rules_app.command("show")
@@ -139,17 +162,17 @@ def rules_show(
     if as_json:
         print_json(data)
         return
-    table = Table(title=f"Ruleset {name}")
+    table = _table(f"Ruleset {name}")
     for column in ("option", "value", "description"):
         table.add_column(column)
     for info in option_info():
         table.add_row(info.name, _json_cell(data[info.name]), info.en)
-    Console().print(table)
+    _print(table)
 
 
 def _json_cell(value: Any) -> str:
     """An option value as a table cell: its JSON form, shown as text, not markup."""
-    return escape(json.dumps(value, ensure_ascii=False))
+    return _escape(json.dumps(value, ensure_ascii=False))
 
 
 @rules_app.command("diff")
@@ -177,14 +200,14 @@ def rules_diff(
         sys.stdout.write("no differences\n")
         return
     label_b = f"{b} with --set" if settings else b
-    table = Table(title=f"Ruleset {a} vs {label_b}")
+    table = _table(f"Ruleset {a} vs {label_b}")
     for column in ("option", a, label_b, "description"):
         table.add_column(column)
     for info in changed:
         table.add_row(
             info.name, _json_cell(data_a[info.name]), _json_cell(data_b[info.name]), info.en
         )
-    Console().print(table)
+    _print(table)
 
 
 @rules_app.command("doc")

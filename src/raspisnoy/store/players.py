@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import (
     Account,
+    ChatMessage,
     GameResult,
     GameTable,
     PlayerFigures,
@@ -67,6 +68,15 @@ __all__ = [
 #: ``Anonymous #N`` (N the seat from 1): ``#`` is not allowed in nicknames, so no
 #: person can be mistaken for it.
 ANONYMOUS = "Anonymous"
+
+
+def _deleted_name(seat: int | None) -> str:
+    """The name a deleted account leaves in a game (and its chat) at ``seat``:
+    ``Anonymous #N``, N the seat from 1, a form clients word in their reader's language
+    (docs/PROTOCOL.md); a spectator's chat lines keep just ``Anonymous``."""
+    return ANONYMOUS if seat is None else f"{ANONYMOUS} #{seat + 1}"
+
+
 #: Sessions are named on the wire by the first characters of their hash: enough to be
 #: unique, and of no use to anyone (the hash is keyed and never a token).
 _SESSION_ID = 16
@@ -312,8 +322,10 @@ class Players:
 
     def delete_account(self, user_id: str) -> tuple[list[str], int]:
         """Delete the account: the user stays as ``Anonymous`` (so their games stay whole),
-        loses name, password, sessions and ratings, and every game's names call them
-        ``Anonymous #N``. The tables whose names changed, and how many sessions ended."""
+        loses name, password, sessions and ratings, and every game's names and chat call
+        them ``_deleted_name(seat)``. The tables that showed them (every table they sit
+        at, whose seat now says ``Anonymous``, and every chat they wrote in), and how
+        many sessions ended."""
         with self._session() as session:
             user = session.get(User, user_id)
             if user is None:
@@ -334,9 +346,14 @@ class Players:
             for table, seat in session.execute(query):
                 if table.names is not None:
                     names = list(table.names)
-                    names[seat] = f"{ANONYMOUS} #{seat + 1}"
+                    names[seat] = _deleted_name(seat)
                     table.names = names
-                    renamed.append(table.id)
+                renamed.append(table.id)
+            lines = select(ChatMessage).where(ChatMessage.user_id == user_id)
+            for line in session.scalars(lines):  # what they wrote stays, under the new name
+                line.name = _deleted_name(line.seat)
+                if line.table_id not in renamed:
+                    renamed.append(line.table_id)
             return renamed, int(getattr(ended, "rowcount", 0))
 
     def username_of(self, user_id: str) -> str | None:

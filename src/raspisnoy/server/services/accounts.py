@@ -11,6 +11,8 @@ checked against a dummy hash, so neither a respelling nor the time taken tells a
 
 from __future__ import annotations
 
+from typing import Any
+
 from cachetools import LRUCache
 
 from raspisnoy.server.auth import InvalidNicknameError, check_nickname
@@ -18,8 +20,9 @@ from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.passwords import Passwords
-from raspisnoy.server.services.tables.hub import Hub
+from raspisnoy.server.services.tables.hub import RENAMED, Hub, renamed_tables
 from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import RecordOut, ReportOut
 from raspisnoy.store import Players, UsernameTakenError, UserRow, username_key
 
 __all__ = ["MAX_PASSWORD", "MIN_PASSWORD", "Accounts"]
@@ -43,6 +46,7 @@ class Accounts:
         self._limits = limits
         self._hub = hub
         self._reports = reports
+        hub.broadcast.subscribe(RENAMED, self._forget_reports)
 
     async def register(
         self, username: str, password: str, guest_id: str | None, address: str
@@ -86,15 +90,23 @@ class Accounts:
         return ended
 
     async def delete(self, user: UserRow, password: str, address: str) -> int:
-        """Delete the account (its games stay, under ``Anonymous``); every session ends.
-        How many sessions ended."""
+        """Delete the account (its games stay, under ``Anonymous #N``); every session
+        ends. The tables whose names changed are told on every worker: their running
+        games show the new name at once, and their kept reports are dropped. How many
+        sessions ended."""
         await self._check_password(user, password, address)
         renamed, ended = await in_thread(self._players.delete_account, user.id)
-        for table_id in renamed:  # their kept reports name the player
-            for route in ("score", "record"):
-                self._reports.pop((table_id, route), None)
+        await self._hub.renamed(renamed)
+        self._hub.lobby.changed()
         await self._hub.close_sessions(EndedSessions(user=user.id))
         return ended
+
+    def _forget_reports(self, message: dict[str, Any]) -> None:
+        """Drop the kept reports of renamed tables (a ``RENAMED`` broadcast): they name
+        the deleted player."""
+        for table_id in renamed_tables(message):
+            for model in (ReportOut, RecordOut):
+                self._reports.pop((table_id, model.__name__), None)
 
     async def _check_password(self, user: UserRow, password: str, address: str) -> None:
         """Refuse unless ``password`` is the user's, counting the check first."""

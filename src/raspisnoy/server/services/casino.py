@@ -10,7 +10,8 @@ shown, before the antes are chosen; the seed is revealed with the settlement.
 
 Hints run the advisor on the view alone (``advice_for``) in a small thread pool (its
 compiled loops release the GIL), a bounded number at a time, so they never hold up the
-event loop or one another's players for long.
+event loop or one another's players for long. The advisor's compiled loops are loaded
+(or compiled) once per process as the server starts (``Services.start``), not here.
 """
 
 from __future__ import annotations
@@ -32,11 +33,8 @@ from raspisnoy.casino import (
     CasinoHand,
     commitment,
     new_seed,
-    parse_card,
-    parse_cards,
 )
 from raspisnoy.casino.record import replay_record
-from raspisnoy.casino_advisor.advisor import advise
 from raspisnoy.casino_advisor.hint import advice_for
 from raspisnoy.core import IllegalActionError, InvalidInputError
 from raspisnoy.server.errors import Refusal, RequestError
@@ -73,12 +71,6 @@ HISTORY_LIMIT = 100
 ADVISOR_POOL = ThreadPoolExecutor(max_workers=HINT_THREADS, thread_name_prefix="casino-advisor")
 
 
-def _warm_up() -> None:
-    """One advice, so that the advisor's compiled loops are loaded (or compiled) before
-    the first player asks for a hint."""
-    advise(parse_cards("AS KD 9C 5H 2S"), parse_card("QH"))
-
-
 def _seed() -> str:
     return new_seed(random.SystemRandom())
 
@@ -111,7 +103,6 @@ class Casino:
 
     def __init__(self, store: Store) -> None:
         self._db = CasinoStore(store)
-        ADVISOR_POOL.submit(_warm_up)
         #: One lock per player whose request is being served: their requests take turns.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         #: Hints computed, by hand id and number of decisions (they do not change).

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import weakref
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
-
-from pydantic import BaseModel, ConfigDict
+from typing import TYPE_CHECKING, Protocol
 
 from raspisnoy.core import Game
 from raspisnoy.server.errors import Refusal, RequestError
@@ -34,7 +32,7 @@ if TYPE_CHECKING:
     from raspisnoy.server.connection import Connection
     from raspisnoy.server.limits import Limits
 
-__all__ = ["ChatOut", "ChatRoom", "ChatTable", "count_chat", "may_read"]
+__all__ = ["ChatRoom", "ChatTable", "count_chat", "may_read"]
 
 #: The most messages a ``chat`` history carries (the latest ones).
 HISTORY = 100
@@ -96,14 +94,6 @@ def count_chat(limits: Limits, connection: Connection, message: ClientMessage) -
         raise ProtocolError(Refusal.RATE_LIMITED, error.message, params=error.params) from None
 
 
-class ChatOut(BaseModel):
-    """``GET /api/games/{id}/chat``: the table's chat in order."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    messages: list[dict[str, Any]]
-
-
 class ChatRoom:
     """The chat of one table, inside its actor (every method runs in the actor's task)."""
 
@@ -114,6 +104,10 @@ class ChatRoom:
         self._rows: list[ChatRow] | None = None
         #: Whom each viewer (user id) muted.
         self._muted: dict[str, set[str]] = {}
+
+    def forget(self) -> None:
+        """Read the chat from the store again at its next use (its names changed there)."""
+        self._rows = None
 
     async def _history(self) -> list[ChatRow]:
         if self._rows is None:

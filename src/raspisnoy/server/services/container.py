@@ -34,6 +34,7 @@ from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
+from raspisnoy.server.services.tables.opening import TableDesk
 from raspisnoy.store import (
     FriendsRepository,
     Moderation,
@@ -78,12 +79,13 @@ class Services:
     pool: PoolDesk = field(init=False)
     moderation_store: Moderation = field(init=False)
     moderation: ModerationDesk = field(init=False)
-    _casino: Casino | None = field(init=False, default=None)
     #: Who is online and where; the notices to a person's pages (docs/friends.md).
     presence: Presence = field(init=False)
     friends: Friends = field(init=False)
     offline: OfflineFiles = field(init=False)
     offline_games: OfflineGames = field(init=False)
+    table_desk: TableDesk = field(init=False)
+    casino: Casino = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -116,6 +118,8 @@ class Services:
             PoolStore(self.store), self.hub, settings, self.limits, avoid=follows.blocked_among
         )
         self.moderation = ModerationDesk(self.store, self.moderation_store, self.limits, self.hub)
+        self.casino = Casino(self.store)
+        self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:
@@ -144,18 +148,11 @@ class Services:
             ReviewQueue(store, settings, alone=ownership is None),
         )
 
-    @property
-    def casino(self) -> Casino:
-        """The casino, made on first use (it warms the advisor up, which only the casino's
-        players need)."""
-        if self._casino is None:
-            self._casino = Casino(self.store)
-        return self._casino
-
     async def start(self) -> None:
         """Start what runs beside the requests (the app's lifespan begins)."""
-        # The expert's compiled search loads (or compiles) once per process: do it now,
-        # off the event loop, rather than at the first bot's turn.
+        # The expert's compiled search and the casino advisor's loops load (or compile)
+        # once per process: do it now, off the event loop, rather than at the first bot's
+        # turn or the first player's hint.
         threading.Thread(target=warm_up, name="expert-warm-up", daemon=True).start()
         threading.Thread(target=warm_up_casino, name="casino-warm-up", daemon=True).start()
         await self.hub.start()

@@ -39,6 +39,7 @@ __all__ = [
     "BlindOut",
     "BoardLineOut",
     "BotsOut",
+    "ChatOut",
     "ChoiceOut",
     "FiguresOut",
     "GamesOut",
@@ -888,3 +889,13 @@ class StandingOut(_Out):
 
 class NoticesSeenOut(_Out):
     marked: int
+
+
+# ------------------------------------------------------------------------- chat
+
+
+class ChatOut(_Out):
+    """``GET /api/games/{id}/chat``: the table's chat in order, each message as
+    ``messages.chat_json`` writes it (the table socket sends the same)."""
+
+    messages: list[Json]

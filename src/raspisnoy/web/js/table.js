@@ -15,7 +15,7 @@ import { rematchBox } from "./rematch.js";
 import { showHint } from "./review.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { askNotificationsOnce, turnSignals } from "./turn.js";
-import { closeDialog, dialogOpen, element, esc, openDialog, seatStats, shortName, signedPoints, toast } from "./ui.js";
+import { closeDialog, dialogOpen, element, esc, openDialog, playerName, seatStats, shortName, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
@@ -128,12 +128,13 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
 
   const mySeat = () => s.you?.seat ?? null;
   const myTurn = () => mySeat() !== null && s.game?.to_act === mySeat();
-  /** Players' names by seat: people as the game knows them, bots in the page's language. */
+  /** Players' names by seat: people as the game knows them (a deleted account's in the
+   * page's language), bots in the page's language. */
   const names = () =>
     s.table.seats.map((seat) =>
       seat.user_id === null
         ? t("web.seat.bot", { seat: seat.seat + 1 })
-        : (s.table.names?.[seat.seat] ?? seat.nickname),
+        : playerName(s.table.names?.[seat.seat] ?? seat.nickname),
     );
   const botLevel = (bot) => tMaybe(`web.bot.${bot}`) ?? bot;
   /** A follow button for the seat's person, unless it is the viewer or one they follow. */

@@ -39,10 +39,13 @@ export function element(markup) {
   return template.content.firstElementChild;
 }
 
-/** A player's name as games record it, with bots ("Bot 2 (random)", PROTOCOL.md) named in
- * the page's language; `level: false` leaves a bot's level out (a card's label in a
- * trick has no room for it). Nicknames cannot contain brackets, so no person matches. */
+/** A player's name as games record it, with bots ("Bot 2 (random)", PROTOCOL.md) and
+ * deleted accounts ("Anonymous #2") named in the page's language; `level: false` leaves a
+ * bot's level out (a card's label in a trick has no room for it). Nicknames cannot
+ * contain brackets or "#", so no person matches. */
 export function playerName(name, { level = true } = {}) {
+  const deleted = /^Anonymous #(\d+)$/.exec(name);
+  if (deleted) return t("web.seat.deleted", { seat: deleted[1] });
   const bot = /^Bot (\d+) \(([\w-]+)\)$/.exec(name);
   if (!bot) return name;
   if (!level) return t("web.seat.bot", { seat: bot[1] });

@@ -94,6 +94,9 @@ class TablePort(Protocol):
     async def reload(self, table_id: str) -> TableRow:
         """The table as stored now."""
 
+    async def events_of(self, table_id: str) -> list[EventRow]:
+        """The table's stored actions in order."""
+
     async def run(self, function: Callable[..., _T], *args: Any) -> _T:
         """Run a blocking call (a bot's search) in a worker thread."""
 
@@ -638,6 +641,20 @@ class TableActor:
             connection.send(self._state(connection))
             await self.chat.send_history(connection)  # the seat may change who reads it
         self._spectators_changed()  # someone who watched may sit now, or the other way
+
+    async def rename(self) -> None:
+        """The names at the table changed in the store (an account was deleted): take the
+        table and the game as stored now, the game rebuilt under the new names, so every
+        client sees what a restart would show, and send each the table and the chat."""
+        table = await self.port.reload(self.table.id)
+        if self.game is not None:
+            events = await self.port.events_of(table.id)
+            self.game = await self.port.run(rebuild_game, table, events)
+        self.table = table
+        self.chat.forget()
+        self._broadcast_table()
+        for connection in self._connections:
+            await self.chat.send_history(connection)
 
     # ----------------------------------------------------------------- messages
 

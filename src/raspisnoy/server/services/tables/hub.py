@@ -9,8 +9,9 @@ With several workers (``ownership`` given, see ``cluster``) a table is loaded on
 its lease, and every write for it carries the fencing token the hub got when it claimed
 the table: the database refuses the writes of a worker that lost the table. Tables whose
 owner died are adopted by a sweep every lease period, so bot games go on too. Ended
-sessions reach every worker through ``broadcast`` (Redis pub/sub with several workers),
-so their table sockets close wherever they are.
+sessions and renamed tables (a deleted account) reach every worker through ``broadcast``
+(Redis pub/sub with several workers), so their table sockets close, and their clients
+see the new names, wherever they are.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from raspisnoy.store import (
     Together,
 )
 
-__all__ = ["EventWriter", "Hub"]
+__all__ = ["RENAMED", "EventWriter", "Hub", "renamed_tables"]
 
 _log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -57,6 +58,8 @@ _BATCH = 512
 _CHECKPOINT_SECONDS = 2.0
 #: Why the clients of a table that moved to another worker are closed (they reconnect).
 _MOVED = "the table moved to another server worker: reconnect"
+#: The broadcast channel of tables whose names changed in the store (``Hub.renamed``).
+RENAMED = "tables-renamed"
 
 
 class EventWriter:
@@ -163,6 +166,9 @@ class _Port:
     async def reload(self, table_id: str) -> TableRow:
         return await self.run(self._store.get_table, table_id)
 
+    async def events_of(self, table_id: str) -> list[EventRow]:
+        return await self.run(self._store.events_of, table_id)
+
     async def run(self, function: Callable[..., _T], *args: Any) -> _T:
         return await asyncio.to_thread(function, *args)
 
@@ -209,6 +215,7 @@ class Hub:
         #: Messages to every worker (in this process only, unless given one over Redis).
         self.broadcast = broadcast or Broadcast()
         self.broadcast.subscribe(revocation.CHANNEL, self._sessions_ended)
+        self.broadcast.subscribe(RENAMED, self._renamed)
         #: The fencing token of each table this worker has claimed (``Store.claim_table``).
         self.fences: dict[str, int] = {}
         self.writer = EventWriter(store, self.fences)
@@ -318,6 +325,17 @@ class Hub:
         for actor in self._actors.values():
             actor.close_sessions(ended.matches)
 
+    async def renamed(self, table_ids: Sequence[str]) -> None:
+        """The names of these tables changed in the store (``Players.delete_account``):
+        every worker's live actor of one reloads them and tells its clients."""
+        await self.broadcast.publish(RENAMED, {"tables": list(table_ids)})
+
+    def _renamed(self, message: dict[str, Any]) -> None:
+        for table_id in renamed_tables(message):
+            actor = self._actors.get(table_id)
+            if actor is not None:
+                actor.submit(actor.rename)
+
     @asynccontextmanager
     async def using(self, table_id: str) -> AsyncIterator[TableActor]:
         """The table's actor while the block runs (loaded from the store on first use;
@@ -395,3 +413,11 @@ class Hub:
 
 async def _nothing() -> None:
     """A command that does nothing: waiting for it waits for the commands before it."""
+
+
+def renamed_tables(message: dict[str, Any]) -> list[str]:
+    """The table ids of a ``RENAMED`` message (``ValueError`` if it is not one)."""
+    tables = message.get("tables")
+    if not isinstance(tables, list) or not all(isinstance(t, str) for t in tables):
+        raise ValueError(f"not a list of table ids: {tables!r}")
+    return tables

@@ -1,0 +1,47 @@
+"""A deleted account at a running table, as a person at it sees it on a phone in
+Russian: the seat's name turns into «Удалённый игрок 2» while the game goes on, and the
+page reloaded says the same (issue 27, defect 10)."""
+
+from __future__ import annotations
+
+import httpx
+from e2e_helpers import check_screen, enter
+from playwright.sync_api import Page
+
+PASSWORD = "correct horse battery"
+#: Where the page writes the players' names at the table.
+SEAT_NAMES = ".seat-name .name"
+
+
+def test_a_deleted_player_is_named_in_the_readers_language_live_and_after_a_reload(
+    phone: Page, server: str
+) -> None:
+    enter(phone, "Анна")
+    answer = phone.request.post(
+        "/api/tables", data={"bots": "random", "bot_delay_ms": 0, "turn_seconds": 0}
+    )
+    assert answer.status == 201, answer.text()
+    table_id = answer.json()["id"]
+    with httpx.Client(base_url=server, timeout=30) as boris:
+        account = boris.post("/api/account", json={"username": "Борис", "password": PASSWORD})
+        assert account.status_code == 200, account.text
+        boris.headers["authorization"] = f"Bearer {account.json()['token']}"
+        assert boris.post(f"/api/tables/{table_id}/sit", json={"seat": 1}).status_code == 200
+        phone.goto(f"/?table={table_id}")
+        phone.wait_for_selector(".seating")
+        assert phone.request.post(f"/api/tables/{table_id}/start").status == 200
+        phone.wait_for_function(
+            "s => [...document.querySelectorAll(s)].some(e => e.textContent === 'Борис')",
+            arg=SEAT_NAMES,
+        )
+        gone = boris.request("DELETE", "/api/account", json={"password": PASSWORD})
+        assert gone.status_code == 200, gone.text
+    named = (
+        "s => [...document.querySelectorAll(s)].some(e => e.textContent === 'Удалённый игрок 2')"
+    )
+    phone.wait_for_function(named, arg=SEAT_NAMES)
+    assert "Борис" not in phone.inner_text("main")
+    assert check_screen(phone, "table-deleted-player", axe=False) == []
+    phone.reload()
+    phone.wait_for_function(named, arg=SEAT_NAMES)
+    assert "Борис" not in phone.inner_text("main") and "Anonymous" not in phone.inner_text("main")

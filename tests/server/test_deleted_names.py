@@ -1,0 +1,108 @@
+"""A deleted account's name leaves every game at once (issue 27, defect 10): the other
+people at a running table see the seat renamed ``Anonymous #N`` live (a ``table``
+message, the chat history again), those at an open table see ``Anonymous``, and nothing
+they or anyone else load afterwards (a new socket, the REST answers, the game rebuilt
+from the store as a restart does, the reports kept of a finished game) names the person
+any more."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from server_helpers import Api, Player, Server, game_over, play_until
+from test_accounts import PASSWORD, register
+
+from raspisnoy.ratings import rebuild_game
+from raspisnoy.server.wire import table_json
+
+Message = dict[str, Any]
+
+
+def _history(message: Message) -> bool:
+    return message["type"] == "chat" and message["history"] is True
+
+
+def _delete(api: Api) -> None:
+    answer = api.http.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+
+
+def test_a_deleted_player_is_renamed_at_a_running_table_live_and_after_a_reload(
+    server: Server,
+) -> None:
+    anna, boris = register(server, "Anna Stays"), register(server, "Boris Leaves")
+    table = anna.create_table(bots="random", bot_delay_ms=0, turn_seconds=0)
+    table_id = table["id"]
+    assert boris.post(f"/api/tables/{table_id}/sit", seat=1).status_code == 200
+    assert anna.post(f"/api/tables/{table_id}/start").status_code == 200
+    hers, his = anna.socket(table_id), boris.socket(table_id)
+    for socket in (hers, his):
+        socket.recv_until(_history)
+    his.send({"type": "chat", "text": "bye all"})
+    line = hers.recv_until(lambda m: m["type"] == "chat" and not m["history"])
+    assert line["messages"][0]["name"] == "Boris Leaves"
+
+    _delete(boris)
+    renamed = hers.recv_until(
+        lambda m: m["type"] == "table" and m["table"]["names"][1] != "Boris Leaves"
+    )
+    assert renamed["table"]["names"][1] == "Anonymous #2"
+    assert renamed["table"]["seats"][1]["nickname"] == "Anonymous"
+    chat = hers.recv_until(_history)
+    assert [(m["name"], m["text"]) for m in chat["messages"]] == [("Anonymous #2", "bye all")]
+
+    again = anna.socket(table_id)  # a reload of the page
+    again.recv_until(_history)
+    assert again.messages[0]["type"] == "state"
+    assert "Boris Leaves" not in json.dumps(again.messages)
+    for path in ("/api/tables/" + table_id, f"/api/games/{table_id}/score", "/api/tables"):
+        answer = anna.http.get(path)
+        assert answer.status_code == 200 and "Boris Leaves" not in answer.text, path
+    assert "Boris Leaves" not in anna.http.get(f"/api/games/{table_id}/chat").text
+    stored = server.store.get_table(table_id)  # what a restarted server loads
+    assert "Boris Leaves" not in json.dumps(table_json(stored))
+    game = rebuild_game(stored, server.store.events_of(table_id))
+    assert game.names[1] == "Anonymous #2"
+    for socket in (hers, again):
+        socket.close()
+
+
+def test_the_kept_reports_of_a_finished_game_forget_a_deleted_player(server: Server) -> None:
+    carol = register(server, "Carol Done")
+    table = carol.create_table(
+        bots="random",
+        bot_delay_ms=0,
+        turn_seconds=0,
+        rules={"preset": "raspisnoy.com", "custom_plan": ["1"]},
+    )
+    table_id = table["id"]
+    assert carol.post(f"/api/tables/{table_id}/start").status_code == 200
+    socket: Player = carol.socket(table_id)
+    play_until(socket, game_over)
+    socket.close()
+    paths = [f"/api/games/{table_id}/score", f"/api/games/{table_id}/record"]
+    for path in paths:  # each is kept once the game is over
+        assert "Carol Done" in carol.http.get(path).text
+    _delete(carol)
+    for path in paths:
+        answer = Api(server.base).http.get(path)
+        assert answer.status_code == 200 and "Carol Done" not in answer.text, path
+        assert "Anonymous #1" in answer.text
+
+
+def test_a_deleted_player_leaves_an_open_tables_seat_named_anonymous(server: Server) -> None:
+    """Before the start the seat shows the account's nickname, which is now ``Anonymous``:
+    the people waiting at the table see it at once."""
+    anna, boris = register(server, "Anna Waits"), register(server, "Boris Quits")
+    table_id = anna.create_table(bots="random", bot_delay_ms=0, turn_seconds=0)["id"]
+    assert boris.post(f"/api/tables/{table_id}/sit", seat=1).status_code == 200
+    hers = anna.socket(table_id)
+    hers.recv_until(_history)
+    _delete(boris)
+    renamed = hers.recv_until(
+        lambda m: m["type"] == "table" and m["table"]["seats"][1]["nickname"] != "Boris Quits"
+    )
+    assert renamed["table"]["seats"][1]["nickname"] == "Anonymous"
+    assert "Boris Quits" not in anna.http.get(f"/api/tables/{table_id}").text
+    hers.close()
