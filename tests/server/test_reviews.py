@@ -133,10 +133,34 @@ def test_the_queue_is_bounded_per_user_and_reports_positions(
     assert anna.post(f"/api/games/{game}/reviews/1").json()["position"] == 1
     refused = anna.post(f"/api/games/{game}/reviews/2")
     assert refused.status_code == 429 and "at most 2" in refused.json()["detail"]
+    assert refused.json()["code"] == "reviews_pending"
+    assert refused.json()["params"] == {"count": 2, "limit": 2, "seconds": 30}
     assert int(refused.headers["retry-after"]) > 0
     # the same review asked again costs nothing and is no new job
     assert anna.post(f"/api/games/{game}/reviews/0").status_code == 202
     assert boris.post(f"/api/games/{game}/reviews/2").json()["position"] == 2
+
+
+def test_one_address_is_bounded_and_the_refusals_carry_their_counts(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """Issue 27, defect 6: guests made from one address (every test client is 127.0.0.1)
+    cannot take more than their address's share of the queue; the refusal says how many
+    wait and the bound, and the queue and the guest's own jobs are left as they were."""
+    server = start_server(QUEUE_ONLY.model_copy(update={"reviews_per_address": 3}))
+    guests = [Api(server.base, f"Guest {n}") for n in range(4)]
+    game = finished_game(server, guests[0])
+    for seat, guest in enumerate(guests[:3]):
+        assert guest.post(f"/api/games/{game}/reviews/{seat}").status_code == 202
+    other = finished_game(server, guests[3])
+    refused = guests[3].post(f"/api/games/{other}/reviews/0")
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["code"] == "reviews_from_address"
+    assert refused.json()["params"] == {"count": 3, "limit": 3, "seconds": 60}
+    assert guests[3].http.get(f"/api/games/{other}/reviews/0").status_code == 404
+    assert Reviews(server.store).active_count() == 3
+    mine = guests[0].post(f"/api/games/{other}/reviews/1")  # the address's bound first
+    assert mine.json()["code"] == "reviews_from_address"
 
 
 def test_a_review_running_when_its_server_died_runs_again_after_a_restart(

@@ -94,6 +94,11 @@ class Refusal(StrEnum):
     CHAT_FORBIDDEN = "chat_forbidden"
     NOT_OVER = "not_over"
     REMATCH_CLOSED = "rematch_closed"
+    #: The review queue's bounds (``services.reviews``; ``params.count``: the reviews
+    #: waiting or running, ``limit``: the bound): the asker's own, its address's, all.
+    REVIEWS_PENDING = "reviews_pending"
+    REVIEWS_FROM_ADDRESS = "reviews_from_address"
+    REVIEW_QUEUE_FULL = "review_queue_full"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -126,6 +131,9 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NO_HAND: 409,
     Refusal.REFILL_NOT_DUE: 409,
     Refusal.HAND_NOT_OVER: 409,
+    Refusal.REVIEWS_PENDING: 429,
+    Refusal.REVIEWS_FROM_ADDRESS: 429,
+    Refusal.REVIEW_QUEUE_FULL: 429,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

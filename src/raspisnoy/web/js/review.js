@@ -49,7 +49,8 @@ export function showReview(view, app, gameId, firstSeat) {
       s.job = await post(path());
       s.error = null;
     } catch (error) {
-      if (error.status !== 429) toast(t("web.error.server", { detail: error.message }), "error");
+      // A bound of the queue is worded from its code (the reviews waiting, the bound).
+      toast(error.status === 429 ? error.message : t("web.error.server", { detail: error.message }), "error");
       return;
     }
     load();
