@@ -82,7 +82,7 @@ def test_review_shape_covers_every_choice_and_round_kind(
     review = review_json
     assert review["format"] == REVIEW_FORMAT
     assert review["seats"] == [0, 1, 2]
-    assert review["budget"] == {"iterations": 300, "time_ms": None, "seed": 0}
+    assert review["budget"] == {"iterations": 300, "time_ms": None, "seed": 0, "screen": None}
     moments = review["moments"]
     assert isinstance(moments, list)
     assert len(moments) == choices_made(record)

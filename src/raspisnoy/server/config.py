@@ -132,7 +132,7 @@ class ServerSettings(BaseSettings):
     review_workers: Annotated[int, Field(ge=0, le=64)] = 1
     review_nice: Annotated[int, Field(ge=0, le=19)] = 19
     review_idle: bool = True
-    review_iterations: Annotated[int, Field(ge=64)] = 20_000
+    review_iterations: Annotated[int, Field(ge=64)] = 6_000
     review_queue_limit: Annotated[int, Field(ge=1)] = 200
     reviews_per_user: Annotated[int, Field(ge=1)] = 3
     review_stale_seconds: Annotated[float, Field(gt=0)] = 120.0

@@ -296,6 +296,7 @@ class Reviews:
                         heartbeat_at=_now(),
                         done=0,
                         total=0,
+                        result=None,
                     )
                     .returning(GameReview.iterations, GameReview.attempt)
                 ).first()
@@ -303,10 +304,17 @@ class Reviews:
                 return Claim(table_id, seat, claimed[0], claimed[1])
         return None
 
-    def progress(self, claim: Claim, done: int, total: int) -> bool:
-        """Record progress of a claimed job (its heartbeat too); ``False`` if the job is
-        no longer this claim's (it was claimed again): the worker should stop."""
-        return self._write(claim, done=done, total=total, heartbeat_at=_now())
+    def progress(
+        self, claim: Claim, done: int, total: int, partial: dict[str, Any] | None = None
+    ) -> bool:
+        """Record progress of a claimed job (its heartbeat too) and, if given, the
+        ``partial`` review of the decisions done so far (kept as the job's result while
+        it runs, so a reader sees the first mistakes early); ``False`` if the job is no
+        longer this claim's (it was claimed again): the worker should stop."""
+        values: dict[str, Any] = {"done": done, "total": total, "heartbeat_at": _now()}
+        if partial is not None:
+            values["result"] = partial
+        return self._write(claim, **values)
 
     def finish(self, claim: Claim, result: dict[str, Any]) -> bool:
         """Store a claimed job's result; ``False`` if the claim was lost."""
@@ -338,7 +346,7 @@ class Reviews:
             changed = session.execute(
                 update(GameReview)
                 .where(GameReview.status == ReviewStatus.RUNNING, GameReview.heartbeat_at < cutoff)
-                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0)
+                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0, result=None)
             )
             return int(getattr(changed, "rowcount", 0))
 
@@ -358,7 +366,7 @@ class Reviews:
             changed = session.execute(
                 update(GameReview)
                 .where(GameReview.status == ReviewStatus.RUNNING, GameReview.worker == worker)
-                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0)
+                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0, result=None)
             )
             return int(getattr(changed, "rowcount", 0))
 

@@ -7,11 +7,12 @@ server's threads and sockets), lowered to a low priority (``review_nice``, 19 by
 default), and as few as ``review_workers``. The server's loop only *claims* jobs (one conditional
 ``UPDATE``, safe with several server workers on one database) and hands each claim to
 a process; the process reads the game, reviews it and writes its progress (at most
-every ``PROGRESS_SECONDS``, which is also its heartbeat) and result straight to the
-database, so every server worker sees them. A job whose heartbeat stops (its process
-or server died) goes back to the queue after ``review_stale_seconds``; a server that
-stops cleanly queues its running jobs again at once, and a lone server (no Redis, so
-no other worker) does so for every running job when it starts.
+every ``PROGRESS_SECONDS``, which is also its heartbeat, with the review of the moves
+done so far) and result straight to the database, so every server worker sees them.
+A job whose heartbeat stops (its process or server died) goes back to the queue after
+``review_stale_seconds``; a server that stops cleanly queues its running jobs again at
+once, and a lone server (no Redis, so no other worker) does so for every running job
+when it starts.
 
 ``hint_answer`` is the expert's suggestion for one seat from its own view only.
 
@@ -44,7 +45,7 @@ from typing import Any
 
 from raspisnoy.core import View, game_to_record
 from raspisnoy.ratings import rebuild_game
-from raspisnoy.review import Budget, hint, review_game
+from raspisnoy.review import Budget, Review, hint, review_game
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
@@ -112,19 +113,25 @@ def run_claim(claim: Claim) -> str:
     assert store is not None, "run_claim runs in a review process"
     reviews = Reviews(store)
     last = 0.0
+    so_far: list[Review] = []
+
+    def partial(review: Review) -> None:
+        so_far[:] = [review]
 
     def progress(done: int, total: int) -> None:
+        # The review so far goes with each write, so the first mistakes show at once.
         nonlocal last
         now = time.monotonic()
         if done in (1, total) or now - last >= PROGRESS_SECONDS:
             last = now
-            if not reviews.progress(claim, done, total):
+            if not reviews.progress(claim, done, total, so_far[0].to_json()):
                 raise _LostClaim
 
     try:
         table = store.get_table(claim.table_id)
         record = game_to_record(rebuild_game(table, store.events_of(claim.table_id)))
-        review = review_game(record, claim.seat, Budget(claim.iterations, seed=_SEED), progress)
+        budget = Budget(claim.iterations, seed=_SEED)
+        review = review_game(record, claim.seat, budget, progress, partial)
         return "done" if reviews.finish(claim, review.to_json()) else "lost"
     except _LostClaim:
         return "lost"
@@ -304,7 +311,9 @@ class ReviewDesk:
         answer = await in_thread(hint_answer, view, self._settings.hint_iterations)
         await in_thread(self._reviews.count_hint, table.id, seat)
         choices = [ChoiceOut(**choice) for choice in answer["choices"][:HINT_CHOICES]]
-        return HintOut(seat=seat, suggested=answer["suggested"], choices=choices)
+        return HintOut(
+            seat=seat, suggested=answer["suggested"], choices=choices, reason=answer["reason"]
+        )
 
     async def _finished_table(self, table_id: str, seat: int) -> TableRow:
         """The table of a finished game with that seat, or the refusal: a game in
