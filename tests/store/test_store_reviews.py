@@ -106,3 +106,23 @@ def test_an_address_with_a_job_running_waits_for_one_without(store: Store) -> No
     assert reviews.queue_position(table.id, 1) == 1
     claimed = [reviews.claim_next("worker") for _ in range(2)]
     assert [c.seat for c in claimed if c is not None] == [2, 1]
+
+
+def test_a_running_jobs_partial_review_is_kept_until_it_is_claimed_again(store: Store) -> None:
+    """The review of the moves done so far goes with the progress (the first mistakes show
+    while the rest runs); a job queued again starts from nothing."""
+    (asker,) = people(store, "Early")
+    table = table_of(store, asker)
+    reviews = Reviews(store)
+    reviews.request(table.id, 0, asker.id, 64, "10.0.0.3")
+    claim = reviews.claim_next("worker")
+    assert claim is not None
+    partial = {"format": "raspisnoy-review/1", "moments": [{"round": 1, "class": "blunder"}]}
+    assert reviews.progress(claim, 1, 9, partial)
+    assert reviews.progress(claim, 2, 9)  # a write without a review keeps the last one
+    running = reviews.get(table.id, 0)
+    assert running is not None and running.status is ReviewStatus.RUNNING
+    assert (running.done, running.result) == (2, partial)
+    assert reviews.requeue_worker("worker") == 1
+    queued = reviews.get(table.id, 0)
+    assert queued is not None and queued.result is None and queued.done == 0
