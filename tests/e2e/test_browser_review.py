@@ -151,9 +151,9 @@ def test_the_main_mistakes_with_their_reasons_on_a_phone_in_russian(
     groups = page.locator(".review .top-moves .round-group h4").all_inner_texts()
     assert groups and all(text.startswith("Раздача ") for text in groups)
     assert len(groups) == len(set(groups))  # one group per round
-    for reason in page.locator(".review .top-moves .move .reason").all_inner_texts():
+    for reason in page.locator(".review .top-moves .move .review-reason").all_inner_texts():
         assert reason.strip() and "{" not in reason and "web." not in reason
-    assert page.locator(".review .top-moves .move .reason").count() == top.count()
+    assert page.locator(".review .top-moves .move .review-reason").count() == top.count()
     problems = check_screen(page, "review-top")
     top.first.click()
     moment = page.locator(".review .top-moves .moment")

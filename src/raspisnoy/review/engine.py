@@ -8,7 +8,9 @@ and of the search's own choice, the difference (the points the move lost) and a 
 A review is fast because most moves are plainly fine: every move is first **screened**
 by a small search (``Budget.screen`` iterations over ``SCREEN_WORLDS`` deals), and only
 a move that the screen sees losing points (``FLAG_SHARE`` of an inaccuracy or more) is
-searched again with the whole budget, which then decides its class alone.
+searched again with the whole budget, which then decides its class alone (or, when its
+loss lies near the threshold of a mistake or a blunder, a search of ``CONFIRM_FACTOR``
+times the budget does).
 Only views are searched: a review never reads a hand the seat could not see, so it
 judges a move by what its player knew, never by the cards that turned up later.
 """
@@ -64,6 +66,11 @@ SCREEN_WORLDS = 150
 #: A move the screen sees losing this share of an inaccuracy's loss or more is searched
 #: again deeply; below it, the screen's verdict stands.
 FLAG_SHARE = 0.5
+#: A deep verdict whose loss lies within this share of the stake of the mistake's or the
+#: blunder's threshold is searched once more with ``CONFIRM_FACTOR`` times the budget:
+#: the estimate's noise decides such a class, and a longer search settles it.
+CONFIRM_SHARE = 0.05
+CONFIRM_FACTOR = 3
 #: The least iterations a budget may have: enough for the search to try every root action
 #: (a joker's modes and a hand of cards are far fewer) before judging any.
 MIN_ITERATIONS = 64
@@ -404,6 +411,9 @@ def _moment(view: View, played: Bid | Play, budget: Budget, thresholds: Threshol
             judged = None  # the screen doubts the move: the deep search decides
     deep = judged is None
     choices, made, loss = judged or _judge(view, stand_in, budget, budget.iterations, WORLDS)
+    if deep and budget.screens and _near_a_threshold(loss, thresholds):
+        longer = budget.iterations * CONFIRM_FACTOR
+        choices, made, loss = _judge(view, stand_in, budget, longer, WORLDS)
     best = choices[0]
     severity = Severity.BEST if made is best else thresholds.classify(loss)
     reason = None
@@ -426,6 +436,13 @@ def _moment(view: View, played: Bid | Play, budget: Budget, thresholds: Threshol
         deep=deep,
         reason=reason,
     )
+
+
+def _near_a_threshold(loss: float, thresholds: Thresholds) -> bool:
+    """Whether ``loss`` is too near the threshold of a mistake or a blunder for one
+    search's noise to tell which side it lies on (``CONFIRM_SHARE``)."""
+    margin = thresholds.stake * CONFIRM_SHARE
+    return any(abs(loss - limit) < margin for limit in (thresholds.mistake, thresholds.blunder))
 
 
 def _judge(

@@ -176,7 +176,7 @@ export function showReview(view, app, gameId, firstSeat) {
       ? t("web.review.where.bid", { round: moment.round })
       : t("web.review.where.trick", { round: moment.round, trick: moment.trick });
     const best = moment.class === "best" ? "" : ` · ${esc(t("web.review.best"))} ${esc(actionLabel(moment.best))} (${points(moment.best_points)})`;
-    const why = moment.reason ? `<span class="reason">${esc(reasonText(moment.reason, moment.played))}</span>` : "";
+    const why = moment.reason ? `<span class="review-reason">${esc(reasonText(moment.reason, moment.played))}</span>` : "";
     const open = s.moment === index;
     return `<li><button class="move ${open ? "chosen" : ""}" data-moment="${index}" data-class="${esc(moment.class)}" aria-expanded="${open}">
       <span class="class-badge class-${esc(moment.class)}">${esc(t(`web.review.class.${moment.class}`))}</span>
