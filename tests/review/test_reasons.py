@@ -67,13 +67,13 @@ def test_every_reason_is_true_of_the_searchs_figures(
         assert params["played"] == str(stand_in) and params["best"] == str(moment.best)
         mine, better = outcomes(view, (stand_in, moment.best), deals=OUTCOME_DEALS)
         if reason.code in ("bid", "joker", "points"):
-            assert params["points"] == round(moment.played_points, 1)
-            assert params["best_points"] == round(moment.best_points, 1)
+            assert params["points"] == round(moment.played_points, 2)
+            assert params["best_points"] == round(moment.best_points, 2)
             assert params["best_points"] > params["points"]
         if reason.code == "bid":
             assert moment.is_bid and params["tricks"] == round(better.tricks, 1)
         elif reason.code == "joker":
-            values = {str(c.action): round(c.points, 1) for c in moment.choices}
+            values = {str(c.action): round(c.points, 2) for c in moment.choices}
             listed = [(mode["move"], mode["points"]) for mode in params["modes"]]
             assert listed and all(values[move] == points for move, points in listed)
             assert [p for _, p in listed] == sorted((p for _, p in listed), reverse=True)

@@ -45,7 +45,8 @@ JOKER_MODES = 4
 @dataclass(frozen=True, slots=True)
 class Reason:
     """A reason's ``code`` and the ``params`` a client words it with (moves in RECORD.md
-    notation, points to a tenth, chances in whole percent, tricks to a tenth)."""
+    notation, points to a hundredth as in the review, chances in whole percent, tricks
+    to a tenth)."""
 
     code: str
     params: dict[str, Any] = field(default_factory=dict)
@@ -65,7 +66,7 @@ def reason_for(
     """Why ``played`` (as the search tries it) is worse than ``best`` for the seat of
     ``view`` (the module's docstring): only ``view`` and the search's figures are read."""
     moves = {"played": str(played), "best": str(best.action)}
-    points = {"points": _tenth(played_points), "best_points": _tenth(best.points)}
+    points = {"points": _hundredth(played_points), "best_points": _hundredth(best.points)}
     mine, better = outcomes(view, (played, best.action), deals=OUTCOME_DEALS, seed=seed)
     if isinstance(played, Bid):
         return Reason("bid", {**moves, **points, "tricks": _tenth(better.tricks)})
@@ -74,7 +75,7 @@ def reason_for(
             (choice for choice in choices if _is_joker(choice.action)), key=lambda c: -c.points
         )
         modes = [
-            {"move": str(choice.action), "points": _tenth(choice.points)}
+            {"move": str(choice.action), "points": _hundredth(choice.points)}
             for choice in jokers[:JOKER_MODES]
         ]
         return Reason("joker", {**moves, **points, "modes": modes})
@@ -103,6 +104,11 @@ def _is_joker(action: Bid | Play) -> bool:
 
 def _tenth(value: float) -> float:
     return round(value, 1)
+
+
+def _hundredth(value: float) -> float:
+    """Points as the review's JSON writes them (so a client rounds both alike)."""
+    return round(value, 2)
 
 
 def _percent(share: float) -> int:
