@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from leak_check import cards_in, hidden_from, states_of
 from server_helpers import FAST, Api, Player, Server, game_over, play_until
 
 from raspisnoy.core import loads_record, replay
@@ -260,6 +261,32 @@ def test_hints_are_refused_out_of_turn_to_spectators_and_at_rated_tables(
     assert seated[0]["hints"] == []
     waiting = anna.create_table(players=3, bots="random", turn_seconds=0)
     assert anna.post(f"/api/tables/{waiting['id']}/hint").status_code == 409
+
+
+def test_a_hint_and_its_reason_name_no_card_hidden_from_the_asker(reviewer: Server) -> None:
+    """Leak test: at every turn of a game in progress (a blind round included) the
+    caller's hint, its choices and its reason name no card the caller cannot know, by
+    the full state rebuilt from the store; the hint's move is then played."""
+    anna = Api(reviewer.base, "Anna")
+    table = anna.create_table(rules=RULES, players=3, bots="random", bot_delay_ms=0, turn_seconds=0)
+    player = anna.socket(table["id"])
+    anna.post(f"/api/tables/{table['id']}/start")
+    hints = 0
+
+    def hinted(game: dict[str, Any]) -> str:
+        nonlocal hints
+        answer = anna.post(f"/api/tables/{table['id']}/hint")
+        assert answer.status_code == 200, answer.text
+        row = reviewer.store.get_table(table["id"])
+        state = states_of(row, reviewer.store.events_of(table["id"]))[-1]
+        named = cards_in(answer.json())
+        assert not named & hidden_from(state, player.seat), answer.json()
+        hints += 1
+        return str(answer.json()["suggested"])
+
+    play_until(player, game_over, hinted)
+    player.close()
+    assert hints >= 4
 
 
 def _deal(others: tuple[list[str], list[str]]) -> str:
