@@ -124,11 +124,30 @@ def screened_server(tmp_path: Path) -> Iterator[str]:
     process.stop()
 
 
+def overbid_to_the_end(page: Page) -> None:
+    """Bids the most allowed in every round (a mistake with almost any hand) and plays
+    the first allowed card, until the results show."""
+    while page.locator("#results").count() == 0:
+        page.wait_for_selector(f"{ACTIONABLE}, #results")
+        bids = page.locator(".bids button.bid:not([disabled])")
+        if page.locator("#results").count() or not bids.count():
+            if page.locator("#results").count() == 0:
+                act(page)
+            continue
+        version = page.get_attribute(".game", "data-version")
+        bids.last.click()
+        page.wait_for_function(
+            "v => { const g = document.querySelector('.game');"
+            " return !g || (g.dataset.version !== v && g.dataset.busy === 'false'); }",
+            arg=version,
+        )
+
+
 def test_the_main_mistakes_with_their_reasons_on_a_phone_in_russian(
     browser: Browser, screened_server: str
 ) -> None:
-    """A game played carelessly (always the first allowed move), its review on a phone in
-    Russian: the main mistakes first, grouped by round, each with its reason in words;
+    """A game played badly (the highest bid allowed every round), its review on a phone
+    in Russian: the main mistakes first, grouped by round, each with its reason in words;
     one opens its moment in place with the cards; the other moves behind «показать все»."""
     context = browser.new_context(
         base_url=screened_server, locale="ru-RU", viewport={"width": 360, "height": 640}
@@ -142,12 +161,12 @@ def test_the_main_mistakes_with_their_reasons_on_a_phone_in_russian(
     page.dispatch_event("input[name=option-custom_plan]", "change")
     create_table(page, players=3)
     page.click(".seating .start")
-    play_to_the_end(page)
+    overbid_to_the_end(page)
     page.click("#results .review-link")
     page.click(".review .ask")
     page.wait_for_selector(".review[data-status=done]", timeout=180_000)
     top = page.locator(".review .top-moves .move")
-    assert 1 <= top.count() <= 5
+    assert 1 <= top.count() <= 4
     groups = page.locator(".review .top-moves .round-group h4").all_inner_texts()
     assert groups and all(text.startswith("Раздача ") for text in groups)
     assert len(groups) == len(set(groups))  # one group per round

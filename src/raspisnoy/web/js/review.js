@@ -17,7 +17,7 @@ const POLL_MS = 800;
 /** Classes that lost points, the worst first. */
 const LOSSES = ["blunder", "mistake", "inaccuracy"];
 /** The main mistakes shown first: what a phone's screen holds. */
-const TOP = 5;
+const TOP = 4;
 
 /** Expected points to a tenth, with their sign. */
 const points = (value) => `${value > 0 ? "+" : ""}${formatNumber(Math.round(value * 10) / 10)}`;
@@ -175,12 +175,16 @@ export function showReview(view, app, gameId, firstSeat) {
     const where = moment.phase === "bid"
       ? t("web.review.where.bid", { round: moment.round })
       : t("web.review.where.trick", { round: moment.round, trick: moment.trick });
-    const best = moment.class === "best" ? "" : ` · ${esc(t("web.review.best"))} ${esc(actionLabel(moment.best))} (${points(moment.best_points)})`;
-    const why = moment.reason ? `<span class="review-reason">${esc(reasonText(moment.reason, moment.played))}</span>` : "";
+    // A move with a reason is shown short (its reason cites the points): a phone's
+    // screen then holds the main mistakes.
+    const short = Boolean(moment.reason);
+    const best = moment.class === "best" || short ? "" : ` · ${esc(t("web.review.best"))} ${esc(actionLabel(moment.best))} (${points(moment.best_points)})`;
+    const made = short ? "" : ` (${points(moment.played_points)})`;
+    const why = short ? `<span class="review-reason">${esc(reasonText(moment.reason, moment.played))}</span>` : "";
     const open = s.moment === index;
     return `<li><button class="move ${open ? "chosen" : ""}" data-moment="${index}" data-class="${esc(moment.class)}" aria-expanded="${open}">
       <span class="class-badge class-${esc(moment.class)}">${esc(t(`web.review.class.${moment.class}`))}</span>
-      <span class="move-text"><span class="muted">${esc(where)}</span> ${esc(actionLabel(moment.played))} (${points(moment.played_points)})${best}
+      <span class="move-text"><span class="muted">${esc(where)}</span> ${esc(actionLabel(moment.played))}${made}${best}
       ${moment.loss > 0 ? ` · <b>${esc(t("web.review.lost", { points: formatNumber(moment.loss) }))}</b>` : ""}${why}</span></button>
       ${open ? momentMarkup(review, moment) : ""}</li>`;
   }
