@@ -111,3 +111,78 @@ def test_hint_then_review_of_a_finished_game(browser: Browser, review_server: st
     line.wait_for()
     assert "with hints" in line.inner_text()
     context.close()
+
+
+@pytest.fixture
+def screened_server(tmp_path: Path) -> Iterator[str]:
+    """Reviews screened as by default (a quick search of every move, a deeper one of the
+    moves it doubts), with small budgets."""
+    env = {**FAST_REVIEWS, "RASPISNOY_REVIEW_ITERATIONS": "1000"}
+    process = ServerProcess("--data-dir", str(tmp_path), log=tmp_path / "server.log", env=env)
+    process.start()
+    yield process.url
+    process.stop()
+
+
+def overbid_to_the_end(page: Page) -> None:
+    """Bids the most allowed in every round (a mistake with almost any hand) and plays
+    the first allowed card, until the results show."""
+    while page.locator("#results").count() == 0:
+        page.wait_for_selector(f"{ACTIONABLE}, #results")
+        bids = page.locator(".bids button.bid:not([disabled])")
+        if page.locator("#results").count() or not bids.count():
+            if page.locator("#results").count() == 0:
+                act(page)
+            continue
+        version = page.get_attribute(".game", "data-version")
+        bids.last.click()
+        page.wait_for_function(
+            "v => { const g = document.querySelector('.game');"
+            " return !g || (g.dataset.version !== v && g.dataset.busy === 'false'); }",
+            arg=version,
+        )
+
+
+def test_the_main_mistakes_with_their_reasons_on_a_phone_in_russian(
+    browser: Browser, screened_server: str
+) -> None:
+    """A game played badly (the highest bid allowed every round), its review on a phone
+    in Russian: the main mistakes first, grouped by round, each with its reason in words;
+    one opens its moment in place with the cards; the other moves behind «показать все»."""
+    context = browser.new_context(
+        base_url=screened_server, locale="ru-RU", viewport={"width": 360, "height": 640}
+    )
+    page = context.new_page()
+    enter(page, "Аня")
+    set_language(page, "ru")
+    open_create_form(page)
+    page.click("details.options summary")
+    page.fill("input[name=option-custom_plan]", "4, 3, 5")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    create_table(page, players=3)
+    page.click(".seating .start")
+    overbid_to_the_end(page)
+    page.click("#results .review-link")
+    page.click(".review .ask")
+    page.wait_for_selector(".review[data-status=done]", timeout=180_000)
+    top = page.locator(".review .top-moves .move")
+    assert 1 <= top.count() <= 4
+    groups = page.locator(".review .top-moves .round-group h4").all_inner_texts()
+    assert groups and all(text.startswith("Раздача ") for text in groups)
+    assert len(groups) == len(set(groups))  # one group per round
+    for reason in page.locator(".review .top-moves .move .review-reason").all_inner_texts():
+        assert reason.strip() and "{" not in reason and "web." not in reason
+    assert page.locator(".review .top-moves .move .review-reason").count() == top.count()
+    problems = check_screen(page, "review-top")
+    top.first.click()
+    moment = page.locator(".review .top-moves .moment")
+    moment.wait_for()
+    assert page.locator(".review .top-moves .move.chosen").count() == 1
+    if moment.locator(".review-hand .card").count():
+        assert moment.locator(".played-move").count() >= 1
+    problems += check_screen(page, "review-top-moment")
+    assert page.inner_text(".review .all-moves summary").strip() == "Показать все ходы"
+    page.click(".review .all-moves summary")
+    page.wait_for_selector(".review .all-moves[open] .move")
+    assert not problems, "\n".join(problems)
+    context.close()

@@ -82,7 +82,7 @@ def test_review_shape_covers_every_choice_and_round_kind(
     review = review_json
     assert review["format"] == REVIEW_FORMAT
     assert review["seats"] == [0, 1, 2]
-    assert review["budget"] == {"iterations": 300, "time_ms": None, "seed": 0}
+    assert review["budget"] == {"iterations": 300, "time_ms": None, "seed": 0, "screen": None}
     moments = review["moments"]
     assert isinstance(moments, list)
     assert len(moments) == choices_made(record)
@@ -162,15 +162,17 @@ def test_a_far_fetched_bid_is_classed_worse_than_the_experts() -> None:
     assert bad["loss"] > good["loss"]
 
 
-def test_review_reads_only_the_seats_view() -> None:
+@pytest.mark.parametrize("budget", [SMALL, Budget(iterations=1200, screen=150)])
+def test_review_reads_only_the_seats_view(budget: Budget) -> None:
     """Swap two unplayed cards of one suit between two other seats in the middle of a
     round, the record cut just after the reviewed seat's card: all the seat could see is
-    the same, the hidden hands are not, and the review must not change."""
+    the same, the hidden hands are not, and the review (its screen, deep searches and
+    reasons included) must not change."""
     record = game_to_record(play_game(4, 3, ("5", "5")))
     cut, altered, seat = _hidden_swap(record)
     assert cut.rounds[-1].hands != altered.rounds[-1].hands
-    first = review_game(cut, seat, SMALL).to_json()
-    second = review_game(altered, seat, SMALL).to_json()
+    first = review_game(cut, seat, budget).to_json()
+    second = review_game(altered, seat, budget).to_json()
     assert any(moment["round"] == len(cut.rounds) for moment in first["moments"])
     assert first == second
 

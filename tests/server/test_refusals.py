@@ -23,6 +23,9 @@ COUNTING = {
     Refusal.PASSWORD_LENGTH,
     Refusal.NICKNAME_LENGTH,
     Refusal.CUSTOM_PLAN,
+    Refusal.REVIEWS_PENDING,
+    Refusal.REVIEWS_FROM_ADDRESS,
+    Refusal.REVIEW_QUEUE_FULL,
 }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from leak_check import cards_in, hidden_from, states_of
 from server_helpers import FAST, Api, Player, Server, game_over, play_until
 
 from raspisnoy.core import loads_record, replay
@@ -133,10 +134,34 @@ def test_the_queue_is_bounded_per_user_and_reports_positions(
     assert anna.post(f"/api/games/{game}/reviews/1").json()["position"] == 1
     refused = anna.post(f"/api/games/{game}/reviews/2")
     assert refused.status_code == 429 and "at most 2" in refused.json()["detail"]
+    assert refused.json()["code"] == "reviews_pending"
+    assert refused.json()["params"] == {"count": 2, "limit": 2, "seconds": 30}
     assert int(refused.headers["retry-after"]) > 0
     # the same review asked again costs nothing and is no new job
     assert anna.post(f"/api/games/{game}/reviews/0").status_code == 202
     assert boris.post(f"/api/games/{game}/reviews/2").json()["position"] == 2
+
+
+def test_one_address_is_bounded_and_the_refusals_carry_their_counts(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """Issue 27, defect 6: guests made from one address (every test client is 127.0.0.1)
+    cannot take more than their address's share of the queue; the refusal says how many
+    wait and the bound, and the queue and the guest's own jobs are left as they were."""
+    server = start_server(QUEUE_ONLY.model_copy(update={"reviews_per_address": 3}))
+    guests = [Api(server.base, f"Guest {n}") for n in range(4)]
+    game = finished_game(server, guests[0])
+    for seat, guest in enumerate(guests[:3]):
+        assert guest.post(f"/api/games/{game}/reviews/{seat}").status_code == 202
+    other = finished_game(server, guests[3])
+    refused = guests[3].post(f"/api/games/{other}/reviews/0")
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["code"] == "reviews_from_address"
+    assert refused.json()["params"] == {"count": 3, "limit": 3, "seconds": 60}
+    assert guests[3].http.get(f"/api/games/{other}/reviews/0").status_code == 404
+    assert Reviews(server.store).active_count() == 3
+    mine = guests[0].post(f"/api/games/{other}/reviews/1")  # the address's bound first
+    assert mine.json()["code"] == "reviews_from_address"
 
 
 def test_a_review_running_when_its_server_died_runs_again_after_a_restart(
@@ -236,6 +261,32 @@ def test_hints_are_refused_out_of_turn_to_spectators_and_at_rated_tables(
     assert seated[0]["hints"] == []
     waiting = anna.create_table(players=3, bots="random", turn_seconds=0)
     assert anna.post(f"/api/tables/{waiting['id']}/hint").status_code == 409
+
+
+def test_a_hint_and_its_reason_name_no_card_hidden_from_the_asker(reviewer: Server) -> None:
+    """Leak test: at every turn of a game in progress (a blind round included) the
+    caller's hint, its choices and its reason name no card the caller cannot know, by
+    the full state rebuilt from the store; the hint's move is then played."""
+    anna = Api(reviewer.base, "Anna")
+    table = anna.create_table(rules=RULES, players=3, bots="random", bot_delay_ms=0, turn_seconds=0)
+    player = anna.socket(table["id"])
+    anna.post(f"/api/tables/{table['id']}/start")
+    hints = 0
+
+    def hinted(game: dict[str, Any]) -> str:
+        nonlocal hints
+        answer = anna.post(f"/api/tables/{table['id']}/hint")
+        assert answer.status_code == 200, answer.text
+        row = reviewer.store.get_table(table["id"])
+        state = states_of(row, reviewer.store.events_of(table["id"]))[-1]
+        named = cards_in(answer.json())
+        assert not named & hidden_from(state, player.seat), answer.json()
+        hints += 1
+        return str(answer.json()["suggested"])
+
+    play_until(player, game_over, hinted)
+    player.close()
+    assert hints >= 4
 
 
 def _deal(others: tuple[list[str], list[str]]) -> str:

@@ -26,7 +26,10 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from raspisnoy.bots import fastsim
 from raspisnoy.bots.base import Bot, decision_rng
@@ -46,7 +49,15 @@ from raspisnoy.core import (
 )
 from raspisnoy.core.fast import SUIT_MASKS
 
-__all__ = ["ExpertBot", "RootValue", "root_values", "searched_equivalent", "warm_up"]
+__all__ = [
+    "ExpertBot",
+    "Outcome",
+    "RootValue",
+    "outcomes",
+    "root_values",
+    "searched_equivalent",
+    "warm_up",
+]
 
 #: Iterations per batch: the budget is checked between batches.
 _BATCH = 512
@@ -121,6 +132,7 @@ def root_values(
     time_ms: float | None = None,
     rivalry: float = 0.0,
     only: Bid | Play | None = None,
+    worlds: int = WORLDS,
 ) -> tuple[RootValue, ...]:
     """The expert's search from ``view`` (a bid or a card to choose, not a control round),
     with every root action's visits and expected round points, most visited first: the
@@ -128,14 +140,16 @@ def root_values(
     points (what a review or a hint reports); the expert at a table plays with
     ``ismcts.RIVALRY``. With ``only`` (an action of the root, ``searched_equivalent``)
     every iteration starts with that action: a sharper estimate of one move than the
-    few visits a poor move gets beside the others. Only ``view`` is read, so nothing
+    few visits a poor move gets beside the others. ``worlds`` deals of the hidden cards
+    are searched (fewer if fewer iterations): a quick search needs fewer, and dealing
+    them is much of its cost. Only ``view`` is read, so nothing
     hidden from the seat is used. Deterministic for a seed when ``time_ms`` is ``None``
     (no time limit)."""
     if view.phase not in (Phase.BID, Phase.PLAY) or not view.my_turn:
         raise InvalidInputError(f"seat {view.seat} has no bid or card to choose now")
     deadline = math.inf if time_ms is None else time.perf_counter() + time_ms / 1000
     rng = decision_rng(f"review/{seed}", view)
-    searched = _search_root(view, rng, iterations, deadline, rivalry, only)
+    searched = _search_root(view, rng, iterations, deadline, rivalry, only, worlds)
     if searched is None:
         raise InvalidInputError("no deal of the hidden cards fits what the seat has seen")
     tree, legal, (low, span) = searched
@@ -178,13 +192,14 @@ def _search_root(
     deadline: float,
     rivalry: float,
     only: Bid | Play | None = None,
+    worlds_wanted: int = WORLDS,
 ) -> tuple[Tree, dict[int, Bid | Play], tuple[float, float]] | None:
     """Search ``view`` for up to ``iterations`` iterations (stopping between batches once
     ``deadline``, a ``perf_counter`` time, has passed) over the root's distinct actions,
     or ``only`` one of them: the tree, the root's actions by code and the reward scale;
     ``None`` when no world fits what the seat has seen."""
     knowledge = Knowledge.from_view(view)
-    worlds = world_pool(view, knowledge, min(WORLDS, iterations), rng)
+    worlds = world_pool(view, knowledge, max(1, min(worlds_wanted, iterations)), rng)
     if not len(worlds):
         return None
     rules = fastsim.rules_vector(view.rules, view.kind)
@@ -205,6 +220,59 @@ def _search_root(
         search(tree, worlds, rules, score, scale, batch, rng, rivalry)
         done += batch
     return tree, legal, scale
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What becomes of one root action over deals of the hidden cards consistent with
+    the seat's view, each played out after it by the search's playout policy: the
+    share of deals in which the seat takes exactly its bid (``None`` in a round without
+    bids), and the seat's mean tricks and round points. The figures a review's reasons
+    cite beside the search's expected points (docs/review.md)."""
+
+    action: Bid | Play
+    deals: int
+    made: float | None
+    tricks: float
+    points: float
+
+
+def outcomes(
+    view: View, actions: Sequence[Bid | Play], *, deals: int = 200, seed: int | str = 0
+) -> tuple[Outcome, ...]:
+    """The ``Outcome`` of each of ``actions`` (legal now for the seat of ``view``), over
+    the same ``deals`` deals for every action (so they differ by the action alone).
+    Only ``view`` is read. Deterministic for a seed."""
+    if view.phase not in (Phase.BID, Phase.PLAY) or not view.my_turn or view.seat is None:
+        raise InvalidInputError(f"seat {view.seat} has no bid or card to choose now")
+    rng = decision_rng(f"outcomes/{seed}", view)
+    worlds = world_pool(view, Knowledge.from_view(view), max(1, deals), rng)
+    if not len(worlds):
+        raise InvalidInputError("no deal of the hidden cards fits what the seat has seen")
+    rules = fastsim.rules_vector(view.rules, view.kind)
+    score = fastsim.score_table(view.rules, view.kind, view.cards)
+    seat = view.seat
+    points = np.empty(fastsim.MAX_PLAYERS, dtype=np.int64)
+    out = []
+    for action in actions:
+        code = fastsim.encode_action(action)
+        made = tricks = total = 0
+        has_bid = True
+        for world in worlds:
+            state = world.copy()
+            fastsim.apply_action(state, rules, code)
+            fastsim.play_out(state, rules)
+            fastsim.round_points(state, score, points)
+            bid, taken = int(state[fastsim.BIDS + seat]), int(state[fastsim.TAKEN + seat])
+            has_bid = has_bid and bid >= 0
+            made += bid == taken
+            tricks += taken
+            total += int(points[seat])
+        count = len(worlds)
+        out.append(
+            Outcome(action, count, made / count if has_bid else None, tricks / count, total / count)
+        )
+    return tuple(out)
 
 
 def warm_up() -> Action:

@@ -9,10 +9,13 @@ search's suggestion for one decision. Pure Python over ``raspisnoy.core`` and
 
 from raspisnoy.review.engine import (
     DEFAULT_ITERATIONS,
+    DEFAULT_SCREEN,
+    FLAG_SHARE,
     REVIEW_FORMAT,
     Budget,
     Hint,
     Moment,
+    Reason,
     Review,
     Severity,
     Thresholds,
@@ -22,10 +25,13 @@ from raspisnoy.review.engine import (
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "DEFAULT_SCREEN",
+    "FLAG_SHARE",
     "REVIEW_FORMAT",
     "Budget",
     "Hint",
     "Moment",
+    "Reason",
     "Review",
     "Severity",
     "Thresholds",

@@ -22,7 +22,14 @@ from rich.table import Table
 from raspisnoy.cli_support import guarded, print_json
 from raspisnoy.core import loads_record
 from raspisnoy.i18n import detect_language, translate
-from raspisnoy.review import DEFAULT_ITERATIONS, Budget, Moment, Review, review_game
+from raspisnoy.review import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_SCREEN,
+    Budget,
+    Moment,
+    Review,
+    review_game,
+)
 
 __all__ = ["review_command"]
 
@@ -38,8 +45,12 @@ def review_command(
         int | None, typer.Option("--seat", help="Review this seat only (default: every seat).")
     ] = None,
     iterations: Annotated[
-        int, typer.Option("--iterations", help="Search iterations per move.")
+        int, typer.Option("--iterations", help="Iterations of the deep search of a doubted move.")
     ] = DEFAULT_ITERATIONS,
+    screen: Annotated[
+        int,
+        typer.Option("--screen", help="Iterations of the quick screen of every move (0: none)."),
+    ] = DEFAULT_SCREEN,
     time_ms: Annotated[
         float | None,
         typer.Option("--time-ms", help="Cut each move's search short after this many ms."),
@@ -67,7 +78,9 @@ def review_command(
     def run() -> Review:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
         record = loads_record(data.decode("utf-8"))
-        budget = Budget(iterations, time_ms, int(seed) if seed.isdigit() else seed)
+        budget = Budget(
+            iterations, time_ms, int(seed) if seed.isdigit() else seed, screen=screen or None
+        )
         with progress:
             task = progress.add_task(text("progress"), total=None)
             return review_game(

@@ -4,6 +4,13 @@ For every bid and card a seat chose (a forced move is no choice and is left out)
 expert searches that seat's ``View`` at that moment (``raspisnoy.bots.expert.root_values``
 with the budget of the review) and reports the expected round points of the move made
 and of the search's own choice, the difference (the points the move lost) and a class.
+
+A review is fast because most moves are plainly fine: every move is first **screened**
+by a small search (``Budget.screen`` iterations over ``SCREEN_WORLDS`` deals), and only
+a move that the screen sees losing points (``FLAG_SHARE`` of an inaccuracy or more) is
+searched again with the whole budget, which then decides its class alone (or, when its
+loss lies near the threshold of a mistake or a blunder, a search of ``CONFIRM_FACTOR``
+times the budget does).
 Only views are searched: a review never reads a hand the seat could not see, so it
 judges a move by what its player knew, never by the cards that turned up later.
 """
@@ -15,7 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from raspisnoy.bots.expert import RootValue, root_values, searched_equivalent
+from raspisnoy.bots.expert import WORLDS, RootValue, root_values, searched_equivalent
 from raspisnoy.bots.heuristic import choose_control
 from raspisnoy.core import (
     Bid,
@@ -31,13 +38,17 @@ from raspisnoy.core import (
     replay,
     round_points,
 )
+from raspisnoy.review.reasons import Reason, reason_for
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "DEFAULT_SCREEN",
+    "FLAG_SHARE",
     "REVIEW_FORMAT",
     "Budget",
     "Hint",
     "Moment",
+    "Reason",
     "Review",
     "Severity",
     "Thresholds",
@@ -45,9 +56,21 @@ __all__ = [
     "review_game",
 ]
 
-#: Search iterations per move by default: some 0.2 s a move on one core, a few minutes
-#: for every seat of a 28-round game (docs/review.md).
-DEFAULT_ITERATIONS = 20_000
+#: Search iterations of the deep search of a move the screen doubts, by default.
+DEFAULT_ITERATIONS = 6_000
+#: Search iterations of the quick screen of every move, by default (docs/review.md,
+#: "Time": a 28-round game's seat in a few seconds on one core).
+DEFAULT_SCREEN = 800
+#: Deals of the hidden cards the screen searches (the deep search deals ``WORLDS``).
+SCREEN_WORLDS = 150
+#: A move the screen sees losing this share of an inaccuracy's loss or more is searched
+#: again deeply; below it, the screen's verdict stands.
+FLAG_SHARE = 0.5
+#: A deep verdict whose loss lies within this share of the stake of the mistake's or the
+#: blunder's threshold is searched once more with ``CONFIRM_FACTOR`` times the budget:
+#: the estimate's noise decides such a class, and a longer search settles it.
+CONFIRM_SHARE = 0.05
+CONFIRM_FACTOR = 3
 #: The least iterations a budget may have: enough for the search to try every root action
 #: (a joker's modes and a hand of cards are far fewer) before judging any.
 MIN_ITERATIONS = 64
@@ -62,17 +85,24 @@ SHARP_SHARE = 0.25
 
 #: ``progress(done, total)``: called after each decision reviewed.
 Progress = Callable[[int, int], None]
+#: ``partial(review)``: the review of the decisions so far, after each (before
+#: ``progress``), so that a caller can show the first mistakes while the rest runs.
+Partial = Callable[["Review"], None]
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
     """The search budget of each decision: ``iterations``, optionally cut short by
-    ``time_ms`` (the result then depends on the machine's speed), and the ``seed`` of its
-    random choices (a review with no time limit is a function of the record and seed)."""
+    ``time_ms`` (the result then depends on the machine's speed), the ``seed`` of its
+    random choices (a review with no time limit is a function of the record and seed),
+    and the iterations of the quick ``screen`` of every move (``None``, or as many as
+    ``iterations``: no screen, every move searched with the whole budget; a hint never
+    screens)."""
 
     iterations: int = DEFAULT_ITERATIONS
     time_ms: float | None = None
     seed: int | str = 0
+    screen: int | None = DEFAULT_SCREEN
 
     def __post_init__(self) -> None:
         if type(self.iterations) is not int or self.iterations < MIN_ITERATIONS:
@@ -82,9 +112,25 @@ class Budget:
             )
         if self.time_ms is not None and not self.time_ms > 0:
             raise InvalidInputError(f"a time budget must be positive, not {self.time_ms!r} ms")
+        if self.screen is not None and (
+            type(self.screen) is not int or self.screen < MIN_ITERATIONS
+        ):
+            raise InvalidInputError(
+                f"a screen needs at least {MIN_ITERATIONS} iterations a move, not {self.screen!r}"
+            )
+
+    @property
+    def screens(self) -> bool:
+        """Whether moves are screened first (a screen smaller than the budget)."""
+        return self.screen is not None and self.screen < self.iterations
 
     def to_json(self) -> dict[str, Any]:
-        return {"iterations": self.iterations, "time_ms": self.time_ms, "seed": self.seed}
+        return {
+            "iterations": self.iterations,
+            "time_ms": self.time_ms,
+            "seed": self.seed,
+            "screen": self.screen if self.screens else None,
+        }
 
 
 class Severity(StrEnum):
@@ -145,9 +191,15 @@ class Hint:
 
     suggested: Bid | Play | ControlRound
     choices: tuple[RootValue, ...]
+    #: Why the suggestion beats the runner-up (``None`` with a single choice searched).
+    reason: Reason | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"suggested": str(self.suggested), "choices": _choices_json(self.choices)}
+        return {
+            "suggested": str(self.suggested),
+            "choices": _choices_json(self.choices),
+            "reason": None if self.reason is None else self.reason.to_json(),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +221,10 @@ class Moment:
     loss: float
     severity: Severity
     choices: tuple[RootValue, ...]
+    #: Whether the deep search judged it (else the screen's verdict stood).
+    deep: bool = False
+    #: Why it lost points, for an inaccuracy or worse (``reasons``).
+    reason: Reason | None = None
 
     @property
     def is_bid(self) -> bool:
@@ -189,6 +245,8 @@ class Moment:
             "loss": _points(self.loss),
             "class": str(self.severity),
             "choices": _choices_json(self.choices),
+            "deep": self.deep,
+            "reason": None if self.reason is None else self.reason.to_json(),
         }
 
 
@@ -253,6 +311,8 @@ class Review:
 
 
 REVIEW_FORMAT = "raspisnoy-review/1"
+#: The classes a moment gets a reason for.
+_EXPLAINED = frozenset({Severity.INACCURACY, Severity.MISTAKE, Severity.BLUNDER})
 #: The classes counted in a seat's summary, by their key there.
 _COUNTED = {
     "inaccuracies": Severity.INACCURACY,
@@ -268,7 +328,11 @@ def hint(view: View, budget: Budget | None = None) -> Hint:
     if view.phase is Phase.CHOOSE and view.my_turn:
         return Hint(choose_control(view), ())
     choices = _search(view, budget)
-    return Hint(choices[0].action, choices)
+    reason = None
+    if len(choices) > 1:
+        runner_up = choices[1]
+        reason = reason_for(view, runner_up.action, choices[0], runner_up.points, choices)
+    return Hint(choices[0].action, choices, reason)
 
 
 def review_game(
@@ -276,31 +340,38 @@ def review_game(
     seat: int | Sequence[int] | None = None,
     budget: Budget | None = None,
     progress: Progress | None = None,
+    partial: Partial | None = None,
 ) -> Review:
     """Review the bids and cards of ``seat`` (a seat, several, or ``None``: every seat)
-    in ``record``, which is replayed (and so checked) first; ``progress(done, total)``
-    is called after each decision."""
+    in ``record``, which is replayed (and so checked) first; after each decision
+    ``partial(review so far)`` and ``progress(done, total)`` are called."""
     budget = budget or Budget()
     game = replay(record)
     seats = _seats(seat, game.players)
     decisions = list(_decisions(record, game, seats))
     thresholds = Thresholds.of(record.rules)
-    moments = []
+    rounds = game.rounds()
+
+    def review_of(moments: Sequence[Moment]) -> Review:
+        return Review(
+            players=game.names,
+            seats=seats,
+            budget=budget,
+            thresholds=thresholds,
+            moments=tuple(moments),
+            round_points={
+                number: rounds[number - 1].points for number in sorted({m.round for m in moments})
+            },
+        )
+
+    moments: list[Moment] = []
     for done, (view, played) in enumerate(decisions, start=1):
         moments.append(_moment(view, played, budget, thresholds))
+        if partial is not None:
+            partial(review_of(moments))
         if progress is not None:
             progress(done, len(decisions))
-    rounds = game.rounds()
-    return Review(
-        players=game.names,
-        seats=seats,
-        budget=budget,
-        thresholds=thresholds,
-        moments=tuple(moments),
-        round_points={
-            number: rounds[number - 1].points for number in sorted({m.round for m in moments})
-        },
-    )
+    return review_of(moments)
 
 
 def _seats(seat: int | Sequence[int] | None, players: int) -> tuple[int, ...]:
@@ -329,16 +400,25 @@ def _decisions(
 
 
 def _moment(view: View, played: Bid | Play, budget: Budget, thresholds: Thresholds) -> Moment:
-    choices = _search(view, budget)
-    best = choices[0]
+    """The judgement of one move: by the screen alone when it sees the move lose less
+    than ``FLAG_SHARE`` of an inaccuracy, else by the deep search (module docstring)."""
     stand_in = searched_equivalent(view, played)
-    made = next((choice for choice in choices if choice.action == stand_in), None)
-    if made is not best and (made is None or made.visits < budget.iterations * SHARP_SHARE):
-        # The search spends few visits on a poor move: too few to measure it by.
-        sharp = max(int(budget.iterations * SHARP_SHARE * 2), MIN_ITERATIONS)
-        (made,) = _search(view, budget, sharp, only=stand_in)
-    loss = max(0.0, best.points - made.points)
+    judged = None
+    if budget.screens:
+        assert budget.screen is not None
+        judged = _judge(view, stand_in, budget, budget.screen, SCREEN_WORLDS)
+        if judged[2] >= thresholds.inaccuracy * FLAG_SHARE:
+            judged = None  # the screen doubts the move: the deep search decides
+    deep = judged is None
+    choices, made, loss = judged or _judge(view, stand_in, budget, budget.iterations, WORLDS)
+    if deep and budget.screens and _near_a_threshold(loss, thresholds):
+        longer = budget.iterations * CONFIRM_FACTOR
+        choices, made, loss = _judge(view, stand_in, budget, longer, WORLDS)
+    best = choices[0]
     severity = Severity.BEST if made is best else thresholds.classify(loss)
+    reason = None
+    if severity in _EXPLAINED:
+        reason = reason_for(view, stand_in, best, made.points, choices, budget.seed)
     assert view.seat is not None
     return Moment(
         round=view.round,
@@ -353,11 +433,39 @@ def _moment(view: View, played: Bid | Play, budget: Budget, thresholds: Threshol
         loss=loss,
         severity=severity,
         choices=choices,
+        deep=deep,
+        reason=reason,
     )
 
 
+def _near_a_threshold(loss: float, thresholds: Thresholds) -> bool:
+    """Whether ``loss`` is too near the threshold of a mistake or a blunder for one
+    search's noise to tell which side it lies on (``CONFIRM_SHARE``)."""
+    margin = thresholds.stake * CONFIRM_SHARE
+    return any(abs(loss - limit) < margin for limit in (thresholds.mistake, thresholds.blunder))
+
+
+def _judge(
+    view: View, stand_in: Bid | Play, budget: Budget, iterations: int, worlds: int
+) -> tuple[tuple[RootValue, ...], RootValue, float]:
+    """The search's choices with ``iterations`` over ``worlds`` deals, the value of the
+    move made (``stand_in``), and the points it loses against the best choice."""
+    choices = _search(view, budget, iterations, worlds=worlds)
+    best = choices[0]
+    made = next((choice for choice in choices if choice.action == stand_in), None)
+    if made is not best and (made is None or made.visits < iterations * SHARP_SHARE):
+        # The search spends few visits on a poor move: too few to measure it by.
+        sharp = max(int(iterations * SHARP_SHARE * 2), MIN_ITERATIONS)
+        (made,) = _search(view, budget, sharp, only=stand_in, worlds=worlds)
+    return choices, made, max(0.0, best.points - made.points)
+
+
 def _search(
-    view: View, budget: Budget, iterations: int | None = None, only: Bid | Play | None = None
+    view: View,
+    budget: Budget,
+    iterations: int | None = None,
+    only: Bid | Play | None = None,
+    worlds: int = WORLDS,
 ) -> tuple[RootValue, ...]:
     """The search of ``budget`` (or of ``iterations``, with its seed and time limit)."""
     return root_values(
@@ -366,6 +474,7 @@ def _search(
         seed=budget.seed,
         time_ms=budget.time_ms,
         only=only,
+        worlds=worlds,
     )
 
 

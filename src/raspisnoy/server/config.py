@@ -134,10 +134,13 @@ class ServerSettings(BaseSettings):
     review_workers: Annotated[int, Field(ge=0, le=64)] = 1
     review_nice: Annotated[int, Field(ge=0, le=19)] = 19
     review_idle: bool = True
-    review_iterations: Annotated[int, Field(ge=64)] = 20_000
+    review_iterations: Annotated[int, Field(ge=64)] = 6_000
     review_queue_limit: Annotated[int, Field(ge=1)] = 200
     reviews_per_user: Annotated[int, Field(ge=1)] = 3
     review_stale_seconds: Annotated[float, Field(gt=0)] = 120.0
+    #: Reviews queued or running at once that were asked from one address (issue 27,
+    #: defect 6: guests made by one address must not fill the whole queue).
+    reviews_per_address: Annotated[int, Field(ge=1)] = 10
     #: Hints at unrated tables: search iterations per hint, and how often one user may ask.
     hint_iterations: Annotated[int, Field(ge=64)] = 4_000
     hints_per_user: Rate = "30/minute"

@@ -129,6 +129,11 @@ class Refusal(StrEnum):
     GUEST_CANNOT_REPORT = "guest_cannot_report"
     REPORT_SELF = "report_self"
     MUTED = "muted"
+    #: The review queue's bounds (``services.reviews``; ``params.count``: the reviews
+    #: waiting or running, ``limit``: the bound): the asker's own, its address's, all.
+    REVIEWS_PENDING = "reviews_pending"
+    REVIEWS_FROM_ADDRESS = "reviews_from_address"
+    REVIEW_QUEUE_FULL = "review_queue_full"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -179,6 +184,9 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.BANNED_FOR_GOOD: 403,
     Refusal.GUEST_CANNOT_REPORT: 403,
     Refusal.REPORT_SELF: 422,
+    Refusal.REVIEWS_PENDING: 429,
+    Refusal.REVIEWS_FROM_ADDRESS: 429,
+    Refusal.REVIEW_QUEUE_FULL: 429,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

@@ -11,6 +11,13 @@ staleness, whose job another worker restarted). A job whose heartbeat (its last
 progress) is older than the staleness goes back to the queue: after a crash or a
 restart the review starts again.
 
+The queue is **fair** (issue 27, defect 6): each job keeps the address it was asked from
+(``requested_from``; the asker's id for a job stored before addresses were), and jobs are
+claimed address by address in turn: each active job's rank among its address's active
+jobs (``row_number()`` over the address, oldest first, the running ones included), then
+the oldest of the lowest rank. So seventy guests from one address wait behind each
+other, not in front of everyone else; ``queue_position`` counts in the same order.
+
 ``HintUse`` counts the hints each seat of a game asked for, so a game's history says
 that hints were used (the record itself keeps its format, docs/record.md).
 """
@@ -24,7 +31,20 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, func, select, update
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Subquery,
+    and_,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
@@ -52,6 +72,7 @@ class GameReview(Base):
     __table_args__ = (
         Index("ix_game_reviews_status_requested", "status", "requested_at"),
         Index("ix_game_reviews_requester_status", "requested_by", "status"),
+        Index("ix_game_reviews_address_status", "requested_from", "status"),
     )
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
@@ -62,6 +83,8 @@ class GameReview(Base):
     iterations: Mapped[int] = mapped_column(Integer)
     requested_by: Mapped[str] = mapped_column(ForeignKey("users.id"))
     requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The address the request came from (migration 0015; ``None`` for older jobs).
+    requested_from: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: Counts the claims: each write of a running job names the attempt it belongs to.
     attempt: Mapped[int] = mapped_column(Integer, default=0)
     #: The worker running the job (``host:pid``), for the operator.
@@ -117,6 +140,28 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _fair_queue() -> Subquery:
+    """The active jobs with their ``turn``: the job's rank among the active jobs of its
+    address (its asker's, for a job with none), the oldest first. Claiming by turn, then
+    age, serves every address once before any address twice."""
+    asker = func.coalesce(GameReview.requested_from, GameReview.requested_by)
+    turn = func.row_number().over(
+        partition_by=asker,
+        order_by=(GameReview.requested_at, GameReview.table_id, GameReview.seat),
+    )
+    return (
+        select(
+            GameReview.table_id,
+            GameReview.seat,
+            GameReview.status,
+            GameReview.requested_at,
+            turn.label("turn"),
+        )
+        .where(GameReview.status.in_(ACTIVE))
+        .subquery("fair")
+    )
+
+
 def _row(review: GameReview) -> ReviewRow:
     return ReviewRow(
         table_id=review.table_id,
@@ -151,9 +196,12 @@ class Reviews:
             review = session.get(GameReview, (table_id, seat))
             return None if review is None else _row(review)
 
-    def request(self, table_id: str, seat: int, user_id: str, iterations: int) -> ReviewRow:
-        """Queue the review of ``seat`` (a failed one is queued again); one that is
-        queued, running or done is returned as it is."""
+    def request(
+        self, table_id: str, seat: int, user_id: str, iterations: int, address: str | None = None
+    ) -> ReviewRow:
+        """Queue the review of ``seat`` asked by ``user_id`` from ``address`` (a failed
+        one is queued again); one that is queued, running or done is returned as it is."""
+        address = None if address is None else address[:64]
         with self._session() as session:
             review = session.get(GameReview, (table_id, seat))
             if review is None:
@@ -164,6 +212,7 @@ class Reviews:
                     iterations=iterations,
                     requested_by=user_id,
                     requested_at=_now(),
+                    requested_from=address,
                     attempt=0,
                     done=0,
                     total=0,
@@ -172,45 +221,63 @@ class Reviews:
             elif review.status == ReviewStatus.FAILED:
                 review.status, review.error = ReviewStatus.QUEUED, None
                 review.requested_by, review.requested_at = user_id, _now()
+                review.requested_from = address
                 review.iterations, review.done, review.total = iterations, 0, 0
             session.flush()
             return _row(review)
 
-    def active_count(self, user_id: str | None = None) -> int:
-        """Jobs queued or running: all of them, or those ``user_id`` asked for."""
+    def active_count(self, user_id: str | None = None, address: str | None = None) -> int:
+        """Jobs queued or running: all of them, or those ``user_id`` asked for, or those
+        asked from ``address``."""
         query = select(func.count()).select_from(GameReview).where(GameReview.status.in_(ACTIVE))
         if user_id is not None:
             query = query.where(GameReview.requested_by == user_id)
+        if address is not None:
+            query = query.where(GameReview.requested_from == address[:64])
         with self._session() as session:
             return int(session.scalar(query) or 0)
 
     def queue_position(self, table_id: str, seat: int) -> int | None:
-        """How many queued jobs were asked for before this one (``None``: not queued)."""
+        """How many queued jobs will be claimed before this one, in the fair order of the
+        module's docstring (``None``: not queued)."""
+        fair = _fair_queue()
         with self._session() as session:
-            review = session.get(GameReview, (table_id, seat))
-            if review is None or review.status != ReviewStatus.QUEUED:
+            mine = session.execute(
+                select(fair.c.turn, fair.c.requested_at).where(
+                    fair.c.table_id == table_id,
+                    fair.c.seat == seat,
+                    fair.c.status == ReviewStatus.QUEUED,
+                )
+            ).first()
+            if mine is None:
                 return None
-            query = (
+            turn, requested_at = mine
+            ahead = (
                 select(func.count())
-                .select_from(GameReview)
+                .select_from(fair)
                 .where(
-                    GameReview.status == ReviewStatus.QUEUED,
-                    GameReview.requested_at < review.requested_at,
+                    fair.c.status == ReviewStatus.QUEUED,
+                    or_(
+                        fair.c.turn < turn,
+                        and_(fair.c.turn == turn, fair.c.requested_at < requested_at),
+                    ),
                 )
             )
-            return int(session.scalar(query) or 0)
+            return int(session.scalar(ahead) or 0)
 
     # ----------------------------------------------------------------- workers
 
     def claim_next(self, worker: str) -> Claim | None:
-        """Claim the oldest queued job for ``worker``, or ``None`` if there is none. The
-        claim is a compare-and-set on the status: of several workers racing for one job,
-        one wins and the others try the next."""
+        """Claim the next queued job in the fair order (the module's docstring) for
+        ``worker``, or ``None`` if there is none. The claim is a compare-and-set on the
+        status: of several workers racing for one job, one wins and the others try the
+        next."""
+        fair = _fair_queue()
         with self._session() as session:
             candidates = session.execute(
-                select(GameReview.table_id, GameReview.seat)
-                .where(GameReview.status == ReviewStatus.QUEUED)
-                .order_by(GameReview.requested_at)
+                select(fair.c.table_id, fair.c.seat)
+                .where(fair.c.status == ReviewStatus.QUEUED)
+                .order_by(fair.c.turn, fair.c.requested_at)
                 .limit(8)
             ).all()
         for table_id, seat in candidates:
@@ -229,6 +296,7 @@ class Reviews:
                         heartbeat_at=_now(),
                         done=0,
                         total=0,
+                        result=None,
                     )
                     .returning(GameReview.iterations, GameReview.attempt)
                 ).first()
@@ -236,10 +304,17 @@ class Reviews:
                 return Claim(table_id, seat, claimed[0], claimed[1])
         return None
 
-    def progress(self, claim: Claim, done: int, total: int) -> bool:
-        """Record progress of a claimed job (its heartbeat too); ``False`` if the job is
-        no longer this claim's (it was claimed again): the worker should stop."""
-        return self._write(claim, done=done, total=total, heartbeat_at=_now())
+    def progress(
+        self, claim: Claim, done: int, total: int, partial: dict[str, Any] | None = None
+    ) -> bool:
+        """Record progress of a claimed job (its heartbeat too) and, if given, the
+        ``partial`` review of the decisions done so far (kept as the job's result while
+        it runs, so a reader sees the first mistakes early); ``False`` if the job is no
+        longer this claim's (it was claimed again): the worker should stop."""
+        values: dict[str, Any] = {"done": done, "total": total, "heartbeat_at": _now()}
+        if partial is not None:
+            values["result"] = partial
+        return self._write(claim, **values)
 
     def finish(self, claim: Claim, result: dict[str, Any]) -> bool:
         """Store a claimed job's result; ``False`` if the claim was lost."""
@@ -271,7 +346,7 @@ class Reviews:
             changed = session.execute(
                 update(GameReview)
                 .where(GameReview.status == ReviewStatus.RUNNING, GameReview.heartbeat_at < cutoff)
-                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0)
+                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0, result=None)
             )
             return int(getattr(changed, "rowcount", 0))
 
@@ -291,7 +366,7 @@ class Reviews:
             changed = session.execute(
                 update(GameReview)
                 .where(GameReview.status == ReviewStatus.RUNNING, GameReview.worker == worker)
-                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0)
+                .values(status=ReviewStatus.QUEUED, worker=None, done=0, total=0, result=None)
             )
             return int(getattr(changed, "rowcount", 0))
 

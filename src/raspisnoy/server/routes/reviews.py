@@ -4,9 +4,9 @@ the routes of ``services.reviews.ReviewDesk``, which says who may do what.
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 
-from raspisnoy.server.deps import Actor, CurrentUser, ServicesDep
+from raspisnoy.server.deps import Actor, CurrentUser, ServicesDep, address_of
 from raspisnoy.server.wire import HintOut, ReviewOut
 
 __all__ = ["router"]
@@ -19,12 +19,12 @@ SeatPath = Annotated[int, Path(ge=0, le=15)]
 
 @router.post("/games/{table_id}/reviews/{seat}", status_code=202, response_model=ReviewOut)
 async def request_review(
-    table_id: str, seat: SeatPath, user: CurrentUser, services: ServicesDep
+    table_id: str, seat: SeatPath, user: CurrentUser, services: ServicesDep, request: Request
 ) -> ReviewOut:
     """Ask for the expert's review of one seat of a finished game; it runs in the
     background (poll ``GET`` for its progress). A review asked for before is answered
     as it stands, at no cost."""
-    return await services.review_desk.request(table_id, seat, user)
+    return await services.review_desk.request(table_id, seat, user, address_of(request))
 
 
 @router.get("/games/{table_id}/reviews/{seat}", response_model=ReviewOut)

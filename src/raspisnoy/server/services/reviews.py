@@ -7,11 +7,12 @@ server's threads and sockets), lowered to a low priority (``review_nice``, 19 by
 default), and as few as ``review_workers``. The server's loop only *claims* jobs (one conditional
 ``UPDATE``, safe with several server workers on one database) and hands each claim to
 a process; the process reads the game, reviews it and writes its progress (at most
-every ``PROGRESS_SECONDS``, which is also its heartbeat) and result straight to the
-database, so every server worker sees them. A job whose heartbeat stops (its process
-or server died) goes back to the queue after ``review_stale_seconds``; a server that
-stops cleanly queues its running jobs again at once, and a lone server (no Redis, so
-no other worker) does so for every running job when it starts.
+every ``PROGRESS_SECONDS``, which is also its heartbeat, with the review of the moves
+done so far) and result straight to the database, so every server worker sees them.
+A job whose heartbeat stops (its process or server died) goes back to the queue after
+``review_stale_seconds``; a server that stops cleanly queues its running jobs again at
+once, and a lone server (no Redis, so no other worker) does so for every running job
+when it starts.
 
 ``hint_answer`` is the expert's suggestion for one seat from its own view only.
 
@@ -20,7 +21,8 @@ history routes already follow:
 
 - A finished game's record is public to whoever knows its id, hands included, so
   **reading** a review of any seat of it is too.
-- **Asking** for a review takes a session (the queue counts what each user asked for),
+- **Asking** for a review takes a session (the queue counts what each user and each
+  address asked for, and serves addresses in turn),
   and any seat of a finished game may be asked for, the caller's or not: it reveals
   nothing the record does not.
 - A game still being played is never reviewed: its hidden hands would leak.
@@ -43,7 +45,7 @@ from typing import Any
 
 from raspisnoy.core import View, game_to_record
 from raspisnoy.ratings import rebuild_game
-from raspisnoy.review import Budget, hint, review_game
+from raspisnoy.review import Budget, Review, hint, review_game
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
@@ -76,6 +78,13 @@ HINT_CHOICES = 5
 #: The review's seed: a review is a function of the game, the seat and the budget.
 _SEED = 0
 
+#: Whose reviews each bound of the queue counts (in a refusal's English text).
+_BOUND_OF = {
+    Refusal.REVIEWS_PENDING: "yours",
+    Refusal.REVIEWS_FROM_ADDRESS: "from your address",
+    Refusal.REVIEW_QUEUE_FULL: "everyone's",
+}
+
 #: The store of a review process (``_start_process``), one per process.
 _PROCESS_STORE: Store | None = None
 
@@ -104,19 +113,25 @@ def run_claim(claim: Claim) -> str:
     assert store is not None, "run_claim runs in a review process"
     reviews = Reviews(store)
     last = 0.0
+    so_far: list[Review] = []
+
+    def partial(review: Review) -> None:
+        so_far[:] = [review]
 
     def progress(done: int, total: int) -> None:
+        # The review so far goes with each write, so the first mistakes show at once.
         nonlocal last
         now = time.monotonic()
         if done in (1, total) or now - last >= PROGRESS_SECONDS:
             last = now
-            if not reviews.progress(claim, done, total):
+            if not reviews.progress(claim, done, total, so_far[0].to_json()):
                 raise _LostClaim
 
     try:
         table = store.get_table(claim.table_id)
         record = game_to_record(rebuild_game(table, store.events_of(claim.table_id)))
-        review = review_game(record, claim.seat, Budget(claim.iterations, seed=_SEED), progress)
+        budget = Budget(claim.iterations, seed=_SEED)
+        review = review_game(record, claim.seat, budget, progress, partial)
         return "done" if reviews.finish(claim, review.to_json()) else "lost"
     except _LostClaim:
         return "lost"
@@ -228,33 +243,42 @@ class ReviewDesk:
         self._reviews = queue.reviews
         self._limits = limits
 
-    async def request(self, table_id: str, seat: int, user: UserRow) -> ReviewOut:
-        """Queue a review of one seat of a finished game (``user``'s request), unless it
-        was asked for before (then it is answered as it stands, at no cost)."""
+    async def request(self, table_id: str, seat: int, user: UserRow, address: str) -> ReviewOut:
+        """Queue a review of one seat of a finished game (``user``'s request from
+        ``address``), unless it was asked for before (then it is answered as it stands,
+        at no cost). Refused beyond the bounds of the queue (``_check_bounds``)."""
         reviews, settings = self._reviews, self._settings
         await self._finished_table(table_id, seat)
         row = await in_thread(reviews.get, table_id, seat)
         if row is None or row.status is ReviewStatus.FAILED:
-            mine = await in_thread(reviews.active_count, user.id)
-            if mine >= settings.reviews_per_user:
-                raise RequestError(
-                    Refusal.TOO_MANY,
-                    f"you have {mine} reviews waiting or running, at most "
-                    f"{settings.reviews_per_user}: wait for one to finish",
-                    retry_after=30,
-                )
-            waiting = await in_thread(reviews.active_count)
-            if waiting >= settings.review_queue_limit:
-                raise RequestError(
-                    Refusal.TOO_MANY,
-                    f"the review queue is full ({waiting} reviews): try again later",
-                    retry_after=60,
-                )
+            await self._check_bounds(user, address)
             row = await in_thread(
-                reviews.request, table_id, seat, user.id, settings.review_iterations
+                reviews.request, table_id, seat, user.id, settings.review_iterations, address
             )
             self._queue.wake()
         return await self._review_json(row)
+
+    async def _check_bounds(self, user: UserRow, address: str) -> None:
+        """Refuse a new job beyond the reviews waiting or running that one person, one
+        address (a flood of guests made from it) or everyone may have; the queue serves
+        addresses in turn (``store.reviews``), so whoever is within them is not held up
+        by another address's flood."""
+        reviews, settings = self._reviews, self._settings
+        bounds = (
+            (Refusal.REVIEWS_PENDING, settings.reviews_per_user, (user.id, None), 30),
+            (Refusal.REVIEWS_FROM_ADDRESS, settings.reviews_per_address, (None, address), 60),
+            (Refusal.REVIEW_QUEUE_FULL, settings.review_queue_limit, (None, None), 60),
+        )
+        for code, limit, whose, seconds in bounds:
+            count = await in_thread(reviews.active_count, *whose)
+            if count >= limit:
+                raise RequestError(
+                    code,
+                    f"{count} reviews waiting or running ({_BOUND_OF[code]}), at most "
+                    f"{limit}: wait for one to finish",
+                    retry_after=seconds,
+                    params={"count": count, "limit": limit},
+                )
 
     async def read(self, table_id: str, seat: int) -> ReviewOut:
         """A seat's review of a finished game as it stands."""
@@ -287,7 +311,9 @@ class ReviewDesk:
         answer = await in_thread(hint_answer, view, self._settings.hint_iterations)
         await in_thread(self._reviews.count_hint, table.id, seat)
         choices = [ChoiceOut(**choice) for choice in answer["choices"][:HINT_CHOICES]]
-        return HintOut(seat=seat, suggested=answer["suggested"], choices=choices)
+        return HintOut(
+            seat=seat, suggested=answer["suggested"], choices=choices, reason=answer["reason"]
+        )
 
     async def _finished_table(self, table_id: str, seat: int) -> TableRow:
         """The table of a finished game with that seat, or the refusal: a game in

@@ -685,6 +685,8 @@ class HintOut(_Out):
     seat: int
     suggested: str
     choices: list[ChoiceOut]
+    #: Why the suggestion beats the runner-up (``{"code", "params"}``, docs/review.md).
+    reason: Json | None = None
 
 
 # ------------------------------------------------------------------------- offline play

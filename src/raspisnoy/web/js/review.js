@@ -1,18 +1,23 @@
 // The expert's review of one seat of a finished game (/?review=ID&seat=N, docs/review.md):
-// asking for it, its progress while the server's review processes work, then the seat's
-// summary (points lost to bids and to play), its rounds and its moves, the worst first;
-// a move opens that moment: the trick so far, the seat's hand with the move made and the
-// best one marked, and the expected points of the choices. Also the hint dialog of a table.
+// asking for it, its progress while the server's review processes work (with the mistakes
+// found so far, the worst first), then the seat's summary (points lost to bids and to
+// play), its main mistakes (a phone's screenful, grouped by round, each with its reason
+// in words), the other moves behind «show all», and the rounds; a move opens that moment
+// in place: the trick so far, the seat's hand with the move made and the best one marked,
+// and the expected points of the choices. Also the hint dialog of a table, with its reason.
 import { ApiError, get, post } from "./api.js";
 import { cardName, cardSvg, sortHand, suitIcon } from "./cards.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { kindBadge } from "./sheet.js";
 import { esc, openDialog, pendingMarkup, playerName, shortName, toast } from "./ui.js";
 
-/** How often a queued or running review is asked for again. */
-const POLL_MS = 1500;
+/** How often a queued or running review is asked for again: often enough that the bar
+ * moves and the first mistakes show within the first second of a running review. */
+const POLL_MS = 800;
 /** Classes that lost points, the worst first. */
 const LOSSES = ["blunder", "mistake", "inaccuracy"];
+/** The main mistakes shown first: what a phone's screen holds. */
+const TOP = 4;
 
 /** Expected points to a tenth, with their sign. */
 const points = (value) => `${value > 0 ? "+" : ""}${formatNumber(Math.round(value * 10) / 10)}`;
@@ -26,6 +31,33 @@ function actionLabel(action) {
   if (mode === "take") return `${cardName(card)} · ${t("web.joker.takes")}`;
   if (mode) return `${cardName(card)} · ${t(`web.joker.${mode}.played`, { suit: t(`web.suit.${suit}`) })}`;
   return cardName(card);
+}
+
+/** A reason (`{code, params}` from the server: docs/review.md, "Why") in words; `played`
+ * names the move made where the search judged it by an equal card (`params.played`). */
+export function reasonText(reason, played = reason?.params.played) {
+  if (!reason) return "";
+  const p = reason.params;
+  const moves = { played: actionLabel(played), best: actionLabel(p.best) };
+  const scored = { points: points(p.points ?? 0), best_points: points(p.best_points ?? 0) };
+  switch (reason.code) {
+    case "bid":
+      return tn("web.reason.bid", p.tricks, { played, best: p.best, ...scored });
+    case "made":
+      return t("web.reason.made", { ...moves, made: p.made, best_made: p.best_made });
+    case "tricks":
+      return tn(p.bid === null ? "web.reason.tricks" : "web.reason.tricks_bid", p.tricks, {
+        ...moves,
+        bid: p.bid,
+        best_tricks: formatNumber(p.best_tricks),
+      });
+    case "joker": {
+      const modes = p.modes.map((mode) => `${actionLabel(mode.move)} ${points(mode.points)}`).join(", ");
+      return t("web.reason.joker", { ...moves, ...scored, modes });
+    }
+    default:
+      return t("web.reason.points", { ...moves, ...scored });
+  }
 }
 
 export function showReview(view, app, gameId, firstSeat) {
@@ -49,7 +81,8 @@ export function showReview(view, app, gameId, firstSeat) {
       s.job = await post(path());
       s.error = null;
     } catch (error) {
-      if (error.status !== 429) toast(t("web.error.server", { detail: error.message }), "error");
+      // A bound of the queue is worded from its code (the reviews waiting, the bound).
+      toast(error.status === 429 ? error.message : t("web.error.server", { detail: error.message }), "error");
       return;
     }
     load();
@@ -87,7 +120,8 @@ export function showReview(view, app, gameId, firstSeat) {
     view.querySelector(".ask")?.addEventListener("click", ask);
     for (const button of view.querySelectorAll(".move")) {
       button.addEventListener("click", () => {
-        s.moment = Number(button.dataset.moment);
+        const index = Number(button.dataset.moment);
+        s.moment = s.moment === index ? null : index;
         render();
         view.querySelector(".moment")?.scrollIntoView({ block: "nearest" });
       });
@@ -105,8 +139,10 @@ export function showReview(view, app, gameId, firstSeat) {
     }
     if (job.status === "running") {
       const text = job.total ? t("web.review.progress", { done: job.done, total: job.total }) : t("web.review.starting");
+      const found = job.review ? topIndexes(job.review) : [];
       return `<p role="status">${esc(text)}</p>
-        <progress max="${job.total || 1}" value="${job.done}" aria-label="${esc(t("web.review.title"))}"></progress>`;
+        <progress max="${job.total || 1}" value="${job.done}" aria-label="${esc(t("web.review.title"))}"></progress>
+        ${found.length ? `<h3>${esc(t("web.review.so_far"))}</h3>${groupedMarkup(job.review, found)}` : ""}`;
     }
     if (job.status === "failed") {
       return `<p class="error">${esc(t("web.review.failed", { detail: job.error ?? "" }))}</p>
@@ -114,8 +150,7 @@ export function showReview(view, app, gameId, firstSeat) {
     }
     const review = job.review;
     if (!review.moments.length) return `<p>${esc(t("web.review.nothing"))}</p>`;
-    return `${summaryMarkup(review)}${s.moment === null ? "" : momentMarkup(review, review.moments[s.moment])}
-      ${movesMarkup(review)}${roundsMarkup(review)}
+    return `${summaryMarkup(review)}${movesMarkup(review)}${roundsMarkup(review)}
       <p class="hint">${esc(t("web.review.legend", review.thresholds))}</p>`;
   }
 
@@ -140,20 +175,50 @@ export function showReview(view, app, gameId, firstSeat) {
     const where = moment.phase === "bid"
       ? t("web.review.where.bid", { round: moment.round })
       : t("web.review.where.trick", { round: moment.round, trick: moment.trick });
-    const best = moment.class === "best" ? "" : ` · ${esc(t("web.review.best"))} ${esc(actionLabel(moment.best))} (${points(moment.best_points)})`;
-    return `<li><button class="move ${s.moment === index ? "chosen" : ""}" data-moment="${index}" data-class="${esc(moment.class)}">
+    // A move with a reason is shown short (its reason cites the points): a phone's
+    // screen then holds the main mistakes.
+    const short = Boolean(moment.reason);
+    const best = moment.class === "best" || short ? "" : ` · ${esc(t("web.review.best"))} ${esc(actionLabel(moment.best))} (${points(moment.best_points)})`;
+    const made = short ? "" : ` (${points(moment.played_points)})`;
+    const why = short ? `<span class="review-reason">${esc(reasonText(moment.reason, moment.played))}</span>` : "";
+    const open = s.moment === index;
+    return `<li><button class="move ${open ? "chosen" : ""}" data-moment="${index}" data-class="${esc(moment.class)}" aria-expanded="${open}">
       <span class="class-badge class-${esc(moment.class)}">${esc(t(`web.review.class.${moment.class}`))}</span>
-      <span class="move-text"><span class="muted">${esc(where)}</span> ${esc(actionLabel(moment.played))} (${points(moment.played_points)})${best}
-      ${moment.loss > 0 ? ` · <b>${esc(t("web.review.lost", { points: formatNumber(moment.loss) }))}</b>` : ""}</span></button></li>`;
+      <span class="move-text"><span class="muted">${esc(where)}</span> ${esc(actionLabel(moment.played))}${made}${best}
+      ${moment.loss > 0 ? ` · <b>${esc(t("web.review.lost", { points: formatNumber(moment.loss) }))}</b>` : ""}${why}</span></button>
+      ${open ? momentMarkup(review, moment) : ""}</li>`;
+  }
+
+  /** The moves that lost points by their class, the worst first: at most `TOP`. */
+  function topIndexes(review) {
+    const lost = review.moments.map((_, index) => index).filter((index) => LOSSES.includes(review.moments[index].class));
+    return lost.sort((a, b) => review.moments[b].loss - review.moments[a].loss).slice(0, TOP);
+  }
+
+  /** `indexes` grouped by round, the round of the worst move first, each in game order. */
+  function groupedMarkup(review, indexes) {
+    const rounds = [];
+    for (const index of indexes) {
+      const round = review.moments[index].round;
+      if (!rounds.includes(round)) rounds.push(round);
+    }
+    return rounds
+      .map((round) => {
+        const mine = indexes.filter((index) => review.moments[index].round === round).sort((a, b) => a - b);
+        return `<section class="round-group" data-round="${round}"><h4>${esc(t("web.review.group", { round }))}</h4>
+          <ol class="moves">${mine.map((index) => moveButton(review, index)).join("")}</ol></section>`;
+      })
+      .join("");
   }
 
   function movesMarkup(review) {
-    const worst = review.worst.filter((index) => LOSSES.includes(review.moments[index].class));
-    const rest = review.moments.map((_, index) => index).filter((index) => !worst.includes(index));
-    const list = (indexes) => `<ol class="moves">${indexes.map((index) => moveButton(review, index)).join("")}</ol>`;
-    return `<h3>${esc(t("web.review.worst"))}</h3>
-      ${worst.length ? list(worst) : `<p>${esc(t("web.review.clean"))}</p>`}
-      <details class="all-moves"><summary>${esc(t("web.review.others"))}</summary>${list(rest)}</details>`;
+    const top = topIndexes(review);
+    const rest = review.moments.map((_, index) => index).filter((index) => !top.includes(index));
+    const open = s.moment !== null && rest.includes(s.moment) ? "open" : "";
+    return `<h3>${esc(t("web.review.top"))}</h3>
+      ${top.length ? `<div class="top-moves">${groupedMarkup(review, top)}</div>` : `<p>${esc(t("web.review.clean"))}</p>`}
+      <details class="all-moves" ${open}><summary>${esc(t("web.review.show_all"))}</summary>
+        <ol class="moves">${rest.map((index) => moveButton(review, index)).join("")}</ol></details>`;
   }
 
   function roundsMarkup(review) {
@@ -236,6 +301,7 @@ export async function showHint(tableId, play) {
   const body = openDialog(
     t("web.hint.title"),
     `<p class="hint-suggested" data-action="${esc(hint.suggested)}">${esc(t("web.hint.suggested", { move: actionLabel(hint.suggested) }))}</p>
+    ${hint.reason ? `<p class="hint-reason">${esc(t("web.hint.why", { reason: reasonText(hint.reason) }))}</p>` : ""}
     ${rows ? `<table class="sheet choices-table"><thead><tr><th scope="col">${esc(t("web.review.col.move"))}</th><th scope="col">${esc(t("web.review.col.expected"))}</th></tr></thead><tbody>${rows}</tbody></table>` : ""}
     <p class="hint">${esc(t("web.hint.note"))}</p>
     <button class="primary play-hint">${esc(t("web.hint.play"))}</button>`,
