@@ -47,6 +47,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "review": frozenset({"core", "bots"}),
     "research": frozenset({"core", "bots"}),
     "cli_support": frozenset({"core"}),
+    # Tournaments' pure logic: seating and duplicate scoring over core's games.
+    "tournament": frozenset({"core"}),
     # The server also serves the score sheet (scorekeeper), speaks ru/uk/en (i18n), and
     # runs the expert's reviews and hints (review).
     "server": frozenset(
