@@ -65,7 +65,7 @@ class Refusal(StrEnum):
     NICKNAME_LENGTH = "nickname_length"
     NICKNAME_CHAR = "nickname_char"
     NICKNAME_START = "nickname_start"
-    #: A new table (``routes.tables``): rules that do not resolve (``params.option``: the
+    #: A new table (``services.tables.opening``): rules that do not resolve (``params.option``: the
     #: option at fault, or ``preset``), a custom round plan that cannot be dealt to this
     #: many players (``plan``, ``count``: the players) and a rated table's stand-in bot
     #: stronger than the policy (``level``, ``strongest``: bot levels).

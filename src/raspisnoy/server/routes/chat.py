@@ -6,9 +6,9 @@ from fastapi import APIRouter
 
 from raspisnoy.server.deps import OptionalUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.services.chat import ChatOut, may_read
+from raspisnoy.server.services.chat import may_read
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import chat_json
+from raspisnoy.server.wire import ChatOut, chat_json
 from raspisnoy.store import NotFoundError
 
 router = APIRouter(prefix="/api", tags=["history"])

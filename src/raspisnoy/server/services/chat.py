@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import weakref
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
-
-from pydantic import BaseModel, ConfigDict
+from typing import TYPE_CHECKING, Protocol
 
 from raspisnoy.core import Game
 from raspisnoy.server.errors import Refusal, RequestError
@@ -31,7 +29,7 @@ if TYPE_CHECKING:
     from raspisnoy.server.connection import Connection
     from raspisnoy.server.limits import Limits
 
-__all__ = ["ChatOut", "ChatRoom", "ChatTable", "count_chat", "may_read"]
+__all__ = ["ChatRoom", "ChatTable", "count_chat", "may_read"]
 
 #: The most messages a ``chat`` history carries (the latest ones).
 HISTORY = 100
@@ -85,14 +83,6 @@ def count_chat(limits: Limits, connection: Connection, message: ClientMessage) -
         limits.hit(limits.chat_per_user, "chat messages", connection.user.id)
     except RequestError as error:
         raise ProtocolError(Refusal.RATE_LIMITED, error.message, params=error.params) from None
-
-
-class ChatOut(BaseModel):
-    """``GET /api/games/{id}/chat``: the table's chat in order."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    messages: list[dict[str, Any]]
 
 
 class ChatRoom:

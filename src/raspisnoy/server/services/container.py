@@ -29,6 +29,7 @@ from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
+from raspisnoy.server.services.tables.opening import TableDesk
 from raspisnoy.store import Players, Reviews, Store, Together
 
 __all__ = ["Services"]
@@ -60,6 +61,7 @@ class Services:
     session_desk: SessionDesk = field(init=False)
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
+    table_desk: TableDesk = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -74,6 +76,7 @@ class Services:
         self.session_desk = SessionDesk(self.store, self.sessions, self.limits, self.hub)
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
+        self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:

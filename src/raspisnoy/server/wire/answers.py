@@ -35,6 +35,7 @@ __all__ = [
     "BlindOut",
     "BoardLineOut",
     "BotsOut",
+    "ChatOut",
     "ChoiceOut",
     "FiguresOut",
     "GamesOut",
@@ -668,3 +669,13 @@ class HintOut(_Out):
     seat: int
     suggested: str
     choices: list[ChoiceOut]
+
+
+# ------------------------------------------------------------------------- chat
+
+
+class ChatOut(_Out):
+    """``GET /api/games/{id}/chat``: the table's chat in order, each message as
+    ``messages.chat_json`` writes it (the table socket sends the same)."""
+
+    messages: list[Json]

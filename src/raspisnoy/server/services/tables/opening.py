@@ -1,0 +1,181 @@
+"""Opening a table and starting its game: the checks of a new table's options
+(``check_new_table``) and the caps on how many tables one user holds (``TableDesk``).
+
+The route only reads the request; every refusal here is a ``RequestError`` with its
+code, so the REST answer (and a client's wording) is the same wherever it is raised.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from raspisnoy.bots import BOTS
+from raspisnoy.core import DEFAULT_PRESET, RaspisnoyError, Rules, resolve_rules, round_plan
+from raspisnoy.ratings import RATED_STAND_IN, is_rated_rules, may_stand_in_rated
+from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.limits import Limits
+from raspisnoy.server.services.tables.actor import TableActor
+from raspisnoy.server.services.tables.hub import Hub
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import Json, TableIn
+from raspisnoy.store import Store, TableRow, UserRow
+
+__all__ = ["NewTable", "TableDesk", "check_new_table"]
+
+#: ``Retry-After`` of a refusal for holding too many tables: a guess, since it lasts until
+#: the user finishes or leaves one.
+_CAP_RETRY_SECONDS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """A new table's checked options: the resolved rules and the bot of each seat."""
+
+    rules: Rules
+    bots: tuple[str, ...]
+
+
+class TableDesk:
+    """Opens tables and starts their games, within each user's caps."""
+
+    def __init__(self, store: Store, settings: ServerSettings, limits: Limits, hub: Hub) -> None:
+        self._store = store
+        self._settings = settings
+        self._limits = limits
+        self._hub = hub
+
+    async def open(self, user: UserRow, request: TableIn) -> TableRow:
+        """A new table with ``user`` as host in seat 0. A private table is found only
+        through its invite link. One user holds seats at a few open tables at most."""
+        settings, limits = self._settings, self._limits
+        table = check_new_table(request, settings)
+        await self._below(
+            settings.max_open_tables_per_user, "open", "tables waiting for players", user
+        )
+        limits.hit(limits.tables_per_user, "new tables of this user", user.id)
+        row = await in_thread(
+            lambda: self._store.create_table(
+                host_id=user.id,
+                public=request.public,
+                rules=table.rules.to_json(),
+                bots=table.bots,
+                turn_seconds=request.turn_seconds,
+                bot_delay_ms=request.bot_delay_ms,
+                stand_in=request.stand_in,
+                seed=secrets.token_hex(16),
+                rated=request.rated,
+                spectator_chat=request.spectator_chat,
+            )
+        )
+        self._hub.lobby.changed()
+        return row
+
+    async def start(self, actor: TableActor, user: UserRow) -> Json:
+        """The host starts the game; empty seats are filled with their bots. One user
+        plays a few games at once at most. The table as JSON."""
+        limit = self._settings.max_games_per_user
+        await self._below(limit, "playing", "games being played", user)
+        return await actor.call(lambda: actor.start(user.id))
+
+    async def _below(self, limit: int, status: str, what: str, user: UserRow) -> None:
+        """Refuse (429) if the user already holds seats at ``limit`` tables of ``status``."""
+        held = await in_thread(self._store.count_seated_tables, user.id, status)
+        if held >= limit:
+            raise RequestError(
+                Refusal.TOO_MANY,
+                f"you hold seats at {held} {what}, at most {limit}: "
+                "finish or leave one of them first",
+                retry_after=_CAP_RETRY_SECONDS,
+            )
+
+
+def check_new_table(request: TableIn, settings: ServerSettings) -> NewTable:
+    """The new table's rules and bots, or a ``RequestError`` naming what is wrong."""
+    rules = _rules(request)
+    if request.rated and not is_rated_rules(rules.to_json()):
+        raise RequestError(
+            Refusal.INVALID,
+            f"rated: only a preset's own rules are rated; {rules.preset} with changed options "
+            "is not",
+        )
+    bots = _bots(request)
+    if request.rated and not may_stand_in_rated(request.stand_in):
+        raise RequestError(
+            Refusal.STAND_IN_TOO_STRONG,
+            f"stand_in: a rated table's stand-in is at most {RATED_STAND_IN}, "
+            f"not {request.stand_in}",
+            params={"level": request.stand_in, "strongest": RATED_STAND_IN},
+        )
+    _check_clocks(request, settings)
+    return NewTable(rules, bots)
+
+
+def _rules(request: TableIn) -> Rules:
+    """The resolved rules, played by this many players with a plan that can be dealt."""
+    try:
+        rules = resolve_rules(request.rules)
+    except RaspisnoyError as error:
+        option = {"option": _bad_option(request.rules)}
+        raise RequestError(Refusal.BAD_RULES, f"rules: {error}", params=option) from None
+    players = request.players
+    if players not in rules.player_counts:
+        raise RequestError(
+            Refusal.INVALID,
+            f"players: {rules.preset} is played by {rules.min_players} to {rules.max_players}, "
+            f"not {players}",
+        )
+    try:
+        round_plan(rules, players)
+    except RaspisnoyError as error:  # a custom plan dealing more cards than each can get
+        plan: dict[str, str | int] = {"plan": ",".join(rules.custom_plan), "count": players}
+        raise RequestError(Refusal.CUSTOM_PLAN, f"custom_plan: {error}", params=plan) from None
+    return rules
+
+
+def _bots(request: TableIn) -> tuple[str, ...]:
+    """One known bot level per seat (and a known stand-in)."""
+    players = request.players
+    bots = (request.bots,) * players if isinstance(request.bots, str) else tuple(request.bots)
+    if len(bots) != players:
+        raise RequestError(
+            Refusal.INVALID, f"bots: one level per seat ({players}), not {len(bots)}"
+        )
+    for level in [*bots, request.stand_in]:
+        if level not in BOTS:
+            raise RequestError(Refusal.INVALID, f"unknown bot {level!r}; bots: {', '.join(BOTS)}")
+    return bots
+
+
+def _check_clocks(request: TableIn, settings: ServerSettings) -> None:
+    """The turn timer and the bots' delay within the server's bounds."""
+    low, high = settings.min_turn_seconds, settings.max_turn_seconds
+    if request.turn_seconds != 0 and not low <= request.turn_seconds <= high:
+        raise RequestError(
+            Refusal.INVALID,
+            f"turn_seconds: 0 (no timer) or {low} to {high}, not {request.turn_seconds}",
+        )
+    if not 0 <= request.bot_delay_ms <= settings.max_bot_delay_ms:
+        raise RequestError(
+            Refusal.INVALID,
+            f"bot_delay_ms: 0 to {settings.max_bot_delay_ms}, not {request.bot_delay_ms}",
+        )
+
+
+def _bad_option(spec: object) -> str:
+    """The option of a rules object that ``resolve_rules`` refused: ``preset`` for a name or
+    a preset it does not know, else the first option that fails on its own preset."""
+    if not isinstance(spec, dict):
+        return "preset"
+    preset = spec.get("preset", DEFAULT_PRESET)
+    try:
+        resolve_rules({"preset": preset})
+    except RaspisnoyError:
+        return "preset"
+    for name, value in spec.items():
+        try:
+            resolve_rules({"preset": preset, name: value})
+        except RaspisnoyError:
+            return str(name)
+    return "preset"
