@@ -7,6 +7,14 @@ values, never ORM objects, so nothing outside this package holds a database sess
 """
 
 from raspisnoy.store.casino import CasinoStore, HandRow, WalletRow
+from raspisnoy.store.clubs import (
+    ClubNameTakenError,
+    ClubResultRow,
+    ClubRow,
+    ClubStore,
+    ClubTableRow,
+    MemberRow,
+)
 from raspisnoy.store.players import (
     ALL_SCOPE,
     ANONYMOUS,
@@ -55,12 +63,18 @@ __all__ = [
     "CasinoStore",
     "ChatRow",
     "Claim",
+    "ClubNameTakenError",
+    "ClubResultRow",
+    "ClubRow",
+    "ClubStore",
+    "ClubTableRow",
     "EventRow",
     "FencedError",
     "Figures",
     "GameEnd",
     "GameEnds",
     "HandRow",
+    "MemberRow",
     "NotFoundError",
     "Players",
     "Profile",
