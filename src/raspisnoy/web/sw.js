@@ -27,6 +27,7 @@ const SHELL = [
   "/js/cards.js",
   "/js/casino.js",
   "/js/chat.js",
+  "/js/club.js",
   "/js/connection.js",
   "/js/i18n.js",
   "/js/install.js",

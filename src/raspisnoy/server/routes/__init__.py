@@ -8,6 +8,7 @@ from raspisnoy.server.routes import (
     casino,
     catalogue,
     chat,
+    clubs,
     health,
     history,
     lobby,
@@ -36,6 +37,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         share,
         casino,
         reviews,
+        clubs,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

@@ -18,6 +18,7 @@ router = APIRouter(prefix="/api", tags=["history"])
 async def chat(table_id: str, user: OptionalUser, services: ServicesDep) -> dict[str, Any]:
     """The table's chat in order: for the people seated at it, and for anyone if its host
     opened the chat to spectators (403 otherwise)."""
+    await services.clubs.guard(table_id, user, "game")
     try:
         row = await in_thread(services.store.get_table, table_id)
     except NotFoundError:

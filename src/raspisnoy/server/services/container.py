@@ -24,13 +24,14 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
+from raspisnoy.server.services.clubs import Clubs
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.tables.opening import TableDesk
-from raspisnoy.store import Players, Reviews, Store, Together
+from raspisnoy.store import ClubStore, Players, Reviews, Store, Together
 
 __all__ = ["Services"]
 
@@ -62,6 +63,8 @@ class Services:
     sheets: Sheets = field(init=False)
     review_desk: ReviewDesk = field(init=False)
     table_desk: TableDesk = field(init=False)
+    club_store: ClubStore = field(init=False)
+    clubs: Clubs = field(init=False)
     _casino: Casino | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -77,6 +80,8 @@ class Services:
         self.sheets = Sheets(self.store)
         self.review_desk = ReviewDesk(self.store, settings, self.review_queue, self.limits)
         self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
+        self.club_store = ClubStore(self.store)
+        self.clubs = Clubs(self.club_store, self.table_desk)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:

@@ -139,6 +139,7 @@ export function showLobby(view, app) {
         <nav class="panel player-links" aria-label="${esc(t("web.lobby.player.links"))}">
           <a class="button" data-nav href="/?player=${encodeURIComponent(app.user.id)}">${esc(t("web.profile.mine"))}</a>
           <a class="button" data-nav href="/?leaderboard">${esc(t("web.leaderboard.title"))}</a>
+          <a class="button" data-nav href="/?clubs">${esc(t("web.club.title"))}</a>
         </nav>
         <section class="panel casino-link">
           <h2>${esc(t("web.casino.title"))}</h2>

@@ -1,10 +1,11 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
 // (/?player=ID), the leaderboard (/?leaderboard), a review (/?review=ID&seat=N), the
-// scorekeeper (/score) and the casino game (/casino).
+// scorekeeper (/score), the casino game (/casino) and clubs (/?clubs, /?club=ID).
 import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import { showCasino } from "./casino.js";
+import { showClub, showClubInvite, showClubs } from "./club.js";
 import {
   LANGUAGE_NAMES,
   LANGUAGES,
@@ -101,6 +102,12 @@ async function route() {
     // Reading a finished game's review is public, but asking for one takes a session:
     // the screen comes after the nickname form.
     app.screen = showReview(view, app, params.get("review"), Number(params.get("seat") ?? 0));
+    return;
+  }
+  if (params.has("clubs") || params.has("club") || params.has("club_invite")) {
+    // Clubs (club.js): the directory, a club's page, and its invite link.
+    if (params.has("club_invite")) app.screen = showClubInvite(view, app, params.get("club_invite"));
+    else app.screen = params.has("club") ? showClub(view, app, params.get("club")) : showClubs(view, app);
     return;
   }
   if (location.pathname === "/casino") app.screen = showCasino(view, app);
