@@ -157,8 +157,8 @@ function stateMarkup(club) {
 function inviteMarkup(club) {
   return `<section class="panel club-invite"><h2>${esc(t("web.club.invite"))}</h2>
     <p class="hint">${esc(t("web.club.invite.hint"))}</p>
-    <input class="invite-link" readonly value="${esc(inviteLink(club.invite))}" aria-label="${esc(t("web.club.invite"))}">
-    <button type="button" data-club="copy">${esc(t("web.club.invite.copy"))}</button></section>`;
+    <div class="invite-row"><input class="invite-link" readonly value="${esc(inviteLink(club.invite))}" aria-label="${esc(t("web.club.invite"))}">
+    <button type="button" data-club="copy">${esc(t("web.club.invite.copy"))}</button></div></section>`;
 }
 
 function tablesMarkup(club) {
