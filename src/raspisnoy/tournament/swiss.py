@@ -18,7 +18,7 @@ The rules of the format are in docs/tournaments.md.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
@@ -165,38 +165,54 @@ def _best_tables(groups: list[list[str]], meetings: Meetings) -> list[tuple[str,
 
 class _TableRepeats:
     """The repeats at one natural table after exchanges, from its pair sums, without
-    building the table: the search asks this for every pair of exchanges above and below."""
+    building the table: the search asks this for every pair of exchanges above and below.
 
-    __slots__ = ("_group", "_meetings", "_total", "_with_group")
+    With ``above`` = (d', u') (d' comes down into the table, u' goes up out of it) and
+    ``below`` = (d, u) (d goes down, u comes up), the repeats are the natural table's,
+    plus a part that depends on ``above`` alone, one on ``below`` alone, and the four
+    pairs across them: u' and d left together, d' meets d's and u's absence, d' and u
+    meet. The one-sided parts are computed once per exchange (``side``)."""
+
+    __slots__ = ("_count", "_group", "_sides", "_total")
 
     def __init__(self, group: list[str], meetings: Meetings) -> None:
-        self._group, self._meetings = group, meetings
+        self._group, self._count = group, meetings.count
         self._total = meetings.repeats(tuple(group))
-        self._with_group: dict[str, int] = {}
+        self._sides: dict[tuple[str, str], int] = {}
 
     def _met_group(self, player: str) -> int:
         """How many earlier meetings ``player`` has with the natural table's players."""
-        if player not in self._with_group:
-            count = self._meetings.count
-            self._with_group[player] = sum(count(player, other) for other in self._group)
-        return self._with_group[player]
+        count = self._count
+        return sum(count(player, other) for other in self._group)
+
+    def _side(self, joining: str, leaving: str) -> int:
+        """What one exchange alone changes: ``joining`` meets the table, ``leaving`` no
+        longer does, and the two never meet at it."""
+        key = (joining, leaving)
+        if key not in self._sides:
+            self._sides[key] = (
+                self._met_group(joining) - self._met_group(leaving) - self._count(joining, leaving)
+            )
+        return self._sides[key]
 
     def of(self, above: _Exchange, below: _Exchange) -> int | None:
         """The repeats with ``above`` and ``below`` made; ``None`` if they clash."""
-        if above and below and above[1] == below[0]:
-            return None  # one player cannot go both up and down
-        leaving = [exchange[index] for exchange, index in ((above, 1), (below, 0)) if exchange]
-        joining = [exchange[index] for exchange, index in ((above, 0), (below, 1)) if exchange]
-        count, met = self._meetings.count, self._met_group
-        repeats = self._total - sum(map(met, leaving)) + _pair_sum(leaving, count)
-        for player in joining:
-            repeats += met(player) - sum(count(player, other) for other in leaving)
-        return repeats + _pair_sum(joining, count)
-
-
-def _pair_sum(players: list[str], count: Callable[[str, str], int]) -> int:
-    """The earlier meetings between two players (0 for fewer than two)."""
-    return count(players[0], players[1]) if len(players) == 2 else 0
+        repeats = self._total
+        if above:
+            repeats += self._side(above[0], above[1])
+        if below:
+            if above and above[1] == below[0]:
+                return None  # one player cannot go both up and down
+            repeats += self._side(below[1], below[0])
+        if above and below:
+            count = self._count
+            repeats += (
+                count(above[1], below[0])
+                + count(above[0], below[1])
+                - count(above[0], below[0])
+                - count(below[1], above[1])
+            )
+        return repeats
 
 
 def _exchanges(groups: list[list[str]], index: int) -> list[_Exchange]:
