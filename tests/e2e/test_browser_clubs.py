@@ -1,6 +1,7 @@
 """Clubs in the browser, on a small phone in Russian (360×640): a person registers,
 creates a club, and a second person joins it by its invite link; both see the club with
-its two members. Screenshots are kept under build/e2e-screens/ (``check_screen``)."""
+its two members, and the second opens a club table that the first sees listed.
+Screenshots are kept under build/e2e-screens/ (``check_screen``)."""
 
 from __future__ import annotations
 
@@ -65,6 +66,8 @@ def test_a_club_is_created_and_joined_by_its_link(
         assert member.locator(".club-invite").count() == 0  # the invite is the admins'
         assert member.is_visible("button[data-club=leave]")
         assert not check_screen(member, "club-member")
+        member.click("button[data-club=table]")  # a club table, with the house rules
+        member.wait_for_selector(".seating")
         assert errors == []
     finally:
         context.close()
@@ -73,4 +76,5 @@ def test_a_club_is_created_and_joined_by_its_link(
     owner.wait_for_selector(".club-members")
     assert "2 участника" in owner.inner_text(".club")
     assert owner.locator(".club-members button[data-what=ban]").count() == 1
+    assert "Ждёт игроков · мест: 4" in owner.inner_text(".club-tables")
     assert not check_screen(owner, "club-owner-two")
