@@ -79,7 +79,7 @@ def duplicate_scores(tables: Iterable[TablePlay]) -> dict[str, DuplicateScore]:
             if player is None:
                 continue
             others = [other for table, _, other in holders if table != index]
-            won = sum((_matchpoint(points, other) for other in others), Fraction(0))
+            won = sum((versus(points, other) for other in others), Fraction(0))
             before = scores.get(player, DuplicateScore(Fraction(0), 0))
             scores[player] = DuplicateScore(
                 before.matchpoints + won, before.comparisons + len(others)
@@ -87,8 +87,9 @@ def duplicate_scores(tables: Iterable[TablePlay]) -> dict[str, DuplicateScore]:
     return scores
 
 
-def _matchpoint(points: int, other: int) -> Fraction:
-    """One comparison: 1 for the better score, 1/2 for the same, 0 for the worse."""
+def versus(points: int, other: int) -> Fraction:
+    """One comparison: 1 for the better score, 1/2 for the same, 0 for the worse (a deal's
+    matchpoint, and a game's tournament point against one opponent)."""
     if points == other:
         return Fraction(1, 2)
     return Fraction(1 if points > other else 0)
