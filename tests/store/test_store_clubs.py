@@ -25,13 +25,16 @@ def test_a_club_has_a_unique_name_and_its_owner(store: Store) -> None:
     owner, other = people(store, "Owner", "Other")
     clubs = ClubStore(store)
     club_id = new_club(clubs, owner.id, "Пятничный клуб")
-    club = clubs.get(club_id)
+    club, place = clubs.club_and_place(club_id, owner.id)
+    assert place is not None and place.role == "owner"
+    assert clubs.club_and_place(club_id, other.id)[1] is None
+    assert clubs.club_and_place(club_id, None)[1] is None
     assert (club.name, club.owner_id, club.private) == ("Пятничный клуб", owner.id, False)
     assert clubs.by_invite(club.invite_code).id == club_id
     with pytest.raises(ClubNameTakenError):
         new_club(clubs, other.id, "пятничный КЛУБ")
     with pytest.raises(NotFoundError):
-        clubs.get("nope")
+        clubs.club_and_place("nope", owner.id)
     with pytest.raises(NotFoundError):
         clubs.by_invite("nope")
     (place,) = clubs.members(club_id)
@@ -67,13 +70,18 @@ def test_the_directory_lists_clubs_that_are_not_private(store: Store) -> None:
 
 
 def test_club_tables(store: Store) -> None:
-    (owner,) = people(store, "Owner")
+    owner, stranger = people(store, "Owner", "Stranger")
     clubs = ClubStore(store)
     club_id = new_club(clubs, owner.id, "Club")
     table = table_of(store, owner, public=False)
     other = table_of(store, owner)
     clubs.add_table(club_id, table.id)
-    assert clubs.club_of_table(table.id) == club_id
-    assert clubs.club_of_table(other.id) is None
-    assert [row.table_id for row in clubs.tables(club_id)] == [table.id]
-    assert clubs.results(club_id) == []
+    assert clubs.table_place(table.id, owner.id) == (club_id, "member")
+    assert clubs.table_place(table.id, stranger.id) == (club_id, None)
+    assert clubs.table_place(table.id, None) == (club_id, None)
+    assert clubs.table_place(other.id, owner.id) == (None, None)
+    clubs.set_member(club_id, stranger.id, role="member", state="banned")
+    assert clubs.table_place(table.id, stranger.id) == (club_id, "banned")
+    members, tables, results = clubs.page(club_id)
+    assert [m.user_id for m in members] == [owner.id, stranger.id]
+    assert [row.table_id for row in tables] == [table.id] and results == []

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from raspisnoy.store.models import Club, ClubMember, ClubTable, GameResult, GameTable, User
 from raspisnoy.store.repository import NotFoundError, Store, StoreError, new_id, transaction
@@ -133,14 +133,6 @@ class ClubStore:
             raise StoreError(f"database error: {error.__class__.__name__}") from None
         return _club_row(club)
 
-    def get(self, club_id: str) -> ClubRow:
-        """The club; ``NotFoundError`` if there is none."""
-        with self._session() as session:
-            club = session.get(Club, club_id)
-            if club is None:
-                raise NotFoundError(f"no club {club_id!r}")
-            return _club_row(club)
-
     def by_invite(self, code: str) -> ClubRow:
         """The club whose join link carries ``code``; ``NotFoundError`` if none."""
         with self._session() as session:
@@ -169,17 +161,34 @@ class ClubStore:
 
     def member(self, club_id: str, user_id: str) -> MemberRow | None:
         """The person's place in the club, or ``None`` if they never had one."""
-        query = _members_query().where(ClubMember.club_id == club_id, ClubMember.user_id == user_id)
         with self._session() as session:
-            found = session.execute(query).one_or_none()
-            return None if found is None else _member_row(*found)
+            return _place(session, club_id, user_id)
 
     def members(self, club_id: str) -> list[MemberRow]:
         """Everyone who has a place in the club (in any state), by when they got it."""
-        query = _members_query().where(ClubMember.club_id == club_id)
         with self._session() as session:
-            rows = session.execute(query.order_by(ClubMember.since, ClubMember.user_id))
-            return [_member_row(*found) for found in rows]
+            return _members(session, club_id)
+
+    def club_and_place(self, club_id: str, user_id: str | None) -> tuple[ClubRow, MemberRow | None]:
+        """The club and the person's place in it (``None``: none, or no person), read in
+        one transaction; ``NotFoundError`` if there is no such club."""
+        with self._session() as session:
+            club = session.get(Club, club_id)
+            if club is None:
+                raise NotFoundError(f"no club {club_id!r}")
+            return _club_row(club), _place(session, club_id, user_id)
+
+    def page(
+        self, club_id: str, results: int = 2000
+    ) -> tuple[list[MemberRow], list[ClubTableRow], list[ClubResultRow]]:
+        """What a member's club page is made of, read in one transaction: everyone with a
+        place, the unfinished tables, and the seats of the newest finished games."""
+        with self._session() as session:
+            return (
+                _members(session, club_id),
+                _tables(session, club_id),
+                _results(session, club_id, results),
+            )
 
     def set_member(self, club_id: str, user_id: str, *, role: str, state: str) -> None:
         """Give the person this role and state in the club (a new place, or a changed one)."""
@@ -197,45 +206,67 @@ class ClubStore:
         with self._session() as session:
             session.add(ClubTable(table_id=table_id, club_id=club_id))
 
-    def club_of_table(self, table_id: str) -> str | None:
-        """The club the table was opened in, or ``None`` for any other table."""
-        query = select(ClubTable.club_id).where(ClubTable.table_id == table_id)
-        with self._session() as session:
-            return session.scalar(query)
-
-    def tables(self, club_id: str) -> list[ClubTableRow]:
-        """The club's tables that have not finished, the newest first."""
+    def table_place(self, table_id: str, user_id: str | None) -> tuple[str | None, str | None]:
+        """The club the table was opened in (``None`` for any other table) and the
+        person's state in that club (``None`` if they have no place there), in one query."""
+        place = aliased(ClubMember)
         query = (
-            select(GameTable.id, GameTable.status, GameTable.seats, GameTable.created_at)
-            .join(ClubTable, ClubTable.table_id == GameTable.id)
-            .where(ClubTable.club_id == club_id, GameTable.status != "over")
-            .order_by(GameTable.created_at.desc())
+            select(ClubTable.club_id, place.state)
+            .outerjoin(place, (place.club_id == ClubTable.club_id) & (place.user_id == user_id))
+            .where(ClubTable.table_id == table_id)
         )
         with self._session() as session:
-            return [ClubTableRow(*found) for found in session.execute(query)]
+            found = session.execute(query).one_or_none()
+            return (None, None) if found is None else (found[0], found[1])
 
-    def results(self, club_id: str, limit: int = 2000) -> list[ClubResultRow]:
-        """Every seat of the club's finished games (the newest ``limit`` seats), newest
-        game first; a person who has left is still there."""
-        query = (
-            select(
-                GameResult.table_id,
-                GameResult.seat,
-                GameResult.user_id,
-                User.nickname,
-                GameResult.bot,
-                GameResult.place,
-                GameResult.points,
-                GameResult.finished_at,
-            )
-            .join(ClubTable, ClubTable.table_id == GameResult.table_id)
-            .outerjoin(User, User.id == GameResult.user_id)
-            .where(ClubTable.club_id == club_id)
-            .order_by(GameResult.finished_at.desc(), GameResult.table_id, GameResult.seat)
-            .limit(limit)
+
+def _place(session: Session, club_id: str, user_id: str | None) -> MemberRow | None:
+    """The person's place in the club, or ``None``."""
+    if user_id is None:
+        return None
+    query = _members_query().where(ClubMember.club_id == club_id, ClubMember.user_id == user_id)
+    found = session.execute(query).one_or_none()
+    return None if found is None else _member_row(*found)
+
+
+def _members(session: Session, club_id: str) -> list[MemberRow]:
+    """Everyone with a place in the club, by when they got it."""
+    query = _members_query().where(ClubMember.club_id == club_id)
+    rows = session.execute(query.order_by(ClubMember.since, ClubMember.user_id))
+    return [_member_row(*found) for found in rows]
+
+
+def _tables(session: Session, club_id: str) -> list[ClubTableRow]:
+    """The club's unfinished tables, the newest first."""
+    query = (
+        select(GameTable.id, GameTable.status, GameTable.seats, GameTable.created_at)
+        .join(ClubTable, ClubTable.table_id == GameTable.id)
+        .where(ClubTable.club_id == club_id, GameTable.status != "over")
+        .order_by(GameTable.created_at.desc())
+    )
+    return [ClubTableRow(*found) for found in session.execute(query)]
+
+
+def _results(session: Session, club_id: str, limit: int) -> list[ClubResultRow]:
+    """The newest ``limit`` seats of the club's finished games, newest game first."""
+    query = (
+        select(
+            GameResult.table_id,
+            GameResult.seat,
+            GameResult.user_id,
+            User.nickname,
+            GameResult.bot,
+            GameResult.place,
+            GameResult.points,
+            GameResult.finished_at,
         )
-        with self._session() as session:
-            return [ClubResultRow(*found) for found in session.execute(query)]
+        .join(ClubTable, ClubTable.table_id == GameResult.table_id)
+        .outerjoin(User, User.id == GameResult.user_id)
+        .where(ClubTable.club_id == club_id)
+        .order_by(GameResult.finished_at.desc(), GameResult.table_id, GameResult.seat)
+        .limit(limit)
+    )
+    return [ClubResultRow(*found) for found in session.execute(query)]
 
 
 def _member(club_id: str, user_id: str, role: str, state: str) -> ClubMember:

@@ -103,14 +103,13 @@ class Clubs:
     async def view(self, club_id: str, user: UserRow | None) -> ClubView:
         """The club page as ``user`` may see it (a private club: only by its people)."""
         club, place = await self._club_for(club_id, user)
-        members = await in_thread(lambda: self._clubs.members(club_id))
-        in_club = [m for m in members if m.state == "member"]
         state = "none" if place is None else place.state
-        base = ClubView(club, state, None, len(in_club), None, None, None, None, None, None, None)
-        if place is None or place.state != "member":
-            return base
-        results = await in_thread(lambda: self._clubs.results(club_id))
-        tables = await in_thread(lambda: self._clubs.tables(club_id))
+        if place is None or place.state != "member":  # a visitor: the club's card
+            members = await in_thread(lambda: self._clubs.members(club_id))
+            count = sum(m.state == "member" for m in members)
+            return ClubView(club, state, None, count, None, None, None, None, None, None, None)
+        members, tables, results = await in_thread(lambda: self._clubs.page(club_id))
+        in_club = [m for m in members if m.state == "member"]
         standings = _standings(in_club, results)
         admin = place.role in _ADMINS
         return ClubView(
@@ -191,14 +190,10 @@ class Clubs:
 
     async def admits(self, table_id: str, user: UserRow | None) -> bool:
         """Whether ``user`` may see the table: any table but a club's, which is its
-        members' only."""
-        club_id = await in_thread(lambda: self._clubs.club_of_table(table_id))
-        if club_id is None:
-            return True
-        if user is None:
-            return False
-        place = await in_thread(lambda: self._clubs.member(club_id, user.id))
-        return place is not None and place.state == "member"
+        members' only (one read: the table's club and the user's state in it)."""
+        user_id = None if user is None else user.id
+        club_id, state = await in_thread(lambda: self._clubs.table_place(table_id, user_id))
+        return club_id is None or state == "member"
 
     async def guard(self, table_id: str, user: UserRow | None, noun: str = "table") -> None:
         """Refuse a club table to anyone not in its club, in the very words a route
@@ -211,13 +206,11 @@ class Clubs:
     ) -> tuple[ClubRow, MemberRow | None]:
         """The club and the caller's place in it; a private club is not found by those
         who have no place in it (a banned person's or a leaver's place does not count)."""
+        user_id = None if user is None else user.id
         try:
-            club = await in_thread(lambda: self._clubs.get(club_id))
+            club, place = await in_thread(lambda: self._clubs.club_and_place(club_id, user_id))
         except NotFoundError:
             raise RequestError(Refusal.NOT_FOUND, f"no club {club_id!r}") from None
-        place = (
-            None if user is None else await in_thread(lambda: self._clubs.member(club_id, user.id))
-        )
         if club.private and (place is None or place.state != "member"):
             raise RequestError(Refusal.NOT_FOUND, f"no club {club_id!r}")
         return club, place
