@@ -49,6 +49,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "cli_support": frozenset({"core"}),
     # The pool's pairing (who sits with whom): pure, over the rules' player counts.
     "matchmaking": frozenset({"core"}),
+    # Tournaments' pure logic: seating and duplicate scoring over core's games.
+    "tournament": frozenset({"core"}),
     # The server also serves the score sheet (scorekeeper), speaks ru/uk/en (i18n), and
     # runs the expert's reviews and hints (review).
     "server": frozenset(

@@ -164,8 +164,12 @@ async def _current_user(user: OptionalUser) -> UserRow:
 CurrentUser = Annotated[UserRow, Depends(_current_user)]
 
 
-async def _table_actor(table_id: str, hub: HubDep) -> AsyncIterator[TableActor]:
-    """The actor of the table in the path while the request runs."""
+async def _table_actor(
+    table_id: str, hub: HubDep, user: OptionalUser, services: ServicesDep
+) -> AsyncIterator[TableActor]:
+    """The actor of the table in the path while the request runs (a club's table: for
+    its members only, ``services.clubs``)."""
+    await services.clubs.guard(table_id, user)
     try:
         async with hub.using(table_id) as actor:
             yield actor

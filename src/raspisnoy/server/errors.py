@@ -83,6 +83,18 @@ class Refusal(StrEnum):
     #: replay by the rules (altered or damaged), or that is not over.
     OFFLINE_GAME_INVALID = "offline_game_invalid"
     OFFLINE_GAME_NOT_OVER = "offline_game_not_over"
+    #: Clubs (``services.clubs``): a guest creating or joining one, a name that is too
+    #: short or long (``params.min``, ``max``) or taken (``name``), a banned member
+    #: coming back, a right of the club's admins or of its owner only, the owner leaving
+    #: or being removed, a public club's table asked by someone not in it.
+    CLUB_ACCOUNT = "club_account"
+    CLUB_NAME_LENGTH = "club_name_length"
+    CLUB_NAME_TAKEN = "club_name_taken"
+    CLUB_BANNED = "club_banned"
+    CLUB_ADMINS_ONLY = "club_admins_only"
+    CLUB_OWNER_ONLY = "club_owner_only"
+    CLUB_OWNER_STAYS = "club_owner_stays"
+    CLUB_MEMBERS_ONLY = "club_members_only"
     # The sockets' ``error`` messages.
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
@@ -187,6 +199,14 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.REVIEWS_PENDING: 429,
     Refusal.REVIEWS_FROM_ADDRESS: 429,
     Refusal.REVIEW_QUEUE_FULL: 429,
+    Refusal.CLUB_ACCOUNT: 403,
+    Refusal.CLUB_NAME_LENGTH: 422,
+    Refusal.CLUB_NAME_TAKEN: 409,
+    Refusal.CLUB_BANNED: 403,
+    Refusal.CLUB_ADMINS_ONLY: 403,
+    Refusal.CLUB_OWNER_ONLY: 403,
+    Refusal.CLUB_OWNER_STAYS: 409,
+    Refusal.CLUB_MEMBERS_ONLY: 403,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

@@ -7,6 +7,14 @@ values, never ORM objects, so nothing outside this package holds a database sess
 """
 
 from raspisnoy.store.casino import CasinoStore, HandRow, WalletRow
+from raspisnoy.store.clubs import (
+    ClubNameTakenError,
+    ClubResultRow,
+    ClubRow,
+    ClubStore,
+    ClubTableRow,
+    MemberRow,
+)
 from raspisnoy.store.friends import FriendRow, FriendsRepository
 from raspisnoy.store.moderation import (
     ActionRow,
@@ -68,6 +76,11 @@ __all__ = [
     "CasinoStore",
     "ChatRow",
     "Claim",
+    "ClubNameTakenError",
+    "ClubResultRow",
+    "ClubRow",
+    "ClubStore",
+    "ClubTableRow",
     "EventRow",
     "FencedError",
     "Figures",
@@ -76,6 +89,7 @@ __all__ = [
     "GameEnd",
     "GameEnds",
     "HandRow",
+    "MemberRow",
     "Moderation",
     "ModeratorRow",
     "NewAction",

@@ -34,6 +34,9 @@ __all__ = [
     "Base",
     "Block",
     "ChatMessage",
+    "Club",
+    "ClubMember",
+    "ClubTable",
     "Follow",
     "GameEvent",
     "GameResult",
@@ -450,3 +453,48 @@ class ModerationAction(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     #: When the person was shown the notice of it (``None``: not yet).
     seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Club(Base):
+    """A group that persists (docs/clubs.md): its name (unique whatever the case), what
+    it is about, its language and house rules, whether it is hidden from the directory,
+    and the invite code of its join link."""
+
+    __tablename__ = "clubs"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    #: ``name`` folded (``str.casefold``), unique: two clubs never differ by case only.
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    description: Mapped[str] = mapped_column(String(500))
+    language: Mapped[str] = mapped_column(String(8))
+    #: The house rules, fully resolved (``Rules.to_json()``): a preset plus options.
+    rules: Mapped[dict[str, object]] = mapped_column(JSON)
+    private: Mapped[bool] = mapped_column(Boolean)
+    invite_code: Mapped[str] = mapped_column(String(32), unique=True)
+    owner_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ClubMember(Base):
+    """A person's place in a club: ``role`` (``owner``, ``admin``, ``member``) and
+    ``state`` (``member``, ``requested``: asked to join, ``banned``, ``left``). A row
+    stays when its person leaves, is removed or banned, so their games stay in the
+    history and a ban outlives them."""
+
+    __tablename__ = "club_members"
+
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    state: Mapped[str] = mapped_column(String(16))
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ClubTable(Base):
+    """A table opened in a club: open to the club's members only."""
+
+    __tablename__ = "club_tables"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)

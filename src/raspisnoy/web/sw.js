@@ -29,6 +29,7 @@ const SHELL = [
   "/js/cards.js",
   "/js/casino.js",
   "/js/chat.js",
+  "/js/club.js",
   "/js/connection.js",
   "/js/friends.js",
   "/js/i18n.js",

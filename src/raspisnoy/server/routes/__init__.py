@@ -8,6 +8,7 @@ from raspisnoy.server.routes import (
     casino,
     catalogue,
     chat,
+    clubs,
     friends,
     health,
     history,
@@ -45,6 +46,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         offline_games,
         pool,
         moderation,
+        clubs,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

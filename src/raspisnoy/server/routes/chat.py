@@ -19,6 +19,7 @@ async def chat(table_id: str, user: OptionalUser, services: ServicesDep) -> dict
     """The table's chat in order: for the people seated at it, and for anyone if its host
     opened the chat to spectators (403 otherwise); without the messages of people kept
     apart from the caller by a block (docs/friends.md)."""
+    await services.clubs.guard(table_id, user, "game")
     try:
         row = await in_thread(services.store.get_table, table_id)
     except NotFoundError:

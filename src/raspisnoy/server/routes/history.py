@@ -47,10 +47,10 @@ async def score(table_id: str, user: OptionalUser, services: ServicesDep) -> Res
 
 
 @router.get("/games/{table_id}/record", response_model=RecordOut)
-async def record(table_id: str, services: ServicesDep) -> Response:
+async def record(table_id: str, user: OptionalUser, services: ServicesDep) -> Response:
     """The game as a record (docs/record.md) that ``raspisnoy replay`` accepts. While the
     game runs, only its finished rounds: the hands of the round in play are secret."""
-    return await _answer(table_id, RecordOut, None, services, _finished_record)
+    return await _answer(table_id, RecordOut, user, services, _finished_record)
 
 
 def _finished_record(game: Game, _seat: int | None) -> Json:
@@ -71,6 +71,7 @@ async def _answer(
     changes: it is kept (``report_cache_size``), as the JSON bytes sent, rather than rebuilt
     from every stored action at each request (the bytes take a tenth of the memory of the
     built objects)."""
+    await services.clubs.guard(table_id, user, "game")  # before the cache: a club's game is its own
     key = (table_id, model.__name__)
     kept = services.reports.get(key)
     if kept is not None:

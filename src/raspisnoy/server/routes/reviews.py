@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 
-from raspisnoy.server.deps import Actor, CurrentUser, ServicesDep, address_of
+from raspisnoy.server.deps import Actor, CurrentUser, OptionalUser, ServicesDep, address_of
 from raspisnoy.server.wire import HintOut, ReviewOut
 
 __all__ = ["router"]
@@ -24,13 +24,18 @@ async def request_review(
     """Ask for the expert's review of one seat of a finished game; it runs in the
     background (poll ``GET`` for its progress). A review asked for before is answered
     as it stands, at no cost."""
+    await services.clubs.guard(table_id, user, "game")
     return await services.review_desk.request(table_id, seat, user, address_of(request))
 
 
 @router.get("/games/{table_id}/reviews/{seat}", response_model=ReviewOut)
-async def read_review(table_id: str, seat: SeatPath, services: ServicesDep) -> ReviewOut:
+async def read_review(
+    table_id: str, seat: SeatPath, user: OptionalUser, services: ServicesDep
+) -> ReviewOut:
     """A seat's review of a finished game as it stands: queued, running (``done`` of
-    ``total`` decisions), done (with the review) or failed. Anyone may read it."""
+    ``total`` decisions), done (with the review) or failed. Anyone may read it, but a
+    club game's reviews are its club's."""
+    await services.clubs.guard(table_id, user, "game")
     return await services.review_desk.read(table_id, seat)
 
 

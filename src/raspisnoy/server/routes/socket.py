@@ -44,6 +44,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     user, token, holder = opened
     settings = services.settings
     try:
+        if not await services.clubs.admits(table_id, user):  # a club's table, not theirs
+            raise NotFoundError(table_id)
         async with services.hub.using(table_id) as actor:
             session = None if token is None else services.sessions.digest(token)
             ends = None if user is None or session is None else await _ends(services, user, session)

@@ -24,6 +24,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.limits import Limits, RedisSocketCounts, SocketCounts
 from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
+from raspisnoy.server.services.clubs import Clubs
 from raspisnoy.server.services.friends import Friends
 from raspisnoy.server.services.moderation import ModerationDesk
 from raspisnoy.server.services.offline import OfflineFiles, OfflineGames, default_pyodide_dir
@@ -36,6 +37,7 @@ from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.tables.opening import TableDesk
 from raspisnoy.store import (
+    ClubStore,
     FriendsRepository,
     Moderation,
     Players,
@@ -86,6 +88,8 @@ class Services:
     offline_games: OfflineGames = field(init=False)
     table_desk: TableDesk = field(init=False)
     casino: Casino = field(init=False)
+    club_store: ClubStore = field(init=False)
+    clubs: Clubs = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -120,6 +124,8 @@ class Services:
         self.moderation = ModerationDesk(self.store, self.moderation_store, self.limits, self.hub)
         self.casino = Casino(self.store)
         self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
+        self.club_store = ClubStore(self.store)
+        self.clubs = Clubs(self.club_store, self.table_desk)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:

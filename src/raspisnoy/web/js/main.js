@@ -1,11 +1,13 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
 // (/?player=ID), the leaderboard (/?leaderboard), friends (/?friends), a review (/?review=ID&seat=N), the
-// scorekeeper (/score), the casino game (/casino), the moderators' screen (/?moderation) and
-// offline play (/?offline, a game on this device /?offline=ID), which needs no server at all.
+// scorekeeper (/score), the casino game (/casino), clubs (/?clubs, /?club=ID), the moderators'
+// screen (/?moderation) and offline play (/?offline, a game on this device /?offline=ID),
+// which needs no server at all.
 import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import { showCasino } from "./casino.js";
+import { showClub, showClubInvite, showClubs } from "./club.js";
 import { showFriends } from "./friends.js";
 import {
   LANGUAGE_NAMES,
@@ -112,6 +114,12 @@ async function route() {
     // Reading a finished game's review is public, but asking for one takes a session:
     // the screen comes after the nickname form.
     app.screen = showReview(view, app, params.get("review"), Number(params.get("seat") ?? 0));
+    return;
+  }
+  if (params.has("clubs") || params.has("club") || params.has("club_invite")) {
+    // Clubs (club.js): the directory, a club's page, and its invite link.
+    if (params.has("club_invite")) app.screen = showClubInvite(view, app, params.get("club_invite"));
+    else app.screen = params.has("club") ? showClub(view, app, params.get("club")) : showClubs(view, app);
     return;
   }
   if (params.has("friends")) app.screen = showFriends(view);

@@ -1,0 +1,303 @@
+"""Clubs (docs/clubs.md): who may create, join, see and run one, and the club page each
+caller may see.
+
+Anyone with an account creates a club and owns it; people join by its invite link, or
+ask to join a club that is not private and an admin accepts them; the owner names
+admins; admins remove and ban members, and a banned person cannot come back. A club's
+tables are opened here through the tables service (``TableDesk``) and are open to its
+members only: ``guard`` is asked before a table's REST routes, socket or chat serve
+anyone. A private club is hidden information: to anyone not in it, it does not exist
+(``not_found``, as for an id that never was).
+
+Every answer is a ``ClubView`` built from what the caller may know, so the wire model
+only writes it down: a visitor sees a public club's card; a member also its people,
+tables, leaderboard and history; an admin also the invite and the requests.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from enum import StrEnum
+
+from raspisnoy.core import RaspisnoyError, resolve_rules
+from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.services.tables.opening import TableDesk
+from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.wire import ClubGame, ClubIn, ClubView, MemberStanding, TableIn
+from raspisnoy.store import (
+    ClubNameTakenError,
+    ClubResultRow,
+    ClubRow,
+    ClubStore,
+    MemberRow,
+    NotFoundError,
+    TableRow,
+    UserRow,
+)
+
+__all__ = ["NAME_LENGTH", "Clubs", "Manage"]
+
+#: The shortest and longest club name, in characters (after trimming spaces).
+NAME_LENGTH = (2, 64)
+#: How many finished games the club page lists.
+HISTORY_GAMES = 50
+_ADMINS = frozenset({"owner", "admin"})
+
+
+class Manage(StrEnum):
+    """What an admin (or, for admins, the owner) does to a person's place in the club."""
+
+    ACCEPT = "accept"  # a request to join
+    DECLINE = "decline"
+    ADMIN = "admin"  # the owner names an admin…
+    UNADMIN = "unadmin"  # …or makes one a member again
+    REMOVE = "remove"
+    BAN = "ban"
+    UNBAN = "unban"
+
+
+class Clubs:
+    """Clubs over the store; club tables through the tables service."""
+
+    def __init__(self, clubs: ClubStore, tables: TableDesk) -> None:
+        self._clubs = clubs
+        self._tables = tables
+
+    async def create(self, user: UserRow, request: ClubIn) -> ClubView:
+        """A new club owned by ``user``, with house rules (a preset plus options)."""
+        _need_account(user)
+        name = request.name.strip()
+        low, high = NAME_LENGTH
+        if not low <= len(name) <= high:
+            raise RequestError(
+                Refusal.CLUB_NAME_LENGTH,
+                f"a club's name has {low} to {high} characters",
+                params={"min": low, "max": high},
+            )
+        try:
+            rules = resolve_rules(request.rules).to_json()
+        except RaspisnoyError as error:
+            raise RequestError(Refusal.BAD_RULES, str(error), params={"option": "preset"}) from None
+        try:
+            club = await in_thread(
+                lambda: self._clubs.create(
+                    owner_id=user.id,
+                    name=name,
+                    description=request.description.strip(),
+                    language=request.language,
+                    rules=rules,
+                    private=request.private,
+                )
+            )
+        except ClubNameTakenError:
+            raise RequestError(
+                Refusal.CLUB_NAME_TAKEN, f"a club is already named {name!r}", params={"name": name}
+            ) from None
+        return await self.view(club.id, user)
+
+    async def directory(self) -> list[tuple[ClubRow, int]]:
+        """The clubs anyone may find (not private), with their member counts."""
+        return await in_thread(self._clubs.directory)
+
+    async def view(self, club_id: str, user: UserRow | None) -> ClubView:
+        """The club page as ``user`` may see it (a private club: only by its people)."""
+        club, place = await self._club_for(club_id, user)
+        state = "none" if place is None else place.state
+        if place is None or place.state != "member":  # a visitor: the club's card
+            members = await in_thread(lambda: self._clubs.members(club_id))
+            count = sum(m.state == "member" for m in members)
+            return ClubView(club, state, None, count, None, None, None, None, None, None, None)
+        members, tables, results = await in_thread(lambda: self._clubs.page(club_id))
+        in_club = [m for m in members if m.state == "member"]
+        standings = _standings(in_club, results)
+        admin = place.role in _ADMINS
+        return ClubView(
+            club,
+            state,
+            place.role,
+            len(in_club),
+            standings,
+            tuple(sorted(_ranked(standings), key=_board_order)),
+            tuple(tables),
+            _history(results),
+            club.invite_code if admin else None,
+            tuple(m for m in members if m.state == "requested") if admin else None,
+            tuple(m for m in members if m.state == "banned") if admin else None,
+        )
+
+    async def join(self, code: str, user: UserRow) -> ClubView:
+        """Join the club of the invite ``code`` (at once: the link is the invitation)."""
+        _need_account(user)
+        try:
+            club = await in_thread(lambda: self._clubs.by_invite(code))
+        except NotFoundError:
+            raise RequestError(Refusal.NOT_FOUND, "no club has this invite") from None
+        place = await in_thread(lambda: self._clubs.member(club.id, user.id))
+        if place is None or place.state != "member":
+            _not_banned(place)
+            await self._set(club.id, user.id, "member", "member")
+        return await self.view(club.id, user)
+
+    async def ask(self, club_id: str, user: UserRow) -> ClubView:
+        """Ask to join a club that is not private; an admin accepts or declines."""
+        _need_account(user)
+        _, place = await self._club_for(club_id, user)
+        if place is None or place.state == "left":
+            await self._set(club_id, user.id, "member", "requested")
+        else:
+            _not_banned(place)
+        return await self.view(club_id, user)
+
+    async def leave(self, club_id: str, user: UserRow) -> ClubView:
+        """Leave the club (or take back a request); one's games stay in its history."""
+        club, place = await self._club_for(club_id, user)
+        if club.owner_id == user.id:
+            raise RequestError(Refusal.CLUB_OWNER_STAYS, "the club's owner cannot leave it")
+        if place is not None and place.state in {"member", "requested"}:
+            await self._set(club_id, user.id, "member", "left")
+        return await self.view(club_id, user)
+
+    async def manage(self, club_id: str, user: UserRow, member_id: str, what: Manage) -> ClubView:
+        """An admin's act on ``member_id``'s place (naming admins: the owner's)."""
+        club, place = await self._club_for(club_id, user)
+        if place is None or place.state != "member" or place.role not in _ADMINS:
+            raise RequestError(Refusal.CLUB_ADMINS_ONLY, "only the club's admins may do this")
+        other = await in_thread(lambda: self._clubs.member(club_id, member_id))
+        if other is None:
+            raise RequestError(Refusal.NOT_FOUND, f"no one {member_id!r} in this club")
+        if member_id == club.owner_id:
+            raise RequestError(Refusal.CLUB_OWNER_STAYS, "the club's owner stays its owner")
+        owner = user.id == club.owner_id
+        if (what in {Manage.ADMIN, Manage.UNADMIN} or other.role == "admin") and not owner:
+            raise RequestError(Refusal.CLUB_OWNER_ONLY, "only the club's owner may do this")
+        role, state = _after(what, other)
+        await self._set(club_id, member_id, role, state)
+        return await self.view(club_id, user)
+
+    async def open_table(self, club_id: str, user: UserRow, request: TableIn) -> TableRow:
+        """A club table, for its members only: the club's house rules unless the request
+        names others; never in the lobby (a private table)."""
+        club, place = await self._club_for(club_id, user)
+        if place is None or place.state != "member":
+            raise RequestError(Refusal.CLUB_MEMBERS_ONLY, "only the club's members may do this")
+        rules = request.rules if "rules" in request.model_fields_set else club.rules
+        table = await self._tables.open(
+            user, request.model_copy(update={"rules": rules, "public": False})
+        )
+        await in_thread(lambda: self._clubs.add_table(club_id, table.id))
+        return table
+
+    async def admits(self, table_id: str, user: UserRow | None) -> bool:
+        """Whether ``user`` may see the table: any table but a club's, which is its
+        members' only (one read: the table's club and the user's state in it)."""
+        user_id = None if user is None else user.id
+        club_id, state = await in_thread(lambda: self._clubs.table_place(table_id, user_id))
+        return club_id is None or state == "member"
+
+    async def guard(self, table_id: str, user: UserRow | None, noun: str = "table") -> None:
+        """Refuse a club table to anyone not in its club, in the very words a route
+        answers for a table (or, ``noun``, a game) that does not exist."""
+        if not await self.admits(table_id, user):
+            raise RequestError(Refusal.NOT_FOUND, f"no {noun} {table_id!r}")
+
+    async def _club_for(
+        self, club_id: str, user: UserRow | None
+    ) -> tuple[ClubRow, MemberRow | None]:
+        """The club and the caller's place in it; a private club is not found by those
+        who have no place in it (a banned person's or a leaver's place does not count)."""
+        user_id = None if user is None else user.id
+        try:
+            club, place = await in_thread(lambda: self._clubs.club_and_place(club_id, user_id))
+        except NotFoundError:
+            raise RequestError(Refusal.NOT_FOUND, f"no club {club_id!r}") from None
+        if club.private and (place is None or place.state != "member"):
+            raise RequestError(Refusal.NOT_FOUND, f"no club {club_id!r}")
+        return club, place
+
+    async def _set(self, club_id: str, user_id: str, role: str, state: str) -> None:
+        await in_thread(lambda: self._clubs.set_member(club_id, user_id, role=role, state=state))
+
+
+def _need_account(user: UserRow) -> None:
+    """Clubs are for people with an account: a guest's name is not theirs to keep."""
+    if user.kind != "registered":
+        raise RequestError(Refusal.CLUB_ACCOUNT, "clubs are for registered accounts")
+
+
+def _not_banned(place: MemberRow | None) -> None:
+    if place is not None and place.state == "banned":
+        raise RequestError(Refusal.CLUB_BANNED, "you are banned from this club")
+
+
+def _after(what: Manage, other: MemberRow) -> tuple[str, str]:
+    """The role and state ``what`` leaves ``other`` with; refused if it does not apply."""
+    wanted = {
+        Manage.ACCEPT: ("requested", ("member", "member")),
+        Manage.DECLINE: ("requested", ("member", "left")),
+        Manage.ADMIN: ("member", ("admin", "member")),
+        Manage.UNADMIN: ("member", ("member", "member")),
+        Manage.REMOVE: ("member", ("member", "left")),
+        Manage.BAN: (None, ("member", "banned")),
+        Manage.UNBAN: ("banned", ("member", "left")),
+    }
+    needed, result = wanted[what]
+    if needed is not None and other.state != needed:
+        raise RequestError(Refusal.CONFLICT, f"cannot {what.value}: the person is {other.state}")
+    return result
+
+
+def _standings(
+    members: Sequence[MemberRow], results: Sequence[ClubResultRow]
+) -> tuple[MemberStanding, ...]:
+    """Each member's games, wins and club rating, from the club's finished games."""
+    seats: defaultdict[str, int] = defaultdict(int)
+    for row in results:
+        seats[row.table_id] += 1
+    mine: defaultdict[str, list[ClubResultRow]] = defaultdict(list)
+    for row in results:
+        if row.user_id is not None:
+            mine[row.user_id].append(row)
+    standings = []
+    for member in members:
+        games = mine.get(member.user_id, [])
+        shares = [(seats[g.table_id] - g.place) / max(1, seats[g.table_id] - 1) for g in games]
+        standings.append(
+            MemberStanding(
+                member.user_id,
+                member.nickname,
+                member.role,
+                len(games),
+                sum(g.place == 1 for g in games),
+                round(100 * sum(shares) / len(shares), 1) if shares else None,
+            )
+        )
+    return tuple(standings)
+
+
+def _ranked(standings: Sequence[MemberStanding]) -> list[MemberStanding]:
+    """The members who have played a club game: the leaderboard's lines."""
+    return [line for line in standings if line.rating is not None]
+
+
+def _board_order(line: MemberStanding) -> tuple[float, int, str]:
+    """Highest club rating first, then more games, then by name."""
+    return (-(line.rating or 0.0), -line.games, line.nickname.casefold())
+
+
+def _history(results: Sequence[ClubResultRow]) -> tuple[ClubGame, ...]:
+    """The club's finished games, newest first, each with its seats."""
+    games: dict[str, list[ClubResultRow]] = {}
+    for row in results:
+        games.setdefault(row.table_id, []).append(row)
+    return tuple(
+        ClubGame(
+            table_id,
+            rows[0].finished_at,
+            tuple(
+                (row.nickname or row.bot or "", row.user_id is None, row.place, row.points)
+                for row in sorted(rows, key=lambda r: r.seat)
+            ),
+        )
+        for table_id, rows in list(games.items())[:HISTORY_GAMES]
+    )

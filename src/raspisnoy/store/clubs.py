@@ -1,0 +1,301 @@
+"""Clubs in the database (docs/clubs.md): the clubs, their members with role and state,
+the tables opened in them, and the results of those tables' games.
+
+``ClubStore`` works on the ``Store``'s engine, each method in its own transaction, and
+returns frozen values, as the repository does. Who may do what is the clubs service's
+business (``raspisnoy.server.services.clubs``), not this module's.
+"""
+
+from __future__ import annotations
+
+import secrets
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import Session, aliased, sessionmaker
+
+from raspisnoy.store.models import Club, ClubMember, ClubTable, GameResult, GameTable, User
+from raspisnoy.store.repository import NotFoundError, Store, StoreError, new_id, transaction
+
+__all__ = [
+    "ClubNameTakenError",
+    "ClubResultRow",
+    "ClubRow",
+    "ClubStore",
+    "ClubTableRow",
+    "MemberRow",
+]
+
+
+class ClubNameTakenError(StoreError):
+    """Another club has this name (compared case-insensitively)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClubRow:
+    """A stored club."""
+
+    id: str
+    name: str
+    description: str
+    language: str
+    rules: dict[str, Any]
+    private: bool
+    invite_code: str
+    owner_id: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRow:
+    """A person's place in a club, with their nickname now."""
+
+    user_id: str
+    nickname: str
+    role: str
+    state: str
+    since: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ClubTableRow:
+    """A club's table that has not finished: its id, status and seats."""
+
+    table_id: str
+    status: str
+    seats: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ClubResultRow:
+    """One seat of a finished club game: the person (or the bot level) and how it went."""
+
+    table_id: str
+    seat: int
+    user_id: str | None
+    nickname: str | None
+    bot: str | None
+    place: int
+    points: int
+    finished_at: datetime
+
+
+class ClubStore:
+    """Clubs, members and club tables over a ``Store``'s database."""
+
+    def __init__(self, store: Store) -> None:
+        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+
+    def _session(self) -> AbstractContextManager[Session]:
+        """A transaction that commits on success; database errors → ``StoreError``."""
+        return transaction(self._sessions)
+
+    def create(
+        self,
+        *,
+        owner_id: str,
+        name: str,
+        description: str,
+        language: str,
+        rules: dict[str, Any],
+        private: bool,
+    ) -> ClubRow:
+        """A new club with ``owner_id`` as its owner and first member. Raises
+        ``ClubNameTakenError`` if another club has the name, whatever the case."""
+        club = Club(
+            id=new_id(),
+            name=name,
+            name_key=name.casefold(),
+            description=description,
+            language=language,
+            rules=rules,
+            private=private,
+            invite_code=secrets.token_urlsafe(12),
+            owner_id=owner_id,
+            created_at=datetime.now(UTC),
+        )
+        try:
+            with self._sessions.begin() as session:
+                taken = select(Club.id).where(Club.name_key == club.name_key)
+                if session.scalar(taken) is not None:
+                    raise ClubNameTakenError(f"a club is already named {name!r}")
+                session.add(club)
+                session.flush()
+                session.add(_member(club.id, owner_id, "owner", "member"))
+        except IntegrityError:  # the same name, stored by another request meanwhile
+            raise ClubNameTakenError(f"a club is already named {name!r}") from None
+        except SQLAlchemyError as error:
+            raise StoreError(f"database error: {error.__class__.__name__}") from None
+        return _club_row(club)
+
+    def by_invite(self, code: str) -> ClubRow:
+        """The club whose join link carries ``code``; ``NotFoundError`` if none."""
+        with self._session() as session:
+            club = session.scalar(select(Club).where(Club.invite_code == code))
+            if club is None:
+                raise NotFoundError("no club has this invite")
+            return _club_row(club)
+
+    def directory(self, limit: int = 100) -> list[tuple[ClubRow, int]]:
+        """The clubs that are not private, with their member counts, the biggest first."""
+        members = (
+            select(ClubMember.club_id, func.count().label("members"))
+            .where(ClubMember.state == "member")
+            .group_by(ClubMember.club_id)
+            .subquery()
+        )
+        query = (
+            select(Club, members.c.members)
+            .join(members, members.c.club_id == Club.id)
+            .where(Club.private.is_(False))
+            .order_by(members.c.members.desc(), Club.name_key)
+            .limit(limit)
+        )
+        with self._session() as session:
+            return [(_club_row(club), count) for club, count in session.execute(query)]
+
+    def member(self, club_id: str, user_id: str) -> MemberRow | None:
+        """The person's place in the club, or ``None`` if they never had one."""
+        with self._session() as session:
+            return _place(session, club_id, user_id)
+
+    def members(self, club_id: str) -> list[MemberRow]:
+        """Everyone who has a place in the club (in any state), by when they got it."""
+        with self._session() as session:
+            return _members(session, club_id)
+
+    def club_and_place(self, club_id: str, user_id: str | None) -> tuple[ClubRow, MemberRow | None]:
+        """The club and the person's place in it (``None``: none, or no person), read in
+        one transaction; ``NotFoundError`` if there is no such club."""
+        with self._session() as session:
+            club = session.get(Club, club_id)
+            if club is None:
+                raise NotFoundError(f"no club {club_id!r}")
+            return _club_row(club), _place(session, club_id, user_id)
+
+    def page(
+        self, club_id: str, results: int = 2000
+    ) -> tuple[list[MemberRow], list[ClubTableRow], list[ClubResultRow]]:
+        """What a member's club page is made of, read in one transaction: everyone with a
+        place, the unfinished tables, and the seats of the newest finished games."""
+        with self._session() as session:
+            return (
+                _members(session, club_id),
+                _tables(session, club_id),
+                _results(session, club_id, results),
+            )
+
+    def set_member(self, club_id: str, user_id: str, *, role: str, state: str) -> None:
+        """Give the person this role and state in the club (a new place, or a changed one)."""
+        with self._session() as session:
+            found = session.get(ClubMember, (club_id, user_id))
+            if found is None:
+                session.add(_member(club_id, user_id, role, state))
+            else:
+                if found.state != state:
+                    found.since = datetime.now(UTC)
+                found.role, found.state = role, state
+
+    def add_table(self, club_id: str, table_id: str) -> None:
+        """Mark the table as opened in the club."""
+        with self._session() as session:
+            session.add(ClubTable(table_id=table_id, club_id=club_id))
+
+    def table_place(self, table_id: str, user_id: str | None) -> tuple[str | None, str | None]:
+        """The club the table was opened in (``None`` for any other table) and the
+        person's state in that club (``None`` if they have no place there), in one query."""
+        place = aliased(ClubMember)
+        query = (
+            select(ClubTable.club_id, place.state)
+            .outerjoin(place, (place.club_id == ClubTable.club_id) & (place.user_id == user_id))
+            .where(ClubTable.table_id == table_id)
+        )
+        with self._session() as session:
+            found = session.execute(query).one_or_none()
+            return (None, None) if found is None else (found[0], found[1])
+
+
+def _place(session: Session, club_id: str, user_id: str | None) -> MemberRow | None:
+    """The person's place in the club, or ``None``."""
+    if user_id is None:
+        return None
+    query = _members_query().where(ClubMember.club_id == club_id, ClubMember.user_id == user_id)
+    found = session.execute(query).one_or_none()
+    return None if found is None else _member_row(*found)
+
+
+def _members(session: Session, club_id: str) -> list[MemberRow]:
+    """Everyone with a place in the club, by when they got it."""
+    query = _members_query().where(ClubMember.club_id == club_id)
+    rows = session.execute(query.order_by(ClubMember.since, ClubMember.user_id))
+    return [_member_row(*found) for found in rows]
+
+
+def _tables(session: Session, club_id: str) -> list[ClubTableRow]:
+    """The club's unfinished tables, the newest first."""
+    query = (
+        select(GameTable.id, GameTable.status, GameTable.seats, GameTable.created_at)
+        .join(ClubTable, ClubTable.table_id == GameTable.id)
+        .where(ClubTable.club_id == club_id, GameTable.status != "over")
+        .order_by(GameTable.created_at.desc())
+    )
+    return [ClubTableRow(*found) for found in session.execute(query)]
+
+
+def _results(session: Session, club_id: str, limit: int) -> list[ClubResultRow]:
+    """The newest ``limit`` seats of the club's finished games, newest game first."""
+    query = (
+        select(
+            GameResult.table_id,
+            GameResult.seat,
+            GameResult.user_id,
+            User.nickname,
+            GameResult.bot,
+            GameResult.place,
+            GameResult.points,
+            GameResult.finished_at,
+        )
+        .join(ClubTable, ClubTable.table_id == GameResult.table_id)
+        .outerjoin(User, User.id == GameResult.user_id)
+        .where(ClubTable.club_id == club_id)
+        .order_by(GameResult.finished_at.desc(), GameResult.table_id, GameResult.seat)
+        .limit(limit)
+    )
+    return [ClubResultRow(*found) for found in session.execute(query)]
+
+
+def _member(club_id: str, user_id: str, role: str, state: str) -> ClubMember:
+    """A new place in a club, from now."""
+    return ClubMember(
+        club_id=club_id, user_id=user_id, role=role, state=state, since=datetime.now(UTC)
+    )
+
+
+def _members_query() -> Any:
+    """Places in clubs with their people's nicknames."""
+    return select(
+        ClubMember.user_id, User.nickname, ClubMember.role, ClubMember.state, ClubMember.since
+    ).join(User, User.id == ClubMember.user_id)
+
+
+def _member_row(user_id: str, nickname: str, role: str, state: str, since: datetime) -> MemberRow:
+    return MemberRow(user_id, nickname, role, state, since)
+
+
+def _club_row(club: Club) -> ClubRow:
+    return ClubRow(
+        id=club.id,
+        name=club.name,
+        description=club.description,
+        language=club.language,
+        rules=dict(club.rules),
+        private=club.private,
+        invite_code=club.invite_code,
+        owner_id=club.owner_id,
+        created_at=club.created_at,
+    )

@@ -1,0 +1,111 @@
+"""A tournament's standings: each round's games turned into points, and the order of
+the players with its tie-breaks stated (docs/tournaments.md, "Standings").
+
+A game gives each person one point for every opponent (person or bot) who finished
+below them and half a point for every one level with them, so a win at a table of four
+is 3 points and every table hands out the same total whatever its size's share of bots.
+A bye (``choose_byes``) scores half a point per opponent of the event's table size: the
+average a table hands out. The standing orders by points, then by duplicate score (the
+matchpoint percentage of ``duplicate_scores``; none counts as 50 %, the field's
+average), then by the game points summed (the score sheets' totals), then by name, so
+the order is total and the same on every worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from raspisnoy.tournament.duplicate import DuplicateScore, TablePlay, duplicate_scores, versus
+
+__all__ = ["Line", "game_points", "standings"]
+
+#: What an unknown duplicate score counts as in the tie-break: the field's average.
+_NO_DUPLICATE = 50.0
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A player's line in the standings (``place`` from 1; bots have none)."""
+
+    place: int
+    player: str
+    points: Fraction
+    duplicate: float | None
+    totals: int
+    games: int
+    byes: int
+
+
+def game_points(totals: Sequence[int]) -> tuple[Fraction, ...]:
+    """Each seat's tournament points from a finished game's totals: one per opponent
+    below, a half per opponent level (``versus``)."""
+    return tuple(
+        sum((versus(mine, other) for seat, other in enumerate(totals) if seat != me), Fraction(0))
+        for me, mine in enumerate(totals)
+    )
+
+
+def standings(
+    rounds: Iterable[Sequence[TablePlay]],
+    byes: Mapping[str, int],
+    size: int,
+    players: Iterable[str] = (),
+) -> list[Line]:
+    """The standings after ``rounds`` (each round's finished tables) and the byes each
+    player had (``byes``) in an event of tables of ``size``. ``players`` adds those who
+    have neither played nor had a bye yet (with nothing)."""
+    points: dict[str, Fraction] = {}
+    totals: dict[str, int] = {}
+    games: dict[str, int] = {}
+    plays: list[TablePlay] = []
+    for tables in rounds:
+        for table in tables:
+            plays.append(table)
+            final = _totals(table)
+            for player, won, total in zip(table.players, game_points(final), final, strict=True):
+                if player is None:
+                    continue
+                points[player] = points.get(player, Fraction(0)) + won
+                totals[player] = totals.get(player, 0) + total
+                games[player] = games.get(player, 0) + 1
+    for player, count in byes.items():
+        points[player] = points.get(player, Fraction(0)) + Fraction(count * (size - 1), 2)
+    everyone = set(points) | set(byes) | set(players)
+    duplicate = duplicate_scores(plays)
+    ordered = sorted(everyone, key=lambda p: _order(p, points, duplicate, totals))
+    return [
+        Line(
+            place,
+            player,
+            points.get(player, Fraction(0)),
+            duplicate[player].percent if player in duplicate else None,
+            totals.get(player, 0),
+            games.get(player, 0),
+            byes.get(player, 0),
+        )
+        for place, player in enumerate(ordered, start=1)
+    ]
+
+
+def _totals(table: TablePlay) -> list[int]:
+    """Each seat's points over the table's finished rounds."""
+    finished = [result.points for result in table.rounds if result.points is not None]
+    return [sum(points[seat] for points in finished) for seat in range(len(table.players))]
+
+
+def _order(
+    player: str,
+    points: Mapping[str, Fraction],
+    duplicate: Mapping[str, DuplicateScore],
+    totals: Mapping[str, int],
+) -> tuple[Fraction, float, int, str]:
+    """The sort key: more points, better duplicate score, more game points, then name."""
+    score = duplicate[player].percent if player in duplicate else None
+    return (
+        -points.get(player, Fraction(0)),
+        -(_NO_DUPLICATE if score is None else score),
+        -totals.get(player, 0),
+        player,
+    )

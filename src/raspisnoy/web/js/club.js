@@ -1,0 +1,262 @@
+// Clubs (docs/clubs.md): the directory with the form of a new club (/?clubs), a club's
+// page (/?club=ID) as the server lets its visitor see it, and the invite link
+// (/?club_invite=CODE), which joins the club and shows its page. The server decides
+// what each visitor sees and may do; the page only draws it and words its refusals.
+import { get, post } from "./api.js";
+import { LANGUAGE_NAMES, LANGUAGES, formatDecimal, formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
+import { nameLink } from "./leaderboard.js";
+import { copyText, esc, pendingMarkup, toast } from "./ui.js";
+
+/** The link that joins the club of `code`. */
+export function inviteLink(code) {
+  return `${location.origin}/?club_invite=${encodeURIComponent(code)}`;
+}
+
+const clubHref = (id) => `/?club=${encodeURIComponent(id)}`;
+
+/** A screen that loads with `load`, draws with `draw` and shows what went wrong. */
+function screenOf(view, load, draw) {
+  const s = { data: null, error: null, stopped: false };
+  async function refresh() {
+    try {
+      s.data = await load();
+      s.error = null;
+    } catch (error) {
+      s.error = error.message;
+    }
+    if (!s.stopped) screen.render();
+  }
+  const screen = {
+    render() {
+      const pending = pendingMarkup(s.error, s.data !== null, true);
+      if (pending) view.innerHTML = pending;
+      else draw(s.data, refresh);
+    },
+    stop() {
+      s.stopped = true;
+    },
+  };
+  screen.render();
+  refresh();
+  return screen;
+}
+
+/** The directory of clubs and, for an account, the form of a new one. */
+export function showClubs(view, app) {
+  return screenOf(
+    view,
+    async () => {
+      const [clubs, rules] = await Promise.all([get("/clubs"), get("/rules")]);
+      return { clubs: clubs.clubs, presets: rules.presets.map((p) => p.name) };
+    },
+    (data) => {
+      const list = data.clubs.length
+        ? `<ul class="club-list">${data.clubs.map(clubCard).join("")}</ul>`
+        : `<p class="empty">${esc(t("web.club.none"))}</p>`;
+      view.innerHTML = `<section class="panel clubs"><h1>${esc(t("web.club.title"))}</h1>${list}</section>
+        <section class="panel club-new"><h2>${esc(t("web.club.create"))}</h2>${createForm(app, data.presets)}</section>`;
+      const form = view.querySelector("form.club-form");
+      form?.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        const fields = new FormData(form);
+        const body = {
+          name: fields.get("name"),
+          description: fields.get("description"),
+          language: fields.get("language"),
+          rules: fields.get("preset"),
+          private: fields.get("private") === "on",
+        };
+        try {
+          const club = await post("/clubs", body);
+          app.navigate(clubHref(club.id));
+        } catch (error) {
+          form.querySelector(".form-error").textContent = error.message;
+        }
+      });
+    },
+  );
+}
+
+function clubCard(club) {
+  const members = tn("web.club.members.count", club.member_count);
+  return `<li><a data-nav href="${clubHref(club.id)}">${esc(club.name)}</a>
+    <span class="muted">${esc(LANGUAGE_NAMES[club.language] ?? club.language)} · ${esc(members)}</span>
+    ${club.description ? `<p>${esc(club.description)}</p>` : ""}</li>`;
+}
+
+function createForm(app, presets) {
+  if (app.user?.kind !== "registered") {
+    const profile = `/?player=${encodeURIComponent(app.user?.id ?? "")}`;
+    return `<p class="hint">${esc(t("web.club.account"))}</p>
+      ${app.user ? `<a class="button" data-nav href="${profile}">${esc(t("web.profile.mine"))}</a>` : ""}`;
+  }
+  const languages = LANGUAGES.map(
+    (code) => `<option value="${code}" ${code === language() ? "selected" : ""}>${esc(LANGUAGE_NAMES[code])}</option>`,
+  ).join("");
+  const choices = presets.map((name) => `<option value="${esc(name)}">${esc(presetLabel(name))}</option>`).join("");
+  return `<form class="club-form">
+    <label class="field"><span>${esc(t("web.club.name"))}</span><input name="name" required maxlength="64" autocomplete="off"></label>
+    <label class="field"><span>${esc(t("web.club.description"))}</span><textarea name="description" maxlength="500" rows="2"></textarea></label>
+    <label class="field"><span>${esc(t("web.club.language"))}</span><select name="language">${languages}</select></label>
+    <label class="field"><span>${esc(t("web.club.rules"))}</span><select name="preset">${choices}</select></label>
+    <label class="check"><input type="checkbox" name="private"> <span>${esc(t("web.club.private"))}</span></label>
+    <p class="form-error" role="alert"></p>
+    <button type="submit" class="primary">${esc(t("web.club.create.submit"))}</button></form>`;
+}
+
+/** The invite link: join, then the club's page in its place in the history. */
+export function showClubInvite(view, app, code) {
+  return screenOf(
+    view,
+    () => post(`/clubs/join/${encodeURIComponent(code)}`),
+    (club) => {
+      toast(t("web.club.joined", { name: club.name }));
+      app.navigate(clubHref(club.id));
+    },
+  );
+}
+
+/** A club's page: its card for a visitor, and for a member its people, tables,
+ * leaderboard and games; for its admins the invite link, requests and bans too. */
+export function showClub(view, app, clubId) {
+  const path = `/clubs/${encodeURIComponent(clubId)}`;
+  return screenOf(
+    view,
+    () => get(path),
+    (club, refresh) => {
+      view.innerHTML = `<section class="panel club"><h1>${esc(club.name)}</h1>
+          ${club.description ? `<p>${esc(club.description)}</p>` : ""}
+          <p class="muted">${esc(LANGUAGE_NAMES[club.language] ?? club.language)} · ${esc(presetLabel(club.rules.preset))}
+            · ${esc(tn("web.club.members.count", club.member_count))}
+            ${club.private ? ` · ${esc(t("web.club.private.badge"))}` : ""}</p>
+          ${stateMarkup(club)}</section>
+        ${club.invite ? inviteMarkup(club) : ""}
+        ${club.tables ? tablesMarkup(club) : ""}
+        ${club.leaderboard ? boardMarkup(club) : ""}
+        ${club.members ? membersMarkup(club, app) : ""}
+        ${club.requests?.length ? peopleMarkup(club.requests, "web.club.requests", ["accept", "decline"]) : ""}
+        ${club.banned?.length ? peopleMarkup(club.banned, "web.club.banned", ["unban"]) : ""}
+        ${club.history ? historyMarkup(club) : ""}`;
+      wire(view, app, club, path, refresh);
+    },
+  );
+}
+
+function stateMarkup(club) {
+  const own = club.role === "owner";
+  const buttons = {
+    none: `<button type="button" class="primary" data-club="request">${esc(t("web.club.ask"))}</button>`,
+    left: `<button type="button" class="primary" data-club="request">${esc(t("web.club.ask"))}</button>`,
+    requested: `<p class="hint">${esc(t("web.club.asked"))}</p><button type="button" data-club="leave">${esc(t("web.club.ask.cancel"))}</button>`,
+    banned: `<p class="hint">${esc(t("web.club.banned.you"))}</p>`,
+    member: own ? "" : `<button type="button" data-club="leave">${esc(t("web.club.leave"))}</button>`,
+  };
+  return buttons[club.state] ?? "";
+}
+
+function inviteMarkup(club) {
+  return `<section class="panel club-invite"><h2>${esc(t("web.club.invite"))}</h2>
+    <p class="hint">${esc(t("web.club.invite.hint"))}</p>
+    <div class="invite-row"><input class="invite-link" readonly value="${esc(inviteLink(club.invite))}" aria-label="${esc(t("web.club.invite"))}">
+    <button type="button" data-club="copy">${esc(t("web.club.invite.copy"))}</button></div></section>`;
+}
+
+function tablesMarkup(club) {
+  const rows = club.tables.map(
+    (table) => `<li><a data-nav href="/?table=${encodeURIComponent(table.id)}">${esc(t(`web.club.table.${table.status}`, { players: table.players }))}</a></li>`,
+  );
+  return `<section class="panel club-tables"><h2>${esc(t("web.club.tables"))}</h2>
+    ${rows.length ? `<ul>${rows.join("")}</ul>` : `<p class="empty">${esc(t("web.club.tables.none"))}</p>`}
+    <button type="button" class="primary" data-club="table">${esc(t("web.club.table.new"))}</button></section>`;
+}
+
+const rating = (line) => (line.rating === null ? "—" : formatDecimal(line.rating, 1));
+
+function boardMarkup(club) {
+  if (!club.leaderboard.length) {
+    return `<section class="panel club-board"><h2>${esc(t("web.club.board"))}</h2><p class="empty">${esc(t("web.club.board.none"))}</p></section>`;
+  }
+  const rows = club.leaderboard.map(
+    (line, index) => `<tr><td>${formatNumber(index + 1)}</td><td>${nameLink(line.user_id, line.name)}</td>
+      <td>${rating(line)}</td><td>${formatNumber(line.games)}</td><td>${formatNumber(line.wins)}</td></tr>`,
+  );
+  return `<section class="panel club-board"><h2>${esc(t("web.club.board"))}</h2>
+    <table class="board"><thead><tr><th>#</th><th>${esc(t("web.leaderboard.player"))}</th><th>${esc(t("web.club.rating"))}</th>
+    <th>${esc(t("web.profile.games"))}</th><th>${esc(t("web.club.wins"))}</th></tr></thead><tbody>${rows.join("")}</tbody></table>
+    <p class="hint">${esc(t("web.club.rating.hint"))}</p></section>`;
+}
+
+/** What the viewer may do to a member: an admin removes and bans members, the owner
+ * also names and unnames admins; nobody acts on the owner. */
+function memberActions(club, member, app) {
+  if (member.role === "owner" || member.user_id === app.user?.id) return [];
+  if (club.role === "owner") return [member.role === "admin" ? "unadmin" : "admin", "remove", "ban"];
+  if (club.role === "admin" && member.role === "member") return ["remove", "ban"];
+  return [];
+}
+
+function actionButtons(userId, actions) {
+  return actions
+    .map((what) => `<button type="button" class="small" data-member="${esc(userId)}" data-what="${what}">${esc(t(`web.club.do.${what}`))}</button>`)
+    .join("");
+}
+
+function membersMarkup(club, app) {
+  const rows = club.members.map(
+    (m) => `<li><span class="member-name">${nameLink(m.user_id, m.name)}</span>
+      <span class="muted">${esc(t(`web.club.role.${m.role}`))} · ${esc(t("web.club.member.figures", { games: formatNumber(m.games), rating: rating(m) }))}</span>
+      <span class="actions">${actionButtons(m.user_id, memberActions(club, m, app))}</span></li>`,
+  );
+  return `<section class="panel club-members"><h2>${esc(t("web.club.members"))}</h2><ul class="members">${rows.join("")}</ul></section>`;
+}
+
+function peopleMarkup(people, title, actions) {
+  const rows = people.map(
+    (p) => `<li><span class="member-name">${nameLink(p.user_id, p.name)}</span><span class="actions">${actionButtons(p.user_id, actions)}</span></li>`,
+  );
+  return `<section class="panel club-people"><h2>${esc(t(title))}</h2><ul class="members">${rows.join("")}</ul></section>`;
+}
+
+function historyMarkup(club) {
+  const rows = club.history.map((game) => {
+    const seats = [...game.seats]
+      .sort((a, b) => a.place - b.place)
+      .map((seat) => `${esc(seat.bot ? (tMaybe(`web.bot.${seat.name}`) ?? seat.name) : seat.name)} ${formatNumber(seat.points)}`)
+      .join(", ");
+    return `<li><a data-nav href="/?replay=${encodeURIComponent(game.table_id)}">${esc(new Date(game.finished_at).toLocaleDateString(language()))}</a> ${seats}</li>`;
+  });
+  return `<section class="panel club-history"><h2>${esc(t("web.club.history"))}</h2>
+    ${rows.length ? `<ul>${rows.join("")}</ul>` : `<p class="empty">${esc(t("web.club.history.none"))}</p>`}</section>`;
+}
+
+/** The page's buttons: each asks the server and draws the club again from its answer. */
+function wire(view, app, club, path, refresh) {
+  const run = async (action) => {
+    try {
+      await action();
+      await refresh();
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  };
+  view.querySelectorAll("[data-club]").forEach((button) =>
+    button.addEventListener("click", () => {
+      const what = button.dataset.club;
+      if (what === "copy") {
+        copyText(inviteLink(club.invite)).then(() => toast(t("web.club.invite.copied")));
+      } else if (what === "table") {
+        run(async () => {
+          const table = await post(`${path}/tables`, { players: 4 });
+          app.navigate(`/?table=${encodeURIComponent(table.id)}`);
+        });
+      } else {
+        run(() => post(`${path}/${what}`));
+      }
+    }),
+  );
+  view.querySelectorAll("[data-member]").forEach((button) =>
+    button.addEventListener("click", () =>
+      run(() => post(`${path}/members/${encodeURIComponent(button.dataset.member)}/${button.dataset.what}`)),
+    ),
+  );
+}

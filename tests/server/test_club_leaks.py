@@ -1,0 +1,100 @@
+"""Leak tests for clubs: a club's table, its chat, its game's score, record and reviews,
+and a club's people are hidden from everyone not in it, at every route and on the table
+socket, exactly as a table that does not exist; a private club is not found at all."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+from server_helpers import Api, Player, Server
+from test_clubs import account, finished, new_club, page, refusal
+from test_protocol import close_of
+
+
+def club_table(server: Server) -> tuple[Api, Api, dict[str, str], str]:
+    """A club (owner and one member) with a finished club game; the outsider's view."""
+    owner, member = account(server, "owner"), account(server, "member")
+    club = new_club(owner)
+    assert member.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    table = member.post(
+        f"/api/clubs/{club['id']}/tables",
+        players=3,
+        bots="random",
+        stand_in="random",
+        bot_delay_ms=0,
+        turn_seconds=0,
+        spectator_chat=True,
+    ).json()
+    assert member.post(f"/api/tables/{table['id']}/start").status_code == 200
+    finished(member, table["id"])
+    return owner, member, club, table["id"]
+
+
+def table_routes(table_id: str) -> list[tuple[str, str]]:
+    """Every REST route that answers about one table or its game."""
+    return [
+        ("GET", f"/api/tables/{table_id}"),
+        ("POST", f"/api/tables/{table_id}/sit"),
+        ("POST", f"/api/tables/{table_id}/leave"),
+        ("POST", f"/api/tables/{table_id}/start"),
+        ("POST", f"/api/tables/{table_id}/hint"),
+        ("GET", f"/api/games/{table_id}/chat"),
+        ("GET", f"/api/games/{table_id}/score"),
+        ("GET", f"/api/games/{table_id}/record"),
+        ("GET", f"/api/games/{table_id}/reviews/0"),
+        ("POST", f"/api/games/{table_id}/reviews/0"),
+    ]
+
+
+def test_a_club_table_is_nothing_to_anyone_outside_the_club(server: Server) -> None:
+    owner, member, club, table_id = club_table(server)
+    outsider, guest = account(server, "outsider"), Api(server.base, "Guest")
+    anonymous = Api(server.base)
+    # The club's own see the game (the finished game's reports are cached from now on).
+    for path in ("score", "record", "chat"):
+        assert member.http.get(f"/api/games/{table_id}/{path}").status_code == 200, path
+    assert owner.http.get(f"/api/games/{table_id}/record").status_code == 200
+    for caller in (outsider, guest, anonymous):
+        for (method, path), (_, nowhere) in zip(
+            table_routes(table_id), table_routes("no-such-table"), strict=True
+        ):
+            body = {"seat": 1} if path.endswith("/sit") else None
+            answer = caller.http.request(method, path, json=body)
+            missing = caller.http.request(method, nowhere, json=body)
+            assert answer.status_code == missing.status_code, (path, answer.text)
+            assert answer.text == missing.text.replace("no-such-table", table_id), path
+        if caller.token is not None:
+            code, _ = close_of(Player(server.base, table_id, caller.token))
+            assert code == 4404
+    # The club page tells a visitor of a public club nothing but its card.
+    seen = page(outsider, club["id"]).json()
+    text = json.dumps(seen, ensure_ascii=False)
+    assert table_id not in text and member.user["id"] not in text
+    assert member.user["nickname"] not in text and club["invite"] not in text
+    lobby = httpx.get(f"{server.base}/api/tables").json()["tables"]
+    assert table_id not in {t["id"] for t in lobby}
+
+
+def test_a_member_who_leaves_or_is_banned_loses_the_club_table(server: Server) -> None:
+    owner, member, club, table_id = club_table(server)
+    second = account(server, "second")
+    assert second.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    assert second.http.get(f"/api/games/{table_id}/record").status_code == 200
+    assert owner.post(f"/api/clubs/{club['id']}/members/{second.user['id']}/ban").status_code == 200
+    refusal(second.http.get(f"/api/games/{table_id}/record"), 404, "not_found")
+    assert member.post(f"/api/clubs/{club['id']}/leave").status_code == 200
+    refusal(member.http.get(f"/api/games/{table_id}/chat"), 404, "not_found")
+
+
+def test_a_private_club_and_its_tables_are_not_found(server: Server) -> None:
+    owner, outsider = account(server, "owner"), account(server, "outsider")
+    club = new_club(owner, private=True)
+    table = owner.post(f"/api/clubs/{club['id']}/tables", players=3, bots="random").json()
+    for path in (f"/api/clubs/{club['id']}", f"/api/tables/{table['id']}"):
+        body = refusal(outsider.http.get(path), 404, "not_found")
+        assert club["name"] not in json.dumps(body, ensure_ascii=False)
+    refusal(outsider.post(f"/api/clubs/{club['id']}/tables", players=3), 404, "not_found")
+    refusal(outsider.post(f"/api/clubs/{club['id']}/leave"), 404, "not_found")
+    code, _ = close_of(Player(server.base, table["id"], outsider.token))
+    assert code == 4404

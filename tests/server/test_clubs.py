@@ -1,0 +1,193 @@
+"""Clubs (docs/clubs.md): created by accounts, joined by invite or by request, run by
+their owner and admins; a banned member cannot come back; bad input is refused with its
+code and changes nothing; a member who leaves keeps their games in the history."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import httpx
+from server_helpers import Api, Server
+from test_accounts import register
+
+Message = dict[str, Any]
+#: House rules of one short round, so a club game plays itself out in a moment.
+ONE_ROUND = {"preset": "raspisnoy.com", "custom_plan": ["1"]}
+
+
+def unique(name: str) -> str:
+    """A name no other test of the session's server uses."""
+    return f"{name}{uuid.uuid4().hex[:6]}"
+
+
+def account(server: Server, name: str) -> Api:
+    return register(server, unique(name))
+
+
+def new_club(owner: Api, **fields: Any) -> Message:
+    answer = owner.post("/api/clubs", **{"name": unique("Клуб "), "rules": ONE_ROUND, **fields})
+    assert answer.status_code == 201, answer.text
+    club: Message = answer.json()
+    return club
+
+
+def page(api: Api, club_id: str) -> httpx.Response:
+    return api.http.get(f"/api/clubs/{club_id}")
+
+
+def refusal(answer: httpx.Response, status: int, code: str) -> Message:
+    assert answer.status_code == status, answer.text
+    body: Message = answer.json()
+    assert body["code"] == code, body
+    return body
+
+
+def act(api: Api, club_id: str, member: Api, what: str) -> httpx.Response:
+    return api.post(f"/api/clubs/{club_id}/members/{member.user['id']}/{what}")
+
+
+def test_a_club_is_made_and_joined_by_its_link(server: Server) -> None:
+    owner, anna = account(server, "owner"), account(server, "anna")
+    club = new_club(owner, description="По пятницам", language="uk")
+    assert (club["role"], club["state"], club["member_count"]) == ("owner", "member", 1)
+    assert club["language"] == "uk" and club["rules"]["custom_plan"] == ["1"]
+    assert club["invite"] and club["requests"] == [] and club["banned"] == []
+    joined = anna.post(f"/api/clubs/join/{club['invite']}")
+    assert joined.status_code == 200, joined.text
+    seen = joined.json()
+    assert (seen["role"], seen["state"], seen["member_count"]) == ("member", "member", 2)
+    assert seen["invite"] is None and seen["requests"] is None  # the admins' only
+    assert {m["name"] for m in seen["members"]} == {owner.user["nickname"], anna.user["nickname"]}
+    assert all(m["games"] == 0 and m["rating"] is None for m in seen["members"])
+    assert seen["tables"] == [] and seen["history"] == [] and seen["leaderboard"] == []
+    again = anna.post(f"/api/clubs/join/{club['invite']}")  # twice: still one member
+    assert again.json()["member_count"] == 2
+    directory = httpx.get(f"{server.base}/api/clubs").json()["clubs"]
+    card = next(c for c in directory if c["id"] == club["id"])
+    assert (card["name"], card["member_count"], card["language"]) == (club["name"], 2, "uk")
+
+
+def test_a_request_is_accepted_by_an_admin(server: Server) -> None:
+    owner, anna, boris = account(server, "owner"), account(server, "anna"), account(server, "boris")
+    club = new_club(owner)
+    visitor = page(boris, club["id"]).json()
+    assert visitor["state"] == "none" and visitor["members"] is None and visitor["tables"] is None
+    asked = boris.post(f"/api/clubs/{club['id']}/request").json()
+    assert asked["state"] == "requested" and asked["members"] is None
+    requests = page(owner, club["id"]).json()["requests"]
+    assert [r["user_id"] for r in requests] == [boris.user["id"]]
+    refusal(act(anna, club["id"], boris, "accept"), 403, "club_admins_only")  # not in it
+    assert act(owner, club["id"], boris, "accept").status_code == 200
+    assert page(boris, club["id"]).json()["state"] == "member"
+    refusal(act(owner, club["id"], boris, "accept"), 409, "conflict")  # not a request now
+
+
+def test_the_owner_names_admins_and_admins_remove_and_ban(server: Server) -> None:
+    owner = account(server, "owner")
+    admin, anna, boris = (account(server, n) for n in ("admin", "anna", "boris"))
+    club = new_club(owner)
+    for person in (admin, anna, boris):
+        assert person.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    refusal(act(anna, club["id"], boris, "remove"), 403, "club_admins_only")
+    assert act(owner, club["id"], admin, "admin").json()["role"] == "owner"
+    assert page(admin, club["id"]).json()["role"] == "admin"
+    refusal(act(admin, club["id"], anna, "admin"), 403, "club_owner_only")
+    refusal(act(admin, club["id"], owner, "ban"), 409, "club_owner_stays")
+    refusal(owner.post(f"/api/clubs/{club['id']}/leave"), 409, "club_owner_stays")
+
+    assert act(admin, club["id"], anna, "remove").json()["member_count"] == 3
+    assert page(anna, club["id"]).json()["state"] == "left"
+    assert anna.post(f"/api/clubs/join/{club['invite']}").json()["state"] == "member"
+
+    banned = act(admin, club["id"], boris, "ban").json()
+    assert [b["user_id"] for b in banned["banned"]] == [boris.user["id"]]
+    refusal(boris.post(f"/api/clubs/join/{club['invite']}"), 403, "club_banned")
+    refusal(boris.post(f"/api/clubs/{club['id']}/request"), 403, "club_banned")
+    assert page(boris, club["id"]).json()["state"] == "banned"
+    assert page(owner, club["id"]).json()["member_count"] == 3  # nothing changed
+    assert act(admin, club["id"], boris, "unban").status_code == 200
+    assert boris.post(f"/api/clubs/join/{club['invite']}").json()["state"] == "member"
+
+
+def test_an_admin_of_one_club_has_no_say_in_another(server: Server) -> None:
+    first_owner, second_owner, anna = (account(server, n) for n in ("one", "two", "anna"))
+    first, second = new_club(first_owner), new_club(second_owner)
+    assert anna.post(f"/api/clubs/join/{second['invite']}").status_code == 200
+    refusal(act(first_owner, second["id"], anna, "ban"), 403, "club_admins_only")
+    assert page(anna, second["id"]).json()["state"] == "member"
+    assert first["id"] != second["id"]
+
+
+def test_bad_input_is_refused_and_changes_nothing(server: Server) -> None:
+    guest = Api(server.base, unique("guest"))
+    refusal(guest.post("/api/clubs", name="Гостевой клуб"), 403, "club_account")
+    owner = account(server, "owner")
+    refusal(owner.post("/api/clubs", name=" x "), 422, "club_name_length")
+    refusal(owner.post("/api/clubs", name="y" * 65), 422, "club_name_length")
+    refusal(owner.post("/api/clubs", name="Клуб", rules={"preset": "nope"}), 422, "bad_rules")
+    refusal(owner.post("/api/clubs", name="Клуб", language="de"), 422, "bad_field")
+    refusal(owner.post("/api/clubs", name="Клуб", colour="red"), 422, "bad_field")
+    club = new_club(owner)
+    taken = refusal(owner.post("/api/clubs", name=club["name"].upper()), 409, "club_name_taken")
+    assert taken["params"] == {"name": club["name"].upper()}
+    refusal(owner.post("/api/clubs/join/not-an-invite"), 404, "not_found")
+    refusal(page(owner, "no-such-club"), 404, "not_found")
+    refusal(guest.post(f"/api/clubs/join/{club['invite']}"), 403, "club_account")
+    names = [c["name"] for c in httpx.get(f"{server.base}/api/clubs").json()["clubs"]]
+    assert names.count(club["name"]) == 1 and "Гостевой клуб" not in names
+
+
+def test_a_private_club_is_hidden_from_everyone_not_in_it(server: Server) -> None:
+    owner, anna = account(server, "owner"), account(server, "anna")
+    club = new_club(owner, private=True)
+    refusal(page(anna, club["id"]), 404, "not_found")
+    refusal(httpx.get(f"{server.base}/api/clubs/{club['id']}"), 404, "not_found")
+    refusal(anna.post(f"/api/clubs/{club['id']}/request"), 404, "not_found")
+    directory = httpx.get(f"{server.base}/api/clubs").json()["clubs"]
+    assert club["id"] not in {c["id"] for c in directory}
+    assert anna.post(f"/api/clubs/join/{club['invite']}").json()["state"] == "member"
+    assert page(anna, club["id"]).json()["private"] is True
+
+
+def finished(api: Api, table_id: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while api.http.get(f"/api/tables/{table_id}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the club game did not end"
+        time.sleep(0.2)
+
+
+def test_club_games_make_the_leaderboard_and_stay_after_leaving(server: Server) -> None:
+    owner, anna = account(server, "owner"), account(server, "anna")
+    club = new_club(owner)
+    assert anna.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    made = anna.post(
+        f"/api/clubs/{club['id']}/tables",
+        players=3,
+        bots="random",
+        stand_in="random",
+        bot_delay_ms=0,
+        turn_seconds=0,
+    )
+    assert made.status_code == 201, made.text
+    table = made.json()
+    assert table["public"] is False and table["rules"]["custom_plan"] == ["1"]  # house rules
+    assert [t["id"] for t in page(owner, club["id"]).json()["tables"]] == [table["id"]]
+    assert anna.post(f"/api/tables/{table['id']}/start").status_code == 200
+    finished(anna, table["id"])
+
+    seen = page(owner, club["id"]).json()
+    (game,) = seen["history"]
+    assert game["table_id"] == table["id"] and len(game["seats"]) == 3
+    assert game["seats"][0]["name"] == anna.user["nickname"] and not game["seats"][0]["bot"]
+    (line,) = seen["leaderboard"]
+    assert (line["user_id"], line["games"]) == (anna.user["id"], 1)
+    assert line["rating"] == {1: 100.0, 2: 50.0, 3: 0.0}[game["seats"][0]["place"]]
+    assert seen["tables"] == []
+
+    assert anna.post(f"/api/clubs/{club['id']}/leave").json()["state"] == "left"
+    after = page(owner, club["id"]).json()
+    assert anna.user["id"] not in {m["user_id"] for m in after["members"]}
+    assert after["history"][0]["seats"][0]["name"] == anna.user["nickname"]
+    refusal(anna.http.get(f"/api/tables/{table['id']}"), 404, "not_found")  # not hers now

@@ -1,0 +1,87 @@
+"""``ClubStore``: clubs with unique names whatever the case, members' places kept through
+every change of state, the directory without private clubs, and club tables."""
+
+from __future__ import annotations
+
+import pytest
+from store_helpers import people, table_of
+
+from raspisnoy.store import ClubNameTakenError, ClubStore, NotFoundError, Store
+
+
+def new_club(clubs: ClubStore, owner_id: str, name: str, *, private: bool = False) -> str:
+    club = clubs.create(
+        owner_id=owner_id,
+        name=name,
+        description="по пятницам",
+        language="ru",
+        rules={"preset": "raspisnoy.com"},
+        private=private,
+    )
+    return club.id
+
+
+def test_a_club_has_a_unique_name_and_its_owner(store: Store) -> None:
+    owner, other = people(store, "Owner", "Other")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Пятничный клуб")
+    club, place = clubs.club_and_place(club_id, owner.id)
+    assert place is not None and place.role == "owner"
+    assert clubs.club_and_place(club_id, other.id)[1] is None
+    assert clubs.club_and_place(club_id, None)[1] is None
+    assert (club.name, club.owner_id, club.private) == ("Пятничный клуб", owner.id, False)
+    assert clubs.by_invite(club.invite_code).id == club_id
+    with pytest.raises(ClubNameTakenError):
+        new_club(clubs, other.id, "пятничный КЛУБ")
+    with pytest.raises(NotFoundError):
+        clubs.club_and_place("nope", owner.id)
+    with pytest.raises(NotFoundError):
+        clubs.by_invite("nope")
+    (place,) = clubs.members(club_id)
+    assert (place.user_id, place.nickname, place.role, place.state) == (
+        owner.id,
+        "Owner",
+        "owner",
+        "member",
+    )
+
+
+def test_members_keep_their_place_through_every_state(store: Store) -> None:
+    owner, anna = people(store, "Owner", "Anna")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    assert clubs.member(club_id, anna.id) is None
+    for role, state in [("member", "requested"), ("member", "member"), ("admin", "member")]:
+        clubs.set_member(club_id, anna.id, role=role, state=state)
+        found = clubs.member(club_id, anna.id)
+        assert found is not None and (found.role, found.state) == (role, state)
+    clubs.set_member(club_id, anna.id, role="member", state="banned")
+    assert [m.state for m in clubs.members(club_id)] == ["member", "banned"]
+
+
+def test_the_directory_lists_clubs_that_are_not_private(store: Store) -> None:
+    owner, anna = people(store, "Owner", "Anna")
+    clubs = ClubStore(store)
+    small = new_club(clubs, owner.id, "Small")
+    big = new_club(clubs, owner.id, "Big")
+    new_club(clubs, owner.id, "Hidden", private=True)
+    clubs.set_member(big, anna.id, role="member", state="member")
+    assert [(club.id, count) for club, count in clubs.directory()] == [(big, 2), (small, 1)]
+
+
+def test_club_tables(store: Store) -> None:
+    owner, stranger = people(store, "Owner", "Stranger")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    table = table_of(store, owner, public=False)
+    other = table_of(store, owner)
+    clubs.add_table(club_id, table.id)
+    assert clubs.table_place(table.id, owner.id) == (club_id, "member")
+    assert clubs.table_place(table.id, stranger.id) == (club_id, None)
+    assert clubs.table_place(table.id, None) == (club_id, None)
+    assert clubs.table_place(other.id, owner.id) == (None, None)
+    clubs.set_member(club_id, stranger.id, role="member", state="banned")
+    assert clubs.table_place(table.id, stranger.id) == (club_id, "banned")
+    members, tables, results = clubs.page(club_id)
+    assert [m.user_id for m in members] == [owner.id, stranger.id]
+    assert [row.table_id for row in tables] == [table.id] and results == []
