@@ -20,13 +20,13 @@ __all__ = [
     "ClubGameOut",
     "ClubIn",
     "ClubOut",
+    "ClubPersonOut",
     "ClubSeatOut",
     "ClubTableOut",
     "ClubView",
     "ClubsOut",
     "MemberStanding",
     "MemberStandingOut",
-    "PersonOut",
 ]
 
 
@@ -109,7 +109,7 @@ class MemberStandingOut(_Out):
         )
 
 
-class PersonOut(_Out):
+class ClubPersonOut(_Out):
     """Someone asking to join, or banned: for the club's admins."""
 
     user_id: str
@@ -117,7 +117,7 @@ class PersonOut(_Out):
     since: datetime
 
     @classmethod
-    def of(cls, row: MemberRow) -> PersonOut:
+    def of(cls, row: MemberRow) -> ClubPersonOut:
         return cls(user_id=row.user_id, name=row.nickname, since=row.since)
 
 
@@ -176,8 +176,8 @@ class ClubOut(_Out):
     tables: list[ClubTableOut] | None
     history: list[ClubGameOut] | None
     invite: str | None
-    requests: list[PersonOut] | None
-    banned: list[PersonOut] | None
+    requests: list[ClubPersonOut] | None
+    banned: list[ClubPersonOut] | None
 
     @classmethod
     def of(cls, view: ClubView) -> ClubOut:
@@ -201,8 +201,8 @@ class ClubOut(_Out):
             tables=each(view.tables, ClubTableOut),
             history=each(view.history, ClubGameOut),
             invite=view.invite_code,
-            requests=each(view.requests, PersonOut),
-            banned=each(view.banned, PersonOut),
+            requests=each(view.requests, ClubPersonOut),
+            banned=each(view.banned, ClubPersonOut),
         )
 
 
