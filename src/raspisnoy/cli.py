@@ -79,7 +79,7 @@ class _Commands(LazyGroup):
             "Give, take and list the moderator role (accounts named by user name).",
         ),
         "puzzles": LazyCommand(
-            "raspisnoy.review.puzzles_command:puzzles_app",
+            "raspisnoy.puzzles.command:puzzles_app",
             "Puzzles («задачи»): mine verified positions from expert self-play.",
         ),
     }

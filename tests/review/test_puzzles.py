@@ -18,8 +18,7 @@ from raspisnoy.bots import make_bot
 from raspisnoy.bots.expert import RootValue, root_values, searched_equivalent
 from raspisnoy.cli import app
 from raspisnoy.core import Card, Game, Phase, Rules, View, resolve_rules
-from raspisnoy.review.engine import Thresholds
-from raspisnoy.review.puzzles import (
+from raspisnoy.puzzles import (
     PUZZLE_FORMAT,
     Mining,
     Puzzle,
@@ -30,6 +29,7 @@ from raspisnoy.review.puzzles import (
     view_from_json,
     view_to_json,
 )
+from raspisnoy.review.engine import Thresholds
 from raspisnoy.review.reasons import Reason, reason_for
 
 #: Small budgets: a puzzle in seconds, still verified by a search four times the screen.

@@ -16,19 +16,19 @@ from rich.progress import Progress
 
 from raspisnoy.cli_support import guarded
 from raspisnoy.core import DEFAULT_PRESET, InvalidInputError, resolve_rules
-from raspisnoy.review.puzzles import Mining, Puzzle, mine_puzzles
+from raspisnoy.puzzles import Mining, Puzzle, mine_puzzles
 
 __all__ = ["PUZZLE_SET_FORMAT", "puzzles_app"]
 
 PUZZLE_SET_FORMAT = "raspisnoy-puzzles/1"
 _DEFAULTS = Mining()
 
-puzzles_app = typer.Typer(help="Puzzles («задачи») from expert self-play.")
+puzzles_app = typer.Typer(help="Puzzles («задачи»): mine verified positions from expert self-play.")
 
 
 @puzzles_app.callback()
 def _puzzles() -> None:
-    """Puzzles («задачи») from expert self-play."""
+    """Puzzles («задачи»): mine verified positions from expert self-play."""
 
 
 @puzzles_app.command("generate")

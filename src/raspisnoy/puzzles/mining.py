@@ -1,4 +1,4 @@
-"""Puzzles («задачи») from real positions: decisions of expert self-play where one move
+"""Mining puzzles («задачи») from real positions: decisions of expert self-play where one move
 is clearly best (docs/review.md, "Puzzles").
 
 A position is **mined** when a screening search of the deciding seat's ``View`` finds
