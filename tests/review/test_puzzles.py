@@ -55,6 +55,20 @@ def test_mining_finds_the_count_asked_and_reports_progress() -> None:
     assert [n for _, n in calls] == list(range(1, len(calls) + 1))
 
 
+def test_mining_by_theme_keeps_only_that_theme() -> None:
+    themed = Mining(
+        SMALL.self_play, SMALL.screen, SMALL.verify, seed=5, themes=frozenset({Theme.MISERE})
+    )
+    found = list(mine_puzzles(2, short_rules(), themed))
+    assert len(found) == 2
+    assert all(p.theme is Theme.MISERE and p.view.kind.value == "misere" for p in found)
+
+
+def test_mining_stops_when_a_whole_game_gives_no_puzzle_of_the_theme() -> None:
+    themed = Mining(SMALL.self_play, SMALL.screen, SMALL.verify, themes=frozenset({Theme.GOLDEN}))
+    assert list(mine_puzzles(3, resolve_rules(custom_plan=("3", "4:misere")), themed)) == []
+
+
 def test_a_puzzle_is_confirmed_by_a_deeper_search_over_other_deals(
     puzzles: list[Puzzle],
 ) -> None:
@@ -207,6 +221,7 @@ def test_generate_is_deterministic_for_a_seed(tmp_path: Path) -> None:
         (["--count", "0"], "--count must be at least 1"),
         (["--verify", "10", "--screen", "100"], "at least as deep as the screen"),
         (["--rules", "no-such-preset"], "unknown rules preset"),
+        (["--theme", "endgame"], "unknown theme 'endgame'"),
     ],
 )
 def test_generate_refuses_bad_input(tmp_path: Path, args: list[str], message: str) -> None:

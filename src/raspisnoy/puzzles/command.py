@@ -16,7 +16,7 @@ from rich.progress import Progress
 
 from raspisnoy.cli_support import guarded
 from raspisnoy.core import DEFAULT_PRESET, InvalidInputError, resolve_rules
-from raspisnoy.puzzles import Mining, Puzzle, mine_puzzles
+from raspisnoy.puzzles import Mining, Puzzle, Theme, mine_puzzles
 
 __all__ = ["PUZZLE_SET_FORMAT", "puzzles_app"]
 
@@ -48,6 +48,10 @@ def generate_command(
     self_play: Annotated[
         int, typer.Option("--self-play", help="Iterations a decision of the self-play bots.")
     ] = _DEFAULTS.self_play,
+    theme: Annotated[
+        list[str] | None,
+        typer.Option("--theme", help="Only puzzles of this theme (repeat for several)."),
+    ] = None,
 ) -> None:
     """Mine COUNT verified puzzles from expert self-play into OUT (deterministic for --seed)."""
     console = Console(stderr=True)
@@ -58,7 +62,9 @@ def generate_command(
     def run() -> list[Puzzle]:
         if count < 1:
             raise InvalidInputError(f"--count must be at least 1, not {count}")
-        mining = Mining(self_play, screen, verify, seed=int(seed) if seed.isdigit() else seed)
+        themes = None if not theme else frozenset(_theme(text) for text in theme)
+        number = int(seed) if seed.isdigit() else seed
+        mining = Mining(self_play, screen, verify, seed=number, themes=themes)
         with progress:
             task = progress.add_task("puzzles", total=count)
 
@@ -75,3 +81,10 @@ def generate_command(
     }
     out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     Console(highlight=False).print(f"{len(puzzles)} puzzles → {out}")
+
+
+def _theme(text: str) -> Theme:
+    if text not in {str(theme) for theme in Theme}:
+        known = ", ".join(str(theme) for theme in Theme)
+        raise InvalidInputError(f"unknown theme {text!r} (known: {known})")
+    return Theme(text)

@@ -82,10 +82,8 @@ class Theme(StrEnum):
 
     @classmethod
     def of(cls, view: View, best: Bid | Play) -> Theme:
-        by_kind = {RoundKind.MISERE: cls.MISERE, RoundKind.GOLDEN: cls.GOLDEN}
-        by_kind[RoundKind.BLIND] = cls.BLIND
-        if view.kind in by_kind:
-            return by_kind[view.kind]
+        if view.kind in _KIND_THEMES:
+            return _KIND_THEMES[view.kind]
         if isinstance(best, Play) and best.card.is_joker and not view.trick.plays:
             return cls.JOKER_LEAD
         if isinstance(best, Bid):
@@ -97,13 +95,15 @@ class Theme(StrEnum):
 class Mining:
     """The budgets of mining: the expert's ``self_play`` iterations a decision, the
     ``screen`` of every position, the deeper ``verify`` search, and the ``margin`` (a
-    share of a trick's stake) by which the best move must beat every other in both."""
+    share of a trick's stake) by which the best move must beat every other in both;
+    ``themes``: only puzzles of these (``None``: any)."""
 
     self_play: int = 300
     screen: int = 1_500
     verify: int = 6_000
     margin: float = 0.25
     seed: int | str = 0
+    themes: frozenset[Theme] | None = None
 
     def __post_init__(self) -> None:
         if min(self.self_play, self.screen, self.verify) < 1:
@@ -180,23 +180,47 @@ def mine_puzzles(
     found: Found | None = None,
 ) -> Iterator[Puzzle]:
     """Up to ``count`` verified puzzles from games of expert self-play (deterministic for
-    ``mining.seed``); ``found(puzzles, positions)`` after each position searched."""
+    ``mining.seed``); ``found(puzzles, positions)`` after each position searched. Fewer
+    when a whole game gives none (say, a theme its rules never deal): mining stops."""
     mining = mining or Mining()
     resolved = resolve_rules(rules)
     puzzles = positions = 0
     game_number = 0
     while puzzles < count:
+        before = puzzles
         for view in _self_play(resolved, mining, game_number):
+            if not _may_fit(view, mining.themes):
+                continue
             positions += 1
             puzzle = _puzzle(view, mining)
-            if puzzle is not None:
+            if puzzle is not None and (mining.themes is None or puzzle.theme in mining.themes):
                 puzzles += 1
                 yield puzzle
             if found is not None:
                 found(puzzles, positions)
             if puzzles >= count:
                 return
+        if puzzles == before:
+            return
         game_number += 1
+
+
+#: The themes a round's kind decides, whatever the move.
+_KIND_THEMES = {
+    RoundKind.MISERE: Theme.MISERE,
+    RoundKind.GOLDEN: Theme.GOLDEN,
+    RoundKind.BLIND: Theme.BLIND,
+}
+
+
+def _may_fit(view: View, themes: frozenset[Theme] | None) -> bool:
+    """Whether a puzzle of ``view`` could have one of ``themes`` (so is worth searching):
+    a round whose kind sets the theme has that one; any other, the move's themes."""
+    if themes is None:
+        return True
+    if view.kind in _KIND_THEMES:
+        return _KIND_THEMES[view.kind] in themes
+    return bool(themes - set(_KIND_THEMES.values()))
 
 
 def _self_play(rules: Rules, mining: Mining, game_number: int) -> Iterator[View]:
