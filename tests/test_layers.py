@@ -46,6 +46,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # The expert's review of a game, and the game for researchers (OpenSpiel, PettingZoo).
     "review": frozenset({"core", "bots"}),
     "research": frozenset({"core", "bots"}),
+    # Puzzles mined from expert self-play, verified and explained by the review's search.
+    "puzzles": frozenset({"core", "bots", "review"}),
     "cli_support": frozenset({"core"}),
     # The pool's pairing (who sits with whom): pure, over the rules' player counts.
     "matchmaking": frozenset({"core"}),
@@ -85,6 +87,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "command": frozenset(
         {"core", "casino", "bots", "arena", "scorekeeper", "store", "server", "i18n", "play"}
         | {"cli_support", "rulebook", "review", "research", "ratings", "casino_advisor"}
+        | {"puzzles"}
     ),
     # The casino's commands: the rules, the advisor and the terminal game's file helpers.
     "casino_command": frozenset(

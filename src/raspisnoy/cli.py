@@ -78,6 +78,10 @@ class _Commands(LazyGroup):
             "raspisnoy.moderation_command:moderators_app",
             "Give, take and list the moderator role (accounts named by user name).",
         ),
+        "puzzles": LazyCommand(
+            "raspisnoy.puzzles.command:puzzles_app",
+            "Puzzles («задачи»): mine verified positions from expert self-play.",
+        ),
     }
 
 

@@ -1,0 +1,90 @@
+"""``raspisnoy puzzles generate``: mine verified puzzles from expert self-play
+(docs/review.md, "Puzzles") into a JSON file, with a progress bar on a terminal.
+
+Errors follow RECORD.md's convention (one ``error:`` line on standard error, exit 1).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+
+from raspisnoy.cli_support import guarded
+from raspisnoy.core import DEFAULT_PRESET, InvalidInputError, resolve_rules
+from raspisnoy.puzzles import Mining, Puzzle, Theme, mine_puzzles
+
+__all__ = ["PUZZLE_SET_FORMAT", "puzzles_app"]
+
+PUZZLE_SET_FORMAT = "raspisnoy-puzzles/1"
+_DEFAULTS = Mining()
+
+puzzles_app = typer.Typer(help="Puzzles («задачи»): mine verified positions from expert self-play.")
+
+
+@puzzles_app.callback()
+def _puzzles() -> None:
+    """Puzzles («задачи»): mine verified positions from expert self-play."""
+
+
+@puzzles_app.command("generate")
+def generate_command(
+    out: Annotated[Path, typer.Option("--out", help="JSON file to write the puzzles to.")],
+    count: Annotated[int, typer.Option("--count", help="Puzzles to find.")] = 10,
+    seed: Annotated[str, typer.Option("--seed", help="Seed of the games and searches.")] = "0",
+    rules: Annotated[
+        str, typer.Option("--rules", help="Rules preset of the games.")
+    ] = DEFAULT_PRESET,
+    screen: Annotated[
+        int, typer.Option("--screen", help="Iterations of the screen of every position.")
+    ] = _DEFAULTS.screen,
+    verify: Annotated[
+        int, typer.Option("--verify", help="Iterations of the deeper, verifying search.")
+    ] = _DEFAULTS.verify,
+    self_play: Annotated[
+        int, typer.Option("--self-play", help="Iterations a decision of the self-play bots.")
+    ] = _DEFAULTS.self_play,
+    theme: Annotated[
+        list[str] | None,
+        typer.Option("--theme", help="Only puzzles of this theme (repeat for several)."),
+    ] = None,
+) -> None:
+    """Mine COUNT verified puzzles from expert self-play into OUT (deterministic for --seed)."""
+    console = Console(stderr=True)
+    progress = Progress(
+        *Progress.get_default_columns(), console=console, disable=not console.is_terminal
+    )
+
+    def run() -> list[Puzzle]:
+        if count < 1:
+            raise InvalidInputError(f"--count must be at least 1, not {count}")
+        themes = None if not theme else frozenset(_theme(text) for text in theme)
+        number = int(seed) if seed.isdigit() else seed
+        mining = Mining(self_play, screen, verify, seed=number, themes=themes)
+        with progress:
+            task = progress.add_task("puzzles", total=count)
+
+            def found(puzzles: int, positions: int) -> None:
+                progress.update(task, completed=puzzles, description=f"{positions} positions")
+
+            return list(mine_puzzles(count, resolve_rules(rules), mining, found))
+
+    puzzles = guarded(run)
+    data: dict[str, Any] = {
+        "format": PUZZLE_SET_FORMAT,
+        "seed": seed,
+        "puzzles": [puzzle.to_json() for puzzle in puzzles],
+    }
+    out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    Console(highlight=False).print(f"{len(puzzles)} puzzles → {out}")
+
+
+def _theme(text: str) -> Theme:
+    if text not in {str(theme) for theme in Theme}:
+        known = ", ".join(str(theme) for theme in Theme)
+        raise InvalidInputError(f"unknown theme {text!r} (known: {known})")
+    return Theme(text)
