@@ -2,7 +2,8 @@
 Chromium at 360×640 in Russian: after one visit with the network, a sheet is set up,
 filled, corrected, closed and reopened with the network off; what the page shows is what
 the server's scorekeeper makes of the sheet the device kept; back online, the sheet is
-uploaded as the player's own and leaves the device."""
+uploaded as the player's own and leaves the device. The finished sheet is shared as one
+link that opens with no server; a cut link is said."""
 
 from __future__ import annotations
 
@@ -116,6 +117,7 @@ def test_a_sheet_kept_offline_then_uploaded(visitor: BrowserContext) -> None:
     model = sheet_from_json(kept["sheet"])  # the server's scorekeeper on what the device kept
     assert model.complete and model.rounds[0].taken == (1, 0, 0)
     assert page_totals(page) == list(model.totals)
+    share_the_whole_game(visitor, page, list(model.totals))
 
     visitor.set_offline(False)
     visitor.add_init_script(TOASTS)
@@ -129,6 +131,26 @@ def test_a_sheet_kept_offline_then_uploaded(visitor: BrowserContext) -> None:
     )
     assert uploaded["sheet"] == kept["sheet"]
     assert errors == []
+
+
+def share_the_whole_game(context: BrowserContext, page: Page, totals: list[int]) -> None:
+    """The finished sheet's link, opened on another page with no network and no server:
+    the same sheet and totals, read-only; the link cut short is said in Russian."""
+    page.wait_for_selector(".game-link input.game-link-url")
+    url = page.input_value(".game-link input.game-link-url")
+    assert "/score#s1." in url
+    reader = context.new_page()
+    reader.goto(url)
+    reader.wait_for_selector(".score-page[data-complete=true] #results")
+    assert page_totals(reader) == totals
+    assert reader.locator(".entry-pad, button[data-edit]").count() == 0
+    shot(reader, "link")
+    reader.goto("about:blank")
+    reader.goto(url[:-12])
+    reader.wait_for_selector(".panel.error")
+    assert "Ссылка обрезана или изменена" in reader.inner_text(".panel.error")
+    shot(reader, "link-cut")
+    reader.close()
 
 
 def test_a_sheet_no_longer_on_the_device_is_said(visitor: BrowserContext) -> None:

@@ -54,6 +54,7 @@ const SHELL = [
   "/js/score.js",
   "/js/share.js",
   "/js/sheet.js",
+  "/js/sheet_link.js",
   "/js/sheet_local.js",
   "/js/sheet_worker.js",
   "/js/table.js",

@@ -80,7 +80,8 @@ async function route() {
   const view = document.getElementById("view");
   const params = new URLSearchParams(location.search);
   const score = location.pathname === "/score";
-  if (params.has("replay") || (score && (params.has("share") || location.hash.startsWith("#token=")))) {
+  const linked = score && /^#s\d+\./.test(location.hash); // a whole game in a link (sheet_link.js)
+  if (params.has("replay") || (score && (params.has("share") || location.hash.startsWith("#token="))) || linked) {
     // Replays, shared score sheets and a sheet's hand-over link are for anyone with the
     // link: no nickname needed.
     app.screen = score ? showScore(view, app, params) : showReplay(view, params.get("replay"));

@@ -12,7 +12,8 @@ import { ApiError, get, post, put } from "./api.js";
 import { fill, language, t, tMaybe, tn } from "./i18n.js";
 import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
-import { changeLocalSheet, createLocalSheet, localSheet, localSheets, unreachable, uploadLocalSheets } from "./sheet_local.js";
+import { isSheetFragment, LinkError, sheetFragment, sheetOfFragment } from "./sheet_link.js";
+import { changeLocalSheet, createLocalSheet, localSheet, localSheets, unreachable, uploadLocalSheets, viewOfSheet } from "./sheet_local.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { closeDialog, dialogOpen, esc, openDialog, toast } from "./ui.js";
 
@@ -44,6 +45,7 @@ async function kept(path, key) {
 export function showScore(view, app, params) {
   if (params.has("share")) return showSheet(view, { share: params.get("share") });
   if (params.has("local")) return showSheet(view, { local: params.get("local") });
+  if (isSheetFragment(location.hash.slice(1))) return showSheet(view, { link: location.hash.slice(1) });
   if (params.has("sheet")) {
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
     return showSheet(view, { id: params.get("sheet"), token });
@@ -260,6 +262,7 @@ function setupForm(form, catalogue, previous, app) {
  * in the page's worker) or watched read-only (`ref.share`). */
 function showSheet(view, ref) {
   const local = ref.local ?? null;
+  const linked = ref.link ?? null;
   const path = ref.share ? `/sheets/shared/${encodeURIComponent(ref.share)}` : `/sheets/${encodeURIComponent(ref.id)}`;
   const headers = ref.token ? { "X-Sheet-Token": ref.token } : {};
   // `undone`: the entry an undo went back to, which is then never entered by itself;
@@ -320,7 +323,7 @@ function showSheet(view, ref) {
     });
 
   async function refresh() {
-    if (local || s.busy || dialogOpen()) return; // a sheet on this device changes only here
+    if (local || linked || s.busy || dialogOpen()) return; // these change only here, or never
     try {
       const data = await get(path, headers);
       if (!s.stopped && !s.busy && data.version !== s.data?.version) {
@@ -397,6 +400,22 @@ function showSheet(view, ref) {
     const handover = `${location.origin}/score?sheet=${encodeURIComponent(s.data.id)}#token=${encodeURIComponent(s.data.edit_token)}`;
     return `<section class="panel share no-print"><h3>${esc(t("web.score.share"))}</h3>${link("share", `${location.origin}${s.data.share}`)}
       <details class="handover"><summary>${esc(t("web.score.handover"))}</summary>${link("handover", handover)}</details></section>`;
+  }
+
+  /** The whole finished game as one link (sheet_link.js), made once per version shown. */
+  function gameLinkPanel() {
+    if (linked || !s.data.report.complete) return "";
+    if (s.link?.version !== s.data.version) {
+      const version = s.data.version;
+      sheetFragment(s.data.sheet).then((fragment) => {
+        s.link = { version, url: `${location.origin}/score#${fragment}` };
+        if (!s.stopped && s.data.version === version) screen.render();
+      });
+      return "";
+    }
+    return `<section class="panel share game-link no-print"><h3>${esc(t("web.score.link"))}</h3>
+      <p class="hint">${esc(t("web.score.link.hint"))}</p>
+      ${shareMarkup(s.link.url, { inputClass: "game-link-url", label: t("web.score.link") })}</section>`;
   }
 
   function openEdit(number) {
@@ -488,15 +507,16 @@ function showSheet(view, ref) {
         <section class="panel score-head">
           <h2>${esc(t("web.score.title"))}</h2>
           <p class="muted">${esc(presetLabel(sheet.rules.preset))} · ${esc(names.join(", "))}</p>
-          ${editable ? "" : `<p class="readonly-note">${esc(t("web.score.readonly", { owner: s.data.owner }))}</p>`}
+          ${editable || linked ? "" : `<p class="readonly-note">${esc(t("web.score.readonly", { owner: s.data.owner }))}</p>`}
           ${local ? `<p class="offline-note" role="status">${esc(t(s.data.upload ? "web.score.local.refused" : "web.score.local.note"))}</p>` : ""}
         </section>
         ${results}
         ${editable && next ? padMarkup(next) : ""}
         <section class="panel sheet-panel">${sheetMarkup(report(), names, { rowAction: editable ? editButton : null })}</section>
         ${editable && !local ? sharePanel() : ""}
+        ${gameLinkPanel()}
         <div class="actions-row no-print">
-          ${local ? "" : `<a class="button csv" href="/api/sheets/shared/${esc(s.data.share_id)}/csv?lang=${language()}" download>${esc(t("web.score.csv"))}</a>`}
+          ${local || linked ? "" : `<a class="button csv" href="/api/sheets/shared/${esc(s.data.share_id)}/csv?lang=${language()}" download>${esc(t("web.score.csv"))}</a>`}
           <button type="button" class="print">${esc(t("web.score.print"))}</button>
           ${editable ? `<a class="button" data-nav href="/score">${esc(t("web.score.mine"))}</a>` : ""}
         </div></div>`;
@@ -513,14 +533,23 @@ function showSheet(view, ref) {
     },
   };
 
-  const timer = local ? null : setInterval(refresh, POLL_MS);
-  (local ? localSheet(local) : get(path, headers))
+  const timer = local || linked ? null : setInterval(refresh, POLL_MS);
+  const opened = linked
+    ? sheetOfFragment(linked).then(async (sheet) => ({ ...(await viewOfSheet(sheet)), editable: false, version: 0, owner: null }))
+    : null;
+  (opened ?? (local ? localSheet(local) : get(path, headers)))
     .then((data) => {
       if (data === null) throw new ApiError(404, "not on this device"); // uploaded meanwhile, or never here
       s.data = data;
       if (!s.stopped) screen.render();
     })
     .catch((error) => {
+      if (linked) {
+        // a link whose sheet the rules refuse was altered too
+        s.failed = t(error instanceof LinkError && error.reason === "version" ? "web.score.link.version" : "web.score.link.cut");
+        if (!s.stopped) screen.render();
+        return;
+      }
       s.failed = error.status === 404 ? t(local ? "web.score.local.gone" : "web.score.notfound") : t("web.error.server", { detail: error.message });
       if (!s.stopped) screen.render();
     });

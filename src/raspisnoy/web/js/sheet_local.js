@@ -39,6 +39,9 @@ function ask(sheet, change = null) {
   });
 }
 
+/** The model's view of any sheet (one opened from a link, say); a problem rejects. */
+export const viewOfSheet = (sheet) => ask(sheet);
+
 /** A kept entry as score.js shows a sheet: the model's view, editable, marked local. */
 function shown(entry, view) {
   return { ...view, local: entry.id, editable: true, version: entry.version, owner: null, upload: entry.upload ?? null };
