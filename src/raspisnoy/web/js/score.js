@@ -102,8 +102,9 @@ function showHome(view, app) {
       view.innerHTML = `<div class="score-home">
         <section class="panel">
           <h2>${esc(t("web.score.new"))}</h2>
-          <p class="hint">${esc(t("web.score.intro"))}</p>
-          ${state.offline ? `<p class="offline-note" role="status">${esc(t("web.score.offline"))}</p>` : ""}
+          ${state.offline // offline, the intro's «kept on the server» gives way to where the sheet goes
+            ? `<p class="offline-note" role="status">${esc(t("web.score.offline"))}</p>`
+            : `<p class="hint">${esc(t("web.score.intro"))}</p>`}
           <form id="sheet-form"></form>
         </section>
         <section class="panel">
