@@ -37,10 +37,10 @@ PYODIDE_FILES = (
 )
 #: The ``raspisnoy`` package's folder (``server/services/`` is two below it).
 _PACKAGE = Path(__file__).resolve().parents[2]
-#: What the worker's Python needs, relative to the package's folder: the rules, the pure
-#: bots, the socket's message shapes and the offline table. Folders whose ``__init__``
-#: would pull in the server's or Numba's imports (``bots``, ``server/wire``) are shipped
-#: without it, as namespace packages.
+#: What the workers' Python needs, relative to the package's folder: the rules, the pure
+#: bots, the socket's message shapes, the offline table and the scorekeeper. Folders
+#: whose ``__init__`` would pull in the server's or Numba's imports (``bots``,
+#: ``server/wire``) are shipped without it, as namespace packages.
 BUNDLE_FILES = (
     "__init__.py",
     "core/*.py",
@@ -53,6 +53,11 @@ BUNDLE_FILES = (
     "server/__init__.py",
     "server/offline.py",
     "server/wire/messages.py",
+    "scorekeeper/__init__.py",
+    "scorekeeper/errors.py",
+    "scorekeeper/page.py",
+    "scorekeeper/sheet.py",
+    "scorekeeper/sheetfile.py",
 )
 
 

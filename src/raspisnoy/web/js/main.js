@@ -56,7 +56,7 @@ function toggleTheme() {
 }
 
 /** What every screen shares: the signed-in user and the screen on show. */
-const app = { user: null, moderator: false, screen: null, navigate, renderHeader };
+const app = { user: null, moderator: false, offline: false, screen: null, navigate, renderHeader };
 
 /** Goes to `url` inside the page (no reload) and shows its screen. */
 function navigate(url) {
@@ -80,7 +80,8 @@ async function route() {
   const view = document.getElementById("view");
   const params = new URLSearchParams(location.search);
   const score = location.pathname === "/score";
-  if (params.has("replay") || (score && (params.has("share") || location.hash.startsWith("#token=")))) {
+  const linked = score && /^#s\d+\./.test(location.hash); // a whole game in a link (sheet_link.js)
+  if (params.has("replay") || (score && (params.has("share") || location.hash.startsWith("#token="))) || linked) {
     // Replays, shared score sheets and a sheet's hand-over link are for anyone with the
     // link: no nickname needed.
     app.screen = score ? showScore(view, app, params) : showReplay(view, params.get("replay"));
@@ -99,6 +100,11 @@ async function route() {
   }
   if (params.has("leaderboard")) {
     app.screen = showLeaderboard(view, app);
+    return;
+  }
+  if (score && app.offline) {
+    // No server: the scorekeeper keeps sheets on this device (sheet_local.js).
+    app.screen = showScore(view, app, params);
     return;
   }
   if (app.user === null) {
@@ -200,8 +206,9 @@ async function start() {
   try {
     app.user = await currentUser();
   } catch (error) {
-    if (new URLSearchParams(location.search).has("offline")) {
-      // offline play needs no session: the screen as usual
+    if (new URLSearchParams(location.search).has("offline") || location.pathname === "/score") {
+      // offline play and the scorekeeper need no session: the screen as usual
+      app.offline = true;
       renderHeader();
       await route();
       return;

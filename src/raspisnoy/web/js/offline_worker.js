@@ -4,29 +4,15 @@
 // (raspisnoy.server.offline) and speaks the table socket's messages to the page
 // (offline_play.js), plays the bots' turns at the table's pace, and keeps the game in
 // IndexedDB after every action, so that closing the app loses nothing.
+import { loadEngine } from "./offline_engine.js";
 import { deleteGame, loadGame, saveGame } from "./offline_store.js";
-
-/** Where the page's own Python comes from: the rules, the bots, the messages' shapes. */
-const BUNDLE = "/offline/raspisnoy.zip";
-const PYODIDE = "/offline/pyodide/";
 
 let engine = null; // the raspisnoy.server.offline module, once loaded
 let table = null; // the LocalTable of the game on show
 let botTimer = null;
 let storageWarned = false;
 
-/** Pyodide, then the bundle unpacked and imported; rejects when offline play is not here. */
-async function loadEngine() {
-  const { loadPyodide } = await import(`${PYODIDE}pyodide.mjs`);
-  const pyodide = await loadPyodide({ indexURL: PYODIDE, stdout: () => {}, stderr: () => {} });
-  const response = await fetch(BUNDLE);
-  if (!response.ok) throw new Error(`${BUNDLE}: ${response.status}`);
-  pyodide.unpackArchive(new Uint8Array(await response.arrayBuffer()), "zip", { extractDir: "/home/pyodide/raspisnoy-bundle" });
-  pyodide.runPython('import sys; sys.path.insert(0, "/home/pyodide/raspisnoy-bundle")');
-  const dumps = pyodide.pyimport("json").dumps;
-  return { pyodide, dumps, module: pyodide.pyimport("raspisnoy.server.offline") };
-}
-const ready = loadEngine().then(
+const ready = loadEngine("raspisnoy.server.offline").then(
   (loaded) => {
     engine = loaded;
     post({ type: "ready" });

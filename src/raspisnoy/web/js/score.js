@@ -4,13 +4,16 @@
 // sheet expects next, the live sheet, corrections of past rounds, the winners and the
 // chart at the end; /score?share=ID is the read-only view for the other players, and
 // /score?sheet=ID#token=TOKEN hands the keeping over to another phone (the token is in
-// the fragment, which never reaches a server's logs). The page
+// the fragment, which never reaches a server's logs). With no network, new sheets are
+// kept on the device (/score?local=ID, sheet_local.js) and uploaded once it is back. The page
 // knows no rule: it offers what the server's `next` entry allows (raspisnoy.scorekeeper,
 // PROTOCOL.md "Score sheets") and shows the model's problems in the page's language.
 import { ApiError, get, post, put } from "./api.js";
 import { fill, language, t, tMaybe, tn } from "./i18n.js";
 import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
+import { isSheetFragment, LinkError, sheetFragment, sheetOfFragment } from "./sheet_link.js";
+import { changeLocalSheet, createLocalSheet, localSheet, localSheets, unreachable, uploadLocalSheets, viewOfSheet } from "./sheet_local.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { closeDialog, dialogOpen, esc, openDialog, toast } from "./ui.js";
 
@@ -19,11 +22,30 @@ const FORMAT = "raspisnoy-sheet/1";
 const POLL_MS = 5000;
 /** The longest player name a sheet takes (core's MAX_NAME_LENGTH). */
 const MAX_NAME = 40;
+/** The last rules catalogue and problem templates the server sent, for use offline. */
+const CATALOGUE_KEY = "raspisnoy.score.rules";
+const PROBLEMS_KEY = "raspisnoy.score.problems.";
+
+/** The server's answer to `path`, kept in localStorage under `key`; the kept one when the
+ * network fails (a refusal of the server is not hidden behind an old answer). */
+async function kept(path, key) {
+  try {
+    const answer = await get(path);
+    localStorage.setItem(key, JSON.stringify(answer));
+    return answer;
+  } catch (error) {
+    const saved = unreachable(error) ? localStorage.getItem(key) : null;
+    if (saved === null) throw error;
+    return JSON.parse(saved);
+  }
+}
 
 /** The screen for /score: a shared sheet (?share=ID), a sheet to keep (?sheet=ID), or the
  * list of your sheets with the form for a new one. */
 export function showScore(view, app, params) {
   if (params.has("share")) return showSheet(view, { share: params.get("share") });
+  if (params.has("local")) return showSheet(view, { local: params.get("local") });
+  if (isSheetFragment(location.hash.slice(1))) return showSheet(view, { link: location.hash.slice(1) });
   if (params.has("sheet")) {
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
     return showSheet(view, { id: params.get("sheet"), token });
@@ -43,7 +65,7 @@ async function problemText(error) {
   if (!detail?.problem) return t("web.score.failed", { detail: error.message });
   if (problems.lang !== language()) {
     try {
-      problems.messages = await get(`/sheets/problems/${language()}`);
+      problems.messages = await kept(`/sheets/problems/${language()}`, PROBLEMS_KEY + language());
       problems.lang = language();
     } catch {
       return t("web.score.failed", { detail: error.message });
@@ -67,7 +89,9 @@ async function problemText(error) {
 // ------------------------------------------------------------------ home: list and set-up
 
 function showHome(view, app) {
-  const state = { catalogue: null, sheets: [], values: null, stopped: false };
+  // `offline`: the server did not answer (the catalogue is the one kept from the last visit);
+  // `local`: the sheets kept on this device, not uploaded yet.
+  const state = { catalogue: null, sheets: [], local: [], offline: false, values: null, stopped: false };
 
   const screen = {
     render() {
@@ -78,36 +102,58 @@ function showHome(view, app) {
       view.innerHTML = `<div class="score-home">
         <section class="panel">
           <h2>${esc(t("web.score.new"))}</h2>
-          <p class="hint">${esc(t("web.score.intro"))}</p>
+          ${state.offline // offline, the intro's «kept on the server» gives way to where the sheet goes
+            ? `<p class="offline-note" role="status">${esc(t("web.score.offline"))}</p>`
+            : `<p class="hint">${esc(t("web.score.intro"))}</p>`}
           <form id="sheet-form"></form>
         </section>
         <section class="panel">
           <h2>${esc(t("web.score.mine"))}</h2>
-          ${sheetsMarkup(state.sheets)}
+          ${sheetsMarkup(state.sheets, state.local)}
         </section></div>`;
       state.values = setupForm(view.querySelector("#sheet-form"), state.catalogue, state.values, app);
     },
     stop() {
       state.stopped = true;
+      window.removeEventListener("online", load);
     },
   };
 
-  Promise.all([get("/rules"), get("/sheets")])
-    .then(([rules, sheets]) => {
-      state.catalogue = rules;
-      state.sheets = sheets.sheets;
+  /** The catalogue, the device's sheets uploaded where the server answers, then both lists. */
+  async function load() {
+    try {
+      state.catalogue = await kept("/rules", CATALOGUE_KEY);
+      try {
+        if ((await uploadLocalSheets()) > 0) toast(t("web.score.uploaded"));
+        state.sheets = (await get("/sheets")).sheets;
+        state.offline = false;
+      } catch (error) {
+        if (!unreachable(error)) throw error;
+        state.offline = true; // no network: the sheets on this device only
+      }
+      state.local = await localSheets();
       if (!state.stopped) screen.render();
-    })
-    .catch((error) => {
+    } catch (error) {
       if (!state.stopped) view.innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: error.message }))}</p>`;
-    });
+    }
+  }
+  window.addEventListener("online", load);
+  load();
   screen.render();
   return screen;
 }
 
-function sheetsMarkup(sheets) {
-  if (!sheets.length) return `<p class="empty">${esc(t("web.score.none"))}</p>`;
-  return `<ul class="list">${sheets
+/** A sheet kept on this device: a line of the list, waiting for its upload (or refused). */
+function localRow(sheet) {
+  const waiting = t(sheet.upload ? "web.score.local.refused" : "web.score.local.waiting");
+  return `<li class="game-row local-sheet"><span><strong>${esc(sheet.players.join(", "))}</strong>
+    <span class="muted">${esc(presetLabel(sheet.rules))} · ${esc(tn("web.score.progress", sheet.planned, { rounds: sheet.rounds }))} · ${esc(waiting)}</span></span>
+    <a class="button small primary" data-nav href="/score?local=${esc(sheet.local)}">${esc(t(sheet.complete ? "web.score.view" : "web.games.resume"))}</a></li>`;
+}
+
+function sheetsMarkup(sheets, local) {
+  if (!sheets.length && !local.length) return `<p class="empty">${esc(t("web.score.none"))}</p>`;
+  return `<ul class="list">${local.map(localRow).join("")}${sheets
     .map((sheet) => {
       const progress = sheet.complete
         ? t("web.score.finished")
@@ -123,7 +169,7 @@ function sheetsMarkup(sheets) {
 /** The new sheet's form: players in seating order, first dealer, ruleset. Returns its
  * values, so a redraw (a language switch) keeps what was typed. */
 function setupForm(form, catalogue, previous, app) {
-  const values = previous ?? { preset: catalogue.presets[0].name, options: {}, open: false, players: [app.user.nickname], dealer: 0 };
+  const values = previous ?? { preset: catalogue.presets[0].name, options: {}, open: false, players: [app.user?.nickname ?? ""], dealer: 0 };
 
   const playerName = (seat) => values.players[seat].trim() || t("web.score.player", { seat: seat + 1 });
   const dealerOptions = () =>
@@ -194,8 +240,13 @@ function setupForm(form, catalogue, previous, app) {
     button.disabled = true;
     try {
       const rules = chosenRules(catalogue, values);
-      const sheet = await post("/sheets", { format: FORMAT, rules, players, first_dealer: values.dealer, rounds: [] });
-      app.navigate(`/score?sheet=${encodeURIComponent(sheet.id)}`);
+      const body = { format: FORMAT, rules, players, first_dealer: values.dealer, rounds: [] };
+      // no network: the sheet is kept on this device and uploaded once the server answers
+      const sheet = await post("/sheets", body).catch((failure) => {
+        if (!unreachable(failure)) throw failure;
+        return createLocalSheet(body);
+      });
+      app.navigate(sheet.local ? `/score?local=${encodeURIComponent(sheet.local)}` : `/score?sheet=${encodeURIComponent(sheet.id)}`);
     } catch (failure) {
       button.disabled = false;
       error.textContent = await problemText(failure);
@@ -207,9 +258,12 @@ function setupForm(form, catalogue, previous, app) {
 
 // ------------------------------------------------------------------ keeping a sheet
 
-/** A sheet: kept (`ref.id`, by its owner, or by whoever has its edit token `ref.token`)
- * or watched read-only (`ref.share`). */
+/** A sheet: kept (`ref.id`, by its owner, or by whoever has its edit token `ref.token`),
+ * kept on this device (`ref.local`: the same screen, the changes made by the scorekeeper
+ * in the page's worker) or watched read-only (`ref.share`). */
 function showSheet(view, ref) {
+  const local = ref.local ?? null;
+  const linked = ref.link ?? null;
   const path = ref.share ? `/sheets/shared/${encodeURIComponent(ref.share)}` : `/sheets/${encodeURIComponent(ref.id)}`;
   const headers = ref.token ? { "X-Sheet-Token": ref.token } : {};
   // `undone`: the entry an undo went back to, which is then never entered by itself;
@@ -237,7 +291,7 @@ function showSheet(view, ref) {
   }
 
   const entries = `/sheets/${encodeURIComponent(ref.id)}`;
-  const enter = (body) => change(() => post(`${entries}/entries`, body, headers));
+  const enter = (body) => change(() => (local ? changeLocalSheet(local, body) : post(`${entries}/entries`, body, headers)));
   const entryKey = (next) => `${next.entry}:${next.round}:${next.seat}`;
 
   /** The trick count the sheet expects when only one is possible (the last player's, or
@@ -264,13 +318,13 @@ function showSheet(view, ref) {
 
   const undo = () =>
     change(async () => {
-      const data = await post(`${entries}/undo`, {}, headers);
+      const data = local ? await changeLocalSheet(local, { entry: "undo" }) : await post(`${entries}/undo`, {}, headers);
       s.undone = data.next ? entryKey(data.next) : null;
       return data;
     });
 
   async function refresh() {
-    if (s.busy || dialogOpen()) return;
+    if (local || linked || s.busy || dialogOpen()) return; // these change only here, or never
     try {
       const data = await get(path, headers);
       if (!s.stopped && !s.busy && data.version !== s.data?.version) {
@@ -349,6 +403,22 @@ function showSheet(view, ref) {
       <details class="handover"><summary>${esc(t("web.score.handover"))}</summary>${link("handover", handover)}</details></section>`;
   }
 
+  /** The whole finished game as one link (sheet_link.js), made once per version shown. */
+  function gameLinkPanel() {
+    if (linked || !s.data.report.complete) return "";
+    if (s.link?.version !== s.data.version) {
+      const version = s.data.version;
+      sheetFragment(s.data.sheet).then((fragment) => {
+        s.link = { version, url: `${location.origin}/score#${fragment}` };
+        if (!s.stopped && s.data.version === version) screen.render();
+      });
+      return "";
+    }
+    return `<section class="panel share game-link no-print"><h3>${esc(t("web.score.link"))}</h3>
+      <p class="hint">${esc(t("web.score.link.hint"))}</p>
+      ${shareMarkup(s.link.url, { inputClass: "game-link-url", label: t("web.score.link") })}</section>`;
+  }
+
   function openEdit(number) {
     const entered = s.data.sheet.rounds[number - 1];
     const round = s.data.report.rounds[number - 1];
@@ -386,7 +456,9 @@ function showSheet(view, ref) {
       button.disabled = true;
       try {
         const round = { bids: hasBids ? read("bid") : null, taken: read("taken") };
-        s.data = await put(`${entries}/rounds/${number}`, round, headers);
+        s.data = local
+          ? await changeLocalSheet(local, { entry: "round", number, ...round })
+          : await put(`${entries}/rounds/${number}`, round, headers);
         closeDialog();
         s.error = "";
         screen.render();
@@ -436,14 +508,16 @@ function showSheet(view, ref) {
         <section class="panel score-head">
           <h2>${esc(t("web.score.title"))}</h2>
           <p class="muted">${esc(presetLabel(sheet.rules.preset))} · ${esc(names.join(", "))}</p>
-          ${editable ? "" : `<p class="readonly-note">${esc(t("web.score.readonly", { owner: s.data.owner }))}</p>`}
+          ${editable || linked ? "" : `<p class="readonly-note">${esc(t("web.score.readonly", { owner: s.data.owner }))}</p>`}
+          ${local ? `<p class="offline-note" role="status">${esc(t(s.data.upload ? "web.score.local.refused" : "web.score.local.note"))}</p>` : ""}
         </section>
         ${results}
         ${editable && next ? padMarkup(next) : ""}
         <section class="panel sheet-panel">${sheetMarkup(report(), names, { rowAction: editable ? editButton : null })}</section>
-        ${editable ? sharePanel() : ""}
+        ${editable && !local ? sharePanel() : ""}
+        ${gameLinkPanel()}
         <div class="actions-row no-print">
-          <a class="button csv" href="/api/sheets/shared/${esc(s.data.share_id)}/csv?lang=${language()}" download>${esc(t("web.score.csv"))}</a>
+          ${local || linked ? "" : `<a class="button csv" href="/api/sheets/shared/${esc(s.data.share_id)}/csv?lang=${language()}" download>${esc(t("web.score.csv"))}</a>`}
           <button type="button" class="print">${esc(t("web.score.print"))}</button>
           ${editable ? `<a class="button" data-nav href="/score">${esc(t("web.score.mine"))}</a>` : ""}
         </div></div>`;
@@ -460,14 +534,24 @@ function showSheet(view, ref) {
     },
   };
 
-  const timer = setInterval(refresh, POLL_MS);
-  get(path, headers)
+  const timer = local || linked ? null : setInterval(refresh, POLL_MS);
+  const opened = linked
+    ? sheetOfFragment(linked).then(async (sheet) => ({ ...(await viewOfSheet(sheet)), editable: false, version: 0, owner: null }))
+    : null;
+  (opened ?? (local ? localSheet(local) : get(path, headers)))
     .then((data) => {
+      if (data === null) throw new ApiError(404, "not on this device"); // uploaded meanwhile, or never here
       s.data = data;
       if (!s.stopped) screen.render();
     })
     .catch((error) => {
-      s.failed = error.status === 404 ? t("web.score.notfound") : t("web.error.server", { detail: error.message });
+      if (linked) {
+        // a link whose sheet the rules refuse was altered too
+        s.failed = t(error instanceof LinkError && error.reason === "version" ? "web.score.link.version" : "web.score.link.cut");
+        if (!s.stopped) screen.render();
+        return;
+      }
+      s.failed = error.status === 404 ? t(local ? "web.score.local.gone" : "web.score.notfound") : t("web.error.server", { detail: error.message });
       if (!s.stopped) screen.render();
     });
   screen.render();

@@ -1,0 +1,167 @@
+"""The scorekeeper with no network (docs/offline.md, "The scorekeeper offline"), in
+Chromium at 360×640 in Russian: after one visit with the network, a sheet is set up,
+filled, corrected, closed and reopened with the network off; what the page shows is what
+the server's scorekeeper makes of the sheet the device kept; back online, the sheet is
+uploaded as the player's own and leaves the device. The finished sheet is shared as one
+link that opens with no server; a cut link is said."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from e2e_helpers import PHONE_SMALL, SCREENS, enter
+from playwright.sync_api import Browser, BrowserContext, Page
+from test_browser_offline import wait_until_kept
+from test_browser_score import enter as enter_round
+from test_browser_score import next_entry, page_totals
+
+from raspisnoy.scorekeeper import sheet_from_json
+
+NAMES = ["Анна", "Борис", "Вера"]
+#: Two rounds, of one card and of two.
+PLAN = "1, 2"
+#: Keeps every text the toast shows (``window.toasts``).
+TOASTS = """addEventListener('DOMContentLoaded', () => {
+  window.toasts = [];
+  const box = document.getElementById('toast');
+  new MutationObserver(() => box.textContent && window.toasts.push(box.textContent))
+    .observe(box, {childList: true, characterData: true, subtree: true});
+})"""
+KEPT_SHEETS = "() => import('/js/offline_store.js').then((store) => store.savedSheets())"
+
+
+@pytest.fixture
+def visitor(browser: Browser, server: str) -> Iterator[BrowserContext]:
+    """A Russian visitor on a small phone."""
+    context = browser.new_context(
+        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True
+    )
+    # Starting Pyodide takes seconds, and many more on a loaded machine.
+    context.set_default_timeout(120_000)
+    yield context
+    context.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / f"sheet-offline-{name}-ru-360x640.png", animations="disabled")
+
+
+def kept_sheets(page: Page) -> list[dict[str, Any]]:
+    sheets: list[dict[str, Any]] = page.evaluate(KEPT_SHEETS)
+    return sheets
+
+
+def set_up_offline(page: Page) -> str:
+    """The new sheet's form with no network: the page says where the sheet will live; the
+    sheet is made on the device. Returns its id."""
+    page.goto("/score")
+    page.wait_for_selector("#sheet-form input[data-seat='2']")
+    assert "сохранится на этом устройстве" in page.inner_text(".offline-note")
+    for seat, name in enumerate(NAMES):
+        page.fill(f"#sheet-form input[data-seat='{seat}']", name)
+    shot(page, "form")
+    page.click("#sheet-form details.options summary")
+    page.fill("input[name=option-custom_plan]", PLAN)
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    page.click("#sheet-form button[type=submit]")
+    page.wait_for_selector(".score-page .entry-pad")
+    local = page.evaluate("new URLSearchParams(location.search).get('local')")
+    assert isinstance(local, str) and local.startswith("device-")
+    return local
+
+
+def test_a_sheet_kept_offline_then_uploaded(visitor: BrowserContext) -> None:
+    page = visitor.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    enter(page, NAMES[0], "/score")  # the first visit: the page and its files are kept
+    wait_until_kept(page)
+
+    visitor.set_offline(True)
+    local = set_up_offline(page)
+    # Round 1: one card, Анна deals; she may not bid 0 after Борис's 1 and Вера's 0.
+    assert next_entry(page) == ("bid", 1, 1)
+    enter_round(page, "bid", [1, 1, 0])
+    enter_round(page, "taken", [0, 1, 0])
+    assert "на этом устройстве" in page.inner_text(".score-head .offline-note")
+    shot(page, "sheet")
+    page.close()  # the app closed in the middle of the game
+
+    page = visitor.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto("/score")
+    page.wait_for_selector(".local-sheet")
+    assert "ждёт связи" in page.inner_text(".local-sheet")
+    page.click(".local-sheet a")
+    page.wait_for_selector(".score-page .entry-pad")
+    # Round 2: two cards, Борис deals.
+    enter_round(page, "bid", [1, 0, 0])
+    enter_round(page, "taken", [1, 0, 1])
+    page.wait_for_selector(".score-page[data-complete=true] #results")
+    # A correction: Анна took round 1's trick, not Борис.
+    page.click("button[data-edit='1']")
+    page.select_option("select[name=taken][data-seat='0']", "1")
+    page.select_option("select[name=taken][data-seat='1']", "0")
+    version = page.get_attribute(".score-page", "data-version")
+    page.click(".edit-form button[type=submit]")
+    page.wait_for_function(
+        "v => document.querySelector('.score-page')?.dataset.version !== v", arg=version
+    )
+    shot(page, "results")
+
+    (kept,) = kept_sheets(page)
+    assert kept["id"] == local
+    model = sheet_from_json(kept["sheet"])  # the server's scorekeeper on what the device kept
+    assert model.complete and model.rounds[0].taken == (1, 0, 0)
+    assert page_totals(page) == list(model.totals)
+    share_the_whole_game(visitor, page, list(model.totals))
+
+    visitor.set_offline(False)
+    visitor.add_init_script(TOASTS)
+    page.goto("/score")
+    page.wait_for_function("() => window.toasts.some((t) => t.includes('загружены на сервер'))")
+    page.wait_for_selector(".game-row a[href^='/score?sheet=']")
+    assert kept_sheets(page) == []
+    (summary,) = page.evaluate("() => fetch('/api/sheets').then((r) => r.json())")["sheets"]
+    uploaded = page.evaluate(
+        "id => fetch(`/api/sheets/${id}`).then((r) => r.json())", summary["id"]
+    )
+    assert uploaded["sheet"] == kept["sheet"]
+    assert errors == []
+
+
+def share_the_whole_game(context: BrowserContext, page: Page, totals: list[int]) -> None:
+    """The finished sheet's link, opened on another page with no network and no server:
+    the same sheet and totals, read-only; the link cut short is said in Russian."""
+    page.wait_for_selector(".game-link input.game-link-url")
+    url = page.input_value(".game-link input.game-link-url")
+    assert "/score#s1." in url
+    reader = context.new_page()
+    reader.goto(url)
+    reader.wait_for_selector(".score-page[data-complete=true] #results")
+    assert page_totals(reader) == totals
+    assert reader.locator(".entry-pad, button[data-edit]").count() == 0
+    shot(reader, "link")
+    reader.goto("about:blank")
+    reader.goto(url[:-12])
+    reader.wait_for_selector(".panel.error")
+    assert "Ссылка обрезана или изменена" in reader.inner_text(".panel.error")
+    shot(reader, "link-cut")
+    reader.close()
+
+
+def test_a_sheet_no_longer_on_the_device_is_said(visitor: BrowserContext) -> None:
+    """An address of a sheet the device does not have (uploaded since, or never here): a
+    clear message in Russian, and the list still works."""
+    page = visitor.new_page()
+    enter(page, NAMES[0], "/score")
+    wait_until_kept(page)
+    visitor.set_offline(True)
+    page.goto("/score?local=device-gone")
+    page.wait_for_selector(".panel.error")
+    assert "Этой записи на устройстве нет" in page.inner_text(".panel.error")
+    page.goto("/score")
+    page.wait_for_selector("#sheet-form input[data-seat='0']")
