@@ -72,7 +72,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -86,6 +86,7 @@ from rich.console import Console
 from rich.table import Table
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from figures import print_figures
 from guests import SEATS, seated_table
@@ -243,6 +244,7 @@ async def play(
 ) -> None:
     """One client: act on its turn after ``think`` seconds; time every event's arrival."""
     rng = random.Random(f"{table.id}/{seat}")
+    turns: set[asyncio.Task[None]] = set()  # the pending actions (kept from the collector)
     async for raw in ws:
         message = json.loads(raw)
         now = time.perf_counter()
@@ -265,11 +267,30 @@ async def play(
             totals.finished += seat == 0
             return
         if game["to_act"] == seat and game["legal"] and not totals.stop:
-            if think:
-                await asyncio.sleep(think)
-            table.sent[version + 1] = time.perf_counter()
             act = {"type": "act", "id": f"v{version}", "action": rng.choice(game["legal"])}
-            await ws.send(json.dumps(act))
+            turn = asyncio.create_task(send_later(ws, table, version + 1, act, totals, think))
+            turns.add(turn)
+            turn.add_done_callback(turns.discard)
+
+
+async def send_later(
+    ws: ClientConnection,
+    table: TableRun,
+    version: int,
+    act: dict[str, str],
+    totals: Totals,
+    think: float,
+) -> None:
+    """Send ``act`` (it makes ``version``) after ``think`` seconds. A task of its own, so
+    that the client reads on meanwhile: the ack of its last action, which comes after the
+    event that made it its turn again, is timed when it arrives, not after the thinking."""
+    if think:
+        await asyncio.sleep(think)
+    if totals.stop:
+        return
+    table.sent[version] = time.perf_counter()
+    with suppress(ConnectionClosed):
+        await ws.send(json.dumps(act))
 
 
 async def open_table(
