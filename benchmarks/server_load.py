@@ -15,6 +15,7 @@ heaviest load; a table's default bot delay is 800 ms). For ``--seconds`` it meas
 - latency from an action's send to each seat's receipt of its event (the state every
   seat sees), p50 and p99 over all (action, seat) pairs; clients and server share the
   machine's clock;
+- latency from an action's send to its ``ack`` (act→ack), p50 and p99 over the actions;
 - the server process's CPU time per action over the measured window (with ``--cluster``:
   the workers' and nginx's), and the load generator's own.
 
@@ -23,6 +24,15 @@ server for the CPU: the figures are a floor for the server alone.
 
     .venv/bin/python benchmarks/server_load.py [--tables 200] [--seconds 30] [--think-ms 800]
         [--database-url URL] [--json out.json]
+
+``--baseline OTHER/src`` measures the server of another tree (``git worktree add`` of the
+code before a change) side by side with this one, by the same method in the same run:
+``--runs`` rounds (default 3), each a run of the other tree then one of this tree, each on
+a fresh database, and the medians of the runs' figures (issue 32: the median of three
+runs' p99):
+
+    .venv/bin/python benchmarks/server_load.py --tables 1000 --seconds 40 --think-ms 800 \
+        --baseline ../main/src --runs 3
 
 With ``--cluster`` the same load runs twice through nginx on PostgreSQL and Redis (a local
 cluster, ``deploy/localcluster.py``): with one worker and with two, each on a fresh
@@ -62,7 +72,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -76,6 +86,7 @@ from rich.console import Console
 from rich.table import Table
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from figures import print_figures
 from guests import SEATS, seated_table
@@ -219,6 +230,8 @@ class TableRun:
 @dataclass
 class Totals:
     latencies: list[float] = field(default_factory=list)
+    #: From an action's send to its ``ack``, one per action of a person.
+    acks: list[float] = field(default_factory=list)
     actions: int = 0
     connected: int = 0
     finished: int = 0
@@ -231,11 +244,16 @@ async def play(
 ) -> None:
     """One client: act on its turn after ``think`` seconds; time every event's arrival."""
     rng = random.Random(f"{table.id}/{seat}")
+    turns: set[asyncio.Task[None]] = set()  # the pending actions (kept from the collector)
     async for raw in ws:
         message = json.loads(raw)
+        now = time.perf_counter()
+        if message["type"] == "ack" and totals.measuring:
+            sent = table.sent.get(message["version"])
+            if sent is not None:
+                totals.acks.append(now - sent)
         if message["type"] not in ("state", "event"):
             continue
-        now = time.perf_counter()
         version, game = message["version"], message["game"]
         if message["type"] == "event" and totals.measuring:
             sent = table.sent.get(version)
@@ -249,11 +267,30 @@ async def play(
             totals.finished += seat == 0
             return
         if game["to_act"] == seat and game["legal"] and not totals.stop:
-            if think:
-                await asyncio.sleep(think)
-            table.sent[version + 1] = time.perf_counter()
             act = {"type": "act", "id": f"v{version}", "action": rng.choice(game["legal"])}
-            await ws.send(json.dumps(act))
+            turn = asyncio.create_task(send_later(ws, table, version + 1, act, totals, think))
+            turns.add(turn)
+            turn.add_done_callback(turns.discard)
+
+
+async def send_later(
+    ws: ClientConnection,
+    table: TableRun,
+    version: int,
+    act: dict[str, str],
+    totals: Totals,
+    think: float,
+) -> None:
+    """Send ``act`` (it makes ``version``) after ``think`` seconds. A task of its own, so
+    that the client reads on meanwhile: the ack of its last action, which comes after the
+    event that made it its turn again, is timed when it arrives, not after the thinking."""
+    if think:
+        await asyncio.sleep(think)
+    if totals.stop:
+        return
+    table.sent[version] = time.perf_counter()
+    with suppress(ConnectionClosed):
+        await ws.send(json.dumps(act))
 
 
 async def open_table(
@@ -315,15 +352,11 @@ async def load(
             for ws in sockets:
                 await ws.close()
         await asyncio.gather(*players, return_exceptions=True)
-    latencies = sorted(totals.latencies)
+    latencies, acks = sorted(totals.latencies), sorted(totals.acks)
     actions = max(1, totals.actions)
 
-    def percentile(q: float) -> float:
-        return (
-            latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
-            if latencies
-            else float("nan")
-        )
+    def percentile(q: float, values: list[float] = latencies) -> float:
+        return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
 
     return {
         "tables": tables,
@@ -336,6 +369,8 @@ async def load(
         "latency_ms_p50": percentile(0.50),
         "latency_ms_p99": percentile(0.99),
         "latency_ms_mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
+        "ack_ms_p50": percentile(0.50, acks),
+        "ack_ms_p99": percentile(0.99, acks),
         **{
             f"{part}_cpu_ms_per_action": (after[part] - before[part])
             * 1000
@@ -396,6 +431,15 @@ def main() -> None:
         "folder, and show where their CPU goes",
     )
     parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="the src folder of another tree: its server measured side by side with this one",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=3, help="with --baseline: rounds of one run each (default 3)"
+    )
+    parser.add_argument(
         "--worker-log",
         action="store_true",
         help="with --cluster: let the workers write their log here (default: silent)",
@@ -409,13 +453,59 @@ def main() -> None:
     if args.cluster:
         compare_workers(args)
         return
+    title = f"Server load: {args.tables} tables × {SEATS} WebSocket clients, one worker"
+    if args.baseline is not None:
+        compare_trees(args, title)
+        return
+    print_figures(title, one_process(args), args.json, digits=1)
+
+
+def one_process(args: argparse.Namespace, source: Path | None = None) -> dict[str, Any]:
+    """One run of the one-process server (of the tree whose ``src`` is ``source``; this
+    tree's if ``None``) on a fresh database."""
+    environment = None
+    if source is not None:
+        path = os.pathsep.join([str(source.resolve()), os.environ.get("PYTHONPATH", "")])
+        environment = {**os.environ, "PYTHONPATH": path}
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
-        with served(url) as (base, server):
+        if args.database_url is not None and source is not None:
+            raise SystemExit("--baseline runs on fresh SQLite databases only")
+        with served(url, environment) as (base, server):
             result = load_served(args, base, server)
     result["database"] = "sqlite" if args.database_url is None else url.split("://")[0]
-    title = f"Server load: {args.tables} tables × {SEATS} WebSocket clients, one worker"
-    print_figures(title, result, args.json, digits=1)
+    result["load_average_1min"] = os.getloadavg()[0]
+    return result
+
+
+def compare_trees(args: argparse.Namespace, title: str) -> None:
+    """``--runs`` rounds of a run of the ``--baseline`` tree then one of this tree; each
+    run's figures, then the median of each figure over the runs, side by side."""
+    runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "this tree": []}
+    for number in range(args.runs):
+        for name, source in (("baseline", args.baseline), ("this tree", None)):
+            result = one_process(args, source)
+            runs[name].append(result)
+            print_figures(f"{title}: {name}, run {number + 1}", result, None, digits=1)
+    medians = {
+        name: {
+            figure: statistics.median(run[figure] for run in results)
+            for figure, value in results[0].items()
+            if isinstance(value, int | float)
+        }
+        for name, results in runs.items()
+    }
+    table = Table(title=f"{title}: medians of {args.runs} runs each")
+    table.add_column("figure")
+    for name in medians:
+        table.add_column(name, justify="right")
+    for figure in medians["baseline"]:
+        table.add_row(figure.replace("_", " "), *(f"{m[figure]:.2f}" for m in medians.values()))
+    Console().print(table)
+    if args.json is not None:
+        command = " ".join(["benchmarks/server_load.py", *sys.argv[1:]])
+        figures = {"command": command, "runs": runs, "medians": medians}
+        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 
 
 def print_comparison(tables: int, results: dict[int, dict[str, Any]]) -> None:

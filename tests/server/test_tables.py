@@ -1,7 +1,8 @@
 """The table actor over a fake ``TablePort`` (no database, no sockets): joining, acting,
 a resent action, a bot's turn, the turn timer, the end of the game handed to the results
 (retried when storing it fails), an actor rebuilt from stored events, including one
-whose game is over but whose table still says playing, and a table renamed mid-game.
+whose game is over but whose table still says playing, a table renamed mid-game, and
+every event's text as each reader gets it.
 The hub over a real store: an unknown table leaves nothing behind, and a game whose end
 was never stored is finished when the hub starts."""
 
@@ -10,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import random
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -24,6 +27,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import Connection
 from raspisnoy.server.protocol import parse_client_message
 from raspisnoy.server.services.tables import Hub, TableActor, seat_names
+from raspisnoy.server.wire import encode, trick_json, view_json
 from raspisnoy.store import (
     ChatRow,
     EventRow,
@@ -358,3 +362,53 @@ def test_the_hub_ends_at_start_a_game_whose_end_was_lost_once_its_store_answers(
     profile = Players(store).profile(person.id)
     assert profile.figures.games == 1 and [r.games for r in profile.ratings] == [1, 1]
     store.close()
+
+
+class Texts(Connection):
+    """A connection that keeps the texts it is sent, as the socket would write them."""
+
+    def __init__(self, user: UserRow | None) -> None:
+        super().__init__(cast(WebSocket, None), user, 1000)
+        self.texts: list[str] = []
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.texts.append(message if isinstance(message, str) else encode(message))
+
+
+def test_every_event_text_is_the_encoded_event_with_each_readers_own_view() -> None:
+    """The actor encodes an event's shared part once and splices each seat's view into
+    it, on one public view per action: every seat and the spectator still get exactly
+    ``encode`` of the event with their own ``view_json`` as ``game`` (its last member),
+    and the closed trick as the public view has it."""
+
+    async def scenario() -> None:
+        people = ["anna", "boris", "vera", "gleb"]
+        port = FakePort(table_row(people))
+        actor = TableActor(port, port.table, [])
+        seats = [Texts(UserRow(user, user.title(), "guest")) for user in people]
+        watcher = Texts(None)
+        for connection in [*seats, watcher]:
+            await actor.call(partial(actor.join, connection))
+        await actor.call(lambda: actor.start("anna"))
+        rng, closed = random.Random(7), 0
+        while (game := actor.game) is not None and game.to_act is not None:
+            seat = game.to_act
+            action = rng.choice(game.legal_actions())
+            message = act(f"a{actor.version}", str(action))
+            await actor.call(partial(actor.receive, seats[seat], message))
+            after = actor.game
+            assert after is not None
+            for reader, connection in [*enumerate(seats), (None, watcher)]:
+                text = next(t for t in reversed(connection.texts) if '"type":"event"' in t)
+                event = json.loads(text)
+                assert text == encode(event)
+                assert list(event)[-1] == "game"
+                assert event["version"] == actor.version
+                assert event["game"] == view_json(after.view(reader))
+                if event["trick"] is not None and event["round"] is None:
+                    assert event["trick"] == trick_json(after.view(None).tricks[-1])
+                    closed += 1
+        assert closed > 0
+        await actor.close()
+
+    run(scenario)

@@ -343,9 +343,12 @@ def action_event(
     action: Action,
     by: str,
     deadline: float | None,
+    public: View | None = None,
 ) -> Json:
     """The ``event`` of ``action`` by ``seat`` (``by``: a person, "bot" or "stand-in"),
-    which took the game from ``before`` to ``after``, with the trick and round it closed."""
+    which took the game from ``before`` to ``after``, with the trick and round it closed.
+    ``public`` is ``after.view(None)`` if the caller has it already (the table actor,
+    which sends it to the spectators too): made here only if it is needed and not given."""
     # A round ends when the next one starts, the game ends, or a control round is to be
     # chosen; choosing one starts a round without ending any.
     number = before.round.number
@@ -355,9 +358,10 @@ def action_event(
         round_done = round_summary(after.rounds()[number - 1])
     trick_done = None
     if type(action) is Play and not after.trick.plays:  # the action closed a trick
-        trick_done = (
-            round_done["tricks"][-1] if round_done else trick_json(after.view(None).tricks[-1])
-        )
+        if round_done is not None:
+            trick_done = round_done["tricks"][-1]
+        else:
+            trick_done = trick_json((public or after.view(None)).tricks[-1])
     return event_message(
         version, {"seat": seat, "action": str(action), "by": by}, trick_done, round_done, deadline
     )

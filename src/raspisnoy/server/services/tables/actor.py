@@ -25,6 +25,7 @@ from raspisnoy.core import (
     IllegalActionError,
     InvalidInputError,
     NotYourTurnError,
+    View,
     parse_action,
     resolve_rules,
 )
@@ -454,24 +455,37 @@ class TableActor:
     def _broadcast_event(
         self, before: Game, after: Game, seat: int, action: Action, by: str
     ) -> None:
-        """Send every client the action and its own view after it (see ``protocol``)."""
-        shared = action_event(self.version, before, after, seat, action, by, self._deadline)
-        self._send_views(after, shared)
+        """Send every client the action and its own view after it (see ``protocol``).
+
+        The public view of the moment after is made once: the event takes a closed
+        trick from it, and every seat's view is built on its JSON (``_send_views``)."""
+        public = after.view(None)
+        shared = action_event(self.version, before, after, seat, action, by, self._deadline, public)
+        self._send_views(after, public, shared)
         if after.is_over:
             self._broadcast_table()
 
-    def _send_views(self, game: Game, shared: Json) -> None:
-        """Send each client ``shared`` with its seat's view; each seat's message is made
-        once, on one JSON of the public part of the game (``seat_view_json``)."""
+    def _send_views(self, game: Game, public: View, shared: Json) -> None:
+        """Send each client ``shared`` with its seat's view (``public`` is the spectators').
+
+        Each seat's message is made once, on one JSON of the public view
+        (``seat_view_json``), and ``shared`` is encoded once for all of them: a message is
+        its text with the seat's view spliced in as its last member, ``game``, the same
+        text as ``encode({**shared, "game": view})``."""
+        if not self._connections:
+            return
+        head = encode(shared)[:-1] + ',"game":'
+        public_json = view_json(public)
         encoded: dict[int | None, str] = {}
-        public: Json | None = None
         for connection in self._connections:
             seat = connection.seat
             if seat not in encoded:
-                if public is None:
-                    public = view_json(game.view(None))
-                own = public if seat is None else seat_view_json(seat, game.own_view(seat), public)
-                encoded[seat] = encode({**shared, "game": own})
+                own = (
+                    public_json
+                    if seat is None
+                    else seat_view_json(seat, game.own_view(seat), public_json)
+                )
+                encoded[seat] = head + encode(own) + "}"
             connection.send(encoded[seat])
 
     def _schedule_turn(self, *, retry: bool = False) -> None:
