@@ -11,6 +11,7 @@
 import { ApiError, get, post, put } from "./api.js";
 import { fill, language, t, tMaybe, tn } from "./i18n.js";
 import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
+import { failureMarkup } from "./offline.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { isSheetFragment, LinkError, sheetFragment, sheetOfFragment } from "./sheet_link.js";
 import { changeLocalSheet, createLocalSheet, localSheet, localSheets, unreachable, uploadLocalSheets, viewOfSheet } from "./sheet_local.js";
@@ -134,7 +135,8 @@ function showHome(view, app) {
       state.local = await localSheets();
       if (!state.stopped) screen.render();
     } catch (error) {
-      if (!state.stopped) view.innerHTML = `<p class="panel error">${esc(t("web.error.server", { detail: error.message }))}</p>`;
+      // No catalogue kept from an earlier visit and no server: the shell's "no connection".
+      if (!state.stopped) view.innerHTML = failureMarkup(error);
     }
   }
   window.addEventListener("online", load);
