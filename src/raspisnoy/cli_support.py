@@ -13,7 +13,8 @@ import json
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NoReturn, TypeVar
 
 import typer
 import typer.core
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from raspisnoy.core import Rules
 
 __all__ = [
+    "DataDir",
+    "DatabaseUrl",
     "LazyCommand",
     "LazyGroup",
     "fail",
@@ -33,6 +36,22 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+
+#: ``--data-dir`` and ``--database-url`` of the commands that open the server's database
+#: (found from them as ``raspisnoy serve`` finds it).
+DataDir = Annotated[
+    Path | None,
+    typer.Option(
+        help="Folder of the SQLite database (default: data).", envvar="RASPISNOY_DATA_DIR"
+    ),
+]
+DatabaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        help="SQLAlchemy URL (default: SQLite in the data directory).",
+        envvar="RASPISNOY_DATABASE_URL",
+    ),
+]
 
 
 def fail(message: str) -> NoReturn:

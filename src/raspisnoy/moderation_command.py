@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from raspisnoy.cli_support import fail
+from raspisnoy.cli_support import DatabaseUrl, DataDir, fail
 
 if TYPE_CHECKING:
     from raspisnoy.store import Moderation
@@ -30,19 +30,6 @@ moderators_app = typer.Typer(
     add_completion=False,
 )
 
-DataDir = Annotated[
-    Path | None,
-    typer.Option(
-        help="Folder of the SQLite database (default: data).", envvar="RASPISNOY_DATA_DIR"
-    ),
-]
-DatabaseUrl = Annotated[
-    str | None,
-    typer.Option(
-        help="SQLAlchemy URL (default: SQLite in the data directory).",
-        envvar="RASPISNOY_DATABASE_URL",
-    ),
-]
 Name = Annotated[str, typer.Argument(help="The account's user name.")]
 
 

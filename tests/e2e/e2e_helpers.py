@@ -4,11 +4,13 @@ make one move."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import Browser, Page, ViewportSize
 from server_process import ServerProcess
 
 
@@ -131,6 +133,29 @@ BLOCKING = {"serious", "critical"}
 
 #: The page-side check of ``layout_problems`` (a JavaScript function of no arguments).
 _LAYOUT_PROBLEMS = (Path(__file__).parent / "layout_problems.js").read_text(encoding="utf-8")
+
+
+@contextmanager
+def russian_phones(
+    browser: Browser, base_url: str, count: int, **options: Any
+) -> Iterator[list[Page]]:
+    """``count`` visitors on small Russian touch phones, each with its own cookies
+    (``options`` add to their contexts); their pages' errors are collected, and none may
+    have happened by the time the phones are put away."""
+    contexts = [
+        browser.new_context(
+            base_url=base_url, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True, **options
+        )
+        for _ in range(count)
+    ]
+    pages = [context.new_page() for context in contexts]
+    errors: list[str] = []
+    for page in pages:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    yield pages
+    for context in contexts:
+        context.close()
+    assert errors == []
 
 
 def layout_problems(page: Page) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from e2e_helpers import PHONE_SMALL, check_screen, enter
+from e2e_helpers import check_screen, enter, russian_phones
 from playwright.sync_api import Browser, Page
 from test_browser_chat import HOOKS
 
@@ -17,18 +17,8 @@ from test_browser_chat import HOOKS
 @pytest.fixture
 def two_phones(browser: Browser, server: str) -> Iterator[list[Page]]:
     """Two Russian visitors on small touch phones, with the pages' errors collected."""
-    contexts = [
-        browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True)
-        for _ in range(2)
-    ]
-    pages = [context.new_page() for context in contexts]
-    errors: list[str] = []
-    for page in pages:
-        page.on("pageerror", lambda error: errors.append(str(error)))
-    yield pages
-    for context in contexts:
-        context.close()
-    assert errors == []
+    with russian_phones(browser, server, 2) as pages:
+        yield pages
 
 
 def user_id(page: Page) -> str:

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_helpers import PHONE_SMALL, check_screen
-from playwright.sync_api import Browser, BrowserContext, Page
+from e2e_helpers import check_screen, russian_phones
+from playwright.sync_api import Browser, Page
 from server_process import ServerProcess
 
 PASSWORD = "correct horse battery"
@@ -24,24 +24,8 @@ PASSWORD = "correct horse battery"
 def phones(browser: Browser, own_server: ServerProcess) -> Iterator[list[Page]]:
     """Three people on small Russian touch phones (own cookies each): the reporter, the
     reported player and the moderator; errors of their pages collected."""
-    contexts: list[BrowserContext] = [
-        browser.new_context(
-            base_url=own_server.url,
-            locale="ru-RU",
-            viewport=PHONE_SMALL,
-            has_touch=True,
-            reduced_motion="reduce",
-        )
-        for _ in range(3)
-    ]
-    pages = [context.new_page() for context in contexts]
-    errors: list[str] = []
-    for page in pages:
-        page.on("pageerror", lambda error: errors.append(str(error)))
-    yield pages
-    for context in contexts:
-        context.close()
-    assert errors == []
+    with russian_phones(browser, own_server.url, 3, reduced_motion="reduce") as pages:
+        yield pages
 
 
 def registered(page: Page, username: str) -> None:

@@ -8,7 +8,7 @@ import json
 
 import httpx
 from server_helpers import Api, Player, Server
-from test_clubs import account, finished, new_club, page, refusal
+from test_clubs import account, bots_game, finished, new_club, page, refusal
 from test_protocol import close_of
 
 
@@ -17,15 +17,7 @@ def club_table(server: Server) -> tuple[Api, Api, dict[str, str], str]:
     owner, member = account(server, "owner"), account(server, "member")
     club = new_club(owner)
     assert member.post(f"/api/clubs/join/{club['invite']}").status_code == 200
-    table = member.post(
-        f"/api/clubs/{club['id']}/tables",
-        players=3,
-        bots="random",
-        stand_in="random",
-        bot_delay_ms=0,
-        turn_seconds=0,
-        spectator_chat=True,
-    ).json()
+    table = bots_game(member, club["id"], spectator_chat=True).json()
     assert member.post(f"/api/tables/{table['id']}/start").status_code == 200
     finished(member, table["id"])
     return owner, member, club, table["id"]

@@ -151,6 +151,20 @@ def test_a_private_club_is_hidden_from_everyone_not_in_it(server: Server) -> Non
     assert page(anna, club["id"]).json()["private"] is True
 
 
+def bots_game(member: Api, club_id: str, **fields: Any) -> httpx.Response:
+    """``member`` makes a club table of three seats filled by random bots that play with
+    no delay and no turn clock, so a started game ends in seconds; ``fields`` add to it."""
+    return member.post(
+        f"/api/clubs/{club_id}/tables",
+        players=3,
+        bots="random",
+        stand_in="random",
+        bot_delay_ms=0,
+        turn_seconds=0,
+        **fields,
+    )
+
+
 def finished(api: Api, table_id: str, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while api.http.get(f"/api/tables/{table_id}").json()["status"] != "over":
@@ -162,14 +176,7 @@ def test_club_games_make_the_leaderboard_and_stay_after_leaving(server: Server) 
     owner, anna = account(server, "owner"), account(server, "anna")
     club = new_club(owner)
     assert anna.post(f"/api/clubs/join/{club['invite']}").status_code == 200
-    made = anna.post(
-        f"/api/clubs/{club['id']}/tables",
-        players=3,
-        bots="random",
-        stand_in="random",
-        bot_delay_ms=0,
-        turn_seconds=0,
-    )
+    made = bots_game(anna, club["id"])
     assert made.status_code == 201, made.text
     table = made.json()
     assert table["public"] is False and table["rules"]["custom_plan"] == ["1"]  # house rules

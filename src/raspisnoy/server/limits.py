@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
+from raspisnoy.server.expiring import REFRESH, refresh_members
 
 __all__ = ["BodyLimit", "Limits", "RedisSocketCounts", "SocketCounts"]
 
@@ -157,19 +158,6 @@ redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[2]), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 """
-# KEYS: sorted sets; ARGV[1]: lifetime in ms, then one member per key: each socket that
-# is still open lives on (a member released meanwhile is not added back: ZADD XX).
-_REFRESH = """
-local now = redis.call('TIME')
-local until_ms = now[1] * 1000 + math.floor(now[2] / 1000) + tonumber(ARGV[1])
-for i, key in ipairs(KEYS) do
-  redis.call('ZADD', key, 'XX', until_ms, ARGV[i + 1])
-  redis.call('PEXPIRE', key, ARGV[1])
-end
-return #KEYS
-"""
-#: Most sockets refreshed by one script call (keeps each call short for Redis).
-_REFRESH_BATCH = 1000
 
 
 class RedisSocketCounts(SocketCounts):
@@ -188,7 +176,7 @@ class RedisSocketCounts(SocketCounts):
         self._name = name
         self._lifetime_ms = int(lifetime * 1000)
         self._acquire = redis.register_script(_ACQUIRE)
-        self._refresh = redis.register_script(_REFRESH)
+        self._refresh = redis.register_script(REFRESH)
         self._numbers = itertools.count()
         #: The members this worker holds, by key.
         self._held: dict[str, list[str]] = {}
@@ -239,9 +227,6 @@ class RedisSocketCounts(SocketCounts):
             await asyncio.sleep(self._lifetime_ms / 3000)
             held = [(_SOCKETS + key, m) for key, members in self._held.items() for m in members]
             try:
-                for start in range(0, len(held), _REFRESH_BATCH):
-                    batch = held[start : start + _REFRESH_BATCH]
-                    keys, members = [k for k, _ in batch], [m for _, m in batch]
-                    await self._refresh(keys=keys, args=[self._lifetime_ms, *members])
+                await refresh_members(self._refresh, held, self._lifetime_ms)
             except (RedisError, OSError) as error:
                 _log.warning("cannot refresh the socket counts: %s", error)

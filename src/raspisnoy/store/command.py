@@ -18,23 +18,9 @@ from typing import Annotated, Any
 
 import typer
 
-from raspisnoy.cli_support import fail
+from raspisnoy.cli_support import DatabaseUrl, DataDir, fail
 
 __all__ = ["backup_command", "restore_command"]
-
-DataDir = Annotated[
-    Path | None,
-    typer.Option(
-        help="Folder of the SQLite database (default: data).", envvar="RASPISNOY_DATA_DIR"
-    ),
-]
-DatabaseUrl = Annotated[
-    str | None,
-    typer.Option(
-        help="SQLAlchemy URL (default: SQLite in the data directory).",
-        envvar="RASPISNOY_DATABASE_URL",
-    ),
-]
 
 
 def backup_command(

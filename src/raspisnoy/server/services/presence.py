@@ -29,6 +29,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from raspisnoy.server.broadcast import Broadcast
+from raspisnoy.server.expiring import REFRESH, refresh_members
 from raspisnoy.store import TableRow, UserRow
 
 __all__ = ["NOTICES_CHANNEL", "Place", "Presence", "Reachable", "RedisPresence"]
@@ -45,17 +46,6 @@ redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[1]), ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 """
-# KEYS: sorted sets; ARGV[1]: lifetime in ms, then one member per key, each of a socket
-# still open (one that left meanwhile is not added back: ZADD XX).
-_REFRESH = """
-local now = redis.call('TIME')
-local until_ms = now[1] * 1000 + math.floor(now[2] / 1000) + tonumber(ARGV[1])
-for i, key in ipairs(KEYS) do
-  redis.call('ZADD', key, 'XX', until_ms, ARGV[i + 1])
-  redis.call('PEXPIRE', key, ARGV[1])
-end
-return #KEYS
-"""
 # KEYS: sorted sets; the members of each that have not expired (expired ones removed).
 _READ = """
 local now = redis.call('TIME')
@@ -67,8 +57,6 @@ for i, key in ipairs(KEYS) do
 end
 return found
 """
-#: Most sockets refreshed by one script call (keeps each call short for Redis).
-_BATCH = 1000
 
 
 class Reachable(Protocol):
@@ -164,7 +152,7 @@ class RedisPresence(Presence):
         self._name = name
         self._lifetime_ms = int(lifetime * 1000)
         self._arrive = redis.register_script(_ARRIVE)
-        self._refresh = redis.register_script(_REFRESH)
+        self._refresh = redis.register_script(REFRESH)
         self._read = redis.register_script(_READ)
         self._numbers = itertools.count()
         #: The member of each socket of this worker, with its person's key.
@@ -219,11 +207,7 @@ class RedisPresence(Presence):
 
     async def refresh(self) -> None:
         """Give every socket of this worker its whole lifetime again (one round)."""
-        held = list(self._members.values())
-        for start in range(0, len(held), _BATCH):
-            batch = held[start : start + _BATCH]
-            keys, members = [k for k, _ in batch], [m for _, m in batch]
-            await self._refresh(keys=keys, args=[self._lifetime_ms, *members])
+        await refresh_members(self._refresh, list(self._members.values()), self._lifetime_ms)
 
     async def _refreshing(self) -> None:
         while True:
