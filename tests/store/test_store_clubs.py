@@ -3,6 +3,8 @@ every change of state, the directory without private clubs, and club tables."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from store_helpers import people, table_of
 
@@ -85,3 +87,30 @@ def test_club_tables(store: Store) -> None:
     members, tables, results = clubs.page(club_id)
     assert [m.user_id for m in members] == [owner.id, stranger.id]
     assert [row.table_id for row in tables] == [table.id] and results == []
+
+
+def test_a_mute_holds_at_the_club_tables_until_it_ends(store: Store) -> None:
+    owner, anna = people(store, "Owner", "Anna")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    other_club = new_club(clubs, anna.id, "Other")
+    clubs.set_member(club_id, anna.id, role="member", state="member")
+    table, elsewhere, plain = (table_of(store, owner, public=False) for _ in range(3))
+    clubs.add_table(club_id, table.id)
+    clubs.add_table(other_club, elsewhere.id)
+    assert clubs.table_mute(table.id, anna.id) is None
+    until = datetime.now(UTC) + timedelta(hours=1)
+    clubs.mute(club_id, anna.id, until)
+    assert clubs.table_mute(table.id, anna.id) == until
+    assert clubs.table_mute(table.id, owner.id) is None
+    assert clubs.table_mute(elsewhere.id, anna.id) is None  # her own club did not mute her
+    assert clubs.table_mute(plain.id, anna.id) is None
+    assert clubs.table_mute(table.id, anna.id, now=until) is None  # over at its end
+    assert [m.muted_until for m in clubs.members(club_id)] == [None, until]
+    clubs.mute(club_id, anna.id, None)
+    assert clubs.table_mute(table.id, anna.id) is None
+    assert clubs.member(club_id, anna.id) == clubs.members(club_id)[1]
+    clubs.mute(club_id, anna.id, datetime.now(UTC) - timedelta(seconds=1))
+    assert clubs.members(club_id)[1].muted_until is None  # a past mute is shown as none
+    with pytest.raises(NotFoundError):
+        clubs.mute(club_id, "nobody", until)

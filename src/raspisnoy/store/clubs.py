@@ -9,7 +9,8 @@ business (``raspisnoy.server.services.clubs``), not this module's.
 from __future__ import annotations
 
 import secrets
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -19,7 +20,14 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from raspisnoy.store.models import Club, ClubMember, ClubTable, GameResult, GameTable, User
-from raspisnoy.store.repository import NotFoundError, Store, StoreError, new_id, transaction
+from raspisnoy.store.repository import (
+    NotFoundError,
+    Store,
+    StoreError,
+    new_id,
+    transaction,
+    utc_or_none,
+)
 
 __all__ = [
     "ClubNameTakenError",
@@ -52,13 +60,15 @@ class ClubRow:
 
 @dataclass(frozen=True, slots=True)
 class MemberRow:
-    """A person's place in a club, with their nickname now."""
+    """A person's place in a club, with their nickname now, and until when the club's
+    admins muted them in its tables' chat (``None``: not muted, or no longer)."""
 
     user_id: str
     nickname: str
     role: str
     state: str
     since: datetime
+    muted_until: datetime | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,19 +129,47 @@ class ClubStore:
             owner_id=owner_id,
             created_at=datetime.now(UTC),
         )
+        with self._naming(name, None) as session:
+            session.add(club)
+            session.flush()
+            session.add(_member(club.id, owner_id, "owner", "member"))
+        return _club_row(club)
+
+    def update(
+        self,
+        club_id: str,
+        *,
+        name: str,
+        description: str,
+        language: str,
+        rules: dict[str, Any],
+        private: bool,
+    ) -> ClubRow:
+        """The club with new settings; ``NotFoundError`` if there is none, and
+        ``ClubNameTakenError`` (nothing changed) if another club has the name."""
+        with self._naming(name, club_id) as session:
+            club = session.get(Club, club_id)
+            if club is None:
+                raise NotFoundError(f"no club {club_id!r}")
+            club.name, club.name_key, club.description = name, name.casefold(), description
+            club.language, club.rules, club.private = language, rules, private
+        return _club_row(club)
+
+    @contextmanager
+    def _naming(self, name: str, club_id: str | None) -> Iterator[Session]:
+        """A transaction that gives a club (``club_id``, or a new one) ``name``: it raises
+        ``ClubNameTakenError`` (nothing stored) if another club has the name, whatever
+        the case, or takes it meanwhile; other database errors → ``StoreError``."""
+        taken = select(Club.id).where(Club.name_key == name.casefold(), Club.id != club_id)
         try:
             with self._sessions.begin() as session:
-                taken = select(Club.id).where(Club.name_key == club.name_key)
                 if session.scalar(taken) is not None:
                     raise ClubNameTakenError(f"a club is already named {name!r}")
-                session.add(club)
-                session.flush()
-                session.add(_member(club.id, owner_id, "owner", "member"))
+                yield session
         except IntegrityError:  # the same name, stored by another request meanwhile
             raise ClubNameTakenError(f"a club is already named {name!r}") from None
         except SQLAlchemyError as error:
             raise StoreError(f"database error: {error.__class__.__name__}") from None
-        return _club_row(club)
 
     def by_invite(self, code: str) -> ClubRow:
         """The club whose join link carries ``code``; ``NotFoundError`` if none."""
@@ -200,6 +238,29 @@ class ClubStore:
                 if found.state != state:
                     found.since = datetime.now(UTC)
                 found.role, found.state = role, state
+
+    def mute(self, club_id: str, user_id: str, until: datetime | None) -> None:
+        """Mute the person in the chat of the club's tables until ``until`` (``None``:
+        unmute). Their place must exist (``NotFoundError`` if not)."""
+        with self._session() as session:
+            found = session.get(ClubMember, (club_id, user_id))
+            if found is None:
+                raise NotFoundError(f"no one {user_id!r} in club {club_id!r}")
+            found.muted_until = until
+
+    def table_mute(
+        self, table_id: str, user_id: str, now: datetime | None = None
+    ) -> datetime | None:
+        """Until when the club the table was opened in muted the person in its chat, if
+        that is after ``now`` (default: now); ``None`` for any other table or person."""
+        query = (
+            select(ClubMember.muted_until)
+            .join(ClubTable, ClubTable.club_id == ClubMember.club_id)
+            .where(ClubTable.table_id == table_id, ClubMember.user_id == user_id)
+        )
+        with self._session() as session:
+            until = utc_or_none(session.scalar(query))
+        return until if until is not None and until > (now or datetime.now(UTC)) else None
 
     def add_table(self, club_id: str, table_id: str) -> None:
         """Mark the table as opened in the club."""
@@ -279,12 +340,33 @@ def _member(club_id: str, user_id: str, role: str, state: str) -> ClubMember:
 def _members_query() -> Any:
     """Places in clubs with their people's nicknames."""
     return select(
-        ClubMember.user_id, User.nickname, ClubMember.role, ClubMember.state, ClubMember.since
+        ClubMember.user_id,
+        User.nickname,
+        ClubMember.role,
+        ClubMember.state,
+        ClubMember.since,
+        ClubMember.muted_until,
     ).join(User, User.id == ClubMember.user_id)
 
 
-def _member_row(user_id: str, nickname: str, role: str, state: str, since: datetime) -> MemberRow:
-    return MemberRow(user_id, nickname, role, state, since)
+def _member_row(
+    user_id: str,
+    nickname: str,
+    role: str,
+    state: str,
+    since: datetime,
+    muted_until: datetime | None,
+) -> MemberRow:
+    """A place, its mute kept only while it lasts (the past one is no one's business)."""
+    until = utc_or_none(muted_until)
+    return MemberRow(
+        user_id,
+        nickname,
+        role,
+        state,
+        since,
+        until if until and until > datetime.now(UTC) else None,
+    )
 
 
 def _club_row(club: Club) -> ClubRow:

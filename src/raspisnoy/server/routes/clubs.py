@@ -1,6 +1,7 @@
 """Clubs (docs/clubs.md, docs/PROTOCOL.md "Clubs"): the directory, a new club, a club's
-page as its caller may see it, joining by invite or by request, leaving, an admin's acts
-on a member, and the club's tables. The clubs service decides who may do what."""
+page as its caller may see it, its settings changed by its admins, joining by invite or
+by request, leaving, an admin's acts on a member (a mute in the chat of the club's tables
+among them), and the club's tables. The clubs service decides who may do what."""
 
 from typing import Any
 
@@ -11,7 +12,9 @@ from raspisnoy.server.services.clubs import Manage
 from raspisnoy.server.wire import (
     ClubCardOut,
     ClubIn,
+    ClubMuteIn,
     ClubOut,
+    ClubSettingsIn,
     ClubsOut,
     TableIn,
     TableOut,
@@ -46,6 +49,14 @@ async def club_page(club_id: str, user: OptionalUser, services: ServicesDep) -> 
     return ClubOut.of(await services.clubs.view(club_id, user))
 
 
+@router.patch("/{club_id}", response_model=ClubOut)
+async def change_club(
+    club_id: str, body: ClubSettingsIn, user: CurrentUser, services: ServicesDep
+) -> ClubOut:
+    """An admin changes the club's name, description, language, visibility or rules."""
+    return ClubOut.of(await services.clubs.change(club_id, user, body))
+
+
 @router.post("/{club_id}/request", response_model=ClubOut)
 async def ask_to_join(club_id: str, user: CurrentUser, services: ServicesDep) -> ClubOut:
     """Ask to join a club that is not private; its admins accept or decline."""
@@ -56,6 +67,20 @@ async def ask_to_join(club_id: str, user: CurrentUser, services: ServicesDep) ->
 async def leave(club_id: str, user: CurrentUser, services: ServicesDep) -> ClubOut:
     """Leave the club, or take back a request to join; one's games stay in its history."""
     return ClubOut.of(await services.clubs.leave(club_id, user))
+
+
+@router.post("/{club_id}/members/{member_id}/mute", response_model=ClubOut)
+async def mute(
+    club_id: str, member_id: str, body: ClubMuteIn, user: CurrentUser, services: ServicesDep
+) -> ClubOut:
+    """An admin mutes a member in the chat of the club's tables for some minutes."""
+    return ClubOut.of(await services.clubs.mute(club_id, user, member_id, body))
+
+
+@router.delete("/{club_id}/members/{member_id}/mute", response_model=ClubOut)
+async def unmute(club_id: str, member_id: str, user: CurrentUser, services: ServicesDep) -> ClubOut:
+    """An admin lifts a member's mute in the club's tables' chat."""
+    return ClubOut.of(await services.clubs.mute(club_id, user, member_id, None))
 
 
 @router.post("/{club_id}/members/{member_id}/{what}", response_model=ClubOut)

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from raspisnoy.core import DEFAULT_PRESET
+from raspisnoy.server.wire.requests import MAX_MINUTES
 from raspisnoy.store import ClubRow, ClubTableRow, MemberRow
 
 __all__ = [
@@ -19,9 +20,12 @@ __all__ = [
     "ClubGame",
     "ClubGameOut",
     "ClubIn",
+    "ClubMuteIn",
+    "ClubMutedOut",
     "ClubOut",
     "ClubPersonOut",
     "ClubSeatOut",
+    "ClubSettingsIn",
     "ClubTableOut",
     "ClubView",
     "ClubsOut",
@@ -40,6 +44,26 @@ class ClubIn(BaseModel):
     language: Literal["ru", "uk", "en"] = "ru"
     rules: str | dict[str, Any] = DEFAULT_PRESET
     private: bool = False
+
+
+class ClubSettingsIn(BaseModel):
+    """New settings of a club (its admins'): each field sent replaces the club's, each
+    left out (or ``null``) stays as it is."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str | None = Field(default=None, max_length=200)
+    description: str | None = Field(default=None, max_length=500)
+    language: Literal["ru", "uk", "en"] | None = None
+    rules: str | dict[str, Any] | None = None
+    private: bool | None = None
+
+
+class ClubMuteIn(BaseModel):
+    """An admin's mute of a member in the chat of the club's tables, for ``minutes``
+    (a minute to a year, as a moderator's)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    minutes: int = Field(ge=1, le=MAX_MINUTES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +105,7 @@ class ClubView:
     invite_code: str | None  # admins
     requests: tuple[MemberRow, ...] | None  # admins
     banned: tuple[MemberRow, ...] | None  # admins
+    muted: tuple[MemberRow, ...] | None  # admins: the members muted in the tables' chat now
 
 
 class _Out(BaseModel):
@@ -119,6 +144,19 @@ class ClubPersonOut(_Out):
     @classmethod
     def of(cls, row: MemberRow) -> ClubPersonOut:
         return cls(user_id=row.user_id, name=row.nickname, since=row.since)
+
+
+class ClubMutedOut(_Out):
+    """A member muted in the chat of the club's tables, and until when: for its admins."""
+
+    user_id: str
+    name: str
+    until: datetime
+
+    @classmethod
+    def of(cls, row: MemberRow) -> ClubMutedOut:
+        assert row.muted_until is not None, "only a muted member is listed"
+        return cls(user_id=row.user_id, name=row.nickname, until=row.muted_until)
 
 
 class ClubTableOut(_Out):
@@ -178,6 +216,7 @@ class ClubOut(_Out):
     invite: str | None
     requests: list[ClubPersonOut] | None
     banned: list[ClubPersonOut] | None
+    muted: list[ClubMutedOut] | None
 
     @classmethod
     def of(cls, view: ClubView) -> ClubOut:
@@ -203,6 +242,7 @@ class ClubOut(_Out):
             invite=view.invite_code,
             requests=each(view.requests, ClubPersonOut),
             banned=each(view.banned, ClubPersonOut),
+            muted=each(view.muted, ClubMutedOut),
         )
 
 
