@@ -180,3 +180,33 @@ def test_an_admin_changes_the_club_settings_with_the_rules_options(
         )
         assert owner.request.get(f"/api/clubs/{club_id}").json()["name"] == f"Клуб правил {tag}"
         assert problems == []
+
+
+def test_the_directory_is_searched_by_name_and_paged(browser: Browser, server: str) -> None:
+    tag = uuid.uuid4().hex[:6]
+    with russian_phones(browser, server, 1, reduced_motion="reduce") as (visitor,):
+        registered(visitor, f"vera_{tag}")
+        for number in range(27):  # a page is 25 clubs
+            made = visitor.request.post("/api/clubs", data={"name": f"Двор {tag} {number:02}"})
+            assert made.status == 201, made.text()
+        private = {"name": f"Двор {tag} тайный", "private": True}
+        assert visitor.request.post("/api/clubs", data=private).status == 201
+        visitor.goto("/?clubs")
+        visitor.fill("form.club-search input[name=search]", f"ДВОР {tag}")
+        visitor.press("form.club-search input[name=search]", "Enter")
+        visitor.wait_for_function(
+            "n => document.querySelectorAll('.club-found .club-list li').length === n", arg=25
+        )
+        problems = check_screen(visitor, "club-directory")
+        visitor.screenshot(path=f"/tmp/clubs-directory-{tag}.png")
+        visitor.click(".club-found button.more")
+        visitor.wait_for_function(
+            "n => document.querySelectorAll('.club-found .club-list li').length === n", arg=27
+        )
+        assert visitor.locator(".club-found button.more").count() == 0
+        names = visitor.locator(".club-found .club-list li a").all_inner_texts()
+        assert names == [f"Двор {tag} {number:02}" for number in range(27)]  # none private
+        visitor.fill("form.club-search input[name=search]", f"нет такого {tag}")
+        visitor.press("form.club-search input[name=search]", "Enter")
+        visitor.wait_for_selector(".club-found :text('Открытых клубов с таким названием нет.')")
+        assert problems == []

@@ -5,6 +5,7 @@ socket, exactly as a table that does not exist; a private club is not found at a
 from __future__ import annotations
 
 import json
+import uuid
 
 import httpx
 from server_helpers import Api, Player, Server
@@ -113,3 +114,24 @@ def test_who_is_muted_is_the_admins_only(server: Server) -> None:
 
     assert answers(club["id"]) == answers("no-such-club")
     assert {status for status, _ in answers(club["id"])} == {404}
+
+
+def test_a_private_club_is_never_in_the_directory(server: Server) -> None:
+    owner, member = account(server, "owner"), account(server, "member")
+    tag = uuid.uuid4().hex[:8]
+    club = new_club(owner, name=f"Скрытый {tag}", private=True)
+    assert member.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    for caller in (httpx.Client(base_url=server.base), owner.http, member.http):
+        found = caller.get("/api/clubs", params={"search": club["name"]})
+        nothing = caller.get("/api/clubs", params={"search": f"Нет такого {tag}"})
+        assert found.status_code == nothing.status_code == 200
+        assert found.text == nothing.text == '{"clubs":[],"next":null}'
+        cursor, pages = None, []
+        while True:  # every page of the whole directory
+            params = {"size": 100} | ({"after": cursor} if cursor else {})
+            body = caller.get("/api/clubs", params=params).json()
+            pages.append(json.dumps(body, ensure_ascii=False))
+            cursor = body["next"]
+            if cursor is None:
+                break
+        assert all(club["id"] not in text and tag not in text for text in pages)

@@ -322,3 +322,44 @@ def test_bad_settings_are_refused_and_change_nothing(server: Server) -> None:
     assert page(owner, club["id"]).text == before
     secret = new_club(owner, private=True)  # to an outsider a private club does not exist
     refusal(change(outsider, secret["id"], name="Моё"), 404, "not_found")
+
+
+def directory(server: Server, **params: Any) -> httpx.Response:
+    return httpx.get(f"{server.base}/api/clubs", params=params)
+
+
+def test_the_directory_is_searched_by_name_and_paged_by_cursor(server: Server) -> None:
+    tag = uuid.uuid4().hex[:8]
+    owner, anna, boris = (account(server, n) for n in ("owner", "anna", "boris"))
+    names = [f"{word} {tag}" for word in ("Альфа", "Бета", "Гамма", "Дельта", "Эпсилон")]
+    clubs = {name: new_club(owner, name=name) for name in names}
+    new_club(owner, name=f"Тайный {tag}", private=True)
+    for person in (anna, boris):  # Гамма: three members; Бета: two
+        assert person.post(f"/api/clubs/join/{clubs[names[2]]['invite']}").status_code == 200
+    assert anna.post(f"/api/clubs/join/{clubs[names[1]]['invite']}").status_code == 200
+    expected = [names[2], names[1], names[0], names[3], names[4]]
+
+    seen: list[str] = []
+    cursor: str | None = None
+    for _ in range(3):  # pages of two: 2 + 2 + 1
+        answer = directory(
+            server, search=tag.upper(), size=2, **({"after": cursor} if cursor else {})
+        )
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        seen += [club["name"] for club in body["clubs"]]
+        cursor = body["next"]
+    assert seen == expected and cursor is None
+    counts = {c["name"]: c["member_count"] for c in directory(server, search=tag).json()["clubs"]}
+    assert counts == {names[0]: 1, names[1]: 2, names[2]: 3, names[3]: 1, names[4]: 1}
+    only = directory(server, search=f"гамма {tag}").json()
+    assert ([c["name"] for c in only["clubs"]], only["next"]) == ([names[2]], None)
+    assert directory(server, search=f"%{tag}").json()["clubs"] == []  # no wildcard
+
+
+def test_bad_directory_requests_are_refused(server: Server) -> None:
+    refusal(directory(server, after="not a cursor"), 422, "invalid")
+    refusal(directory(server, after="x:name"), 422, "invalid")
+    refusal(directory(server, size=0), 422, "bad_field")
+    refusal(directory(server, size=101), 422, "bad_field")
+    refusal(directory(server, search="x" * 65), 422, "bad_field")

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from store_helpers import people, table_of
 
-from raspisnoy.store import ClubNameTakenError, ClubStore, NotFoundError, Store
+from raspisnoy.store import ClubNameTakenError, ClubStore, DirectoryKey, NotFoundError, Store
 
 
 def new_club(clubs: ClubStore, owner_id: str, name: str, *, private: bool = False) -> str:
@@ -69,6 +69,11 @@ def test_the_directory_lists_clubs_that_are_not_private(store: Store) -> None:
     new_club(clubs, owner.id, "Hidden", private=True)
     clubs.set_member(big, anna.id, role="member", state="member")
     assert [(club.id, count) for club, count in clubs.directory()] == [(big, 2), (small, 1)]
+    assert [club.id for club, _ in clubs.directory("SMA")] == [small]
+    assert [club.id for club, _ in clubs.directory("_")] == []  # no wildcard
+    assert [club.id for club, _ in clubs.directory(limit=1)] == [big]
+    assert [club.id for club, _ in clubs.directory(after=DirectoryKey(2, "big"))] == [small]
+    assert [club.id for club, _ in clubs.directory(after=DirectoryKey(1, "small"))] == []
 
 
 def test_club_tables(store: Store) -> None:

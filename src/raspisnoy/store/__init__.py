@@ -13,6 +13,7 @@ from raspisnoy.store.clubs import (
     ClubRow,
     ClubStore,
     ClubTableRow,
+    DirectoryKey,
     MemberRow,
 )
 from raspisnoy.store.friends import FriendRow, FriendsRepository
@@ -81,6 +82,7 @@ __all__ = [
     "ClubRow",
     "ClubStore",
     "ClubTableRow",
+    "DirectoryKey",
     "EventRow",
     "FencedError",
     "Figures",

@@ -35,6 +35,7 @@ __all__ = [
     "ClubRow",
     "ClubStore",
     "ClubTableRow",
+    "DirectoryKey",
     "MemberRow",
 ]
 
@@ -56,6 +57,15 @@ class ClubRow:
     invite_code: str
     owner_id: str
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DirectoryKey:
+    """Where a club stands in the directory: by member count, the biggest first, ties by
+    name (folded). A page is asked for as the clubs after one of these."""
+
+    members: int
+    name_key: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,23 +189,35 @@ class ClubStore:
                 raise NotFoundError("no club has this invite")
             return _club_row(club)
 
-    def directory(self, limit: int = 100) -> list[tuple[ClubRow, int]]:
-        """The clubs that are not private, with their member counts, the biggest first."""
+    def directory(
+        self, search: str = "", after: DirectoryKey | None = None, limit: int = 100
+    ) -> list[tuple[ClubRow, int]]:
+        """The clubs that are not private, with their member counts, the biggest first
+        (ties by name): those whose name holds ``search`` (whatever the case), the
+        ``limit`` after the line ``after`` (keyset pagination, as the leaderboard's)."""
         members = (
             select(ClubMember.club_id, func.count().label("members"))
             .where(ClubMember.state == "member")
             .group_by(ClubMember.club_id)
             .subquery()
         )
+        count = members.c.members
         query = (
-            select(Club, members.c.members)
+            select(Club, count)
             .join(members, members.c.club_id == Club.id)
             .where(Club.private.is_(False))
-            .order_by(members.c.members.desc(), Club.name_key)
+            .order_by(count.desc(), Club.name_key)
             .limit(limit)
         )
+        if search:
+            query = query.where(Club.name_key.contains(search.casefold(), autoescape=True))
+        if after is not None:
+            query = query.where(
+                (count < after.members)
+                | ((count == after.members) & (Club.name_key > after.name_key))
+            )
         with self._session() as session:
-            return [(_club_row(club), count) for club, count in session.execute(query)]
+            return [(_club_row(club), members) for club, members in session.execute(query)]
 
     def member(self, club_id: str, user_id: str) -> MemberRow | None:
         """The person's place in the club, or ``None`` if they never had one."""

@@ -3,9 +3,9 @@ page as its caller may see it, its settings changed by its admins, joining by in
 by request, leaving, an admin's acts on a member (a mute in the chat of the club's tables
 among them), and the club's tables. The clubs service decides who may do what."""
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from raspisnoy.server.deps import CurrentUser, OptionalUser, ServicesDep
 from raspisnoy.server.services.clubs import Manage
@@ -25,10 +25,18 @@ router = APIRouter(prefix="/api/clubs", tags=["clubs"])
 
 
 @router.get("", response_model=ClubsOut)
-async def directory(services: ServicesDep) -> ClubsOut:
-    """The clubs anyone may find (not private), the biggest first."""
-    clubs = await services.clubs.directory()
-    return ClubsOut(clubs=[ClubCardOut.of(club, members) for club, members in clubs])
+async def directory(
+    services: ServicesDep,
+    search: Annotated[str, Query(max_length=64)] = "",
+    size: Annotated[int, Query(ge=1, le=100)] = 25,
+    after: Annotated[str | None, Query(max_length=100)] = None,
+) -> ClubsOut:
+    """The clubs anyone may find (never a private one), the biggest first: those whose
+    name holds ``search``, ``size`` at a time after the line ``after`` (``next``)."""
+    clubs, following = await services.clubs.directory(search, after, size)
+    return ClubsOut(
+        clubs=[ClubCardOut.of(club, members) for club, members in clubs], next=following
+    )
 
 
 @router.post("", status_code=201, response_model=ClubOut)

@@ -36,12 +36,15 @@ from raspisnoy.server.wire import (
     ClubView,
     MemberStanding,
     TableIn,
+    directory_cursor,
+    directory_key,
 )
 from raspisnoy.store import (
     ClubNameTakenError,
     ClubResultRow,
     ClubRow,
     ClubStore,
+    DirectoryKey,
     MemberRow,
     NotFoundError,
     TableRow,
@@ -118,9 +121,24 @@ class Clubs:
             raise _name_taken(name) from None
         return await self.view(club_id, user)
 
-    async def directory(self) -> list[tuple[ClubRow, int]]:
-        """The clubs anyone may find (not private), with their member counts."""
-        return await in_thread(self._clubs.directory)
+    async def directory(
+        self, search: str, after: str | None, size: int
+    ) -> tuple[list[tuple[ClubRow, int]], str | None]:
+        """A page of the clubs anyone may find (never a private one), with their member
+        counts: those whose name holds ``search``, the ``size`` after the cursor
+        ``after``; and the cursor of the next page (``None``: none)."""
+        try:
+            key = None if after is None else directory_key(after)
+        except ValueError:
+            raise RequestError(
+                Refusal.INVALID, f"after: a cursor (MEMBERS:NAME) from an answer, not {after!r}"
+            ) from None
+        found = await in_thread(lambda: self._clubs.directory(search.strip(), key, size + 1))
+        page = found[:size]
+        if len(found) <= size:
+            return page, None
+        club, members = page[-1]
+        return page, directory_cursor(DirectoryKey(members, club.name.casefold()))
 
     async def view(self, club_id: str, user: UserRow | None) -> ClubView:
         """The club page as ``user`` may see it (a private club: only by its people)."""

@@ -94,6 +94,8 @@ from raspisnoy.server.wire.clubs import (
     ClubView,
     MemberStanding,
     MemberStandingOut,
+    directory_cursor,
+    directory_key,
 )
 from raspisnoy.server.wire.messages import (
     PROTOCOL_VERSION,
@@ -252,6 +254,8 @@ __all__ = [
     "board_key",
     "chat_json",
     "default_bot",
+    "directory_cursor",
+    "directory_key",
     "encode",
     "epoch_ms",
     "error_message",

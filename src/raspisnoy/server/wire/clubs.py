@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from raspisnoy.core import DEFAULT_PRESET
 from raspisnoy.server.wire.requests import MAX_MINUTES
-from raspisnoy.store import ClubRow, ClubTableRow, MemberRow
+from raspisnoy.store import ClubRow, ClubTableRow, DirectoryKey, MemberRow
 
 __all__ = [
     "ClubCardOut",
@@ -31,6 +31,8 @@ __all__ = [
     "ClubsOut",
     "MemberStanding",
     "MemberStandingOut",
+    "directory_cursor",
+    "directory_key",
 ]
 
 
@@ -266,5 +268,21 @@ class ClubCardOut(_Out):
         )
 
 
+def directory_cursor(key: DirectoryKey) -> str:
+    """The cursor of a club's line in the directory: ``MEMBERS:NAME`` (the name folded)."""
+    return f"{key.members}:{key.name_key}"
+
+
+def directory_key(cursor: str) -> DirectoryKey:
+    """The line a directory cursor names (``ValueError``: not one)."""
+    members, separator, name_key = cursor.partition(":")
+    if not separator or not name_key:
+        raise ValueError(cursor)
+    return DirectoryKey(int(members), name_key)
+
+
 class ClubsOut(_Out):
+    """A page of the directory, and the cursor of the next (``null``: the last page)."""
+
     clubs: list[ClubCardOut]
+    next: str | None

@@ -1,7 +1,8 @@
-// Clubs (docs/clubs.md): the directory with the form of a new club (/?clubs), a club's
-// page (/?club=ID) as the server lets its visitor see it, and the invite link
-// (/?club_invite=CODE), which joins the club and shows its page. The server decides
-// what each visitor sees and may do; the page only draws it and words its refusals.
+// Clubs (docs/clubs.md): the directory (searched by name, paged on) with the form of a
+// new club (/?clubs), a club's page (/?club=ID) as the server lets its visitor see it,
+// and the invite link (/?club_invite=CODE), which joins the club and shows its page. The
+// server decides what each visitor sees and may do; the page only draws it and words its
+// refusals.
 import { del, formatMoment, get, patch, post } from "./api.js";
 import { LANGUAGE_NAMES, LANGUAGES, formatDecimal, formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
@@ -50,17 +51,19 @@ export function showClubs(view, app) {
   return screenOf(
     view,
     async () => {
-      const [clubs, catalogue] = await Promise.all([get("/clubs"), get("/rules")]);
-      return { clubs: clubs.clubs, catalogue };
+      const [first, catalogue] = await Promise.all([get("/clubs"), get("/rules")]);
+      return { first, catalogue };
     },
     (data) => {
-      const list = data.clubs.length
-        ? `<ul class="club-list">${data.clubs.map(clubCard).join("")}</ul>`
-        : `<p class="empty">${esc(t("web.club.none"))}</p>`;
       const account = app.user?.kind === "registered";
-      view.innerHTML = `<section class="panel clubs"><h1>${esc(t("web.club.title"))}</h1>${list}</section>
+      view.innerHTML = `<section class="panel clubs"><h1>${esc(t("web.club.title"))}</h1>
+          <form class="club-search" role="search"><input type="search" name="search" maxlength="64" autocomplete="off"
+            placeholder="${esc(t("web.club.search"))}" aria-label="${esc(t("web.club.search"))}">
+            <button type="submit">${esc(t("web.club.search.submit"))}</button></form>
+          <div class="club-found"></div></section>
         <section class="panel club-new"><h2>${esc(t("web.club.create"))}</h2>
           ${account ? `<form class="club-form"></form>` : accountHint(app)}</section>`;
+      directory(view.querySelector(".clubs"), data.first);
       const form = view.querySelector("form.club-form");
       if (form) {
         clubForm(form, data.catalogue, null, async (body) => {
@@ -70,6 +73,38 @@ export function showClubs(view, app) {
       }
     },
   );
+}
+
+/** The directory's list in `panel`, from its `first` page: searched by name, and paged
+ * on with the server's cursor (`next`), each page added under the ones before. */
+function directory(panel, first) {
+  const s = { search: "", clubs: first.clubs, next: first.next };
+  const found = panel.querySelector(".club-found");
+  function draw() {
+    const empty = s.search ? "web.club.search.none" : "web.club.none";
+    found.innerHTML = `${s.clubs.length ? `<ul class="club-list">${s.clubs.map(clubCard).join("")}</ul>` : `<p class="empty">${esc(t(empty))}</p>`}
+      ${s.next ? `<button type="button" class="more">${esc(t("web.club.more"))}</button>` : ""}`;
+  }
+  async function load(after) {
+    const query = new URLSearchParams({ search: s.search, ...(after ? { after } : {}) });
+    try {
+      const page = await get(`/clubs?${query}`);
+      s.clubs = after ? [...s.clubs, ...page.clubs] : page.clubs;
+      s.next = page.next;
+      draw();
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  }
+  panel.querySelector("form.club-search").addEventListener("submit", (event) => {
+    event.preventDefault();
+    s.search = event.target.search.value.trim();
+    load(null);
+  });
+  found.addEventListener("click", (event) => {
+    if (event.target.closest("button.more")) load(s.next);
+  });
+  draw();
 }
 
 function clubCard(club) {
