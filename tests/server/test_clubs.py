@@ -15,6 +15,8 @@ from server_helpers import Api, Server
 from test_accounts import register
 from test_moderation import chat
 
+from raspisnoy.ratings import BOT_RATINGS, DEFAULT_RATING, displayed, rate_game
+
 Message = dict[str, Any]
 #: House rules of one short round, so a club game plays itself out in a moment.
 ONE_ROUND = {"preset": "raspisnoy.com", "custom_plan": ["1"]}
@@ -193,7 +195,10 @@ def test_club_games_make_the_leaderboard_and_stay_after_leaving(server: Server) 
     assert game["seats"][0]["name"] == anna.user["nickname"] and not game["seats"][0]["bot"]
     (line,) = seen["leaderboard"]
     assert (line["user_id"], line["games"]) == (anna.user["id"], 1)
-    assert line["rating"] == {1: 100.0, 2: 50.0, 3: 0.0}[game["seats"][0]["place"]]
+    bots = [BOT_RATINGS[seat["name"]] for seat in game["seats"][1:]]  # random bots
+    totals = [seat["points"] for seat in game["seats"]]
+    expected = rate_game([DEFAULT_RATING, *bots], totals, [False, True, True])[0]
+    assert line["rating"] == displayed(expected)  # OpenSkill over the club's one game
     assert seen["tables"] == []
 
     assert anna.post(f"/api/clubs/{club['id']}/leave").json()["state"] == "left"

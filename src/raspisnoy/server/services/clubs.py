@@ -25,6 +25,7 @@ from enum import StrEnum
 from typing import Any
 
 from raspisnoy.core import RaspisnoyError, resolve_rules
+from raspisnoy.ratings import BOT_RATINGS, DEFAULT_RATING, Rating, displayed, rate_game
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.tables.opening import TableDesk
 from raspisnoy.server.services.threads import in_thread
@@ -51,7 +52,7 @@ from raspisnoy.store import (
     UserRow,
 )
 
-__all__ = ["NAME_LENGTH", "Clubs", "Manage"]
+__all__ = ["NAME_LENGTH", "Clubs", "Manage", "club_ratings"]
 
 #: The shortest and longest club name, in characters (after trimming spaces).
 NAME_LENGTH = (2, 64)
@@ -349,17 +350,15 @@ def _standings(
     members: Sequence[MemberRow], results: Sequence[ClubResultRow]
 ) -> tuple[MemberStanding, ...]:
     """Each member's games, wins and club rating, from the club's finished games."""
-    seats: defaultdict[str, int] = defaultdict(int)
-    for row in results:
-        seats[row.table_id] += 1
     mine: defaultdict[str, list[ClubResultRow]] = defaultdict(list)
     for row in results:
         if row.user_id is not None:
             mine[row.user_id].append(row)
+    ratings = club_ratings(results)
     standings = []
     for member in members:
         games = mine.get(member.user_id, [])
-        shares = [(seats[g.table_id] - g.place) / max(1, seats[g.table_id] - 1) for g in games]
+        rating = ratings.get(member.user_id)
         standings.append(
             MemberStanding(
                 member.user_id,
@@ -367,10 +366,35 @@ def _standings(
                 member.role,
                 len(games),
                 sum(g.place == 1 for g in games),
-                round(100 * sum(shares) / len(shares), 1) if shares else None,
+                None if rating is None else displayed(rating),
             )
         )
     return tuple(standings)
+
+
+def club_ratings(results: Sequence[ClubResultRow]) -> dict[str, Rating]:
+    """Each person's club rating: OpenSkill (``ratings.rate_game``, the house's model)
+    over the club's games alone, replayed oldest first from a newcomer's rating, by final
+    totals; a bot seat plays at its level's fixed rating and is not rated. ``results``
+    are the seats of the club's finished games, newest game first (``ClubStore.page``)."""
+    games: dict[str, list[ClubResultRow]] = {}
+    for row in reversed(results):
+        games.setdefault(row.table_id, []).append(row)
+    ratings: dict[str, Rating] = {}
+    for rows in games.values():
+        seats = sorted(rows, key=lambda r: r.seat)
+        if len(seats) < 2:  # the oldest game, cut by the page's bound
+            continue
+        before = [
+            BOT_RATINGS.get(r.bot or "", DEFAULT_RATING)
+            if r.user_id is None
+            else ratings.get(r.user_id, DEFAULT_RATING)
+            for r in seats
+        ]
+        bots = [r.user_id is None for r in seats]
+        after = rate_game(before, [r.points for r in seats], bots)
+        ratings.update((r.user_id, new) for r, new in zip(seats, after, strict=True) if r.user_id)
+    return ratings
 
 
 def _ranked(standings: Sequence[MemberStanding]) -> list[MemberStanding]:
@@ -378,9 +402,9 @@ def _ranked(standings: Sequence[MemberStanding]) -> list[MemberStanding]:
     return [line for line in standings if line.rating is not None]
 
 
-def _board_order(line: MemberStanding) -> tuple[float, int, str]:
+def _board_order(line: MemberStanding) -> tuple[int, int, str]:
     """Highest club rating first, then more games, then by name."""
-    return (-(line.rating or 0.0), -line.games, line.nickname.casefold())
+    return (-(line.rating or 0), -line.games, line.nickname.casefold())
 
 
 def _history(results: Sequence[ClubResultRow]) -> tuple[ClubGame, ...]:

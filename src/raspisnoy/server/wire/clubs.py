@@ -71,14 +71,15 @@ class ClubMuteIn(BaseModel):
 @dataclass(frozen=True, slots=True)
 class MemberStanding:
     """A member's results in the club's games: games, first places, and the club rating
-    (the share of opponents they finished above, in per cent; ``None`` before a game)."""
+    (OpenSkill over the club's games, shown as the house shows a rating: 1000 for a
+    newcomer; ``None`` before a game)."""
 
     user_id: str
     nickname: str
     role: str
     games: int
     wins: int
-    rating: float | None
+    rating: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,14 +116,14 @@ class _Out(BaseModel):
 
 
 class MemberStandingOut(_Out):
-    """A member with their club rating (per cent of opponents finished above) and games."""
+    """A member with their club rating (OpenSkill over the club's games) and games."""
 
     user_id: str
     name: str
     role: str
     games: int
     wins: int
-    rating: float | None
+    rating: int | None
 
     @classmethod
     def of(cls, line: MemberStanding) -> MemberStandingOut:

@@ -4,7 +4,7 @@
 // server decides what each visitor sees and may do; the page only draws it and words its
 // refusals.
 import { del, formatMoment, get, patch, post } from "./api.js";
-import { LANGUAGE_NAMES, LANGUAGES, formatDecimal, formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
+import { LANGUAGE_NAMES, LANGUAGES, formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { changeRules, chosenRules, optionsField, presetField } from "./lobby.js";
 import { closeDialog, copyText, esc, openDialog, pendingMarkup, toast } from "./ui.js";
@@ -256,7 +256,7 @@ function tablesMarkup(club) {
     <button type="button" class="primary" data-club="table">${esc(t("web.club.table.new"))}</button></section>`;
 }
 
-const rating = (line) => (line.rating === null ? "—" : formatDecimal(line.rating, 1));
+const rating = (line) => (line.rating === null ? "—" : formatNumber(line.rating));
 
 function boardMarkup(club) {
   if (!club.leaderboard.length) {
