@@ -258,12 +258,18 @@ def test_an_admin_mutes_a_member_in_the_club_tables_chat(server: Server) -> None
             player.close()
 
 
-def test_mutes_that_are_refused_change_nothing(server: Server) -> None:
+def club_with_admin(server: Server) -> tuple[Api, Api, Api, Message]:
+    """A club of the owner's where one member was named admin and Anna is a member."""
     owner, admin, anna = (account(server, n) for n in ("owner", "admin", "anna"))
     club = new_club(owner)
     for person in (admin, anna):
         assert person.post(f"/api/clubs/join/{club['invite']}").status_code == 200
     assert act(owner, club["id"], admin, "admin").status_code == 200
+    return owner, admin, anna, club
+
+
+def test_mutes_that_are_refused_change_nothing(server: Server) -> None:
+    owner, admin, anna, club = club_with_admin(server)
     before = page(owner, club["id"]).text
     for minutes in (0, -5, 366 * 24 * 60 + 1, "30", 1.5, None):
         refusal(mute(owner, club["id"], anna, minutes), 422, "bad_field")
@@ -284,11 +290,7 @@ def change(api: Api, club_id: str, **fields: Any) -> httpx.Response:
 
 
 def test_admins_change_the_club_settings_and_its_tables_follow(server: Server) -> None:
-    owner, admin, anna = (account(server, n) for n in ("owner", "admin", "anna"))
-    club = new_club(owner)
-    for person in (admin, anna):
-        assert person.post(f"/api/clubs/join/{club['invite']}").status_code == 200
-    assert act(owner, club["id"], admin, "admin").status_code == 200
+    owner, admin, anna, club = club_with_admin(server)
     refusal(change(anna, club["id"], description="захват"), 403, "club_admins_only")
     name = unique("Новое имя ")
     rules = {"preset": "classic", "custom_plan": ["2"]}

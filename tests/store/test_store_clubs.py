@@ -8,18 +8,19 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from store_helpers import people, table_of
 
-from raspisnoy.store import ClubNameTakenError, ClubStore, DirectoryKey, NotFoundError, Store
+from raspisnoy.store import (
+    ClubNameTakenError,
+    ClubSettings,
+    ClubStore,
+    DirectoryKey,
+    NotFoundError,
+    Store,
+)
 
 
 def new_club(clubs: ClubStore, owner_id: str, name: str, *, private: bool = False) -> str:
-    club = clubs.create(
-        owner_id=owner_id,
-        name=name,
-        description="по пятницам",
-        language="ru",
-        rules={"preset": "raspisnoy.com"},
-        private=private,
-    )
+    settings = ClubSettings(name, "по пятницам", "ru", {"preset": "raspisnoy.com"}, private)
+    club = clubs.create(owner_id, settings)
     return club.id
 
 
@@ -119,3 +120,25 @@ def test_a_mute_holds_at_the_club_tables_until_it_ends(store: Store) -> None:
     assert clubs.members(club_id)[1].muted_until is None  # a past mute is shown as none
     with pytest.raises(NotFoundError):
         clubs.mute(club_id, "nobody", until)
+
+
+def test_a_club_changes_its_settings_but_not_into_another_name(store: Store) -> None:
+    owner = people(store, "Owner")[0]
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    new_club(clubs, owner.id, "Other")
+    changed = ClubSettings("CLUB", "вторники", "uk", {"preset": "classic"}, True)
+    assert clubs.update(club_id, changed).name == "CLUB"  # its own name, in another case
+    club, _ = clubs.club_and_place(club_id, owner.id)
+    assert (club.name, club.description, club.language, club.rules, club.private) == (
+        "CLUB",
+        "вторники",
+        "uk",
+        {"preset": "classic"},
+        True,
+    )
+    with pytest.raises(ClubNameTakenError):
+        clubs.update(club_id, ClubSettings("oTHER", "", "ru", {}, False))
+    assert clubs.club_and_place(club_id, None)[0] == club  # nothing changed
+    with pytest.raises(NotFoundError):
+        clubs.update("nope", ClubSettings("Nowhere", "", "ru", {}, False))

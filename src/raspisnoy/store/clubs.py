@@ -33,6 +33,7 @@ __all__ = [
     "ClubNameTakenError",
     "ClubResultRow",
     "ClubRow",
+    "ClubSettings",
     "ClubStore",
     "ClubTableRow",
     "DirectoryKey",
@@ -57,6 +58,18 @@ class ClubRow:
     invite_code: str
     owner_id: str
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ClubSettings:
+    """What a club's admins choose: its name, what it is about, its language, its house
+    rules (fully resolved, as a table's) and whether the directory hides it."""
+
+    name: str
+    description: str
+    language: str
+    rules: dict[str, Any]
+    private: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,54 +128,30 @@ class ClubStore:
         """A transaction that commits on success; database errors → ``StoreError``."""
         return transaction(self._sessions)
 
-    def create(
-        self,
-        *,
-        owner_id: str,
-        name: str,
-        description: str,
-        language: str,
-        rules: dict[str, Any],
-        private: bool,
-    ) -> ClubRow:
+    def create(self, owner_id: str, settings: ClubSettings) -> ClubRow:
         """A new club with ``owner_id`` as its owner and first member. Raises
         ``ClubNameTakenError`` if another club has the name, whatever the case."""
         club = Club(
             id=new_id(),
-            name=name,
-            name_key=name.casefold(),
-            description=description,
-            language=language,
-            rules=rules,
-            private=private,
             invite_code=secrets.token_urlsafe(12),
             owner_id=owner_id,
             created_at=datetime.now(UTC),
         )
-        with self._naming(name, None) as session:
+        _settle(club, settings)
+        with self._naming(settings.name, None) as session:
             session.add(club)
             session.flush()
             session.add(_member(club.id, owner_id, "owner", "member"))
         return _club_row(club)
 
-    def update(
-        self,
-        club_id: str,
-        *,
-        name: str,
-        description: str,
-        language: str,
-        rules: dict[str, Any],
-        private: bool,
-    ) -> ClubRow:
+    def update(self, club_id: str, settings: ClubSettings) -> ClubRow:
         """The club with new settings; ``NotFoundError`` if there is none, and
         ``ClubNameTakenError`` (nothing changed) if another club has the name."""
-        with self._naming(name, club_id) as session:
+        with self._naming(settings.name, club_id) as session:
             club = session.get(Club, club_id)
             if club is None:
                 raise NotFoundError(f"no club {club_id!r}")
-            club.name, club.name_key, club.description = name, name.casefold(), description
-            club.language, club.rules, club.private = language, rules, private
+            _settle(club, settings)
         return _club_row(club)
 
     @contextmanager
@@ -389,6 +378,13 @@ def _member_row(
         since,
         until if until and until > datetime.now(UTC) else None,
     )
+
+
+def _settle(club: Club, settings: ClubSettings) -> None:
+    """Give ``club`` these settings (its name folded into its unique key too)."""
+    club.name, club.name_key = settings.name, settings.name.casefold()
+    club.description, club.language = settings.description, settings.language
+    club.rules, club.private = settings.rules, settings.private
 
 
 def _club_row(club: Club) -> ClubRow:

@@ -19,7 +19,7 @@ and the muted.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -44,6 +44,7 @@ from raspisnoy.store import (
     ClubNameTakenError,
     ClubResultRow,
     ClubRow,
+    ClubSettings,
     ClubStore,
     DirectoryKey,
     MemberRow,
@@ -83,20 +84,14 @@ class Clubs:
     async def create(self, user: UserRow, request: ClubIn) -> ClubView:
         """A new club owned by ``user``, with house rules (a preset plus options)."""
         _need_account(user)
-        name, rules = _club_name(request.name), _house_rules(request.rules)
-        try:
-            club = await in_thread(
-                lambda: self._clubs.create(
-                    owner_id=user.id,
-                    name=name,
-                    description=request.description.strip(),
-                    language=request.language,
-                    rules=rules,
-                    private=request.private,
-                )
-            )
-        except ClubNameTakenError:
-            raise _name_taken(name) from None
+        settings = ClubSettings(
+            _club_name(request.name),
+            request.description.strip(),
+            request.language,
+            _house_rules(request.rules),
+            request.private,
+        )
+        club = await self._named(settings, lambda: self._clubs.create(user.id, settings))
         return await self.view(club.id, user)
 
     async def change(self, club_id: str, user: UserRow, request: ClubSettingsIn) -> ClubView:
@@ -104,23 +99,28 @@ class Clubs:
         checked as at creation before any is stored (a refusal changes nothing)."""
         club, place = await self._club_for(club_id, user)
         _need_admin(place)
-        name = club.name if request.name is None else _club_name(request.name)
-        rules = club.rules if request.rules is None else _house_rules(request.rules)
         description = request.description
-        try:
-            await in_thread(
-                lambda: self._clubs.update(
-                    club_id,
-                    name=name,
-                    description=club.description if description is None else description.strip(),
-                    language=request.language or club.language,
-                    rules=rules,
-                    private=club.private if request.private is None else request.private,
-                )
-            )
-        except ClubNameTakenError:
-            raise _name_taken(name) from None
+        settings = ClubSettings(
+            club.name if request.name is None else _club_name(request.name),
+            club.description if description is None else description.strip(),
+            request.language or club.language,
+            club.rules if request.rules is None else _house_rules(request.rules),
+            club.private if request.private is None else request.private,
+        )
+        await self._named(settings, lambda: self._clubs.update(club_id, settings))
         return await self.view(club_id, user)
+
+    async def _named(self, settings: ClubSettings, store: Callable[[], ClubRow]) -> ClubRow:
+        """Store a club's settings with ``store``; ``club_name_taken`` if another club has
+        the name."""
+        try:
+            return await in_thread(store)
+        except ClubNameTakenError:
+            raise RequestError(
+                Refusal.CLUB_NAME_TAKEN,
+                f"a club is already named {settings.name!r}",
+                params={"name": settings.name},
+            ) from None
 
     async def directory(
         self, search: str, after: str | None, size: int
@@ -316,12 +316,6 @@ def _house_rules(sent: str | dict[str, Any]) -> dict[str, Any]:
         return resolve_rules(sent).to_json()
     except RaspisnoyError as error:
         raise RequestError(Refusal.BAD_RULES, str(error), params={"option": "preset"}) from None
-
-
-def _name_taken(name: str) -> RequestError:
-    return RequestError(
-        Refusal.CLUB_NAME_TAKEN, f"a club is already named {name!r}", params={"name": name}
-    )
 
 
 def _not_banned(place: MemberRow | None) -> None:
