@@ -177,7 +177,7 @@ def finished(api: Api, table_id: str, seconds: float = 60) -> None:
         time.sleep(0.2)
 
 
-def test_club_games_make_the_leaderboard_and_stay_after_leaving(server: Server) -> None:
+def test_club_games_make_the_leaderboard_and_stay_after_leaving_and_a_ban(server: Server) -> None:
     owner, anna = account(server, "owner"), account(server, "anna")
     club = new_club(owner)
     assert anna.post(f"/api/clubs/join/{club['invite']}").status_code == 200
@@ -206,6 +206,12 @@ def test_club_games_make_the_leaderboard_and_stay_after_leaving(server: Server) 
     assert anna.user["id"] not in {m["user_id"] for m in after["members"]}
     assert after["history"][0]["seats"][0]["name"] == anna.user["nickname"]
     refusal(anna.http.get(f"/api/tables/{table['id']}"), 404, "not_found")  # not hers now
+    # Banned now: her games still stay, and she cannot come back by link or by asking.
+    assert act(owner, club["id"], anna, "ban").status_code == 200
+    banned = page(owner, club["id"]).json()
+    assert banned["history"] == after["history"]
+    refusal(anna.post(f"/api/clubs/join/{club['invite']}"), 403, "club_banned")
+    refusal(anna.post(f"/api/clubs/{club['id']}/request"), 403, "club_banned")
 
 
 def seated_club_table(owner: Api, anna: Api, boris: Api) -> tuple[Message, Message]:
