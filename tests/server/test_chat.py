@@ -1,20 +1,25 @@
 """The table chat over the WebSocket (docs/PROTOCOL.md, "Chat"): both ways between
 players, kept with the game and shown to its replay, texts never changed into markup,
 bad input named and never stored, the chat limit, spectators only where the host
-allowed them, and mutes."""
+allowed them, and mutes (a viewer's; which of a moderator's and a club's refuses a line).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from server_helpers import FAST, Api, Message, Player, Server
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal
 from raspisnoy.server.protocol import MAX_TEXT, PHRASES, ProtocolError, check_text
+from raspisnoy.server.services.chat import chat_mute
 
 #: A text a browser would run or draw if it were ever put into the page as markup.
 HTML = '<img src=x onerror="alert(1)"><script>alert(2)</script> & <b>bold</b>'
@@ -218,3 +223,18 @@ def test_a_text_keeps_no_invisible_character(hidden: str) -> None:
 def test_a_text_with_a_direction_or_format_control_is_refused(control: str) -> None:
     with pytest.raises(ProtocolError, match="direction-changing"):
         check_text(f"abc{control}def")
+
+
+moments = st.none() | st.datetimes(timezones=st.just(UTC))
+
+
+@given(moderator=moments, club=moments)
+def test_of_two_mutes_the_later_one_refuses_the_line(
+    moderator: datetime | None, club: datetime | None
+) -> None:
+    mute = chat_mute(moderator, club)
+    ends = [until for until in (moderator, club) if until is not None]
+    assert (mute is None) == (not ends)
+    if mute is not None:
+        assert mute.until == max(ends)
+        assert mute.code == (Refusal.MUTED if mute.until == moderator else Refusal.CLUB_MUTED)

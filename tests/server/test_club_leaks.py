@@ -5,10 +5,11 @@ socket, exactly as a table that does not exist; a private club is not found at a
 from __future__ import annotations
 
 import json
+import uuid
 
 import httpx
 from server_helpers import Api, Player, Server
-from test_clubs import account, bots_game, finished, new_club, page, refusal
+from test_clubs import account, bots_game, finished, mute, new_club, page, refusal
 from test_protocol import close_of
 
 
@@ -90,3 +91,47 @@ def test_a_private_club_and_its_tables_are_not_found(server: Server) -> None:
     refusal(outsider.post(f"/api/clubs/{club['id']}/leave"), 404, "not_found")
     code, _ = close_of(Player(server.base, table["id"], outsider.token))
     assert code == 4404
+
+
+def test_who_is_muted_is_the_admins_only(server: Server) -> None:
+    owner, member = account(server, "owner"), account(server, "member")
+    muted, outsider = account(server, "muted"), account(server, "outsider")
+    club = new_club(owner, private=True)
+    for person in (member, muted):
+        assert person.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    before = {person: page(person, club["id"]).text for person in (member, muted)}
+    assert mute(owner, club["id"], muted).status_code == 200
+    for person, seen in before.items():  # a member (the muted one too) sees no difference
+        assert page(person, club["id"]).text == seen
+        assert page(person, club["id"]).json()["muted"] is None
+    assert [m["user_id"] for m in page(owner, club["id"]).json()["muted"]] == [muted.user["id"]]
+    # To someone outside a private club, its mute routes answer as for no club at all.
+
+    def answers(club_id: str) -> list[tuple[int, str]]:
+        path = f"/api/clubs/{club_id}/members/{muted.user['id']}/mute"
+        sent = (outsider.post(path, minutes=5), outsider.http.delete(path))
+        return [(answer.status_code, answer.text.replace(club_id, "ID")) for answer in sent]
+
+    assert answers(club["id"]) == answers("no-such-club")
+    assert {status for status, _ in answers(club["id"])} == {404}
+
+
+def test_a_private_club_is_never_in_the_directory(server: Server) -> None:
+    owner, member = account(server, "owner"), account(server, "member")
+    tag = uuid.uuid4().hex[:8]
+    club = new_club(owner, name=f"Скрытый {tag}", private=True)
+    assert member.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    for caller in (httpx.Client(base_url=server.base), owner.http, member.http):
+        found = caller.get("/api/clubs", params={"search": club["name"]})
+        nothing = caller.get("/api/clubs", params={"search": f"Нет такого {tag}"})
+        assert found.status_code == nothing.status_code == 200
+        assert found.text == nothing.text == '{"clubs":[],"next":null}'
+        cursor, pages = None, []
+        while True:  # every page of the whole directory
+            params = {"size": 100} | ({"after": cursor} if cursor else {})
+            body = caller.get("/api/clubs", params=params).json()
+            pages.append(json.dumps(body, ensure_ascii=False))
+            cursor = body["next"]
+            if cursor is None:
+                break
+        assert all(club["id"] not in text and tag not in text for text in pages)

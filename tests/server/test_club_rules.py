@@ -1,7 +1,8 @@
-"""Club permissions as a state machine (Hypothesis): three people join, ask, leave and act
-on one another in random order, and after every step each one's page says exactly what
-the rules of docs/clubs.md say — who is in, who asked, who is banned, who is an admin —
-and every refused act was refused with the rule's code and changed nothing."""
+"""Club permissions as a state machine (Hypothesis): three people join, ask, leave, act on
+one another and mute one another in random order, and after every step each one's page
+says exactly what the rules of docs/clubs.md say — who is in, who asked, who is banned,
+who is an admin, who is muted (to the admins only) — and every refused act was refused
+with the rule's code and changed nothing."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ class Model:
     """What the rules say each person's place is: (role, state), or absent."""
 
     places: dict[int, tuple[str, str]] = field(default_factory=lambda: {0: ("owner", "member")})
+    #: Who is muted in the chat of the club's tables (a mute outlives leaving and bans).
+    muted: set[int] = field(default_factory=set)
 
     def state(self, person: int) -> str:
         return self.places[person][1] if person in self.places else "none"
@@ -58,7 +61,8 @@ class Model:
             self.places[person] = ("member", "left")
         return 200, None
 
-    def act(self, actor: int, target: int, what: str) -> tuple[int, str | None]:
+    def refused(self, actor: int, target: int, owners_only: bool) -> tuple[int, str] | None:
+        """Why ``actor`` may not act on ``target``'s place, if they may not."""
         role, state = self.places.get(actor, ("", "none"))
         if state != "member" or role not in {"owner", "admin"}:
             return 403, "club_admins_only"
@@ -66,8 +70,23 @@ class Model:
             return 404, "not_found"
         if target == 0:
             return 409, "club_owner_stays"
-        if (what in {"admin", "unadmin"} or self.places[target][0] == "admin") and actor != 0:
+        if (owners_only or self.places[target][0] == "admin") and actor != 0:
             return 403, "club_owner_only"
+        return None
+
+    def mute(self, actor: int, target: int, on: bool) -> tuple[int, str | None]:
+        refused = self.refused(actor, target, owners_only=False)
+        if refused is not None:
+            return refused
+        if on and self.places[target][1] != "member":
+            return 409, "conflict"
+        (self.muted.add if on else self.muted.discard)(target)
+        return 200, None
+
+    def act(self, actor: int, target: int, what: str) -> tuple[int, str | None]:
+        refused = self.refused(actor, target, owners_only=what in {"admin", "unadmin"})
+        if refused is not None:
+            return refused
         needed, result = EFFECT[what]
         if needed is not None and self.places[target][1] != needed:
             return 409, "conflict"
@@ -82,8 +101,11 @@ class ClubRules(RuleBasedStateMachine):
         self.club = new_club(people[0])
         self.model = Model()
 
-    def _call(self, person: int, path: str, expected: tuple[int, str | None]) -> None:
-        answer = self.people[person].post(f"/api/clubs{path}")
+    def _call(
+        self, person: int, path: str, expected: tuple[int, str | None], method: str = "POST"
+    ) -> None:
+        body = {"minutes": 60} if method == "POST" and path.endswith("/mute") else {}
+        answer = self.people[person].http.request(method, f"/api/clubs{path}", json=body)
         code = answer.json().get("code") if answer.status_code != 200 else None
         assert (answer.status_code, code) == expected, (path, answer.text)
 
@@ -109,6 +131,12 @@ class ClubRules(RuleBasedStateMachine):
         path = f"/{self.club['id']}/members/{other_id}/{what}"
         self._call(actor, path, self.model.act(actor, other, what))
 
+    @rule(actor=st.integers(0, PEOPLE - 1), other=st.integers(0, PEOPLE - 1), on=st.booleans())
+    def mute(self, actor: int, other: int, on: bool) -> None:
+        path = f"/{self.club['id']}/members/{self.people[other].user['id']}/mute"
+        expected = self.model.mute(actor, other, on)
+        self._call(actor, path, expected, "POST" if on else "DELETE")
+
     @rule(other=st.integers(1, PEOPLE - 1), what=st.sampled_from(ACTS))
     def owner_acts(self, other: int, what: str) -> None:
         """The owner acts far more often than chance would have them: bans, admins and
@@ -133,11 +161,14 @@ class ClubRules(RuleBasedStateMachine):
         }
         assert roles == expected
         assert owner["member_count"] == len(expected)
+        muted = {self.people[p].user["id"] for p in self.model.muted} & set(expected)
+        assert {m["user_id"] for m in owner["muted"]} == muted
         for person in range(1, PEOPLE):
             seen = page(self.people[person], self.club["id"]).json()
             assert seen["state"] == self.model.state(person)
             admin = self.model.places.get(person, ("", ""))[0] == "admin"
             assert (seen["invite"] is not None) == (admin and seen["state"] == "member")
+            assert (seen["muted"] is not None) == (seen["invite"] is not None)
 
     def _ids(self, state: str) -> set[str]:
         return {self.people[p].user["id"] for p, (_, s) in self.model.places.items() if s == state}

@@ -26,6 +26,7 @@ from raspisnoy.core import Game, resolve_rules
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import Connection
 from raspisnoy.server.protocol import parse_client_message
+from raspisnoy.server.services.chat import ChatMute
 from raspisnoy.server.services.tables import Hub, TableActor, seat_names
 from raspisnoy.server.wire import encode, trick_json, view_json
 from raspisnoy.store import (
@@ -125,7 +126,7 @@ class FakePort:
     async def blocked_with(self, user_id: str) -> frozenset[str]:
         return frozenset()
 
-    async def muted_until(self, user_id: str) -> datetime | None:
+    async def mute_of(self, table_id: str, user_id: str) -> ChatMute | None:
         raise AssertionError("nobody chats here")
 
     async def open_rematch(

@@ -3,21 +3,24 @@ every change of state, the directory without private clubs, and club tables."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from store_helpers import people, table_of
 
-from raspisnoy.store import ClubNameTakenError, ClubStore, NotFoundError, Store
+from raspisnoy.store import (
+    ClubNameTakenError,
+    ClubSettings,
+    ClubStore,
+    DirectoryKey,
+    NotFoundError,
+    Store,
+)
 
 
 def new_club(clubs: ClubStore, owner_id: str, name: str, *, private: bool = False) -> str:
-    club = clubs.create(
-        owner_id=owner_id,
-        name=name,
-        description="по пятницам",
-        language="ru",
-        rules={"preset": "raspisnoy.com"},
-        private=private,
-    )
+    settings = ClubSettings(name, "по пятницам", "ru", {"preset": "raspisnoy.com"}, private)
+    club = clubs.create(owner_id, settings)
     return club.id
 
 
@@ -67,6 +70,11 @@ def test_the_directory_lists_clubs_that_are_not_private(store: Store) -> None:
     new_club(clubs, owner.id, "Hidden", private=True)
     clubs.set_member(big, anna.id, role="member", state="member")
     assert [(club.id, count) for club, count in clubs.directory()] == [(big, 2), (small, 1)]
+    assert [club.id for club, _ in clubs.directory("SMA")] == [small]
+    assert [club.id for club, _ in clubs.directory("_")] == []  # no wildcard
+    assert [club.id for club, _ in clubs.directory(limit=1)] == [big]
+    assert [club.id for club, _ in clubs.directory(after=DirectoryKey(2, "big"))] == [small]
+    assert [club.id for club, _ in clubs.directory(after=DirectoryKey(1, "small"))] == []
 
 
 def test_club_tables(store: Store) -> None:
@@ -85,3 +93,52 @@ def test_club_tables(store: Store) -> None:
     members, tables, results = clubs.page(club_id)
     assert [m.user_id for m in members] == [owner.id, stranger.id]
     assert [row.table_id for row in tables] == [table.id] and results == []
+
+
+def test_a_mute_holds_at_the_club_tables_until_it_ends(store: Store) -> None:
+    owner, anna = people(store, "Owner", "Anna")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    other_club = new_club(clubs, anna.id, "Other")
+    clubs.set_member(club_id, anna.id, role="member", state="member")
+    table, elsewhere, plain = (table_of(store, owner, public=False) for _ in range(3))
+    clubs.add_table(club_id, table.id)
+    clubs.add_table(other_club, elsewhere.id)
+    assert clubs.table_mute(table.id, anna.id) is None
+    until = datetime.now(UTC) + timedelta(hours=1)
+    clubs.mute(club_id, anna.id, until)
+    assert clubs.table_mute(table.id, anna.id) == until
+    assert clubs.table_mute(table.id, owner.id) is None
+    assert clubs.table_mute(elsewhere.id, anna.id) is None  # her own club did not mute her
+    assert clubs.table_mute(plain.id, anna.id) is None
+    assert clubs.table_mute(table.id, anna.id, now=until) is None  # over at its end
+    assert [m.muted_until for m in clubs.members(club_id)] == [None, until]
+    clubs.mute(club_id, anna.id, None)
+    assert clubs.table_mute(table.id, anna.id) is None
+    assert clubs.member(club_id, anna.id) == clubs.members(club_id)[1]
+    clubs.mute(club_id, anna.id, datetime.now(UTC) - timedelta(seconds=1))
+    assert clubs.members(club_id)[1].muted_until is None  # a past mute is shown as none
+    with pytest.raises(NotFoundError):
+        clubs.mute(club_id, "nobody", until)
+
+
+def test_a_club_changes_its_settings_but_not_into_another_name(store: Store) -> None:
+    owner = people(store, "Owner")[0]
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    new_club(clubs, owner.id, "Other")
+    changed = ClubSettings("CLUB", "вторники", "uk", {"preset": "classic"}, True)
+    assert clubs.update(club_id, changed).name == "CLUB"  # its own name, in another case
+    club, _ = clubs.club_and_place(club_id, owner.id)
+    assert (club.name, club.description, club.language, club.rules, club.private) == (
+        "CLUB",
+        "вторники",
+        "uk",
+        {"preset": "classic"},
+        True,
+    )
+    with pytest.raises(ClubNameTakenError):
+        clubs.update(club_id, ClubSettings("oTHER", "", "ru", {}, False))
+    assert clubs.club_and_place(club_id, None)[0] == club  # nothing changed
+    with pytest.raises(NotFoundError):
+        clubs.update("nope", ClubSettings("Nowhere", "", "ru", {}, False))

@@ -95,6 +95,9 @@ class Refusal(StrEnum):
     CLUB_OWNER_ONLY = "club_owner_only"
     CLUB_OWNER_STAYS = "club_owner_stays"
     CLUB_MEMBERS_ONLY = "club_members_only"
+    #: A chat line at a club's table of a member its admins muted (``params.until``: the
+    #: mute's end; ``services.chat``).
+    CLUB_MUTED = "club_muted"
     # The sockets' ``error`` messages.
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
@@ -231,6 +234,7 @@ SOCKET_ERRORS: frozenset[Refusal] = frozenset(
         Refusal.NOT_OVER,
         Refusal.REMATCH_CLOSED,
         Refusal.MUTED,
+        Refusal.CLUB_MUTED,
     }
 )
 

@@ -11,8 +11,10 @@ from raspisnoy.store.clubs import (
     ClubNameTakenError,
     ClubResultRow,
     ClubRow,
+    ClubSettings,
     ClubStore,
     ClubTableRow,
+    DirectoryKey,
     MemberRow,
 )
 from raspisnoy.store.friends import FriendRow, FriendsRepository
@@ -79,8 +81,10 @@ __all__ = [
     "ClubNameTakenError",
     "ClubResultRow",
     "ClubRow",
+    "ClubSettings",
     "ClubStore",
     "ClubTableRow",
+    "DirectoryKey",
     "EventRow",
     "FencedError",
     "Figures",

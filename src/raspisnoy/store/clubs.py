@@ -9,7 +9,8 @@ business (``raspisnoy.server.services.clubs``), not this module's.
 from __future__ import annotations
 
 import secrets
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -19,14 +20,23 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from raspisnoy.store.models import Club, ClubMember, ClubTable, GameResult, GameTable, User
-from raspisnoy.store.repository import NotFoundError, Store, StoreError, new_id, transaction
+from raspisnoy.store.repository import (
+    NotFoundError,
+    Store,
+    StoreError,
+    new_id,
+    transaction,
+    utc_or_none,
+)
 
 __all__ = [
     "ClubNameTakenError",
     "ClubResultRow",
     "ClubRow",
+    "ClubSettings",
     "ClubStore",
     "ClubTableRow",
+    "DirectoryKey",
     "MemberRow",
 ]
 
@@ -51,14 +61,37 @@ class ClubRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ClubSettings:
+    """What a club's admins choose: its name, what it is about, its language, its house
+    rules (fully resolved, as a table's) and whether the directory hides it."""
+
+    name: str
+    description: str
+    language: str
+    rules: dict[str, Any]
+    private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DirectoryKey:
+    """Where a club stands in the directory: by member count, the biggest first, ties by
+    name (folded). A page is asked for as the clubs after one of these."""
+
+    members: int
+    name_key: str
+
+
+@dataclass(frozen=True, slots=True)
 class MemberRow:
-    """A person's place in a club, with their nickname now."""
+    """A person's place in a club, with their nickname now, and until when the club's
+    admins muted them in its tables' chat (``None``: not muted, or no longer)."""
 
     user_id: str
     nickname: str
     role: str
     state: str
     since: datetime
+    muted_until: datetime | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,43 +128,47 @@ class ClubStore:
         """A transaction that commits on success; database errors → ``StoreError``."""
         return transaction(self._sessions)
 
-    def create(
-        self,
-        *,
-        owner_id: str,
-        name: str,
-        description: str,
-        language: str,
-        rules: dict[str, Any],
-        private: bool,
-    ) -> ClubRow:
+    def create(self, owner_id: str, settings: ClubSettings) -> ClubRow:
         """A new club with ``owner_id`` as its owner and first member. Raises
         ``ClubNameTakenError`` if another club has the name, whatever the case."""
         club = Club(
             id=new_id(),
-            name=name,
-            name_key=name.casefold(),
-            description=description,
-            language=language,
-            rules=rules,
-            private=private,
             invite_code=secrets.token_urlsafe(12),
             owner_id=owner_id,
             created_at=datetime.now(UTC),
         )
+        _settle(club, settings)
+        with self._naming(settings.name, None) as session:
+            session.add(club)
+            session.flush()
+            session.add(_member(club.id, owner_id, "owner", "member"))
+        return _club_row(club)
+
+    def update(self, club_id: str, settings: ClubSettings) -> ClubRow:
+        """The club with new settings; ``NotFoundError`` if there is none, and
+        ``ClubNameTakenError`` (nothing changed) if another club has the name."""
+        with self._naming(settings.name, club_id) as session:
+            club = session.get(Club, club_id)
+            if club is None:
+                raise NotFoundError(f"no club {club_id!r}")
+            _settle(club, settings)
+        return _club_row(club)
+
+    @contextmanager
+    def _naming(self, name: str, club_id: str | None) -> Iterator[Session]:
+        """A transaction that gives a club (``club_id``, or a new one) ``name``: it raises
+        ``ClubNameTakenError`` (nothing stored) if another club has the name, whatever
+        the case, or takes it meanwhile; other database errors → ``StoreError``."""
+        taken = select(Club.id).where(Club.name_key == name.casefold(), Club.id != club_id)
         try:
             with self._sessions.begin() as session:
-                taken = select(Club.id).where(Club.name_key == club.name_key)
                 if session.scalar(taken) is not None:
                     raise ClubNameTakenError(f"a club is already named {name!r}")
-                session.add(club)
-                session.flush()
-                session.add(_member(club.id, owner_id, "owner", "member"))
+                yield session
         except IntegrityError:  # the same name, stored by another request meanwhile
             raise ClubNameTakenError(f"a club is already named {name!r}") from None
         except SQLAlchemyError as error:
             raise StoreError(f"database error: {error.__class__.__name__}") from None
-        return _club_row(club)
 
     def by_invite(self, code: str) -> ClubRow:
         """The club whose join link carries ``code``; ``NotFoundError`` if none."""
@@ -141,23 +178,35 @@ class ClubStore:
                 raise NotFoundError("no club has this invite")
             return _club_row(club)
 
-    def directory(self, limit: int = 100) -> list[tuple[ClubRow, int]]:
-        """The clubs that are not private, with their member counts, the biggest first."""
+    def directory(
+        self, search: str = "", after: DirectoryKey | None = None, limit: int = 100
+    ) -> list[tuple[ClubRow, int]]:
+        """The clubs that are not private, with their member counts, the biggest first
+        (ties by name): those whose name holds ``search`` (whatever the case), the
+        ``limit`` after the line ``after`` (keyset pagination, as the leaderboard's)."""
         members = (
             select(ClubMember.club_id, func.count().label("members"))
             .where(ClubMember.state == "member")
             .group_by(ClubMember.club_id)
             .subquery()
         )
+        count = members.c.members
         query = (
-            select(Club, members.c.members)
+            select(Club, count)
             .join(members, members.c.club_id == Club.id)
             .where(Club.private.is_(False))
-            .order_by(members.c.members.desc(), Club.name_key)
+            .order_by(count.desc(), Club.name_key)
             .limit(limit)
         )
+        if search:
+            query = query.where(Club.name_key.contains(search.casefold(), autoescape=True))
+        if after is not None:
+            query = query.where(
+                (count < after.members)
+                | ((count == after.members) & (Club.name_key > after.name_key))
+            )
         with self._session() as session:
-            return [(_club_row(club), count) for club, count in session.execute(query)]
+            return [(_club_row(club), members) for club, members in session.execute(query)]
 
     def member(self, club_id: str, user_id: str) -> MemberRow | None:
         """The person's place in the club, or ``None`` if they never had one."""
@@ -200,6 +249,29 @@ class ClubStore:
                 if found.state != state:
                     found.since = datetime.now(UTC)
                 found.role, found.state = role, state
+
+    def mute(self, club_id: str, user_id: str, until: datetime | None) -> None:
+        """Mute the person in the chat of the club's tables until ``until`` (``None``:
+        unmute). Their place must exist (``NotFoundError`` if not)."""
+        with self._session() as session:
+            found = session.get(ClubMember, (club_id, user_id))
+            if found is None:
+                raise NotFoundError(f"no one {user_id!r} in club {club_id!r}")
+            found.muted_until = until
+
+    def table_mute(
+        self, table_id: str, user_id: str, now: datetime | None = None
+    ) -> datetime | None:
+        """Until when the club the table was opened in muted the person in its chat, if
+        that is after ``now`` (default: now); ``None`` for any other table or person."""
+        query = (
+            select(ClubMember.muted_until)
+            .join(ClubTable, ClubTable.club_id == ClubMember.club_id)
+            .where(ClubTable.table_id == table_id, ClubMember.user_id == user_id)
+        )
+        with self._session() as session:
+            until = utc_or_none(session.scalar(query))
+        return until if until is not None and until > (now or datetime.now(UTC)) else None
 
     def add_table(self, club_id: str, table_id: str) -> None:
         """Mark the table as opened in the club."""
@@ -279,12 +351,40 @@ def _member(club_id: str, user_id: str, role: str, state: str) -> ClubMember:
 def _members_query() -> Any:
     """Places in clubs with their people's nicknames."""
     return select(
-        ClubMember.user_id, User.nickname, ClubMember.role, ClubMember.state, ClubMember.since
+        ClubMember.user_id,
+        User.nickname,
+        ClubMember.role,
+        ClubMember.state,
+        ClubMember.since,
+        ClubMember.muted_until,
     ).join(User, User.id == ClubMember.user_id)
 
 
-def _member_row(user_id: str, nickname: str, role: str, state: str, since: datetime) -> MemberRow:
-    return MemberRow(user_id, nickname, role, state, since)
+def _member_row(
+    user_id: str,
+    nickname: str,
+    role: str,
+    state: str,
+    since: datetime,
+    muted_until: datetime | None,
+) -> MemberRow:
+    """A place, its mute kept only while it lasts (the past one is no one's business)."""
+    until = utc_or_none(muted_until)
+    return MemberRow(
+        user_id,
+        nickname,
+        role,
+        state,
+        since,
+        until if until and until > datetime.now(UTC) else None,
+    )
+
+
+def _settle(club: Club, settings: ClubSettings) -> None:
+    """Give ``club`` these settings (its name folded into its unique key too)."""
+    club.name, club.name_key = settings.name, settings.name.casefold()
+    club.description, club.language = settings.description, settings.language
+    club.rules, club.private = settings.rules, settings.private
 
 
 def _club_row(club: Club) -> ClubRow:

@@ -489,6 +489,8 @@ class ClubMember(Base):
     role: Mapped[str] = mapped_column(String(16))
     state: Mapped[str] = mapped_column(String(16))
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: Until when the club's admins muted the member in its tables' chat (``None``: never).
+    muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class ClubTable(Base):

@@ -28,6 +28,8 @@ from raspisnoy.store.models import (
 )
 from raspisnoy.store.players import username_key
 from raspisnoy.store.repository import NotFoundError, Store, UserRow, new_id, transaction
+from raspisnoy.store.repository import utc as _utc
+from raspisnoy.store.repository import utc_or_none as _utc_or_none
 from raspisnoy.store.together import ChatRow
 
 __all__ = [
@@ -122,15 +124,6 @@ class Standing:
     muted_until: datetime | None
     banned: bool
     banned_until: datetime | None
-
-
-def _utc(moment: datetime) -> datetime:
-    """A stored moment with its zone (SQLite gives it back without; it was UTC)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def _utc_or_none(moment: datetime | None) -> datetime | None:
-    return None if moment is None else _utc(moment)
 
 
 def _user(user: User) -> UserRow:

@@ -50,6 +50,8 @@ __all__ = [
     "add_table",
     "check_fences",
     "transaction",
+    "utc",
+    "utc_or_none",
 ]
 
 
@@ -152,6 +154,15 @@ _MIGRATION_LOCK = text(
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def utc(moment: datetime) -> datetime:
+    """A stored moment with its zone (SQLite gives it back without; it was UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def utc_or_none(moment: datetime | None) -> datetime | None:
+    return None if moment is None else utc(moment)
 
 
 def new_id() -> str:

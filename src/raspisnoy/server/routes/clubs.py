@@ -1,17 +1,20 @@
 """Clubs (docs/clubs.md, docs/PROTOCOL.md "Clubs"): the directory, a new club, a club's
-page as its caller may see it, joining by invite or by request, leaving, an admin's acts
-on a member, and the club's tables. The clubs service decides who may do what."""
+page as its caller may see it, its settings changed by its admins, joining by invite or
+by request, leaving, an admin's acts on a member (a mute in the chat of the club's tables
+among them), and the club's tables. The clubs service decides who may do what."""
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from raspisnoy.server.deps import CurrentUser, OptionalUser, ServicesDep
 from raspisnoy.server.services.clubs import Manage
 from raspisnoy.server.wire import (
     ClubCardOut,
     ClubIn,
+    ClubMuteIn,
     ClubOut,
+    ClubSettingsIn,
     ClubsOut,
     TableIn,
     TableOut,
@@ -22,10 +25,18 @@ router = APIRouter(prefix="/api/clubs", tags=["clubs"])
 
 
 @router.get("", response_model=ClubsOut)
-async def directory(services: ServicesDep) -> ClubsOut:
-    """The clubs anyone may find (not private), the biggest first."""
-    clubs = await services.clubs.directory()
-    return ClubsOut(clubs=[ClubCardOut.of(club, members) for club, members in clubs])
+async def directory(
+    services: ServicesDep,
+    search: Annotated[str, Query(max_length=64)] = "",
+    size: Annotated[int, Query(ge=1, le=100)] = 25,
+    after: Annotated[str | None, Query(max_length=100)] = None,
+) -> ClubsOut:
+    """The clubs anyone may find (never a private one), the biggest first: those whose
+    name holds ``search``, ``size`` at a time after the line ``after`` (``next``)."""
+    clubs, following = await services.clubs.directory(search, after, size)
+    return ClubsOut(
+        clubs=[ClubCardOut.of(club, members) for club, members in clubs], next=following
+    )
 
 
 @router.post("", status_code=201, response_model=ClubOut)
@@ -46,6 +57,14 @@ async def club_page(club_id: str, user: OptionalUser, services: ServicesDep) -> 
     return ClubOut.of(await services.clubs.view(club_id, user))
 
 
+@router.patch("/{club_id}", response_model=ClubOut)
+async def change_club(
+    club_id: str, body: ClubSettingsIn, user: CurrentUser, services: ServicesDep
+) -> ClubOut:
+    """An admin changes the club's name, description, language, visibility or rules."""
+    return ClubOut.of(await services.clubs.change(club_id, user, body))
+
+
 @router.post("/{club_id}/request", response_model=ClubOut)
 async def ask_to_join(club_id: str, user: CurrentUser, services: ServicesDep) -> ClubOut:
     """Ask to join a club that is not private; its admins accept or decline."""
@@ -56,6 +75,20 @@ async def ask_to_join(club_id: str, user: CurrentUser, services: ServicesDep) ->
 async def leave(club_id: str, user: CurrentUser, services: ServicesDep) -> ClubOut:
     """Leave the club, or take back a request to join; one's games stay in its history."""
     return ClubOut.of(await services.clubs.leave(club_id, user))
+
+
+@router.post("/{club_id}/members/{member_id}/mute", response_model=ClubOut)
+async def mute(
+    club_id: str, member_id: str, body: ClubMuteIn, user: CurrentUser, services: ServicesDep
+) -> ClubOut:
+    """An admin mutes a member in the chat of the club's tables for some minutes."""
+    return ClubOut.of(await services.clubs.mute(club_id, user, member_id, body))
+
+
+@router.delete("/{club_id}/members/{member_id}/mute", response_model=ClubOut)
+async def unmute(club_id: str, member_id: str, user: CurrentUser, services: ServicesDep) -> ClubOut:
+    """An admin lifts a member's mute in the club's tables' chat."""
+    return ClubOut.of(await services.clubs.mute(club_id, user, member_id, None))
 
 
 @router.post("/{club_id}/members/{member_id}/{what}", response_model=ClubOut)

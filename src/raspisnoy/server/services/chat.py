@@ -10,6 +10,8 @@ of that person's messages (kept in memory per table, and re-sent by the browser,
 remembers its mutes, after each ``state``). Between two people where either blocked the
 other (docs/friends.md) no message goes either way, live or in the history: the blocks
 are read from the store at each message and each history, so a new block holds at once.
+A person muted by a moderator (everywhere) or by the club a table belongs to (at its
+tables, docs/clubs.md) is refused each line until the later mute ends (``ChatMute``).
 Bots never chat.
 
 What a message tells (who wrote it, from which seat, when in the game) is public at the
@@ -19,6 +21,7 @@ table; a spectator of a table without spectator chat gets none of it.
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
     from raspisnoy.server.connection import Connection
     from raspisnoy.server.limits import Limits
 
-__all__ = ["ChatRoom", "ChatTable", "count_chat", "may_read"]
+__all__ = ["ChatMute", "ChatRoom", "ChatTable", "chat_mute", "count_chat", "may_read"]
 
 #: The most messages a ``chat`` history carries (the latest ones).
 HISTORY = 100
@@ -50,8 +53,31 @@ class ChatStore(Protocol):
     async def blocked_with(self, user_id: str) -> frozenset[str]:
         """The people kept apart from ``user_id`` (either blocked the other)."""
 
-    async def muted_until(self, user_id: str) -> datetime | None:
-        """Until when a moderator muted the person (``None``: not muted now)."""
+    async def mute_of(self, table_id: str, user_id: str) -> ChatMute | None:
+        """Why and until when the person may not write at the table (``None``: they may)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMute:
+    """A mute that refuses a person's lines: its refusal (``muted``: a moderator's, at
+    every table; ``club_muted``: the club's admins', at the club's tables) and its end."""
+
+    code: Refusal
+    until: datetime
+
+
+#: Who mutes, in the English text of each refusal.
+_MUTERS = {Refusal.MUTED: "a moderator", Refusal.CLUB_MUTED: "the club's admins"}
+
+
+def chat_mute(moderator: datetime | None, club: datetime | None) -> ChatMute | None:
+    """The mute that holds a person's lines at a table: of a moderator's mute (until
+    ``moderator``) and their club's (until ``club``), the one that ends later, since
+    they may write only when both are over; ``None`` if neither holds."""
+    mutes = [ChatMute(Refusal.MUTED, moderator)] if moderator is not None else []
+    if club is not None:
+        mutes.append(ChatMute(Refusal.CLUB_MUTED, club))
+    return max(mutes, key=lambda mute: mute.until, default=None)
 
 
 class ChatTable(Protocol):
@@ -178,12 +204,13 @@ class ChatRoom:
                 "chat to spectators)",
             )
         actor = self._actor
-        muted = await actor.port.muted_until(user.id)
-        if muted is not None:
+        mute = await actor.port.mute_of(actor.table.id, user.id)
+        if mute is not None:
+            until = mute.until.isoformat()
             raise ProtocolError(
-                Refusal.MUTED,
-                f"chat: a moderator muted you until {muted.isoformat()}",
-                params={"until": muted.isoformat()},
+                mute.code,
+                f"chat: {_MUTERS[mute.code]} muted you until {until}",
+                params={"until": until},
             )
         rows = await self._history()
         round_number, tricks = _moment(actor)

@@ -3,7 +3,8 @@ caller may see.
 
 Anyone with an account creates a club and owns it; people join by its invite link, or
 ask to join a club that is not private and an admin accepts them; the owner names
-admins; admins remove and ban members, and a banned person cannot come back. A club's
+admins; admins remove, ban and mute members (in the chat of the club's tables, where
+``chat.ChatRoom`` refuses a muted member's lines), and a banned person cannot come back. A club's
 tables are opened here through the tables service (``TableDesk``) and are open to its
 members only: ``guard`` is asked before a table's REST routes, socket or chat serve
 anyone. A private club is hidden information: to anyone not in it, it does not exist
@@ -11,32 +12,48 @@ anyone. A private club is hidden information: to anyone not in it, it does not e
 
 Every answer is a ``ClubView`` built from what the caller may know, so the wire model
 only writes it down: a visitor sees a public club's card; a member also its people,
-tables, leaderboard and history; an admin also the invite and the requests.
+tables, leaderboard and history; an admin also the invite, the requests, the banned
+and the muted.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 from raspisnoy.core import RaspisnoyError, resolve_rules
+from raspisnoy.ratings import BOT_RATINGS, DEFAULT_RATING, Rating, displayed, rate_game
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.tables.opening import TableDesk
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import ClubGame, ClubIn, ClubView, MemberStanding, TableIn
+from raspisnoy.server.wire import (
+    ClubGame,
+    ClubIn,
+    ClubMuteIn,
+    ClubSettingsIn,
+    ClubView,
+    MemberStanding,
+    TableIn,
+    directory_cursor,
+    directory_key,
+)
 from raspisnoy.store import (
     ClubNameTakenError,
     ClubResultRow,
     ClubRow,
+    ClubSettings,
     ClubStore,
+    DirectoryKey,
     MemberRow,
     NotFoundError,
     TableRow,
     UserRow,
 )
 
-__all__ = ["NAME_LENGTH", "Clubs", "Manage"]
+__all__ = ["NAME_LENGTH", "Clubs", "Manage", "club_ratings"]
 
 #: The shortest and longest club name, in characters (after trimming spaces).
 NAME_LENGTH = (2, 64)
@@ -67,38 +84,62 @@ class Clubs:
     async def create(self, user: UserRow, request: ClubIn) -> ClubView:
         """A new club owned by ``user``, with house rules (a preset plus options)."""
         _need_account(user)
-        name = request.name.strip()
-        low, high = NAME_LENGTH
-        if not low <= len(name) <= high:
-            raise RequestError(
-                Refusal.CLUB_NAME_LENGTH,
-                f"a club's name has {low} to {high} characters",
-                params={"min": low, "max": high},
-            )
-        try:
-            rules = resolve_rules(request.rules).to_json()
-        except RaspisnoyError as error:
-            raise RequestError(Refusal.BAD_RULES, str(error), params={"option": "preset"}) from None
-        try:
-            club = await in_thread(
-                lambda: self._clubs.create(
-                    owner_id=user.id,
-                    name=name,
-                    description=request.description.strip(),
-                    language=request.language,
-                    rules=rules,
-                    private=request.private,
-                )
-            )
-        except ClubNameTakenError:
-            raise RequestError(
-                Refusal.CLUB_NAME_TAKEN, f"a club is already named {name!r}", params={"name": name}
-            ) from None
+        settings = ClubSettings(
+            _club_name(request.name),
+            request.description.strip(),
+            request.language,
+            _house_rules(request.rules),
+            request.private,
+        )
+        club = await self._named(settings, lambda: self._clubs.create(user.id, settings))
         return await self.view(club.id, user)
 
-    async def directory(self) -> list[tuple[ClubRow, int]]:
-        """The clubs anyone may find (not private), with their member counts."""
-        return await in_thread(self._clubs.directory)
+    async def change(self, club_id: str, user: UserRow, request: ClubSettingsIn) -> ClubView:
+        """An admin changes the club's settings: each one sent replaces the club's, all
+        checked as at creation before any is stored (a refusal changes nothing)."""
+        club, place = await self._club_for(club_id, user)
+        _need_admin(place)
+        description = request.description
+        settings = ClubSettings(
+            club.name if request.name is None else _club_name(request.name),
+            club.description if description is None else description.strip(),
+            request.language or club.language,
+            club.rules if request.rules is None else _house_rules(request.rules),
+            club.private if request.private is None else request.private,
+        )
+        await self._named(settings, lambda: self._clubs.update(club_id, settings))
+        return await self.view(club_id, user)
+
+    async def _named(self, settings: ClubSettings, store: Callable[[], ClubRow]) -> ClubRow:
+        """Store a club's settings with ``store``; ``club_name_taken`` if another club has
+        the name."""
+        try:
+            return await in_thread(store)
+        except ClubNameTakenError:
+            raise RequestError(
+                Refusal.CLUB_NAME_TAKEN,
+                f"a club is already named {settings.name!r}",
+                params={"name": settings.name},
+            ) from None
+
+    async def directory(
+        self, search: str, after: str | None, size: int
+    ) -> tuple[list[tuple[ClubRow, int]], str | None]:
+        """A page of the clubs anyone may find (never a private one), with their member
+        counts: those whose name holds ``search``, the ``size`` after the cursor
+        ``after``; and the cursor of the next page (``None``: none)."""
+        try:
+            key = None if after is None else directory_key(after)
+        except ValueError:
+            raise RequestError(
+                Refusal.INVALID, f"after: a cursor (MEMBERS:NAME) from an answer, not {after!r}"
+            ) from None
+        found = await in_thread(lambda: self._clubs.directory(search.strip(), key, size + 1))
+        page = found[:size]
+        if len(found) <= size:
+            return page, None
+        club, members = page[-1]
+        return page, directory_cursor(DirectoryKey(members, club.name.casefold()))
 
     async def view(self, club_id: str, user: UserRow | None) -> ClubView:
         """The club page as ``user`` may see it (a private club: only by its people)."""
@@ -107,7 +148,9 @@ class Clubs:
         if place is None or place.state != "member":  # a visitor: the club's card
             members = await in_thread(lambda: self._clubs.members(club_id))
             count = sum(m.state == "member" for m in members)
-            return ClubView(club, state, None, count, None, None, None, None, None, None, None)
+            return ClubView(
+                club, state, None, count, None, None, None, None, None, None, None, None
+            )
         members, tables, results = await in_thread(lambda: self._clubs.page(club_id))
         in_club = [m for m in members if m.state == "member"]
         standings = _standings(in_club, results)
@@ -124,6 +167,7 @@ class Clubs:
             club.invite_code if admin else None,
             tuple(m for m in members if m.state == "requested") if admin else None,
             tuple(m for m in members if m.state == "banned") if admin else None,
+            tuple(m for m in in_club if m.muted_until is not None) if admin else None,
         )
 
     async def join(self, code: str, user: UserRow) -> ClubView:
@@ -160,19 +204,23 @@ class Clubs:
 
     async def manage(self, club_id: str, user: UserRow, member_id: str, what: Manage) -> ClubView:
         """An admin's act on ``member_id``'s place (naming admins: the owner's)."""
-        club, place = await self._club_for(club_id, user)
-        if place is None or place.state != "member" or place.role not in _ADMINS:
-            raise RequestError(Refusal.CLUB_ADMINS_ONLY, "only the club's admins may do this")
-        other = await in_thread(lambda: self._clubs.member(club_id, member_id))
-        if other is None:
-            raise RequestError(Refusal.NOT_FOUND, f"no one {member_id!r} in this club")
-        if member_id == club.owner_id:
-            raise RequestError(Refusal.CLUB_OWNER_STAYS, "the club's owner stays its owner")
-        owner = user.id == club.owner_id
-        if (what in {Manage.ADMIN, Manage.UNADMIN} or other.role == "admin") and not owner:
-            raise RequestError(Refusal.CLUB_OWNER_ONLY, "only the club's owner may do this")
+        naming = what in {Manage.ADMIN, Manage.UNADMIN}
+        other = await self._other(club_id, user, member_id, owners_only=naming)
         role, state = _after(what, other)
         await self._set(club_id, member_id, role, state)
+        return await self.view(club_id, user)
+
+    async def mute(
+        self, club_id: str, user: UserRow, member_id: str, request: ClubMuteIn | None
+    ) -> ClubView:
+        """An admin mutes a member in the chat of the club's tables for
+        ``request.minutes`` (``None``: unmutes them); an admin is muted by the owner only,
+        the owner by nobody. The chat refuses the member's lines until the end."""
+        other = await self._other(club_id, user, member_id, owners_only=False)
+        if request is not None and other.state != "member":
+            raise RequestError(Refusal.CONFLICT, f"cannot mute: the person is {other.state}")
+        until = None if request is None else datetime.now(UTC) + timedelta(minutes=request.minutes)
+        await in_thread(lambda: self._clubs.mute(club_id, member_id, until))
         return await self.view(club_id, user)
 
     async def open_table(self, club_id: str, user: UserRow, request: TableIn) -> TableRow:
@@ -215,6 +263,23 @@ class Clubs:
             raise RequestError(Refusal.NOT_FOUND, f"no club {club_id!r}")
         return club, place
 
+    async def _other(
+        self, club_id: str, user: UserRow, member_id: str, *, owners_only: bool
+    ) -> MemberRow:
+        """The place of the person an admin acts on, once the caller may act on them: an
+        admin of this club (the owner, if ``owners_only`` or the person is an admin), and
+        never on the owner."""
+        club, place = await self._club_for(club_id, user)
+        _need_admin(place)
+        other = await in_thread(lambda: self._clubs.member(club_id, member_id))
+        if other is None:
+            raise RequestError(Refusal.NOT_FOUND, f"no one {member_id!r} in this club")
+        if member_id == club.owner_id:
+            raise RequestError(Refusal.CLUB_OWNER_STAYS, "the club's owner stays its owner")
+        if (owners_only or other.role == "admin") and user.id != club.owner_id:
+            raise RequestError(Refusal.CLUB_OWNER_ONLY, "only the club's owner may do this")
+        return other
+
     async def _set(self, club_id: str, user_id: str, role: str, state: str) -> None:
         await in_thread(lambda: self._clubs.set_member(club_id, user_id, role=role, state=state))
 
@@ -223,6 +288,34 @@ def _need_account(user: UserRow) -> None:
     """Clubs are for people with an account: a guest's name is not theirs to keep."""
     if user.kind != "registered":
         raise RequestError(Refusal.CLUB_ACCOUNT, "clubs are for registered accounts")
+
+
+def _need_admin(place: MemberRow | None) -> None:
+    """Refuse anyone who is not an admin (or the owner) of the club now."""
+    if place is None or place.state != "member" or place.role not in _ADMINS:
+        raise RequestError(Refusal.CLUB_ADMINS_ONLY, "only the club's admins may do this")
+
+
+def _club_name(sent: str) -> str:
+    """A club's name as stored (trimmed); refused unless it is 2 to 64 characters."""
+    name = sent.strip()
+    low, high = NAME_LENGTH
+    if not low <= len(name) <= high:
+        raise RequestError(
+            Refusal.CLUB_NAME_LENGTH,
+            f"a club's name has {low} to {high} characters",
+            params={"min": low, "max": high},
+        )
+    return name
+
+
+def _house_rules(sent: str | dict[str, Any]) -> dict[str, Any]:
+    """House rules (a preset's name, or a preset plus options) fully resolved, as a
+    table's are stored; ``bad_rules`` if they do not make a ruleset."""
+    try:
+        return resolve_rules(sent).to_json()
+    except RaspisnoyError as error:
+        raise RequestError(Refusal.BAD_RULES, str(error), params={"option": "preset"}) from None
 
 
 def _not_banned(place: MemberRow | None) -> None:
@@ -251,17 +344,15 @@ def _standings(
     members: Sequence[MemberRow], results: Sequence[ClubResultRow]
 ) -> tuple[MemberStanding, ...]:
     """Each member's games, wins and club rating, from the club's finished games."""
-    seats: defaultdict[str, int] = defaultdict(int)
-    for row in results:
-        seats[row.table_id] += 1
     mine: defaultdict[str, list[ClubResultRow]] = defaultdict(list)
     for row in results:
         if row.user_id is not None:
             mine[row.user_id].append(row)
+    ratings = club_ratings(results)
     standings = []
     for member in members:
         games = mine.get(member.user_id, [])
-        shares = [(seats[g.table_id] - g.place) / max(1, seats[g.table_id] - 1) for g in games]
+        rating = ratings.get(member.user_id)
         standings.append(
             MemberStanding(
                 member.user_id,
@@ -269,10 +360,35 @@ def _standings(
                 member.role,
                 len(games),
                 sum(g.place == 1 for g in games),
-                round(100 * sum(shares) / len(shares), 1) if shares else None,
+                None if rating is None else displayed(rating),
             )
         )
     return tuple(standings)
+
+
+def club_ratings(results: Sequence[ClubResultRow]) -> dict[str, Rating]:
+    """Each person's club rating: OpenSkill (``ratings.rate_game``, the house's model)
+    over the club's games alone, replayed oldest first from a newcomer's rating, by final
+    totals; a bot seat plays at its level's fixed rating and is not rated. ``results``
+    are the seats of the club's finished games, newest game first (``ClubStore.page``)."""
+    games: dict[str, list[ClubResultRow]] = {}
+    for row in reversed(results):
+        games.setdefault(row.table_id, []).append(row)
+    ratings: dict[str, Rating] = {}
+    for rows in games.values():
+        seats = sorted(rows, key=lambda r: r.seat)
+        if len(seats) < 2:  # the oldest game, cut by the page's bound
+            continue
+        before = [
+            BOT_RATINGS.get(r.bot or "", DEFAULT_RATING)
+            if r.user_id is None
+            else ratings.get(r.user_id, DEFAULT_RATING)
+            for r in seats
+        ]
+        bots = [r.user_id is None for r in seats]
+        after = rate_game(before, [r.points for r in seats], bots)
+        ratings.update((r.user_id, new) for r, new in zip(seats, after, strict=True) if r.user_id)
+    return ratings
 
 
 def _ranked(standings: Sequence[MemberStanding]) -> list[MemberStanding]:
@@ -280,9 +396,9 @@ def _ranked(standings: Sequence[MemberStanding]) -> list[MemberStanding]:
     return [line for line in standings if line.rating is not None]
 
 
-def _board_order(line: MemberStanding) -> tuple[float, int, str]:
+def _board_order(line: MemberStanding) -> tuple[int, int, str]:
     """Highest club rating first, then more games, then by name."""
-    return (-(line.rating or 0.0), -line.games, line.nickname.casefold())
+    return (-(line.rating or 0), -line.games, line.nickname.casefold())
 
 
 def _history(results: Sequence[ClubResultRow]) -> tuple[ClubGame, ...]:

@@ -12,21 +12,27 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from raspisnoy.core import DEFAULT_PRESET
-from raspisnoy.store import ClubRow, ClubTableRow, MemberRow
+from raspisnoy.server.wire.requests import MAX_MINUTES
+from raspisnoy.store import ClubRow, ClubTableRow, DirectoryKey, MemberRow
 
 __all__ = [
     "ClubCardOut",
     "ClubGame",
     "ClubGameOut",
     "ClubIn",
+    "ClubMuteIn",
+    "ClubMutedOut",
     "ClubOut",
     "ClubPersonOut",
     "ClubSeatOut",
+    "ClubSettingsIn",
     "ClubTableOut",
     "ClubView",
     "ClubsOut",
     "MemberStanding",
     "MemberStandingOut",
+    "directory_cursor",
+    "directory_key",
 ]
 
 
@@ -42,17 +48,38 @@ class ClubIn(BaseModel):
     private: bool = False
 
 
+class ClubSettingsIn(BaseModel):
+    """New settings of a club (its admins'): each field sent replaces the club's, each
+    left out (or ``null``) stays as it is."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str | None = Field(default=None, max_length=200)
+    description: str | None = Field(default=None, max_length=500)
+    language: Literal["ru", "uk", "en"] | None = None
+    rules: str | dict[str, Any] | None = None
+    private: bool | None = None
+
+
+class ClubMuteIn(BaseModel):
+    """An admin's mute of a member in the chat of the club's tables, for ``minutes``
+    (a minute to a year, as a moderator's)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    minutes: int = Field(ge=1, le=MAX_MINUTES)
+
+
 @dataclass(frozen=True, slots=True)
 class MemberStanding:
     """A member's results in the club's games: games, first places, and the club rating
-    (the share of opponents they finished above, in per cent; ``None`` before a game)."""
+    (OpenSkill over the club's games, shown as the house shows a rating: 1000 for a
+    newcomer; ``None`` before a game)."""
 
     user_id: str
     nickname: str
     role: str
     games: int
     wins: int
-    rating: float | None
+    rating: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +108,7 @@ class ClubView:
     invite_code: str | None  # admins
     requests: tuple[MemberRow, ...] | None  # admins
     banned: tuple[MemberRow, ...] | None  # admins
+    muted: tuple[MemberRow, ...] | None  # admins: the members muted in the tables' chat now
 
 
 class _Out(BaseModel):
@@ -88,14 +116,14 @@ class _Out(BaseModel):
 
 
 class MemberStandingOut(_Out):
-    """A member with their club rating (per cent of opponents finished above) and games."""
+    """A member with their club rating (OpenSkill over the club's games) and games."""
 
     user_id: str
     name: str
     role: str
     games: int
     wins: int
-    rating: float | None
+    rating: int | None
 
     @classmethod
     def of(cls, line: MemberStanding) -> MemberStandingOut:
@@ -119,6 +147,19 @@ class ClubPersonOut(_Out):
     @classmethod
     def of(cls, row: MemberRow) -> ClubPersonOut:
         return cls(user_id=row.user_id, name=row.nickname, since=row.since)
+
+
+class ClubMutedOut(_Out):
+    """A member muted in the chat of the club's tables, and until when: for its admins."""
+
+    user_id: str
+    name: str
+    until: datetime
+
+    @classmethod
+    def of(cls, row: MemberRow) -> ClubMutedOut:
+        assert row.muted_until is not None, "only a muted member is listed"
+        return cls(user_id=row.user_id, name=row.nickname, until=row.muted_until)
 
 
 class ClubTableOut(_Out):
@@ -178,6 +219,7 @@ class ClubOut(_Out):
     invite: str | None
     requests: list[ClubPersonOut] | None
     banned: list[ClubPersonOut] | None
+    muted: list[ClubMutedOut] | None
 
     @classmethod
     def of(cls, view: ClubView) -> ClubOut:
@@ -203,6 +245,7 @@ class ClubOut(_Out):
             invite=view.invite_code,
             requests=each(view.requests, ClubPersonOut),
             banned=each(view.banned, ClubPersonOut),
+            muted=each(view.muted, ClubMutedOut),
         )
 
 
@@ -226,5 +269,21 @@ class ClubCardOut(_Out):
         )
 
 
+def directory_cursor(key: DirectoryKey) -> str:
+    """The cursor of a club's line in the directory: ``MEMBERS:NAME`` (the name folded)."""
+    return f"{key.members}:{key.name_key}"
+
+
+def directory_key(cursor: str) -> DirectoryKey:
+    """The line a directory cursor names (``ValueError``: not one)."""
+    members, separator, name_key = cursor.partition(":")
+    if not separator or not name_key:
+        raise ValueError(cursor)
+    return DirectoryKey(int(members), name_key)
+
+
 class ClubsOut(_Out):
+    """A page of the directory, and the cursor of the next (``null``: the last page)."""
+
     clubs: list[ClubCardOut]
+    next: str | None

@@ -1,11 +1,13 @@
-// Clubs (docs/clubs.md): the directory with the form of a new club (/?clubs), a club's
-// page (/?club=ID) as the server lets its visitor see it, and the invite link
-// (/?club_invite=CODE), which joins the club and shows its page. The server decides
-// what each visitor sees and may do; the page only draws it and words its refusals.
-import { get, post } from "./api.js";
-import { LANGUAGE_NAMES, LANGUAGES, formatDecimal, formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
+// Clubs (docs/clubs.md): the directory (searched by name, paged on) with the form of a
+// new club (/?clubs), a club's page (/?club=ID) as the server lets its visitor see it,
+// and the invite link (/?club_invite=CODE), which joins the club and shows its page. The
+// server decides what each visitor sees and may do; the page only draws it and words its
+// refusals.
+import { del, formatMoment, get, patch, post } from "./api.js";
+import { LANGUAGE_NAMES, LANGUAGES, formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
-import { copyText, esc, pendingMarkup, toast } from "./ui.js";
+import { changeRules, chosenRules, optionsField, presetField } from "./lobby.js";
+import { closeDialog, copyText, esc, openDialog, pendingMarkup, toast } from "./ui.js";
 
 /** The link that joins the club of `code`. */
 export function inviteLink(code) {
@@ -13,6 +15,9 @@ export function inviteLink(code) {
 }
 
 const clubHref = (id) => `/?club=${encodeURIComponent(id)}`;
+/** How long an admin may mute a member in the club tables' chat, in minutes (worded as a
+ * moderator's mute: `web.moderation.duration.*`). */
+const MUTE_MINUTES = [60, 1440, 10080];
 
 /** A screen that loads with `load`, draws with `draw` and shows what went wrong. */
 function screenOf(view, load, draw) {
@@ -46,35 +51,60 @@ export function showClubs(view, app) {
   return screenOf(
     view,
     async () => {
-      const [clubs, rules] = await Promise.all([get("/clubs"), get("/rules")]);
-      return { clubs: clubs.clubs, presets: rules.presets.map((p) => p.name) };
+      const [first, catalogue] = await Promise.all([get("/clubs"), get("/rules")]);
+      return { first, catalogue };
     },
     (data) => {
-      const list = data.clubs.length
-        ? `<ul class="club-list">${data.clubs.map(clubCard).join("")}</ul>`
-        : `<p class="empty">${esc(t("web.club.none"))}</p>`;
-      view.innerHTML = `<section class="panel clubs"><h1>${esc(t("web.club.title"))}</h1>${list}</section>
-        <section class="panel club-new"><h2>${esc(t("web.club.create"))}</h2>${createForm(app, data.presets)}</section>`;
+      const account = app.user?.kind === "registered";
+      view.innerHTML = `<section class="panel clubs"><h1>${esc(t("web.club.title"))}</h1>
+          <form class="club-search" role="search"><input type="search" name="search" maxlength="64" autocomplete="off"
+            placeholder="${esc(t("web.club.search"))}" aria-label="${esc(t("web.club.search"))}">
+            <button type="submit">${esc(t("web.club.search.submit"))}</button></form>
+          <div class="club-found"></div></section>
+        <section class="panel club-new"><h2>${esc(t("web.club.create"))}</h2>
+          ${account ? `<form class="club-form"></form>` : accountHint(app)}</section>`;
+      directory(view.querySelector(".clubs"), data.first);
       const form = view.querySelector("form.club-form");
-      form?.addEventListener("submit", async (event) => {
-        event.preventDefault();
-        const fields = new FormData(form);
-        const body = {
-          name: fields.get("name"),
-          description: fields.get("description"),
-          language: fields.get("language"),
-          rules: fields.get("preset"),
-          private: fields.get("private") === "on",
-        };
-        try {
+      if (form) {
+        clubForm(form, data.catalogue, null, async (body) => {
           const club = await post("/clubs", body);
           app.navigate(clubHref(club.id));
-        } catch (error) {
-          form.querySelector(".form-error").textContent = error.message;
-        }
-      });
+        });
+      }
     },
   );
+}
+
+/** The directory's list in `panel`, from its `first` page: searched by name, and paged
+ * on with the server's cursor (`next`), each page added under the ones before. */
+function directory(panel, first) {
+  const s = { search: "", clubs: first.clubs, next: first.next };
+  const found = panel.querySelector(".club-found");
+  function draw() {
+    const empty = s.search ? "web.club.search.none" : "web.club.none";
+    found.innerHTML = `${s.clubs.length ? `<ul class="club-list">${s.clubs.map(clubCard).join("")}</ul>` : `<p class="empty">${esc(t(empty))}</p>`}
+      ${s.next ? `<button type="button" class="more">${esc(t("web.club.more"))}</button>` : ""}`;
+  }
+  async function load(after) {
+    const query = new URLSearchParams({ search: s.search, ...(after ? { after } : {}) });
+    try {
+      const page = await get(`/clubs?${query}`);
+      s.clubs = after ? [...s.clubs, ...page.clubs] : page.clubs;
+      s.next = page.next;
+      draw();
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  }
+  panel.querySelector("form.club-search").addEventListener("submit", (event) => {
+    event.preventDefault();
+    s.search = event.target.search.value.trim();
+    load(null);
+  });
+  found.addEventListener("click", (event) => {
+    if (event.target.closest("button.more")) load(s.next);
+  });
+  draw();
 }
 
 function clubCard(club) {
@@ -84,24 +114,66 @@ function clubCard(club) {
     ${club.description ? `<p>${esc(club.description)}</p>` : ""}</li>`;
 }
 
-function createForm(app, presets) {
-  if (app.user?.kind !== "registered") {
-    const profile = `/?player=${encodeURIComponent(app.user?.id ?? "")}`;
-    return `<p class="hint">${esc(t("web.club.account"))}</p>
-      ${app.user ? `<a class="button" data-nav href="${profile}">${esc(t("web.profile.mine"))}</a>` : ""}`;
+/** Why a guest cannot make a club, and the way to their profile, where they register. */
+function accountHint(app) {
+  const profile = `/?player=${encodeURIComponent(app.user?.id ?? "")}`;
+  return `<p class="hint">${esc(t("web.club.account"))}</p>
+    ${app.user ? `<a class="button" data-nav href="${profile}">${esc(t("web.profile.mine"))}</a>` : ""}`;
+}
+
+/** The values of the club form: a new club's, or `club`'s settings now (its house rules
+ * as the preset plus the options that differ from it, as the new-table form holds them). */
+function clubValues(catalogue, club) {
+  if (club === null) {
+    return { name: "", description: "", language: language(), private: false, preset: catalogue.presets[0].name, options: {} };
   }
-  const languages = LANGUAGES.map(
-    (code) => `<option value="${code}" ${code === language() ? "selected" : ""}>${esc(LANGUAGE_NAMES[code])}</option>`,
-  ).join("");
-  const choices = presets.map((name) => `<option value="${esc(name)}">${esc(presetLabel(name))}</option>`).join("");
-  return `<form class="club-form">
-    <label class="field"><span>${esc(t("web.club.name"))}</span><input name="name" required maxlength="64" autocomplete="off"></label>
-    <label class="field"><span>${esc(t("web.club.description"))}</span><textarea name="description" maxlength="500" rows="2"></textarea></label>
-    <label class="field"><span>${esc(t("web.club.language"))}</span><select name="language">${languages}</select></label>
-    <label class="field"><span>${esc(t("web.club.rules"))}</span><select name="preset">${choices}</select></label>
-    <label class="check"><input type="checkbox" name="private"> <span>${esc(t("web.club.private"))}</span></label>
-    <p class="form-error" role="alert"></p>
-    <button type="submit" class="primary">${esc(t("web.club.create.submit"))}</button></form>`;
+  const { preset, ...options } = club.rules;
+  return { name: club.name, description: club.description, language: club.language, private: club.private, preset, options };
+}
+
+/** The club form in `form`: name, description, language, visibility and house rules (the
+ * preset and every option, drawn by the new-table form's own fields). `club` is null for
+ * a new club, else the club whose settings it changes; `save` is given the request body,
+ * and what it throws is shown on the form. */
+function clubForm(form, catalogue, club, save) {
+  const values = clubValues(catalogue, club);
+  const languages = () =>
+    LANGUAGES.map((code) => `<option value="${code}" ${code === values.language ? "selected" : ""}>${esc(LANGUAGE_NAMES[code])}</option>`).join("");
+  function draw() {
+    form.innerHTML = `
+      <label class="field"><span>${esc(t("web.club.name"))}</span><input name="name" required maxlength="64" autocomplete="off" value="${esc(values.name)}"></label>
+      <label class="field"><span>${esc(t("web.club.description"))}</span><textarea name="description" maxlength="500" rows="2">${esc(values.description)}</textarea></label>
+      <label class="field"><span>${esc(t("web.club.language"))}</span><select name="language">${languages()}</select></label>
+      ${presetField(catalogue, values)}
+      ${optionsField(catalogue, values)}
+      <label class="check"><input type="checkbox" name="private" ${values.private ? "checked" : ""}> <span>${esc(t("web.club.private"))}</span></label>
+      <p class="form-error" role="alert"></p>
+      <button type="submit" class="primary">${esc(t(club === null ? "web.club.create.submit" : "web.club.settings.submit"))}</button>`;
+  }
+  form.addEventListener("input", (event) => {
+    const field = event.target;
+    if (field.name === "name" || field.name === "description") values[field.name] = field.value;
+  });
+  form.addEventListener("change", (event) => {
+    const field = event.target;
+    if (field.name === "language") values.language = field.value;
+    else if (field.name === "private") values.private = field.checked;
+    else if (changeRules(field, values, catalogue)) draw();
+  });
+  form.addEventListener("toggle", (event) => (values.open = event.target.open), true);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const { name, description, private: hidden } = values;
+      await save({ name, description, language: values.language, rules: chosenRules(catalogue, values), private: hidden });
+    } catch (error) {
+      form.querySelector(".form-error").textContent = error.message;
+    }
+    button.disabled = false;
+  });
+  draw();
 }
 
 /** The invite link: join, then the club's page in its place in the history. */
@@ -117,12 +189,16 @@ export function showClubInvite(view, app, code) {
 }
 
 /** A club's page: its card for a visitor, and for a member its people, tables,
- * leaderboard and games; for its admins the invite link, requests and bans too. */
+ * leaderboard and games; for its admins the invite link, requests, bans, mutes and the
+ * club's settings too. */
 export function showClub(view, app, clubId) {
   const path = `/clubs/${encodeURIComponent(clubId)}`;
   return screenOf(
     view,
-    () => get(path),
+    async () => {
+      const [club, catalogue] = await Promise.all([get(path), get("/rules")]);
+      return { ...club, catalogue };
+    },
     (club, refresh) => {
       view.innerHTML = `<section class="panel club"><h1>${esc(club.name)}</h1>
           ${club.description ? `<p>${esc(club.description)}</p>` : ""}
@@ -136,8 +212,18 @@ export function showClub(view, app, clubId) {
         ${club.members ? membersMarkup(club, app) : ""}
         ${club.requests?.length ? peopleMarkup(club.requests, "web.club.requests", ["accept", "decline"]) : ""}
         ${club.banned?.length ? peopleMarkup(club.banned, "web.club.banned", ["unban"]) : ""}
-        ${club.history ? historyMarkup(club) : ""}`;
+        ${club.muted?.length ? mutedMarkup(club.muted) : ""}
+        ${club.history ? historyMarkup(club) : ""}
+        ${["owner", "admin"].includes(club.role) ? settingsMarkup() : ""}`;
       wire(view, app, club, path, refresh);
+      const settings = view.querySelector("form.club-settings");
+      if (settings) {
+        clubForm(settings, club.catalogue, club, async (body) => {
+          await patch(path, body);
+          toast(t("web.club.settings.saved"));
+          await refresh();
+        });
+      }
     },
   );
 }
@@ -170,7 +256,7 @@ function tablesMarkup(club) {
     <button type="button" class="primary" data-club="table">${esc(t("web.club.table.new"))}</button></section>`;
 }
 
-const rating = (line) => (line.rating === null ? "—" : formatDecimal(line.rating, 1));
+const rating = (line) => (line.rating === null ? "—" : formatNumber(line.rating));
 
 function boardMarkup(club) {
   if (!club.leaderboard.length) {
@@ -186,12 +272,12 @@ function boardMarkup(club) {
     <p class="hint">${esc(t("web.club.rating.hint"))}</p></section>`;
 }
 
-/** What the viewer may do to a member: an admin removes and bans members, the owner
- * also names and unnames admins; nobody acts on the owner. */
+/** What the viewer may do to a member: an admin mutes, removes and bans members, the
+ * owner also names and unnames admins; nobody acts on the owner. */
 function memberActions(club, member, app) {
   if (member.role === "owner" || member.user_id === app.user?.id) return [];
-  if (club.role === "owner") return [member.role === "admin" ? "unadmin" : "admin", "remove", "ban"];
-  if (club.role === "admin" && member.role === "member") return ["remove", "ban"];
+  if (club.role === "owner") return [member.role === "admin" ? "unadmin" : "admin", "mute", "remove", "ban"];
+  if (club.role === "admin" && member.role === "member") return ["mute", "remove", "ban"];
   return [];
 }
 
@@ -215,6 +301,38 @@ function peopleMarkup(people, title, actions) {
     (p) => `<li><span class="member-name">${nameLink(p.user_id, p.name)}</span><span class="actions">${actionButtons(p.user_id, actions)}</span></li>`,
   );
   return `<section class="panel club-people"><h2>${esc(t(title))}</h2><ul class="members">${rows.join("")}</ul></section>`;
+}
+
+/** For the admins: who is muted in the club tables' chat, until when, and the way back. */
+function mutedMarkup(muted) {
+  const rows = muted.map(
+    (m) => `<li><span class="member-name">${nameLink(m.user_id, m.name)}</span>
+      <span class="muted">${esc(t("web.club.muted.until", { until: formatMoment(m.until) }))}</span>
+      <span class="actions">${actionButtons(m.user_id, ["unmute"])}</span></li>`,
+  );
+  return `<section class="panel club-people club-muted"><h2>${esc(t("web.club.muted"))}</h2><ul class="members">${rows.join("")}</ul></section>`;
+}
+
+/** The admin's choice of how long to mute `name` in the club tables' chat; `mute` is
+ * called with the minutes chosen. */
+function askMuteMinutes(name, mute) {
+  const choices = MUTE_MINUTES.map(
+    (minutes) => `<button type="button" data-minutes="${minutes}">${esc(t(`web.moderation.duration.${minutes}`))}</button>`,
+  ).join("");
+  const body = openDialog(t("web.club.mute.title", { name }), `<p class="hint">${esc(t("web.club.mute.hint"))}</p>
+    <div class="actions-row mute-choices">${choices}</div>`);
+  body.querySelectorAll("[data-minutes]").forEach((button) =>
+    button.addEventListener("click", () => {
+      closeDialog();
+      mute(Number(button.dataset.minutes));
+    }),
+  );
+}
+
+/** For the admins: the club's settings, folded away until opened. */
+function settingsMarkup() {
+  return `<section class="panel club-edit"><details><summary>${esc(t("web.club.settings"))}</summary>
+    <form class="club-form club-settings"></form></details></section>`;
 }
 
 function historyMarkup(club) {
@@ -255,8 +373,17 @@ function wire(view, app, club, path, refresh) {
     }),
   );
   view.querySelectorAll("[data-member]").forEach((button) =>
-    button.addEventListener("click", () =>
-      run(() => post(`${path}/members/${encodeURIComponent(button.dataset.member)}/${button.dataset.what}`)),
-    ),
+    button.addEventListener("click", () => {
+      const member = `${path}/members/${encodeURIComponent(button.dataset.member)}`;
+      const what = button.dataset.what;
+      if (what === "mute") {
+        const name = club.members.find((m) => m.user_id === button.dataset.member)?.name ?? "";
+        askMuteMinutes(name, (minutes) => run(() => post(`${member}/mute`, { minutes })));
+      } else if (what === "unmute") {
+        run(() => del(`${member}/mute`));
+      } else {
+        run(() => post(`${member}/${what}`));
+      }
+    }),
   );
 }

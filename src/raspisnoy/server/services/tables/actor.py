@@ -15,7 +15,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from raspisnoy.bots import Bot, make_bot
@@ -43,7 +42,7 @@ from raspisnoy.server.protocol import (
     RematchAnswer,
     Sync,
 )
-from raspisnoy.server.services.chat import ChatRoom
+from raspisnoy.server.services.chat import ChatMute, ChatRoom
 from raspisnoy.server.services.rematch import Rematch
 from raspisnoy.server.services.results import retry_delay
 from raspisnoy.server.wire import (
@@ -113,8 +112,9 @@ class TablePort(Protocol):
     async def blocked_with(self, user_id: str) -> frozenset[str]:
         """The people kept apart from ``user_id`` (either blocked the other: no chat)."""
 
-    async def muted_until(self, user_id: str) -> datetime | None:
-        """Until when a moderator muted the person (``None``: not muted now)."""
+    async def mute_of(self, table_id: str, user_id: str) -> ChatMute | None:
+        """Why and until when the person may not write at the table (``chat.ChatMute``:
+        a moderator's mute or the table's club's; ``None``: they may write)."""
 
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int

@@ -21,7 +21,6 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager, suppress
-from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -33,11 +32,13 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import CloseCode
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.revocation import EndedSessions
+from raspisnoy.server.services.chat import ChatMute, chat_mute
 from raspisnoy.server.services.lobby import LobbyFeed
 from raspisnoy.server.services.results import Results
 from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.store import (
     ChatRow,
+    ClubStore,
     EventRow,
     FencedError,
     FriendsRepository,
@@ -132,6 +133,7 @@ class _Port:
         self._together = Together(hub.store)
         self._friends = FriendsRepository(hub.store)
         self._moderation = Moderation(hub.store)
+        self._clubs = ClubStore(hub.store)
 
     async def append(self, row: EventRow) -> None:
         await self._fenced(row.table_id, self._hub.writer.write(row))
@@ -184,9 +186,10 @@ class _Port:
     async def blocked_with(self, user_id: str) -> frozenset[str]:
         return await self.run(self._friends.blocked_with, user_id)
 
-    async def muted_until(self, user_id: str) -> datetime | None:
+    async def mute_of(self, table_id: str, user_id: str) -> ChatMute | None:
         standing = await self.run(self._moderation.standing, user_id)
-        return standing.muted_until
+        club = await self.run(self._clubs.table_mute, table_id, user_id)
+        return chat_mute(standing.muted_until, club)
 
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
