@@ -52,6 +52,7 @@ __all__ = [
     "Theme",
     "is_solution",
     "mine_puzzles",
+    "puzzle_of",
     "verify",
     "view_from_json",
     "view_to_json",
@@ -192,7 +193,7 @@ def mine_puzzles(
             if not _may_fit(view, mining.themes):
                 continue
             positions += 1
-            puzzle = _puzzle(view, mining)
+            puzzle = puzzle_of(view, mining)
             if puzzle is not None and (mining.themes is None or puzzle.theme in mining.themes):
                 puzzles += 1
                 yield puzzle
@@ -240,9 +241,9 @@ def _self_play(rules: Rules, mining: Mining, game_number: int) -> Iterator[View]
         game.apply(bots[seat].act(view), seat)
 
 
-def _puzzle(view: View, mining: Mining) -> Puzzle | None:
+def puzzle_of(view: View, mining: Mining) -> Puzzle | None:
     """The puzzle of ``view`` when the screen and the deeper search both find one move
-    clearly best, else ``None``."""
+    clearly best, else ``None``: self-play's positions, and those of finished games."""
     screened = root_values(view, mining.screen, seed=f"screen/{mining.seed}")
     best = screened[0].action
     if not _clear(view, screened, best, mining.margin):

@@ -48,6 +48,14 @@ from raspisnoy.store.players import (
     username_key,
 )
 from raspisnoy.store.pool import AlreadyInPoolError, NewPoolTable, PoolEntryRow, PoolStore
+from raspisnoy.store.puzzles import (
+    AlreadyAnsweredError,
+    AttemptRow,
+    PuzzleRow,
+    PuzzleStore,
+    RatingPair,
+    SolverRow,
+)
 from raspisnoy.store.repository import (
     EventRow,
     FencedError,
@@ -69,7 +77,9 @@ __all__ = [
     "ANONYMOUS",
     "ROUND_COUNTS",
     "ActionRow",
+    "AlreadyAnsweredError",
     "AlreadyInPoolError",
+    "AttemptRow",
     "BoardKey",
     "BoardLine",
     "BoardPage",
@@ -100,8 +110,11 @@ __all__ = [
     "PoolEntryRow",
     "PoolStore",
     "Profile",
+    "PuzzleRow",
+    "PuzzleStore",
     "RatedSeat",
     "RatingLine",
+    "RatingPair",
     "RecentGame",
     "ReportRow",
     "ReviewRow",
@@ -111,6 +124,7 @@ __all__ = [
     "SeatRow",
     "SessionLine",
     "SheetRow",
+    "SolverRow",
     "StaleWriteError",
     "Standing",
     "Store",

@@ -117,6 +117,13 @@ from raspisnoy.server.wire.messages import (
     trick_json,
     view_json,
 )
+from raspisnoy.server.wire.puzzles import (
+    AnswerIn,
+    PuzzleOut,
+    PuzzleRatingOut,
+    RatingChangeOut,
+    VerdictOut,
+)
 from raspisnoy.server.wire.requests import (
     MAX_LINK,
     MAX_NOTE,
@@ -144,6 +151,7 @@ __all__ = [
     "MAX_LINK",
     "MAX_NOTE",
     "PROTOCOL_VERSION",
+    "AnswerIn",
     "BlindOut",
     "BoardLineOut",
     "BotsOut",
@@ -206,7 +214,10 @@ __all__ = [
     "PresetOut",
     "ProblemsOut",
     "ProfileOut",
+    "PuzzleOut",
+    "PuzzleRatingOut",
     "QrIn",
+    "RatingChangeOut",
     "RatingOut",
     "RatingPointOut",
     "Reason",
@@ -239,6 +250,7 @@ __all__ = [
     "UserAnswer",
     "UserOut",
     "ValuedOut",
+    "VerdictOut",
     "ack_message",
     "action_event",
     "action_text",
