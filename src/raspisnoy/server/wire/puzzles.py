@@ -77,14 +77,14 @@ class VerdictOut(_Out):
 
 class PuzzleOut(_Out):
     """A puzzle as its solver sees it: the seat's view of the position (``game``, the
-    table's format) with the seats' names and the rules' preset, its theme and rating,
+    table's format) with the seats' names and the rules (``Rules.to_json()``), its theme and rating,
     the day when it is that day's puzzle, and the caller's verdict if they answered it
     already (``null`` before: nothing in it hints at the solution)."""
 
     id: str
     theme: str
     rating: int
-    preset: str
+    rules: dict[str, Any]
     names: list[str]
     game: dict[str, Any]
     day: str | None
@@ -99,7 +99,7 @@ class PuzzleOut(_Out):
             id=row.id,
             theme=row.theme,
             rating=shown_of(row.rating),
-            preset=view.rules.preset,
+            rules=view.rules.to_json(),
             names=list(view.names),
             game=view_json(view),
             day=day,
