@@ -2,11 +2,14 @@
 nearest rated one the caller never answered, of the themes asked for; an answer is judged
 once (solved or not, the best move, the reason) and rates an account as OpenSkill says,
 never a guest; the daily puzzle is the same for everyone; bad input is refused with its
-code and changes nothing."""
+code and changes nothing; a server loads its puzzle set into an empty database."""
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,10 +18,12 @@ from puzzle_positions import puzzles_with_states
 from server_helpers import FAST, Api, Server
 from test_accounts import register
 
+from raspisnoy.core import InvalidInputError
 from raspisnoy.puzzles import Puzzle, is_solution
+from raspisnoy.puzzles.command import PUZZLE_SET_FORMAT, read_puzzle_set
 from raspisnoy.puzzles.rating import NEW_RATING, PuzzleRating, rate_attempt, shown
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.services.puzzles import NEW_PAIR
+from raspisnoy.server.services.puzzles import NEW_PAIR, load_set
 from raspisnoy.server.wire import action_text
 from raspisnoy.store import PuzzleStore
 
@@ -165,3 +170,45 @@ def test_bad_answers_are_refused_and_change_nothing(puzzle_server: Server) -> No
     assert first.status_code == 200, first.text
     refusal(guest.post(path, move=offered["game"]["legal"][-1]), 409, "puzzle_answered")
     assert guest.http.get(f"/api/puzzles/{offered['id']}").json()["verdict"] == first.json()
+
+
+def puzzle_set_file(folder: Path, puzzles: list[dict[str, Any]]) -> Path:
+    path = folder / "puzzles.json"
+    data = {"format": PUZZLE_SET_FORMAT, "seed": "test", "puzzles": puzzles}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_server_loads_its_puzzle_set_into_an_empty_database(
+    start_server: Callable[[ServerSettings], Server], tmp_path: Path
+) -> None:
+    data = [puzzle.to_json() for puzzle, _ in puzzles_with_states()]
+    server = start_server(FAST.model_copy(update={"puzzle_file": puzzle_set_file(tmp_path, data)}))
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.base}/api/puzzles/daily").status_code != 200:
+        assert time.monotonic() < deadline, "the puzzle set was not loaded in 60 s"
+        time.sleep(0.1)
+    store = PuzzleStore(server.store, NEW_PAIR)
+    deadline = time.monotonic() + 60
+    while store.count() < len(data):  # the daily puzzle may come before the whole set
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert store.count() == len(data)
+
+
+def test_a_set_is_loaded_only_into_a_database_without_puzzles(
+    puzzle_server: Server, tmp_path: Path
+) -> None:
+    store = PuzzleStore(puzzle_server.store, NEW_PAIR)
+    before = store.count()
+    more = [puzzle.to_json() for puzzle, _ in puzzles_with_states(2)]
+    assert load_set(store, puzzle_set_file(tmp_path, more)) is None
+    assert load_set(store, tmp_path / "missing.json") is None
+    assert store.count() == before
+
+
+def test_a_file_that_is_not_a_puzzle_set_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps({"format": "raspisnoy-review/1", "puzzles": []}), "utf-8")
+    with pytest.raises(InvalidInputError, match="not a set of puzzles"):
+        read_puzzle_set(path)

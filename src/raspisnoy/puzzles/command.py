@@ -18,7 +18,7 @@ from raspisnoy.cli_support import guarded
 from raspisnoy.core import DEFAULT_PRESET, InvalidInputError, resolve_rules
 from raspisnoy.puzzles import Mining, Puzzle, Theme, mine_puzzles
 
-__all__ = ["PUZZLE_SET_FORMAT", "puzzles_app"]
+__all__ = ["PUZZLE_SET_FORMAT", "puzzles_app", "read_puzzle_set"]
 
 PUZZLE_SET_FORMAT = "raspisnoy-puzzles/1"
 _DEFAULTS = Mining()
@@ -88,3 +88,15 @@ def _theme(text: str) -> Theme:
         known = ", ".join(str(theme) for theme in Theme)
         raise InvalidInputError(f"unknown theme {text!r} (known: {known})")
     return Theme(text)
+
+
+def read_puzzle_set(path: Path) -> list[dict[str, Any]]:
+    """The puzzles of a file that ``generate`` wrote, each checked to parse as a
+    ``Puzzle``; ``InvalidInputError`` for a file of another format."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != PUZZLE_SET_FORMAT:
+        raise InvalidInputError(f"{path} is not a set of puzzles of format {PUZZLE_SET_FORMAT}")
+    puzzles: list[dict[str, Any]] = data["puzzles"]
+    for puzzle in puzzles:
+        Puzzle.from_json(puzzle)
+    return puzzles

@@ -213,10 +213,19 @@ class PuzzleStore:
 
     def add(self, puzzles: Iterable[dict[str, Any]], source: str) -> int:
         """Store the puzzles (``Puzzle.to_json()`` objects) not stored yet, at the new
-        rating; how many were new."""
+        rating; how many were new. Two workers adding the same puzzles at once: the
+        loser of an insert tries again, skipping what the winner stored."""
+        batch = {puzzle["id"]: puzzle for puzzle in puzzles}
+        try:
+            return self._add(batch, source)
+        except StoreError as error:
+            if not isinstance(error.__cause__ or error.__context__, IntegrityError):
+                raise
+            return self._add(batch, source)
+
+    def _add(self, batch: dict[str, dict[str, Any]], source: str) -> int:
         added = 0
         with self._session() as session:
-            batch = {puzzle["id"]: puzzle for puzzle in puzzles}
             known = set(
                 session.scalars(select(StoredPuzzle.id).where(StoredPuzzle.id.in_(list(batch))))
             )

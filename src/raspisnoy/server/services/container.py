@@ -130,7 +130,7 @@ class Services:
         self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
         self.club_store = ClubStore(self.store)
         self.clubs = Clubs(self.club_store, self.table_desk)
-        self.puzzle_desk = PuzzleDesk(PuzzleStore(self.store, NEW_PAIR))
+        self.puzzle_desk = PuzzleDesk(PuzzleStore(self.store, NEW_PAIR), settings)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:
@@ -171,9 +171,11 @@ class Services:
         await self.presence.start()
         await self.review_queue.start()
         await self.pool.start()
+        await self.puzzle_desk.start()
 
     async def stop(self) -> None:
         """Stop it all again, in the reverse order."""
+        await self.puzzle_desk.stop()
         await self.pool.stop()
         await self.review_queue.stop()
         await self.presence.stop()

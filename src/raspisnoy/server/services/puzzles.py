@@ -10,22 +10,34 @@ which is kept, so an answer cannot be taken back and tried again. Anyone with a 
 a guest too, may answer; only accounts are rated (a guest's answer is kept, so they are
 not served that puzzle again, but it moves no rating), as only accounts have game
 ratings.
+
+At start (``start``), a server whose database holds no puzzles loads the set of
+``settings.puzzle_file`` (by default ``puzzles.json`` in the data directory, which
+``scripts/serve`` builds once with ``raspisnoy puzzles generate``), in a thread beside
+the requests, with a log line; several workers loading at once store each puzzle once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 from raspisnoy.core import parse_action
 from raspisnoy.puzzles import Puzzle, Theme, is_solution
+from raspisnoy.puzzles.command import read_puzzle_set
 from raspisnoy.puzzles.rating import NEW_RATING, PuzzleRating, rate_attempt
+from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import PuzzleOut, PuzzleRatingOut, VerdictOut, action_text
 from raspisnoy.store import AlreadyAnsweredError, PuzzleRow, PuzzleStore, RatingPair, UserRow
 
-__all__ = ["NEW_PAIR", "PuzzleDesk", "rater"]
+__all__ = ["NEW_PAIR", "PuzzleDesk", "load_set", "rater"]
+
+_log = logging.getLogger(__name__)
 
 #: A new solver's and a new puzzle's rating, as the store keeps it.
 NEW_PAIR = RatingPair(NEW_RATING.mu, NEW_RATING.sigma)
@@ -44,6 +56,14 @@ def rater(solved: bool) -> Callable[[RatingPair, RatingPair], tuple[RatingPair, 
     return rate
 
 
+def load_set(puzzles: PuzzleStore, path: Path) -> int | None:
+    """Store the puzzles of the file ``path`` when the store has none (how many were
+    added), else nothing (``None``); nothing either when there is no such file."""
+    if not path.is_file() or puzzles.count() > 0:
+        return None
+    return puzzles.add(read_puzzle_set(path), "self-play")
+
+
 def _is_account(user: UserRow) -> bool:
     return user.kind == "registered"
 
@@ -51,8 +71,27 @@ def _is_account(user: UserRow) -> bool:
 class PuzzleDesk:
     """The puzzles' service (module docstring)."""
 
-    def __init__(self, puzzles: PuzzleStore) -> None:
+    def __init__(self, puzzles: PuzzleStore, settings: ServerSettings) -> None:
         self._puzzles = puzzles
+        self._file = settings.puzzle_file or settings.data_dir / "puzzles.json"
+        self._loading: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Load the puzzle set into an empty database, beside the requests."""
+        self._loading = asyncio.create_task(self._load_set(), name="puzzle set")
+
+    async def stop(self) -> None:
+        if self._loading is not None:
+            self._loading.cancel()
+
+    async def _load_set(self) -> None:
+        try:
+            added = await in_thread(load_set, self._puzzles, self._file)
+        except Exception:  # a bad file must not stop the server: it serves no puzzles
+            _log.exception("puzzles: could not load %s", self._file)
+            return
+        if added is not None:
+            _log.info("puzzles: %d added from %s", added, self._file)
 
     async def next(self, user: UserRow | None, themes: list[Theme] | None) -> PuzzleOut:
         """The puzzle rated nearest the caller's puzzle rating that they never answered,
