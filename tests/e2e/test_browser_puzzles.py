@@ -101,3 +101,24 @@ def test_a_guest_solves_one_puzzle_and_misses_the_next(
         page.wait_for_selector(".puzzle-table .game")
         assert "Задача дня" in page.inner_text(".puzzle-about")
         assert problems == []
+
+
+def test_the_opt_out_is_a_checkbox_on_one_s_profile_and_is_kept(
+    browser: Browser, puzzle_server: str
+) -> None:
+    with russian_phones(browser, puzzle_server, 1) as (page,):
+        enter(page, "Боря")
+        user_id = page.evaluate("fetch('/api/session').then(r => r.json()).then(b => b.user.id)")
+        page.goto(f"/?player={user_id}")
+        box = page.locator(".puzzle-settings input[type=checkbox]")
+        box.wait_for()
+        assert box.is_checked()
+        assert "Можно делать задачи из моих партий" in page.inner_text(".puzzle-settings")
+        with page.expect_response("**/api/puzzles/settings") as answer:
+            box.uncheck()
+        assert answer.value.json() == {"from_my_games": False}
+        problems = keep(page, "profile")
+        page.reload()
+        page.locator(".puzzle-settings input[type=checkbox]").wait_for()
+        assert not page.locator(".puzzle-settings input[type=checkbox]").is_checked()
+        assert problems == []

@@ -20,8 +20,8 @@ from test_accounts import register
 
 from raspisnoy.core import InvalidInputError
 from raspisnoy.puzzles import Puzzle, is_solution
-from raspisnoy.puzzles.command import PUZZLE_SET_FORMAT, read_puzzle_set
 from raspisnoy.puzzles.rating import NEW_RATING, PuzzleRating, rate_attempt, shown
+from raspisnoy.puzzles.sets import PUZZLE_SET_FORMAT, read_puzzle_set
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.services.puzzles import NEW_PAIR, load_set
 from raspisnoy.server.wire import action_text

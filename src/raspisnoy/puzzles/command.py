@@ -17,10 +17,9 @@ from rich.progress import Progress
 from raspisnoy.cli_support import guarded
 from raspisnoy.core import DEFAULT_PRESET, InvalidInputError, resolve_rules
 from raspisnoy.puzzles import Mining, Puzzle, Theme, mine_puzzles
+from raspisnoy.puzzles.sets import PUZZLE_SET_FORMAT
 
-__all__ = ["PUZZLE_SET_FORMAT", "puzzles_app", "read_puzzle_set"]
-
-PUZZLE_SET_FORMAT = "raspisnoy-puzzles/1"
+__all__ = ["PUZZLE_SET_FORMAT", "puzzles_app"]
 _DEFAULTS = Mining()
 
 puzzles_app = typer.Typer(help="Puzzles («задачи»): mine verified positions from expert self-play.")
@@ -88,15 +87,3 @@ def _theme(text: str) -> Theme:
         known = ", ".join(str(theme) for theme in Theme)
         raise InvalidInputError(f"unknown theme {text!r} (known: {known})")
     return Theme(text)
-
-
-def read_puzzle_set(path: Path) -> list[dict[str, Any]]:
-    """The puzzles of a file that ``generate`` wrote, each checked to parse as a
-    ``Puzzle``; ``InvalidInputError`` for a file of another format."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or data.get("format") != PUZZLE_SET_FORMAT:
-        raise InvalidInputError(f"{path} is not a set of puzzles of format {PUZZLE_SET_FORMAT}")
-    puzzles: list[dict[str, Any]] = data["puzzles"]
-    for puzzle in puzzles:
-        Puzzle.from_json(puzzle)
-    return puzzles

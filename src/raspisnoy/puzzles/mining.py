@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -50,6 +50,7 @@ __all__ = [
     "Mining",
     "Puzzle",
     "Theme",
+    "game_puzzles",
     "is_solution",
     "mine_puzzles",
     "puzzle_of",
@@ -222,6 +223,23 @@ def _may_fit(view: View, themes: frozenset[Theme] | None) -> bool:
     if view.kind in _KIND_THEMES:
         return _KIND_THEMES[view.kind] in themes
     return bool(themes - set(_KIND_THEMES.values()))
+
+
+def game_puzzles(
+    game: Game, actions: Iterable[tuple[int, Action]], seats: frozenset[int], mining: Mining
+) -> Iterator[Puzzle]:
+    """Puzzles from a game already played (docs/review.md, "Puzzles from finished
+    games"): ``game`` at its start, replayed by ``actions`` (seat, action); each decision
+    of one of ``seats`` with two or more legal moves is a candidate, judged from that
+    seat's view alone, as self-play's are. Other seats' decisions are never searched."""
+    for seat, action in actions:
+        view = game.view(seat)
+        choice = view.phase in (Phase.BID, Phase.PLAY) and len(view.legal_actions) > 1
+        if seat in seats and choice:
+            puzzle = puzzle_of(view, mining)
+            if puzzle is not None:
+                yield puzzle
+        game.apply(action, seat)
 
 
 def _self_play(rules: Rules, mining: Mining, game_number: int) -> Iterator[View]:

@@ -10,6 +10,10 @@ server workers, two tabs) never lose a rating change.
 
 One answer per person and puzzle: the attempt's key is the pair, so a second answer is
 refused by the database itself (``AlreadyAnsweredError``), whichever worker gets it.
+Puzzles are also mined from finished games (``mined_games``: each finished game is
+claimed once, by one worker, with a compare-and-set insert), never from the seat of a
+person who opted out (``puzzle_opt_outs``).
+
 The daily puzzle is chosen once per day from the puzzles stored then (the day's digest
 picks one in the order of their ids) and kept in ``daily_puzzles``, so adding puzzles
 later in the day does not change it.
@@ -40,7 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
-from raspisnoy.store.models import Base
+from raspisnoy.store.models import Base, GameTable
 from raspisnoy.store.repository import Store, StoreError, transaction
 
 __all__ = [
@@ -108,6 +112,28 @@ class DailyPuzzle(Base):
 
     day: Mapped[str] = mapped_column(String(10), primary_key=True)
     puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id"))
+
+
+class PuzzleOptOut(Base):
+    """A person who does not want puzzles made from their games' positions."""
+
+    __tablename__ = "puzzle_opt_outs"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MinedGame(Base):
+    """A finished game claimed for mining puzzles: by which worker, when, and once
+    finished, how many puzzles it gave."""
+
+    __tablename__ = "mined_games"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    worker: Mapped[str] = mapped_column(String(128))
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    found: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class AlreadyAnsweredError(StoreError):
@@ -380,3 +406,53 @@ class PuzzleStore:
         puzzle.solved += int(attempt.solved)
         attempt.mu_before, attempt.sigma_before = before.mu, before.sigma
         attempt.mu_after, attempt.sigma_after = after.mu, after.sigma
+
+    # ----------------------------------------------------------------- mining games
+
+    def set_opt_out(self, user_id: str, out: bool) -> None:
+        """Whether puzzles may be made from ``user_id``'s seats (``out``: not)."""
+        with self._session() as session:
+            row = session.get(PuzzleOptOut, user_id)
+            if out and row is None:
+                session.add(PuzzleOptOut(user_id=user_id, since=_now()))
+            elif not out and row is not None:
+                session.delete(row)
+
+    def opted_out(self, user_ids: Sequence[str]) -> set[str]:
+        """Those of ``user_ids`` who opted out."""
+        if not user_ids:
+            return set()
+        query = select(PuzzleOptOut.user_id).where(PuzzleOptOut.user_id.in_(list(user_ids)))
+        with self._session() as session:
+            return set(session.scalars(query))
+
+    def claim_game(self, worker: str) -> str | None:
+        """Claim the finished game longest over that nobody claimed for mining yet, for
+        ``worker``; ``None`` if there is none. Of two workers claiming one game at once,
+        the insert of one fails and it tries the next."""
+        claimed = exists().where(MinedGame.table_id == GameTable.id)
+        query = (
+            select(GameTable.id)
+            .where(GameTable.status == "over", ~claimed)
+            .order_by(GameTable.finished_at, GameTable.id)
+            .limit(4)
+        )
+        with self._session() as session:
+            candidates = list(session.scalars(query))
+        for table_id in candidates:
+            try:
+                with self._session() as session:
+                    mined = MinedGame(table_id=table_id, worker=worker[:128], claimed_at=_now())
+                    session.add(mined)
+                return table_id
+            except StoreError as error:
+                if not isinstance(error.__cause__ or error.__context__, IntegrityError):
+                    raise
+        return None
+
+    def finish_game(self, table_id: str, found: int) -> None:
+        """Record that the claimed game was mined, and how many puzzles it gave."""
+        with self._session() as session:
+            row = session.get(MinedGame, table_id)
+            if row is not None:
+                row.finished_at, row.found = _now(), found

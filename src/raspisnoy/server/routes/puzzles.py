@@ -8,7 +8,13 @@ from fastapi import APIRouter, Query
 
 from raspisnoy.puzzles import Theme
 from raspisnoy.server.deps import CurrentUser, OptionalUser, ServicesDep
-from raspisnoy.server.wire import AnswerIn, PuzzleOut, PuzzleRatingOut, VerdictOut
+from raspisnoy.server.wire import (
+    AnswerIn,
+    PuzzleOut,
+    PuzzleRatingOut,
+    PuzzleSettings,
+    VerdictOut,
+)
 
 __all__ = ["router"]
 
@@ -36,6 +42,20 @@ async def daily_puzzle(user: OptionalUser, services: ServicesDep) -> PuzzleOut:
 async def puzzle_rating(user: CurrentUser, services: ServicesDep) -> PuzzleRatingOut:
     """The caller's puzzle rating (a guest's is never rated)."""
     return await services.puzzle_desk.rating(user)
+
+
+@router.get("/settings", response_model=PuzzleSettings)
+async def puzzle_settings(user: CurrentUser, services: ServicesDep) -> PuzzleSettings:
+    """The caller's puzzle settings: whether puzzles may be mined from their games."""
+    return await services.puzzle_desk.settings(user)
+
+
+@router.put("/settings", response_model=PuzzleSettings)
+async def change_puzzle_settings(
+    body: PuzzleSettings, user: CurrentUser, services: ServicesDep
+) -> PuzzleSettings:
+    """Opt out of puzzles mined from one's games (``from_my_games: false``), or back in."""
+    return await services.puzzle_desk.change_settings(user, body)
 
 
 @router.get("/{puzzle_id}", response_model=PuzzleOut)

@@ -27,12 +27,18 @@ from pathlib import Path
 
 from raspisnoy.core import parse_action
 from raspisnoy.puzzles import Puzzle, Theme, is_solution
-from raspisnoy.puzzles.command import read_puzzle_set
 from raspisnoy.puzzles.rating import NEW_RATING, PuzzleRating, rate_attempt
+from raspisnoy.puzzles.sets import read_puzzle_set
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import PuzzleOut, PuzzleRatingOut, VerdictOut, action_text
+from raspisnoy.server.wire import (
+    PuzzleOut,
+    PuzzleRatingOut,
+    PuzzleSettings,
+    VerdictOut,
+    action_text,
+)
 from raspisnoy.store import AlreadyAnsweredError, PuzzleRow, PuzzleStore, RatingPair, UserRow
 
 __all__ = ["NEW_PAIR", "PuzzleDesk", "load_set", "rater"]
@@ -154,6 +160,17 @@ class PuzzleDesk:
         """The caller's puzzle rating (a guest's is the starting one, never rated)."""
         solver = await in_thread(self._puzzles.solver, user.id)
         return PuzzleRatingOut.of(solver, _is_account(user))
+
+    async def settings(self, user: UserRow) -> PuzzleSettings:
+        """Whether puzzles may be mined from ``user``'s seats in finished games."""
+        out = await in_thread(self._puzzles.opted_out, [user.id])
+        return PuzzleSettings(from_my_games=user.id not in out)
+
+    async def change_settings(self, user: UserRow, wanted: PuzzleSettings) -> PuzzleSettings:
+        """Opt ``user`` out of mining their games (or back in); games already mined keep
+        their puzzles, later ones are mined by the new choice."""
+        await in_thread(self._puzzles.set_opt_out, user.id, not wanted.from_my_games)
+        return await self.settings(user)
 
     async def _row(self, puzzle_id: str) -> PuzzleRow:
         row = await in_thread(self._puzzles.get, puzzle_id)

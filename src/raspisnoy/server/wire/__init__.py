@@ -121,6 +121,7 @@ from raspisnoy.server.wire.puzzles import (
     AnswerIn,
     PuzzleOut,
     PuzzleRatingOut,
+    PuzzleSettings,
     RatingChangeOut,
     VerdictOut,
 )
@@ -216,6 +217,7 @@ __all__ = [
     "ProfileOut",
     "PuzzleOut",
     "PuzzleRatingOut",
+    "PuzzleSettings",
     "QrIn",
     "RatingChangeOut",
     "RatingOut",

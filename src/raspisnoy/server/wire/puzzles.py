@@ -16,7 +16,15 @@ from raspisnoy.puzzles.rating import PuzzleRating, shown
 from raspisnoy.server.wire.messages import action_text, view_json
 from raspisnoy.store import AttemptRow, PuzzleRow, RatingPair, SolverRow
 
-__all__ = ["AnswerIn", "PuzzleOut", "PuzzleRatingOut", "RatingChangeOut", "VerdictOut", "shown_of"]
+__all__ = [
+    "AnswerIn",
+    "PuzzleOut",
+    "PuzzleRatingOut",
+    "PuzzleSettings",
+    "RatingChangeOut",
+    "VerdictOut",
+    "shown_of",
+]
 
 
 class AnswerIn(BaseModel):
@@ -25,6 +33,14 @@ class AnswerIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     move: str = Field(max_length=16)
+
+
+class PuzzleSettings(BaseModel):
+    """A person's puzzle settings, asked and answered in the same shape:
+    ``from_my_games``, whether puzzles may be mined from their seats in finished games."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    from_my_games: bool
 
 
 def shown_of(rating: RatingPair) -> int:

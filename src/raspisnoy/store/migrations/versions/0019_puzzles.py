@@ -1,6 +1,7 @@
 """Puzzles on the server (docs/review.md, "Puzzles on the server"): ``puzzles`` (the
 ``raspisnoy-puzzle/1`` JSON, theme, source, rating), ``puzzle_attempts`` (one answer
-per person and puzzle), ``puzzle_ratings`` (each account's) and ``daily_puzzles``.
+per person and puzzle), ``puzzle_ratings`` (each account's), ``daily_puzzles``, and for
+mining finished games ``puzzle_opt_outs`` and ``mined_games``.
 
 Revision ID: 0019
 Revises: 0016
@@ -59,8 +60,24 @@ def upgrade() -> None:
         sa.Column("puzzle_id", sa.String(16), sa.ForeignKey("puzzles.id"), nullable=False),
     )
 
+    op.create_table(
+        "puzzle_opt_outs",
+        sa.Column("user_id", sa.String(32), sa.ForeignKey("users.id"), primary_key=True),
+        sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_table(
+        "mined_games",
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+        sa.Column("worker", sa.String(128), nullable=False),
+        sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("found", sa.Integer(), nullable=False),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("mined_games")
+    op.drop_table("puzzle_opt_outs")
     op.drop_table("daily_puzzles")
     op.drop_table("puzzle_ratings")
     op.drop_index("ix_puzzle_attempts_user_id", "puzzle_attempts")
