@@ -13,21 +13,19 @@ from pathlib import Path
 import pytest
 from e2e_helpers import SCREENS, check_screen, enter, russian_phones, server_process
 from playwright.sync_api import Browser, Page
-from puzzle_positions import puzzles_with_states
+from puzzle_positions import puzzles_with_states, store_test_puzzles
 
 from raspisnoy.core import Play
 from raspisnoy.puzzles import Puzzle, is_solution
-from raspisnoy.server.services.puzzles import NEW_PAIR
 from raspisnoy.server.wire import action_text
-from raspisnoy.store import PuzzleStore, Store
+from raspisnoy.store import Store
 
 
 @pytest.fixture
 def puzzle_server(tmp_path: Path) -> Iterator[str]:
     """A server whose database holds the test puzzles before it starts."""
     store = Store.open(f"sqlite:///{tmp_path / 'raspisnoy.sqlite3'}")
-    data = [puzzle.to_json() for puzzle, _ in puzzles_with_states()]
-    PuzzleStore(store, NEW_PAIR).add(data, "self-play")
+    store_test_puzzles(store)
     store.close()
     process = server_process(tmp_path)
     process.start()

@@ -12,14 +12,12 @@ from typing import Any
 
 import pytest
 from leak_check import cards_in, check_trump, hidden_from
-from puzzle_positions import puzzles_with_states
+from puzzle_positions import puzzles_with_states, store_test_puzzles
 from server_helpers import FAST, Api, Server
 
 from raspisnoy.core import Game
 from raspisnoy.puzzles import Puzzle
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.services.puzzles import NEW_PAIR
-from raspisnoy.store import PuzzleStore
 
 Message = dict[str, Any]
 #: Keys that would carry a solution or its reason.
@@ -28,9 +26,9 @@ SOLUTION_KEYS = {"best", "reason", "solved", "answer"}
 
 @pytest.fixture(scope="module")
 def puzzle_server(start_server: Callable[[ServerSettings], Server]) -> Server:
+    """A server whose store holds the test puzzles."""
     server = start_server(FAST)
-    data = [puzzle.to_json() for puzzle, _ in puzzles_with_states()]
-    PuzzleStore(server.store, NEW_PAIR).add(data, "self-play")
+    store_test_puzzles(server.store)
     return server
 
 

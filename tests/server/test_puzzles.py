@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from puzzle_positions import puzzles_with_states
+from puzzle_positions import puzzles_with_states, store_test_puzzles
 from server_helpers import FAST, Api, Server
 from test_accounts import register
 
@@ -34,8 +34,7 @@ Message = dict[str, Any]
 def puzzle_server(start_server: Callable[[ServerSettings], Server]) -> Server:
     """A server whose store holds the test puzzles."""
     server = start_server(FAST)
-    data = [puzzle.to_json() for puzzle, _ in puzzles_with_states()]
-    PuzzleStore(server.store, NEW_PAIR).add(data, "self-play")
+    store_test_puzzles(server.store)
     return server
 
 

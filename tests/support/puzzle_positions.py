@@ -13,6 +13,7 @@ from functools import cache
 from raspisnoy.bots import make_bot
 from raspisnoy.core import Game, Phase, resolve_rules
 from raspisnoy.puzzles import Mining, Puzzle, puzzle_of
+from raspisnoy.store import PuzzleStore, RatingPair, Store
 
 #: Small budgets: a puzzle in a fraction of a second, verified by a deeper search.
 SMALL = Mining(self_play=64, screen=400, verify=1600, seed=5)
@@ -37,3 +38,10 @@ def puzzles_with_states(seed: int = 1) -> tuple[tuple[Puzzle, Game], ...]:
                 found.append((puzzle, game.clone()))
         game.apply(bots[seat].act(view), seat)
     return tuple(found)
+
+
+def store_test_puzzles(store: Store) -> int:
+    """Store ``puzzles_with_states()``'s puzzles (at OpenSkill's starting rating, as the
+    server stores puzzles); how many."""
+    data = [puzzle.to_json() for puzzle, _ in puzzles_with_states()]
+    return PuzzleStore(store, RatingPair(25.0, 25.0 / 3)).add(data, "self-play")
