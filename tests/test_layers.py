@@ -54,11 +54,12 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # Tournaments' pure logic: seating and duplicate scoring over core's games.
     "tournament": frozenset({"core"}),
     # The server also serves the score sheet (scorekeeper), speaks ru/uk/en (i18n), and
-    # runs the expert's reviews and hints (review).
+    # runs the expert's reviews and hints (review) and serves puzzles (puzzles).
     "server": frozenset(
         {"core", "casino", "bots", "store", "scorekeeper", "ratings", "i18n", "cli_support"}
         | {"review", "casino_advisor"}
         | {"matchmaking"}
+        | {"puzzles"}
     ),
     "play": frozenset({"core", "bots", "i18n", "cli_support", "command"}),
     "cli": frozenset(

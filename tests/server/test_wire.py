@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from server_helpers import Api, Server
 
 from raspisnoy.server import wire
-from raspisnoy.server.wire import answers, casino, requests
+from raspisnoy.server.wire import answers, casino, puzzles, requests
 
 
 def models_of(module: object) -> set[str]:
@@ -32,7 +32,7 @@ def test_the_openapi_document_lists_every_answer_and_request_model(server: Serve
     assert len(models_of(casino)) >= 14
     # every model under its own name: none is named by its module for a clash of names
     assert not [name for name in schemas if "__" in name]
-    for module in (answers, casino, requests):
+    for module in (answers, casino, requests, puzzles):
         missing = {n for n in models_of(module) if n not in schemas}
         assert not missing, f"models no route answers or reads: {sorted(missing)}"
         assert all(hasattr(wire, name) for name in models_of(module))  # exported

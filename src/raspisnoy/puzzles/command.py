@@ -17,10 +17,9 @@ from rich.progress import Progress
 from raspisnoy.cli_support import guarded
 from raspisnoy.core import DEFAULT_PRESET, InvalidInputError, resolve_rules
 from raspisnoy.puzzles import Mining, Puzzle, Theme, mine_puzzles
+from raspisnoy.puzzles.sets import PUZZLE_SET_FORMAT
 
 __all__ = ["PUZZLE_SET_FORMAT", "puzzles_app"]
-
-PUZZLE_SET_FORMAT = "raspisnoy-puzzles/1"
 _DEFAULTS = Mining()
 
 puzzles_app = typer.Typer(help="Puzzles («задачи»): mine verified positions from expert self-play.")

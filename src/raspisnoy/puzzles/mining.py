@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -50,8 +50,10 @@ __all__ = [
     "Mining",
     "Puzzle",
     "Theme",
+    "game_puzzles",
     "is_solution",
     "mine_puzzles",
+    "puzzle_of",
     "verify",
     "view_from_json",
     "view_to_json",
@@ -192,7 +194,7 @@ def mine_puzzles(
             if not _may_fit(view, mining.themes):
                 continue
             positions += 1
-            puzzle = _puzzle(view, mining)
+            puzzle = puzzle_of(view, mining)
             if puzzle is not None and (mining.themes is None or puzzle.theme in mining.themes):
                 puzzles += 1
                 yield puzzle
@@ -223,6 +225,23 @@ def _may_fit(view: View, themes: frozenset[Theme] | None) -> bool:
     return bool(themes - set(_KIND_THEMES.values()))
 
 
+def game_puzzles(
+    game: Game, actions: Iterable[tuple[int, Action]], seats: frozenset[int], mining: Mining
+) -> Iterator[Puzzle]:
+    """Puzzles from a game already played (docs/review.md, "Puzzles from finished
+    games"): ``game`` at its start, replayed by ``actions`` (seat, action); each decision
+    of one of ``seats`` with two or more legal moves is a candidate, judged from that
+    seat's view alone, as self-play's are. Other seats' decisions are never searched."""
+    for seat, action in actions:
+        view = game.view(seat)
+        choice = view.phase in (Phase.BID, Phase.PLAY) and len(view.legal_actions) > 1
+        if seat in seats and choice:
+            puzzle = puzzle_of(view, mining)
+            if puzzle is not None:
+                yield puzzle
+        game.apply(action, seat)
+
+
 def _self_play(rules: Rules, mining: Mining, game_number: int) -> Iterator[View]:
     """Each bid and card decision (two or more legal moves) of one game of expert bots."""
     seed = f"puzzles/{mining.seed}/{game_number}"
@@ -240,9 +259,9 @@ def _self_play(rules: Rules, mining: Mining, game_number: int) -> Iterator[View]
         game.apply(bots[seat].act(view), seat)
 
 
-def _puzzle(view: View, mining: Mining) -> Puzzle | None:
+def puzzle_of(view: View, mining: Mining) -> Puzzle | None:
     """The puzzle of ``view`` when the screen and the deeper search both find one move
-    clearly best, else ``None``."""
+    clearly best, else ``None``: self-play's positions, and those of finished games."""
     screened = root_values(view, mining.screen, seed=f"screen/{mining.seed}")
     best = screened[0].action
     if not _clear(view, screened, best, mining.margin):

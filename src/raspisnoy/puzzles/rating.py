@@ -5,6 +5,10 @@ OpenSkill's Plackett–Luce model (already the game ratings' library,
 The solver wins the duel by solving the puzzle and loses it otherwise; both ratings
 move, as on lichess, so that a puzzle that many strong players miss comes to be rated
 as hard. A newcomer and a new puzzle start at the model's defaults.
+
+The number players see (``shown``) is the mean, scaled around 1500 as lichess's
+puzzle ratings are: unlike the game ratings' conservative mu − 3σ, it goes up with
+every puzzle solved and down with every one missed, which is what a solver expects.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-__all__ = ["NEW_RATING", "PuzzleRating", "rate_attempt"]
+__all__ = ["NEW_RATING", "PuzzleRating", "rate_attempt", "shown"]
 
 _MODEL = PlackettLuce()
 
@@ -41,3 +45,12 @@ def rate_attempt(
         PuzzleRating(new_solver.mu, new_solver.sigma),
         PuzzleRating(new_puzzle.mu, new_puzzle.sigma),
     )
+
+
+#: ``shown`` is ``SHOWN_BASE + SHOWN_SCALE * (mu - NEW_RATING.mu)``: 1500 at the start.
+SHOWN_BASE, SHOWN_SCALE = 1500, 40
+
+
+def shown(rating: PuzzleRating) -> int:
+    """The puzzle rating players see (module docstring): 1500 for a newcomer."""
+    return round(SHOWN_BASE + SHOWN_SCALE * (rating.mu - NEW_RATING.mu))

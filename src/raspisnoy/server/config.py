@@ -164,6 +164,13 @@ class ServerSettings(BaseSettings):
     #: Pyodide's files for offline play (docs/offline.md); ``None``: where
     #: ``scripts/bootstrap`` installs them, ``.offline/node_modules/pyodide`` of the checkout.
     pyodide_dir: Path | None = None
+    #: A set of puzzles (``raspisnoy puzzles generate``'s file, docs/review.md) loaded
+    #: into the database at start when it holds none; ``None``: ``puzzles.json`` in
+    #: ``data_dir`` (which ``scripts/serve`` builds once), if it is there.
+    puzzle_file: Path | None = None
+    #: Mine puzzles from finished games in the review processes when no review waits
+    #: (docs/review.md, "Puzzles from finished games"); never from an opted-out seat.
+    puzzle_mining: bool = False
 
     def database(self) -> str:
         """The database URL: ``database_url``, else the SQLite file in ``data_dir``."""

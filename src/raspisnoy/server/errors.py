@@ -149,6 +149,12 @@ class Refusal(StrEnum):
     REVIEWS_PENDING = "reviews_pending"
     REVIEWS_FROM_ADDRESS = "reviews_from_address"
     REVIEW_QUEUE_FULL = "review_queue_full"
+    #: Puzzles (``services.puzzles``): none left that the caller has not answered (of
+    #: the themes asked for), a move that is not one of the puzzle's legal moves
+    #: (``params.move``), and a second answer to one puzzle.
+    NO_PUZZLES_LEFT = "no_puzzles_left"
+    PUZZLE_MOVE = "puzzle_move"
+    PUZZLE_ANSWERED = "puzzle_answered"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -202,6 +208,9 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.REVIEWS_PENDING: 429,
     Refusal.REVIEWS_FROM_ADDRESS: 429,
     Refusal.REVIEW_QUEUE_FULL: 429,
+    Refusal.NO_PUZZLES_LEFT: 404,
+    Refusal.PUZZLE_MOVE: 422,
+    Refusal.PUZZLE_ANSWERED: 409,
     Refusal.CLUB_ACCOUNT: 403,
     Refusal.CLUB_NAME_LENGTH: 422,
     Refusal.CLUB_NAME_TAKEN: 409,

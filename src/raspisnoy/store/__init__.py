@@ -50,6 +50,14 @@ from raspisnoy.store.players import (
     username_key,
 )
 from raspisnoy.store.pool import AlreadyInPoolError, NewPoolTable, PoolEntryRow, PoolStore
+from raspisnoy.store.puzzles import (
+    AlreadyAnsweredError,
+    AttemptRow,
+    PuzzleRow,
+    PuzzleStore,
+    RatingPair,
+    SolverRow,
+)
 from raspisnoy.store.repository import (
     EventRow,
     FencedError,
@@ -71,7 +79,9 @@ __all__ = [
     "ANONYMOUS",
     "ROUND_COUNTS",
     "ActionRow",
+    "AlreadyAnsweredError",
     "AlreadyInPoolError",
+    "AttemptRow",
     "BoardKey",
     "BoardLine",
     "BoardPage",
@@ -104,8 +114,11 @@ __all__ = [
     "PoolEntryRow",
     "PoolStore",
     "Profile",
+    "PuzzleRow",
+    "PuzzleStore",
     "RatedSeat",
     "RatingLine",
+    "RatingPair",
     "RecentGame",
     "ReportRow",
     "ReviewRow",
@@ -115,6 +128,7 @@ __all__ = [
     "SeatRow",
     "SessionLine",
     "SheetRow",
+    "SolverRow",
     "StaleWriteError",
     "Standing",
     "Store",

@@ -46,6 +46,7 @@ const SHELL = [
   "/js/offline_worker.js",
   "/js/pool.js",
   "/js/profile.js",
+  "/js/puzzle.js",
   "/js/quick.js",
   "/js/rematch.js",
   "/js/replay.js",

@@ -18,6 +18,7 @@ from raspisnoy.server.routes import (
     offline_games,
     players,
     pool,
+    puzzles,
     reviews,
     session,
     share,
@@ -47,6 +48,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         pool,
         moderation,
         clubs,
+        puzzles,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

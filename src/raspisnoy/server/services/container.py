@@ -31,6 +31,7 @@ from raspisnoy.server.services.offline import OfflineFiles, OfflineGames, defaul
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.pool import PoolDesk
 from raspisnoy.server.services.presence import Presence, RedisPresence
+from raspisnoy.server.services.puzzles import NEW_PAIR, PuzzleDesk
 from raspisnoy.server.services.reviews import ReviewDesk, ReviewQueue
 from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
@@ -42,6 +43,7 @@ from raspisnoy.store import (
     Moderation,
     Players,
     PoolStore,
+    PuzzleStore,
     Reviews,
     Store,
     Together,
@@ -90,6 +92,8 @@ class Services:
     casino: Casino = field(init=False)
     club_store: ClubStore = field(init=False)
     clubs: Clubs = field(init=False)
+    #: Puzzles («задачи», docs/review.md): served, answered and rated.
+    puzzle_desk: PuzzleDesk = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -126,6 +130,7 @@ class Services:
         self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
         self.club_store = ClubStore(self.store)
         self.clubs = Clubs(self.club_store, self.table_desk)
+        self.puzzle_desk = PuzzleDesk(PuzzleStore(self.store, NEW_PAIR), settings)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:
@@ -166,9 +171,11 @@ class Services:
         await self.presence.start()
         await self.review_queue.start()
         await self.pool.start()
+        await self.puzzle_desk.start()
 
     async def stop(self) -> None:
         """Stop it all again, in the reverse order."""
+        await self.puzzle_desk.stop()
         await self.pool.stop()
         await self.review_queue.stop()
         await self.presence.stop()

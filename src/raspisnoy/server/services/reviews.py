@@ -14,6 +14,11 @@ A job whose heartbeat stops (its process or server died) goes back to the queue 
 once, and a lone server (no Redis, so no other worker) does so for every running job
 when it starts.
 
+The same pool mines puzzles from finished games (``settings.puzzle_mining``, docs/review.md
+"Puzzles from finished games"), only when no review is waiting for a process: a claim per
+game (``store.puzzles.PuzzleStore.claim_game``), and ``run_mining`` searches the decisions
+of the people's seats whose people did not opt out, from each seat's own view.
+
 ``hint_answer`` is the expert's suggestion for one seat from its own view only.
 
 ``ReviewDesk`` is what the routes call (docs/review.md, "On the server"), by the rules the
@@ -39,22 +44,26 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from multiprocessing.pool import Pool
 from typing import Any
 
-from raspisnoy.core import View, game_to_record
+from raspisnoy.core import View, game_to_record, parse_action
+from raspisnoy.puzzles import Mining, game_puzzles
 from raspisnoy.ratings import rebuild_game
 from raspisnoy.review import Budget, Review, hint, review_game
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
+from raspisnoy.server.services.puzzles import NEW_PAIR
 from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import ChoiceOut, HintOut, ReviewOut
 from raspisnoy.store import (
     Claim,
     NotFoundError,
+    PuzzleStore,
     ReviewRow,
     Reviews,
     ReviewStatus,
@@ -64,7 +73,14 @@ from raspisnoy.store import (
     UserRow,
 )
 
-__all__ = ["HINT_CHOICES", "PROGRESS_SECONDS", "ReviewDesk", "ReviewQueue", "hint_answer"]
+__all__ = [
+    "HINT_CHOICES",
+    "PROGRESS_SECONDS",
+    "ReviewDesk",
+    "ReviewQueue",
+    "hint_answer",
+    "run_mining",
+]
 
 _log = logging.getLogger(__name__)
 #: Least seconds between two progress writes of one job (the first and last always go).
@@ -141,11 +157,37 @@ def run_claim(claim: Claim) -> str:
         return "failed"
 
 
+def run_mining(table_id: str) -> int:
+    """Mine the claimed finished game in this process (a review process) for puzzles from
+    the seats of people who did not opt out; how many puzzles it stored. The search's
+    seed is the game's id: the same game always gives the same puzzles."""
+    store = _PROCESS_STORE
+    assert store is not None, "run_mining runs in a review process"
+    puzzles = PuzzleStore(store, NEW_PAIR)
+    found = 0
+    try:
+        table = store.get_table(table_id)
+        people = {seat.seat: seat.user_id for seat in table.seats if seat.user_id is not None}
+        out = puzzles.opted_out(list(people.values()))
+        seats = frozenset(seat for seat, user_id in people.items() if user_id not in out)
+        if seats:
+            events = store.events_of(table_id)
+            actions = [(event.seat, parse_action(event.action)) for event in events]
+            start = rebuild_game(table, [])
+            for puzzle in game_puzzles(start, actions, seats, Mining(seed=table_id)):
+                found += puzzles.add([puzzle.to_json()], "game")
+    except Exception:  # a game that cannot be mined is left as claimed, not retried forever
+        _log.exception("mining game %s for puzzles failed", table_id)
+    puzzles.finish_game(table_id, found)
+    return found
+
+
 class ReviewQueue:
     """The review jobs this server worker runs (see the module's docstring)."""
 
     def __init__(self, store: Store, settings: ServerSettings, *, alone: bool) -> None:
         self.reviews = Reviews(store)
+        self.puzzles = PuzzleStore(store, NEW_PAIR)
         self.settings = settings
         #: No other server worker shares the database: every running job is this one's.
         self.alone = alone
@@ -196,28 +238,40 @@ class ReviewQueue:
                     claim = await in_thread(self.reviews.claim_next, self.name)
                     if claim is None:
                         break
-                    if self._pool is None:  # started with the first job, not the server
-                        self._pool = await in_thread(
-                            multiprocessing.get_context("spawn").Pool,
-                            self.settings.review_workers,
-                            _start_process,
-                            (self._url, self.settings.review_nice, self.settings.review_idle),
-                        )
-                    self._submit(loop, claim)
+                    await self._start_pool()
+                    self._submit(loop, run_claim, claim)
+                # a process no review wants: a finished game to mine for puzzles
+                if self.settings.puzzle_mining and self._running < self.settings.review_workers:
+                    table_id = await in_thread(self.puzzles.claim_game, self.name)
+                    if table_id is not None:
+                        await self._start_pool()
+                        self._submit(loop, run_mining, table_id)
             except Exception:  # a failing look at the queue must not stop the queue
                 _log.exception("the review queue failed; trying again")
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), _POLL_SECONDS)
             self._wake.clear()
 
-    def _submit(self, loop: asyncio.AbstractEventLoop, claim: Claim) -> None:
+    async def _start_pool(self) -> None:
+        """The review processes, started with the first job, not with the server."""
+        if self._pool is None:
+            self._pool = await in_thread(
+                multiprocessing.get_context("spawn").Pool,
+                self.settings.review_workers,
+                _start_process,
+                (self._url, self.settings.review_nice, self.settings.review_idle),
+            )
+
+    def _submit(
+        self, loop: asyncio.AbstractEventLoop, job: Callable[[Any], Any], argument: Any
+    ) -> None:
         assert self._pool is not None
         self._running += 1
 
         def ended(_outcome: Any) -> None:  # in the pool's result thread
             loop.call_soon_threadsafe(self._ended)
 
-        self._pool.apply_async(run_claim, (claim,), callback=ended, error_callback=ended)
+        self._pool.apply_async(job, (argument,), callback=ended, error_callback=ended)
 
     def _ended(self) -> None:
         self._running = max(0, self._running - 1)

@@ -122,6 +122,14 @@ from raspisnoy.server.wire.messages import (
     trick_json,
     view_json,
 )
+from raspisnoy.server.wire.puzzles import (
+    AnswerIn,
+    PuzzleOut,
+    PuzzleRatingOut,
+    PuzzleSettings,
+    RatingChangeOut,
+    VerdictOut,
+)
 from raspisnoy.server.wire.requests import (
     MAX_LINK,
     MAX_NOTE,
@@ -149,6 +157,7 @@ __all__ = [
     "MAX_LINK",
     "MAX_NOTE",
     "PROTOCOL_VERSION",
+    "AnswerIn",
     "BlindOut",
     "BoardLineOut",
     "BotsOut",
@@ -214,7 +223,11 @@ __all__ = [
     "PresetOut",
     "ProblemsOut",
     "ProfileOut",
+    "PuzzleOut",
+    "PuzzleRatingOut",
+    "PuzzleSettings",
     "QrIn",
+    "RatingChangeOut",
     "RatingOut",
     "RatingPointOut",
     "Reason",
@@ -247,6 +260,7 @@ __all__ = [
     "UserAnswer",
     "UserOut",
     "ValuedOut",
+    "VerdictOut",
     "ack_message",
     "action_event",
     "action_text",

@@ -1,7 +1,7 @@
 // The page's entry point: the header (language, connection, name), the session, and the
 // router between the lobby (/), a table (/?table=ID), a replay (/?replay=ID), a profile
 // (/?player=ID), the leaderboard (/?leaderboard), friends (/?friends), a review (/?review=ID&seat=N), the
-// scorekeeper (/score), the casino game (/casino), clubs (/?clubs, /?club=ID), the moderators'
+// puzzles (/?puzzles), the scorekeeper (/score), the casino game (/casino), clubs (/?clubs, /?club=ID), the moderators'
 // screen (/?moderation) and offline play (/?offline, a game on this device /?offline=ID),
 // which needs no server at all.
 import { accountMenu } from "./account.js";
@@ -25,6 +25,7 @@ import { watchInstall } from "./install.js";
 import { failureMarkup, installOffline } from "./offline.js";
 import { showOffline, showOfflineTable } from "./offline_play.js";
 import { showProfile } from "./profile.js";
+import { showPuzzles } from "./puzzle.js";
 import { showReplay } from "./replay.js";
 import { showReview } from "./review.js";
 import { showScore } from "./score.js";
@@ -120,6 +121,11 @@ async function route() {
     // Reading a finished game's review is public, but asking for one takes a session:
     // the screen comes after the nickname form.
     app.screen = showReview(view, app, params.get("review"), Number(params.get("seat") ?? 0));
+    return;
+  }
+  if (params.has("puzzles")) {
+    // Puzzles (puzzle.js): the next one, the daily one (=daily) or one by its id.
+    app.screen = showPuzzles(view, app, params.get("puzzles"));
     return;
   }
   if (params.has("clubs") || params.has("club") || params.has("club_invite")) {

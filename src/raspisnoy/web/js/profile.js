@@ -102,14 +102,22 @@ function ownMarkup(sessions, registered) {
     <button type="button" data-do="everywhere">${esc(t("web.account.logout.everywhere"))}</button></div>${account}</section>`;
 }
 
+/** The owner's choice whether puzzles may come from their games (docs/review.md). */
+function puzzleSettingsMarkup(settings) {
+  return `<section class="panel puzzle-settings"><h2>${esc(t("web.puzzles.title"))}</h2>
+    <label><input type="checkbox" ${settings.from_my_games ? "checked" : ""}> ${esc(t("web.puzzles.settings.from_games"))}</label>
+    <p class="hint">${esc(t("web.puzzles.settings.help"))}</p></section>`;
+}
+
 export function showProfile(view, app, userId) {
-  const s = { profile: null, sessions: null, error: null, stopped: false };
+  const s = { profile: null, sessions: null, puzzleSettings: null, error: null, stopped: false };
   const own = () => app.user !== null && app.user.id === userId;
 
   async function load() {
     try {
       s.profile = await get(`/players/${encodeURIComponent(userId)}`);
       s.sessions = own() ? (await get("/sessions")).sessions : null;
+      s.puzzleSettings = own() ? await get("/puzzles/settings") : null;
     } catch (error) {
       s.error = error.message;
     }
@@ -120,6 +128,10 @@ export function showProfile(view, app, userId) {
     const slot = view.querySelector(".friend-slot");
     if (slot && app.user !== null && !own()) friendButtons(slot, userId);
     view.querySelector("button.report")?.addEventListener("click", (event) => reportFrom(event.currentTarget));
+    view.querySelector(".puzzle-settings input")?.addEventListener("change", async (event) => {
+      s.puzzleSettings = await put("/puzzles/settings", { from_my_games: event.target.checked });
+      toast(t("web.puzzles.settings.saved"));
+    });
     view.querySelector("[data-do=logout]")?.addEventListener("click", () => logOut(app));
     view.querySelector("[data-do=everywhere]")?.addEventListener("click", () => logOut(app, true));
     view.querySelectorAll("[data-end]").forEach((button) =>
@@ -183,6 +195,7 @@ export function showProfile(view, app, userId) {
         <section class="panel"><h2>${esc(t("web.profile.stats"))}</h2>${figures(p.stats)}</section>
         ${presetsMarkup(p.presets)}
         <section class="panel"><h2>${esc(t("web.profile.recent"))}</h2>${recentMarkup(p.recent)}</section>
+        ${s.puzzleSettings === null ? "" : puzzleSettingsMarkup(s.puzzleSettings)}
         ${s.sessions === null ? "" : ownMarkup(s.sessions, p.user.kind === "registered")}</div>`;
       wire();
     },

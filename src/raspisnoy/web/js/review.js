@@ -25,7 +25,7 @@ const points = (value) => `${value > 0 ? "+" : ""}${formatNumber(Math.round(valu
 const cardOf = (action) => action.split(":")[0];
 
 /** An action as people read it: a bid, a card with its joker mode, a control round. */
-function actionLabel(action) {
+export function actionLabel(action) {
   if (/^\d+$/.test(action)) return t("web.review.bid", { bid: action });
   const [card, mode, suit] = action.split(":");
   if (mode === "take") return `${cardName(card)} · ${t("web.joker.takes")}`;
