@@ -4,7 +4,7 @@ per person and puzzle), ``puzzle_ratings`` (each account's), ``daily_puzzles``, 
 mining finished games ``puzzle_opt_outs`` and ``mined_games``.
 
 Revision ID: 0019
-Revises: 0016
+Revises: 0018
 Create Date: 2026-12-02
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019"
-down_revision = "0016"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 
