@@ -36,6 +36,22 @@ TOASTS = """addEventListener('DOMContentLoaded', () => {
   new MutationObserver(() => box.textContent && window.toasts.push(box.textContent))
     .observe(box, {childList: true, characterData: true, subtree: true});
 })"""
+#: Keeps whether the page's offline engine was restored from its snapshot
+#: (``window.engineRestored``, from the worker's ``ready`` message).
+ENGINE_READY = """(() => {
+  const Original = window.Worker;
+  window.Worker = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        if (event.data?.type === 'ready') window.engineRestored = event.data.timings.restored;
+      });
+    }
+  };
+})()"""
+#: The engine's snapshot kept on the device, by name (js/offline_engine.js).
+SNAPSHOTS = """() => caches.open('raspisnoy-engine')
+  .then((cache) => cache.keys()).then((keys) => keys.map((key) => new URL(key.url).pathname))"""
 #: Waits until the player may act or the results are on show; the round, or "over".
 TURN_OR_RESULTS = """actionable => document.querySelector('#results') ? 'over'
   : document.querySelector(actionable) ? document.querySelector('.game').dataset.round : null"""
@@ -101,7 +117,21 @@ def kept_games(page: Page) -> list[dict[str, Any]]:
     return games
 
 
+def kept_snapshots(page: Page) -> list[str]:
+    """The engine's snapshots kept on the device, once one is (the engine keeps it just
+    after its first start)."""
+    for _ in range(360):
+        names: list[str] = page.evaluate(SNAPSHOTS)  # a promise's answer: not wait_for_function
+        if names:
+            return names
+        page.wait_for_timeout(500)
+    raise AssertionError("the engine's snapshot was not kept")
+
+
 def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> None:
+    """The first start of the engine keeps its snapshot; the page opened again after the
+    app was closed starts from it (docs/offline.md, "Starting in a second")."""
+    visitor.add_init_script(ENGINE_READY)
     page = first_visit(visitor)
     visitor.set_offline(True)
     page.goto("/?offline")
@@ -114,6 +144,9 @@ def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> Non
     assert page.url.split("?offline=")[1].startswith("local-")
     shot(page, "game")
     assert play_until(page, "2") == "2"
+    assert page.evaluate("window.engineRestored") is False  # the device's first start
+    (snapshot,) = kept_snapshots(page)
+    assert snapshot.startswith("/offline/snapshot/")
     page.close()  # the app closed in the middle of the game
 
     page = visitor.new_page()
@@ -123,6 +156,7 @@ def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> Non
     shot(page, "kept")
     page.click(".saved-game a")
     page.wait_for_selector(".game[data-round='2']")
+    assert page.evaluate("window.engineRestored") is True
     assert play_until(page, None) == "over"
     page.wait_for_selector("#results table.sheet")
     shot(page, "results")

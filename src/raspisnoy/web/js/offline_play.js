@@ -162,7 +162,6 @@ export function showOffline(view, app) {
       state.games = [];
       state.damaged = true; // the device's store cannot be read: said, nothing deleted
     }
-    if (state.installed) engine(); // Pyodide starts loading while the player reads
     screen.render();
   }
 
@@ -214,6 +213,7 @@ export function showOffline(view, app) {
     },
     stop() {},
   };
+  engine(); // the engine starts as the screen opens, while the player reads it
   load();
   screen.render();
   return screen;

@@ -15,7 +15,7 @@ let storageWarned = false;
 const ready = loadEngine("raspisnoy.server.offline").then(
   (loaded) => {
     engine = loaded;
-    post({ type: "ready" });
+    post({ type: "ready", timings: loaded.timings });
   },
   (error) => post({ type: "failed", code: "offline_not_installed", detail: String(error) }),
 );
