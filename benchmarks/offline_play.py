@@ -16,9 +16,12 @@ the page's memory, in Chromium with its CPU slowed down as a phone's (CDP
   figure the target is about), and the next game of the same page. For each fresh page,
   the engine's own steps (from its ``ready`` message) and how long it had been starting
   before the tap (the warm-up that opening the screen gives it).
-- **bot move**: the time between two bot moves in a row as the page receives them, with
-  no bot delay: the bot's decision in Pyodide plus its messages and the save to
-  IndexedDB; median and 95th percentile over whole games of heuristic bots.
+- **bot move**: with no bot delay, over whole games of heuristic bots, median and 95th
+  percentile of: the engine's time for a bot's move (its decision in Pyodide and its
+  messages to the page: the worker's ``raspisnoy:bot-move`` measures); the save of the
+  game to IndexedDB that follows it (``raspisnoy:save``; saves queued meanwhile are one);
+  and the time between two bot moves in a row as the page receives them, which also
+  holds the page's own work on the first (the page's CPU slowed too) and the save.
 - **memory**: the resident memory of this Chromium's renderer processes (the page and
   its worker), during a game on a fresh page (the engine restored) and after the last
   game, from ``/proc`` (Linux); and the bytes of the engine's snapshot on the device.
@@ -186,6 +189,24 @@ def wait_for_snapshot(page: Page) -> int:
     raise RuntimeError("the engine's snapshot was not kept")
 
 
+def engine_measures_ms(page: Page, name: str) -> list[float]:
+    """The durations of the offline worker's User Timing measures ``name``, in ms."""
+    (worker,) = [worker for worker in page.workers if "offline_worker" in worker.url]
+    durations: list[float] = worker.evaluate(
+        "name => performance.getEntriesByName(name).map((entry) => entry.duration)", name
+    )
+    return durations
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    """The median and 95th percentile of ``values``, and how many."""
+    return {
+        "median": statistics.median(values),
+        "p95": statistics.quantiles(values, n=20)[-1],
+        "count": len(values),
+    }
+
+
 def bot_move_ms(page: Page) -> list[float]:
     """The gaps between bot moves received one right after another, in ms."""
     moves: list[list[Any]] = page.evaluate("window.botMoves")
@@ -225,7 +246,9 @@ def measure(throttle: float, games: int) -> dict[str, Any]:
             page, figures["first_start_on_device"] = fresh_page_game(context, throttle)
             figures["snapshot_bytes"] = wait_for_snapshot(page)
             play_out(page)
-            moves = bot_move_ms(page)
+            gaps = bot_move_ms(page)
+            moves = engine_measures_ms(page, "raspisnoy:bot-move")
+            saves = engine_measures_ms(page, "raspisnoy:save")
             page.close()
             page, figures["first_game"] = fresh_page_game(context, throttle)
             figures["rss_playing_mb"] = renderer_rss_mb(marker)
@@ -237,10 +260,12 @@ def measure(throttle: float, games: int) -> dict[str, Any]:
                 )
                 play_out(page)
             figures["rss_after_mb"] = renderer_rss_mb(marker)
-            moves += bot_move_ms(page)
-            figures["bot_moves"] = len(moves)
-            figures["bot_move_median_ms"] = statistics.median(moves)
-            figures["bot_move_p95_ms"] = statistics.quantiles(moves, n=20)[-1]
+            gaps += bot_move_ms(page)
+            moves += engine_measures_ms(page, "raspisnoy:bot-move")
+            saves += engine_measures_ms(page, "raspisnoy:save")
+            figures["bot_move_ms"] = spread(moves)
+            figures["save_ms"] = spread(saves)
+            figures["bot_to_bot_on_the_page_ms"] = spread(gaps)
             browser.close()
     finally:
         server.stop()

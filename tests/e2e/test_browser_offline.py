@@ -147,12 +147,16 @@ def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> Non
     assert page.evaluate("window.engineRestored") is False  # the device's first start
     (snapshot,) = kept_snapshots(page)
     assert snapshot.startswith("/offline/snapshot/")
-    page.close()  # the app closed in the middle of the game
+    before = int(str(page.get_attribute(".game", "data-version")))
+    act(page)  # the person's bid, shown
+    page.close()  # the app closed at once, in the middle of the game
 
     page = visitor.new_page()
     page.goto("/?offline")
     page.wait_for_selector(".saved-game")
     assert "идёт" in page.inner_text(".saved-game")
+    (kept,) = kept_games(page)
+    assert kept["actions"][before][0] == 0  # the bid the person saw taken is kept
     shot(page, "kept")
     page.click(".saved-game a")
     page.wait_for_selector(".game[data-round='2']")

@@ -89,6 +89,28 @@ def test_a_saved_game_comes_back_as_it_was(preset: str, seed: str, stop: int) ->
     assert replay(loads_record(json.dumps(again.record()))).totals == again.game.totals
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    bots=st.sampled_from(["random", "beginner", "heuristic"]),
+    seed=st.text(min_size=1, max_size=8),
+    stop=st.integers(min_value=0, max_value=300),
+)
+def test_bot_moves_not_yet_saved_come_back_the_same(
+    preset: str, bots: str, seed: str, stop: int
+) -> None:
+    """The worker keeps a bot's move after showing it (docs/offline.md, "Saving and
+    resuming"): a page closed before that save resumes from an earlier save, and the bots
+    play again exactly the moves that were shown, so nothing the player saw changes."""
+    settings = {"rules": {"preset": preset}, "players": 3, "bots": bots}
+    whole = LocalTable("local-x", settings, "Аня", seed)
+    play_out(whole)
+    kept = {**whole.save(), "actions": whole.save()["actions"][:stop]}  # an earlier save
+    again = LocalTable.load(json.loads(json.dumps(kept)))
+    play_out(again)
+    assert again.actions == whole.actions
+
+
 def test_a_refused_action_changes_nothing() -> None:
     table = LocalTable.new({"rules": "classic", "players": 3, "bots": "heuristic"}, "Аня")
     play_out(table, stop_after=0)
