@@ -263,3 +263,68 @@ def test_a_server_without_pyodide_says_offline_play_is_not_installed(
         context.close()
     finally:
         process.stop()
+
+
+def kept_game_when_saved(page: Page) -> dict[str, Any]:
+    """The one game kept on the device, once the engine has written it."""
+    for _ in range(360):
+        games = kept_games(page)
+        if games:
+            (game,) = games
+            return game
+        page.wait_for_timeout(500)
+    raise AssertionError("the new game was not kept")
+
+
+def test_the_new_table_form_offline_starts_the_game_chosen(visitor: BrowserContext) -> None:
+    """Offline, the lobby's own new-table form (every preset and option, each seat's bot,
+    the pace), without what needs the server; the game is the one chosen, and rules that
+    do not fit are said in words."""
+    page = first_visit(visitor)  # the lobby kept the rules catalogue
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.wait_for_selector(".offline-start")
+    page.click(".offline-create summary")
+    form = "#offline-form"
+    page.wait_for_selector(f"{form} select[name=preset]")
+    for online_only in ("public", "rated", "spectator_chat", "timer", "stand_in"):
+        assert page.locator(f"{form} [name={online_only}]").count() == 0
+    presets = page.eval_on_selector_all(f"{form} select[name=preset] option", "os => os.length")
+    assert presets == 5
+    page.select_option(f"{form} select[name=preset]", "oh-hell")
+    page.select_option(f"{form} select[name=players]", "3")
+    levels = "os => os.map((o) => o.value)"
+    assert page.eval_on_selector_all(f"{form} select[data-seat='2'] option", levels) == [
+        "random",
+        "beginner",
+        "heuristic",
+    ]
+    page.select_option(f"{form} select[data-seat='2']", "beginner")
+    page.select_option(f"{form} select[name=speed]", "0")
+    page.locator(f"{form} select[name=preset]").scroll_into_view_if_needed()
+    shot(page, "form")
+    page.click(f"{form} details.options summary")
+    page.fill("input[name=option-custom_plan]", "1, 2")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    shot(page, "form-options")
+    page.click(f"{form} button[type=submit]")
+    page.wait_for_selector(".game")
+    settings = kept_game_when_saved(page)["settings"]
+    assert settings["players"] == 3 and settings["bot_delay_ms"] == 0
+    assert settings["bots"][1:] == ["heuristic", "beginner"]
+    assert settings["rules"]["preset"] == "oh-hell"
+    assert settings["rules"]["custom_plan"] == ["1", "2"]
+    assert play_until(page, None) == "over"
+
+    page.goto("/?offline")  # the same form, with a plan that 3 players cannot be dealt
+    page.click(".offline-create summary")
+    page.click(f"{form} details.options summary")
+    page.select_option(f"{form} select[name=players]", "3")
+    page.fill("input[name=option-custom_plan]", "20")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    page.click(f"{form} button[type=submit]")
+    page.wait_for_selector(".panel.error")
+    assert "Партию с такими настройками не начать" in page.inner_text(".panel.error")
+    shot(page, "form-refused")
+    page.click(".panel.error a[href='/?offline']")  # back to the form, offline
+    page.wait_for_selector(".offline-create")

@@ -23,7 +23,7 @@ from server_helpers import FAST, Api, Server
 
 from raspisnoy.core import PRESETS, InvalidInputError, loads_record, parse_action, replay
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.offline import STRONGEST, YOU, LocalTable
+from raspisnoy.server.offline import OFFLINE_BOTS, STRONGEST, YOU, LocalTable
 from raspisnoy.server.services.offline import PYODIDE_FILES, OfflineFiles, default_pyodide_dir
 from raspisnoy.server.wire import view_json
 from raspisnoy.store import EventRow
@@ -198,7 +198,12 @@ def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
     the package's own). With them: every file, and nothing else by name."""
     bare = start_server(FAST.model_copy(update={"pyodide_dir": tmp_path}))
     status = httpx.get(f"{bare.base}/offline/status").json()
-    assert status == {"installed": False, "pyodide": None, "bundle": None}
+    assert status == {
+        "installed": False,
+        "pyodide": None,
+        "bundle": None,
+        "bots": list(OFFLINE_BOTS),
+    }
     assert httpx.get(f"{bare.base}/offline/pyodide/pyodide.mjs").status_code == 404
     if not OfflineFiles(default_pyodide_dir()).installed:
         pytest.fail("Pyodide is not in .offline/: run scripts/bootstrap (it needs npm)")

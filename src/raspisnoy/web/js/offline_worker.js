@@ -92,7 +92,12 @@ async function open(request) {
   const { module } = engine;
   await writing; // the game on show is kept to its last move before another opens
   if (request.type === "new") {
-    table = module.LocalTable.new(engine.pyodide.toPy(request.settings), request.name);
+    try {
+      table = module.LocalTable.new(engine.pyodide.toPy(request.settings), request.name);
+    } catch (error) {
+      post({ type: "failed", code: "offline_settings_refused", detail: String(error) });
+      return;
+    }
   } else {
     const saved = await loadGame(request.id);
     if (saved === undefined) {
