@@ -328,3 +328,104 @@ def test_the_new_table_form_offline_starts_the_game_chosen(visitor: BrowserConte
     shot(page, "form-refused")
     page.click(".panel.error a[href='/?offline']")  # back to the form, offline
     page.wait_for_selector(".offline-create")
+
+
+#: Makes the store as the first version of offline play made it (IndexedDB version 1,
+#: one store "games"), with one game in it.
+STORE_V1 = """game => new Promise((resolve, reject) => {
+  const request = indexedDB.open('raspisnoy-offline', 1);
+  request.onupgradeneeded = () => request.result.objectStoreNames.contains('games')
+    || request.result.createObjectStore('games', {keyPath: 'id'});
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const db = request.result;
+    const transaction = db.transaction('games', 'readwrite');
+    transaction.objectStore('games').put(game);
+    transaction.oncomplete = () => { db.close(); resolve(true); };
+    transaction.onerror = () => reject(transaction.error);
+  };
+})"""
+#: An older version's files in an older service worker's cache, and an old snapshot.
+OLD_FILES = """() => Promise.all([
+  caches.open('raspisnoy-shell-v1').then((cache) => Promise.all([
+    cache.put('/offline/raspisnoy.zip', new Response('an old bundle')),
+    cache.put('/js/offline_worker.js', new Response('// an old worker')),
+  ])),
+  caches.open('raspisnoy-engine').then((cache) =>
+    cache.put('/offline/snapshot/0.0.1/0000000000000000', new Response(new Uint8Array(64)))),
+]).then(() => true)"""
+
+
+def test_an_older_version_on_the_device_is_replaced_and_nothing_is_lost(
+    visitor: BrowserContext,
+) -> None:
+    """A device with an older version of offline play: its store of the first format
+    (IndexedDB version 1) with a game in the middle, an older service worker's cache of
+    the files, an engine snapshot of another version. The new version takes over: the
+    old files and snapshot are replaced, the game is listed and plays on to its end."""
+    old = LocalTable("local-old", SHORT, "Аня", "an old game")
+    while old.bot_due() or old.version < 2:  # two moves or more, then the person's turn
+        if old.bot_due():
+            old.bot_turn()
+        else:
+            old.act("c", old.state()["game"]["legal"][0])
+    page = visitor.new_page()
+    page.goto("/favicon.svg")  # the site's origin, before its page registers anything
+    assert page.evaluate(STORE_V1, json.loads(json.dumps(old.save())))
+    assert page.evaluate(OLD_FILES)
+    page.close()
+
+    page = first_visit(visitor)
+    names = page.evaluate("() => caches.keys()")
+    assert "raspisnoy-shell-v1" not in names and "raspisnoy-engine" in names
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.wait_for_selector(".saved-game[data-id='local-old']")
+    page.click(".saved-game[data-id='local-old'] a")
+    page.wait_for_selector(".game")
+    assert play_until(page, None) == "over"
+    (game,) = kept_games(page)
+    assert game["id"] == "local-old" and game["actions"][: old.version] == old.save()["actions"]
+    assert LocalTable.load(game).game.is_over
+    for _ in range(360):  # the engine's own snapshot replaces the other version's
+        snapshots = page.evaluate(SNAPSHOTS)
+        if snapshots and not any("/0.0.1/" in name for name in snapshots):
+            break
+        page.wait_for_timeout(500)
+    assert len(snapshots) == 1 and "/0.0.1/" not in snapshots[0]
+
+
+#: A store that this version cannot open: made by a later version (IndexedDB version 3),
+#: with one game in it.
+STORE_V3 = STORE_V1.replace("'raspisnoy-offline', 1", "'raspisnoy-offline', 3")
+#: The games in the store of version 3, read as that version would.
+GAMES_V3 = """() => new Promise((resolve, reject) => {
+  const request = indexedDB.open('raspisnoy-offline', 3);
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const get = request.result.transaction('games').objectStore('games').getAll();
+    get.onsuccess = () => { request.result.close(); resolve(get.result.map((g) => g.id)); };
+  };
+})"""
+
+
+def test_a_store_that_does_not_open_is_said_and_nothing_is_deleted(
+    visitor: BrowserContext,
+) -> None:
+    """The device's store of games does not open (here: a later version's): the offline
+    screen says so in Russian, a new game still plays, in memory, and says it is not
+    kept; the store and its game are still there afterwards."""
+    page = first_visit(visitor)
+    kept = {**LocalTable("local-later", SHORT, "Аня", "later").save(), "updated": 1}
+    assert page.evaluate(STORE_V3, kept)
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.wait_for_selector(".offline-play .error")
+    assert "не читается" in page.inner_text(".offline-play .error")
+    shot(page, "store-unreadable")
+    page.click(".offline-start")
+    page.wait_for_selector("#toast.show")
+    assert "не сохраняется" in page.inner_text("#toast")
+    assert "заполнена" not in page.inner_text("#toast")
+    assert play_until(page, "2") == "2"  # the game went on
+    assert page.evaluate(GAMES_V3) == ["local-later"]

@@ -94,7 +94,7 @@ class OfflineConnection extends TableConnection {
       this.handlers.onStatus("local");
       this.handlers.onFatal(message.code, message.detail);
     }
-    else if (message.type === "storage") toast(t("web.offline.storage.full"), "error");
+    else if (message.type === "storage") toast(t(message.code === "offline_storage_full" ? "web.offline.storage.full" : "web.offline.store.unsaved"), "error");
     else if (message.type === "report") this.reports.get(message.request)?.(message.report);
     else if (message.type !== "ready") {
       this.receive(message);

@@ -48,8 +48,9 @@ function keep() {
   return writing;
 }
 
-/** Writes the table's save until no change is left unsaved; a full storage is said
- * once, and the game goes on in memory. */
+/** Writes the table's save until no change is left unsaved; a storage that does not
+ * take it (full, or a store that cannot be opened) is said once, and the game goes on in
+ * memory. */
 async function writeLatest() {
   while (due) {
     due = false;
@@ -57,7 +58,8 @@ async function writeLatest() {
     try {
       await saveGame(plain(table.save()));
     } catch (error) {
-      if (!storageWarned) post({ type: "storage", code: "offline_storage_full", detail: String(error) });
+      const code = error?.name === "QuotaExceededError" ? "offline_storage_full" : "offline_store_damaged";
+      if (!storageWarned) post({ type: "storage", code, detail: String(error) });
       storageWarned = true;
     }
     performance.measure("raspisnoy:save", { start });
