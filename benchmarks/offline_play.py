@@ -7,15 +7,24 @@ the page's memory, in Chromium with its CPU slowed down as a phone's (CDP
   reverse proxy in front would send); an update of the engine is the bundle alone, since
   Pyodide's files are the same for the same pinned version (the browser revalidates
   them: answers of a few hundred bytes).
-- **tap → playable**: after one visit with the network, offline, from the tap on «Начать
-  партию с ботами» to the game on screen, and to the person's first bid (the bots ahead
-  of them have played): the first game of a page (Pyodide starts) and the next.
-- **bot move**: the time between two bot moves in a row as the page receives them, with
-  no bot delay: the bot's decision in Pyodide plus its messages and the save to
-  IndexedDB; median and 95th percentile over whole games of heuristic bots.
+- **tap → playable**: after one visit with the network (the lobby, which keeps offline
+  play's files), offline, on a fresh page load of the offline screen, from the tap on
+  «Начать партию с ботами» (as soon as it shows) to the game on screen, and to the
+  person's first bid (the bots ahead of them have played). Three cases: the first start
+  of the engine on this device (Python starts afresh and takes the snapshot that later
+  starts restore: docs/offline.md), a later fresh page (restored from that snapshot: the
+  figure the target is about), and the next game of the same page. For each fresh page,
+  the engine's own steps (from its ``ready`` message) and how long it had been starting
+  before the tap (the warm-up that opening the screen gives it).
+- **bot move**: with no bot delay, over whole games of heuristic bots, median and 95th
+  percentile of: the engine's time for a bot's move (its decision in Pyodide and its
+  messages to the page: the worker's ``raspisnoy:bot-move`` measures); the save of the
+  game to IndexedDB that follows it (``raspisnoy:save``; saves queued meanwhile are one);
+  and the time between two bot moves in a row as the page receives them, which also
+  holds the page's own work on the first (the page's CPU slowed too) and the save.
 - **memory**: the resident memory of this Chromium's renderer processes (the page and
-  its worker), before the first offline game, during it and after the last, from
-  ``/proc`` (Linux).
+  its worker), during a game on a fresh page (the engine restored) and after the last
+  game, from ``/proc`` (Linux); and the bytes of the engine's snapshot on the device.
 
     .venv/bin/python benchmarks/offline_play.py [--throttle 4] [--games 2] [--json out.json]
 """
@@ -35,7 +44,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page, sync_playwright
 
 from raspisnoy.server.services.offline import PYODIDE_FILES, OfflineFiles, default_pyodide_dir
 
@@ -57,10 +66,15 @@ WATCH_BOTS = """(() => {
       this.addEventListener('message', (event) => {
         const m = event.data;
         if (m && m.type === 'event') window.botMoves.push([performance.now(), m.action.by]);
+        if (m && m.type === 'ready') window.engineReady = [performance.now(), m.timings];
       });
     }
   };
 })()"""
+#: Whether the engine's snapshot is kept on the device (js/offline_engine.js), its bytes.
+SNAPSHOT = """() => caches.open('raspisnoy-engine').then((cache) => cache.keys()
+  .then((keys) => keys.length
+    ? cache.match(keys[0]).then((kept) => kept.blob()).then((blob) => blob.size) : 0))"""
 KEPT = """() => navigator.serviceWorker.controller !== null && caches.keys()
   .then((names) => Promise.all(names.map((name) => caches.open(name)
     .then((cache) => cache.match('/offline/pyodide/pyodide.asm.wasm')))))
@@ -136,14 +150,61 @@ def play_out(page: Page) -> None:
             page.locator("dialog[open] .joker-option").first.click()
 
 
-def tap_to_playable(page: Page, selector: str) -> tuple[float, float]:
+def tap_to_playable(page: Page, selector: str) -> dict[str, float]:
     """Seconds from the tap on ``selector`` to the game on screen and to the first turn."""
     start = time.perf_counter()
     page.click(selector)
     page.wait_for_selector(".game", timeout=120_000)
     shown = time.perf_counter() - start
     page.wait_for_selector(ACTIONABLE, timeout=120_000)
-    return shown, time.perf_counter() - start
+    return {"shown_s": shown, "playable_s": time.perf_counter() - start}
+
+
+def fresh_page_game(context: BrowserContext, throttle: float) -> tuple[Page, dict[str, Any]]:
+    """A new page of the offline screen (CPU slowed from its start), tapped as soon as the
+    start button shows: the figures of ``tap_to_playable``, the screen's own load, the
+    engine's steps and its head start on the tap."""
+    page = context.new_page()
+    context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    opened = time.perf_counter()
+    page.goto("/?offline")
+    page.wait_for_selector(".offline-start")
+    figures: dict[str, Any] = {"screen_s": time.perf_counter() - opened}
+    tapped_at = page.evaluate("performance.now()")
+    figures.update(tap_to_playable(page, ".offline-start"))
+    ready_at, timings = page.wait_for_function("window.engineReady", timeout=120_000).json_value()
+    figures["engine_ms"] = timings
+    # the worker's clock starts when it is made: its head start is the tap minus that
+    figures["engine_head_start_s"] = (tapped_at - (ready_at - timings["since_start"])) / 1000
+    return page, figures
+
+
+def wait_for_snapshot(page: Page) -> int:
+    """Until the engine's snapshot is kept on the device; its size in bytes."""
+    for _ in range(600):
+        size = int(page.evaluate(SNAPSHOT))  # an answer of a promise: not wait_for_function
+        if size:
+            return size
+        page.wait_for_timeout(500)
+    raise RuntimeError("the engine's snapshot was not kept")
+
+
+def engine_measures_ms(page: Page, name: str) -> list[float]:
+    """The durations of the offline worker's User Timing measures ``name``, in ms."""
+    (worker,) = [worker for worker in page.workers if "offline_worker" in worker.url]
+    durations: list[float] = worker.evaluate(
+        "name => performance.getEntriesByName(name).map((entry) => entry.duration)", name
+    )
+    return durations
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    """The median and 95th percentile of ``values``, and how many."""
+    return {
+        "median": statistics.median(values),
+        "p95": statistics.quantiles(values, n=20)[-1],
+        "count": len(values),
+    }
 
 
 def bot_move_ms(page: Page) -> list[float]:
@@ -173,33 +234,38 @@ def measure(throttle: float, games: int) -> dict[str, Any]:
                 base_url=server.url, locale="ru-RU", viewport={"width": 360, "height": 640}
             )
             context.add_init_script(WATCH_BOTS)
-            page = context.new_page()
-            page.goto("/?offline")
-            page.evaluate(
+            visit = context.new_page()
+            visit.goto("/")  # the lobby: it keeps the files, it does not start the engine
+            visit.evaluate(
                 "body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(QUICK)
             )
-            while not page.evaluate(KEPT):  # an answer of a promise: not wait_for_function
-                page.wait_for_timeout(500)
+            while not visit.evaluate(KEPT):  # an answer of a promise: not wait_for_function
+                visit.wait_for_timeout(500)
             context.set_offline(True)
-            page.reload()
-            page.wait_for_selector(".offline-start")
-            cdp = context.new_cdp_session(page)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-            figures["rss_before_mb"] = renderer_rss_mb(marker)
-            first = tap_to_playable(page, ".offline-start")
+            visit.close()
+            page, figures["first_start_on_device"] = fresh_page_game(context, throttle)
+            figures["snapshot_bytes"] = wait_for_snapshot(page)
+            play_out(page)
+            gaps = bot_move_ms(page)
+            moves = engine_measures_ms(page, "raspisnoy:bot-move")
+            saves = engine_measures_ms(page, "raspisnoy:save")
+            page.close()
+            page, figures["first_game"] = fresh_page_game(context, throttle)
             figures["rss_playing_mb"] = renderer_rss_mb(marker)
             play_out(page)
-            later = []
+            figures["next_games"] = []
             for _ in range(games - 1):
-                later.append(tap_to_playable(page, "#results a[href='/?offline=new']"))
+                figures["next_games"].append(
+                    tap_to_playable(page, "#results a[href='/?offline=new']")
+                )
                 play_out(page)
             figures["rss_after_mb"] = renderer_rss_mb(marker)
-            figures["first_game"] = {"shown_s": first[0], "playable_s": first[1]}
-            figures["next_games"] = [{"shown_s": s, "playable_s": p} for s, p in later]
-            gaps = bot_move_ms(page)
-            figures["bot_moves"] = len(gaps)
-            figures["bot_move_median_ms"] = statistics.median(gaps)
-            figures["bot_move_p95_ms"] = statistics.quantiles(gaps, n=20)[-1]
+            gaps += bot_move_ms(page)
+            moves += engine_measures_ms(page, "raspisnoy:bot-move")
+            saves += engine_measures_ms(page, "raspisnoy:save")
+            figures["bot_move_ms"] = spread(moves)
+            figures["save_ms"] = spread(saves)
+            figures["bot_to_bot_on_the_page_ms"] = spread(gaps)
             browser.close()
     finally:
         server.stop()

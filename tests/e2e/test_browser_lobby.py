@@ -187,7 +187,9 @@ def test_installable_and_the_shell_opens_offline(browser: Browser, server: str) 
             assert title in page.inner_text(".offline h1")
             problems += check_screen(page, "offline")
         assert not problems, "\n".join(problems)
-        for address in ("/?table=whatever", "/score", "/"):  # any address: the shell, offline
+        page.goto("/score")  # the scorekeeper works offline: the lobby kept the rules
+        page.wait_for_selector("#sheet-form select[name=preset]")
+        for address in ("/?table=whatever", "/"):  # any other address: the shell, offline
             page.goto(address)
             assert page.url == f"{server}{address}"  # the panel below is this address's
             page.wait_for_selector(".offline")

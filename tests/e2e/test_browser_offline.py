@@ -36,6 +36,22 @@ TOASTS = """addEventListener('DOMContentLoaded', () => {
   new MutationObserver(() => box.textContent && window.toasts.push(box.textContent))
     .observe(box, {childList: true, characterData: true, subtree: true});
 })"""
+#: Keeps whether the page's offline engine was restored from its snapshot
+#: (``window.engineRestored``, from the worker's ``ready`` message).
+ENGINE_READY = """(() => {
+  const Original = window.Worker;
+  window.Worker = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        if (event.data?.type === 'ready') window.engineRestored = event.data.timings.restored;
+      });
+    }
+  };
+})()"""
+#: The engine's snapshot kept on the device, by name (js/offline_engine.js).
+SNAPSHOTS = """() => caches.open('raspisnoy-engine')
+  .then((cache) => cache.keys()).then((keys) => keys.map((key) => new URL(key.url).pathname))"""
 #: Waits until the player may act or the results are on show; the round, or "over".
 TURN_OR_RESULTS = """actionable => document.querySelector('#results') ? 'over'
   : document.querySelector(actionable) ? document.querySelector('.game').dataset.round : null"""
@@ -101,7 +117,21 @@ def kept_games(page: Page) -> list[dict[str, Any]]:
     return games
 
 
+def kept_snapshots(page: Page) -> list[str]:
+    """The engine's snapshots kept on the device, once one is (the engine keeps it just
+    after its first start)."""
+    for _ in range(360):
+        names: list[str] = page.evaluate(SNAPSHOTS)  # a promise's answer: not wait_for_function
+        if names:
+            return names
+        page.wait_for_timeout(500)
+    raise AssertionError("the engine's snapshot was not kept")
+
+
 def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> None:
+    """The first start of the engine keeps its snapshot; the page opened again after the
+    app was closed starts from it (docs/offline.md, "Starting in a second")."""
+    visitor.add_init_script(ENGINE_READY)
     page = first_visit(visitor)
     visitor.set_offline(True)
     page.goto("/?offline")
@@ -114,15 +144,23 @@ def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> Non
     assert page.url.split("?offline=")[1].startswith("local-")
     shot(page, "game")
     assert play_until(page, "2") == "2"
-    page.close()  # the app closed in the middle of the game
+    assert page.evaluate("window.engineRestored") is False  # the device's first start
+    (snapshot,) = kept_snapshots(page)
+    assert snapshot.startswith("/offline/snapshot/")
+    before = int(str(page.get_attribute(".game", "data-version")))
+    act(page)  # the person's bid, shown
+    page.close()  # the app closed at once, in the middle of the game
 
     page = visitor.new_page()
     page.goto("/?offline")
     page.wait_for_selector(".saved-game")
     assert "идёт" in page.inner_text(".saved-game")
+    (kept,) = kept_games(page)
+    assert kept["actions"][before][0] == 0  # the bid the person saw taken is kept
     shot(page, "kept")
     page.click(".saved-game a")
     page.wait_for_selector(".game[data-round='2']")
+    assert page.evaluate("window.engineRestored") is True
     assert play_until(page, None) == "over"
     page.wait_for_selector("#results table.sheet")
     shot(page, "results")
@@ -225,3 +263,169 @@ def test_a_server_without_pyodide_says_offline_play_is_not_installed(
         context.close()
     finally:
         process.stop()
+
+
+def kept_game_when_saved(page: Page) -> dict[str, Any]:
+    """The one game kept on the device, once the engine has written it."""
+    for _ in range(360):
+        games = kept_games(page)
+        if games:
+            (game,) = games
+            return game
+        page.wait_for_timeout(500)
+    raise AssertionError("the new game was not kept")
+
+
+def test_the_new_table_form_offline_starts_the_game_chosen(visitor: BrowserContext) -> None:
+    """Offline, the lobby's own new-table form (every preset and option, each seat's bot,
+    the pace), without what needs the server; the game is the one chosen, and rules that
+    do not fit are said in words."""
+    page = first_visit(visitor)  # the lobby kept the rules catalogue
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.wait_for_selector(".offline-start")
+    page.click(".offline-create summary")
+    form = "#offline-form"
+    page.wait_for_selector(f"{form} select[name=preset]")
+    for online_only in ("public", "rated", "spectator_chat", "timer", "stand_in"):
+        assert page.locator(f"{form} [name={online_only}]").count() == 0
+    presets = page.eval_on_selector_all(f"{form} select[name=preset] option", "os => os.length")
+    assert presets == 5
+    page.select_option(f"{form} select[name=preset]", "oh-hell")
+    page.select_option(f"{form} select[name=players]", "3")
+    levels = "os => os.map((o) => o.value)"
+    assert page.eval_on_selector_all(f"{form} select[data-seat='2'] option", levels) == [
+        "random",
+        "beginner",
+        "heuristic",
+    ]
+    page.select_option(f"{form} select[data-seat='2']", "beginner")
+    page.select_option(f"{form} select[name=speed]", "0")
+    page.locator(f"{form} select[name=preset]").scroll_into_view_if_needed()
+    shot(page, "form")
+    page.click(f"{form} details.options summary")
+    page.fill("input[name=option-custom_plan]", "1, 2")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    shot(page, "form-options")
+    page.click(f"{form} button[type=submit]")
+    page.wait_for_selector(".game")
+    settings = kept_game_when_saved(page)["settings"]
+    assert settings["players"] == 3 and settings["bot_delay_ms"] == 0
+    assert settings["bots"][1:] == ["heuristic", "beginner"]
+    assert settings["rules"]["preset"] == "oh-hell"
+    assert settings["rules"]["custom_plan"] == ["1", "2"]
+    assert play_until(page, None) == "over"
+
+    page.goto("/?offline")  # the same form, with a plan that 3 players cannot be dealt
+    page.click(".offline-create summary")
+    page.click(f"{form} details.options summary")
+    page.select_option(f"{form} select[name=players]", "3")
+    page.fill("input[name=option-custom_plan]", "20")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
+    page.click(f"{form} button[type=submit]")
+    page.wait_for_selector(".panel.error")
+    assert "Партию с такими настройками не начать" in page.inner_text(".panel.error")
+    shot(page, "form-refused")
+    page.click(".panel.error a[href='/?offline']")  # back to the form, offline
+    page.wait_for_selector(".offline-create")
+
+
+#: Makes the store as the first version of offline play made it (IndexedDB version 1,
+#: one store "games"), with one game in it.
+STORE_V1 = """game => new Promise((resolve, reject) => {
+  const request = indexedDB.open('raspisnoy-offline', 1);
+  request.onupgradeneeded = () => request.result.objectStoreNames.contains('games')
+    || request.result.createObjectStore('games', {keyPath: 'id'});
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const db = request.result;
+    const transaction = db.transaction('games', 'readwrite');
+    transaction.objectStore('games').put(game);
+    transaction.oncomplete = () => { db.close(); resolve(true); };
+    transaction.onerror = () => reject(transaction.error);
+  };
+})"""
+#: An older version's files in an older service worker's cache, and an old snapshot.
+OLD_FILES = """() => Promise.all([
+  caches.open('raspisnoy-shell-v1').then((cache) => Promise.all([
+    cache.put('/offline/raspisnoy.zip', new Response('an old bundle')),
+    cache.put('/js/offline_worker.js', new Response('// an old worker')),
+  ])),
+  caches.open('raspisnoy-engine').then((cache) =>
+    cache.put('/offline/snapshot/0.0.1/0000000000000000', new Response(new Uint8Array(64)))),
+]).then(() => true)"""
+
+
+def test_an_older_version_on_the_device_is_replaced_and_nothing_is_lost(
+    visitor: BrowserContext,
+) -> None:
+    """A device with an older version of offline play: its store of the first format
+    (IndexedDB version 1) with a game in the middle, an older service worker's cache of
+    the files, an engine snapshot of another version. The new version takes over: the
+    old files and snapshot are replaced, the game is listed and plays on to its end."""
+    old = LocalTable("local-old", SHORT, "Аня", "an old game")
+    while old.bot_due() or old.version < 2:  # two moves or more, then the person's turn
+        if old.bot_due():
+            old.bot_turn()
+        else:
+            old.act("c", old.state()["game"]["legal"][0])
+    page = visitor.new_page()
+    page.goto("/favicon.svg")  # the site's origin, before its page registers anything
+    assert page.evaluate(STORE_V1, json.loads(json.dumps(old.save())))
+    assert page.evaluate(OLD_FILES)
+    page.close()
+
+    page = first_visit(visitor)
+    names = page.evaluate("() => caches.keys()")
+    assert "raspisnoy-shell-v1" not in names and "raspisnoy-engine" in names
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.wait_for_selector(".saved-game[data-id='local-old']")
+    page.click(".saved-game[data-id='local-old'] a")
+    page.wait_for_selector(".game")
+    assert play_until(page, None) == "over"
+    (game,) = kept_games(page)
+    assert game["id"] == "local-old" and game["actions"][: old.version] == old.save()["actions"]
+    assert LocalTable.load(game).game.is_over
+    for _ in range(360):  # the engine's own snapshot replaces the other version's
+        snapshots = page.evaluate(SNAPSHOTS)
+        if snapshots and not any("/0.0.1/" in name for name in snapshots):
+            break
+        page.wait_for_timeout(500)
+    assert len(snapshots) == 1 and "/0.0.1/" not in snapshots[0]
+
+
+#: A store that this version cannot open: made by a later version (IndexedDB version 3),
+#: with one game in it.
+STORE_V3 = STORE_V1.replace("'raspisnoy-offline', 1", "'raspisnoy-offline', 3")
+#: The games in the store of version 3, read as that version would.
+GAMES_V3 = """() => new Promise((resolve, reject) => {
+  const request = indexedDB.open('raspisnoy-offline', 3);
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const get = request.result.transaction('games').objectStore('games').getAll();
+    get.onsuccess = () => { request.result.close(); resolve(get.result.map((g) => g.id)); };
+  };
+})"""
+
+
+def test_a_store_that_does_not_open_is_said_and_nothing_is_deleted(
+    visitor: BrowserContext,
+) -> None:
+    """The device's store of games does not open (here: a later version's): the offline
+    screen says so in Russian, a new game still plays, in memory, and says it is not
+    kept; the store and its game are still there afterwards."""
+    page = first_visit(visitor)
+    kept = {**LocalTable("local-later", SHORT, "Аня", "later").save(), "updated": 1}
+    assert page.evaluate(STORE_V3, kept)
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.wait_for_selector(".offline-play .error")
+    assert "не читается" in page.inner_text(".offline-play .error")
+    shot(page, "store-unreadable")
+    page.click(".offline-start")
+    page.wait_for_selector("#toast.show")
+    assert "не сохраняется" in page.inner_text("#toast")
+    assert "заполнена" not in page.inner_text("#toast")
+    assert play_until(page, "2") == "2"  # the game went on
+    assert page.evaluate(GAMES_V3) == ["local-later"]

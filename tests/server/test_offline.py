@@ -23,7 +23,7 @@ from server_helpers import FAST, Api, Server
 
 from raspisnoy.core import PRESETS, InvalidInputError, loads_record, parse_action, replay
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.offline import STRONGEST, YOU, LocalTable
+from raspisnoy.server.offline import OFFLINE_BOTS, STRONGEST, YOU, LocalTable
 from raspisnoy.server.services.offline import PYODIDE_FILES, OfflineFiles, default_pyodide_dir
 from raspisnoy.server.wire import view_json
 from raspisnoy.store import EventRow
@@ -87,6 +87,28 @@ def test_a_saved_game_comes_back_as_it_was(preset: str, seed: str, stop: int) ->
     play_out(again)
     assert again.game.is_over
     assert replay(loads_record(json.dumps(again.record()))).totals == again.game.totals
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    bots=st.sampled_from(["random", "beginner", "heuristic"]),
+    seed=st.text(min_size=1, max_size=8),
+    stop=st.integers(min_value=0, max_value=300),
+)
+def test_bot_moves_not_yet_saved_come_back_the_same(
+    preset: str, bots: str, seed: str, stop: int
+) -> None:
+    """The worker keeps a bot's move after showing it (docs/offline.md, "Saving and
+    resuming"): a page closed before that save resumes from an earlier save, and the bots
+    play again exactly the moves that were shown, so nothing the player saw changes."""
+    settings = {"rules": {"preset": preset}, "players": 3, "bots": bots}
+    whole = LocalTable("local-x", settings, "Аня", seed)
+    play_out(whole)
+    kept = {**whole.save(), "actions": whole.save()["actions"][:stop]}  # an earlier save
+    again = LocalTable.load(json.loads(json.dumps(kept)))
+    play_out(again)
+    assert again.actions == whole.actions
 
 
 def test_a_refused_action_changes_nothing() -> None:
@@ -176,7 +198,12 @@ def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
     the package's own). With them: every file, and nothing else by name."""
     bare = start_server(FAST.model_copy(update={"pyodide_dir": tmp_path}))
     status = httpx.get(f"{bare.base}/offline/status").json()
-    assert status == {"installed": False, "pyodide": None, "bundle": None}
+    assert status == {
+        "installed": False,
+        "pyodide": None,
+        "bundle": None,
+        "bots": list(OFFLINE_BOTS),
+    }
     assert httpx.get(f"{bare.base}/offline/pyodide/pyodide.mjs").status_code == 404
     if not OfflineFiles(default_pyodide_dir()).installed:
         pytest.fail("Pyodide is not in .offline/: run scripts/bootstrap (it needs npm)")

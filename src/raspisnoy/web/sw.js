@@ -10,6 +10,9 @@
 // server or not at all, never stale from a cache.
 
 const CACHE = "raspisnoy-shell-v2";
+/** The offline engine's memory snapshot (js/offline_engine.js): made on the device, kept
+ * across service worker updates (its name says which files it belongs to). */
+const ENGINE = "raspisnoy-engine";
 /** The shell, fetched when the worker installs (tests/server/test_web_app.py checks that
  * it names every file the page loads). */
 const SHELL = [
@@ -99,7 +102,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((names) => Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name))))
+      .then((names) => Promise.all(names.filter((name) => name !== CACHE && name !== ENGINE).map((name) => caches.delete(name))))
       .then(() => self.clients.claim()),
   );
 });

@@ -20,7 +20,7 @@ from typing import Any
 
 from raspisnoy.core import InvalidInputError
 from raspisnoy.server.errors import Refusal, RequestError
-from raspisnoy.server.offline import LocalTable
+from raspisnoy.server.offline import OFFLINE_BOTS, LocalTable
 from raspisnoy.server.services.results import Results
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.store import EventRow, Store, TableRow, UserRow
@@ -97,14 +97,16 @@ class OfflineFiles:
 
     def status(self) -> dict[str, object]:
         """Whether offline play is installed, Pyodide's version and the bundle's: what the
-        page and its service worker check to know what to keep (docs/offline.md)."""
+        page and its service worker check to know what to keep (docs/offline.md); and
+        the bots that run offline, for the offline new-table form."""
         version = None
         if self.installed and self.pyodide_dir is not None:
             package = self.pyodide_dir / "package.json"
             if package.is_file():
                 version = json.loads(package.read_text()).get("version")
         bundle = hashlib.sha256(self.bundle).hexdigest()[:16] if self.installed else None
-        return {"installed": self.installed, "pyodide": version, "bundle": bundle}
+        bots = list(OFFLINE_BOTS)
+        return {"installed": self.installed, "pyodide": version, "bundle": bundle, "bots": bots}
 
 
 class OfflineGames:

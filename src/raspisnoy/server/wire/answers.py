@@ -694,11 +694,13 @@ class HintOut(_Out):
 
 class OfflineStatusOut(_Out):
     """``GET /offline/status`` (docs/offline.md): whether this server has offline play's
-    files, Pyodide's version and the bundle's (a hash of its bytes)."""
+    files, Pyodide's version and the bundle's (a hash of its bytes), and the bot levels
+    that run offline, weakest first (the offline new-table form offers these)."""
 
     installed: bool
     pyodide: str | None
     bundle: str | None
+    bots: list[str]
 
 
 class OfflineGameOut(_Out):

@@ -11,7 +11,7 @@ import { failureMarkup } from "./offline.js";
 import { installPanel } from "./install.js";
 import { offlineNote } from "./offline_play.js";
 import { poolPanel } from "./pool.js";
-import { presetOf, quickGame, quickSettings, rememberTable } from "./quick.js";
+import { CATALOGUE_KEY, presetOf, quickGame, quickSettings, rememberTable } from "./quick.js";
 import { esc, playerName, toast } from "./ui.js";
 
 const TIMERS = [0, 15, 30, 60, 120, 300];
@@ -72,6 +72,7 @@ export function showLobby(view, app) {
 
   async function load() {
     const [rules, bots, games] = await Promise.all([get("/rules"), get("/bots"), get("/me/games")]);
+    localStorage.setItem(CATALOGUE_KEY, JSON.stringify(rules)); // for the forms offline
     if (state.stopped) return;
     state.catalogue = { ...rules, bots: bots.bots };
     state.games = games.games;
@@ -233,8 +234,11 @@ function gamesMarkup(games) {
     .join("")}</ul>`;
 }
 
-/** Fills the create-table form; returns its values so a redraw (a language switch) keeps them. */
-function createForm(form, catalogue, previous, app) {
+/** Fills the create-table form; returns its values so a redraw (a language switch) keeps them.
+ * With `offline` (`{ submit(body) }`, offline_play.js) it is the form of a game against bots
+ * on this device: without what needs the server or other people (public, rated, the
+ * spectators' chat, the timer, the stand-in), and `submit` takes the table's body. */
+export function createForm(form, catalogue, previous, app, offline = null) {
   const values = previous ?? {
     preset: catalogue.presets[0].name,
     players: DEFAULTS.players,
@@ -266,13 +270,7 @@ function createForm(form, catalogue, previous, app) {
       seatRows.push(`<label class="seat-row"><span>${esc(t("web.create.seat", { seat: seat + 1 }))}</span>
         <select name="bot" data-seat="${seat}">${botChoices(bot)}</select></label>`);
     }
-    form.innerHTML = `
-      ${presetField(catalogue, values)}
-      <label class="field"><span>${esc(t("web.create.players"))}</span>
-        <select name="players">${counts.map((n) => `<option ${n === values.players ? "selected" : ""}>${n}</option>`).join("")}</select></label>
-      <fieldset class="field seat-bots"><legend>${esc(t("web.create.bots"))}</legend>
-        <p class="hint">${esc(t("web.create.bots.hint"))}</p>${seatRows.join("")}</fieldset>
-      <label class="check"><input type="checkbox" name="public" ${values.public ? "checked" : ""}>
+    const online = `<label class="check"><input type="checkbox" name="public" ${values.public ? "checked" : ""}>
         <span>${esc(t("web.create.public"))}<small class="hint">${esc(t(values.public ? "web.create.public.hint" : "web.create.private.hint"))}</small></span></label>
       <label class="check"><input type="checkbox" name="rated" ${values.rated ? "checked" : ""}>
         <span>${esc(t("web.create.rated"))}<small class="hint">${esc(t("web.create.rated.hint"))}</small></span></label>
@@ -280,12 +278,20 @@ function createForm(form, catalogue, previous, app) {
         <span>${esc(t("web.chat.spectators"))}<small class="hint">${esc(t("web.chat.spectators.hint"))}</small></span></label>
       <label class="field"><span>${esc(t("web.create.timer"))}</span>
         <select name="timer">${TIMERS.map((s) => `<option value="${s}" ${s === values.timer ? "selected" : ""}>${esc(s ? t("web.create.timer.seconds", { seconds: s }) : t("web.create.timer.none"))}</option>`).join("")}</select>
-        <small class="hint">${esc(t("web.create.timer.hint"))}</small></label>
+        <small class="hint">${esc(t("web.create.timer.hint"))}</small></label>`;
+    const standIn = `<label class="field"><span>${esc(t("web.create.standin"))}</span>
+          <select name="stand_in">${botChoices(values.standIn)}</select>
+          <small class="hint">${esc(t("web.create.standin.hint"))}</small></label>`;
+    form.innerHTML = `
+      ${presetField(catalogue, values)}
+      <label class="field"><span>${esc(t("web.create.players"))}</span>
+        <select name="players">${counts.map((n) => `<option ${n === values.players ? "selected" : ""}>${n}</option>`).join("")}</select></label>
+      <fieldset class="field seat-bots"><legend>${esc(t("web.create.bots"))}</legend>
+        <p class="hint">${esc(t("web.create.bots.hint"))}</p>${seatRows.join("")}</fieldset>
+      ${offline ? "" : online}
       <label class="field"><span>${esc(t("web.create.speed"))}</span>
         <select name="speed">${SPEEDS.map(([name, ms]) => `<option value="${ms}" ${ms === values.speed ? "selected" : ""}>${esc(t(`web.create.speed.${name}`))}</option>`).join("")}</select></label>
-      ${optionsField(catalogue, values, `<label class="field"><span>${esc(t("web.create.standin"))}</span>
-          <select name="stand_in">${botChoices(values.standIn)}</select>
-          <small class="hint">${esc(t("web.create.standin.hint"))}</small></label>`)}
+      ${optionsField(catalogue, values, offline ? "" : standIn)}
       <p class="form-error" role="alert"></p>
       <button type="submit" class="primary big">${esc(t("web.create.submit"))}</button>`;
   }
@@ -330,6 +336,10 @@ function createForm(form, catalogue, previous, app) {
       rated: Boolean(values.rated),
       spectator_chat: Boolean(values.spectatorChat),
     };
+    if (offline) {
+      offline.submit(body);
+      return;
+    }
     try {
       const table = await post("/tables", body);
       rememberTable(body);

@@ -1,5 +1,6 @@
 // Playing against bots with no network (docs/offline.md): the offline screen (/?offline:
-// start a game, resume or forget the games kept on this device), the offline table
+// start a game, quick or from the new-table form (lobby.js's own, without what needs the
+// server), resume or forget the games kept on this device), the offline table
 // (/?offline=ID: table.js itself, behind OfflineConnection) and the lobby's note. The game
 // runs in offline_worker.js on raspisnoy's own engine; it is never rated and lives only
 // on this device.
@@ -7,7 +8,7 @@ import { ApiError, post } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { presetLabel, t } from "./i18n.js";
 import { deleteGame, saveGame, savedGames } from "./offline_store.js";
-import { quickSettings } from "./quick.js";
+import { CATALOGUE_KEY, presetOf, quickSettings } from "./quick.js";
 import { showTable } from "./table.js";
 import { esc, toast } from "./ui.js";
 
@@ -15,6 +16,8 @@ import { esc, toast } from "./ui.js";
 const NAME_KEY = "raspisnoy.offlineName";
 /** A first offline game, when the player never made a table here. */
 const DEFAULT_PRESET = "classic";
+/** The settings of the last offline game made with the form, for the next offline game. */
+const OFFLINE_TABLE = "raspisnoy.offlineTable";
 
 let worker = null; // one engine per page: Pyodide loads once, later games start at once
 let listener = null; // the connection on show gets the worker's messages
@@ -27,13 +30,40 @@ function engine() {
   return worker;
 }
 
-/** Whether this server has offline play's files (the kept answer when offline). */
-export async function offlineInstalled() {
+/** `GET /offline/status` (the kept answer when offline), or null when there is none. */
+async function offlineStatus() {
   try {
     const response = await fetch("/offline/status");
-    return response.ok && (await response.json()).installed === true;
+    return response.ok ? await response.json() : null;
   } catch {
-    return false;
+    return null;
+  }
+}
+
+/** Whether this server has offline play's files (the kept answer when offline). */
+export async function offlineInstalled() {
+  return (await offlineStatus())?.installed === true;
+}
+
+/** The next offline game's settings: the offline form's last, else the quick game's. */
+function offlineSettings() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(OFFLINE_TABLE));
+    if (kept && typeof kept === "object") return kept;
+  } catch {
+    // a damaged entry: the quick game's
+  }
+  return quickSettings(DEFAULT_PRESET).body;
+}
+
+/** The rules catalogue kept from the last visit with the network, with the bots that run
+ * offline; null when none was kept. */
+function offlineCatalogue(bots) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(CATALOGUE_KEY));
+    return kept?.presets?.length ? { ...kept, bots } : null;
+  } catch {
+    return null;
   }
 }
 
@@ -64,7 +94,7 @@ class OfflineConnection extends TableConnection {
       this.handlers.onStatus("local");
       this.handlers.onFatal(message.code, message.detail);
     }
-    else if (message.type === "storage") toast(t("web.offline.storage.full"), "error");
+    else if (message.type === "storage") toast(t(message.code === "offline_storage_full" ? "web.offline.storage.full" : "web.offline.store.unsaved"), "error");
     else if (message.type === "report") this.reports.get(message.request)?.(message.report);
     else if (message.type !== "ready") {
       this.receive(message);
@@ -106,7 +136,7 @@ export function showOfflineTable(view, app, id) {
 }
 
 function newGameRequest(app) {
-  const { body } = quickSettings(DEFAULT_PRESET);
+  const body = offlineSettings();
   const name = app.user?.nickname ?? localStorage.getItem(NAME_KEY) ?? t("web.offline.you");
   return { type: "new", settings: body, name };
 }
@@ -152,17 +182,18 @@ export function offlineNote(app, element) {
 
 /** The offline screen: a new game against bots and the games kept on this device. */
 export function showOffline(view, app) {
-  const state = { installed: null, games: null, damaged: false };
+  const state = { installed: null, bots: [], games: null, damaged: false, form: null, stopped: false };
 
   async function load() {
-    state.installed = await offlineInstalled();
+    const status = await offlineStatus();
+    state.installed = status?.installed === true;
+    state.bots = status?.bots ?? [];
     try {
       state.games = await savedGames();
     } catch {
       state.games = [];
       state.damaged = true; // the device's store cannot be read: said, nothing deleted
     }
-    if (state.installed) engine(); // Pyodide starts loading while the player reads
     screen.render();
   }
 
@@ -186,8 +217,7 @@ export function showOffline(view, app) {
         view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
         return;
       }
-      const { body } = quickSettings(DEFAULT_PRESET);
-      const rules = typeof body.rules === "string" ? body.rules : body.rules?.preset;
+      const body = offlineSettings();
       const games = state.games.length
         ? `<ul class="saved-games">${state.games.map(gameLine).join("")}</ul>`
         : `<p class="muted">${esc(t("web.offline.saved.none"))}</p>`;
@@ -196,8 +226,10 @@ export function showOffline(view, app) {
         <p class="offline-terms">${esc(t("web.offline.note"))}</p>
         ${
           state.installed
-            ? `<p class="hint">${esc(t("web.lobby.quick.hint", { preset: presetLabel(rules), players: body.players ?? 4 }))} ${esc(t("web.offline.bots"))}</p>
-               <a class="button primary big offline-start" data-nav href="/?offline=new">${esc(t("web.offline.start"))}</a>`
+            ? `<p class="hint">${esc(t("web.lobby.quick.hint", { preset: presetLabel(presetOf(body)), players: body.players ?? 4 }))} ${esc(t("web.offline.bots"))}</p>
+               <a class="button primary big offline-start" data-nav href="/?offline=new">${esc(t("web.offline.start"))}</a>
+               <details class="create offline-create"><summary><h2>${esc(t("web.create.title"))}</h2></summary>
+                 <form id="offline-form"></form></details>`
             : `<p class="error">${esc(t("web.offline.missing"))}</p>`
         }
         <h2>${esc(t("web.offline.saved.title"))}</h2>
@@ -211,9 +243,32 @@ export function showOffline(view, app) {
           screen.render();
         });
       }
+      if (state.installed) newTableForm(view.querySelector("#offline-form"));
     },
-    stop() {},
+    stop() {
+      state.stopped = true;
+    },
   };
+
+  /** The new-table form, as online but for a game on this device (lobby.js, loaded when
+   * needed: the lobby imports this module); without a kept catalogue, a line that says
+   * it comes after one visit with the network. */
+  async function newTableForm(form) {
+    const catalogue = offlineCatalogue(state.bots);
+    if (catalogue === null) {
+      form.outerHTML = `<p class="muted">${esc(t("web.offline.form.missing"))}</p>`;
+      return;
+    }
+    const { createForm } = await import("./lobby.js");
+    if (state.stopped || !form.isConnected) return;
+    state.form = createForm(form, catalogue, state.form, app, {
+      submit(body) {
+        localStorage.setItem(OFFLINE_TABLE, JSON.stringify(body));
+        app.navigate("/?offline=new");
+      },
+    });
+  }
+  engine(); // the engine starts as the screen opens, while the player reads it
   load();
   screen.render();
   return screen;

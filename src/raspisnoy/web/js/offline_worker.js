@@ -3,7 +3,13 @@
 // server under /offline/ and kept by the service worker. It holds one LocalTable
 // (raspisnoy.server.offline) and speaks the table socket's messages to the page
 // (offline_play.js), plays the bots' turns at the table's pace, and keeps the game in
-// IndexedDB after every action, so that closing the app loses nothing.
+// IndexedDB after every action, so that closing the app loses nothing: the person's
+// action is kept before it is shown; a bot's move is shown first and kept just after
+// (saves that queue meanwhile collapse into one of the latest state), since a page
+// closed before that resumes from the save before and the bots play the same moves
+// again (their draws come from the game's seed). The worker notes each bot move's and
+// each save's time as User Timing measures ("raspisnoy:bot-move", "raspisnoy:save"),
+// which benchmarks/offline_play.py reads.
 import { loadEngine } from "./offline_engine.js";
 import { deleteGame, loadGame, saveGame } from "./offline_store.js";
 
@@ -11,11 +17,13 @@ let engine = null; // the raspisnoy.server.offline module, once loaded
 let table = null; // the LocalTable of the game on show
 let botTimer = null;
 let storageWarned = false;
+let writing = null; // the save being written, until the latest state is kept
+let due = false; // whether the table changed since the save being written began
 
 const ready = loadEngine("raspisnoy.server.offline").then(
   (loaded) => {
     engine = loaded;
-    post({ type: "ready" });
+    post({ type: "ready", timings: loaded.timings });
   },
   (error) => post({ type: "failed", code: "offline_not_installed", detail: String(error) }),
 );
@@ -32,33 +40,66 @@ function plain(value) {
   return converted;
 }
 
-/** Keeps the game; a full storage is said once, and the game goes on in memory. */
-async function keep() {
-  try {
-    await saveGame(plain(table.save()));
-  } catch (error) {
-    if (!storageWarned) post({ type: "storage", code: "offline_storage_full", detail: String(error) });
-    storageWarned = true;
-  }
+/** Keeps the game as it is now; resolves once it is kept. One save is written at a time:
+ * changes made meanwhile are kept by one more save of the latest state. */
+function keep() {
+  due = true;
+  writing ??= writeLatest();
+  return writing;
 }
 
-/** Sends `messages` (a Python list of socket messages), keeps the game, and waits for the
- * next bot's turn if one is due. */
-async function deliver(messages) {
+/** Writes the table's save until no change is left unsaved; a storage that does not
+ * take it (full, or a store that cannot be opened) is said once, and the game goes on in
+ * memory. */
+async function writeLatest() {
+  while (due) {
+    due = false;
+    const start = performance.now();
+    try {
+      await saveGame(plain(table.save()));
+    } catch (error) {
+      const code = error?.name === "QuotaExceededError" ? "offline_storage_full" : "offline_store_damaged";
+      if (!storageWarned) post({ type: "storage", code, detail: String(error) });
+      storageWarned = true;
+    }
+    performance.measure("raspisnoy:save", { start });
+  }
+  writing = null; // at once, so that no change slips between the last check and this
+}
+
+/** Sends `messages` (a Python list of socket messages) and waits for the next bot's turn
+ * if one is due. */
+function deliver(messages) {
   for (const message of plain(messages)) post(message);
-  await keep();
   clearTimeout(botTimer);
   if (table.bot_due()) botTimer = setTimeout(botTurn, table.bot_delay_ms);
 }
 
+/** A bot's move: shown, then kept. */
 function botTurn() {
+  const start = performance.now();
   deliver(table.bot_turn());
+  performance.measure("raspisnoy:bot-move", { start });
+  keep();
+}
+
+/** The person's action: kept, then shown, so that no action the person saw taken is lost. */
+async function act(message) {
+  const messages = table.act(message.id, message.action);
+  await keep();
+  deliver(messages);
 }
 
 async function open(request) {
   const { module } = engine;
+  await writing; // the game on show is kept to its last move before another opens
   if (request.type === "new") {
-    table = module.LocalTable.new(engine.pyodide.toPy(request.settings), request.name);
+    try {
+      table = module.LocalTable.new(engine.pyodide.toPy(request.settings), request.name);
+    } catch (error) {
+      post({ type: "failed", code: "offline_settings_refused", detail: String(error) });
+      return;
+    }
   } else {
     const saved = await loadGame(request.id);
     if (saved === undefined) {
@@ -74,17 +115,19 @@ async function open(request) {
   }
   post({ type: "opened", id: table.id });
   post(plain(table.state()));
-  await deliver(engine.pyodide.toPy([]));
+  deliver(engine.pyodide.toPy([]));
+  keep();
 }
 
 const handlers = {
   new: open,
   open,
-  act: (message) => deliver(table.act(message.id, message.action)),
+  act,
   sync: () => post(plain(table.state())),
   report: (message) => post({ type: "report", request: message.request, report: plain(table.report()) }),
   record: (message) => post({ type: "record", request: message.request, record: plain(table.record()) }),
   forget: async (message) => {
+    await writing; // a save of this game still being written must not bring it back
     await deleteGame(message.id);
     post({ type: "forgotten", id: message.id });
   },

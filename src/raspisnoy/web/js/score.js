@@ -12,6 +12,7 @@ import { ApiError, get, post, put } from "./api.js";
 import { fill, language, t, tMaybe, tn } from "./i18n.js";
 import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
 import { failureMarkup } from "./offline.js";
+import { CATALOGUE_KEY } from "./quick.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { isSheetFragment, LinkError, sheetFragment, sheetOfFragment } from "./sheet_link.js";
 import { changeLocalSheet, createLocalSheet, localSheet, localSheets, unreachable, uploadLocalSheets, viewOfSheet } from "./sheet_local.js";
@@ -23,8 +24,8 @@ const FORMAT = "raspisnoy-sheet/1";
 const POLL_MS = 5000;
 /** The longest player name a sheet takes (core's MAX_NAME_LENGTH). */
 const MAX_NAME = 40;
-/** The last rules catalogue and problem templates the server sent, for use offline. */
-const CATALOGUE_KEY = "raspisnoy.score.rules";
+/** The last problem templates the server sent, for use offline (the rules catalogue's
+ * key is CATALOGUE_KEY). */
 const PROBLEMS_KEY = "raspisnoy.score.problems.";
 
 /** The server's answer to `path`, kept in localStorage under `key`; the kept one when the

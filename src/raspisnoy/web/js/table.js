@@ -160,8 +160,10 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
     showStatus(s.status);
     chat.element.style.display = connection.offline ? "none" : ""; // nobody to talk to offline
     if (s.fatal !== null) {
+      // offline, the way on is the offline screen (its form, its kept games): the lobby needs the server
+      const back = connection.offline ? `<a class="button primary" data-nav href="/?offline">${esc(t("web.offline.title"))}</a>` : `<a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a>`;
       view.innerHTML = `<section class="panel error"><p>${esc(tMaybe(`web.close.${s.fatal}`) ?? t("web.error.server", { detail: s.fatal }))}</p>
-        <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
+        ${back}</section>`;
       return;
     }
     if (s.table === null) {
