@@ -405,9 +405,10 @@ class _Round:
 
 class _Finished:
     """A finished round as the game keeps it: what its ``RoundResult`` is made of, and the
-    result itself, made when first asked for (``rounds()``), not at the end of each round."""
+    result itself, made when first asked for (``rounds()``), not at the end of each round;
+    ``scores``: the points of every round so far, this one last (a view's ``scores``)."""
 
-    __slots__ = ("_result", "bids", "points", "round", "taken", "tricks")
+    __slots__ = ("_log", "_result", "bids", "points", "round", "scores", "taken", "tricks")
 
     def __init__(
         self,
@@ -416,6 +417,7 @@ class _Finished:
         taken: tuple[int, ...],
         tricks: tuple[Trick, ...],
         points: tuple[int, ...],
+        scores: tuple[tuple[int, ...], ...],
     ) -> None:
         self.round, self.bids, self.taken, self.tricks, self.points = (
             round_,
@@ -424,7 +426,15 @@ class _Finished:
             tricks,
             points,
         )
+        self.scores = (*scores, points)
         self._result: RoundResult | None = None
+        self._log: tuple[Event, ...] | None = None
+
+    def log(self) -> tuple[Event, ...]:
+        """The round's entries of the game's log (``_round_log``)."""
+        if self._log is None:
+            self._log = tuple(_round_log(self.result()))
+        return self._log
 
     def result(self) -> RoundResult:
         if self._result is None:
@@ -462,17 +472,20 @@ def _round_result(
 #: ``Game._taken``): a round deals at most 27 cards. A seat's byte is ``_SEAT_ONE[seat]``.
 _SEAT_BITS = 8
 _SEAT_ONE = tuple(1 << _SEAT_BITS * seat for seat in range(MAX_SEATS))
-_SEAT_SHIFTS = tuple(_SEAT_BITS * seat for seat in range(MAX_SEATS))
 
 
-def _bytes(packed: int, players: int) -> list[int]:
+#: A bid from its byte in ``Game._bids`` (bid + 1; 0: none yet).
+_BID_OF_BYTE: tuple[int | None, ...] = (None, *range(255))
+
+
+def _bytes(packed: int, players: int) -> bytes:
     """Each seat's byte of ``packed``."""
-    return [packed >> shift & 0xFF for shift in _SEAT_SHIFTS[:players]]
+    return packed.to_bytes(players, "little")
 
 
 def _unpacked_bids(packed: int, players: int) -> tuple[int | None, ...]:
-    """Each seat's bid from ``Game._bids`` (bid + 1 a seat, 0 for none yet)."""
-    return tuple([byte - 1 if byte else None for byte in _bytes(packed, players)])
+    """Each seat's bid from ``Game._bids``."""
+    return tuple(map(_BID_OF_BYTE.__getitem__, _bytes(packed, players)))
 
 
 def _round_log(result: RoundResult) -> list[Event]:
@@ -686,16 +699,19 @@ class Game:
     @property
     def events(self) -> tuple[Event, ...]:
         """The log: every deal, bid, card and control-round choice, in order. Made from the
-        rounds on demand (``_round_log``): the game keeps no list to append to or to copy."""
+        rounds on demand (``_round_log``, kept once a round is over): the game keeps no list
+        to append to or to copy."""
         controls = {event.round: event for event in self._controls}
         log: list[Event] = []
-        for result in self.rounds():
-            if result.number in controls:
-                log.append(controls[result.number])
-            log += _round_log(result)
-        number = self._round.spec.number
-        if self._phase is _PHASE_DEAL and number in controls:
-            log.append(controls[number])  # chosen, not dealt yet
+        for finished in self._history:
+            if finished.round.number in controls:
+                log.append(controls[finished.round.number])
+            log += finished.log()
+        number = self._round.number
+        if number in controls and len(self._history) < number:  # the round in progress
+            log.append(controls[number])
+        if self._phase is _PHASE_BID or self._phase is _PHASE_PLAY:
+            log += _round_log(self._round_result())
         return tuple(log)
 
     @property
@@ -719,6 +735,10 @@ class Game:
         if self._phase in (Phase.BID, Phase.PLAY):
             return (*self._finished(), self._round_result())
         return self._finished()
+
+    def _scores(self) -> tuple[tuple[int, ...], ...]:
+        """The points of every finished round."""
+        return self._history[-1].scores if self._history else ()
 
     def _finished(self) -> tuple[RoundResult, ...]:
         return tuple([finished.result() for finished in self._history])
@@ -991,7 +1011,7 @@ class Game:
             hand_sizes=tuple(mask.bit_count() for mask in self._hands),
             trick=self.trick,
             tricks=self._tricks,
-            scores=tuple([finished.points for finished in self._history]),
+            scores=self._scores(),
             totals=self._totals,
             legal_actions=own.legal_actions,
         )
@@ -1187,8 +1207,7 @@ class Game:
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden bid, or -1 when there is none (docs/rules.md 1, "Bidding")."""
-        made = [byte for byte in _bytes(self._bids, self.players) if byte]  # (bid + 1 each)
-        bid_sum = sum(made) - len(made)
+        bid_sum = sum(filter(None, _unpacked_bids(self._bids, self.players)))
         dealer = self._to_act == self._round.dealer
         forbidden = forbidden_bid(self._setup.rules, self._round.spec.cards, bid_sum, dealer=dealer)
         return -1 if forbidden is None else forbidden
@@ -1238,7 +1257,8 @@ class Game:
                 self._zero_streaks = tuple([run + 1 if bid == 0 else 0 for run, bid in streaks])
         else:
             points = tuple(map(table[0].__getitem__, taken))
-        self._history += (_Finished(self._round, bids, taken, self._tricks, points),)
+        finished = _Finished(self._round, bids, taken, self._tricks, points, self._scores())
+        self._history += (finished,)
         self._totals = tuple(map(add, self._totals, points))
         if len(self._history) < len(self.plan):
             self._start_round((self._round.dealer + 1) % self.players)
