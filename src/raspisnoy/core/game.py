@@ -176,25 +176,17 @@ def _control_choices(players: int) -> tuple[ControlRound, ...]:
 _BID_BIT = 64
 
 
+@lru_cache(maxsize=1024)
 def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[tuple[Bid, ...], int]:
     """Bids 0..cards without the forbidden one (-1: none), and without 0 when banned; and
-    the same as a mask (``Game._legal_mask``: bit ``_BID_BIT + n`` for a bid of n).
-    Kept in ``_BID_CHOICES`` once made: a table, as every bid of every round asks."""
-    key = cards << 7 | (forbidden + 1) << 1 | zero_banned
-    choices = _BID_CHOICES[key]
-    if choices is None:
-        bids = tuple(
-            bid
-            for bid in _BIDS[: cards + 1]
-            if bid.amount != forbidden and not (zero_banned and bid.amount == 0)
-        )
-        choices = _BID_CHOICES[key] = bids, sum(1 << _BID_BIT + bid.amount for bid in bids)
-    return choices
+    the same as a mask (``Game._legal_mask``: bit ``_BID_BIT + n`` for a bid of n)."""
+    bids = tuple(
+        bid
+        for bid in _BIDS[: cards + 1]
+        if bid.amount != forbidden and not (zero_banned and bid.amount == 0)
+    )
+    return bids, sum(1 << _BID_BIT + bid.amount for bid in bids)
 
-
-#: ``_bid_choices`` by ``cards << 7 | (forbidden + 1) << 1 | zero_banned``; filled on demand
-#: (a round deals at most 27 cards: 55 cards, 2 players).
-_BID_CHOICES: list[tuple[tuple[Bid, ...], int] | None] = [None] * (28 << 7)
 
 #: Bit 20 and above in ``Game._best``: a joker is in the trick, and ``winner_of`` decides it.
 _JOKER_TRICK = 1 << 20
