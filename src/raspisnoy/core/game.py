@@ -8,10 +8,13 @@ has ``verify_x()`` (raises ``IllegalActionError`` saying why), ``can_x()`` (bool
 
 Hands are bit masks (see ``cards``), so legality is a few integer operations. Every change
 of state computes the legal set at once, as a tuple of interned actions and as a mask that
-``apply`` checks a play or bid against, so ``legal_actions()`` only returns it; a plain
-trick's winner is kept play by play (``_STRENGTHS``), and the log's entries are interned
-(``_RoundEvents``). What changes within a round is in a few lists; the plays, tricks,
-finished rounds and totals are tuples that clones share, so ``clone()`` copies four lists.
+``apply`` checks a play or bid against, so ``legal_actions()`` only returns it. A lead picks
+one of the precomputed ``_TrickKind`` tables (trump, suit led, "highest"), and a follower's
+legal set and a plain trick's winner are lookups in it, kept play by play. The game keeps
+values, not logs: the shuffles are the cards' bits, so a hand's mask is a sum; the deal's
+cards, the finished rounds' ``RoundResult`` and the log (``events``) are made from them
+when asked for. Only the hands are a list; the rest are ints, tuples and shared objects
+(``_Setup``, ``_Round``), so ``clone()`` copies one list and a few references.
 A game built with a ``seed`` deals itself from its own ``random.Random``; one built without
 waits in ``Phase.DEAL`` for ``deal()``, which is how records are replayed. After the plan,
 a ``control_game`` may add rounds chosen in ``Phase.CHOOSE``.
@@ -22,8 +25,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
-from operator import add, attrgetter
+from functools import lru_cache
+from operator import add, attrgetter, getitem
 
 from raspisnoy.core.actions import (
     CONTROL_KINDS,
@@ -61,12 +64,17 @@ _BIDS = tuple(Bid(n) for n in range(64))
 #: Builds a named tuple from a plain one without the Python-level ``__new__``: on the
 #: hot paths this halves the cost of an ``Event``.
 _new_tuple = tuple.__new__
-_INDEX, _BIT = attrgetter("index"), attrgetter("bit")
+_BIT = attrgetter("bit")
 
 # Enum members looked up once: a class attribute lookup costs more than a global.
 _PHASE_DEAL, _PHASE_BID, _PHASE_PLAY, _PHASE_OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
 _PHASE_CHOOSE = Phase.CHOOSE
 _HIGHEST, _TAKE, _DISCARD = JokerMode.HIGHEST, JokerMode.TAKE, JokerMode.DISCARD
+
+
+def _card_of(bit: int) -> Card:
+    """The card whose bit this is."""
+    return ALL_CARDS[bit.bit_length() - 1]
 
 
 def _joker_plays(card: Card, modes: Sequence[JokerMode]) -> tuple[Play, ...]:
@@ -100,7 +108,7 @@ _FOLLOW_JOKER_PLAYS = _by_joker_bits(
 
 MAX_NAME_LENGTH = 40
 #: The most seats a game has (``max_players`` allows at most 10): ``Game._best`` keeps a
-#: seat in 4 bits and ``_EVENTS`` a seat's entries in 128.
+#: seat in 4 bits.
 MAX_SEATS = 10
 
 
@@ -135,16 +143,17 @@ def _check_deal_types(hands: object, trump_card: object) -> None:
         raise InvalidInputError(f"the trump card must be a Card or None, not {trump_card!r}")
 
 
-def _shuffled(seed: str, deck: tuple[Card, ...]) -> tuple[Card, ...]:
-    """A uniform shuffle of ``deck`` from ``random.Random(seed)``."""
+def _shuffled(seed: str, deck: tuple[Card, ...]) -> tuple[int, ...]:
+    """A uniform shuffle of ``deck`` from ``random.Random(seed)``, as the cards' bits."""
     draw = random.Random(f"raspisnoy/{seed}").random
-    return tuple(sorted(deck, key=lambda _card: draw()))
+    return tuple(sorted(map(_BIT, deck), key=lambda _card: draw()))
 
 
 def _draw_shuffles(
     seed: int | str, players: int, deck: tuple[Card, ...], rounds: int
-) -> tuple[int, tuple[tuple[Card, ...], ...]]:
-    """The first dealer and every round's shuffled deck, from one ``random.Random(seed)``.
+) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """The first dealer and every round's shuffled deck (the cards' bits, so that a hand's
+    mask is the sum of its slice), from one ``random.Random(seed)``.
 
     The dealer is always drawn first, so the shuffles do not depend on whether the caller
     chose the dealer. Each deck is sorted by random keys: a uniform shuffle (a tie, at
@@ -153,13 +162,18 @@ def _draw_shuffles(
     rng = random.Random(f"raspisnoy/{seed}")
     dealer = rng.randrange(players)
     draw = rng.random
-    return dealer, tuple(tuple(sorted(deck, key=lambda _card: draw())) for _ in range(rounds))
+    bits = tuple(map(_BIT, deck))
+    return dealer, tuple(tuple(sorted(bits, key=lambda _card: draw())) for _ in range(rounds))
 
 
 @lru_cache(maxsize=16)
 def _control_choices(players: int) -> tuple[ControlRound, ...]:
     """Every control round the last-placed player may choose: kind × dealer."""
     return tuple(ControlRound(kind, dealer) for kind in CONTROL_KINDS for dealer in range(players))
+
+
+#: Bids in ``Game._legal_mask`` start at this bit, above every card's.
+_BID_BIT = 64
 
 
 @lru_cache(maxsize=1024)
@@ -173,9 +187,6 @@ def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[tuple[B
     )
     return bids, sum(1 << _BID_BIT + bid.amount for bid in bids)
 
-
-#: Bids in ``Game._legal_mask`` start at this bit, above every card's.
-_BID_BIT = 64
 
 #: Bit 20 and above in ``Game._best``: a joker is in the trick, and ``winner_of`` decides it.
 _JOKER_TRICK = 1 << 20
@@ -199,13 +210,6 @@ def _strength_table(trump: int, follow: int) -> tuple[int, ...]:
     return tuple(strengths)
 
 
-#: ``_strength_table(trump, follow)`` by ``trump + 1`` and ``follow + 1``: a plain trick's
-#: winner is then the highest ``strength | seat`` of its plays, kept up to date play by play.
-_STRENGTHS = tuple(
-    tuple(_strength_table(trump, follow) for follow in range(-1, 4)) for trump in range(-1, 4)
-)
-
-
 _SLICE = 0x1FFF
 
 
@@ -217,6 +221,58 @@ _SUIT_PLAYS: tuple[list[tuple[Play, ...] | None], ...] = tuple(
     [(), *[None] * _SLICE] for _suit in range(4)
 )
 _SPADE_PLAYS, _CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS = _SUIT_PLAYS
+
+
+class _TrickKind:
+    """What a trick is judged by once led, one shared value per trump, suit led and
+    "highest" (``_TRICK_KINDS``), so a lead sets one field and a play reads its tables:
+
+    - ``trump`` and ``follow``: the trick's trump and the suit to follow (-1: none);
+    - ``highest``: a joker led "highest" demands each player's highest card of ``follow``;
+    - ``plain``: a player with the suit just follows it (``follow`` set, not ``highest``);
+    - ``strength``: each card index's strength (``_strength_table``); a plain trick's
+      winner is the highest ``strength | seat`` of its plays, kept up to date play by play;
+    - ``suit_mask``, ``shift``, ``suit_plays``: the suit's bits, where its slice starts,
+      and its slices' plays (``_SUIT_PLAYS``): a follower's legal set is one lookup.
+    """
+
+    __slots__ = (
+        "follow",
+        "highest",
+        "plain",
+        "shift",
+        "strength",
+        "suit_mask",
+        "suit_plays",
+        "trump",
+    )
+
+    def __init__(self, trump: int, follow: int, highest: bool, strength: tuple[int, ...]) -> None:
+        self.trump, self.follow, self.highest = trump, follow, highest
+        self.plain = follow >= 0 and not highest
+        self.strength = strength
+        self.suit_mask = SUIT_MASKS[follow] if follow >= 0 else 0
+        self.shift = 13 * follow if follow >= 0 else 0
+        self.suit_plays = _SUIT_PLAYS[follow] if follow >= 0 else None
+
+    def __repr__(self) -> str:
+        return f"_TrickKind(trump={self.trump}, follow={self.follow}, highest={self.highest})"
+
+
+def _trick_kinds() -> tuple[tuple[tuple[_TrickKind, ...], ...], ...]:
+    """Every ``_TrickKind``, by ``trump + 1``, ``follow + 1`` and ``highest``."""
+    kinds = []
+    for trump in range(-1, 4):
+        by_follow = []
+        for follow in range(-1, 4):
+            strength = _strength_table(trump, follow)
+            pair = tuple(_TrickKind(trump, follow, highest, strength) for highest in (False, True))
+            by_follow.append(pair)
+        kinds.append(tuple(by_follow))
+    return tuple(kinds)
+
+
+_TRICK_KINDS = _trick_kinds()
 
 
 def _fill_suit_plays(mask: int) -> None:
@@ -246,28 +302,202 @@ def _plays_of(mask: int, joker_plays: tuple[tuple[Play, ...], ...]) -> tuple[Pla
     return plays
 
 
-class _RoundEvents:
-    """The log entries of one round number, interned for every game: ``Event(number, seat,
-    play)`` of a card that is not a joker at ``seat << 7 | card index``, ``Event(number,
-    seat, Bid(n))`` at ``seat << 7 | 64 | n``; filled on demand. Events are immutable, so
-    games share them (a cache, not game state: a clone keeps the same one); a play is
-    looked up by identity, so an entry holds the very action the game was given."""
-
-    __slots__ = ("entries",)
-
-    def __init__(self) -> None:
-        self.entries: list[Event | None] = [None] * (MAX_SEATS << 7)
+@lru_cache(maxsize=32)
+def _points_tables(rules: Rules) -> dict[tuple[RoundKind, int], tuple[tuple[int, ...], ...]]:
+    """The points tables of ``rules`` (``_points_table``) by round kind and cards: filled
+    on demand (``_Setup.points_table``) and shared by every game of these rules."""
+    return {}
 
 
-_EVENTS: dict[int, _RoundEvents] = {}
+def _points_table(rules: Rules, kind: RoundKind, cards: int) -> tuple[tuple[int, ...], ...]:
+    """``round_points`` of a round, by bid (one row of ``None`` for a round without bids)
+    and tricks taken: a round's points are then a lookup per seat."""
+    bids = range(cards + 1) if kind.has_bids else (None,)
+    return tuple(
+        tuple(round_points(rules, kind, bid, taken, cards=cards) for taken in range(cards + 1))
+        for bid in bids
+    )
 
 
-def _round_events(number: int) -> _RoundEvents:
-    """The interned entries of round ``number``."""
-    events = _EVENTS.get(number)
-    if events is None:
-        events = _EVENTS[number] = _RoundEvents()
-    return events
+class _Setup:
+    """What a game and all its clones share and never change: the rules, names, deck and
+    seed, every round's shuffle, the rules' points tables (``_points_tables``), and what
+    the hot paths ask of the rules, looked up once."""
+
+    __slots__ = (
+        "deck",
+        "lead_jokers",
+        "names",
+        "points",
+        "rotating_trumps",
+        "rules",
+        "seed",
+        "shuffles",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        names: tuple[str, ...],
+        deck: tuple[Card, ...],
+        seed: int | str | None,
+        shuffles: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.rules, self.names, self.deck, self.seed, self.shuffles = (
+            rules,
+            names,
+            deck,
+            seed,
+            shuffles,
+        )
+        self.points = _points_tables(rules)
+        self.rotating_trumps = rules.rotating_trumps
+        #: The jokers' legal plays as they lead (``_plays_of``), by the rules.
+        self.lead_jokers = (
+            _LEAD_JOKER_PLAYS_WITH_TAKE if rules.joker_lead_take else _LEAD_JOKER_PLAYS
+        )
+
+    def points_table(self, spec: RoundSpec) -> tuple[tuple[int, ...], ...]:
+        """``_points_table`` of a round of this game's rules."""
+        key = spec.kind, spec.cards
+        table = self.points.get(key)
+        if table is None:
+            table = self.points[key] = _points_table(self.rules, spec.kind, spec.cards)
+        return table
+
+
+class _Round:
+    """One round's deal, shared by clones and replaced, never changed: its plan entry (and
+    number), its dealer, the hands dealt as masks, the trump card and the trump (-1:
+    none). Until the deal the hands are empty and there is no trump. The hands as cards
+    (``dealt``) are made when first asked for: only records, replays and reviews read them."""
+
+    __slots__ = ("_dealt", "dealer", "masks", "number", "spec", "trump", "trump_card")
+
+    def __init__(
+        self,
+        spec: RoundSpec,
+        dealer: int,
+        masks: Sequence[int] = (),
+        trump_card: Card | None = None,
+    ) -> None:
+        self.spec, self.dealer, self.masks, self.trump_card = spec, dealer, masks, trump_card
+        self.number = spec.number
+        suit = None if trump_card is None else trump_card.suit
+        self.trump = NO_TRUMP if suit is None else int(suit)
+        self._dealt: tuple[tuple[Card, ...], ...] | None = None
+
+    @property
+    def dealt(self) -> tuple[tuple[Card, ...], ...]:
+        """The hands dealt, each sorted by card index."""
+        if self._dealt is None:
+            self._dealt = tuple(map(cards_in_mask, self.masks))
+        return self._dealt
+
+
+class _Finished:
+    """A finished round as the game keeps it: what its ``RoundResult`` is made of, and the
+    result itself, made when first asked for (``rounds()``), not at the end of each round;
+    ``scores``: the points of every round so far, this one last (a view's ``scores``)."""
+
+    __slots__ = ("_log", "_result", "bids", "points", "round", "scores", "taken", "tricks")
+
+    def __init__(
+        self,
+        round_: _Round,
+        bids: tuple[int | None, ...],
+        taken: tuple[int, ...],
+        tricks: tuple[Trick, ...],
+        points: tuple[int, ...],
+        scores: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.round, self.bids, self.taken, self.tricks, self.points = (
+            round_,
+            bids,
+            taken,
+            tricks,
+            points,
+        )
+        self.scores = (*scores, points)
+        self._result: RoundResult | None = None
+        self._log: tuple[Event, ...] | None = None
+
+    def log(self) -> tuple[Event, ...]:
+        """The round's entries of the game's log (``_round_log``)."""
+        if self._log is None:
+            self._log = tuple(_round_log(self.result()))
+        return self._log
+
+    def result(self) -> RoundResult:
+        if self._result is None:
+            self._result = _round_result(
+                self.round, self.bids, self.taken, self.tricks, self.points
+            )
+        return self._result
+
+
+def _round_result(
+    round_: _Round,
+    bids: tuple[int | None, ...],
+    taken: tuple[int, ...],
+    tricks: tuple[Trick, ...],
+    points: tuple[int, ...] | None,
+) -> RoundResult:
+    """A round as played so far (``points``: ``None`` until it is over)."""
+    spec, trump = round_.spec, round_.trump
+    return RoundResult(
+        spec.number,
+        round_.dealer,
+        spec.cards,
+        spec.kind,
+        round_.dealt,
+        round_.trump_card,
+        None if trump < 0 else _SUITS[trump],
+        bids if spec.has_bids else None,
+        taken,
+        tricks,
+        points,
+    )
+
+
+#: Bids and tricks taken are kept one seat a byte of an int (``Game._bids``,
+#: ``Game._taken``): a round deals at most 27 cards. A seat's byte is ``_SEAT_ONE[seat]``.
+_SEAT_BITS = 8
+_SEAT_ONE = tuple(1 << _SEAT_BITS * seat for seat in range(MAX_SEATS))
+
+
+#: A bid from its byte in ``Game._bids`` (bid + 1; 0: none yet).
+_BID_OF_BYTE: tuple[int | None, ...] = (None, *range(255))
+
+
+def _bytes(packed: int, players: int) -> bytes:
+    """Each seat's byte of ``packed``."""
+    return packed.to_bytes(players, "little")
+
+
+def _unpacked_bids(packed: int, players: int) -> tuple[int | None, ...]:
+    """Each seat's bid from ``Game._bids``."""
+    return tuple(map(_BID_OF_BYTE.__getitem__, _bytes(packed, players)))
+
+
+def _round_log(result: RoundResult) -> list[Event]:
+    """The log entries of one round so far: its deal, the bids made (from the dealer's
+    left) and the cards played, each with its seat."""
+    number, players = result.number, len(result.taken)
+    log = [Event(number, None, Deal(result.hands, result.trump_card))]
+    if result.bids is not None:
+        for turn in range(1, players + 1):
+            seat = (result.dealer + turn) % players
+            bid = result.bids[seat]
+            if bid is None:
+                break
+            log.append(Event(number, seat, _BIDS[bid]))
+    for trick in result.tricks:
+        log += [
+            Event(number, (trick.leader + position) % players, play)
+            for position, play in enumerate(trick.plays)
+        ]
+    return log
 
 
 class Game:
@@ -276,80 +506,58 @@ class Game:
     __slots__ = (
         "_best",
         "_bids",
-        "_dealer",
-        "_dealt",
-        "_demand_highest",
-        "_events",
-        "_follow",
+        "_controls",
         "_hands",
         "_history",
         "_leader",
         "_legal",
         "_legal_mask",
-        "_log",
         "_phase",
         "_plays",
-        "_round_index",
-        "_shuffles",
-        "_spec",
-        "_strength",
+        "_round",
+        "_setup",
         "_taken",
         "_to_act",
         "_totals",
-        "_trick_trump",
+        "_trick",
         "_tricks",
-        "_trump",
-        "_trump_card",
         "_zero_streaks",
-        "deck",
-        "names",
         "plan",
         "players",
-        "rules",
-        "seed",
     )
-    rules: Rules
-    names: tuple[str, ...]
     players: int
     plan: tuple[RoundSpec, ...]
-    deck: tuple[Card, ...]
-    seed: int | str | None
-    #: The trick's winner so far: ``strength | seat`` (see ``_STRENGTHS``), at least
+    #: The trick's winner so far: ``strength | seat`` (see ``_TrickKind``), at least
     #: ``_JOKER_TRICK`` once a joker is played.
     _best: int
-    _bids: list[int | None]
-    _dealer: int
-    _dealt: tuple[tuple[Card, ...], ...]
-    _demand_highest: bool
-    #: The interned log entries of this round's plain plays and bids (``_round_events``).
-    _events: _RoundEvents
-    _follow: int
+    #: Bids (bid + 1, 0 until made) and tricks taken, one seat a byte (``_SEAT_BITS``):
+    #: ints, not lists, so that clones share them.
+    _bids: int
+    _taken: int
+    #: The control-round choices made (their log entries; the rest of the log is the
+    #: rounds themselves, see ``events``).
+    _controls: tuple[Event, ...]
     _hands: list[int]
     #: The finished rounds, the running totals and each seat's run of 0 bids: tuples, made
     #: anew once a round, so that clones share them.
-    _history: tuple[RoundResult, ...]
+    _history: tuple[_Finished, ...]
     _leader: int
     #: What the player to act may do, kept up to date by every change of state, and the
     #: same as a mask: bit i for card i they may play, bit ``_BID_BIT + n`` for a bid of n
     #: (so a play is checked without looking at the phase).
     _legal: tuple[Action, ...]
     _legal_mask: int
-    _log: list[Event]
     _phase: Phase
     _plays: tuple[Play, ...]
-    _round_index: int
-    _spec: RoundSpec
-    #: The strengths of cards in the trick in progress (one of ``_STRENGTHS``).
-    _strength: tuple[int, ...]
-    _taken: list[int]
+    #: This round's deal and the game's constants: values that clones share.
+    _round: _Round
+    _setup: _Setup
     _to_act: int
     _totals: tuple[int, ...]
+    #: What the trick in progress is judged by (the last trick's until a card is led).
+    _trick: _TrickKind
     _tricks: tuple[Trick, ...]
-    _trick_trump: int
-    _trump: int
-    _trump_card: Card | None
     _zero_streaks: tuple[int, ...]
-    _shuffles: tuple[tuple[Card, ...], ...]
 
     def __init__(
         self,
@@ -368,32 +576,27 @@ class Game:
         ``random.Random(seed)`` (see ``_draw_shuffles``), so clones share them and have no
         generator state to copy.
         """
-        self.rules = resolve_rules(rules)
-        self.names = player_names(players)
-        self.players = len(self.names)
-        self.plan = round_plan(self.rules, self.players)
-        self.deck = deck_cards(self.rules)
+        resolved = resolve_rules(rules)
+        names = player_names(players)
+        self.players = len(names)
+        self.plan = round_plan(resolved, self.players)
+        deck = deck_cards(resolved)
         if isinstance(seed, random.Random):
             seed = seed.getrandbits(64)
         if (seed is not None and not isinstance(seed, int | str)) or isinstance(seed, bool):
             raise InvalidInputError(f"a seed is a whole number or a text, not {seed!r}")
-        self.seed = seed
-        self._shuffles = ()
+        shuffles: tuple[tuple[int, ...], ...] = ()
         if seed is not None:
-            drawn_dealer, self._shuffles = _draw_shuffles(
-                seed, self.players, self.deck, len(self.plan)
-            )
+            drawn_dealer, shuffles = _draw_shuffles(seed, self.players, deck, len(self.plan))
             first_dealer = drawn_dealer if first_dealer is None else first_dealer
         elif first_dealer is None:
             first_dealer = 0
         if not _is_seat(first_dealer, self.players):
             raise InvalidInputError(f"first dealer {first_dealer} is not a seat")
-        self._log = []
-        self._history = ()
+        self._setup = _Setup(resolved, names, deck, seed, shuffles)
+        self._history = self._controls = ()
         self._totals = self._zero_streaks = (0,) * self.players
-        self._round_index = 0
-        self._dealer = first_dealer
-        self._start_round()
+        self._start_round(first_dealer)
 
     @classmethod
     def from_events(
@@ -418,10 +621,26 @@ class Game:
             self.apply(action, event.seat)
         elif self._phase is _PHASE_DEAL:
             self.deal(action.hands, action.trump_card)
-        elif self._log[-1] != event:
+        elif not self._just_dealt() or self._deal_event() != event:
             raise self._error("the logged deal differs from this game's own deal")
 
     # ----------------------------------------------------------------- read-only state
+
+    @property
+    def rules(self) -> Rules:
+        return self._setup.rules
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._setup.names
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        return self._setup.deck
+
+    @property
+    def seed(self) -> int | str | None:
+        return self._setup.seed
 
     @property
     def phase(self) -> Phase:
@@ -441,27 +660,28 @@ class Game:
     @property
     def round(self) -> RoundSpec:
         """The current round (the last one once the game is over)."""
-        return self._spec
+        return self._round.spec
 
     @property
     def dealer(self) -> int:
-        return self._dealer
+        return self._round.dealer
 
     @property
     def trump(self) -> Suit | None:
-        return None if self._trump < 0 else _SUITS[self._trump]
+        trump = self._round.trump
+        return None if trump < 0 else _SUITS[trump]
 
     @property
     def trump_card(self) -> Card | None:
-        return self._trump_card
+        return self._round.trump_card
 
     @property
     def bids(self) -> tuple[int | None, ...]:
-        return tuple(self._bids)
+        return _unpacked_bids(self._bids, self.players)
 
     @property
     def taken(self) -> tuple[int, ...]:
-        return tuple(self._taken)
+        return tuple(_bytes(self._taken, self.players))
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -470,12 +690,26 @@ class Game:
 
     @property
     def events(self) -> tuple[Event, ...]:
-        return tuple(self._log)
+        """The log: every deal, bid, card and control-round choice, in order. Made from the
+        rounds on demand (``_round_log``, kept once a round is over): the game keeps no list
+        to append to or to copy."""
+        controls = {event.round: event for event in self._controls}
+        log: list[Event] = []
+        for finished in self._history:
+            if finished.round.number in controls:
+                log.append(controls[finished.round.number])
+            log += finished.log()
+        number = self._round.number
+        if number in controls and len(self._history) < number:  # the round in progress
+            log.append(controls[number])
+        if self._phase is _PHASE_BID or self._phase is _PHASE_PLAY:
+            log += _round_log(self._round_result())
+        return tuple(log)
 
     @property
     def trick(self) -> Trick:
         """The trick in progress (its plays so far; no winner yet)."""
-        return Trick(self._leader, tuple(self._plays), None)
+        return Trick(self._leader, self._plays, None)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds. Full state: only for core, tests and the table actor."""
@@ -486,13 +720,20 @@ class Game:
         ``final=False``, the leaders so far."""
         if final and not self.is_over:
             return ()
-        return leaders(self.rules, self._totals)
+        return leaders(self._setup.rules, self._totals)
 
     def rounds(self) -> tuple[RoundResult, ...]:
         """Every round dealt so far: the finished ones, then the one in progress."""
         if self._phase in (Phase.BID, Phase.PLAY):
-            return (*self._history, self._round_result(None))
-        return self._history
+            return (*self._finished(), self._round_result())
+        return self._finished()
+
+    def _scores(self) -> tuple[tuple[int, ...], ...]:
+        """The points of every finished round."""
+        return self._history[-1].scores if self._history else ()
+
+    def _finished(self) -> tuple[RoundResult, ...]:
+        return tuple([finished.result() for finished in self._history])
 
     # ----------------------------------------------------------------- actions
 
@@ -535,29 +776,23 @@ class Game:
         hands[player] ^= bit
         plays = self._plays
         if plays:
-            key = self._strength[index] | player
+            key = self._trick.strength[index] | player
             if key > self._best:
                 self._best = key
         else:
             self._lead(action, index, player)
         plays += (action,)
         self._plays = plays
-        events = self._events.entries
-        event = events[player << 7 | index]
-        if event is None or event[2] is not action:
-            event = events[player << 7 | index] = _new_tuple(
-                Event, (self._spec.number, player, action)
-            )
-        self._log.append(event)
+        event = _new_tuple(Event, (self._round.number, player, action))
         players = self.players
         if len(plays) == players:
             self._finish_trick()
             return event
         player = self._to_act = player + 1 if player + 1 < players else 0
-        follow, hand = self._follow, hands[player]
-        if follow >= 0 and not hand & _JOKER_MASK and not self._demand_highest:
-            suited = hand & SUIT_MASKS[follow]
-            legal = _SUIT_PLAYS[follow][suited >> 13 * follow] if suited else None
+        hand, trick = hands[player], self._trick
+        if trick.plain and not hand & _JOKER_MASK:
+            suited = hand & trick.suit_mask
+            legal = trick.suit_plays[suited >> trick.shift] if suited else None  # type: ignore[index]
             if legal is not None:
                 self._legal, self._legal_mask = legal, suited
                 return event
@@ -565,19 +800,18 @@ class Game:
         return event
 
     def _lead(self, play: Play, index: int, player: int) -> None:
-        """Start a trick with ``play``: the suit to follow, "highest", the trick's trump and
-        the strengths its cards will be compared by."""
+        """Start a trick with ``play``: what it is judged by (the suit to follow, "highest",
+        the trump; see ``_TrickKind``) and its first strength."""
         suit = play.suit
         if suit is None:
-            follow, self._demand_highest = SUIT_OF[index], False
+            follow, highest = SUIT_OF[index], False
         else:
-            follow, self._demand_highest = suit, play.mode is _HIGHEST
-        self._follow = follow
-        trump = self._trick_trump
-        if self.rules.rotating_trumps:
-            trump = self._trick_trump = rotated_trump(follow, self._spec.has_trump)
-        strength = self._strength = _STRENGTHS[trump + 1][follow + 1]
-        self._best = strength[index] | player
+            follow, highest = suit, play.mode is _HIGHEST
+        trump = self._round.trump
+        if self._setup.rotating_trumps:
+            trump = rotated_trump(follow, self._round.spec.has_trump)
+        trick = self._trick = _TRICK_KINDS[trump + 1][follow + 1][highest]
+        self._best = trick.strength[index] | player
 
     def _apply_other(self, action: Action, seat: int | None) -> Event:
         """``apply`` for a control-round choice, and for a play or bid that is refused,
@@ -610,11 +844,10 @@ class Game:
         """Play one more round of ``choice.kind`` with M cards, dealt by ``choice.dealer``."""
         self.verify_choose_control(choice, seat)
         event = Event(len(self.plan) + 1, self._to_act, choice)
-        self._log.append(event)
-        cards = max_cards(self.rules, self.players)
+        self._controls += (event,)
+        cards = max_cards(self._setup.rules, self.players)
         self.plan += (RoundSpec(len(self.plan) + 1, cards, choice.kind),)
-        self._dealer = choice.dealer
-        self._start_round()
+        self._start_round(choice.dealer)
         return event
 
     def verify_bid(self, amount: int, seat: int | None = None) -> None:
@@ -625,7 +858,7 @@ class Game:
             raise self._error(f"not a time to bid (bid {amount}): {self._awaiting()}")
         if seat is not None:
             self._check_turn(seat, f"bid {amount}")
-        cards = self._spec.cards
+        cards = self._round.spec.cards
         if not 0 <= amount <= cards:
             name = self.names[self._to_act]
             raise self._error(f"{name} may not bid {amount}: bids are 0 to {cards}")
@@ -638,7 +871,7 @@ class Game:
             )
         if amount == 0 and self._zero_banned(forbidden):
             name = self.names[self._to_act]
-            limit = self.rules.max_zero_bids_in_a_row
+            limit = self._setup.rules.max_zero_bids_in_a_row
             raise self._error(
                 f"{name} may not bid 0: at most {count(limit, 'round')} of 0 bids in a row"
             )
@@ -654,18 +887,14 @@ class Game:
     def _bid_now(self, amount: int) -> Event:
         """Bid ``amount``, known legal, for the player to act."""
         bidder = self._to_act
-        self._bids[bidder] = amount
-        events = self._events.entries
-        event = events[bidder << 7 | 64 | amount]
-        if event is None:
-            event = events[bidder << 7 | 64 | amount] = _new_tuple(
-                Event, (self._spec.number, bidder, _BIDS[amount])
-            )
-        self._log.append(event)
-        if bidder == self._dealer:  # the dealer bids last
+        self._bids += (amount + 1) * _SEAT_ONE[bidder]
+        event = _new_tuple(Event, (self._round.number, bidder, _BIDS[amount]))
+        self._to_act = bidder + 1 if bidder + 1 < self.players else 0
+        if bidder == self._round.dealer:  # the dealer bids last
             self._phase = _PHASE_PLAY
-        self._to_act = (bidder + 1) % self.players
-        self._refresh_legal()
+            self._play_choices()
+        else:
+            self._bid_options()
         return event
 
     def verify_play(self, play: Play, seat: int | None = None) -> None:
@@ -680,24 +909,15 @@ class Game:
         if play.card.is_joker and not self._joker_mode_allowed(play):
             raise self._error(self._why_not_joker_mode(play))
 
-    def _joker_plays(self) -> tuple[tuple[Play, ...], ...]:
-        """The jokers' legal plays now, by the joker bits of a hand (``mask >> 52``): their
-        modes as they lead or follow."""
-        if self._plays:
-            return _FOLLOW_JOKER_PLAYS
-        if self.rules.joker_lead_take:
-            return _LEAD_JOKER_PLAYS_WITH_TAKE
-        return _LEAD_JOKER_PLAYS
-
     def _joker_mode_allowed(self, play: Play) -> bool:
         """Whether a joker may be played with ``play``'s mode now: ``play`` is one of
-        ``_joker_plays()``, told by its mode alone (a ``Play`` names a suit exactly when
-        its mode needs one), without comparing plays."""
+        ``_FOLLOW_JOKER_PLAYS`` or ``_Setup.lead_jokers``, told by its mode alone (a
+        ``Play`` names a suit exactly when its mode needs one), without comparing plays."""
         mode = play.mode
         if self._plays:
             return mode is _TAKE or mode is _DISCARD
         if mode is _TAKE:
-            return self.rules.joker_lead_take
+            return self._setup.rules.joker_lead_take
         return mode is _HIGHEST or mode is _DISCARD
 
     def can_play(self, play: Play, seat: int | None = None) -> bool:
@@ -714,7 +934,7 @@ class Game:
         if self._phase is not Phase.DEAL:
             raise self._error(f"not a time to deal: {self._awaiting()}")
         _check_deal_types(hands, trump_card)
-        spec = self._spec
+        spec = self._round.spec
         if len(hands) != self.players:
             raise self._error(f"{len(hands)} hands dealt for {self.players} players")
         seen: set[Card] = set()
@@ -735,60 +955,55 @@ class Game:
     def deal(self, hands: Sequence[Sequence[Card]], trump_card: Card | None) -> Event:
         """Deal the current round: ``hands`` by seat and the card that sets the trump."""
         self.verify_deal(hands, trump_card)
-        deal = Deal(tuple(cards_in_mask(mask_of(hand)) for hand in hands), trump_card)
-        event = Event(self._spec.number, None, deal)
-        self._log.append(event)
-        self._apply_deal(deal, [mask_of(hand) for hand in hands])
-        return event
+        masks = [mask_of(hand) for hand in hands]
+        round_ = self._round
+        self._apply_deal(_Round(round_.spec, round_.dealer, tuple(masks), trump_card), masks)
+        return self._deal_event()
 
     # ----------------------------------------------------------------- copies and views
 
     def clone(self) -> Game:
-        """An independent copy: same seed, own hands, bids, tricks and log."""
+        """An independent copy: same seed, own hands, bids, tricks and log. Everything but
+        the hands is a value the copy shares (see the slots), so this copies one list."""
         other = _new_game(Game)
-        other.rules, other.names, other.players = self.rules, self.names, self.players
-        other.plan, other.deck, other.seed = self.plan, self.deck, self.seed
-        other._shuffles, other._events = self._shuffles, self._events
-        other._phase, other._spec, other._round_index = self._phase, self._spec, self._round_index
-        other._dealer, other._dealt, other._to_act = self._dealer, self._dealt, self._to_act
-        other._trump, other._trump_card, other._leader = self._trump, self._trump_card, self._leader
-        other._trick_trump, other._zero_streaks = self._trick_trump, self._zero_streaks
-        other._follow, other._demand_highest = self._follow, self._demand_highest
-        other._legal, other._legal_mask = self._legal, self._legal_mask
-        other._best, other._strength = self._best, self._strength
-        other._hands, other._bids, other._taken = self._hands[:], self._bids[:], self._taken[:]
-        other._plays, other._tricks, other._log = self._plays, self._tricks, self._log[:]
+        other._setup, other.players, other.plan = self._setup, self.players, self.plan
+        other._round, other._phase = self._round, self._phase
+        other._to_act, other._legal, other._legal_mask = self._to_act, self._legal, self._legal_mask
+        other._hands, other._bids, other._taken = self._hands[:], self._bids, self._taken
+        other._tricks, other._plays, other._leader = self._tricks, self._plays, self._leader
+        other._trick, other._best, other._controls = self._trick, self._best, self._controls
         other._history, other._totals = self._history, self._totals
+        other._zero_streaks = self._zero_streaks
         return other
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (``None``: a spectator). See ``raspisnoy.core.view``."""
         if seat is not None and not _is_seat(seat, self.players):
             raise InvalidInputError(f"{seat} is not a seat of this game")
-        spec = self._spec
+        spec = self._round.spec
         blind_bidding = self._phase is Phase.BID and spec.kind is RoundKind.BLIND
         own = self._own_view(seat)
         return View(
             seat=seat,
             names=self.names,
-            rules=self.rules,
+            rules=self._setup.rules,
             phase=self._phase,
             round=spec.number,
             cards=spec.cards,
             kind=spec.kind,
-            dealer=self._dealer,
+            dealer=self._round.dealer,
             to_act=self.to_act,
             hand=own.hand,
             shown_hands=own.shown_hands,
-            trump_card=None if blind_bidding else self._trump_card,
+            trump_card=None if blind_bidding else self._round.trump_card,
             trump=None if blind_bidding else self.trump,
             trump_hidden=blind_bidding,
-            bids=tuple(self._bids) if spec.has_bids else None,
-            taken=tuple(self._taken),
+            bids=self.bids if spec.has_bids else None,
+            taken=self.taken,
             hand_sizes=tuple(mask.bit_count() for mask in self._hands),
             trick=self.trick,
-            tricks=tuple(self._tricks),
-            scores=tuple(r.points for r in self._history if r.points is not None),
+            tricks=self._tricks,
+            scores=self._scores(),
             totals=self._totals,
             legal_actions=own.legal_actions,
         )
@@ -801,7 +1016,7 @@ class Game:
         return self._own_view(seat)
 
     def _own_view(self, seat: int | None) -> OwnView:
-        spec = self._spec
+        spec = self._round.spec
         bidding = self._phase is Phase.BID
         blind_bidding = bidding and spec.kind is RoundKind.BLIND
         forehead_bidding = bidding and spec.kind is RoundKind.FOREHEAD
@@ -816,59 +1031,53 @@ class Game:
 
     # ----------------------------------------------------------------- internals
 
-    def _start_round(self) -> None:
-        """Reset the per-round state; deal at once when the game has its own random source."""
+    def _start_round(self, dealer: int) -> None:
+        """Start the next round of the plan, dealt by ``dealer``; deal at once when the game
+        has its own random source, else wait for ``deal()``."""
         players = self.players
-        spec = self._spec = self.plan[self._round_index]
-        self._events = _round_events(spec.number)
-        self._phase = _PHASE_DEAL
-        self._hands = [0] * players
-        self._dealt = ()
-        self._bids = [None] * players
-        self._taken = [0] * players
-        self._tricks = ()
-        self._plays = ()
-        self._leader = self._to_act = (self._dealer + 1) % players
-        self._follow = -1
-        self._demand_highest = False
-        self._trump = self._trick_trump = NO_TRUMP
-        self._trump_card = None
-        self._strength, self._best = _STRENGTHS[0][0], 0
-        self._legal, self._legal_mask = (), 0
-        if self._shuffles:
-            index = self._round_index
-            if index < len(self._shuffles):
-                self._deal_shuffled(self._shuffles[index])
-            else:  # a control round, beyond the plan the shuffles were drawn for
-                self._deal_shuffled(_shuffled(f"{self.seed}/round {index + 1}", self.deck))
+        index = len(self._history)
+        spec = self.plan[index]
+        self._bids = self._taken = self._best = 0
+        self._tricks = self._plays = ()
+        self._leader = self._to_act = (dealer + 1) % players
+        shuffles = self._setup.shuffles
+        if not shuffles:
+            self._round = _Round(spec, dealer)
+            self._phase = _PHASE_DEAL
+            self._hands = [0] * players
+            self._trick = _TRICK_KINDS[0][0][0]
+            self._legal, self._legal_mask = (), 0
+        elif index < len(shuffles):
+            self._deal_shuffled(spec, dealer, shuffles[index])
+        else:  # a control round, beyond the plan the shuffles were drawn for
+            order = _shuffled(f"{self.seed}/round {index + 1}", self.deck)
+            self._deal_shuffled(spec, dealer, order)
 
-    def _deal_shuffled(self, order: tuple[Card, ...]) -> None:
-        """Deal one card at a time from the dealer's left; the dealer gets the last card."""
-        players, dealt = self.players, self.players * self._spec.cards
+    def _deal_shuffled(self, spec: RoundSpec, dealer: int, order: tuple[int, ...]) -> None:
+        """Deal one card at a time from the dealer's left; the dealer gets the last card.
+        ``order`` is the shuffled deck as the cards' bits, so a hand's mask is the sum of
+        its cards (they are distinct)."""
+        players, dealt = self.players, self.players * spec.cards
         redeals = 0
-        redeal_on_joker = self.rules.trump_source == "dealer_last" and self._spec.has_trump
-        while redeal_on_joker and order[dealt - 1].is_joker:
+        redeal_on_joker = self._setup.rules.trump_source == "dealer_last" and spec.has_trump
+        while redeal_on_joker and order[dealt - 1] & _JOKER_MASK:
             # The trump is the dealer's last card, and a joker there means a new deal.
             redeals += 1
-            order = _shuffled(f"{self.seed}/round {self._spec.number}/redeal {redeals}", self.deck)
-        first = self._dealer + 1
-        dealt_cards = [order[(seat - first) % players : dealt : players] for seat in range(players)]
-        source = self._trump_source()
+            order = _shuffled(f"{self.seed}/round {spec.number}/redeal {redeals}", self.deck)
+        first = dealer + 1
+        masks = [sum(order[(seat - first) % players : dealt : players]) for seat in range(players)]
+        source = self._trump_source(spec)
         trump_card = None
         if source == "undealt":
-            trump_card = order[dealt] if dealt < len(order) else None
+            trump_card = _card_of(order[dealt]) if dealt < len(order) else None
         elif source == "dealer":
-            trump_card = order[dealt - 1]  # the dealer shows the last card dealt to them
-        hands = tuple([tuple(sorted(cards, key=_INDEX)) for cards in dealt_cards])
-        deal = _new_tuple(Deal, (hands, trump_card))
-        self._log.append(_new_tuple(Event, (self._spec.number, None, deal)))
-        # A hand's cards are distinct, so the sum of their bits is the hand's mask.
-        self._apply_deal(deal, [sum(map(_BIT, cards)) for cards in dealt_cards])
+            trump_card = _card_of(order[dealt - 1])  # the dealer's last card, shown
+        self._apply_deal(_Round(spec, dealer, tuple(masks), trump_card), masks)
 
-    def _trump_source(self) -> str:
-        """Where this round's trump card comes from: "undealt" (the top of the rest),
-        "dealer" (the dealer's last card), or "none" (no card sets the trump)."""
-        rules, spec = self.rules, self._spec
+    def _trump_source(self, spec: RoundSpec) -> str:
+        """Where the trump card of a round ``spec`` comes from: "undealt" (the top of the
+        rest), "dealer" (the dealer's last card), or "none" (no card sets the trump)."""
+        rules = self._setup.rules
         if not spec.has_trump or rules.rotating_trumps:
             return "none"
         if rules.trump_source == "dealer_last":
@@ -878,25 +1087,36 @@ class Game:
         return "dealer" if rules.max_deal_trump == "dealer_shows" else "none"
 
     def _why_no_trump_card(self) -> str:
-        if not self._spec.has_trump:
-            return f"a {self._spec.kind} round turns up no card"
-        if self.rules.rotating_trumps:
+        spec = self._round.spec
+        if not spec.has_trump:
+            return f"a {spec.kind} round turns up no card"
+        if self._setup.rules.rotating_trumps:
             return "with rotating trumps no card is turned up"
         return "every card is dealt, so no trump card"
 
-    def _apply_deal(self, deal: Deal, masks: list[int]) -> None:
-        self._dealt = deal.hands
+    def _apply_deal(self, dealt: _Round, masks: list[int]) -> None:
+        """Start playing the round ``dealt``, whose hands are ``masks``."""
+        self._round = dealt
         self._hands = masks
-        card = self._trump_card = deal.trump_card
-        self._trump = NO_TRUMP if card is None or card.suit is None else int(card.suit)
-        self._trick_trump = self._trump
-        self._phase = _PHASE_BID if self._spec.has_bids else _PHASE_PLAY
+        self._trick = _TRICK_KINDS[dealt.trump + 1][0][0]
+        self._phase = _PHASE_BID if dealt.spec.has_bids else _PHASE_PLAY
         self._refresh_legal()
+
+    def _just_dealt(self) -> bool:
+        """Whether the last entry of the log is this round's deal: dealt, nothing since."""
+        if self._phase is not _PHASE_BID and self._phase is not _PHASE_PLAY:
+            return False
+        return not self._bids and not self._plays and not self._tricks
+
+    def _deal_event(self) -> Event:
+        """This round's deal as a log entry."""
+        deal = Deal(self._round.dealt, self._round.trump_card)
+        return Event(self._round.spec.number, None, deal)
 
     def _verify_trump_card(
         self, trump_card: Card | None, hands: Sequence[Sequence[Card]], dealt: set[Card]
     ) -> None:
-        source = self._trump_source()
+        source = self._trump_source(self._round.spec)
         if source == "none":
             if trump_card is not None:
                 raise self._error(f"{self._why_no_trump_card()}, not {trump_card}")
@@ -908,25 +1128,25 @@ class Game:
             if trump_card in dealt:
                 raise self._error(f"the trump card {trump_card} is also in a hand")
             return
-        dealer = self.names[self._dealer]
-        if trump_card not in hands[self._dealer]:
+        dealer = self.names[self._round.dealer]
+        if trump_card not in hands[self._round.dealer]:
             why = (
                 "the trump"
-                if self.rules.trump_source == "dealer_last"
+                if self._setup.rules.trump_source == "dealer_last"
                 else "every card is dealt, so the trump"
             )
             raise self._error(
                 f"{why} card must be one the dealer {dealer} shows from their hand, "
                 f"not {trump_card}"
             )
-        if self.rules.trump_source == "dealer_last" and trump_card.is_joker:
+        if self._setup.rules.trump_source == "dealer_last" and trump_card.is_joker:
             raise self._error(f"the dealer {dealer} shows a joker: the cards must be dealt again")
 
     def _check_in_deck(self, card: Card, where: str) -> None:
         if card not in self.deck:
             note = ""
-            if str(card) in self.rules.jokers:
-                joker = "X" if len(self.rules.jokers) == 1 else "X1 or X2"
+            if str(card) in self._setup.rules.jokers:
+                joker = "X" if len(self._setup.rules.jokers) == 1 else "X1 or X2"
                 note = f" (that card is the joker {joker})"
             raise self._error(f"{where}: {card} is not in this deck{note}")
 
@@ -936,56 +1156,60 @@ class Game:
         if phase is _PHASE_PLAY:
             self._play_choices()
         elif phase is _PHASE_BID:
-            # Only the dealer has a forbidden bid, and only a player who bid 0 last round
-            # can be barred from 0: the others skip both rules' calls.
-            seat = self._to_act
-            forbidden = self._forbidden_bid() if seat == self._dealer else -1
-            zero_banned = self._zero_streaks[seat] > 0 and self._zero_banned(forbidden)
-            self._legal, self._legal_mask = _bid_choices(self._spec.cards, forbidden, zero_banned)
+            self._bid_options()
         else:
             self._legal = _control_choices(self.players) if phase is _PHASE_CHOOSE else ()
             self._legal_mask = 0
+
+    def _bid_options(self) -> None:
+        """``_refresh_legal`` in the bidding: the bids the player to act may make. Only the
+        dealer has a forbidden bid, and only a player who bid 0 last round can be barred
+        from 0: the others skip both rules' calls."""
+        seat, round_ = self._to_act, self._round
+        forbidden = self._forbidden_bid() if seat == round_.dealer else -1
+        zero_banned = self._zero_streaks[seat] > 0 and self._zero_banned(forbidden)
+        self._legal, self._legal_mask = _bid_choices(round_.spec.cards, forbidden, zero_banned)
 
     def _play_choices(self) -> None:
         """``_refresh_legal`` in the play phase: the cards the player to act may play."""
         hand = self._hands[self._to_act]
         jokers = hand & _JOKER_MASK
-        follow = self._follow
-        if self._plays and follow >= 0:  # (a joker led "take" asks for no suit)
-            suited = hand & SUIT_MASKS[follow]
+        trick = self._trick
+        if self._plays and trick.follow >= 0:  # (a joker led "take" asks for no suit)
+            suited = hand & trick.suit_mask
             if suited:
-                if self._demand_highest:
+                if trick.highest:
                     suited = 1 << (suited.bit_length() - 1)
                 self._legal_mask = suited | jokers
-                plays = _SUIT_PLAYS[follow][suited >> 13 * follow]
+                plays = trick.suit_plays[suited >> trick.shift]  # type: ignore[index]
                 if plays is None or jokers:  # (a slice not seen yet, or jokers to add)
                     plays = _plays_of(suited | jokers, _FOLLOW_JOKER_PLAYS)
                 self._legal = plays
                 return  # following suit, the most common case of all
             # Void in the suit: a trump where the rules say so.
-            trump, rules = self._trick_trump, self.rules
+            trump, rules = trick.trump, self._setup.rules
             trumps = hand & SUIT_MASKS[trump] if trump >= 0 else 0
             if trumps and (
-                rules.trump_when_void
-                or (self._demand_highest and rules.joker_highest_beaten_by_trump)
+                rules.trump_when_void or (trick.highest and rules.joker_highest_beaten_by_trump)
             ):
                 hand = trumps | jokers
         self._legal_mask = hand
-        self._legal = _plays_of(hand, self._joker_plays())
+        joker_plays = _FOLLOW_JOKER_PLAYS if self._plays else self._setup.lead_jokers
+        self._legal = _plays_of(hand, joker_plays)
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden bid, or -1 when there is none (docs/rules.md 1, "Bidding")."""
-        bid_sum = sum(bid for bid in self._bids if bid is not None)
-        dealer = self._to_act == self._dealer
-        forbidden = forbidden_bid(self.rules, self._spec.cards, bid_sum, dealer=dealer)
+        bid_sum = sum(filter(None, _unpacked_bids(self._bids, self.players)))
+        dealer = self._to_act == self._round.dealer
+        forbidden = forbidden_bid(self._setup.rules, self._round.spec.cards, bid_sum, dealer=dealer)
         return -1 if forbidden is None else forbidden
 
     def _zero_banned(self, forbidden: int) -> bool:
         """Whether the player to act has bid 0 too often in a row to bid it again (given
         the dealer's ``forbidden`` bid, -1 for none)."""
         return zero_bid_banned(
-            self.rules,
-            self._spec.cards,
+            self._setup.rules,
+            self._round.spec.cards,
             None if forbidden < 0 else forbidden,
             self._zero_streaks[self._to_act],
         )
@@ -997,34 +1221,40 @@ class Game:
         if best < _JOKER_TRICK:
             winner = best & 0xF
         else:
-            winner = winner_of(plays, leader, self._trick_trump, self.rules)
+            winner = winner_of(plays, leader, self._trick.trump, self._setup.rules)
         tricks = self._tricks
         tricks += (_new_tuple(Trick, (leader, plays, winner)),)  # (a tuple: clones share it)
         self._tricks = tricks
-        self._taken[winner] += 1
+        self._taken += _SEAT_ONE[winner]
         self._plays = ()
         self._leader = self._to_act = winner
-        if len(tricks) == self._spec.cards:
+        if len(tricks) == self._round.spec.cards:
             self._finish_round()
         else:  # the winner leads: any card of their hand
             hand = self._legal_mask = self._hands[winner]
-            self._legal = _plays_of(hand, self._joker_plays())
+            self._legal = _plays_of(hand, self._setup.lead_jokers)
 
     def _finish_round(self) -> None:
-        spec = self._spec
-        rules, kind = self.rules, spec.kind
-        score = partial(round_points, rules, kind, cards=spec.cards)
-        points = tuple(map(score, self._bids, self._taken))
-        self._history += (self._round_result(points),)
+        """Score the round from the points table, then start the next one, or let the
+        last-placed player choose a control round, or end the game."""
+        spec, rules = self._round.spec, self._setup.rules
+        table = self._setup.points_table(spec)
+        taken = self.taken
+        bids = self.bids
         if spec.has_bids:
-            streaks = zip(self._zero_streaks, self._bids, strict=True)
-            self._zero_streaks = tuple([streak + 1 if bid == 0 else 0 for streak, bid in streaks])
+            rows = map(table.__getitem__, bids)  # type: ignore[arg-type]
+            points = tuple(map(getitem, rows, taken))
+            if rules.max_zero_bids_in_a_row:  # (without the limit the runs are never read)
+                streaks = zip(self._zero_streaks, bids, strict=True)
+                self._zero_streaks = tuple([run + 1 if bid == 0 else 0 for run, bid in streaks])
+        else:
+            points = tuple(map(table[0].__getitem__, taken))
+        finished = _Finished(self._round, bids, taken, self._tricks, points, self._scores())
+        self._history += (finished,)
         self._totals = tuple(map(add, self._totals, points))
-        self._round_index += 1
-        if self._round_index < len(self.plan):
-            self._dealer = (self._dealer + 1) % self.players
-            self._start_round()
-        elif self.rules.control_game and len(self.winners(final=False)) > 1:
+        if len(self._history) < len(self.plan):
+            self._start_round((self._round.dealer + 1) % self.players)
+        elif rules.control_game and len(self.winners(final=False)) > 1:
             # «Контрольная»: the last-placed player (the first of them in seat order) chooses.
             self._phase = _PHASE_CHOOSE
             self._to_act = self._totals.index(min(self._totals))
@@ -1033,25 +1263,12 @@ class Game:
             self._phase = Phase.OVER
             self._refresh_legal()
 
-    def _round_result(self, points: tuple[int, ...] | None) -> RoundResult:
-        spec = self._spec
-        tricks = tuple(self._tricks)
+    def _round_result(self) -> RoundResult:
+        """The round in progress, its trick so far among its tricks."""
+        tricks = self._tricks
         if self._plays:
             tricks += (self.trick,)
-        fields = (
-            spec.number,
-            self._dealer,
-            spec.cards,
-            spec.kind,
-            self._dealt,
-            self._trump_card,
-            self.trump,
-            tuple(self._bids) if spec.has_bids else None,
-            tuple(self._taken),
-            tricks,
-            points,
-        )  # in RoundResult's field order
-        return _new_tuple(RoundResult, fields)
+        return _round_result(self._round, self.bids, self.taken, tricks, None)
 
     def _check_turn(self, seat: int | None, what: object) -> None:
         if seat is not None and not _is_seat(seat, self.players):
@@ -1075,8 +1292,9 @@ class Game:
             return f"waiting for {name}'s bid"
         if self._phase is Phase.CHOOSE:
             return f"waiting for {name} to choose a control round"
-        if not self._spec.has_bids and not self._tricks and not self._plays:
-            return f"a {self._spec.kind} round has no bids; waiting for {name}'s card"
+        spec = self._round.spec
+        if not spec.has_bids and not self._tricks and not self._plays:
+            return f"a {spec.kind} round has no bids; waiting for {name}'s card"
         return f"waiting for {name}'s card"
 
     def _why_not_playable(self, play: Play) -> str:
@@ -1084,11 +1302,12 @@ class Game:
         card = play.card
         if not self._hands[self._to_act] >> card.index & 1:
             return f"{name} does not hold {card}"
-        suit = _SUITS[self._follow]
-        if not self._hands[self._to_act] & SUIT_MASKS[self._follow]:
-            trump = _SUITS[self._trick_trump]
+        trick = self._trick
+        suit = _SUITS[trick.follow]
+        if not self._hands[self._to_act] & trick.suit_mask:
+            trump = _SUITS[trick.trump]
             return f"{name} has no {suit.symbol}, so must trump ({trump.symbol}), not play {card}"
-        if self._demand_highest:
+        if trick.highest:
             highest = cards_in_mask(self._legal_mask & ~_JOKER_MASK)[0]
             return f"{name} must play the highest {suit.symbol} ({highest}) and may not play {card}"
         return f"{name} must follow {suit.symbol} and may not play {card}"
@@ -1106,7 +1325,7 @@ class Game:
         the round and trick."""
         if self._phase is Phase.OVER:
             return kind(message)
-        where = f"round {self._round_index + 1}"
+        where = f"round {len(self._history) + 1}"
         if self._phase is Phase.PLAY:
             where += f", trick {len(self._tricks) + 1}"
         return kind(f"{where}: {message}")
