@@ -63,6 +63,17 @@ from raspisnoy.store.repository import (
 from raspisnoy.store.results import GameEnd, GameEnds, RatedSeat, StoredRating
 from raspisnoy.store.reviews import Claim, ReviewRow, Reviews, ReviewStatus
 from raspisnoy.store.together import ChatRow, Together
+from raspisnoy.store.tournaments import (
+    EntryRow,
+    NewTournament,
+    RegistrationError,
+    RoundRow,
+    RoundTable,
+    SeatedTable,
+    TournamentRow,
+    TournamentStore,
+    TournamentTableRow,
+)
 
 __all__ = [
     "ALL_SCOPE",
@@ -81,6 +92,7 @@ __all__ = [
     "ClubRow",
     "ClubStore",
     "ClubTableRow",
+    "EntryRow",
     "EventRow",
     "FencedError",
     "Figures",
@@ -95,6 +107,7 @@ __all__ = [
     "NewAction",
     "NewPoolTable",
     "NewReport",
+    "NewTournament",
     "NotFoundError",
     "Players",
     "PoolEntryRow",
@@ -103,12 +116,16 @@ __all__ = [
     "RatedSeat",
     "RatingLine",
     "RecentGame",
+    "RegistrationError",
     "ReportRow",
     "ReviewRow",
     "ReviewStatus",
     "Reviews",
     "RoundCounts",
+    "RoundRow",
+    "RoundTable",
     "SeatRow",
+    "SeatedTable",
     "SessionLine",
     "SheetRow",
     "StaleWriteError",
@@ -118,6 +135,9 @@ __all__ = [
     "StoredRating",
     "TableRow",
     "Together",
+    "TournamentRow",
+    "TournamentStore",
+    "TournamentTableRow",
     "UserRow",
     "UsernameTakenError",
     "WalletRow",
