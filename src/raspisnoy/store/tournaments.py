@@ -265,12 +265,13 @@ class TournamentStore:
             return bool(getattr(moved, "rowcount", 0))
 
     def due(self, now: float) -> list[TournamentRow]:
-        """The tournaments the runner looks at: running, or registering past their start."""
+        """The tournaments the runner looks at: running or paused (their tables are
+        recorded), or registering past their start."""
         query = (
             select(Tournament, User.nickname)
             .join(User, User.id == Tournament.director_id)
             .where(
-                (Tournament.state == "running")
+                Tournament.state.in_(["running", "paused"])
                 | ((Tournament.state == "registering") & (Tournament.starts_at <= now))
             )
         )

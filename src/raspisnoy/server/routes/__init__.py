@@ -24,6 +24,7 @@ from raspisnoy.server.routes import (
     sheets,
     socket,
     tables,
+    tournaments,
 )
 
 __all__ = ["API_ROUTERS", "OTHER_ROUTERS"]
@@ -47,6 +48,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         pool,
         moderation,
         clubs,
+        tournaments,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by
