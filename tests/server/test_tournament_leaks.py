@@ -33,6 +33,7 @@ def tournament_routes(tournament_id: str) -> list[tuple[str, str, Message | None
         ("POST", f"{path}/register", None),
         ("POST", f"{path}/unregister", None),
         ("POST", f"{path}/bots", {"name": "Бот"}),
+        ("POST", f"{path}/start", None),
         ("POST", f"{path}/pause", None),
         ("POST", f"{path}/resume", None),
         ("POST", f"{path}/end", None),

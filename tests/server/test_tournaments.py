@@ -241,9 +241,12 @@ def test_people_who_do_not_show_are_played_by_stand_ins_then_withdrawn(
 
 
 def test_too_few_entrants_finish_the_event_at_its_start(tournament_server: Server) -> None:
-    director = Api(tournament_server.base, "Директор")
+    director, anna = Api(tournament_server.base, "Директор"), Api(tournament_server.base, "Анна")
     made = create(director)
     add_bots(director, made["id"], 1)
-    start_now(tournament_server, made["id"])
+    path = f"/api/tournaments/{made['id']}"
+    refusal(anna.post(f"{path}/start"), 403, "tournament_director_only")
+    assert director.post(f"{path}/start").status_code == 200  # the director starts it now
     final = until_state(director, made["id"], "finished")
     assert final["round_list"] == [] and final["current_round"] == 0
+    refusal(director.post(f"{path}/start"), 409, "tournament_state")

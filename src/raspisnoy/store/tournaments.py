@@ -264,6 +264,17 @@ class TournamentStore:
             )
             return bool(getattr(moved, "rowcount", 0))
 
+    def start_now(self, tournament_id: str, now: float) -> bool:
+        """Bring a registering tournament's start forward to ``now``; whether it was
+        registering (the runner starts it at its next pass)."""
+        with self._session() as session:
+            moved = session.execute(
+                update(Tournament)
+                .where(Tournament.id == tournament_id, Tournament.state == "registering")
+                .values(starts_at=now)
+            )
+            return bool(getattr(moved, "rowcount", 0))
+
     def due(self, now: float) -> list[TournamentRow]:
         """The tournaments the runner looks at: running or paused (their tables are
         recorded), or registering past their start."""

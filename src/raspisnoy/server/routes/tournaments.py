@@ -60,6 +60,12 @@ async def add_bot(
     return await services.tournaments.add_bot(tournament_id, user, body)
 
 
+@router.post(_ONE + "/start", response_model=TournamentOut)
+async def start_now(tournament_id: str, user: CurrentUser, services: ServicesDep) -> TournamentOut:
+    """The director starts the event now rather than at its start time."""
+    return await services.tournaments.start_now(tournament_id, user)
+
+
 @router.post(_ONE + "/pause", response_model=TournamentOut)
 async def pause(tournament_id: str, user: CurrentUser, services: ServicesDep) -> TournamentOut:
     return await services.tournaments.pause(tournament_id, user)

@@ -346,6 +346,18 @@ class Tournaments:
             )
         return row
 
+    async def start_now(self, tournament_id: str, user: UserRow) -> TournamentOut:
+        """Start now rather than at the start time: registration closes at the runner's
+        next pass."""
+        row = await self._directed(tournament_id, user)
+        if not await in_thread(self._store.start_now, row.id, self._clock()):
+            raise RequestError(
+                Refusal.TOURNAMENT_STATE,
+                f"the tournament is {row.state}: it cannot be started now",
+                params={"state": row.state},
+            )
+        return await self.view(tournament_id, user)
+
     async def pause(self, tournament_id: str, user: UserRow) -> TournamentOut:
         """No next round starts until resumed (the tables being played play on)."""
         return await self._move(tournament_id, user, "paused", _PAUSABLE)
