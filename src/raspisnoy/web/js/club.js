@@ -5,6 +5,7 @@
 import { get, post } from "./api.js";
 import { LANGUAGE_NAMES, LANGUAGES, formatDecimal, formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
+import { clubTournaments } from "./tournament.js";
 import { copyText, esc, pendingMarkup, toast } from "./ui.js";
 
 /** The link that joins the club of `code`. */
@@ -138,6 +139,7 @@ export function showClub(view, app, clubId) {
         ${club.banned?.length ? peopleMarkup(club.banned, "web.club.banned", ["unban"]) : ""}
         ${club.history ? historyMarkup(club) : ""}`;
       wire(view, app, club, path, refresh);
+      clubTournaments(view, club);
     },
   );
 }

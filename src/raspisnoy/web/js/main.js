@@ -8,6 +8,7 @@ import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import { showCasino } from "./casino.js";
 import { showClub, showClubInvite, showClubs } from "./club.js";
+import { showTournament, showTournaments } from "./tournament.js";
 import { showFriends } from "./friends.js";
 import {
   LANGUAGE_NAMES,
@@ -120,6 +121,12 @@ async function route() {
     // Reading a finished game's review is public, but asking for one takes a session:
     // the screen comes after the nickname form.
     app.screen = showReview(view, app, params.get("review"), Number(params.get("seat") ?? 0));
+    return;
+  }
+  if (params.has("tournament") || params.has("tournaments")) {
+    // Tournaments (tournament.js): a tournament's page, and the public (or a club's) list.
+    if (params.has("tournament")) app.screen = showTournament(view, app, params.get("tournament"));
+    else app.screen = showTournaments(view, app, params.get("tournaments"));
     return;
   }
   if (params.has("clubs") || params.has("club") || params.has("club_invite")) {
