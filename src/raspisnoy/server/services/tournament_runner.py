@@ -24,6 +24,7 @@ tables play on and are recorded; the next round waits for the director to resume
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import Counter
@@ -176,8 +177,10 @@ class TournamentRunner:
         table_ids = await in_thread(
             store.pair_round, tournament.id, number, seating.byes, how, seated, self._clock()
         )
-        for table_id in table_ids or ():
-            await start_game(self._hub, table_id, options.director_id)
+        # Every game at once: each table's start waits on its own store writes only.
+        await asyncio.gather(
+            *(start_game(self._hub, table_id, options.director_id) for table_id in table_ids or ())
+        )
         if table_ids:
             self._hub.lobby.changed()
 
