@@ -36,10 +36,10 @@ from raspisnoy.server.wire.tournaments import (
     EntrantOut,
     RoundOut,
     RoundTableOut,
-    StandingOut,
     TableSeatOut,
     TournamentCardOut,
     TournamentIn,
+    TournamentLineOut,
     TournamentOut,
     TournamentsOut,
     TournamentWarningOut,
@@ -444,8 +444,8 @@ def _entrant(entry: EntryRow, mine: EntryRow | None) -> EntrantOut:
     )
 
 
-def _standing(line: Line, entry: EntryRow) -> StandingOut:
-    return StandingOut(
+def _standing(line: Line, entry: EntryRow) -> TournamentLineOut:
+    return TournamentLineOut(
         place=line.place,
         entry_id=entry.entry_id,
         name=entry.name,

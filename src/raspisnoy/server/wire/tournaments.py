@@ -18,10 +18,10 @@ __all__ = [
     "EntrantOut",
     "RoundOut",
     "RoundTableOut",
-    "StandingOut",
     "TableSeatOut",
     "TournamentCardOut",
     "TournamentIn",
+    "TournamentLineOut",
     "TournamentOut",
     "TournamentWarningOut",
     "TournamentsOut",
@@ -118,7 +118,7 @@ class EntrantOut(_Out):
     me: bool
 
 
-class StandingOut(_Out):
+class TournamentLineOut(_Out):
     """A line of the standings: place, points, duplicate score (per cent of the
     matchpoints of the comparisons; ``None`` before one), game points summed, games,
     byes."""
@@ -182,5 +182,5 @@ class TournamentOut(TournamentCardOut):
     entry_id: str | None
     table_id: str | None
     entrants: list[EntrantOut]
-    standings: list[StandingOut]
+    standings: list[TournamentLineOut]
     round_list: list[RoundOut]
