@@ -107,7 +107,7 @@ class TournamentRunner:
                 await self._pair(tournament, 1)
             return
         tables = await in_thread(store.tables, tournament_id, number)
-        recorded = [await self._advance(tournament, table) for table in tables]
+        recorded = await asyncio.gather(*(self._advance(tournament, table) for table in tables))
         if not all(recorded) or not running:
             return
         await in_thread(store.end_round, tournament_id, number, self._clock())
