@@ -53,13 +53,13 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "matchmaking": frozenset({"core"}),
     # Tournaments' pure logic: seating and duplicate scoring over core's games.
     "tournament": frozenset({"core"}),
-    # The server also serves the score sheet (scorekeeper), speaks ru/uk/en (i18n), and
-    # runs the expert's reviews and hints (review) and serves puzzles (puzzles).
+    # The server also serves the score sheet (scorekeeper), speaks ru/uk/en (i18n), runs
+    # the expert's reviews and hints (review), the pool (matchmaking), tournaments, and
+    # serves puzzles (puzzles).
     "server": frozenset(
         {"core", "casino", "bots", "store", "scorekeeper", "ratings", "i18n", "cli_support"}
         | {"review", "casino_advisor"}
-        | {"matchmaking"}
-        | {"puzzles"}
+        | {"matchmaking", "tournament", "puzzles"}
     ),
     "play": frozenset({"core", "bots", "i18n", "cli_support", "command"}),
     "cli": frozenset(

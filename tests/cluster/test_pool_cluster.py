@@ -113,7 +113,9 @@ def test_people_on_both_workers_are_paired_once_even_when_the_pairing_worker_die
     for person in waiting[:3]:
         person.join()
     with engine.connect() as connection:
-        holder = connection.execute(text("SELECT holder FROM pool_pairing")).scalar_one()
+        holder = connection.execute(
+            text("SELECT holder FROM pool_pairing WHERE name = 'pairing'")
+        ).scalar_one()
     os.kill(int(holder.split("-")[1]), signal.SIGKILL)
     joined = until(waiting[3].try_join, lambda answer: answer.status_code != 502)
     assert joined.status_code == 200, joined.text

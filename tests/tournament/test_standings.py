@@ -56,3 +56,24 @@ def test_standings_worked_by_hand() -> None:
         (1, 0, 10),
         (0, 1, 0),
     ]
+
+
+def test_the_duplicate_format_orders_by_duplicate_score_first() -> None:
+    """The same results as above in the duplicate format: Anna's 100 % first; then the
+    50 % (Lev's none counts so) by points, Lev's bye point ahead, then by name; Vera's
+    2 points and Dina's 1 at 0 % last."""
+    first = [
+        TablePlay(("Anna", "Boris", "Vera"), (deal(1, (10, 0, 20)),)),
+        TablePlay(("Dina", "Egor", None), (deal(1, (5, 0, 30)),)),
+    ]
+    lines = standings([first], {"Lev": 1}, 3, players=["Zoya"], duplicate_first=True)
+    assert [line.player for line in lines] == [
+        "Anna",
+        "Lev",
+        "Boris",
+        "Egor",
+        "Zoya",
+        "Vera",
+        "Dina",
+    ]
+    assert [line.place for line in lines] == list(range(1, 8))

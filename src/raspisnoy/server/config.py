@@ -152,6 +152,9 @@ class ServerSettings(BaseSettings):
     pool_pass_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0
     pool_grace_seconds: Annotated[float, Field(gt=0, le=600)] = 15.0
     pool_changes_per_user: Rate = "20/minute"
+    #: Seconds between the tournaments' runner passes (docs/tournaments.md): how soon a
+    #: round starts after its start time or after its last game.
+    tournament_pass_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0
 
     #: Who may read ``/metrics`` (docs/operations.md): callers from these addresses or
     #: networks (a JSON list in the environment), or with ``Authorization: Bearer`` and

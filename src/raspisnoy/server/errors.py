@@ -98,6 +98,19 @@ class Refusal(StrEnum):
     #: A chat line at a club's table of a member its admins muted (``params.until``: the
     #: mute's end; ``services.chat``).
     CLUB_MUTED = "club_muted"
+    #: Tournaments (``services.tournaments``, docs/tournaments.md): a start time in the
+    #: past, a number of rounds out of bounds (``params.min``, ``max``), a table size
+    #: not 3 to 5 or not played by the rules (``size``), a right of the director only,
+    #: registering twice, into a full event (``places``) or one that has started, and
+    #: a director's act the event's state does not allow (``state``).
+    TOURNAMENT_START_PAST = "tournament_start_past"
+    TOURNAMENT_ROUNDS = "tournament_rounds"
+    TOURNAMENT_TABLE_SIZE = "tournament_table_size"
+    TOURNAMENT_DIRECTOR_ONLY = "tournament_director_only"
+    TOURNAMENT_REGISTERED = "tournament_registered"
+    TOURNAMENT_FULL = "tournament_full"
+    TOURNAMENT_STARTED = "tournament_started"
+    TOURNAMENT_STATE = "tournament_state"
     # The sockets' ``error`` messages.
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
@@ -219,6 +232,14 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.CLUB_OWNER_ONLY: 403,
     Refusal.CLUB_OWNER_STAYS: 409,
     Refusal.CLUB_MEMBERS_ONLY: 403,
+    Refusal.TOURNAMENT_START_PAST: 422,
+    Refusal.TOURNAMENT_ROUNDS: 422,
+    Refusal.TOURNAMENT_TABLE_SIZE: 422,
+    Refusal.TOURNAMENT_DIRECTOR_ONLY: 403,
+    Refusal.TOURNAMENT_REGISTERED: 409,
+    Refusal.TOURNAMENT_FULL: 409,
+    Refusal.TOURNAMENT_STARTED: 409,
+    Refusal.TOURNAMENT_STATE: 409,
 }
 #: Every refusal a REST answer can carry as its ``code``; each has a translation for
 #: clients (``web.refusal.<code>``).

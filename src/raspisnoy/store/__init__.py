@@ -73,6 +73,17 @@ from raspisnoy.store.repository import (
 from raspisnoy.store.results import GameEnd, GameEnds, RatedSeat, StoredRating
 from raspisnoy.store.reviews import Claim, ReviewRow, Reviews, ReviewStatus
 from raspisnoy.store.together import ChatRow, Together
+from raspisnoy.store.tournaments import (
+    EntryRow,
+    NewTournament,
+    RegistrationError,
+    RoundRow,
+    RoundTable,
+    SeatedTable,
+    TournamentRow,
+    TournamentStore,
+    TournamentTableRow,
+)
 
 __all__ = [
     "ALL_SCOPE",
@@ -95,6 +106,7 @@ __all__ = [
     "ClubStore",
     "ClubTableRow",
     "DirectoryKey",
+    "EntryRow",
     "EventRow",
     "FencedError",
     "Figures",
@@ -109,6 +121,7 @@ __all__ = [
     "NewAction",
     "NewPoolTable",
     "NewReport",
+    "NewTournament",
     "NotFoundError",
     "Players",
     "PoolEntryRow",
@@ -120,12 +133,16 @@ __all__ = [
     "RatingLine",
     "RatingPair",
     "RecentGame",
+    "RegistrationError",
     "ReportRow",
     "ReviewRow",
     "ReviewStatus",
     "Reviews",
     "RoundCounts",
+    "RoundRow",
+    "RoundTable",
     "SeatRow",
+    "SeatedTable",
     "SessionLine",
     "SheetRow",
     "SolverRow",
@@ -136,6 +153,9 @@ __all__ = [
     "StoredRating",
     "TableRow",
     "Together",
+    "TournamentRow",
+    "TournamentStore",
+    "TournamentTableRow",
     "UserRow",
     "UsernameTakenError",
     "WalletRow",

@@ -55,6 +55,10 @@ __all__ = [
     "ScoreSheet",
     "Seat",
     "SessionToken",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentRound",
+    "TournamentTable",
     "User",
 ]
 
@@ -500,3 +504,83 @@ class ClubTable(Base):
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)
+
+
+class Tournament(Base):
+    """A tournament (docs/tournaments.md): public (``club_id`` ``None``) or in a club, run
+    by its ``director`` (its creator); when it starts (epoch seconds), its rules, table
+    size, rounds, turn timer, scoring (``swiss`` or ``duplicate``), what fills a short
+    count (``bots`` or ``byes``), its seed (each round's deals come from it) and its
+    ``state``: ``registering``, ``running``, ``paused`` or ``finished``. ``current_round``
+    is the last round paired (0 before the first)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    club_id: Mapped[str | None] = mapped_column(ForeignKey("clubs.id"), nullable=True, index=True)
+    director_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    starts_at: Mapped[float] = mapped_column(Float)
+    rules: Mapped[dict[str, object]] = mapped_column(JSON)
+    table_size: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    turn_seconds: Mapped[int] = mapped_column(Integer)
+    scoring: Mapped[str] = mapped_column(String(16))
+    fill: Mapped[str] = mapped_column(String(16))
+    max_players: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    bot_delay_ms: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(16), index=True)
+    current_round: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class TournamentEntry(Base):
+    """An entrant of a tournament: a person (``user_id``) or a bot entered as a player
+    (``bot``: its level, ``name``: its name in the standings). ``state``: ``registered``
+    or ``withdrawn`` (by the director, or after not showing); a person enters once."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id"),)
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    entry_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(16))
+    registered_at: Mapped[float] = mapped_column(Float)
+
+
+class TournamentRound(Base):
+    """A round of a tournament, paired once: its key (tournament, number) is unique, so a
+    second pairing of a round, by any worker, fails. Its deals' seed, who had a bye, when
+    it started and when its last game was recorded (epoch seconds)."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[str] = mapped_column(String(128))
+    byes: Mapped[list[str]] = mapped_column(JSON)
+    started_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class TournamentTable(Base):
+    """A table of a tournament's round: its place from the top (``position``), the entry
+    at each seat (``None``: a bot filling the count) and, once its game is over and
+    recorded, its ``result`` (each finished deal's cards and points, and the seats whose
+    person did not show)."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (UniqueConstraint("tournament_id", "round_number", "position"),)
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"))
+    round_number: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    entries: Mapped[list[str | None]] = mapped_column(JSON)
+    result: Mapped[dict[str, object] | None] = mapped_column(JSON(none_as_null=True), nullable=True)

@@ -21,6 +21,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raspisnoy.store.leases import Leases
 from raspisnoy.store.models import (
     GameTable,
     PlayerRating,
@@ -30,7 +31,7 @@ from raspisnoy.store.models import (
     PoolTable,
 )
 from raspisnoy.store.players import ALL_SCOPE
-from raspisnoy.store.repository import Store, StoreError, add_table, transaction
+from raspisnoy.store.repository import Store, add_table, transaction
 
 __all__ = ["AlreadyInPoolError", "NewPoolTable", "PoolEntryRow", "PoolStore"]
 
@@ -93,6 +94,7 @@ class PoolStore:
 
     def __init__(self, store: Store) -> None:
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+        self._leases = Leases(store)
 
     def _session(self) -> AbstractContextManager[Session]:
         return transaction(self._sessions)
@@ -251,27 +253,7 @@ class PoolStore:
     def take_lease(self, holder: str, now: float, seconds: float) -> bool:
         """Hold the pairing lease for ``seconds`` from ``now`` if nobody else holds it (or
         this holder does: renewed); whether this holder holds it now."""
-        with self._session() as session:
-            taken = session.execute(
-                update(PoolPairing)
-                .where(
-                    PoolPairing.name == _LEASE,
-                    (PoolPairing.holder == holder) | (PoolPairing.expires_at < now),
-                )
-                .values(holder=holder, expires_at=now + seconds)
-            )
-            if getattr(taken, "rowcount", 0) == 1:
-                return True
-            if session.get(PoolPairing, _LEASE) is not None:
-                return False
-        try:
-            with self._session() as session:
-                session.add(
-                    PoolPairing(name=_LEASE, holder=holder, expires_at=now + seconds, counts={})
-                )
-        except StoreError:  # another worker made the row first: it holds the lease
-            return False
-        return True
+        return self._leases.take(_LEASE, holder, now, seconds)
 
     def save_counts(self, holder: str, counts: Mapping[str, Any]) -> None:
         """The counts of people waiting, as the lease's holder saw them."""

@@ -6,6 +6,7 @@ benchmark and the property tests all run the same rules (docs/tournaments.md).
 """
 
 from raspisnoy.tournament.duplicate import (
+    Dealt,
     DuplicateScore,
     TablePlay,
     deal_table,
@@ -18,6 +19,7 @@ from raspisnoy.tournament.swiss import TABLE_SIZES, Fill, Meetings, Seating, cho
 
 __all__ = [
     "TABLE_SIZES",
+    "Dealt",
     "DuplicateScore",
     "Fill",
     "Line",

@@ -15,14 +15,29 @@ bridge. The duplicate score is the matchpoints as a percentage of the comparison
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
-from raspisnoy.core import Card, Game, RoundResult, Rules
+from raspisnoy.core import Game, Rules
 
-DealKey = tuple[int, tuple[tuple[Card, ...], ...], Card | None, int]
+DealKey = tuple[int, Hashable, Hashable, int]
 """Who held which cards: the round's number, its dealt hands, its trump card, the seat."""
+
+
+class Dealt(Protocol):
+    """A round as duplicate scoring reads it: the engine's ``RoundResult``, or one stored
+    by the tournament service with its cards written as text."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def hands(self) -> Hashable: ...
+    @property
+    def trump_card(self) -> Hashable: ...
+    @property
+    def points(self) -> Sequence[int] | None: ...
 
 
 def round_seed(event_seed: str, round_number: int) -> str:
@@ -40,7 +55,7 @@ class TablePlay:
     """One table's finished rounds, with the player at each seat (``None``: a bot)."""
 
     players: tuple[str | None, ...]
-    rounds: tuple[RoundResult, ...]
+    rounds: tuple[Dealt, ...]
 
     @classmethod
     def of(cls, players: Sequence[str | None], game: Game) -> TablePlay:

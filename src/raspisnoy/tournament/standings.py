@@ -52,10 +52,13 @@ def standings(
     byes: Mapping[str, int],
     size: int,
     players: Iterable[str] = (),
+    *,
+    duplicate_first: bool = False,
 ) -> list[Line]:
     """The standings after ``rounds`` (each round's finished tables) and the byes each
     player had (``byes``) in an event of tables of ``size``. ``players`` adds those who
-    have neither played nor had a bye yet (with nothing)."""
+    have neither played nor had a bye yet (with nothing). ``duplicate_first``: the
+    duplicate format, ordered by the duplicate score first, then by points."""
     points: dict[str, Fraction] = {}
     totals: dict[str, int] = {}
     games: dict[str, int] = {}
@@ -74,7 +77,7 @@ def standings(
         points[player] = points.get(player, Fraction(0)) + Fraction(count * (size - 1), 2)
     everyone = set(points) | set(byes) | set(players)
     duplicate = duplicate_scores(plays)
-    ordered = sorted(everyone, key=lambda p: _order(p, points, duplicate, totals))
+    ordered = sorted(everyone, key=lambda p: _order(p, points, duplicate, totals, duplicate_first))
     return [
         Line(
             place,
@@ -100,12 +103,13 @@ def _order(
     points: Mapping[str, Fraction],
     duplicate: Mapping[str, DuplicateScore],
     totals: Mapping[str, int],
-) -> tuple[Fraction, float, int, str]:
-    """The sort key: more points, better duplicate score, more game points, then name."""
+    duplicate_first: bool,
+) -> tuple[Fraction | float, Fraction | float, int, str]:
+    """The sort key: more points, better duplicate score (these two the other way round
+    with ``duplicate_first``), more game points, then name."""
     score = duplicate[player].percent if player in duplicate else None
-    return (
-        -points.get(player, Fraction(0)),
-        -(_NO_DUPLICATE if score is None else score),
-        -totals.get(player, 0),
-        player,
-    )
+    first: Fraction | float = -points.get(player, Fraction(0))
+    second: Fraction | float = -(_NO_DUPLICATE if score is None else score)
+    if duplicate_first:
+        first, second = second, first
+    return (first, second, -totals.get(player, 0), player)

@@ -62,6 +62,7 @@ const SHELL = [
   "/js/sheet_local.js",
   "/js/sheet_worker.js",
   "/js/table.js",
+  "/js/tournament.js",
   "/js/turn.js",
   "/js/ui.js",
 ];

@@ -25,6 +25,7 @@ from raspisnoy.server.routes import (
     sheets,
     socket,
     tables,
+    tournaments,
 )
 
 __all__ = ["API_ROUTERS", "OTHER_ROUTERS"]
@@ -49,6 +50,7 @@ API_ROUTERS: tuple[APIRouter, ...] = tuple(
         moderation,
         clubs,
         puzzles,
+        tournaments,
     )
 )
 #: The liveness probe (never limited), the table and the lobby WebSockets (limited by

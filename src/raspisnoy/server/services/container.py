@@ -37,6 +37,8 @@ from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.tables.opening import TableDesk
+from raspisnoy.server.services.tournament_runner import TournamentRunner
+from raspisnoy.server.services.tournaments import Tournaments
 from raspisnoy.store import (
     ClubStore,
     FriendsRepository,
@@ -47,6 +49,7 @@ from raspisnoy.store import (
     Reviews,
     Store,
     Together,
+    TournamentStore,
 )
 
 __all__ = ["Services"]
@@ -94,6 +97,10 @@ class Services:
     clubs: Clubs = field(init=False)
     #: Puzzles («задачи», docs/review.md): served, answered and rated.
     puzzle_desk: PuzzleDesk = field(init=False)
+    #: Tournaments (docs/tournaments.md): the requests, and the runner that plays the
+    #: rounds on the worker holding its lease.
+    tournaments: Tournaments = field(init=False)
+    tournament_runner: TournamentRunner = field(init=False)
 
     def __post_init__(self) -> None:
         settings = self.settings
@@ -131,6 +138,9 @@ class Services:
         self.club_store = ClubStore(self.store)
         self.clubs = Clubs(self.club_store, self.table_desk)
         self.puzzle_desk = PuzzleDesk(PuzzleStore(self.store, NEW_PAIR), settings)
+        tournament_store = TournamentStore(self.store)
+        self.tournaments = Tournaments(tournament_store, self.club_store, settings)
+        self.tournament_runner = TournamentRunner(tournament_store, self.store, self.hub, settings)
 
     @classmethod
     def create(cls, store: Store, settings: ServerSettings) -> Services:
@@ -172,9 +182,11 @@ class Services:
         await self.review_queue.start()
         await self.pool.start()
         await self.puzzle_desk.start()
+        await self.tournament_runner.start()
 
     async def stop(self) -> None:
         """Stop it all again, in the reverse order."""
+        await self.tournament_runner.stop()
         await self.puzzle_desk.stop()
         await self.pool.stop()
         await self.review_queue.stop()

@@ -18,15 +18,11 @@ speed, and the only table named is the caller's own.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
-import os
 import secrets
 import time
 from collections.abc import Callable, Collection, Mapping
-from contextlib import suppress
-from functools import partial
 from typing import Any
 
 from raspisnoy.matchmaking import SPEEDS, Match, Seek, pair, preset_counts
@@ -35,6 +31,7 @@ from raspisnoy.ratings.results import NEWCOMER
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
+from raspisnoy.server.services.passes import LeasedPass, start_game
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire.requests import PoolIn, default_bot
@@ -43,7 +40,6 @@ from raspisnoy.store import (
     NewPoolTable,
     PoolEntryRow,
     PoolStore,
-    StoreError,
     UserRow,
 )
 
@@ -61,9 +57,6 @@ _BOT_DELAY_MS = 800
 COOLDOWNS = (5 * 60, 15 * 60, 60 * 60, 24 * 60 * 60)
 #: How far back abandoned games count.
 _COOLDOWN_MEMORY = 7 * 24 * 60 * 60
-#: How many pass periods the pairing lease lasts: a worker that died mid-pass is taken
-#: over within this many passes.
-_LEASE_PASSES = 5
 
 
 class PoolDesk:
@@ -84,19 +77,21 @@ class PoolDesk:
         self._limits = limits
         self._avoid = avoid
         self._clock = clock
-        #: This worker's name as the lease's holder (with its process id, which operators
-        #: and the cluster test read in ``pool_pairing``).
-        self.name = f"pool-{os.getpid()}-{secrets.token_hex(4)}"
-        self._passes: asyncio.Task[None] | None = None
+        self._passes = LeasedPass(
+            "pool",
+            lambda: settings.pool_pass_seconds,
+            pool.take_lease,
+            self._pair,
+            clock,
+        )
+        #: This worker's name as the lease's holder.
+        self.name = self._passes.name
 
     async def start(self) -> None:
-        self._passes = asyncio.create_task(self._run(), name="pool passes")
+        await self._passes.start()
 
     async def stop(self) -> None:
-        if self._passes is not None:
-            self._passes.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._passes
+        await self._passes.stop()
 
     # ------------------------------------------------------------- requests
 
@@ -175,23 +170,13 @@ class PoolDesk:
 
     # ------------------------------------------------------------- pairing
 
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self._settings.pool_pass_seconds)
-            try:
-                await self.pass_once()
-            except Exception:  # a busy database: the next pass tries again
-                _log.exception("the pool's pass failed")
-
-    async def pass_once(self) -> list[str]:
-        """One pass if this worker holds the pairing lease: the tables it opened."""
+    async def _pair(self) -> list[str]:
+        """One pass, the pairing lease held: drop the silent, start what a dead worker
+        opened, pair everyone waiting; the tables opened."""
         now = self._clock()
-        seconds = _LEASE_PASSES * self._settings.pool_pass_seconds
-        if not await in_thread(self._pool.take_lease, self.name, now, seconds):
-            return []
         await in_thread(self._pool.drop_unseen, now - self._settings.pool_grace_seconds)
         for unstarted, host_id in await in_thread(self._pool.unstarted):
-            await self._start(unstarted, host_id)
+            await start_game(self._hub, unstarted, host_id)
         waiting = await in_thread(self._pool.waiting)
         avoid = await in_thread(self._avoid, [entry.user_id for entry in waiting])
         opened: list[str] = []
@@ -201,21 +186,12 @@ class PoolDesk:
             if table_id is not None:
                 opened.append(table_id)
                 seated.update(match.people)
-                await self._start(table_id, match.people[0])
+                await start_game(self._hub, table_id, match.people[0])
         left = [entry for entry in waiting if entry.user_id not in seated]
         await in_thread(self._pool.save_counts, self.name, _counts(left))
         if opened:
             self._hub.lobby.changed()
         return opened
-
-    async def _start(self, table_id: str, host_id: str) -> None:
-        """Start the game of a table the pool opened (its people are on their way)."""
-        try:
-            async with self._hub.using(table_id) as actor:
-                arriving = tuple(s.seat for s in actor.table.seats if s.user_id is not None)
-                await actor.call(partial(actor.start, host_id, arriving))
-        except (RequestError, StoreError):  # started meanwhile, or busy: the next pass sees
-            _log.exception("pool table %s could not be started", table_id)
 
 
 def checked_choices(

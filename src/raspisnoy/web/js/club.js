@@ -7,6 +7,7 @@ import { del, formatMoment, get, patch, post } from "./api.js";
 import { LANGUAGE_NAMES, LANGUAGES, formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { changeRules, chosenRules, optionsField, presetField } from "./lobby.js";
+import { clubTournaments } from "./tournament.js";
 import { closeDialog, copyText, esc, openDialog, pendingMarkup, toast } from "./ui.js";
 
 /** The link that joins the club of `code`. */
@@ -224,6 +225,7 @@ export function showClub(view, app, clubId) {
           await refresh();
         });
       }
+      clubTournaments(view, club);
     },
   );
 }

@@ -148,6 +148,7 @@ export function showLobby(view, app) {
           <a class="button friends-link" data-nav href="/?friends">${esc(t("web.friends.open"))}</a>
           <a class="button" data-nav href="/?clubs">${esc(t("web.club.title"))}</a>
           <a class="button puzzles-link" data-nav href="/?puzzles">${esc(t("web.puzzles.title"))}</a>
+          <a class="button" data-nav href="/?tournaments">${esc(t("web.tournament.title"))}</a>
         </nav>
         <section class="panel casino-link">
           <h2>${esc(t("web.casino.title"))}</h2>

@@ -8,6 +8,7 @@ import { accountMenu } from "./account.js";
 import { ApiError, get, patch } from "./api.js";
 import { showCasino } from "./casino.js";
 import { showClub, showClubInvite, showClubs } from "./club.js";
+import { showTournament, showTournaments } from "./tournament.js";
 import { showFriends } from "./friends.js";
 import {
   LANGUAGE_NAMES,
@@ -126,6 +127,12 @@ async function route() {
   if (params.has("puzzles")) {
     // Puzzles (puzzle.js): the next one, the daily one (=daily) or one by its id.
     app.screen = showPuzzles(view, app, params.get("puzzles"));
+    return;
+  }
+  if (params.has("tournament") || params.has("tournaments")) {
+    // Tournaments (tournament.js): a tournament's page, and the public (or a club's) list.
+    if (params.has("tournament")) app.screen = showTournament(view, app, params.get("tournament"));
+    else app.screen = showTournaments(view, app, params.get("tournaments"));
     return;
   }
   if (params.has("clubs") || params.has("club") || params.has("club_invite")) {

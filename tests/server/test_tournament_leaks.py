@@ -1,0 +1,99 @@
+"""Leak tests for tournaments: a club's tournament, its entrants, standings and tables are
+nothing to anyone outside the club, at every route, exactly as a tournament that does not
+exist (as the club's tables are); and a tournament's page, while a round is played, names
+no card, no seed and no score of a game not over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from leak_check import cards_in
+from server_helpers import Api, Server
+from test_clubs import account, new_club
+from test_tournaments import (
+    add_bots,
+    create,
+    seen,
+    start_now,
+    until_state,
+)
+from test_tournaments import (
+    tournament_server as tournament_server,
+)
+
+Message = dict[str, Any]
+
+
+def tournament_routes(tournament_id: str) -> list[tuple[str, str, Message | None]]:
+    """Every route that answers about one tournament."""
+    path = f"/api/tournaments/{tournament_id}"
+    return [
+        ("GET", path, None),
+        ("POST", f"{path}/register", None),
+        ("POST", f"{path}/unregister", None),
+        ("POST", f"{path}/bots", {"name": "Бот"}),
+        ("POST", f"{path}/start", None),
+        ("POST", f"{path}/pause", None),
+        ("POST", f"{path}/resume", None),
+        ("POST", f"{path}/end", None),
+        ("POST", f"{path}/withdraw/someone", None),
+    ]
+
+
+def test_a_club_tournament_is_nothing_to_anyone_outside_the_club(
+    tournament_server: Server,
+) -> None:
+    owner, member = account(tournament_server, "owner"), account(tournament_server, "member")
+    club = new_club(owner)
+    assert member.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    made = create(owner, club_id=club["id"], table_size=3, rounds=1)
+    assert member.post(f"/api/tournaments/{made['id']}/register").status_code == 200
+    add_bots(owner, made["id"], 2)
+    start_now(tournament_server, made["id"])
+    final = until_state(member, made["id"], "finished")
+    (table,) = final["round_list"][0]["tables"]
+    assert member.http.get(f"/api/games/{table['table_id']}/record").status_code == 200
+
+    outsider, guest = account(tournament_server, "outsider"), Api(tournament_server.base, "Гость")
+    anonymous = Api(tournament_server.base)
+    for caller in (outsider, guest, anonymous):
+        for (method, path, body), (_, nowhere, _) in zip(
+            tournament_routes(made["id"]), tournament_routes("no-such-thing"), strict=True
+        ):
+            answer = caller.http.request(method, path, json=body)
+            missing = caller.http.request(method, nowhere, json=body)
+            assert answer.status_code == missing.status_code, (path, answer.text)
+            assert answer.text == missing.text.replace("no-such-thing", made["id"]), path
+        listed = caller.http.get(f"/api/clubs/{club['id']}/tournaments")
+        missing = caller.http.get("/api/clubs/no-such-club/tournaments")
+        assert listed.status_code == missing.status_code == 404
+        assert listed.text == missing.text.replace("no-such-club", club["id"])
+        record = caller.http.get(f"/api/games/{table['table_id']}/record")
+        assert record.status_code == 404
+    public = httpx.get(f"{tournament_server.base}/api/tournaments").json()["tournaments"]
+    assert made["id"] not in {t["id"] for t in public}
+    lobby = httpx.get(f"{tournament_server.base}/api/tables").json()["tables"]
+    assert table["table_id"] not in {t["id"] for t in lobby}
+
+
+def test_the_page_tells_no_card_no_seed_and_no_game_not_over(tournament_server: Server) -> None:
+    director = Api(tournament_server.base, "Директор")
+    anna = Api(tournament_server.base, "Анна")
+    made = create(director, table_size=3, rounds=1, turn_seconds=120)
+    assert anna.post(f"/api/tournaments/{made['id']}/register").status_code == 200
+    add_bots(director, made["id"], 2)
+    start_now(tournament_server, made["id"])
+    page = until_state(anna, made["id"], "running")
+    while not page["round_list"]:
+        page = seen(anna, made["id"])
+    assert page["table_id"] is not None  # Anna's own table, where she is to play
+    for caller in (anna, director, Api(tournament_server.base)):
+        text = caller.http.get(f"/api/tournaments/{made['id']}").json()
+        assert cards_in(text) == set()
+        assert "seed" not in str(text) and text.get("table_id") in (None, page["table_id"])
+        (table,) = text["round_list"][0]["tables"]
+        assert table["status"] != "over"
+        assert all(seat["points"] is None for seat in table["seats"])
+        assert all(line["games"] == 0 for line in text["standings"])
+    assert director.post(f"/api/tournaments/{made['id']}/end").json()["state"] == "finished"

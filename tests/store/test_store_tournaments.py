@@ -1,0 +1,164 @@
+"""``TournamentStore``: a tournament and its entrants (a person once, never past the
+places or the start), a round paired once whatever happens, its tables opened with their
+seats (club tables in a club's event), results recorded once, and the runner's lease."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from store_helpers import people
+
+from raspisnoy.store import (
+    ClubStore,
+    NewTournament,
+    RegistrationError,
+    RoundTable,
+    SeatedTable,
+    Store,
+    TournamentStore,
+)
+
+
+def new_tournament(
+    store: Store, director_id: str, *, club_id: str | None = None, places: int = 8
+) -> str:
+    tournaments = TournamentStore(store)
+    row = tournaments.create(
+        NewTournament(
+            name="Пятничный турнир",
+            club_id=club_id,
+            director_id=director_id,
+            starts_at=time.time() + 60,
+            rules={"preset": "classic"},
+            table_size=3,
+            rounds=2,
+            turn_seconds=30,
+            scoring="duplicate",
+            fill="bots",
+            max_players=places,
+            rated=False,
+            bot_delay_ms=0,
+            seed="event-seed",
+        )
+    )
+    return row.id
+
+
+HOW = RoundTable(
+    rules={"preset": "classic"},
+    turn_seconds=30,
+    bot_delay_ms=0,
+    stand_in="random",
+    seed="event-seed/round 1",
+    rated=False,
+    public=False,
+)
+
+
+def test_a_tournament_is_stored_with_its_options(store: Store) -> None:
+    (director,) = people(store, "Director")
+    tournaments = TournamentStore(store)
+    tournament_id = new_tournament(store, director.id)
+    row = tournaments.get(tournament_id)
+    assert (row.state, row.current_round, row.director_name) == ("registering", 0, "Director")
+    assert (row.options.table_size, row.options.rounds, row.options.scoring) == (3, 2, "duplicate")
+    assert [t.id for t in tournaments.listing(None)] == [tournament_id]
+    assert tournaments.due(time.time()) == []  # not started yet
+    assert [t.id for t in tournaments.due(time.time() + 61)] == [tournament_id]
+
+
+def test_a_person_registers_once_and_never_past_the_places_or_the_start(store: Store) -> None:
+    director, anna, boris = people(store, "Director", "Anna", "Boris")
+    tournaments = TournamentStore(store)
+    tournament_id = new_tournament(store, director.id, places=2)
+    now = time.time()
+    tournaments.register(tournament_id, user_id=anna.id, bot=None, name="", now=now)
+    with pytest.raises(RegistrationError) as twice:
+        tournaments.register(tournament_id, user_id=anna.id, bot=None, name="", now=now)
+    assert twice.value.reason == "twice"
+    tournaments.register(tournament_id, user_id=None, bot="random", name="Бот 1", now=now + 1)
+    with pytest.raises(RegistrationError) as full:
+        tournaments.register(tournament_id, user_id=boris.id, bot=None, name="", now=now)
+    assert full.value.reason == "full"
+    entries = tournaments.entries(tournament_id)
+    assert [(e.name, e.bot) for e in entries] == [("Anna", None), ("Бот 1", "random")]
+    assert tournaments.counts([tournament_id]) == {tournament_id: 2}
+    assert tournaments.unregister(tournament_id, anna.id)
+    assert not tournaments.unregister(tournament_id, anna.id)
+    assert tournaments.set_state(tournament_id, "running", {"registering"})
+    assert not tournaments.set_state(tournament_id, "running", {"registering"})
+    with pytest.raises(RegistrationError) as closed:
+        tournaments.register(tournament_id, user_id=boris.id, bot=None, name="", now=now)
+    assert closed.value.reason == "closed"
+    with pytest.raises(RegistrationError):
+        tournaments.unregister(tournament_id, anna.id)
+    assert [e.name for e in tournaments.entries(tournament_id)] == ["Бот 1"]
+
+
+def test_a_round_is_paired_once_with_its_tables_in_the_club(store: Store) -> None:
+    director, anna, boris = people(store, "Director", "Anna", "Boris")
+    club = ClubStore(store).create(
+        owner_id=director.id,
+        name="Клуб",
+        description="",
+        language="ru",
+        rules={"preset": "classic"},
+        private=True,
+    )
+    tournaments = TournamentStore(store)
+    tournament_id = new_tournament(store, director.id, club_id=club.id)
+    table = SeatedTable(("a", "b", None), {0: anna.id, 1: boris.id}, ("random",) * 3)
+    now = time.time()
+    assert tournaments.pair_round(tournament_id, 1, [], HOW, [table], now) is None  # not running
+    tournaments.set_state(tournament_id, "running", {"registering"})
+    assert tournaments.pair_round(tournament_id, 2, [], HOW, [table], now) is None  # not next
+    table_ids = tournaments.pair_round(tournament_id, 1, ["c"], HOW, [table, table], now)
+    assert table_ids is not None and len(table_ids) == 2
+    assert tournaments.pair_round(tournament_id, 1, [], HOW, [table], now) is None  # twice
+    assert tournaments.get(tournament_id).current_round == 1
+    (paired,) = tournaments.rounds(tournament_id)
+    assert (paired.number, paired.seed, paired.byes, paired.finished_at) == (
+        1,
+        HOW.seed,
+        ("c",),
+        None,
+    )
+    rows = tournaments.tables(tournament_id, 1)
+    assert [(r.table_id, r.position, r.entries, r.status) for r in rows] == [
+        (table_ids[0], 0, ("a", "b", None), "open"),
+        (table_ids[1], 1, ("a", "b", None), "open"),
+    ]
+    game = store.get_table(table_ids[0])
+    assert [s.user_id for s in game.seats] == [anna.id, boris.id, None]
+    assert (game.seed, game.public, game.host_id) == (HOW.seed, False, director.id)
+    assert ClubStore(store).table_place(table_ids[0], None)[0] == club.id
+    assert tournaments.tournament_of_table(table_ids[1]) == tournament_id
+    assert tournaments.tournament_of_table("elsewhere") is None
+
+
+def test_a_result_is_recorded_once_and_a_round_ended_once(store: Store) -> None:
+    director, anna = people(store, "Director", "Anna")
+    tournaments = TournamentStore(store)
+    tournament_id = new_tournament(store, director.id)
+    tournaments.set_state(tournament_id, "running", {"registering"})
+    table = SeatedTable(("a", None, None), {0: anna.id}, ("random",) * 3)
+    (table_id,) = tournaments.pair_round(tournament_id, 1, [], HOW, [table], time.time()) or []
+    assert tournaments.record_result(table_id, {"deals": [1]})
+    assert not tournaments.record_result(table_id, {"deals": [2]})
+    (row,) = tournaments.tables(tournament_id)
+    assert row.result == {"deals": [1]}
+    assert tournaments.end_round(tournament_id, 1, 5.0)
+    assert not tournaments.end_round(tournament_id, 1, 6.0)
+    assert tournaments.rounds(tournament_id)[0].finished_at == 5.0
+    assert tournaments.withdraw(tournament_id, ["nobody"]) == 0
+    assert tournaments.set_state(tournament_id, "finished", {"running"}, now=9.0)
+    assert tournaments.get(tournament_id).finished_at == 9.0
+
+
+def test_one_worker_holds_the_runners_lease(store: Store) -> None:
+    tournaments = TournamentStore(store)
+    assert tournaments.take_lease("one", 100.0, 5.0)
+    assert not tournaments.take_lease("two", 101.0, 5.0)
+    assert tournaments.take_lease("one", 102.0, 5.0)  # renewed
+    assert tournaments.take_lease("two", 108.0, 5.0)  # expired: taken over
