@@ -34,6 +34,7 @@ __all__ = [
     "LazyGroup",
     "PlainRuntimeParam",
     "coerce_plain_values",
+    "escape_markup",
     "fail",
     "guarded",
     "help_without_command",
@@ -87,6 +88,15 @@ def guarded(action: Callable[[], _T]) -> _T:
         fail(f"{error.filename}: {error.strerror}")
     except UnicodeDecodeError:
         fail("the input is not UTF-8 text")
+
+
+def escape_markup(text: str) -> str:
+    """``text`` shown by Rich as itself, never read as markup. Rich is imported only by
+    the commands that print with it, so their ``--json`` forms (a public contract, read by
+    scripts) start without it."""
+    from rich.markup import escape
+
+    return escape(text)
 
 
 def print_json(data: Any) -> None:
