@@ -7,56 +7,125 @@ never from core's other modules (tests/test_layers.py enforces it). The rules ar
 described in docs/rules.md, records in docs/record.md.
 
 Pure: no I/O, no global random, nothing imported from outside the standard library.
+
+The names are imported from their modules when first used (PEP 562), so a command that
+needs only the rules catalogue (``raspisnoy rules list``) loads neither the game nor
+records: ``_MODULES`` says where each name lives.
 """
 
-from raspisnoy.core.actions import (
-    CONTROL_KINDS,
-    Action,
-    Bid,
-    ControlRound,
-    JokerMode,
-    Play,
-    parse_action,
-)
-from raspisnoy.core.bidding import forbidden_bid, zero_bid_banned
-from raspisnoy.core.cards import RANK_NAMES, Card, Suit
-from raspisnoy.core.errors import (
-    IllegalActionError,
-    InvalidInputError,
-    NotYourTurnError,
-    RaspisnoyError,
-)
-from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
-from raspisnoy.core.game import Game, player_names
-from raspisnoy.core.kinds import RoundKind
-from raspisnoy.core.plan import RoundSpec, check_players, round_plan
-from raspisnoy.core.record import (
-    RECORD_FORMAT,
-    Record,
-    RecordRound,
-    dumps_record,
-    game_to_record,
-    loads_record,
-    parse_record,
-    record_to_json,
-    replay,
-    replay_report,
-)
-from raspisnoy.core.rules import (
-    DEFAULT_PRESET,
-    PRESET_DESCRIPTIONS,
-    PRESETS,
-    OptionInfo,
-    Rules,
-    deck_cards,
-    max_cards,
-    option_info,
-    parse_option_value,
-    resolve_rules,
-)
-from raspisnoy.core.scoring import leaders, round_points
-from raspisnoy.core.tricks import trick_winner
-from raspisnoy.core.view import OwnView, View
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from raspisnoy.core.actions import (
+        CONTROL_KINDS,
+        Action,
+        Bid,
+        ControlRound,
+        JokerMode,
+        Play,
+        parse_action,
+    )
+    from raspisnoy.core.bidding import forbidden_bid, zero_bid_banned
+    from raspisnoy.core.cards import RANK_NAMES, Card, Suit
+    from raspisnoy.core.errors import (
+        IllegalActionError,
+        InvalidInputError,
+        NotYourTurnError,
+        RaspisnoyError,
+    )
+    from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
+    from raspisnoy.core.game import Game, player_names
+    from raspisnoy.core.kinds import RoundKind
+    from raspisnoy.core.plan import RoundSpec, check_players, round_plan
+    from raspisnoy.core.record import (
+        RECORD_FORMAT,
+        Record,
+        RecordRound,
+        dumps_record,
+        game_to_record,
+        loads_record,
+        parse_record,
+        record_to_json,
+        replay,
+        replay_report,
+    )
+    from raspisnoy.core.rules import (
+        DEFAULT_PRESET,
+        PRESET_DESCRIPTIONS,
+        PRESETS,
+        OptionInfo,
+        Rules,
+        deck_cards,
+        max_cards,
+        option_info,
+        parse_option_value,
+        resolve_rules,
+    )
+    from raspisnoy.core.scoring import leaders, round_points
+    from raspisnoy.core.tricks import trick_winner
+    from raspisnoy.core.view import OwnView, View
+
+#: Core's modules and the public names each defines.
+_MODULES: dict[str, tuple[str, ...]] = {
+    "actions": (
+        "CONTROL_KINDS",
+        "Action",
+        "Bid",
+        "ControlRound",
+        "JokerMode",
+        "Play",
+        "parse_action",
+    ),
+    "bidding": ("forbidden_bid", "zero_bid_banned"),
+    "cards": ("RANK_NAMES", "Card", "Suit"),
+    "errors": ("IllegalActionError", "InvalidInputError", "NotYourTurnError", "RaspisnoyError"),
+    "events": ("Deal", "Event", "Phase", "RoundResult", "Trick"),
+    "game": ("Game", "player_names"),
+    "kinds": ("RoundKind",),
+    "plan": ("RoundSpec", "check_players", "round_plan"),
+    "record": (
+        "RECORD_FORMAT",
+        "Record",
+        "RecordRound",
+        "dumps_record",
+        "game_to_record",
+        "loads_record",
+        "parse_record",
+        "record_to_json",
+        "replay",
+        "replay_report",
+    ),
+    "rules": (
+        "DEFAULT_PRESET",
+        "PRESET_DESCRIPTIONS",
+        "PRESETS",
+        "OptionInfo",
+        "Rules",
+        "deck_cards",
+        "max_cards",
+        "option_info",
+        "parse_option_value",
+        "resolve_rules",
+    ),
+    "scoring": ("leaders", "round_points"),
+    "tricks": ("trick_winner",),
+    "view": ("OwnView", "View"),
+}
+_MODULE_OF = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use (and kept here after)."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CONTROL_KINDS",
