@@ -7,8 +7,8 @@ the finished child (``os.wait4``), so neither the benchmark's own work nor the m
 other load counts as wall time would. The reference rows show what a command cannot go
 below: the interpreter alone, the command line's libraries (Typer, Rich) imported alone,
 an empty Typer command, and the rules (``raspisnoy.core``) imported alone. Targets (issue
-26, item 7): ``rules list``, ``schedule``, ``replay``, ``score`` and ``casino hand`` under
-150 ms of CPU and 40 MB.
+26, item 7): ``rules list``, ``schedule``, ``replay``, ``score`` (a sheet checked, ``--sheet
+FILE --json``) and ``casino hand`` under 150 ms of CPU and 40 MB.
 
     .venv/bin/python benchmarks/cli_start.py [--repeats 5] [--json out.json]
     .venv/bin/python benchmarks/cli_start.py --source /tmp/main/src   # another tree's code
@@ -100,6 +100,7 @@ def cases(sheet: Path) -> list[Case]:
 
     helps = ["rules", "schedule", "replay", "score", "casino", "serve", "play", "review"]
     helps += ["arena", "backfill-results"]
+    checked = ("--sheet", str(sheet))
     return [
         Case("python -c pass", ("-c", "pass")),
         Case("import typer", ("-c", "import typer")),
@@ -114,7 +115,8 @@ def cases(sheet: Path) -> list[Case]:
         command("rules show raspisnoy.com", "rules", "show", "raspisnoy.com"),
         command("schedule --players 4", "schedule", "--players", "4", targeted=True),
         command("replay record-example.json", "replay", str(RECORD), targeted=True),
-        command("score --sheet sheet.json", "score", "--sheet", str(sheet), targeted=True),
+        command("score --sheet sheet.json --json", "score", *checked, "--json", targeted=True),
+        command("score --sheet sheet.json", "score", *checked),
         command("casino hand AS KS QS JS 10S", "casino", "hand", *HAND, targeted=True),
         command("casino compare", "casino", "compare", "AS AH KD 8C 9S", "KS QS JD 3C 2H"),
     ]
