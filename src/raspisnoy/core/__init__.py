@@ -10,7 +10,7 @@ Pure: no I/O, no global random, nothing imported from outside the standard libra
 
 The names are imported from their modules when first used (PEP 562), so a command that
 needs only the rules catalogue (``raspisnoy rules list``) loads neither the game nor
-records: ``_MODULES`` says where each name lives.
+records.
 """
 
 from __future__ import annotations
@@ -68,63 +68,36 @@ if TYPE_CHECKING:
     from raspisnoy.core.tricks import trick_winner
     from raspisnoy.core.view import OwnView, View
 
-#: Core's modules and the public names each defines.
-_MODULES: dict[str, tuple[str, ...]] = {
-    "actions": (
-        "CONTROL_KINDS",
-        "Action",
-        "Bid",
-        "ControlRound",
-        "JokerMode",
-        "Play",
-        "parse_action",
-    ),
-    "bidding": ("forbidden_bid", "zero_bid_banned"),
-    "cards": ("RANK_NAMES", "Card", "Suit"),
-    "errors": ("IllegalActionError", "InvalidInputError", "NotYourTurnError", "RaspisnoyError"),
-    "events": ("Deal", "Event", "Phase", "RoundResult", "Trick"),
-    "game": ("Game", "player_names"),
-    "kinds": ("RoundKind",),
-    "plan": ("RoundSpec", "check_players", "round_plan"),
-    "record": (
-        "RECORD_FORMAT",
-        "Record",
-        "RecordRound",
-        "dumps_record",
-        "game_to_record",
-        "loads_record",
-        "parse_record",
-        "record_to_json",
-        "replay",
-        "replay_report",
-    ),
-    "rules": (
-        "DEFAULT_PRESET",
-        "PRESET_DESCRIPTIONS",
-        "PRESETS",
-        "OptionInfo",
-        "Rules",
-        "deck_cards",
-        "max_cards",
-        "option_info",
-        "parse_option_value",
-        "resolve_rules",
-    ),
-    "scoring": ("leaders", "round_points"),
-    "tricks": ("trick_winner",),
-    "view": ("OwnView", "View"),
-}
-_MODULE_OF = {name: module for module, names in _MODULES.items() for name in names}
+#: Core's modules, each after those it imports: a name is looked up in them in this
+#: order, so the first that has it is the one that defines it, and a command imports the
+#: rules' foundations and stops at the module it needs.
+_MODULES = (
+    "errors",
+    "cards",
+    "kinds",
+    "rules",
+    "plan",
+    "actions",
+    "bidding",
+    "events",
+    "tricks",
+    "scoring",
+    "view",
+    "game",
+    "record",
+)
 
 
 def __getattr__(name: str) -> Any:
     """A public name, imported from its module on first use (and kept here after)."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    if name in __all__:
+        for module_name in _MODULES:
+            module = import_module(f"{__name__}.{module_name}")
+            if hasattr(module, name):
+                value = getattr(module, name)
+                globals()[name] = value
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
