@@ -7,14 +7,21 @@ the finished child (``os.wait4``), so neither the benchmark's own work nor the m
 other load counts as wall time would. The reference rows show what a command cannot go
 below: the interpreter alone, the command line's libraries (Typer, Rich) imported alone,
 an empty Typer command, and the rules (``raspisnoy.core``) imported alone. Targets (issue
-26, item 7): ``rules list``, ``schedule``, ``replay``, ``score`` and ``casino hand`` under
-150 ms of CPU and 40 MB.
+26, item 7): ``rules list``, ``schedule``, ``replay``, ``score`` (a sheet checked, ``--sheet
+FILE --json``) and ``casino hand`` under 150 ms of CPU and 40 MB.
 
     .venv/bin/python benchmarks/cli_start.py [--repeats 5] [--json out.json]
     .venv/bin/python benchmarks/cli_start.py --source /tmp/main/src   # another tree's code
 
 ``--source`` runs the command from another checkout's ``src`` (put first on
 ``PYTHONPATH``), to measure a branch before and after in the same way.
+
+CPU time grows with the machine's load (other processes share its caches and cores):
+``python -c pass`` takes 10 ms on a quiet machine and 20 at a load average of 15.
+``--instructions`` also counts, once, the instructions of the bare interpreter and of
+every targeted start, with Valgrind's callgrind, which no load changes (slow: about 50
+times a start). On the machine of issue 26, a start executes about 4 million
+instructions per millisecond of CPU when it is quiet.
 
 Every start is measured with compiled bytecode, as an installed package starts (its
 wheel's ``.pyc`` files) and as a checkout does from its second start on: the children
@@ -29,6 +36,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -75,6 +84,8 @@ class Start:
     cpu: float
     rss: float
     status: int
+    #: Millions of instructions of one start (``--instructions``), else None.
+    instructions: float | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -83,6 +94,7 @@ class Start:
             "cpu_ms": round(self.cpu * 1000, 1),
             "max_rss_mb": round(self.rss, 1),
             "exit_status": self.status,
+            "instructions_millions": self.instructions,
             "targeted": self.case.targeted,
             "meets_target": self.meets_target if self.case.targeted else None,
         }
@@ -100,6 +112,7 @@ def cases(sheet: Path) -> list[Case]:
 
     helps = ["rules", "schedule", "replay", "score", "casino", "serve", "play", "review"]
     helps += ["arena", "backfill-results"]
+    checked = ("--sheet", str(sheet))
     return [
         Case("python -c pass", ("-c", "pass")),
         Case("import typer", ("-c", "import typer")),
@@ -114,24 +127,18 @@ def cases(sheet: Path) -> list[Case]:
         command("rules show raspisnoy.com", "rules", "show", "raspisnoy.com"),
         command("schedule --players 4", "schedule", "--players", "4", targeted=True),
         command("replay record-example.json", "replay", str(RECORD), targeted=True),
-        command("score --sheet sheet.json", "score", "--sheet", str(sheet), targeted=True),
+        command("score --sheet sheet.json --json", "score", *checked, "--json", targeted=True),
+        command("score --sheet sheet.json", "score", *checked),
         command("casino hand AS KS QS JS 10S", "casino", "hand", *HAND, targeted=True),
         command("casino compare", "casino", "compare", "AS AH KD 8C 9S", "KS QS JD 3C 2H"),
     ]
 
 
-def measure(case: Case, repeats: int, env: dict[str, str]) -> Start:
+def measure(case: Case, repeats: int, env: dict[str, str], *, count: bool = False) -> Start:
     """Run ``case`` ``repeats`` times in fresh interpreters, after one unmeasured run
-    (which writes the bytecode of what it imports); the medians."""
-    subprocess.run(
-        [sys.executable, *case.argv],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        cwd=ROOT,
-        check=False,
-    )
+    (which writes the bytecode of what it imports); the medians, and with ``count`` the
+    instructions of one more run."""
+    run_once([sys.executable, *case.argv], env)
     cpus: list[float] = []
     rsss: list[float] = []
     status = 0
@@ -148,7 +155,35 @@ def measure(case: Case, repeats: int, env: dict[str, str]) -> Start:
         process.returncode = status = os.waitstatus_to_exitcode(wait_status)
         cpus.append(usage.ru_utime + usage.ru_stime)
         rsss.append(usage.ru_maxrss / 1024)  # kB on Linux
-    return Start(case, statistics.median(cpus), statistics.median(rsss), status)
+    counted = instructions(case, env) if count else None
+    return Start(case, statistics.median(cpus), statistics.median(rsss), status, counted)
+
+
+def instructions(case: Case, env: dict[str, str]) -> float | None:
+    """Millions of instructions one start of ``case`` executes, counted by Valgrind's
+    callgrind (None where Valgrind is not installed)."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    callgrind = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    found = re.search(r"Collected : (\d+)", run_once([*callgrind, sys.executable, *case.argv], env))
+    return None if found is None else round(int(found.group(1)) / 1e6, 1)
+
+
+def run_once(argv: list[str], env: dict[str, str]) -> str:
+    """Run ``argv`` from the checkout with no input, its output dropped; its standard
+    error (where callgrind writes its count)."""
+    done = subprocess.run(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
+    )
+    return done.stderr
 
 
 def main() -> None:
@@ -156,6 +191,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--source", type=Path, help="another checkout's src to run")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the instructions of python -c pass and of the targeted starts (Valgrind)",
+    )
     args = parser.parse_args()
     env = {**os.environ, "LANG": "en_US.UTF-8", "LC_ALL": "", "COLUMNS": "100"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -165,7 +205,11 @@ def main() -> None:
         env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "bytecode")
         sheet = Path(folder) / "sheet.json"
         write_sheet(Sheet(resolve_rules("raspisnoy.com"), ("Anna", "Boris", "Vera")), sheet)
-        starts = [measure(case, args.repeats, env) for case in cases(sheet)]
+        every = cases(sheet)
+        counted = (
+            {every[0], *(case for case in every if case.targeted)} if args.instructions else set()
+        )
+        starts = [measure(case, args.repeats, env, count=case in counted) for case in every]
     print_starts(starts)
     if args.json is not None:
         figures = {
@@ -180,15 +224,20 @@ def main() -> None:
 
 
 def print_starts(starts: list[Start]) -> None:
-    """The table: CPU and memory of each start, and how far above the bare interpreter."""
+    """The table: CPU and memory of each start, how far above the bare interpreter, and
+    the instructions counted."""
     base = starts[0]
-    print(f"{'start':<34} {'CPU ms':>8} {'+ python':>9} {'max RSS MB':>11} {'target':>7}")
+    print(
+        f"{'start':<34} {'CPU ms':>8} {'+ python':>9} {'max RSS MB':>11} {'target':>7}"
+        f" {'M instr':>8}"
+    )
     for start in starts:
         target = ("yes" if start.meets_target else "NO") if start.case.targeted else ""
         failed = "" if start.status == 0 else f"  (exit {start.status})"
+        counted = "" if start.instructions is None else f"{start.instructions:.0f}"
         print(
             f"{start.case.name:<34} {start.cpu * 1000:8.1f} {(start.cpu - base.cpu) * 1000:+9.1f}"
-            f" {start.rss:11.1f} {target:>7}{failed}"
+            f" {start.rss:11.1f} {target:>7} {counted:>8}{failed}"
         )
     print(f"load average: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
 

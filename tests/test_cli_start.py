@@ -40,6 +40,18 @@ with open(os.environ["MODULES_OUT"], "w") as out:
 """
 #: What no command that only reads rules, records, sheets or cards may load.
 HEAVY = ("raspisnoy.server", "raspisnoy.store", "sqlalchemy", "numba", "numpy", "fastapi")
+#: What the fast commands need none of, though a library on their path would load it: Typer
+#: reads every parameter through Pydantic (``cli_support.PlainRuntimeParam`` reads plain
+#: values without it), and Pydantic looks for its plugins with ``importlib.metadata``;
+#: Babel counts plurals (``raspisnoy.i18n``), which these commands never print.
+AVOIDABLE = ("pydantic", "pydantic_core", "annotated_types", "importlib.metadata", "babel")
+#: The commands of issue 26's start figure (``benchmarks/cli_start.py``), but ``score``.
+FAST_COMMANDS = [
+    ("rules", "list"),
+    ("schedule", "--players", "4"),
+    ("replay", str(RECORD)),
+    ("casino", "hand", "AS", "KS", "QS", "JS", "10S"),
+]
 #: Every command's module, which ``--help`` must not import.
 COMMAND_MODULES = (
     *(lazy.target.partition(":")[0] for lazy in _Commands.lazy.values()),
@@ -95,6 +107,28 @@ def test_a_command_on_the_rules_loads_no_server_database_or_compiler(
 
 def test_scoring_a_sheet_loads_no_server_database_or_compiler(tmp_path: Path, sheet: Path) -> None:
     assert loaded(imported_by(tmp_path, "score", "--sheet", str(sheet)), HEAVY) == []
+
+
+@pytest.mark.parametrize("args", [*FAST_COMMANDS, ("--version",), ("rules", "list", "--json")])
+def test_a_fast_command_loads_neither_pydantic_nor_babel(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    assert loaded(imported_by(tmp_path, *args), AVOIDABLE) == []
+
+
+def test_checking_a_sheet_loads_neither_pydantic_babel_nor_rich(
+    tmp_path: Path, sheet: Path
+) -> None:
+    """``score --sheet FILE --json``: Rich draws the interactive sheet, not the JSON."""
+    modules = imported_by(tmp_path, "score", "--sheet", str(sheet), "--json")
+    assert loaded(modules, (*AVOIDABLE, "rich")) == []
+
+
+def test_the_rules_catalogue_loads_neither_the_game_nor_records(tmp_path: Path) -> None:
+    """``raspisnoy.core`` imports a name's module when it is first used."""
+    modules = imported_by(tmp_path, "rules", "list")
+    assert loaded(modules, ("raspisnoy.core.game", "raspisnoy.core.record")) == []
+    assert loaded(modules, ("raspisnoy.core.rules",)) == ["raspisnoy.core.rules"]
 
 
 def test_a_casino_hand_loads_neither_the_advisor_nor_the_terminal_game(tmp_path: Path) -> None:

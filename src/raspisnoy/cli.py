@@ -15,7 +15,12 @@ from typing import Annotated, ClassVar
 import typer
 
 from raspisnoy import __version__
-from raspisnoy.cli_support import LazyCommand, LazyGroup, help_without_command
+from raspisnoy.cli_support import (
+    LazyCommand,
+    LazyGroup,
+    coerce_plain_values,
+    help_without_command,
+)
 
 
 class _Commands(LazyGroup):
@@ -84,6 +89,9 @@ class _Commands(LazyGroup):
         ),
     }
 
+
+# Typer reads every parameter through Pydantic, which costs a command more than its work.
+coerce_plain_values()
 
 app = typer.Typer(
     name="raspisnoy",

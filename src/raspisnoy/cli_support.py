@@ -1,6 +1,6 @@
 """What every ``raspisnoy`` subcommand shares: the one-line error convention, JSON output,
-rules from ``--rules``/``--set``, and command groups whose commands are imported only when
-one runs (``LazyGroup``).
+rules from ``--rules``/``--set``, command groups whose commands are imported only when
+one runs (``LazyGroup``), and parameters read without Pydantic (``coerce_plain_values``).
 
 Every expected failure ends with one line ``error: ...`` on standard error and exit
 status 1; nothing else is printed then, and never a traceback.
@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NoReturn, TypeVar, get_args, get_origin
 
 import typer
 import typer.core
 import typer.main
+from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
+from typer._param_types import coerce_cli_path
 
 if TYPE_CHECKING:
     from raspisnoy.core import Rules
@@ -28,6 +32,9 @@ __all__ = [
     "DatabaseUrl",
     "LazyCommand",
     "LazyGroup",
+    "PlainRuntimeParam",
+    "coerce_plain_values",
+    "escape_markup",
     "fail",
     "guarded",
     "help_without_command",
@@ -81,6 +88,15 @@ def guarded(action: Callable[[], _T]) -> _T:
         fail(f"{error.filename}: {error.strerror}")
     except UnicodeDecodeError:
         fail("the input is not UTF-8 text")
+
+
+def escape_markup(text: str) -> str:
+    """``text`` shown by Rich as itself, never read as markup. Rich is imported only by
+    the commands that print with it, so their ``--json`` forms (a public contract, read by
+    scripts) start without it."""
+    from rich.markup import escape
+
+    return escape(text)
 
 
 def print_json(data: Any) -> None:
@@ -157,3 +173,92 @@ class LazyGroup(typer.core.TyperGroup):
         if args and isinstance(self.commands.get(args[0]), _Unloaded):
             self.commands[args[0]] = self.lazy[args[0]].load(args[0])
         return super().resolve_command(ctx, args)
+
+
+#: A whole number written as Python writes it (no sign but ``-``, no leading zero, no
+#: ``_``, at most 18 digits): Pydantic reads it as ``int`` does.
+_PLAIN_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
+#: What ``PlainRuntimeParam`` returns for a value it leaves to Typer's own coercion.
+_TYPERS = object()
+
+
+@dataclass(frozen=True)
+class PlainRuntimeParam(RuntimeParam):
+    """Typer's coercion of one parameter's value, without Pydantic where Pydantic would
+    change nothing.
+
+    Typer (0.29) reads every parameter's value through a Pydantic ``TypeAdapter``, even
+    the help option's (built when the command runs, whatever the command line holds);
+    importing Pydantic for it costs a command more CPU than importing Typer itself
+    (docs/architecture.md has the figures). The values the commands get are
+    plain: a flag's ``bool``, a ``str``, a whole number, a path, a list of these. This
+    returns them as Typer's coercion does and hands every other value, and every value
+    its checks refuse, to Typer's own coercion, so unusual types and every error message
+    are Typer's (``tests/test_cli_plain_values.py`` checks both against Typer's coercion
+    with generated values)."""
+
+    descriptor: TypeDescriptor
+
+    @cached_property
+    def _typers(self) -> RuntimeParam:
+        """Typer's own coercion, built (with Pydantic) only for a value that needs it."""
+        return build_runtime_param(self.descriptor)
+
+    # Typed loosely: the Click classes Typer passes are its own (vendored, not public).
+    def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+        plain = self._plain(value, param, ctx)
+        if plain is _TYPERS:
+            return self._typers._coerce_value(value, param=param, ctx=ctx)
+        return plain
+
+    def _plain(self, value: Any, param: Any, ctx: Any) -> Any:
+        """``value`` coerced to the annotation, or ``_TYPERS``."""
+        if self.parameter_info.parser is not None:
+            return _TYPERS
+        annotation: Any = self.annotation
+        if get_origin(annotation) is list:
+            (item_type,) = get_args(annotation)
+            if not isinstance(value, (list, tuple)):
+                return _TYPERS
+            items = [self._plain_item(item_type, item, param, ctx) for item in value]
+            return _TYPERS if _TYPERS in items else items
+        return self._plain_item(annotation, value, param, ctx)
+
+    def _plain_item(self, annotation: Any, value: Any, param: Any, ctx: Any) -> Any:
+        """One value of type ``annotation``: unchanged if it has that type already, a
+        plain whole number read, a path checked by Typer; else ``_TYPERS``."""
+        info = self.parameter_info
+        if annotation in (bool, str) and type(value) is annotation:
+            return value
+        if annotation is int and info.min is None and info.max is None:
+            if type(value) is int:
+                return value
+            if type(value) is str and _PLAIN_INT.fullmatch(value):
+                return int(value)
+        if annotation is Path and info.path_type is None and type(value) is str:
+            try:  # Typer's own checks (exists, readable…), given the path made as Pydantic does
+                return coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+            except (typer.BadParameter, ValueError):  # ValueError: a NUL in the path
+                return _TYPERS  # Typer's coercion words the refusal (with the path as typed)
+        return _TYPERS
+
+
+def _plain_runtime_param(self: typer.core._TyperParameter) -> RuntimeParam:
+    """``_TyperParameter.get_runtime_param`` with ``PlainRuntimeParam`` (Typer's own for a
+    file parameter, which Typer opens without Pydantic)."""
+    if self._runtime_param is None:
+        descriptor = self.type_descriptor
+        self._runtime_param = (
+            build_runtime_param(descriptor)
+            if descriptor.file_annotation is not None
+            else PlainRuntimeParam(descriptor.parameter_info, descriptor.annotation, descriptor)
+        )
+    return self._runtime_param
+
+
+def coerce_plain_values() -> None:
+    """Make every Typer parameter of this process read its plain values without Pydantic
+    (``PlainRuntimeParam``): ``raspisnoy``'s entry point calls it before it builds the
+    command line. Typer has no setting for it: this replaces the one method through which
+    Typer builds a parameter's coercion on first use (``get_runtime_param``)."""
+    typer.core._TyperParameter.get_runtime_param = _plain_runtime_param  # type: ignore[method-assign]

@@ -25,6 +25,10 @@ from raspisnoy.server.deps import Services
 from raspisnoy.store import Store
 
 Message = dict[str, Any]
+#: Seconds a test's HTTP call may take: a log-in or a new account hashes a password with
+#: argon2 (64 MiB), which takes seconds on a loaded machine (httpx's default of 5 s failed
+#: at a load average of 24). Every client of the tests' servers waits this long.
+HTTP_SECONDS = 60
 #: The servers' secret in tests (given, so no key file is made in the working folder).
 TEST_SECRET = "test-secret-" + "k" * 32
 #: Limits for tests that play whole games at full speed from one client.
@@ -86,7 +90,7 @@ class Api:
 
     def __init__(self, base: str, nickname: str | None = None) -> None:
         self.base = base
-        self.http = httpx.Client(base_url=base, timeout=10)
+        self.http = httpx.Client(base_url=base, timeout=HTTP_SECONDS)
         self.token: str | None = None
         self.user: Message = {}
         if nickname is not None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from server_helpers import FAST, Api, Server, game_over, play_until
+from server_helpers import FAST, HTTP_SECONDS, Api, Server, game_over, play_until
 
 from raspisnoy.server.config import ServerSettings
 
@@ -28,16 +28,11 @@ def register(
     return client
 
 
-#: Seconds a log-in may take: each checks a password with argon2 (64 MiB), which takes
-#: seconds on a loaded machine (httpx's default of 5 s failed at a load average of 24).
-LOG_IN_SECONDS = 60
-
-
 def log_in(server: Server, username: str, password: str = PASSWORD) -> httpx.Response:
     return httpx.post(
         f"{server.base}/api/login",
         json={"username": username, "password": password},
-        timeout=LOG_IN_SECONDS,
+        timeout=HTTP_SECONDS,
     )
 
 
@@ -184,6 +179,7 @@ def test_cross_site_writes_are_refused(server: Server) -> None:
         f"{server.base}/api/login",
         json={"username": "Careful", "password": PASSWORD},
         headers={"origin": server.base},
+        timeout=HTTP_SECONDS,
     )
     assert own.status_code == 200
     cookie = own.headers["set-cookie"].lower()

@@ -15,31 +15,19 @@ from typing import Any
 import httpx
 import pytest
 from leak_check import check_rest, states_of
-from server_helpers import FAST, Api, Message, Player, Server
-from test_accounts import PASSWORD, register
+from server_helpers import FAST, HTTP_SECONDS, Api, Message, Player, Server
+from test_accounts import log_in, register
 from test_protocol import close_of
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.routes import moderation
 
 _names = itertools.count(1)
-#: How long a call may take here: a log-in hashes with argon2, slow on a loaded machine.
-TIMEOUT = 60
-
-
-def log_in(server: Server, username: str) -> httpx.Response:
-    return httpx.post(
-        f"{server.base}/api/login",
-        json={"username": username, "password": PASSWORD},
-        timeout=TIMEOUT,
-    )
 
 
 def account(server: Server, stem: str) -> Api:
     """A new registered account (user names are unique in the shared server)."""
-    client = Api(server.base)
-    client.http.timeout = httpx.Timeout(TIMEOUT)
-    return register(server, f"{stem}{next(_names)}", api=client)
+    return register(server, f"{stem}{next(_names)}")
 
 
 def moderator(server: Server) -> Api:
@@ -136,7 +124,8 @@ def moderators_requests() -> list[tuple[str, str, dict[str, Any] | None]]:
 def test_every_moderators_route_refuses_everyone_else(server: Server) -> None:
     requests = moderators_requests()
     assert len(requests) == 5  # list, detail, resolve, act, log
-    callers = [httpx.Client(base_url=server.base, timeout=TIMEOUT), Api(server.base, "Guest").http]
+    anonymous = httpx.Client(base_url=server.base, timeout=HTTP_SECONDS)
+    callers = [anonymous, Api(server.base, "Guest").http]
     callers.append(account(server, "Plain").http)
     for client, (method, path, body) in itertools.product(callers, requests):
         answer = client.request(method, path, json=body)
@@ -315,7 +304,7 @@ def test_a_ban_ends_sessions_and_sockets_and_refuses_the_log_in(server: Server, 
     notices = httpx.get(
         f"{server.base}/api/moderation/me",
         headers={"authorization": f"Bearer {token}"},
-        timeout=TIMEOUT,
+        timeout=HTTP_SECONDS,
     ).json()["notices"]
     assert [(n["kind"], n["note"]) for n in notices] == [
         ("ban", "нечестно"),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_helpers import Api, Server
+from server_helpers import HTTP_SECONDS, Api, Server
 
 from raspisnoy.i18n import plural_tags
 from raspisnoy.ratings import RATED_STAND_IN
@@ -44,7 +44,9 @@ def test_every_rest_refusal_has_a_translation(lang: str) -> None:
 
 def test_the_refusals_players_met_carry_their_codes(server: Server) -> None:
     wrong = httpx.post(
-        f"{server.base}/api/login", json={"username": "Nobody", "password": "not this one"}
+        f"{server.base}/api/login",
+        json={"username": "Nobody", "password": "not this one"},
+        timeout=HTTP_SECONDS,
     )
     assert wrong.status_code == 401
     assert wrong.json() == {

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from fresh_databases import BACKENDS, new_database
-from server_helpers import FAST, Api, Server
+from server_helpers import FAST, HTTP_SECONDS, Api, Server
 
 from raspisnoy.scorekeeper import PROBLEMS, sheet_from_json, sheet_report
 from raspisnoy.store import StaleWriteError, Store
@@ -262,7 +262,7 @@ def test_racing_writers_lose_nothing(server: Server) -> None:
     answers: list[int] = []
 
     def edit(number: int) -> None:
-        client = httpx.Client(base_url=server.base, headers=anna.http.headers, timeout=10)
+        client = httpx.Client(base_url=server.base, headers=anna.http.headers, timeout=HTTP_SECONDS)
         answers.append(
             client.put(f"/api/sheets/{sheet_id}/rounds/{number}", json=edits[number]).status_code
         )

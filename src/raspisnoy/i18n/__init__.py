@@ -21,9 +21,10 @@ import os
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from babel import Locale
+if TYPE_CHECKING:
+    from babel import Locale
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -61,6 +62,10 @@ def translate(key: str, lang: str, /, **values: Any) -> str:
 
 @cache
 def _locale(lang: str) -> Locale:
+    """Babel's locale, imported only by a message that counts: a command that prints
+    none starts without Babel."""
+    from babel import Locale
+
     return Locale.parse(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
 
 

@@ -5,29 +5,14 @@ database is found as ``raspisnoy serve`` finds it, and brought up to date first.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+from raspisnoy.cli_support import DatabaseUrl, DataDir, fail
 
 __all__ = ["backfill_command"]
 
 
-def backfill_command(
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            help="Folder of the SQLite database (default: data).", envvar="RASPISNOY_DATA_DIR"
-        ),
-    ] = None,
-    database_url: Annotated[
-        str | None,
-        typer.Option(
-            help="SQLAlchemy URL (default: SQLite in the data directory).",
-            envvar="RASPISNOY_DATABASE_URL",
-        ),
-    ] = None,
-) -> None:
+def backfill_command(data_dir: DataDir = None, database_url: DatabaseUrl = None) -> None:
     """Record the results of every finished game that has none (games that ended before
     ratings existed); safe to run again: games with results are left alone."""
     from raspisnoy.ratings.backfill import backfill_results
@@ -40,7 +25,6 @@ def backfill_command(
         store = Store.open(settings.database())
         recorded = backfill_results(store)
     except StoreError as error:
-        sys.stderr.write(f"error: {error}\n")
-        raise typer.Exit(1) from None
+        fail(str(error))
     store.close()
     sys.stdout.write(f"recorded the results of {recorded} finished games\n")

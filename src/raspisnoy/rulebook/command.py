@@ -2,6 +2,10 @@
 rulesets), ``raspisnoy schedule`` (a ruleset's round plan) and ``raspisnoy replay``
 (check and score a game record). ``schedule`` and ``replay`` are a public contract
 (docs/record.md).
+
+Each command imports the part of the rules it uses when it runs (``raspisnoy.core``
+imports a name's module on first use), so ``rules list`` loads the rules catalogue and
+not the game, and Rich only where a table is printed.
 """
 
 from __future__ import annotations
@@ -13,21 +17,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from raspisnoy.cli_support import guarded, help_without_command, print_json, rules_from
-from raspisnoy.core import (
-    PRESET_DESCRIPTIONS,
-    PRESETS,
-    Game,
-    loads_record,
-    option_info,
-    replay,
-    replay_report,
-    round_plan,
+from raspisnoy.cli_support import (
+    escape_markup,
+    guarded,
+    help_without_command,
+    print_json,
+    rules_from,
 )
-from raspisnoy.rulebook.reference import rules_reference_markdown
+from raspisnoy.core import PRESET_DESCRIPTIONS, PRESETS
 
 if TYPE_CHECKING:
     from rich.table import Table
+
+    from raspisnoy.core import Game
 
 __all__ = ["replay_command", "rules_app", "schedule_command"]
 
@@ -51,13 +53,6 @@ def _print(*renderables: object) -> None:
         console.print(renderable)
 
 
-def _escape(text: str) -> str:
-    """``text`` shown as itself in a Rich table, never read as markup."""
-    from rich.markup import escape
-
-    return escape(text)
-
-
 @rules_app.callback(invoke_without_command=True)
 def _rules(context: typer.Context) -> None:
     help_without_command(context)
@@ -72,6 +67,8 @@ def schedule_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
 ) -> None:
     """Print the round plan: cards and kind of every round."""
+    from raspisnoy.core import round_plan
+
     plan = guarded(lambda: round_plan(rules_from(rules, settings or []), players))
     if as_json:
         print_json([spec.to_json() for spec in plan])
@@ -91,6 +88,7 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the scored game as JSON.")] = False,
 ) -> None:
     """Check every card and action of a game record against the rules and score it."""
+    from raspisnoy.core import loads_record, replay, replay_report
 
     def load() -> Game:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
@@ -110,7 +108,7 @@ def _print_score_sheet(report: dict[str, Any]) -> None:
     for column in ("#", "cards", "kind", "trump"):
         table.add_column(column)
     for name in report["players"]:
-        table.add_column(_escape(name), justify="right")
+        table.add_column(escape_markup(name), justify="right")
     for r in report["rounds"]:
         cells = []
         for seat in range(len(report["players"])):
@@ -121,7 +119,7 @@ def _print_score_sheet(report: dict[str, Any]) -> None:
     table.add_section()
     table.add_row("", "", "total", "", *(str(total) for total in report["totals"]))
     if report["complete"]:
-        names = _escape(", ".join(report["players"][seat] for seat in report["winners"]))
+        names = escape_markup(", ".join(report["players"][seat] for seat in report["winners"]))
         end = f"Winner: {names}" if len(report["winners"]) == 1 else f"Winners: {names}"
     else:
         end = "Game in progress."
@@ -157,6 +155,8 @@ def rules_show(
     ] = False,
 ) -> None:
     """Show every option of a ruleset, resolved."""
+    from raspisnoy.core import option_info
+
     rules = guarded(lambda: rules_from(name, settings or []))
     data = rules.to_json()
     if as_json:
@@ -172,7 +172,7 @@ def rules_show(
 
 def _json_cell(value: Any) -> str:
     """An option value as a table cell: its JSON form, shown as text, not markup."""
-    return _escape(json.dumps(value, ensure_ascii=False))
+    return escape_markup(json.dumps(value, ensure_ascii=False))
 
 
 @rules_app.command("diff")
@@ -185,6 +185,8 @@ def rules_diff(
     as_json: Annotated[bool, typer.Option("--json", help="Print the differences as JSON.")] = False,
 ) -> None:
     """Show the options in which ruleset B (with any --set overrides) differs from A."""
+    from raspisnoy.core import option_info
+
     data_a, data_b = guarded(
         lambda: (rules_from(a, []).to_json(), rules_from(b, settings or []).to_json())
     )
@@ -217,6 +219,8 @@ def rules_doc(
     ] = None,
 ) -> None:
     """Print the rules reference page (docs/rules-reference.md) as Markdown."""
+    from raspisnoy.rulebook.reference import rules_reference_markdown
+
     markdown = rules_reference_markdown()
     if output is None:
         sys.stdout.write(markdown)

@@ -15,15 +15,11 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.prompt import Prompt
-from rich.table import Table
 
-from raspisnoy.cli_support import fail, print_json, rules_from
+from raspisnoy.cli_support import escape_markup, fail, print_json, rules_from
 from raspisnoy.core import PRESETS, RaspisnoyError, RoundKind, Rules
 from raspisnoy.i18n import LANGUAGES, detect_language, translate, translate_count
 from raspisnoy.scorekeeper import (
@@ -36,6 +32,9 @@ from raspisnoy.scorekeeper import (
     write_sheet,
 )
 from raspisnoy.scorekeeper.sheetfile import sheet_report
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["score_app"]
 
@@ -55,7 +54,10 @@ LangOption = Annotated[
 
 def _console() -> Console:
     """Text is soft-wrapped, so a path or a command in it can be copied whole, and not
-    highlighted: the numbers in a message are not styled apart from it."""
+    highlighted: the numbers in a message are not styled apart from it. (Rich is imported
+    here, by the commands that show a sheet or ask: ``--sheet FILE --json`` needs none.)"""
+    from rich.console import Console
+
     return Console(soft_wrap=True, highlight=False)
 
 
@@ -154,6 +156,8 @@ class _Session:
 
     def ask(self, question: str, default: str | None = None) -> str:
         """One answer, stripped; ``default`` is what Enter gives."""
+        from rich.prompt import Prompt
+
         self._notes.clear()  # the messages before a question have been seen
         if default is None:
             answer = Prompt.ask(question, console=self.console)
@@ -168,7 +172,7 @@ class _Session:
         self._notes.append(markup)
 
     def say_error(self, message: str) -> None:
-        self.say(f"[bold red]{escape(message)}[/]")
+        self.say(f"[bold red]{escape_markup(message)}[/]")
 
     def problem(self, error: SheetError) -> str:
         """The error in the session's language: place and problem."""
@@ -202,7 +206,7 @@ class _Session:
 
     def stopped(self) -> None:
         if self._sheet is not None and self.path is not None:
-            self.console.print(self.t("saved_resume", path=escape(str(self.path))))
+            self.console.print(self.t("saved_resume", path=escape_markup(str(self.path))))
 
     def play(self) -> None:
         while (entry := self.sheet.next_entry) is not None:
@@ -262,7 +266,7 @@ class _Session:
 
     def question(self, entry: Entry) -> str:
         names = self.sheet.players
-        player = escape(names[entry.seat])
+        player = escape_markup(names[entry.seat])
         if entry.round_kind is None or entry.dealer is None:  # a control round to choose
             kinds = "  ".join(f"{n}. {self.kind(kind)}" for n, kind in enumerate(entry.kinds, 1))
             return f"{self.t('control_question', player=player)}\n{kinds}"
@@ -271,7 +275,7 @@ class _Session:
             round=entry.round,
             cards=entry.cards,
             kind=self.kind(entry.round_kind),
-            dealer=escape(names[entry.dealer]),
+            dealer=escape_markup(names[entry.dealer]),
         )
         choices = _choices_text(entry.choices)
         if entry.kind is EntryKind.BID:
@@ -304,7 +308,7 @@ class _Session:
     def pick(self, names: tuple[str, ...], question: str, default: int | None) -> int:
         """Ask for one of ``names`` by number (1-based) or by name until the answer is one."""
         for number, name in enumerate(names, 1):
-            self.console.print(f"  {number}. {escape(name)}")
+            self.console.print(f"  {number}. {escape_markup(name)}")
         shown = None if default is None else str(default + 1)
         while True:
             answer = self.ask(question, shown)
@@ -338,7 +342,9 @@ class _Session:
         for seat in order:
             shown = "-" if current[seat] is None else str(current[seat])
             while True:
-                answer = self.ask(self.t(key, player=escape(self.sheet.players[seat])), shown)
+                answer = self.ask(
+                    self.t(key, player=escape_markup(self.sheet.players[seat])), shown
+                )
                 if answer == "-":
                     current[seat] = None
                     break
@@ -351,9 +357,9 @@ class _Session:
     def announce_winners(self) -> None:
         names = ", ".join(self.sheet.players[seat] for seat in self.sheet.winners)
         key = "winner" if len(self.sheet.winners) == 1 else "winners"
-        self.console.print(f"[bold green]{escape(self.t(key, names=names))}[/]")
+        self.console.print(f"[bold green]{escape_markup(self.t(key, names=names))}[/]")
         if self.path is not None:
-            self.console.print(self.t("saved", path=escape(str(self.path))))
+            self.console.print(self.t("saved", path=escape_markup(str(self.path))))
 
     # ------------------------------------------------------------------ setting up
 
@@ -379,8 +385,8 @@ class _Session:
         for number, name in enumerate(names, 1):
             # The preset by its name in the person's language (the web client's), with the
             # id that may be typed instead of the number.
-            label = escape(translate(f"web.preset.{name}", self.lang))
-            description = escape(translate(f"web.preset.{name}.desc", self.lang))
+            label = escape_markup(translate(f"web.preset.{name}", self.lang))
+            description = escape_markup(translate(f"web.preset.{name}.desc", self.lang))
             self.console.print(f"  {number}. [bold]{label}[/] ({name}) — {description}")
         while True:
             answer = self.ask(self.t("ruleset"), "1")
@@ -427,6 +433,8 @@ class _Session:
         """The «расписная»: a row per round entered (and ``ahead`` rounds to come), bid/taken
         and points per player, the totals; the entry awaited is highlighted. ``clear``
         redraws it in place of the screen (on a terminal), as a live sheet."""
+        from rich.table import Table
+
         sheet = self.sheet
         redrawn = clear and self.console.is_terminal and not self.console.is_dumb_terminal
         if redrawn:
@@ -435,7 +443,7 @@ class _Session:
         for key in ("col_round", "col_cards", "col_kind", "col_dealer"):
             table.add_column(self.t(key), footer=self.t("total") if key == "col_kind" else "")
         for seat, name in enumerate(sheet.players):
-            table.add_column(escape(name), justify="right", footer=str(sheet.totals[seat]))
+            table.add_column(escape_markup(name), justify="right", footer=str(sheet.totals[seat]))
         entry = sheet.next_entry
         for row in sheet.scored:
             cells = [_cell(row, seat, entry) for seat in range(len(sheet.players))]
@@ -453,7 +461,7 @@ class _Session:
                 self.console.print(note)
 
     def row_head(self, number: int, cards: int, kind: RoundKind, dealer: int) -> list[str]:
-        return [str(number), str(cards), self.kind(kind), escape(self.sheet.players[dealer])]
+        return [str(number), str(cards), self.kind(kind), escape_markup(self.sheet.players[dealer])]
 
 
 def _cell(row: ScoredRound, seat: int, entry: Entry | None) -> str:
