@@ -28,6 +28,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from raspisnoy.bots.base import Bot, decision_rng
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
 from raspisnoy.bots.ismcts import RIVALRY, Tree, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
+from raspisnoy.bots.tactics import cashing_leads
 from raspisnoy.core import (
     Action,
     Bid,
@@ -107,7 +109,7 @@ class ExpertBot(Bot):
             return choose_control(view)
         deadline = time.perf_counter() + self.time_ms / 1000 * _BUDGET_SHARE
         iterations = self.bid_iterations if view.phase is Phase.BID else self.iterations
-        searched = _search_root(view, rng, iterations, deadline, RIVALRY)
+        searched = _search_root(view, rng, iterations, deadline, RIVALRY, cash=True)
         if searched is None:  # no deal fits what was seen: should not happen
             return HeuristicBot(self.seed).choose(view, rng)
         tree, legal, _ = searched
@@ -193,20 +195,28 @@ def _search_root(
     rivalry: float,
     only: Bid | Play | None = None,
     worlds_wanted: int = WORLDS,
+    *,
+    cash: bool = False,
 ) -> tuple[Tree, dict[int, Bid | Play], tuple[float, float]] | None:
     """Search ``view`` for up to ``iterations`` iterations (stopping between batches once
     ``deadline``, a ``perf_counter`` time, has passed) over the root's distinct actions,
     or ``only`` one of them: the tree, the root's actions by code and the reward scale;
-    ``None`` when no world fits what the seat has seen."""
+    ``None`` when no world fits what the seat has seen. With ``cash``, a seat that needs
+    every trick left and holds a sure winner does not search its low leads
+    (``tactics.cashing_leads``): when the contract is nearly hopeless every lead scores
+    about the same, and the search's noise would pick a low card as often as not."""
     knowledge = Knowledge.from_view(view)
     worlds = world_pool(view, knowledge, max(1, min(worlds_wanted, iterations)), rng)
     if not len(worlds):
         return None
     rules = fastsim.rules_vector(view.rules, view.kind)
     score = fastsim.score_table(view.rules, view.kind, view.cards)
+    actions = _distinct(view, knowledge)
+    if cash and view.phase is Phase.PLAY:
+        actions = cashing_leads(view, knowledge, cast(list[Play], actions))
     legal = {
         fastsim.encode_action(action): action
-        for action in _distinct(view, knowledge)
+        for action in actions
         if only is None or action == only
     }
     if not legal:
