@@ -82,15 +82,16 @@ def solve(state: Int64s, rules: Int64s, score: Int64s, seat: int, table: Table) 
     tricks ``seat`` ends with. ``state`` is left as it was."""
     if state[fs.S_PHASE] == fs.PHASE_BID:
         raise ValueError("the solver plays cards: the bidding must be over")
-    return int(_solve_arrays(state, rules, score, seat, table.keys, table.bounds))
+    return int(solve_arrays(state, rules, score, seat, table.keys, table.bounds))
 
 
 @compiled
-def _solve_arrays(
+def solve_arrays(
     state: Int64s, rules: Int64s, score: Int64s, seat: int, keys: Int64s, bounds: Int64s
 ) -> int:
-    """``solve`` on the table's arrays: fail-soft alpha-beta, one frame per ply on an
-    explicit stack (Numba's cache does not reload recursive functions safely)."""
+    """``solve`` on the table's arrays, for compiled callers: fail-soft alpha-beta, one
+    frame per ply on an explicit stack (Numba's cache does not reload recursive functions
+    safely: a cached recursive version crashed the next process)."""
     bid = state[fs.BIDS + seat]
     row = bid if bid >= 0 else state[fs.S_CARDS] + 1
     states = np.empty((_MAX_DEPTH, fs.STATE_SIZE), dtype=np.int64)
