@@ -75,7 +75,7 @@ def main() -> None:
         print(f"  {len(results)}/{config.deals * config.players} games", file=sys.stderr)
         if len(results) % config.players == 0 and time.monotonic() > stop:
             break  # games come deal by deal in one process: whole deals so far
-    first, second = dict.fromkeys(lineup)
+    first, second = list(dict.fromkeys(lineup))[:2]  # the first two distinct bots
     summary = summarize(config, results)
     kinds = [stats.kind for stats in summary.bots[0].round_kinds]
     figures: dict[str, Any] = {"games": len(results), "deals": len(results) // config.players}
