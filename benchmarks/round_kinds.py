@@ -11,6 +11,11 @@ bot's time per decision in the same run.
 
 Run: ``nice -n 19 .venv/bin/python benchmarks/round_kinds.py --games 120 --iterations 2000
 --json kinds.json`` (the expert against three heuristics on ``raspisnoy.com``).
+
+With ``--solve-tricks K`` a variant of the expert joins as the bot ``expert-solved``: the
+last K tricks of its playouts solved exactly (``ExpertBot.solve_tricks``), at
+``--solved-iterations`` a decision (set for equal CPU time per decision), e.g.
+``--bots expert-solved,expert,heuristic,heuristic``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from figures import print_figures
 from raspisnoy.arena import MatchConfig, difference, summarize
 from raspisnoy.arena.match import play_games
+from raspisnoy.bots import BOTS
 from raspisnoy.bots.expert import ExpertBot
 from raspisnoy.cli_support import rules_from
 
@@ -43,12 +49,16 @@ def main() -> None:
     parser.add_argument(
         "--bid-iterations", type=int, default=None, help="the expert's for a bid (--iterations)"
     )
+    parser.add_argument("--solve-tricks", type=int, default=None, help="adds expert-solved")
+    parser.add_argument("--solved-iterations", type=int, default=None, help="expert-solved's")
     parser.add_argument("--minutes", type=float, default=None, help="stop after a whole deal")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
     ExpertBot.default_iterations = args.iterations  # this process only: one worker
     ExpertBot.default_bid_iterations = args.bid_iterations
+    if args.solve_tricks is not None:
+        _add_solved_expert(args.solve_tricks, args.solved_iterations or args.iterations)
     lineup = tuple(name.strip() for name in args.bots.split(","))
     config = MatchConfig(
         bots=lineup,
@@ -65,7 +75,7 @@ def main() -> None:
         print(f"  {len(results)}/{config.deals * config.players} games", file=sys.stderr)
         if len(results) % config.players == 0 and time.monotonic() > stop:
             break  # games come deal by deal in one process: whole deals so far
-    first, second = dict.fromkeys(lineup)
+    first, second = list(dict.fromkeys(lineup))[:2]  # the first two distinct bots
     summary = summarize(config, results)
     kinds = [stats.kind for stats in summary.bots[0].round_kinds]
     figures: dict[str, Any] = {"games": len(results), "deals": len(results) // config.players}
@@ -77,6 +87,19 @@ def main() -> None:
         figures[f"{bot.name} exact bids"] = bot.exact_bid_rate
     figures["bots"] = [bot.to_json() for bot in summary.bots]
     print_figures(f"{first} against {second}, points per game", figures, args.json, digits=3)
+
+
+def _add_solved_expert(tricks: int, iterations: int) -> None:
+    """Register, in this process, the expert solving the last ``tricks`` tricks of its
+    playouts at ``iterations`` a decision as the bot ``expert-solved``."""
+
+    class SolvedExpert(ExpertBot):
+        name = "expert-solved"
+        default_iterations = iterations
+        default_bid_iterations = None
+        solve_tricks = tricks
+
+    BOTS[SolvedExpert.name] = SolvedExpert
 
 
 if __name__ == "__main__":

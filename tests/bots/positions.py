@@ -7,7 +7,7 @@ import random
 from hypothesis import strategies as st
 
 from raspisnoy.bots.knowledge import Knowledge
-from raspisnoy.core import PRESETS, Card, Game, Phase, View, parse_action
+from raspisnoy.core import PRESETS, Bid, Card, Game, Phase, View, parse_action
 from raspisnoy.core.fast import mask_of
 
 SPECIAL_ROUNDS = ("no-trump", "blind", "misere", "golden", "forehead", "percent")
@@ -86,3 +86,54 @@ def assert_world_fits(hands: list[int], knowledge: Knowledge) -> None:
         assert hand & dealt == 0
         assert hand & knowledge.played == 0
         dealt |= hand
+
+
+#: Presets whose deck has a joker: the ones where a hand can hold "the joker".
+JOKER_PRESETS = tuple(sorted(p for p in PRESETS if any(c.is_joker for c in Game(p, 4).deck)))
+#: Hypothesis arguments of ``strong_hand``: ``@given(**STRONG_HAND)``.
+STRONG_HAND = {
+    "preset": st.sampled_from(JOKER_PRESETS),
+    "players": st.integers(3, 5),
+    "cards": st.integers(2, 7),
+    "before": st.integers(0, 4),
+    "seed": st.integers(0, 10**6),
+}
+
+
+def strong_hand(preset: str, players: int, cards: int, before: int, seed: int) -> Game:
+    """A normal round of ``cards`` cards of ``preset``, dealt at random except that the
+    seat that bids after ``before`` others (their bids random and legal) holds every
+    joker of the deck and the ace of trumps (the round has at least as many cards); that
+    seat is to bid."""
+    rng = random.Random(seed)
+    rules = Game(preset, players).rules
+    deck = list(Game(rules, players).deck)
+    cards = max(cards, 1 + sum(card.is_joker for card in deck))
+    game = Game(rules.replace(custom_plan=(str(cards),)), players)
+    rng.shuffle(deck)
+    trump_card = next(card for card in deck if not card.is_joker and card.rank != 14)
+    ace = next(c for c in deck if c.suit is trump_card.suit and c.rank == 14)
+    strong = [card for card in deck if card.is_joker] + [ace]
+    rest = [card for card in deck if card not in strong and card != trump_card]
+    seat = (game.dealer + 1 + before % players) % players
+    hands = []
+    for s in range(players):
+        count = cards - len(strong) if s == seat else cards
+        hands.append((strong if s == seat else []) + rest[:count])
+        rest = rest[count:]
+    game.deal(hands, trump_card)
+    while game.to_act != seat:
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def needs_every_trick(preset: str, players: int, cards: int, seed: int) -> Game:
+    """``strong_hand``'s deal with the strong seat bidding first and all ``cards``
+    tricks, the others at random: the strong seat leads the first trick, needs every
+    trick and holds the joker and the ace of trumps."""
+    game = strong_hand(preset, players, cards, 0, seed)
+    rng = random.Random(seed)
+    game.apply(Bid(game.view(None).cards))
+    while game.phase is Phase.BID:
+        game.apply(rng.choice(game.legal_actions()))
+    return game

@@ -175,3 +175,20 @@ def test_the_expert_searches_its_bids_with_their_own_budget() -> None:
         moves["bid" if bidding else "card"] += len(view.legal_actions) > 1
         game.apply(split.act(view), seat)
     assert min(moves.values()) == 3
+
+
+def test_the_expert_solving_its_last_tricks_plays_a_whole_game() -> None:
+    class SolvingExpert(ExpertBot):
+        solve_tricks = 3
+
+    rules = Game("raspisnoy.com", 4).rules.replace(custom_plan=("1", "5", "4:misere"))
+    game = Game(rules, 4, seed=5)
+    bots = [SolvingExpert(seed=seat, iterations=100) for seat in range(4)]
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        action = bots[seat].act(view)  # ``Bot.act`` rejects an illegal choice
+        assert action == SolvingExpert(seed=seat, iterations=100).act(view)  # deterministic
+        game.apply(action, seat)
+    assert len(game.rounds()) == 3

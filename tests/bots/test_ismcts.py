@@ -12,8 +12,18 @@ from hypothesis import given, settings
 from positions import MID_GAME, assert_world_fits, mid_game, position, true_hands
 
 from raspisnoy.bots import fastsim as fs
-from raspisnoy.bots.ismcts import Tree, _free, _utilities, reward_scale, search, world_pool
+from raspisnoy.bots.ismcts import (
+    NOT_SOLVED,
+    Tree,
+    _free,
+    _noisy_play_out_solving,
+    _utilities,
+    reward_scale,
+    search,
+    world_pool,
+)
 from raspisnoy.bots.knowledge import Knowledge, bits
+from raspisnoy.bots.solver import Table, solve
 from raspisnoy.core import Bid, Game, Play, Suit, View, resolve_rules
 from raspisnoy.core.fast import SUIT_MASKS
 
@@ -185,12 +195,43 @@ def test_each_seat_plays_for_its_points_less_a_share_of_the_others() -> None:
     fs.play_out(state, vector)
     score = fs.score_table(rules, game.round.kind, 8)
     points, utility = np.empty(fs.MAX_PLAYERS, dtype=np.int64), np.empty(fs.MAX_PLAYERS)
-    _utilities(state, score, 0.5, points, utility)
+    _utilities(state, score, 0.5, points, utility, 0, NOT_SOLVED)
     own = points[:4].astype(float)
     others = (own.sum() - own) / 3
     assert len(set(own)) > 1  # the seats scored differently: the shares matter
     assert utility[:4] == pytest.approx(own - 0.5 * others)
-    _utilities(state, score, 0.0, points, utility)
+    _utilities(state, score, 0.0, points, utility, 0, NOT_SOLVED)
     assert utility[:4] == pytest.approx(own)
-    _utilities(state, score, 1.0, points, utility)  # own points against the others' mean
+    # Own points against the others' mean.
+    _utilities(state, score, 1.0, points, utility, 0, NOT_SOLVED)
     assert utility[:4].sum() == pytest.approx(0.0)
+
+    _utilities(state, score, 0.0, points, utility, 2, 1234)  # seat 2's points solved
+    assert points[2] == 1234 and utility[2] == 1234.0
+    assert utility[:2] == pytest.approx(own[:2])
+
+
+@pytest.mark.parametrize("tricks", [0, 2, 3])
+def test_playouts_solve_the_seats_last_tricks(tricks: int) -> None:
+    # From the bidding, a playout plays on until ``tricks`` tricks are left, solves the
+    # seat's points there exactly, and still plays to the end for everyone's tricks.
+    rules = resolve_rules("raspisnoy.com", custom_plan=("5",))
+    game = Game(rules, 4, seed=3)
+    state, vector = fs.encode_game(game), fs.rules_vector(rules, game.round.kind)
+    score = fs.score_table(rules, game.round.kind, 5)
+    seat, table = int(state[fs.S_TO_ACT]), Table.empty(1 << 10)
+    for seed in range(20):
+        start = state.copy()
+        solved = _noisy_play_out_solving(
+            start, vector, score, seat, 0.9, np.random.default_rng(seed), tricks,
+            table.keys, table.bounds,
+        )  # fmt: skip
+        assert start[fs.S_PHASE] == fs.PHASE_OVER
+        if tricks == 0:
+            assert solved == NOT_SOLVED
+            continue
+        # The same draws again, stopped where the solver took over.
+        again, gen = state.copy(), np.random.default_rng(seed)
+        while again[fs.S_PHASE] == fs.PHASE_BID or 5 - again[fs.S_TRICKS] > tricks:
+            fs.noisy_play_out_step(again, vector, seat, 0.9, gen)
+        assert solved == solve(again, vector, score, seat, Table.empty(1 << 10))

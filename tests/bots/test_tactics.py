@@ -102,3 +102,12 @@ def test_takes_with_its_small_trump_in_a_golden_round(bot: str) -> None:
         actions="AC 8C TC",
     )  # fmt: skip
     assert make_bot(bot, seed=1).act(view) == Play.parse("6H")
+
+
+def test_beginner_leads_the_joker_as_the_highest_trump_when_it_needs_tricks() -> None:
+    # Classic rules: a trump beats a joker led as the "highest" of another suit.
+    view = position(
+        ["X AH", "6S 7C", "8D 9D", "TC JC"], TRUMP_HEARTS, dealer=3, actions="2 0 0 1",
+        rules="classic",
+    )  # fmt: skip
+    assert make_bot("beginner", seed=1).act(view) == Play.parse("X:highest:H")

@@ -51,9 +51,13 @@ class BeginnerBot(Bot):
         trump = -1 if view.trump is None else int(view.trump)
         plays = [a for a in view.legal_actions if isinstance(a, Play)]
 
-        def power(play: Play) -> int:
-            if play.card.is_joker:  # a discarded joker is the lowest card, else the highest
-                return -1 if play.mode is JokerMode.DISCARD else 200
-            return card_strength(play.card.index, trump)
+        def power(play: Play) -> tuple[int, bool]:
+            """A discarded joker is the lowest card, else the highest; of its leads, the
+            "highest" of the trump suit first, which no trump can beat."""
+            if play.card.is_joker:
+                if play.mode is JokerMode.DISCARD:
+                    return -1, False
+                return 200, play.mode is JokerMode.HIGHEST and play.suit == trump
+            return card_strength(play.card.index, trump), False
 
         return max(plays, key=power) if taking else min(plays, key=power)

@@ -28,14 +28,17 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from raspisnoy.bots import fastsim
 from raspisnoy.bots.base import Bot, decision_rng
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
-from raspisnoy.bots.ismcts import RIVALRY, Tree, reward_scale, search, world_pool
+from raspisnoy.bots.ismcts import RIVALRY, Solved, Tree, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
+from raspisnoy.bots.solver import Table as SolverTable
+from raspisnoy.bots.tactics import cashing_leads
 from raspisnoy.core import (
     Action,
     Bid,
@@ -67,6 +70,9 @@ _FIRST_CAPACITY = 16 * _BATCH
 _BUDGET_SHARE = 0.97
 #: Worlds dealt per decision (fewer when fewer iterations are allowed).
 WORLDS = 1000
+#: Entries of the exact solver's transposition table for one decision (its positions
+#: are those of the last few tricks: a small table, quick to set up, holds them).
+_SOLVER_TABLE = 1 << 12
 
 
 class ExpertBot(Bot):
@@ -79,6 +85,9 @@ class ExpertBot(Bot):
     default_iterations = 5000
     #: Search iterations for a bid when the time budget allows (``None``: as for a card).
     default_bid_iterations: int | None = None
+    #: Tricks at the end of each playout solved exactly for the searching seat
+    #: (``solver``; 0: none): see docs/bots.md for what it measured.
+    solve_tricks = 0
 
     def __init__(
         self,
@@ -107,7 +116,9 @@ class ExpertBot(Bot):
             return choose_control(view)
         deadline = time.perf_counter() + self.time_ms / 1000 * _BUDGET_SHARE
         iterations = self.bid_iterations if view.phase is Phase.BID else self.iterations
-        searched = _search_root(view, rng, iterations, deadline, RIVALRY)
+        searched = _search_root(
+            view, rng, iterations, deadline, RIVALRY, cash=True, solve_tricks=self.solve_tricks
+        )
         if searched is None:  # no deal fits what was seen: should not happen
             return HeuristicBot(self.seed).choose(view, rng)
         tree, legal, _ = searched
@@ -193,31 +204,43 @@ def _search_root(
     rivalry: float,
     only: Bid | Play | None = None,
     worlds_wanted: int = WORLDS,
+    *,
+    cash: bool = False,
+    solve_tricks: int = 0,
 ) -> tuple[Tree, dict[int, Bid | Play], tuple[float, float]] | None:
     """Search ``view`` for up to ``iterations`` iterations (stopping between batches once
     ``deadline``, a ``perf_counter`` time, has passed) over the root's distinct actions,
     or ``only`` one of them: the tree, the root's actions by code and the reward scale;
-    ``None`` when no world fits what the seat has seen."""
+    ``None`` when no world fits what the seat has seen. With ``cash``, a seat that needs
+    every trick left and holds a sure winner does not search its low leads
+    (``tactics.cashing_leads``): when the contract is nearly hopeless every lead scores
+    about the same, and the search's noise would pick a low card as often as not. The
+    last ``solve_tricks`` tricks of every playout are solved exactly for the seat
+    (``ismcts.Solved``)."""
     knowledge = Knowledge.from_view(view)
     worlds = world_pool(view, knowledge, max(1, min(worlds_wanted, iterations)), rng)
     if not len(worlds):
         return None
     rules = fastsim.rules_vector(view.rules, view.kind)
     score = fastsim.score_table(view.rules, view.kind, view.cards)
+    actions = _distinct(view, knowledge)
+    if cash and view.phase is Phase.PLAY:
+        actions = cashing_leads(view, knowledge, cast(list[Play], actions))
     legal = {
         fastsim.encode_action(action): action
-        for action in _distinct(view, knowledge)
+        for action in actions
         if only is None or action == only
     }
     if not legal:
         raise InvalidInputError(f"{only} is not one of the actions the search tries")
     scale = reward_scale(worlds, rules, score, rivalry)
     tree = Tree.with_capacity(min(iterations, _FIRST_CAPACITY) + 1, legal)
+    solved = Solved(solve_tricks, SolverTable.empty(_SOLVER_TABLE if solve_tricks else 1))
     done = 0
     while done < iterations and (done == 0 or time.perf_counter() < deadline):
         batch = min(_BATCH, iterations - done)
         tree.reserve(done + batch + 1)
-        search(tree, worlds, rules, score, scale, batch, rng, rivalry)
+        search(tree, worlds, rules, score, scale, batch, rng, rivalry, solved)
         done += batch
     return tree, legal, scale
 

@@ -668,11 +668,32 @@ def noisy_play_out(
     plays a uniformly random legal card (drawn by ``gen``) ``noise`` of the time."""
     actions = np.empty(MAX_ACTIONS, dtype=np.int64)
     while state[S_PHASE] != PHASE_OVER:
-        if state[S_PHASE] == PHASE_PLAY and state[S_TO_ACT] != seat and gen.random() < noise:
-            count = legal_actions(state, rules, actions)
-            apply_action(state, rules, actions[below(gen, count)])
-        else:
-            apply_action(state, rules, _policy(state, rules, actions))
+        _noisy_step(state, rules, seat, noise, gen, actions)
+
+
+@compiled
+def noisy_play_out_step(
+    state: Int64s, rules: Int64s, seat: int, noise: float, gen: np.random.Generator
+) -> None:
+    """One action of ``noisy_play_out`` (the round is not over)."""
+    _noisy_step(state, rules, seat, noise, gen, np.empty(MAX_ACTIONS, dtype=np.int64))
+
+
+@inlined
+def _noisy_step(
+    state: Int64s,
+    rules: Int64s,
+    seat: int,
+    noise: float,
+    gen: np.random.Generator,
+    actions: Int64s,
+) -> None:
+    """One action of ``noisy_play_out``, with a scratch buffer for the legal actions."""
+    if state[S_PHASE] == PHASE_PLAY and state[S_TO_ACT] != seat and gen.random() < noise:
+        count = legal_actions(state, rules, actions)
+        apply_action(state, rules, actions[below(gen, count)])
+    else:
+        apply_action(state, rules, _policy(state, rules, actions))
 
 
 @inlined

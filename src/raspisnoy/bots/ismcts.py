@@ -42,11 +42,13 @@ import numpy as np
 import numpy.typing as npt
 
 from raspisnoy.bots import fastsim as fs
+from raspisnoy.bots import solver
 from raspisnoy.bots.fastsim import Int64s, compiled, inlined
 from raspisnoy.bots.knowledge import Knowledge, bits
+from raspisnoy.bots.solver import Table as SolverTable
 from raspisnoy.core import RoundKind, View
 
-__all__ = ["Tree", "reward_scale", "search", "world_pool"]
+__all__ = ["Solved", "Tree", "reward_scale", "search", "world_pool"]
 
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
@@ -80,6 +82,8 @@ NOISE = 0.9
 #: spoils an opponent's contract when that costs it little. Against OpenSpiel's ISMCTS
 #: this took ISMCTS's share of exact bids from 66% to 61% at no cost to the expert's own.
 RIVALRY = 0.5
+#: ``_noisy_play_out_solving``'s answer when it solved nothing.
+NOT_SOLVED = -(1 << 50)
 #: The longest path of one iteration: every bid and play of a round of 10 players.
 _MAX_DEPTH = 512
 _FLAGS = fs.BID_BASE + fs.MAX_ACTIONS
@@ -168,6 +172,16 @@ class Tree:
         return best
 
 
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """The exact solver's part in one decision's search: the last ``tricks`` tricks of
+    every playout are solved for the searching seat (0: none), with ``table`` (a
+    transposition table of this decision's rules and seat)."""
+
+    tricks: int
+    table: SolverTable
+
+
 def reward_scale(
     worlds: Int64s, rules: Int64s, score: Int64s, rivalry: float = RIVALRY
 ) -> tuple[float, float]:
@@ -189,11 +203,15 @@ def search(
     iterations: int,
     rng: random.Random,
     rivalry: float = RIVALRY,
+    solved: Solved | None = None,
 ) -> None:
     """Run ``iterations`` more iterations (fewer if the tree fills up) on ``tree``, with
     rewards measured on the ``scale`` of ``reward_scale`` (measured with the same
-    ``rivalry``)."""
+    ``rivalry``). With ``solved`` (a ``Solved`` of this decision), the searching seat's
+    points in the last tricks of each playout are solved exactly instead of played out."""
     low, span = scale
+    if solved is None:
+        solved = Solved(0, SolverTable.empty(1))
     _search(
         worlds,
         rules,
@@ -215,6 +233,9 @@ def search(
         tree.reward,
         tree.size,
         tree.root_actions,
+        solved.tricks,
+        solved.table.keys,
+        solved.table.bounds,
     )
 
 
@@ -240,6 +261,9 @@ def _search(
     reward: Floats,
     size: Int64s,
     root_actions: Bools,
+    solve_tricks: int,
+    keys: Int64s,
+    bounds: Int64s,
 ) -> None:
     legal = np.empty(fs.MAX_ACTIONS, dtype=np.int64)
     legal_flag = np.zeros(_FLAGS, dtype=np.bool_)
@@ -300,8 +324,10 @@ def _search(
             node = best
             depth += 1
             path[depth] = node
-        fs.noisy_play_out(state, rules, seat, noise, gen)
-        _utilities(state, score, rivalry, points, utility)
+        solved = _noisy_play_out_solving(
+            state, rules, score, seat, noise, gen, solve_tricks, keys, bounds
+        )
+        _utilities(state, score, rivalry, points, utility, seat, solved)
         for step in range(1, depth + 1):
             visited = path[step]
             visits[visited] += 1
@@ -322,10 +348,50 @@ def _newcomer(
 
 
 @compiled
-def _utilities(state: Int64s, score: Int64s, rivalry: float, points: Int64s, out: Floats) -> None:
+def _noisy_play_out_solving(
+    state: Int64s,
+    rules: Int64s,
+    score: Int64s,
+    seat: int,
+    noise: float,
+    gen: np.random.Generator,
+    solve_tricks: int,
+    keys: Int64s,
+    bounds: Int64s,
+) -> int:
+    """``fastsim.noisy_play_out``, and ``seat``'s points solved exactly
+    (``solver.solve``) from the first moment of the card play with ``solve_tricks`` tricks
+    left or fewer; ``NOT_SOLVED`` when ``solve_tricks`` is 0 or that moment never came
+    (the tree walk went past it)."""
+    solved = NOT_SOLVED
+    if solve_tricks > 0:
+        while state[fs.S_PHASE] == fs.PHASE_BID or (
+            state[fs.S_PHASE] == fs.PHASE_PLAY
+            and state[fs.S_CARDS] - state[fs.S_TRICKS] > solve_tricks
+        ):
+            fs.noisy_play_out_step(state, rules, seat, noise, gen)
+        if state[fs.S_PHASE] == fs.PHASE_PLAY:
+            solved = solver.solve_arrays(state, rules, score, seat, keys, bounds)
+    fs.noisy_play_out(state, rules, seat, noise, gen)
+    return solved
+
+
+@compiled
+def _utilities(
+    state: Int64s,
+    score: Int64s,
+    rivalry: float,
+    points: Int64s,
+    out: Floats,
+    seat: int,
+    solved: int,
+) -> None:
     """Each seat's utility of the finished round ``state``: its points (written to
-    ``points``) minus ``rivalry`` times the mean of the others'."""
+    ``points``; ``seat``'s are ``solved`` unless that is ``NOT_SOLVED``) minus
+    ``rivalry`` times the mean of the others'."""
     fs.round_points(state, score, points)
+    if solved != NOT_SOLVED:
+        points[seat] = solved
     players = state[fs.S_PLAYERS]
     total = 0
     for seat in range(players):
@@ -346,7 +412,7 @@ def _spread(worlds: Int64s, rules: Int64s, score: Int64s, rivalry: float) -> tup
     for i in range(worlds.shape[0]):
         state = worlds[i].copy()
         fs.play_out(state, rules)
-        _utilities(state, score, rivalry, points, utility)
+        _utilities(state, score, rivalry, points, utility, seat, NOT_SOLVED)
         outcomes[i] = utility[seat]
     return outcomes.mean(), outcomes.std()
 

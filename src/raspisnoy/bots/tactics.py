@@ -12,11 +12,12 @@ from enum import Enum
 
 from raspisnoy.bots.knowledge import JOKER_MASK, Knowledge, TrickContext, bits, trick_context
 from raspisnoy.core import Bid, JokerMode, Play, RoundKind, View, round_points
-from raspisnoy.core.fast import SUIT_MASKS, SUIT_OF, winner_of
+from raspisnoy.core.fast import SUIT_MASKS, SUIT_OF, card_at, winner_of
 
 __all__ = [
     "Goal",
     "card_strength",
+    "cashing_leads",
     "expected_points",
     "goal_of",
     "hand_trick_chances",
@@ -215,3 +216,43 @@ def pick_bid(view: View, dist: list[float]) -> Bid:
     """The legal bid with the best mean points under ``dist`` (ties: the lower bid)."""
     bids = [a for a in view.legal_actions if isinstance(a, Bid)]
     return max(bids, key=lambda b: (expected_points(view, b.amount, dist), -b.amount))
+
+
+def cashing_leads(view: View, knowledge: Knowledge, plays: list[Play]) -> list[Play]:
+    """``plays`` without the low leads of a seat that needs every trick left and holds a
+    sure winner (a lead no card it cannot see beats): a low lead (a card with a higher
+    one of its suit unseen, a joker's discard) can only lose a trick it must take, while
+    the sure winner keeps the contract alive and the low card can still be led later.
+    Otherwise ``plays`` as they are. Players of every platform complain of bots that
+    lead low when they need every trick (issue 31)."""
+    me = knowledge.seat
+    if view.trick.plays or not view.kind.has_bids or view.kind is RoundKind.GOLDEN:
+        return plays
+    goal = goal_of(view, me)
+    if goal.goal is not Goal.TAKE or goal.need < view.cards - len(view.tricks):
+        return plays
+    if not any(_sure_lead(view, knowledge, play) for play in plays):
+        return plays
+    return [play for play in plays if not _low_lead(knowledge, play)]
+
+
+def _sure_lead(view: View, knowledge: Knowledge, play: Play) -> bool:
+    """Whether ``play``, led, takes the trick whatever card it cannot see follows it."""
+    if play.mode is JokerMode.DISCARD:
+        return False
+    trump = trick_context(view, (play,)).trump
+    for index in bits(knowledge.unseen):
+        card = card_at(index)
+        answer = Play(card, JokerMode.TAKE) if card.is_joker else Play.of(card)
+        if winner_of((play, answer), 0, trump, view.rules) != 0:
+            return False
+    return True
+
+
+def _low_lead(knowledge: Knowledge, play: Play) -> bool:
+    """A joker led to discard, or a card below an unseen card of its suit."""
+    if play.card.is_joker:
+        return play.mode is JokerMode.DISCARD
+    suit = SUIT_OF[play.card.index]
+    above = SUIT_MASKS[suit] & ~((1 << (play.card.index + 1)) - 1)
+    return bool(above & knowledge.unseen)
