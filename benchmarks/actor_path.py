@@ -41,6 +41,7 @@ from starlette.websockets import WebSocket
 from raspisnoy.core import Game, resolve_rules
 from raspisnoy.server.connection import Connection
 from raspisnoy.server.protocol import parse_client_message
+from raspisnoy.server.services.chat import ChatMute
 from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.server.wire import encode
 from raspisnoy.store import ChatRow, EventRow, SeatRow, TableRow, UserRow
@@ -92,7 +93,7 @@ class MemoryPort:
     async def blocked_with(self, user_id: str) -> frozenset[str]:
         return frozenset()
 
-    async def muted_until(self, user_id: str) -> datetime | None:
+    async def mute_of(self, table_id: str, user_id: str) -> ChatMute | None:
         raise NotImplementedError
 
     async def open_rematch(

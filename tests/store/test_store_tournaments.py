@@ -10,6 +10,7 @@ import pytest
 from store_helpers import people
 
 from raspisnoy.store import (
+    ClubSettings,
     ClubStore,
     NewTournament,
     RegistrationError,
@@ -99,12 +100,7 @@ def test_a_person_registers_once_and_never_past_the_places_or_the_start(store: S
 def test_a_round_is_paired_once_with_its_tables_in_the_club(store: Store) -> None:
     director, anna, boris = people(store, "Director", "Anna", "Boris")
     club = ClubStore(store).create(
-        owner_id=director.id,
-        name="Клуб",
-        description="",
-        language="ru",
-        rules={"preset": "classic"},
-        private=True,
+        director.id, ClubSettings("Клуб", "", "ru", {"preset": "classic"}, private=True)
     )
     tournaments = TournamentStore(store)
     tournament_id = new_tournament(store, director.id, club_id=club.id)
