@@ -43,6 +43,7 @@ __all__ = [
     "GameTable",
     "ModerationAction",
     "Moderator",
+    "OfflineUpload",
     "PlayerFigures",
     "PlayerRating",
     "PoolAbandon",
@@ -498,3 +499,18 @@ class ClubTable(Base):
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id"), index=True)
+
+
+class OfflineUpload(Base):
+    """An offline game brought to its player's history (docs/offline.md, "Back online"):
+    the device's id of the game and the table it was stored as. Its key is the game's
+    identity, so the same game uploaded twice, or from two devices, at once or later, is
+    stored once: a second upload's insert fails and it answers the first one's table."""
+
+    __tablename__ = "offline_uploads"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    #: The device's id of the game (``LocalTable.id``, ``local-…``).
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
