@@ -7,17 +7,17 @@ the page's memory, in Chromium with its CPU slowed down as a phone's (CDP
   reverse proxy in front would send); an update of the engine is the bundle alone, since
   Pyodide's files are the same for the same pinned version (the browser revalidates
   them: answers of a few hundred bytes).
-- **tap → playable**: after one visit with the network (the lobby, which keeps offline
-  play's files), offline, on a fresh page load of the offline screen, from the tap on
-  «Начать партию с ботами» (as soon as it shows) to the game on screen, and to the
-  person's first bid (the bots ahead of them have played). Four cases: the device's first
-  offline game after one visit that stayed until the lobby had made the engine's
-  snapshot in the background (restored from it: the figure the target is about; with how
-  long the visit took to make it, the visit's CPU slowed too), the first start of the
-  engine on a device whose visit ended before that (Python starts afresh and takes the
-  snapshot that later starts restore: docs/offline.md), a later fresh page (restored),
-  and the next game of the same page. For each fresh page,
-  the engine's own steps (from its ``ready`` message) and how long it had been starting
+- **tap → playable**: after one visit with the network (a new visitor's first screen,
+  which keeps offline play's files), offline, on a fresh page load of the offline
+  screen, from the tap on «Начать партию с ботами» (as soon as it shows) to the game on
+  screen, and to the person's first bid (the bots ahead of them have played). Four
+  cases: the device's first offline game after one visit that stayed until the page had
+  made the engine's snapshot in the background (restored from it: the figure the target
+  is about; with how long the visit took to make it, the visit's CPU slowed too), the
+  first start of the engine on a device whose visit ended before that (Python starts
+  afresh and takes the snapshot that later starts restore: docs/offline.md), a later
+  fresh page (restored), and the next game of the same page. For each fresh page, the
+  engine's own steps (from its ``ready`` message) and how long it had been starting
   before the tap (the warm-up that opening the screen gives it).
 - **bot move**: with no bot delay, over whole games of heuristic bots, median and 95th
   percentile of: the engine's time for a bot's move (its decision in Pyodide and its
@@ -193,11 +193,11 @@ def wait_for_snapshot(page: Page) -> int:
 
 
 def visit_online(context: BrowserContext, throttle: float) -> Page:
-    """One visit of the lobby with the network (CPU slowed), until the service worker has
-    kept offline play's files; the next new game is QUICK."""
+    """A first visit with the network (CPU slowed), until the service worker has kept
+    offline play's files; the next new game is QUICK."""
     visit = context.new_page()
     context.new_cdp_session(visit).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-    visit.goto("/")  # the lobby: it keeps the files and makes the engine's snapshot
+    visit.goto("/")  # a first visit (its nickname form) keeps the files, makes the snapshot
     visit.evaluate("body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(QUICK))
     while not visit.evaluate(KEPT):  # an answer of a promise: not wait_for_function
         visit.wait_for_timeout(500)

@@ -139,11 +139,16 @@ def forget_snapshot(page: Page) -> None:
 def test_a_first_visit_makes_the_snapshot_the_first_offline_game_starts_from(
     visitor: BrowserContext,
 ) -> None:
-    """One visit of the lobby with the network makes the engine's snapshot in the
-    background once the files are kept; with the network cut, the device's very first
-    offline game restores it (docs/offline.md, "Starting in a second")."""
+    """A first visit with the network (a new visitor's nickname form: no session needed)
+    makes the engine's snapshot in the background once the files are kept; with the
+    network cut, the device's very first offline game restores it (docs/offline.md,
+    "Starting in a second")."""
     visitor.add_init_script(ENGINE_READY)
-    page = first_visit(visitor)
+    page = visitor.new_page()
+    page.goto("/")
+    page.wait_for_selector("#nickname")
+    page.evaluate("body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(SHORT))
+    wait_until_kept(page)
     (snapshot,) = kept_snapshots(page)
     assert snapshot.startswith("/offline/snapshot/")
     visitor.set_offline(True)

@@ -43,9 +43,10 @@ function engine() {
  * game starts from one: once the service worker has kept offline play's files, when the
  * page is idle, in a worker of its own (engine_snapshot_worker.js, which does nothing
  * when one is kept already) that is ended as soon as it is done, freeing its memory.
- * Not on a device that asks to save data, nor with little storage left. */
-async function prepareEngine() {
-  if (preparing !== null || worker !== null || navigator.connection?.saveData) return;
+ * Not on a device that asks to save data, nor with little storage left. Called by the
+ * lobby and the first visit's nickname screen (main.js). */
+export async function prepareEngine() {
+  if (preparing !== null || worker !== null || !navigator.onLine || navigator.connection?.saveData) return;
   preparing = "asked";
   if (!("serviceWorker" in navigator) || typeof caches === "undefined") return;
   await navigator.serviceWorker.ready; // active: its install has kept the files it could
@@ -224,7 +225,7 @@ export function offlineNote(app, element) {
     element.innerHTML = installed
       ? `<p>${esc(t("web.offline.note"))}</p><a class="button" data-nav href="/?offline">${esc(t("web.offline.open"))}</a>`
       : `<p class="muted">${esc(t("web.offline.missing"))}</p>`;
-    if (installed && navigator.onLine) prepareEngine();
+    if (installed) prepareEngine();
   });
 }
 
