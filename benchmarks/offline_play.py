@@ -7,14 +7,17 @@ the page's memory, in Chromium with its CPU slowed down as a phone's (CDP
   reverse proxy in front would send); an update of the engine is the bundle alone, since
   Pyodide's files are the same for the same pinned version (the browser revalidates
   them: answers of a few hundred bytes).
-- **tap → playable**: after one visit with the network (the lobby, which keeps offline
-  play's files), offline, on a fresh page load of the offline screen, from the tap on
-  «Начать партию с ботами» (as soon as it shows) to the game on screen, and to the
-  person's first bid (the bots ahead of them have played). Three cases: the first start
-  of the engine on this device (Python starts afresh and takes the snapshot that later
-  starts restore: docs/offline.md), a later fresh page (restored from that snapshot: the
-  figure the target is about), and the next game of the same page. For each fresh page,
-  the engine's own steps (from its ``ready`` message) and how long it had been starting
+- **tap → playable**: after one visit with the network (a new visitor's first screen,
+  which keeps offline play's files), offline, on a fresh page load of the offline
+  screen, from the tap on «Начать партию с ботами» (as soon as it shows) to the game on
+  screen, and to the person's first bid (the bots ahead of them have played). Four
+  cases: the device's first offline game after one visit that stayed until the page had
+  made the engine's snapshot in the background (restored from it: the figure the target
+  is about; with how long the visit took to make it, the visit's CPU slowed too), the
+  first start of the engine on a device whose visit ended before that (Python starts
+  afresh and takes the snapshot that later starts restore: docs/offline.md), a later
+  fresh page (restored), and the next game of the same page. For each fresh page, the
+  engine's own steps (from its ``ready`` message) and how long it had been starting
   before the tap (the warm-up that opening the screen gives it).
 - **bot move**: with no bot delay, over whole games of heuristic bots, median and 95th
   percentile of: the engine's time for a bot's move (its decision in Pyodide and its
@@ -44,7 +47,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from raspisnoy.server.services.offline import PYODIDE_FILES, OfflineFiles, default_pyodide_dir
 
@@ -189,6 +192,41 @@ def wait_for_snapshot(page: Page) -> int:
     raise RuntimeError("the engine's snapshot was not kept")
 
 
+def visit_online(context: BrowserContext, throttle: float) -> Page:
+    """A first visit with the network (CPU slowed), until the service worker has kept
+    offline play's files; the next new game is QUICK."""
+    visit = context.new_page()
+    context.new_cdp_session(visit).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    visit.goto("/")  # a first visit (its nickname form) keeps the files, makes the snapshot
+    visit.evaluate("body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(QUICK))
+    while not visit.evaluate(KEPT):  # an answer of a promise: not wait_for_function
+        visit.wait_for_timeout(500)
+    return visit
+
+
+def first_game_after_one_visit(browser: Browser, url: str, throttle: float) -> dict[str, Any]:
+    """A new device (browser context): one visit that stays until the lobby has kept the
+    engine's snapshot (seconds from the visit's start), then offline, a fresh page's game."""
+    context = browser.new_context(
+        base_url=url, locale="ru-RU", viewport={"width": 360, "height": 640}
+    )
+    context.add_init_script(WATCH_BOTS)
+    opened = time.perf_counter()
+    visit = visit_online(context, throttle)
+    files_kept = time.perf_counter() - opened
+    wait_for_snapshot(visit)
+    figures: dict[str, Any] = {
+        "visit_files_kept_s": files_kept,
+        "visit_snapshot_kept_s": time.perf_counter() - opened,
+    }
+    context.set_offline(True)
+    visit.close()
+    _, game = fresh_page_game(context, throttle)
+    figures.update(game)
+    context.close()
+    return figures
+
+
 def engine_measures_ms(page: Page, name: str) -> list[float]:
     """The durations of the offline worker's User Timing measures ``name``, in ms."""
     (worker,) = [worker for worker in page.workers if "offline_worker" in worker.url]
@@ -230,17 +268,17 @@ def measure(throttle: float, games: int) -> dict[str, Any]:
                 executable_path=CHROMIUM,
                 args=["--headless", "--no-sandbox", "--disable-gpu", marker],
             )
+            figures["first_game_after_one_visit"] = first_game_after_one_visit(
+                browser, server.url, throttle
+            )
             context = browser.new_context(
                 base_url=server.url, locale="ru-RU", viewport={"width": 360, "height": 640}
             )
             context.add_init_script(WATCH_BOTS)
-            visit = context.new_page()
-            visit.goto("/")  # the lobby: it keeps the files, it does not start the engine
-            visit.evaluate(
-                "body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(QUICK)
-            )
-            while not visit.evaluate(KEPT):  # an answer of a promise: not wait_for_function
-                visit.wait_for_timeout(500)
+            visit = visit_online(context, throttle)
+            # a visit that ended before the lobby made the snapshot: none on the device
+            visit.goto("/favicon.svg")
+            visit.evaluate("() => caches.delete('raspisnoy-engine')")
             context.set_offline(True)
             visit.close()
             page, figures["first_start_on_device"] = fresh_page_game(context, throttle)

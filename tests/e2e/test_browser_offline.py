@@ -128,11 +128,46 @@ def kept_snapshots(page: Page) -> list[str]:
     raise AssertionError("the engine's snapshot was not kept")
 
 
+def forget_snapshot(page: Page) -> None:
+    """Leaves the lobby (ending the worker that makes the engine's snapshot in the
+    background) and drops any snapshot it kept: a device whose visit ended before one was
+    made."""
+    page.goto("/favicon.svg")
+    page.evaluate("() => caches.delete('raspisnoy-engine')")
+
+
+def test_a_first_visit_makes_the_snapshot_the_first_offline_game_starts_from(
+    visitor: BrowserContext,
+) -> None:
+    """A first visit with the network (a new visitor's nickname form: no session needed)
+    makes the engine's snapshot in the background once the files are kept; with the
+    network cut, the device's very first offline game restores it (docs/offline.md,
+    "Starting in a second")."""
+    visitor.add_init_script(ENGINE_READY)
+    page = visitor.new_page()
+    page.goto("/")
+    page.wait_for_selector("#nickname")
+    page.evaluate("body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(SHORT))
+    wait_until_kept(page)
+    (snapshot,) = kept_snapshots(page)
+    assert snapshot.startswith("/offline/snapshot/")
+    visitor.set_offline(True)
+    page.goto("/?offline")
+    page.click(".offline-start")
+    page.wait_for_selector(".game")
+    assert page.evaluate("window.engineRestored") is True
+    shot(page, "first-game-from-snapshot")
+    assert play_until(page, "2") == "2"
+    assert page.evaluate(SNAPSHOTS) == [snapshot]
+
+
 def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> None:
-    """The first start of the engine keeps its snapshot; the page opened again after the
-    app was closed starts from it (docs/offline.md, "Starting in a second")."""
+    """A device with no snapshot yet (the visit ended before it was made): the engine's
+    first start keeps one; the page opened again after the app was closed starts from it
+    (docs/offline.md, "Starting in a second")."""
     visitor.add_init_script(ENGINE_READY)
     page = first_visit(visitor)
+    forget_snapshot(page)
     visitor.set_offline(True)
     page.goto("/?offline")
     page.wait_for_selector(".offline-start")

@@ -270,6 +270,21 @@ def test_a_finished_offline_game_goes_to_the_history_unrated(server: Server) -> 
     assert all(g["id"] != stored["id"] for g in my_games(vera))
 
 
+def test_the_same_offline_game_uploaded_twice_is_stored_once(server: Server) -> None:
+    """Sent again (a lost answer, a second device with a copy): the same table, the
+    history has the game once; nothing else changes."""
+    anna = Api(server.base, "Anna")
+    save = finished_save(bots="heuristic")
+    first = anna.post("/api/offline/games", game=save)
+    assert first.status_code == 201, first.text
+    games = my_games(anna)
+    again = anna.post("/api/offline/games", game={**save, "updated": 1, "uploaded": None})
+    assert again.status_code == 201, again.text
+    assert again.json() == first.json()
+    assert my_games(anna) == games
+    assert [g["id"] for g in games].count(first.json()["id"]) == 1
+
+
 @pytest.mark.parametrize(
     ("tamper", "code", "status"),
     [
@@ -281,6 +296,7 @@ def test_a_finished_offline_game_goes_to_the_history_unrated(server: Server) -> 
         (lambda save: {**save, "actions": save["actions"][:-1]}, "offline_game_not_over", 409),
         (lambda save: {**save, "seed": save["seed"] + "x"}, "offline_game_invalid", 422),
         (lambda save: {**save, "format": 2}, "offline_game_invalid", 422),
+        (lambda save: {**save, "id": "local-" + "0" * 64}, "offline_game_invalid", 422),
     ],
 )
 def test_a_tampered_offline_game_is_refused_and_nothing_stored(

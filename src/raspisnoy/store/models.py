@@ -43,6 +43,7 @@ __all__ = [
     "GameTable",
     "ModerationAction",
     "Moderator",
+    "OfflineUpload",
     "PlayerFigures",
     "PlayerRating",
     "PoolAbandon",
@@ -584,3 +585,16 @@ class TournamentTable(Base):
     position: Mapped[int] = mapped_column(Integer)
     entries: Mapped[list[str | None]] = mapped_column(JSON)
     result: Mapped[dict[str, object] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+class OfflineUpload(Base):
+    """An offline game brought to its player's history (docs/offline.md, "Back online"):
+    the device's id of the game and the table it was stored as. Its key is the game's
+    identity, so the same game uploaded twice, or from two devices, at once or later, is
+    stored once: a second upload's insert fails and it answers the first one's table."""
+
+    __tablename__ = "offline_uploads"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    #: The device's id of the game (``LocalTable.id``, ``local-…``).
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -34,6 +34,7 @@ const SHELL = [
   "/js/chat.js",
   "/js/club.js",
   "/js/connection.js",
+  "/js/engine_snapshot_worker.js",
   "/js/friends.js",
   "/js/i18n.js",
   "/js/install.js",

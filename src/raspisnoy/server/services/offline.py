@@ -23,7 +23,8 @@ from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.offline import OFFLINE_BOTS, LocalTable
 from raspisnoy.server.services.results import Results
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.store import EventRow, Store, TableRow, UserRow
+from raspisnoy.store import Store, TableRow, UserRow
+from raspisnoy.store.offline_games import GAME_ID_LENGTH, OfflineGameIn, OfflineGamesRepository
 
 __all__ = ["BUNDLE_FILES", "PYODIDE_FILES", "OfflineFiles", "OfflineGames", "default_pyodide_dir"]
 
@@ -112,44 +113,38 @@ class OfflineFiles:
 class OfflineGames:
     """Offline games brought to the player's history (``upload``): checked by replaying
     them (``LocalTable.load`` deals from the seed and applies every action by the
-    rules), stored as a finished, unrated, private table of the player and bots."""
+    rules), stored as a finished, unrated, private table of the player and bots, once
+    per player and game however often it is uploaded (``OfflineGamesRepository``)."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self._games = OfflineGamesRepository(store)
         self._results = Results(store)
 
     async def upload(self, user: UserRow, save: Mapping[str, Any]) -> TableRow:
-        """The finished game ``save`` (``LocalTable.save``'s) in ``user``'s history;
-        ``offline_game_invalid`` if it does not replay, ``offline_game_not_over`` if it
-        is unfinished: nothing is stored then."""
+        """The finished game ``save`` (``LocalTable.save``'s) in ``user``'s history, or
+        the table it was stored as before; ``offline_game_invalid`` if it does not
+        replay, ``offline_game_not_over`` if it is unfinished: nothing is stored then."""
         try:
             table = LocalTable.load(save)
         except InvalidInputError as error:
             raise RequestError(Refusal.OFFLINE_GAME_INVALID, str(error)) from None
+        if len(table.id) > GAME_ID_LENGTH:
+            raise RequestError(Refusal.OFFLINE_GAME_INVALID, "the game's id is too long")
         if not table.game.is_over:
             raise RequestError(Refusal.OFFLINE_GAME_NOT_OVER, "the offline game is not over")
-        row = await in_thread(self._store_game, user, table)
-        await self._results.finish(row, table.game)
-        return await in_thread(self._store.get_table, row.id)
-
-    def _store_game(self, user: UserRow, table: LocalTable) -> TableRow:
-        """The table, started and with every action, as the server would have stored it."""
-        settings = table.settings
-        row = self._store.create_table(
-            host_id=user.id,
-            public=False,
-            rules=settings["rules"],
-            bots=table.bots,
-            turn_seconds=0,
+        stored = OfflineGameIn(
+            game_id=table.id,
+            rules=table.settings["rules"],
+            bots=tuple(table.bots),
             bot_delay_ms=table.bot_delay_ms,
-            stand_in=table.bots[0],
             seed=table.seed,
+            names=(user.nickname, *table.game.names[1:]),
+            first_dealer=table.first_dealer,
+            actions=tuple(table.actions),
         )
-        names = (user.nickname, *table.game.names[1:])
-        self._store.start_table(row.id, names, table.first_dealer)
-        events = [
-            EventRow(row.id, seq, seat, action, None)
-            for seq, (seat, action) in enumerate(table.actions, start=1)
-        ]
-        self._store.append_events(events)
-        return self._store.get_table(row.id)
+        table_id, _ = await in_thread(self._games.store, user.id, stored)
+        row = await in_thread(self._store.get_table, table_id)
+        # again for a game stored before: a worker killed before its results left none
+        await self._results.finish(row, table.game)
+        return await in_thread(self._store.get_table, table_id)

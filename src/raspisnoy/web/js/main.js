@@ -24,7 +24,7 @@ import { checkStanding, showModeration } from "./moderation.js";
 import { askNickname, nicknameForm, showLobby } from "./lobby.js";
 import { watchInstall } from "./install.js";
 import { failureMarkup, installOffline } from "./offline.js";
-import { showOffline, showOfflineTable } from "./offline_play.js";
+import { prepareEngine, showOffline, showOfflineTable } from "./offline_play.js";
 import { showProfile } from "./profile.js";
 import { showPuzzles } from "./puzzle.js";
 import { showReplay } from "./replay.js";
@@ -110,6 +110,7 @@ async function route() {
     return;
   }
   if (app.user === null) {
+    prepareEngine(); // a first visit: offline play's engine is made ready meanwhile
     app.screen = askNickname(view, (user) => {
       app.user = user;
       renderHeader();

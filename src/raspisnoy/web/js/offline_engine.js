@@ -5,8 +5,10 @@
 //
 // Starting Python takes seconds on a phone (docs/offline.md, "Figures"): most of it is
 // Python's own start and the imports. So the first start on a device takes a memory
-// snapshot of Pyodide with the bundle imported and keeps it (Cache Storage, gzipped); a
-// later start restores it instead, in a fraction of the time. The snapshot is named by
+// snapshot of Pyodide with the bundle imported and keeps it (Cache Storage); a later
+// start restores it instead, in a fraction of the time. A visit with the network makes
+// it in the background beforehand (engine_snapshot_worker.js), so that even the device's
+// first offline game restores one. The snapshot is named by
 // Pyodide's version and the bundle's hash, so a new version of either starts afresh and
 // replaces it; one that does not restore is dropped and the engine starts afresh.
 
@@ -57,8 +59,7 @@ import ${MODULES.join(", ")}`);
  * was restored); rejects when offline play's files are not here. */
 export async function loadEngine(moduleName) {
   const begun = performance.now();
-  const [{ loadPyodide, version }, bundle] = await Promise.all([import(`${PYODIDE}pyodide.mjs`), fetchBundle()]);
-  const key = await snapshotKey(version, bundle);
+  const { loadPyodide, bundle, key } = await engineFiles();
   const files = performance.now();
   const kept = key === null ? null : await keptSnapshot(key);
   const read = performance.now();
@@ -67,6 +68,26 @@ export async function loadEngine(moduleName) {
   if (key !== null && snapshot !== null) keepSnapshot(key, snapshot); // meanwhile the engine is ready
   const timings = { files: files - begun, snapshot_read: read - files, python: started - read, restored, since_start: started };
   return { pyodide, dumps: pyodide.pyimport("json").dumps, module: pyodide.pyimport(moduleName), timings };
+}
+
+/** Makes the engine's snapshot and keeps it, unless one of these files is kept already:
+ * what a visit with the network does in the background (offline_play.js,
+ * `prepareEngine`), so that even a device's first offline game restores one. Resolves to
+ * "kept" (one was there), "made", or "not kept" (this page cannot keep one: an address
+ * that is not secure, or a storage that refused it). */
+export async function prepareSnapshot() {
+  const { loadPyodide, bundle, key } = await engineFiles();
+  if (key === null) return "not kept";
+  if (await hasSnapshot(key)) return "kept";
+  const { snapshot } = await startPython(loadPyodide, PYODIDE, bundle);
+  return (await keepSnapshot(key, snapshot)) ? "made" : "not kept";
+}
+
+/** `loadPyodide`, the bundle's bytes and the name of their snapshot (null where none can
+ * be kept). */
+async function engineFiles() {
+  const [{ loadPyodide, version }, bundle] = await Promise.all([import(`${PYODIDE}pyodide.mjs`), fetchBundle()]);
+  return { loadPyodide, bundle, key: await snapshotKey(version, bundle) };
 }
 
 async function fetchBundle() {
@@ -85,6 +106,15 @@ async function snapshotKey(version, bundle) {
   return `/offline/snapshot/${version}/${hex}`;
 }
 
+/** Whether a snapshot is kept under `key` (without reading its bytes). */
+async function hasSnapshot(key) {
+  try {
+    return (await (await caches.open(SNAPSHOTS)).match(key)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** The snapshot kept under `key`, or null (none, or the store cannot be read). */
 async function keptSnapshot(key) {
   try {
@@ -96,14 +126,17 @@ async function keptSnapshot(key) {
   }
 }
 
-/** Keeps `snapshot` under `key`, gzipped, in place of any other: a full storage only
- * means the next start is a fresh one, so a failure is not the player's concern. */
+/** Keeps `snapshot` under `key` in place of any other; resolves to whether it is kept. A
+ * full storage only means the next start is a fresh one, so a failure is not the
+ * player's concern. */
 async function keepSnapshot(key, snapshot) {
   try {
     const cache = await caches.open(SNAPSHOTS);
     await cache.put(key, new Response(snapshot, { headers: { "content-type": "application/octet-stream" } }));
     for (const old of await cache.keys()) if (new URL(old.url).pathname !== key) await cache.delete(old);
+    return true;
   } catch (error) {
     console.warn("the engine's snapshot is not kept:", error);
+    return false;
   }
 }

@@ -21,13 +21,61 @@ const OFFLINE_TABLE = "raspisnoy.offlineTable";
 
 let worker = null; // one engine per page: Pyodide loads once, later games start at once
 let listener = null; // the connection on show gets the worker's messages
+/** The background making of the engine's snapshot: null before, then "asked" (once a
+ * page), then its worker while it runs. */
+let preparing = null;
+/** Free storage below which the snapshot (31 MB) is not made in the background. */
+const SNAPSHOT_ROOM = 100 * 1024 * 1024;
+/** A file of offline play that the service worker keeps: its presence says they are kept. */
+const KEPT_FILE = "/offline/pyodide/pyodide.asm.wasm";
 
 function engine() {
   if (worker === null) {
+    stopPreparing(); // the game's engine makes the snapshot itself if none is kept yet
     worker = new Worker("/js/offline_worker.js", { type: "module" });
     worker.addEventListener("message", (event) => listener?.(event.data));
   }
   return worker;
+}
+
+/** Makes the engine's snapshot in the background on a visit with the network
+ * (docs/offline.md, "Starting in a second"), so that even the device's first offline
+ * game starts from one: once the service worker has kept offline play's files, when the
+ * page is idle, in a worker of its own (engine_snapshot_worker.js, which does nothing
+ * when one is kept already) that is ended as soon as it is done, freeing its memory.
+ * Not on a device that asks to save data, nor with little storage left. Called by the
+ * lobby and the first visit's nickname screen (main.js). */
+export async function prepareEngine() {
+  if (preparing !== null || worker !== null || !navigator.onLine || navigator.connection?.saveData) return;
+  preparing = "asked";
+  if (!("serviceWorker" in navigator) || typeof caches === "undefined") return;
+  await navigator.serviceWorker.ready; // active: its install has kept the files it could
+  if (!(await caches.match(KEPT_FILE)) || !(await roomForSnapshot())) return;
+  await idle();
+  if (worker !== null) return; // the offline screen's engine started meanwhile
+  preparing = new Worker("/js/engine_snapshot_worker.js", { type: "module" });
+  preparing.addEventListener("message", stopPreparing);
+}
+
+function stopPreparing() {
+  if (preparing instanceof Worker) preparing.terminate();
+}
+
+/** Whether the device's storage has room for the snapshot (true where it does not say). */
+async function roomForSnapshot() {
+  try {
+    const { quota, usage } = await navigator.storage.estimate();
+    return quota - usage >= SNAPSHOT_ROOM;
+  } catch {
+    return true;
+  }
+}
+
+/** Resolves when the page is idle (at the latest after a few seconds). */
+function idle() {
+  return new Promise((resolve) =>
+    "requestIdleCallback" in window ? requestIdleCallback(resolve, { timeout: 5000 }) : setTimeout(resolve, 1000),
+  );
 }
 
 /** `GET /offline/status` (the kept answer when offline), or null when there is none. */
@@ -177,6 +225,7 @@ export function offlineNote(app, element) {
     element.innerHTML = installed
       ? `<p>${esc(t("web.offline.note"))}</p><a class="button" data-nav href="/?offline">${esc(t("web.offline.open"))}</a>`
       : `<p class="muted">${esc(t("web.offline.missing"))}</p>`;
+    if (installed) prepareEngine();
   });
 }
 
