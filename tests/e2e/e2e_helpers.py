@@ -14,10 +14,18 @@ from playwright.sync_api import Browser, Page, ViewportSize
 from server_process import ServerProcess
 
 
-def server_process(data: Path) -> ServerProcess:
+def server_process(data: Path, *, prepare_offline: bool = False) -> ServerProcess:
     """``raspisnoy serve`` over the data folder ``data`` on a free loopback port, its
-    output kept in ``data/server.log``; it can be stopped and started again."""
-    return ServerProcess("--data-dir", str(data), log=data / "server.log")
+    output kept in ``data/server.log``; it can be stopped and started again. Its pages
+    make offline play's engine ready in the background only with ``prepare_offline``
+    (``RASPISNOY_OFFLINE_PREPARE``): a Python start in every fresh visitor's page would
+    load the tests that do not play offline."""
+    return ServerProcess(
+        "--data-dir",
+        str(data),
+        log=data / "server.log",
+        env={"RASPISNOY_OFFLINE_PREPARE": "true" if prepare_offline else "false"},
+    )
 
 
 #: Something this page's player can do now: an allowed bid or a highlighted card.

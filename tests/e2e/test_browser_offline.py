@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import ACTIONABLE, PHONE_SMALL, SCREENS, act, enter
+from e2e_helpers import ACTIONABLE, PHONE_SMALL, SCREENS, act, enter, server_process
 from playwright.sync_api import Browser, BrowserContext, Page
 from server_process import ServerProcess
 
@@ -55,6 +55,16 @@ SNAPSHOTS = """() => caches.open('raspisnoy-engine')
 #: Waits until the player may act or the results are on show; the round, or "over".
 TURN_OR_RESULTS = """actionable => document.querySelector('#results') ? 'over'
   : document.querySelector(actionable) ? document.querySelector('.game').dataset.round : null"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of this file's own whose pages make offline play's engine ready in the
+    background on a first visit, as a real server's do (the shared one's do not)."""
+    process = server_process(tmp_path_factory.mktemp("offline-e2e"), prepare_offline=True)
+    process.start()
+    yield process.url
+    process.stop()
 
 
 @pytest.fixture

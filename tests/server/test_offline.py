@@ -191,6 +191,18 @@ def test_the_bundle_is_the_same_bytes_for_the_same_sources() -> None:
     assert OfflineFiles(None).bundle == OfflineFiles(None).bundle
 
 
+def test_a_server_may_leave_the_engine_to_the_first_offline_game(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """``offline_prepare=False`` (``RASPISNOY_OFFLINE_PREPARE``): the status tells pages
+    not to make the engine ready in the background; the files are served all the same."""
+    server = start_server(
+        FAST.model_copy(update={"pyodide_dir": default_pyodide_dir(), "offline_prepare": False})
+    )
+    status = httpx.get(f"{server.base}/offline/status").json()
+    assert status["installed"] is True and status["prepare"] is False
+
+
 def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
     start_server: Callable[[ServerSettings], Server], tmp_path: Path
 ) -> None:
@@ -203,6 +215,7 @@ def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
         "pyodide": None,
         "bundle": None,
         "bots": list(OFFLINE_BOTS),
+        "prepare": False,
     }
     assert httpx.get(f"{bare.base}/offline/pyodide/pyodide.mjs").status_code == 404
     if not OfflineFiles(default_pyodide_dir()).installed:
@@ -210,6 +223,7 @@ def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
     server = start_server(FAST.model_copy(update={"pyodide_dir": default_pyodide_dir()}))
     status = httpx.get(f"{server.base}/offline/status").json()
     assert status["installed"] is True and status["pyodide"]
+    assert status["prepare"] is True  # pages make the engine ready by default
     for name in PYODIDE_FILES:
         answer = httpx.get(f"{server.base}/offline/pyodide/{name}")
         assert answer.status_code == 200

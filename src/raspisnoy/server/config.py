@@ -167,6 +167,11 @@ class ServerSettings(BaseSettings):
     #: Pyodide's files for offline play (docs/offline.md); ``None``: where
     #: ``scripts/bootstrap`` installs them, ``.offline/node_modules/pyodide`` of the checkout.
     pyodide_dir: Path | None = None
+    #: Whether a visitor's page makes offline play's engine ready in the background on a
+    #: first visit (a snapshot of Python's start, docs/offline.md), so that even a
+    #: device's first offline game starts at once; ``False`` leaves it to the first
+    #: offline game (a server for weak phones, say, or tests that do not play offline).
+    offline_prepare: bool = True
     #: A set of puzzles (``raspisnoy puzzles generate``'s file, docs/review.md) loaded
     #: into the database at start when it holds none; ``None``: ``puzzles.json`` in
     #: ``data_dir`` (which ``scripts/serve`` builds once), if it is there.

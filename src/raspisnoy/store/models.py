@@ -585,6 +585,8 @@ class TournamentTable(Base):
     position: Mapped[int] = mapped_column(Integer)
     entries: Mapped[list[str | None]] = mapped_column(JSON)
     result: Mapped[dict[str, object] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+
+
 class OfflineUpload(Base):
     """An offline game brought to its player's history (docs/offline.md, "Back online"):
     the device's id of the game and the table it was stored as. Its key is the game's

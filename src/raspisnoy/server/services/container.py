@@ -127,7 +127,9 @@ class Services:
         )
         follows = FriendsRepository(self.store)
         self.friends = Friends(self.store, follows, self.presence, self.limits)
-        self.offline = OfflineFiles(settings.pyodide_dir or default_pyodide_dir())
+        self.offline = OfflineFiles(
+            settings.pyodide_dir or default_pyodide_dir(), prepare=settings.offline_prepare
+        )
         self.offline_games = OfflineGames(self.store)
         self.pool = PoolDesk(
             PoolStore(self.store), self.hub, settings, self.limits, avoid=follows.blocked_among

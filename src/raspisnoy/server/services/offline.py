@@ -70,8 +70,9 @@ def default_pyodide_dir() -> Path:
 class OfflineFiles:
     """Pyodide's folder (``None`` or missing: offline play not installed) and the bundle."""
 
-    def __init__(self, pyodide_dir: Path | None) -> None:
+    def __init__(self, pyodide_dir: Path | None, *, prepare: bool = True) -> None:
         self.pyodide_dir = pyodide_dir
+        self.prepare = prepare
 
     @property
     def installed(self) -> bool:
@@ -99,7 +100,8 @@ class OfflineFiles:
     def status(self) -> dict[str, object]:
         """Whether offline play is installed, Pyodide's version and the bundle's: what the
         page and its service worker check to know what to keep (docs/offline.md); and
-        the bots that run offline, for the offline new-table form."""
+        the bots that run offline, for the offline new-table form; and whether pages make
+        the engine ready in the background (``ServerSettings.offline_prepare``)."""
         version = None
         if self.installed and self.pyodide_dir is not None:
             package = self.pyodide_dir / "package.json"
@@ -107,7 +109,13 @@ class OfflineFiles:
                 version = json.loads(package.read_text()).get("version")
         bundle = hashlib.sha256(self.bundle).hexdigest()[:16] if self.installed else None
         bots = list(OFFLINE_BOTS)
-        return {"installed": self.installed, "pyodide": version, "bundle": bundle, "bots": bots}
+        return {
+            "installed": self.installed,
+            "pyodide": version,
+            "bundle": bundle,
+            "bots": bots,
+            "prepare": self.installed and self.prepare,
+        }
 
 
 class OfflineGames:

@@ -695,12 +695,14 @@ class HintOut(_Out):
 class OfflineStatusOut(_Out):
     """``GET /offline/status`` (docs/offline.md): whether this server has offline play's
     files, Pyodide's version and the bundle's (a hash of its bytes), and the bot levels
-    that run offline, weakest first (the offline new-table form offers these)."""
+    that run offline, weakest first (the offline new-table form offers these), and whether
+    a page makes the engine ready in the background on a first visit (``prepare``)."""
 
     installed: bool
     pyodide: str | None
     bundle: str | None
     bots: list[str]
+    prepare: bool
 
 
 class OfflineGameOut(_Out):

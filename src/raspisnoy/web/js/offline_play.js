@@ -43,12 +43,14 @@ function engine() {
  * game starts from one: once the service worker has kept offline play's files, when the
  * page is idle, in a worker of its own (engine_snapshot_worker.js, which does nothing
  * when one is kept already) that is ended as soon as it is done, freeing its memory.
- * Not on a device that asks to save data, nor with little storage left. Called by the
+ * Not on a device that asks to save data, nor with little storage left, nor where the
+ * server says not to (`prepare` of `GET /offline/status`). Called by the
  * lobby and the first visit's nickname screen (main.js). */
 export async function prepareEngine() {
   if (preparing !== null || worker !== null || !navigator.onLine || navigator.connection?.saveData) return;
   preparing = "asked";
   if (!("serviceWorker" in navigator) || typeof caches === "undefined") return;
+  if ((await offlineStatus())?.prepare !== true) return; // the server leaves it to the first offline game
   await navigator.serviceWorker.ready; // active: its install has kept the files it could
   if (!(await caches.match(KEPT_FILE)) || !(await roomForSnapshot())) return;
   await idle();
