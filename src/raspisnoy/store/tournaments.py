@@ -355,16 +355,20 @@ class TournamentStore:
     def withdraw(self, tournament_id: str, entry_ids: Collection[str]) -> int:
         """Withdraw these entrants from the later rounds; how many were registered."""
         with self._session() as session:
-            done = session.execute(
-                update(TournamentEntry)
-                .where(
-                    TournamentEntry.tournament_id == tournament_id,
-                    TournamentEntry.entry_id.in_(list(entry_ids)),
-                    TournamentEntry.state == "registered",
-                )
-                .values(state="withdrawn")
+            return self._withdraw(session, tournament_id, entry_ids)
+
+    @staticmethod
+    def _withdraw(session: Session, tournament_id: str, entry_ids: Collection[str]) -> int:
+        done = session.execute(
+            update(TournamentEntry)
+            .where(
+                TournamentEntry.tournament_id == tournament_id,
+                TournamentEntry.entry_id.in_(list(entry_ids)),
+                TournamentEntry.state == "registered",
             )
-            return int(getattr(done, "rowcount", 0))
+            .values(state="withdrawn")
+        )
+        return int(getattr(done, "rowcount", 0))
 
     def entries(self, tournament_id: str) -> list[EntryRow]:
         """Every entrant, registered or withdrawn, first registered first."""
@@ -519,14 +523,22 @@ class TournamentStore:
             ]
 
     def record_result(self, table_id: str, result: Mapping[str, Any]) -> bool:
-        """The result of a finished table's game, once; whether this call recorded it."""
+        """The result of a finished table's game, once; whether this call recorded it.
+        In the same transaction, the entrants of its ``absent`` seats (who did not show)
+        are withdrawn from the later rounds."""
         with self._session() as session:
             done = session.execute(
                 update(TournamentTable)
                 .where(TournamentTable.table_id == table_id, TournamentTable.result.is_(None))
                 .values(result=dict(result))
             )
-            return bool(getattr(done, "rowcount", 0))
+            if not getattr(done, "rowcount", 0):
+                return False
+            row = session.get(TournamentTable, table_id)
+            assert row is not None
+            absent = [row.entries[seat] for seat in result["absent"]]
+            self._withdraw(session, row.tournament_id, [e for e in absent if e is not None])
+            return True
 
     def end_round(self, tournament_id: str, number: int, now: float) -> bool:
         """Note that round ``number``'s last game is recorded (once); whether this did."""
