@@ -16,9 +16,10 @@ Who may do what is the tournaments service's business
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -43,11 +44,14 @@ from raspisnoy.store.repository import (
     new_id,
     transaction,
 )
+from raspisnoy.store.results import StoredRating, rate_people
 
 __all__ = [
+    "DUPLICATE_SCOPE",
     "EntryRow",
     "NewTournament",
     "RegistrationError",
+    "RoundRating",
     "RoundRow",
     "RoundTable",
     "SeatedTable",
@@ -158,6 +162,20 @@ class RoundTable:
     seed: str
     rated: bool
     public: bool
+
+
+#: The scope of the duplicate rating among a person's ratings (docs/accounts.md).
+DUPLICATE_SCOPE = "duplicate"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRating:
+    """How a round's end moves duplicate ratings: the ``people`` it rates, a newcomer's
+    rating, and ``rate``, from their ratings now (locked) to their ratings after."""
+
+    people: frozenset[str]
+    newcomer: StoredRating
+    rate: Callable[[Mapping[str, StoredRating]], Mapping[str, StoredRating]]
 
 
 def _tournament(row: Tournament, director: str) -> TournamentRow:
@@ -540,8 +558,12 @@ class TournamentStore:
             self._withdraw(session, row.tournament_id, [e for e in absent if e is not None])
             return True
 
-    def end_round(self, tournament_id: str, number: int, now: float) -> bool:
-        """Note that round ``number``'s last game is recorded (once); whether this did."""
+    def end_round(
+        self, tournament_id: str, number: int, now: float, rating: RoundRating | None = None
+    ) -> bool:
+        """Note that round ``number``'s last game is recorded (once); whether this did.
+        In the same transaction, and so once, ``rating`` moves its people's duplicate
+        ratings (``DUPLICATE_SCOPE``)."""
         with self._session() as session:
             done = session.execute(
                 update(TournamentRound)
@@ -552,7 +574,14 @@ class TournamentStore:
                 )
                 .values(finished_at=now)
             )
-            return bool(getattr(done, "rowcount", 0))
+            if not getattr(done, "rowcount", 0):
+                return False
+            if rating is not None and rating.people:
+                at = datetime.fromtimestamp(now, UTC)
+                rate_people(
+                    session, DUPLICATE_SCOPE, rating.people, rating.newcomer, at, rating.rate
+                )
+            return True
 
     def tournament_of_table(self, table_id: str) -> str | None:
         """The tournament a table was opened for, if any."""

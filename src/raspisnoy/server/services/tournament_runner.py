@@ -15,8 +15,9 @@ A step reads everything from the database and does the next thing that is not do
   who made no move of their own did not show and are withdrawn from later rounds): its
   game's worker records it as the game ends (``tournament_results``), and the step
   records, rebuilt from the stored actions, any that worker did not (it died between);
-- once every table of the round is recorded, the round ends and the next is paired, or,
-  after the last, the tournament finishes.
+- once every table of the round is recorded, the round ends (in a rated event, moving
+  its people's duplicate ratings in the same transaction, ``tournament_ratings``) and the
+  next is paired, or, after the last, the tournament finishes.
 
 So a worker killed anywhere in a step loses nothing: the next step, on this worker or
 another, finds in the database what was done and does the rest. A paused tournament's
@@ -37,11 +38,13 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.services.passes import LeasedPass, start_game
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
+from raspisnoy.server.services.tournament_ratings import round_rating
 from raspisnoy.server.services.tournament_results import record_table_result
 from raspisnoy.server.services.tournaments import standings_of
 from raspisnoy.server.wire.requests import default_bot
 from raspisnoy.store import (
     EntryRow,
+    RoundRating,
     RoundTable,
     SeatedTable,
     Store,
@@ -112,11 +115,21 @@ class TournamentRunner:
         recorded = await asyncio.gather(*(self._advance(tournament, table) for table in tables))
         if not all(recorded) or not running:
             return
-        await in_thread(store.end_round, tournament_id, number, self._clock())
+        rating = await self._round_rating(tournament, number)
+        await in_thread(store.end_round, tournament_id, number, self._clock(), rating)
         if number >= tournament.options.rounds:
             await self._finish(tournament_id, "running")
         else:
             await self._pair(tournament, number + 1)
+
+    async def _round_rating(self, tournament: TournamentRow, number: int) -> RoundRating | None:
+        """How the end of round ``number`` moves duplicate ratings (a rated event's only),
+        from its tables as recorded now (``tournament_ratings``)."""
+        if not tournament.options.rated:
+            return None
+        tables = await in_thread(self._tournaments.tables, tournament.id, number)
+        entries = await in_thread(self._tournaments.entries, tournament.id)
+        return round_rating(tables, entries)
 
     async def _advance(self, tournament: TournamentRow, table: TournamentTableRow) -> bool:
         """Start the table if it is not, record its result if it is over; whether its

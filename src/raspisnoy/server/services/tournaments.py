@@ -57,7 +57,7 @@ from raspisnoy.store import (
 )
 from raspisnoy.tournament import TABLE_SIZES, Line, TablePlay, standings
 
-__all__ = ["ROUNDS", "Tournaments", "most_rounds", "standings_of"]
+__all__ = ["ROUNDS", "Tournaments", "most_rounds", "standings_of", "table_play"]
 
 #: The fewest and most rounds a tournament plays.
 ROUNDS = (1, 30)
@@ -90,7 +90,7 @@ def _deals(result: dict[str, Any]) -> tuple[StoredDeal, ...]:
     )
 
 
-def _play(row: TournamentTableRow) -> TablePlay:
+def table_play(row: TournamentTableRow) -> TablePlay:
     """A recorded table as the standings read it: an absent person's seat is nobody's
     (its points are the stand-in's, compared with but never scored)."""
     assert row.result is not None
@@ -110,7 +110,7 @@ def standings_of(
     played: dict[int, list[TablePlay]] = {}
     for row in tables:
         if row.result is not None:
-            played.setdefault(row.round_number, []).append(_play(row))
+            played.setdefault(row.round_number, []).append(table_play(row))
     byes = Counter(entry for paired in rounds for entry in paired.byes)
     return standings(
         played.values(),
