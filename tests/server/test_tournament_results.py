@@ -22,9 +22,12 @@ from test_ratings import kept_sums
 from raspisnoy.core import Deal, Game, resolve_rules
 from raspisnoy.ratings import RATED_STAND_IN
 from raspisnoy.ratings.results import NEWCOMER
+from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.services.results import Results
+from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.tournament_ratings import round_rating, same_cards_orders
 from raspisnoy.server.services.tournament_results import game_result
+from raspisnoy.server.services.tournament_runner import TournamentRunner
 from raspisnoy.store import (
     ALL_SCOPE,
     DUPLICATE_SCOPE,
@@ -51,7 +54,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         opened.close()
 
 
-def new_event(store: Store, director_id: str, rules: dict[str, Any], *, rated: bool) -> str:
+def new_event(
+    store: Store, director_id: str, rules: dict[str, Any], *, rated: bool, rounds: int = 2
+) -> str:
     return (
         TournamentStore(store)
         .create(
@@ -62,7 +67,7 @@ def new_event(store: Store, director_id: str, rules: dict[str, Any], *, rated: b
                 starts_at=time.time() + 60,
                 rules=rules,
                 table_size=3,
-                rounds=2,
+                rounds=rounds,
                 turn_seconds=30,
                 scoring="swiss",
                 fill="bots",
@@ -197,3 +202,32 @@ def test_a_rounds_end_moves_the_duplicate_ratings_of_who_held_the_same_cards_onc
     with Session(store.engine) as session, session.begin():
         recount(session)  # the kept counts per rating are the recounted ones
     assert kept_sums(store) == moved
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_the_runner_ends_a_rated_round_with_its_duplicate_ratings(
+    store: Store, tmp_path: Path, rated: bool
+) -> None:
+    director, *people = (store.create_user(name) for name in ("Director", "Anna", "Dina"))
+    anna, dina = people
+    tournaments = TournamentStore(store)
+    tournament_id = new_event(store, director.id, RULES, rated=rated, rounds=1)
+    a, d = entered(store, tournament_id, anna, dina)
+    how = RoundTable(RULES, 30, 0, "random", "event-seed/1", rated=False, public=True)
+    tables = [
+        SeatedTable((entry, None, None), {0: person.id}, ("random",) * 3)
+        for entry, person in ((a, anna), (d, dina))
+    ]
+    ids = tournaments.pair_round(tournament_id, 1, [], how, tables, time.time()) or []
+    tournaments.record_result(ids[0], {"deals": [deal([10, 0, 0])], "absent": []})
+    tournaments.record_result(ids[1], {"deals": [deal([-10, 0, 0])], "absent": []})
+    settings = ServerSettings(data_dir=tmp_path)
+    runner = TournamentRunner(tournaments, store, Hub(store, settings), settings)
+    asyncio.run(runner.step(tournaments.get(tournament_id)))
+    assert tournaments.get(tournament_id).state == "finished"
+    scopes = {
+        person.id: {line.scope for line in Players(store).profile(person.id).ratings}
+        for person in people
+    }
+    expected = {DUPLICATE_SCOPE} if rated else set()
+    assert scopes == {anna.id: expected, dina.id: expected}
