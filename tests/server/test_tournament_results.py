@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fresh_databases import BACKENDS, new_database
+from fresh_databases import BACKENDS, new_store
 from sqlalchemy.orm import Session
 from test_ratings import kept_sums
 
@@ -48,10 +48,8 @@ RULES = {"preset": "raspisnoy.com", "custom_plan": ["1"]}
 
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    with new_database(request.param, tmp_path) as url:
-        opened = Store.open(url)
+    with new_store(request.param, tmp_path) as opened:
         yield opened
-        opened.close()
 
 
 def new_event(
