@@ -3,18 +3,26 @@ creates a club, two members join it by its link, the owner creates a tournament 
 short games from the club's page and enters six bots as players, the two members
 register, the owner starts it, the members go to their tables from the tournament page
 and play each round, and the event runs to its final standings and its shareable final
-table. Screenshots are kept under build/e2e-screens/ (``check_screen``) and copied to
-/tmp/tourney-*.png."""
+table; and a duplicate rating on its person's profile. Screenshots are kept under
+build/e2e-screens/ (``check_screen``) and copied to /tmp/tourney-*.png."""
 
 from __future__ import annotations
 
 import shutil
 import time
 import uuid
+from datetime import UTC, datetime
+from pathlib import Path
 
 from e2e_helpers import ACTIONABLE, SCREENS, act, check_screen, enter, russian_phones
 from playwright.sync_api import Browser, Page
+from server_process import ServerProcess
+from sqlalchemy.orm import Session
 from test_browser_clubs import register_here
+
+from raspisnoy.ratings import Rating, displayed
+from raspisnoy.store import DUPLICATE_SCOPE, Store
+from raspisnoy.store.models import PlayerRating
 
 #: A round of short games with people clicking, on a loaded machine.
 PATIENCE_MS = 240_000
@@ -133,3 +141,34 @@ def test_a_club_tournament_runs_to_its_final_standings(browser: Browser, server:
         owner.wait_for_selector(f".club-tournaments a[href='{tournament}']")
         assert "завершён" in owner.inner_text(".club-tournaments")
         keep(owner, "tournament-club")
+
+
+def test_the_duplicate_rating_shows_on_the_profile(
+    browser: Browser, own_server: ServerProcess, tmp_path: Path
+) -> None:
+    """A person with a duplicate rating (as a rated event's round end stores it, in the
+    ``duplicate`` scope) sees it on their profile, under the overall rating."""
+    with russian_phones(browser, own_server.url, 1) as (anna,):
+        enter(anna, "Анна")
+        href = anna.get_attribute(".player-links a[href^='/?player=']", "href") or ""
+        user_id = href.split("=", 1)[1]
+        store = Store.open(f"sqlite:///{tmp_path / 'raspisnoy.sqlite3'}")
+        rating = Rating(31.0, 5.0)
+        with Session(store.engine) as session, session.begin():
+            session.add(
+                PlayerRating(
+                    scope=DUPLICATE_SCOPE,
+                    user_id=user_id,
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    display=displayed(rating),
+                    games=3,
+                    last_played_at=datetime.now(UTC),
+                )
+            )
+        store.close()
+        anna.goto(href)
+        anna.wait_for_selector(".profile .duplicate-rating")
+        line = anna.inner_text(".profile .duplicate-rating")
+        assert "Дубль-рейтинг" in line and str(displayed(rating)) in line.replace("\u00a0", "")
+        keep(anna, "profile-duplicate-rating")

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from fresh_databases import BACKENDS, new_database
+from fresh_databases import BACKENDS, new_store
 from prometheus_client.parser import text_string_to_metric_families
 from server_helpers import FAST, Api, Server, game_over, play_until
 from starlette.websockets import WebSocketDisconnect
@@ -51,10 +51,8 @@ def store(tmp_path: Path) -> Iterator[Store]:
 @pytest.fixture(params=BACKENDS)
 def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A fresh store on SQLite, then on PostgreSQL."""
-    with new_database(request.param, tmp_path) as url:
-        store = Store.open(url)
-        yield store
-        store.close()
+    with new_store(request.param, tmp_path) as opened:
+        yield opened
 
 
 def _client(store: Store, address: str, **settings: object) -> TestClient:

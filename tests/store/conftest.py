@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fresh_databases import BACKENDS, new_database
+from fresh_databases import BACKENDS, new_store
 
 from raspisnoy.store import Store
 
@@ -15,7 +15,5 @@ from raspisnoy.store import Store
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """A migrated store on a fresh database of the test's backend."""
-    with new_database(request.param, tmp_path) as url:
-        opened = Store.open(url)
+    with new_store(request.param, tmp_path) as opened:
         yield opened
-        opened.close()

@@ -140,16 +140,33 @@ def test_a_result_is_recorded_once_and_a_round_ended_once(store: Store) -> None:
     tournaments.set_state(tournament_id, "running", {"registering"})
     table = SeatedTable(("a", None, None), {0: anna.id}, ("random",) * 3)
     (table_id,) = tournaments.pair_round(tournament_id, 1, [], HOW, [table], time.time()) or []
-    assert tournaments.record_result(table_id, {"deals": [1]})
-    assert not tournaments.record_result(table_id, {"deals": [2]})
+    assert tournaments.record_result(table_id, {"deals": [1], "absent": []})
+    assert not tournaments.record_result(table_id, {"deals": [2], "absent": []})
     (row,) = tournaments.tables(tournament_id)
-    assert row.result == {"deals": [1]}
+    assert row.result == {"deals": [1], "absent": []}
     assert tournaments.end_round(tournament_id, 1, 5.0)
     assert not tournaments.end_round(tournament_id, 1, 6.0)
     assert tournaments.rounds(tournament_id)[0].finished_at == 5.0
     assert tournaments.withdraw(tournament_id, ["nobody"]) == 0
     assert tournaments.set_state(tournament_id, "finished", {"running"}, now=9.0)
     assert tournaments.get(tournament_id).finished_at == 9.0
+
+
+def test_a_result_withdraws_who_did_not_show_with_it_once(store: Store) -> None:
+    director, anna, boris = people(store, "Director", "Anna", "Boris")
+    tournaments = TournamentStore(store)
+    tournament_id = new_tournament(store, director.id)
+    for person in (anna, boris):
+        tournaments.register(tournament_id, user_id=person.id, bot=None, name="", now=time.time())
+    tournaments.set_state(tournament_id, "running", {"registering"})
+    a, b = (entry.entry_id for entry in tournaments.entries(tournament_id))
+    table = SeatedTable((a, b, None), {0: anna.id, 1: boris.id}, ("random",) * 3)
+    (table_id,) = tournaments.pair_round(tournament_id, 1, [], HOW, [table], time.time()) or []
+    assert tournaments.record_result(table_id, {"deals": [], "absent": [1]})
+    # A second recording (another worker's, say) changes nothing, whoever it names.
+    assert not tournaments.record_result(table_id, {"deals": [], "absent": [0]})
+    states = {e.entry_id: e.state for e in tournaments.entries(tournament_id)}
+    assert states == {a: "registered", b: "withdrawn"}
 
 
 def test_one_worker_holds_the_runners_lease(store: Store) -> None:

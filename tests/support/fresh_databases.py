@@ -16,7 +16,9 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-__all__ = ["BACKENDS", "POSTGRES", "new_database"]
+from raspisnoy.store import Store
+
+__all__ = ["BACKENDS", "POSTGRES", "new_database", "new_store"]
 
 #: The PostgreSQL that the machine and CI run (trust authentication, database ``test``).
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -45,3 +47,14 @@ def new_database(kind: str, folder: Path) -> Iterator[str]:
         with admin.connect() as connection:
             connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
+
+
+@contextmanager
+def new_store(kind: str, folder: Path) -> Iterator[Store]:
+    """A migrated store on a fresh database of ``kind`` (``new_database``), closed after."""
+    with new_database(kind, folder) as url:
+        store = Store.open(url)
+        try:
+            yield store
+        finally:
+            store.close()

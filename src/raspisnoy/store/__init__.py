@@ -74,9 +74,11 @@ from raspisnoy.store.results import GameEnd, GameEnds, RatedSeat, StoredRating
 from raspisnoy.store.reviews import Claim, ReviewRow, Reviews, ReviewStatus
 from raspisnoy.store.together import ChatRow, Together
 from raspisnoy.store.tournaments import (
+    DUPLICATE_SCOPE,
     EntryRow,
     NewTournament,
     RegistrationError,
+    RoundRating,
     RoundRow,
     RoundTable,
     SeatedTable,
@@ -88,6 +90,7 @@ from raspisnoy.store.tournaments import (
 __all__ = [
     "ALL_SCOPE",
     "ANONYMOUS",
+    "DUPLICATE_SCOPE",
     "ROUND_COUNTS",
     "ActionRow",
     "AlreadyAnsweredError",
@@ -139,6 +142,7 @@ __all__ = [
     "ReviewStatus",
     "Reviews",
     "RoundCounts",
+    "RoundRating",
     "RoundRow",
     "RoundTable",
     "SeatRow",

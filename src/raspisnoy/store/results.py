@@ -12,7 +12,7 @@ second set even from a transaction that raced past the check).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -24,7 +24,7 @@ from raspisnoy.store.models import GameResult, GameTable, PlayerRating, RatingCh
 from raspisnoy.store.players import ALL_SCOPE, add_figures, hold_ratings, move_rating_counts
 from raspisnoy.store.repository import Store, check_fences, transaction
 
-__all__ = ["GameEnd", "GameEnds", "Rate", "RatedSeat", "StoredRating"]
+__all__ = ["GameEnd", "GameEnds", "Rate", "RatedSeat", "StoredRating", "rate_people"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,9 +177,40 @@ def _rate(
     move_rating_counts(session, moves)
 
 
+def rate_people(
+    session: Session,
+    scope: str,
+    people: Collection[str],
+    newcomer: StoredRating,
+    now: datetime,
+    rate: Callable[[Mapping[str, StoredRating]], Mapping[str, StoredRating]],
+) -> None:
+    """Move ``people``'s ratings in ``scope`` by ``rate`` (their stored ratings, locked
+    for the caller's transaction, to their new ones), one rated game more each, the kept
+    counts following: a rating moved by something other than one table's game (a
+    tournament round's duplicate results), so no ``RatingChange`` row."""
+    rows, held = _rating_rows(session, (scope,), set(people), newcomer, now)
+    after = rate({user_id: rows[scope, user_id][0] for user_id in people})
+    moves: Counter[tuple[str, int]] = Counter()
+    for key in held:  # each known row leaves its rating for the one the round gives it
+        moves[key] -= 1
+    ratings = []
+    for user_id in sorted(people):
+        rating = after[user_id]
+        games = rows[scope, user_id][1] + 1
+        moved = {"mu": rating.mu, "sigma": rating.sigma, "display": rating.display}
+        ratings.append(
+            {"scope": scope, "user_id": user_id, **moved, "games": games, "last_played_at": now}
+        )
+        moves[scope, rating.display] += 1
+    if ratings:
+        session.execute(update(PlayerRating), ratings)
+    move_rating_counts(session, moves)
+
+
 def _rating_rows(
     session: Session,
-    scopes: tuple[str, str],
+    scopes: tuple[str, ...],
     people: set[str],
     newcomer: StoredRating,
     now: datetime,

@@ -16,9 +16,10 @@ Who may do what is the tournaments service's business
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -43,11 +44,14 @@ from raspisnoy.store.repository import (
     new_id,
     transaction,
 )
+from raspisnoy.store.results import StoredRating, rate_people
 
 __all__ = [
+    "DUPLICATE_SCOPE",
     "EntryRow",
     "NewTournament",
     "RegistrationError",
+    "RoundRating",
     "RoundRow",
     "RoundTable",
     "SeatedTable",
@@ -158,6 +162,20 @@ class RoundTable:
     seed: str
     rated: bool
     public: bool
+
+
+#: The scope of the duplicate rating among a person's ratings (docs/accounts.md).
+DUPLICATE_SCOPE = "duplicate"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRating:
+    """How a round's end moves duplicate ratings: the ``people`` it rates, a newcomer's
+    rating, and ``rate``, from their ratings now (locked) to their ratings after."""
+
+    people: frozenset[str]
+    newcomer: StoredRating
+    rate: Callable[[Mapping[str, StoredRating]], Mapping[str, StoredRating]]
 
 
 def _tournament(row: Tournament, director: str) -> TournamentRow:
@@ -355,16 +373,20 @@ class TournamentStore:
     def withdraw(self, tournament_id: str, entry_ids: Collection[str]) -> int:
         """Withdraw these entrants from the later rounds; how many were registered."""
         with self._session() as session:
-            done = session.execute(
-                update(TournamentEntry)
-                .where(
-                    TournamentEntry.tournament_id == tournament_id,
-                    TournamentEntry.entry_id.in_(list(entry_ids)),
-                    TournamentEntry.state == "registered",
-                )
-                .values(state="withdrawn")
+            return self._withdraw(session, tournament_id, entry_ids)
+
+    @staticmethod
+    def _withdraw(session: Session, tournament_id: str, entry_ids: Collection[str]) -> int:
+        done = session.execute(
+            update(TournamentEntry)
+            .where(
+                TournamentEntry.tournament_id == tournament_id,
+                TournamentEntry.entry_id.in_(list(entry_ids)),
+                TournamentEntry.state == "registered",
             )
-            return int(getattr(done, "rowcount", 0))
+            .values(state="withdrawn")
+        )
+        return int(getattr(done, "rowcount", 0))
 
     def entries(self, tournament_id: str) -> list[EntryRow]:
         """Every entrant, registered or withdrawn, first registered first."""
@@ -519,17 +541,29 @@ class TournamentStore:
             ]
 
     def record_result(self, table_id: str, result: Mapping[str, Any]) -> bool:
-        """The result of a finished table's game, once; whether this call recorded it."""
+        """The result of a finished table's game, once; whether this call recorded it.
+        In the same transaction, the entrants of its ``absent`` seats (who did not show)
+        are withdrawn from the later rounds."""
         with self._session() as session:
             done = session.execute(
                 update(TournamentTable)
                 .where(TournamentTable.table_id == table_id, TournamentTable.result.is_(None))
                 .values(result=dict(result))
             )
-            return bool(getattr(done, "rowcount", 0))
+            if not getattr(done, "rowcount", 0):
+                return False
+            row = session.get(TournamentTable, table_id)
+            assert row is not None
+            absent = [row.entries[seat] for seat in result["absent"]]
+            self._withdraw(session, row.tournament_id, [e for e in absent if e is not None])
+            return True
 
-    def end_round(self, tournament_id: str, number: int, now: float) -> bool:
-        """Note that round ``number``'s last game is recorded (once); whether this did."""
+    def end_round(
+        self, tournament_id: str, number: int, now: float, rating: RoundRating | None = None
+    ) -> bool:
+        """Note that round ``number``'s last game is recorded (once); whether this did.
+        In the same transaction, and so once, ``rating`` moves its people's duplicate
+        ratings (``DUPLICATE_SCOPE``)."""
         with self._session() as session:
             done = session.execute(
                 update(TournamentRound)
@@ -540,7 +574,14 @@ class TournamentStore:
                 )
                 .values(finished_at=now)
             )
-            return bool(getattr(done, "rowcount", 0))
+            if not getattr(done, "rowcount", 0):
+                return False
+            if rating is not None and rating.people:
+                at = datetime.fromtimestamp(now, UTC)
+                rate_people(
+                    session, DUPLICATE_SCOPE, rating.people, rating.newcomer, at, rating.rate
+                )
+            return True
 
     def tournament_of_table(self, table_id: str) -> str | None:
         """The tournament a table was opened for, if any."""

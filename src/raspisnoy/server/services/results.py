@@ -19,7 +19,8 @@ import time
 from raspisnoy.core import Game
 from raspisnoy.ratings import game_end
 from raspisnoy.ratings.results import abandoned_by_person
-from raspisnoy.store import GameEnds, PoolStore, Store, TableRow
+from raspisnoy.server.services.tournament_results import record_table_result
+from raspisnoy.store import GameEnds, PoolStore, Store, TableRow, TournamentStore
 
 __all__ = ["Results", "retry_delay"]
 
@@ -40,6 +41,7 @@ class Results:
         self._store = store
         self._ends = GameEnds(store)
         self._pool = PoolStore(store)
+        self._tournaments = TournamentStore(store)
 
     async def finish(self, table: TableRow, game: Game, fence: int | None = None) -> bool:
         """Mark ``table``'s finished ``game`` over with its results and ratings, unless it
@@ -59,4 +61,7 @@ class Results:
             people = [s.user_id for s in table.seats if s.user_id is not None and gone[s.seat]]
             if people:
                 self._pool.record_abandons(table.id, people, time.time())
+        # A tournament's table: its result now, so the round's last game leaves the
+        # tournament runner only the next pairing (docs/tournaments.md, "Running").
+        record_table_result(self._tournaments, table, game, events)
         return stored

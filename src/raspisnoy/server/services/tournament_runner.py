@@ -11,11 +11,13 @@ A step reads everything from the database and does the next thing that is not do
   is never paired twice, whoever tries); every table is dealt from the round's one seed
   (``round_seed``), so all hold the same hands, and each is started at once;
 - a table opened but not started (its worker died in between) is started;
-- a finished table's result is recorded once (its deals' cards and points, rebuilt from
-  its stored actions; its people who made no move of their own did not show and are
-  withdrawn from later rounds);
-- once every table of the round is recorded, the round ends and the next is paired, or,
-  after the last, the tournament finishes.
+- a finished table's result is recorded once (its deals' cards and points; its people
+  who made no move of their own did not show and are withdrawn from later rounds): its
+  game's worker records it as the game ends (``tournament_results``), and the step
+  records, rebuilt from the stored actions, any that worker did not (it died between);
+- once every table of the round is recorded, the round ends (in a rated event, moving
+  its people's duplicate ratings in the same transaction, ``tournament_ratings``) and the
+  next is paired, or, after the last, the tournament finishes.
 
 So a worker killed anywhere in a step loses nothing: the next step, on this worker or
 another, finds in the database what was done and does the rest. A paused tournament's
@@ -36,10 +38,13 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.services.passes import LeasedPass, start_game
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.services.tournaments import game_result, standings_of
+from raspisnoy.server.services.tournament_ratings import round_rating
+from raspisnoy.server.services.tournament_results import record_table_result
+from raspisnoy.server.services.tournaments import standings_of
 from raspisnoy.server.wire.requests import default_bot
 from raspisnoy.store import (
     EntryRow,
+    RoundRating,
     RoundTable,
     SeatedTable,
     Store,
@@ -110,11 +115,21 @@ class TournamentRunner:
         recorded = await asyncio.gather(*(self._advance(tournament, table) for table in tables))
         if not all(recorded) or not running:
             return
-        await in_thread(store.end_round, tournament_id, number, self._clock())
+        rating = await self._round_rating(tournament, number)
+        await in_thread(store.end_round, tournament_id, number, self._clock(), rating)
         if number >= tournament.options.rounds:
             await self._finish(tournament_id, "running")
         else:
             await self._pair(tournament, number + 1)
+
+    async def _round_rating(self, tournament: TournamentRow, number: int) -> RoundRating | None:
+        """How the end of round ``number`` moves duplicate ratings (a rated event's only),
+        from its tables as recorded now (``tournament_ratings``)."""
+        if not tournament.options.rated:
+            return None
+        tables = await in_thread(self._tournaments.tables, tournament.id, number)
+        entries = await in_thread(self._tournaments.entries, tournament.id)
+        return round_rating(tables, entries)
 
     async def _advance(self, tournament: TournamentRow, table: TournamentTableRow) -> bool:
         """Start the table if it is not, record its result if it is over; whether its
@@ -125,18 +140,12 @@ class TournamentRunner:
             await start_game(self._hub, table.table_id, tournament.options.director_id)
         if table.status != "over":
             return False
+        # Its game's worker records it as the game ends; this is for a worker that died
+        # in between (``tournament_results``).
         game_table = await in_thread(self._store.get_table, table.table_id)
         events = await in_thread(self._store.events_of, table.table_id)
         game = rebuild_game(game_table, events)
-        people = [seat.seat for seat in game_table.seats if seat.user_id is not None]
-        acted = {event.seat for event in events if event.client_id is not None}
-        result = game_result(game, people, sorted(acted))
-        await in_thread(self._tournaments.record_result, table.table_id, result)
-        absent = [table.entries[seat] for seat in result["absent"]]
-        if absent:
-            await in_thread(
-                self._tournaments.withdraw, tournament.id, [e for e in absent if e is not None]
-            )
+        await in_thread(record_table_result, self._tournaments, game_table, game, events)
         return True
 
     async def _finish(self, tournament_id: str, was: str) -> None:

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from raspisnoy.bots import BOTS
-from raspisnoy.core import Game
 from raspisnoy.ratings import RATED_STAND_IN
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
@@ -58,7 +57,7 @@ from raspisnoy.store import (
 )
 from raspisnoy.tournament import TABLE_SIZES, Line, TablePlay, standings
 
-__all__ = ["ROUNDS", "Tournaments", "game_result", "most_rounds", "standings_of"]
+__all__ = ["ROUNDS", "Tournaments", "most_rounds", "standings_of", "table_play"]
 
 #: The fewest and most rounds a tournament plays.
 ROUNDS = (1, 30)
@@ -79,23 +78,6 @@ class StoredDeal:
     points: tuple[int, ...]
 
 
-def game_result(game: Game, people: Sequence[int], acted: Sequence[int]) -> dict[str, Any]:
-    """A finished table's result as stored: each finished deal (cards, trump card,
-    points), and the seats of ``people`` whose person made no move of their own (not in
-    ``acted``): they did not show."""
-    deals = [
-        {
-            "number": played.number,
-            "hands": [[str(card) for card in hand] for hand in played.hands],
-            "trump": None if played.trump_card is None else str(played.trump_card),
-            "points": list(played.points),
-        }
-        for played in game.rounds()
-        if played.points is not None
-    ]
-    return {"deals": deals, "absent": sorted(set(people) - set(acted))}
-
-
 def _deals(result: dict[str, Any]) -> tuple[StoredDeal, ...]:
     return tuple(
         StoredDeal(
@@ -108,7 +90,7 @@ def _deals(result: dict[str, Any]) -> tuple[StoredDeal, ...]:
     )
 
 
-def _play(row: TournamentTableRow) -> TablePlay:
+def table_play(row: TournamentTableRow) -> TablePlay:
     """A recorded table as the standings read it: an absent person's seat is nobody's
     (its points are the stand-in's, compared with but never scored)."""
     assert row.result is not None
@@ -128,7 +110,7 @@ def standings_of(
     played: dict[int, list[TablePlay]] = {}
     for row in tables:
         if row.result is not None:
-            played.setdefault(row.round_number, []).append(_play(row))
+            played.setdefault(row.round_number, []).append(table_play(row))
     byes = Counter(entry for paired in rounds for entry in paired.byes)
     return standings(
         played.values(),

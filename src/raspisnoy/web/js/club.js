@@ -8,7 +8,7 @@ import { LANGUAGE_NAMES, LANGUAGES, formatNumber, language, presetLabel, t, tMay
 import { nameLink } from "./leaderboard.js";
 import { changeRules, chosenRules, optionsField, presetField } from "./lobby.js";
 import { clubTournaments } from "./tournament.js";
-import { closeDialog, copyText, esc, openDialog, pendingMarkup, toast } from "./ui.js";
+import { closeDialog, copyText, esc, loadedScreen, openDialog, refreshingRunner, toast } from "./ui.js";
 
 /** The link that joins the club of `code`. */
 export function inviteLink(code) {
@@ -20,36 +20,9 @@ const clubHref = (id) => `/?club=${encodeURIComponent(id)}`;
  * moderator's mute: `web.moderation.duration.*`). */
 const MUTE_MINUTES = [60, 1440, 10080];
 
-/** A screen that loads with `load`, draws with `draw` and shows what went wrong. */
-function screenOf(view, load, draw) {
-  const s = { data: null, error: null, stopped: false };
-  async function refresh() {
-    try {
-      s.data = await load();
-      s.error = null;
-    } catch (error) {
-      s.error = error.message;
-    }
-    if (!s.stopped) screen.render();
-  }
-  const screen = {
-    render() {
-      const pending = pendingMarkup(s.error, s.data !== null, true);
-      if (pending) view.innerHTML = pending;
-      else draw(s.data, refresh);
-    },
-    stop() {
-      s.stopped = true;
-    },
-  };
-  screen.render();
-  refresh();
-  return screen;
-}
-
 /** The directory of clubs and, for an account, the form of a new one. */
 export function showClubs(view, app) {
-  return screenOf(
+  return loadedScreen(
     view,
     async () => {
       const [first, catalogue] = await Promise.all([get("/clubs"), get("/rules")]);
@@ -179,7 +152,7 @@ function clubForm(form, catalogue, club, save) {
 
 /** The invite link: join, then the club's page in its place in the history. */
 export function showClubInvite(view, app, code) {
-  return screenOf(
+  return loadedScreen(
     view,
     () => post(`/clubs/join/${encodeURIComponent(code)}`),
     (club) => {
@@ -194,7 +167,7 @@ export function showClubInvite(view, app, code) {
  * club's settings too. */
 export function showClub(view, app, clubId) {
   const path = `/clubs/${encodeURIComponent(clubId)}`;
-  return screenOf(
+  return loadedScreen(
     view,
     async () => {
       const [club, catalogue] = await Promise.all([get(path), get("/rules")]);
@@ -351,14 +324,7 @@ function historyMarkup(club) {
 
 /** The page's buttons: each asks the server and draws the club again from its answer. */
 function wire(view, app, club, path, refresh) {
-  const run = async (action) => {
-    try {
-      await action();
-      await refresh();
-    } catch (error) {
-      toast(error.message, "error");
-    }
-  };
+  const run = refreshingRunner(refresh);
   view.querySelectorAll("[data-club]").forEach((button) =>
     button.addEventListener("click", () => {
       const what = button.dataset.club;

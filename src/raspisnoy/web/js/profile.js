@@ -57,6 +57,13 @@ function ratingLine(rating) {
   return `<strong class="rating">${formatNumber(rating.rating)}</strong>${badge}`;
 }
 
+/** The duplicate rating (docs/accounts.md), once rated tournaments have made one. */
+function duplicateMarkup(rating) {
+  if (!rating) return "";
+  return `<p class="duplicate-rating">${esc(t("web.profile.rating.duplicate"))}: ${ratingLine(rating)}</p>
+    <p class="hint">${esc(t("web.profile.rating.duplicate.hint"))}</p>`;
+}
+
 function recentMarkup(recent) {
   if (!recent.length) return `<p class="empty">${esc(t("web.games.none"))}</p>`;
   return `<ul class="list">${recent
@@ -190,6 +197,7 @@ export function showProfile(view, app, userId) {
           ${app.user !== null && !own() ? `<p>${reportButton(p.user.nickname, { user: p.user.id, place: "profile" }, { worded: true })}</p>` : ""}
           <p>${esc(t("web.profile.rating"))}: ${overall ? ratingLine(overall) : esc(t("web.profile.unrated"))}</p>
           <p class="hint">${esc(tn("web.profile.rating.hint", p.provisional_games))}</p>
+          ${duplicateMarkup(p.ratings.find((r) => r.scope === "duplicate"))}
           ${ratingChart(p.history)}
           <a class="button small" data-nav href="/?leaderboard">${esc(t("web.leaderboard.title"))}</a></section>
         <section class="panel"><h2>${esc(t("web.profile.stats"))}</h2>${figures(p.stats)}</section>

@@ -6,7 +6,7 @@
 import { get, post } from "./api.js";
 import { formatDecimal, formatNumber, language, presetLabel, t } from "./i18n.js";
 import { shareMarkup, wireShare } from "./share.js";
-import { esc, pendingMarkup, toast } from "./ui.js";
+import { esc, loadedScreen, refreshingRunner } from "./ui.js";
 
 const tournamentHref = (id) => `/?tournament=${encodeURIComponent(id)}`;
 const listHref = (clubId) => `/?tournaments${clubId ? `=${encodeURIComponent(clubId)}` : ""}`;
@@ -14,38 +14,6 @@ const listHref = (clubId) => `/?tournaments${clubId ? `=${encodeURIComponent(clu
 const SHORT_PLAN = ["1", "2", "1"];
 /** How often an unfinished tournament's page asks again (ms). */
 const REFRESH_MS = 3000;
-
-/** A screen that loads with `load`, draws with `draw`, and asks again every
- * `REFRESH_MS` while `again(data)` says so. */
-function liveScreen(view, load, draw, again = () => false) {
-  const s = { data: null, error: null, stopped: false, timer: null };
-  async function refresh() {
-    clearTimeout(s.timer);
-    try {
-      s.data = await load();
-      s.error = null;
-    } catch (error) {
-      s.error = error.message;
-    }
-    if (s.stopped) return;
-    screen.render();
-    if (s.data && again(s.data)) s.timer = setTimeout(refresh, REFRESH_MS);
-  }
-  const screen = {
-    render() {
-      const pending = pendingMarkup(s.error, s.data !== null, true);
-      if (pending) view.innerHTML = pending;
-      else draw(s.data, refresh);
-    },
-    stop() {
-      s.stopped = true;
-      clearTimeout(s.timer);
-    },
-  };
-  screen.render();
-  refresh();
-  return screen;
-}
 
 const when = (seconds) =>
   new Date(seconds * 1000).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
@@ -60,7 +28,7 @@ function cardMarkup(card) {
 /** The public tournaments (or a club's) and the form of a new one. */
 export function showTournaments(view, app, clubId = "") {
   const path = clubId ? `/clubs/${encodeURIComponent(clubId)}/tournaments` : "/tournaments";
-  return liveScreen(
+  return loadedScreen(
     view,
     async () => {
       const [list, rules] = await Promise.all([get(path), get("/rules")]);
@@ -126,7 +94,7 @@ function formBody(fields, clubId) {
 /** A tournament's page, asked again while it is not finished. */
 export function showTournament(view, app, id) {
   const path = `/tournaments/${encodeURIComponent(id)}`;
-  return liveScreen(
+  return loadedScreen(
     view,
     () => get(path),
     (event, refresh) => {
@@ -139,7 +107,7 @@ export function showTournament(view, app, id) {
       wire(view, app, event, path, refresh);
       wireShare(view, event.name);
     },
-    (event) => event.state !== "finished",
+    { again: (event) => event.state !== "finished", everyMs: REFRESH_MS },
   );
 }
 
@@ -237,14 +205,7 @@ function entrantsMarkup(event) {
 
 /** The page's buttons: each asks the server, then the page is drawn again. */
 function wire(view, app, event, path, refresh) {
-  const run = async (action) => {
-    try {
-      await action();
-      await refresh();
-    } catch (error) {
-      toast(error.message, "error");
-    }
-  };
+  const run = refreshingRunner(refresh);
   view.querySelectorAll("[data-act]").forEach((button) =>
     button.addEventListener("click", () => run(() => post(`${path}/${button.dataset.act}`))),
   );

@@ -32,6 +32,52 @@ export function pendingMarkup(error, data, back = false) {
   return data ? null : `<p class="panel loading">${esc(t("web.loading"))}</p>`;
 }
 
+/** A screen that loads with `load`, draws with `draw(data, refresh)` and shows what
+ * went wrong; while `again(data)` says so it asks again every `everyMs`. Returns the
+ * screen (`render`, `stop`). */
+export function loadedScreen(view, load, draw, { again = () => false, everyMs = 3000 } = {}) {
+  const s = { data: null, error: null, stopped: false, timer: null };
+  async function refresh() {
+    clearTimeout(s.timer);
+    try {
+      s.data = await load();
+      s.error = null;
+    } catch (error) {
+      s.error = error.message;
+    }
+    if (s.stopped) return;
+    screen.render();
+    if (s.data && again(s.data)) s.timer = setTimeout(refresh, everyMs);
+  }
+  const screen = {
+    render() {
+      const pending = pendingMarkup(s.error, s.data !== null, true);
+      if (pending) view.innerHTML = pending;
+      else draw(s.data, refresh);
+    },
+    stop() {
+      s.stopped = true;
+      clearTimeout(s.timer);
+    },
+  };
+  screen.render();
+  refresh();
+  return screen;
+}
+
+/** A runner of a screen's actions: each is awaited, then `refresh` draws the screen
+ * anew; what goes wrong is said in a toast. */
+export function refreshingRunner(refresh) {
+  return async (action) => {
+    try {
+      await action();
+      await refresh();
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  };
+}
+
 /** Parses trusted markup into a single element. */
 export function element(markup) {
   const template = document.createElement("template");
