@@ -3,7 +3,9 @@ Chromium at 360×640 in Russian: after one visit with the network, a sheet is se
 filled, corrected, closed and reopened with the network off; what the page shows is what
 the server's scorekeeper makes of the sheet the device kept; back online, the sheet is
 uploaded as the player's own and leaves the device. The finished sheet is shared as one
-link that opens with no server; a cut link is said."""
+link that opens with no server; a cut link is said. A sheet of the server's continued with
+the network off goes on on the device and is uploaded as a new sheet continuing it, the
+server's left as it was."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from e2e_helpers import PHONE_SMALL, SCREENS, enter
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_browser_offline import wait_until_kept
 from test_browser_score import enter as enter_round
-from test_browser_score import next_entry, page_totals
+from test_browser_score import next_entry, page_totals, set_up, sheet_api
 
 from raspisnoy.scorekeeper import sheet_from_json
 
@@ -165,3 +167,48 @@ def test_a_sheet_no_longer_on_the_device_is_said(visitor: BrowserContext) -> Non
     assert "Этой записи на устройстве нет" in page.inner_text(".panel.error")
     page.goto("/score")
     page.wait_for_selector("#sheet-form input[data-seat='0']")
+
+
+def test_a_server_sheet_continued_offline(visitor: BrowserContext) -> None:
+    """A sheet kept on the server, opened with the network, then filled with the network
+    cut: the change goes on on the device (its own address, the page says so), survives a
+    reload with no network, and back online is uploaded as a new sheet with every offline
+    entry, while the server's sheet stays as it was (docs/offline.md's rule)."""
+    page = visitor.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    original = set_up(page, NAMES, PLAN)
+    wait_until_kept(page)
+    enter_round(page, "bid", [1, 1, 0])  # round 1's bids reach the server
+    before = sheet_api(page, original)
+
+    visitor.set_offline(True)
+    enter_round(page, "taken", [0, 1, 0])  # the first fails to reach it: the device goes on
+    local = page.evaluate("new URLSearchParams(location.search).get('local')")
+    assert isinstance(local, str) and local.startswith("device-")
+    assert "загрузятся новой записью" in page.inner_text(".score-head .offline-note")
+    assert next_entry(page) == ("bid", 2, 2)
+    shot(page, "continued")
+
+    page.reload()  # still no network: the device's copy, with round 1 whole
+    page.wait_for_selector(".score-page .entry-pad")
+    assert next_entry(page) == ("bid", 2, 2)
+    (kept,) = kept_sheets(page)
+    assert kept["continues"] == {"id": original, "version": before["version"]}
+    assert kept["sheet"]["rounds"][0]["taken"] == [0, 1, 0]
+    enter_round(page, "bid", [1, 0, 0])  # round 2's bids, offline too
+    (kept,) = kept_sheets(page)
+    assert page_totals(page) == list(sheet_from_json(kept["sheet"]).totals)
+
+    visitor.set_offline(False)
+    visitor.add_init_script(TOASTS)
+    page.goto("/score")
+    page.wait_for_function("() => window.toasts.some((t) => t.includes('новой записью'))")
+    page.wait_for_selector(".game-row a[href^='/score?sheet=']")
+    shot(page, "continued-uploaded")
+    assert kept_sheets(page) == []
+    assert sheet_api(page, original) == before  # the server's sheet as it was
+    sheets = page.evaluate("() => fetch('/api/sheets').then((r) => r.json())")["sheets"]
+    (new,) = [summary["id"] for summary in sheets if summary["id"] != original]
+    assert sheet_api(page, new)["sheet"] == kept["sheet"]  # every offline entry
+    assert errors == []

@@ -5,7 +5,8 @@
 // chart at the end; /score?share=ID is the read-only view for the other players, and
 // /score?sheet=ID#token=TOKEN hands the keeping over to another phone (the token is in
 // the fragment, which never reaches a server's logs). With no network, new sheets are
-// kept on the device (/score?local=ID, sheet_local.js) and uploaded once it is back. The page
+// kept on the device (/score?local=ID, sheet_local.js), and a server sheet whose change does not
+// reach the server goes on there; both are uploaded as new sheets once it is back. The page
 // knows no rule: it offers what the server's `next` entry allows (raspisnoy.scorekeeper,
 // PROTOCOL.md "Score sheets") and shows the model's problems in the page's language.
 import { ApiError, get, post, put } from "./api.js";
@@ -15,7 +16,7 @@ import { failureMarkup } from "./offline.js";
 import { CATALOGUE_KEY } from "./quick.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { isSheetFragment, LinkError, sheetFragment, sheetOfFragment } from "./sheet_link.js";
-import { changeLocalSheet, createLocalSheet, localSheet, localSheets, unreachable, uploadLocalSheets, viewOfSheet } from "./sheet_local.js";
+import { changeLocalSheet, continueLocalSheet, createLocalSheet, localSheet, localSheets, unreachable, uploadLocalSheets, viewOfSheet } from "./sheet_local.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { closeDialog, dialogOpen, esc, openDialog, toast } from "./ui.js";
 
@@ -126,7 +127,8 @@ function showHome(view, app) {
     try {
       state.catalogue = await kept("/rules", CATALOGUE_KEY);
       try {
-        if ((await uploadLocalSheets()) > 0) toast(t("web.score.uploaded"));
+        const uploaded = await uploadLocalSheets();
+        if (uploaded.length) toast(t(uploaded.some((entry) => entry.continues) ? "web.score.uploaded.continued" : "web.score.uploaded"));
         state.sheets = (await get("/sheets")).sheets;
         state.offline = false;
       } catch (error) {
@@ -265,7 +267,7 @@ function setupForm(form, catalogue, previous, app) {
  * kept on this device (`ref.local`: the same screen, the changes made by the scorekeeper
  * in the page's worker) or watched read-only (`ref.share`). */
 function showSheet(view, ref) {
-  const local = ref.local ?? null;
+  let local = ref.local ?? null; // a server's sheet continued offline becomes one
   const linked = ref.link ?? null;
   const path = ref.share ? `/sheets/shared/${encodeURIComponent(ref.share)}` : `/sheets/${encodeURIComponent(ref.id)}`;
   const headers = ref.token ? { "X-Sheet-Token": ref.token } : {};
@@ -294,7 +296,21 @@ function showSheet(view, ref) {
   }
 
   const entries = `/sheets/${encodeURIComponent(ref.id)}`;
-  const enter = (body) => change(() => (local ? changeLocalSheet(local, body) : post(`${entries}/entries`, body, headers)));
+
+  /** A change of the server's sheet that did not reach it (no network): the sheet goes on
+   * on this device with the change (continueLocalSheet), at its own address, and the
+   * page says so; any other failure is the server's refusal. */
+  const orOffline = (body) => async (error) => {
+    if (!unreachable(error)) throw error;
+    const data = await continueLocalSheet(s.data, body);
+    local = data.local;
+    history.replaceState(history.state, "", `/score?local=${encodeURIComponent(local)}`);
+    toast(t("web.score.continued"));
+    return data;
+  };
+  /** Sends `body` to the sheet's `route` (or the device's copy's); see orOffline. */
+  const send = (body, request) => (local ? changeLocalSheet(local, body) : request().catch(orOffline(body)));
+  const enter = (body) => change(() => send(body, () => post(`${entries}/entries`, body, headers)));
   const entryKey = (next) => `${next.entry}:${next.round}:${next.seat}`;
 
   /** The trick count the sheet expects when only one is possible (the last player's, or
@@ -321,7 +337,7 @@ function showSheet(view, ref) {
 
   const undo = () =>
     change(async () => {
-      const data = local ? await changeLocalSheet(local, { entry: "undo" }) : await post(`${entries}/undo`, {}, headers);
+      const data = await send({ entry: "undo" }, () => post(`${entries}/undo`, {}, headers));
       s.undone = data.next ? entryKey(data.next) : null;
       return data;
     });
@@ -459,9 +475,7 @@ function showSheet(view, ref) {
       button.disabled = true;
       try {
         const round = { bids: hasBids ? read("bid") : null, taken: read("taken") };
-        s.data = local
-          ? await changeLocalSheet(local, { entry: "round", number, ...round })
-          : await put(`${entries}/rounds/${number}`, round, headers);
+        s.data = await send({ entry: "round", number, ...round }, () => put(`${entries}/rounds/${number}`, round, headers));
         closeDialog();
         s.error = "";
         screen.render();
@@ -512,7 +526,7 @@ function showSheet(view, ref) {
           <h2>${esc(t("web.score.title"))}</h2>
           <p class="muted">${esc(presetLabel(sheet.rules.preset))} · ${esc(names.join(", "))}</p>
           ${editable || linked ? "" : `<p class="readonly-note">${esc(t("web.score.readonly", { owner: s.data.owner }))}</p>`}
-          ${local ? `<p class="offline-note" role="status">${esc(t(s.data.upload ? "web.score.local.refused" : "web.score.local.note"))}</p>` : ""}
+          ${local ? `<p class="offline-note" role="status">${esc(t(s.data.upload ? "web.score.local.refused" : s.data.continues ? "web.score.local.continues" : "web.score.local.note"))}</p>` : ""}
         </section>
         ${results}
         ${editable && next ? padMarkup(next) : ""}

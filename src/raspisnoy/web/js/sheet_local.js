@@ -44,16 +44,29 @@ export const viewOfSheet = (sheet) => ask(sheet);
 
 /** A kept entry as score.js shows a sheet: the model's view, editable, marked local. */
 function shown(entry, view) {
-  return { ...view, local: entry.id, editable: true, version: entry.version, owner: null, upload: entry.upload ?? null };
+  const upload = entry.upload ?? null;
+  return { ...view, local: entry.id, editable: true, version: entry.version, owner: null, upload, continues: entry.continues ?? null };
 }
 
 /** A new sheet on the device from a `raspisnoy-sheet/1` object; rejects with the model's
  * problem, or when the device's storage is full. */
-export async function createLocalSheet(sheet) {
-  const view = await ask(sheet);
-  const entry = { id: `device-${crypto.randomUUID()}`, sheet: view.sheet, version: 1 };
+export const createLocalSheet = async (sheet) => keepNew(await ask(sheet));
+
+/** The model's `view` kept as a new sheet of the device's (`mark`: more fields of the
+ * kept entry), as score.js shows it. */
+async function keepNew(view, mark = {}) {
+  const entry = { id: `device-${crypto.randomUUID()}`, sheet: view.sheet, version: 1, ...mark };
   await saveSheet(entry);
   return shown(entry, view);
+}
+
+/** A sheet of the server's whose change `change` did not reach the server, continued on
+ * the device (`server`: the server's answer last shown): a copy kept with the change
+ * applied, marked as continuing it (`continues`: its id and version). It is uploaded as
+ * a new sheet like any sheet of the device's; the server's sheet stays as it was. */
+export async function continueLocalSheet(server, change) {
+  const view = await ask(server.sheet, change);
+  return keepNew(view, { continues: { id: server.id, version: server.version } });
 }
 
 /** The kept sheet `id` as score.js shows it; null when it is not (or no longer) here. */
@@ -94,16 +107,17 @@ export async function localSheets() {
 }
 
 /** Uploads every sheet kept on the device as a new sheet of the player's (POST
- * /api/sheets); a stored one leaves the device, a refused one stays with the refusal's
- * problem kept beside it (never dropped); with no network or no session, every sheet
- * waits for the next try. Resolves to the number uploaded. */
+ * /api/sheets), a server sheet's continuation too; a stored one leaves the device, a
+ * refused one stays with the refusal's problem kept beside it (never dropped); with no
+ * network or no session, every sheet waits for the next try. Resolves to the kept
+ * entries uploaded. */
 export async function uploadLocalSheets() {
-  let uploaded = 0;
+  const uploaded = [];
   for (const entry of await savedSheets()) {
     try {
       await post("/sheets", entry.sheet);
       await deleteSheet(entry.id);
-      uploaded += 1;
+      uploaded.push(entry);
     } catch (error) {
       // no network, no session, a server in trouble: the next try
       if (!(error instanceof ApiError) || error.status !== 422) return uploaded;
