@@ -149,6 +149,7 @@ from raspisnoy.server.wire.requests import (
     Reason,
     RoundIn,
     SeatIn,
+    SheetUploadIn,
     TableIn,
     default_bot,
 )
@@ -251,6 +252,7 @@ __all__ = [
     "SettledOut",
     "SheetOut",
     "SheetSummaryOut",
+    "SheetUploadIn",
     "SheetsOut",
     "StandingOut",
     "StateOut",

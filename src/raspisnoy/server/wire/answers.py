@@ -352,11 +352,13 @@ def stored_sheet(row: SheetRow) -> Sheet:
 
 class SheetOut(_Out):
     """The API's SHEET object: the sheet, how many rounds its plan has, its score report
-    and the next entry; ``id`` and ``edit_token`` only for those who may change it (the
-    routes send it without the fields left unset)."""
+    and the next entry; ``id``, ``edit_token`` and ``continues`` (the id of the server's
+    sheet this one continues, uploaded from a device that continued it offline) only for
+    those who may change it (the routes send it without the fields left unset)."""
 
     id: str | None = None
     edit_token: str | None = None
+    continues: str | None = None
     share_id: str
     share: str
     editable: bool
@@ -372,6 +374,8 @@ class SheetOut(_Out):
     def of(cls, row: SheetRow, *, editor: bool = True) -> SheetOut:
         sheet = stored_sheet(row)
         secret = {"id": row.id, "edit_token": row.edit_token} if editor else {}
+        if editor and row.continues is not None:
+            secret["continues"] = row.continues
         entry = sheet.next_entry
         return cls(
             **secret,
