@@ -146,21 +146,23 @@ def forget_snapshot(page: Page) -> None:
     page.evaluate("() => caches.delete('raspisnoy-engine')")
 
 
-def test_a_first_visit_makes_the_snapshot_the_first_offline_game_starts_from(
+def test_a_first_visit_keeps_the_snapshot_the_first_offline_game_starts_from(
     visitor: BrowserContext,
 ) -> None:
     """A first visit with the network (a new visitor's nickname form: no session needed)
-    makes the engine's snapshot in the background once the files are kept; with the
-    network cut, the device's very first offline game restores it (docs/offline.md,
-    "Starting in a second")."""
+    keeps the engine's snapshot made at install time with offline play's files; left as
+    soon as they are kept, then with the network cut, the device's very first offline
+    game restores it (docs/offline.md, "Starting in a second")."""
     visitor.add_init_script(ENGINE_READY)
     page = visitor.new_page()
     page.goto("/")
     page.wait_for_selector("#nickname")
     page.evaluate("body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(SHORT))
     wait_until_kept(page)
-    (snapshot,) = kept_snapshots(page)
-    assert snapshot.startswith("/offline/snapshot/")
+    status = page.evaluate("() => fetch('/offline/status').then((r) => r.json())")
+    assert status["snapshot"].startswith("/offline/snapshot/")
+    assert page.evaluate(SNAPSHOTS) == [status["snapshot"]]  # kept with the files
+    page.goto("/favicon.svg")  # the visit ends at once
     visitor.set_offline(True)
     page.goto("/?offline")
     page.click(".offline-start")
@@ -168,7 +170,7 @@ def test_a_first_visit_makes_the_snapshot_the_first_offline_game_starts_from(
     assert page.evaluate("window.engineRestored") is True
     shot(page, "first-game-from-snapshot")
     assert play_until(page, "2") == "2"
-    assert page.evaluate(SNAPSHOTS) == [snapshot]
+    assert page.evaluate(SNAPSHOTS) == [status["snapshot"]]
 
 
 def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> None:

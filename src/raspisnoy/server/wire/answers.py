@@ -700,13 +700,16 @@ class OfflineStatusOut(_Out):
     """``GET /offline/status`` (docs/offline.md): whether this server has offline play's
     files, Pyodide's version and the bundle's (a hash of its bytes), and the bot levels
     that run offline, weakest first (the offline new-table form offers these), and whether
-    a page makes the engine ready in the background on a first visit (``prepare``)."""
+    a page makes the engine ready in the background on a first visit (``prepare``), and
+    if so the address of the engine's snapshot made at install time (``snapshot``), which
+    the service worker keeps with the files."""
 
     installed: bool
     pyodide: str | None
     bundle: str | None
     bots: list[str]
     prepare: bool
+    snapshot: str | None
 
 
 class OfflineGameOut(_Out):
