@@ -24,8 +24,14 @@ from raspisnoy.i18n import translate
 from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_to_json
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import EntryIn, Json, RoundIn, SheetUploadIn, stored_sheet
-from raspisnoy.server.wire.requests import SheetOriginalIn
+from raspisnoy.server.wire import (
+    EntryIn,
+    Json,
+    RoundIn,
+    SheetOriginalIn,
+    SheetUploadIn,
+    stored_sheet,
+)
 from raspisnoy.store import NotFoundError, SheetRow, StaleWriteError, Store, UserRow
 from raspisnoy.store.offline_sheets import OfflineSheetIn, OfflineSheetsRepository
 
