@@ -262,6 +262,7 @@ def test_a_server_sheet_not_open_is_opened_offline(visitor: BrowserContext) -> N
     page.goto("/score")
     page.wait_for_selector(f".game-row a[href='/score?sheet={made['id']}']")
     assert "какими были при последней связи" in page.inner_text(".offline-note >> nth=1")
+    page.locator(".game-row").scroll_into_view_if_needed()
     shot(page, "kept-list")
     page.click(f".game-row a[href='/score?sheet={made['id']}']")
     page.wait_for_selector(".score-page .entry-pad")

@@ -106,7 +106,7 @@ function showHome(view, app) {
         view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
         return;
       }
-      view.innerHTML = `<div class="score-home">
+      view.innerHTML = `<div class="score-home">${uploadedMarkup(state.uploaded)}
         <section class="panel">
           <h2>${esc(t("web.score.new"))}</h2>
           ${state.offline // offline, the intro's «kept on the server» gives way to where the sheet goes
@@ -117,7 +117,6 @@ function showHome(view, app) {
         <section class="panel">
           <h2>${esc(t("web.score.mine"))}</h2>
           ${state.offline && state.sheets.length ? `<p class="offline-note" role="status">${esc(t("web.score.kept.list"))}</p>` : ""}
-          ${uploadedMarkup(state.uploaded)}
           ${sheetsMarkup(state.sheets, state.local)}
         </section></div>`;
       state.values = setupForm(view.querySelector("#sheet-form"), state.catalogue, state.values, app);
@@ -168,7 +167,7 @@ function uploadedMarkup(uploaded) {
     return `<li>${esc(t("web.score.uploaded.continued"))} ${opened} ·
       <a data-nav href="/score?sheet=${esc(stored.continues)}">${esc(t("web.score.continues.open"))}</a></li>`;
   };
-  return `<ul class="offline-note uploaded-continued" role="status">${uploaded.map(line).join("")}</ul>`;
+  return `<section class="panel uploaded-continued" role="status"><ul class="list">${uploaded.map(line).join("")}</ul></section>`;
 }
 
 /** A sheet kept on this device: a line of the list, waiting for its upload (or refused). */
