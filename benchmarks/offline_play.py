@@ -287,6 +287,8 @@ def measure(throttle: float, games: int) -> dict[str, Any]:
             # a device with no snapshot (a server without one): Python starts afresh
             visit.goto("/favicon.svg")
             visit.evaluate("() => caches.delete('raspisnoy-engine')")
+            # nor one to download (the service worker's own requests are not cut offline)
+            context.route("**/offline/snapshot/**", lambda route: route.abort())
             context.set_offline(True)
             visit.close()
             page, figures["first_start_on_device"] = fresh_page_game(context, throttle)

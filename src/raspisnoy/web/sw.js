@@ -14,6 +14,8 @@ const CACHE = "raspisnoy-shell-v2";
 /** The offline engine's memory snapshot (js/offline_engine.js): made on the device, kept
  * across service worker updates (its name says which files it belongs to). */
 const ENGINE = "raspisnoy-engine";
+/** Free storage below which the engine's snapshot (31 MB unpacked) is not kept. */
+const SNAPSHOT_ROOM = 100 * 1024 * 1024;
 /** The shell, fetched when the worker installs (tests/server/test_web_app.py checks that
  * it names every file the page loads). */
 const SHELL = [
@@ -110,8 +112,13 @@ async function keepOffline(cache) {
 /** The engine's snapshot made at install time for these files (`path`: its name,
  * offline_engine.js's snapshotKey), kept where the engine keeps its own, in place of any
  * other, unless it is there already: a device's first offline game restores it instead
- * of starting Python, however short the visit that kept the files was. */
+ * of starting Python, however short the visit that kept the files was. Not on a device
+ * that asks to save data, nor with under SNAPSHOT_ROOM of storage left (as the page's
+ * own snapshot, offline_play.js): the first offline start makes one there. */
 async function keepEngineSnapshot(path) {
+  if (self.navigator.connection?.saveData) return;
+  const { quota, usage } = await self.navigator.storage.estimate();
+  if (quota - usage < SNAPSHOT_ROOM) return;
   const engine = await caches.open(ENGINE);
   if (await engine.match(path)) return;
   const response = await fetch(path);

@@ -53,6 +53,7 @@ export function keepSheet(user, data) {
  * recently changed ones whole where the kept copy is older than the list says. Sheets
  * no longer in the list are dropped. */
 export async function keepSheetList(user, list) {
+  if (!user) return; // a page opened with no network knows no one: nothing to key them by
   const kept = keptFor(user);
   const recent = list.slice(0, KEPT_SHEETS);
   const sheets = {};
