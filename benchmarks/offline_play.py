@@ -4,18 +4,20 @@ the page's memory, in Chromium with its CPU slowed down as a phone's (CDP
 ``Emulation.setCPUThrottlingRate``, ×4 by default).
 
 - **bytes**: every file of offline play as served, and gzip-compressed (``-6``, what a
-  reverse proxy in front would send); an update of the engine is the bundle alone, since
-  Pyodide's files are the same for the same pinned version (the browser revalidates
-  them: answers of a few hundred bytes).
+  reverse proxy in front would send; the engine's snapshot made at install time is
+  served gzipped as it is kept, ``-9``); an update of the engine is the bundle and its
+  snapshot, since Pyodide's files are the same for the same pinned version (the browser
+  revalidates them: answers of a few hundred bytes).
 - **tap → playable**: after one visit with the network (a new visitor's first screen,
   which keeps offline play's files), offline, on a fresh page load of the offline
   screen, from the tap on «Начать партию с ботами» (as soon as it shows) to the game on
   screen, and to the person's first bid (the bots ahead of them have played). Four
-  cases: the device's first offline game after one visit that stayed until the page had
-  made the engine's snapshot in the background (restored from it: the figure the target
-  is about; with how long the visit took to make it, the visit's CPU slowed too), the
-  first start of the engine on a device whose visit ended before that (Python starts
-  afresh and takes the snapshot that later starts restore: docs/offline.md), a later
+  cases: the device's first offline game after one visit that ended as soon as offline
+  play's files were kept (with them, the engine's snapshot made at install time:
+  restored from it, the figure the target is about; with how long the visit took to
+  keep them, the visit's CPU slowed too), the first start of the engine on a device
+  with no snapshot (a server that has none: Python starts afresh and takes the snapshot
+  that later starts restore: docs/offline.md), a later
   fresh page (restored), and the next game of the same page. For each fresh page, the
   engine's own steps (from its ``ready`` message) and how long it had been starting
   before the tap (the warm-up that opening the screen gives it).
@@ -85,17 +87,23 @@ KEPT = """() => navigator.serviceWorker.controller !== null && caches.keys()
 
 
 def file_bytes() -> dict[str, Any]:
-    """Every offline file's size as served and gzip-compressed."""
+    """Every offline file's size as served and gzip-compressed (the snapshot: unpacked
+    and as kept, gzipped)."""
     folder = default_pyodide_dir()
     files = {name: (folder / name).read_bytes() for name in PYODIDE_FILES}
     files["raspisnoy.zip"] = OfflineFiles(None).bundle
     rows = {name: [len(data), len(gzip.compress(data, 6))] for name, data in files.items()}
+    snapshot = OfflineFiles(folder).snapshot_file()
+    if snapshot is None:
+        raise RuntimeError("no engine snapshot in .offline/snapshots: run scripts/bootstrap")
+    packed = snapshot.read_bytes()
+    rows["snapshot"] = [len(gzip.decompress(packed)), len(packed)]
     return {
         "files": rows,
         "first_bytes": sum(raw for raw, _ in rows.values()),
         "first_gzip_bytes": sum(packed for _, packed in rows.values()),
-        "update_bytes": rows["raspisnoy.zip"][0],
-        "update_gzip_bytes": rows["raspisnoy.zip"][1],
+        "update_bytes": rows["raspisnoy.zip"][0] + rows["snapshot"][1],
+        "update_gzip_bytes": rows["raspisnoy.zip"][1] + rows["snapshot"][1],
     }
 
 
@@ -205,20 +213,20 @@ def visit_online(context: BrowserContext, throttle: float) -> Page:
 
 
 def first_game_after_one_visit(browser: Browser, url: str, throttle: float) -> dict[str, Any]:
-    """A new device (browser context): one visit that stays until the lobby has kept the
-    engine's snapshot (seconds from the visit's start), then offline, a fresh page's game."""
+    """A new device (browser context): one visit that ends as soon as offline play's files
+    are kept (seconds from the visit's start; and the bytes of the engine's snapshot kept
+    with them), then offline, a fresh page's game."""
     context = browser.new_context(
         base_url=url, locale="ru-RU", viewport={"width": 360, "height": 640}
     )
     context.add_init_script(WATCH_BOTS)
     opened = time.perf_counter()
     visit = visit_online(context, throttle)
-    files_kept = time.perf_counter() - opened
-    wait_for_snapshot(visit)
     figures: dict[str, Any] = {
-        "visit_files_kept_s": files_kept,
-        "visit_snapshot_kept_s": time.perf_counter() - opened,
+        "visit_files_kept_s": time.perf_counter() - opened,
+        "snapshot_kept_with_files_bytes": int(visit.evaluate(SNAPSHOT)),
     }
+    visit.goto("/favicon.svg")  # the visit ends: no background work goes on
     context.set_offline(True)
     visit.close()
     _, game = fresh_page_game(context, throttle)
@@ -276,9 +284,11 @@ def measure(throttle: float, games: int) -> dict[str, Any]:
             )
             context.add_init_script(WATCH_BOTS)
             visit = visit_online(context, throttle)
-            # a visit that ended before the lobby made the snapshot: none on the device
+            # a device with no snapshot (a server without one): Python starts afresh
             visit.goto("/favicon.svg")
             visit.evaluate("() => caches.delete('raspisnoy-engine')")
+            # nor one to download (the service worker's own requests are not cut offline)
+            context.route("**/offline/snapshot/**", lambda route: route.abort())
             context.set_offline(True)
             visit.close()
             page, figures["first_start_on_device"] = fresh_page_game(context, throttle)

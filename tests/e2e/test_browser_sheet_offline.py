@@ -194,7 +194,11 @@ def test_a_server_sheet_continued_offline(visitor: BrowserContext) -> None:
     page.wait_for_selector(".score-page .entry-pad")
     assert next_entry(page) == ("bid", 2, 2)
     (kept,) = kept_sheets(page)
-    assert kept["continues"] == {"id": original, "version": before["version"]}
+    assert kept["continues"] == {
+        "id": original,
+        "version": before["version"],
+        "token": before["edit_token"],
+    }
     assert kept["sheet"]["rounds"][0]["taken"] == [0, 1, 0]
     enter_round(page, "bid", [1, 0, 0])  # round 2's bids, offline too
     (kept,) = kept_sheets(page)
@@ -205,10 +209,76 @@ def test_a_server_sheet_continued_offline(visitor: BrowserContext) -> None:
     page.goto("/score")
     page.wait_for_function("() => window.toasts.some((t) => t.includes('новой записью'))")
     page.wait_for_selector(".game-row a[href^='/score?sheet=']")
+    # The message names both: the new sheet and the original, each a link.
+    told = page.locator(".uploaded-continued li")
+    assert "прежняя запись не изменилась" in told.inner_text()
+    assert told.locator("a").nth(1).get_attribute("href") == f"/score?sheet={original}"
     shot(page, "continued-uploaded")
     assert kept_sheets(page) == []
     assert sheet_api(page, original) == before  # the server's sheet as it was
     sheets = page.evaluate("() => fetch('/api/sheets').then((r) => r.json())")["sheets"]
     (new,) = [summary["id"] for summary in sheets if summary["id"] != original]
     assert sheet_api(page, new)["sheet"] == kept["sheet"]  # every offline entry
+    assert sheet_api(page, new)["continues"] == original
+
+    told.locator("a").first.click()  # the new sheet names the original in its header
+    page.wait_for_selector(".score-head .continues-note a")
+    assert f"sheet={new}" in page.url
+    shot(page, "continuation")
+    page.click(".score-head .continues-note a")
+    page.wait_for_function("id => location.search === `?sheet=${id}`", arg=original)
+    page.wait_for_selector(f".score-page[data-version='{before['version']}']")
+    assert page.locator(".continues-note").count() == 0
+    assert errors == []
+
+
+#: The person's sheets kept for a visit with no network (score_kept.js).
+KEPT_SERVER_SHEETS = "() => JSON.parse(localStorage.getItem('raspisnoy.score.kept'))"
+
+
+def test_a_server_sheet_not_open_is_opened_offline(visitor: BrowserContext) -> None:
+    """The person's sheets of the server's, listed with the network, are kept on the
+    device: with the network cut, /score lists them and opens one that was never opened
+    on this device; an entry then goes on on the device by the stated rule. Logged out,
+    nothing of them stays."""
+    page = visitor.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    enter(page, NAMES[0], "/score")
+    wait_until_kept(page)
+    body = {"format": "raspisnoy-sheet/1", "rules": "raspisnoy.com", "players": NAMES}
+    made = page.evaluate(
+        """body => fetch('/api/sheets', {method: 'POST', body: JSON.stringify(body),
+          headers: {'content-type': 'application/json'}}).then((r) => r.json())""",
+        {**body, "first_dealer": 0, "rounds": []},
+    )
+    page.goto("/score")  # the list, with the network: the new sheet is kept whole
+    page.wait_for_function(
+        "id => JSON.parse(localStorage.getItem('raspisnoy.score.kept'))?.sheets[id]",
+        arg=made["id"],
+    )
+
+    visitor.set_offline(True)
+    page.goto("/score")
+    page.wait_for_selector(f".game-row a[href='/score?sheet={made['id']}']")
+    assert "какими были при последней связи" in page.inner_text(".offline-note >> nth=1")
+    page.locator(".game-row").scroll_into_view_if_needed()
+    shot(page, "kept-list")
+    page.click(f".game-row a[href='/score?sheet={made['id']}']")
+    page.wait_for_selector(".score-page .entry-pad")
+    assert "при последней связи" in page.inner_text(".score-head .offline-note")
+    assert next_entry(page) == ("bid", 1, 1)
+    shot(page, "kept-sheet")
+    page.click(".entry-pad button.bid[data-value='0']")  # on the device, continuing it
+    page.wait_for_function("() => new URLSearchParams(location.search).has('local')")
+    assert next_entry(page) == ("bid", 1, 2)
+    (kept,) = kept_sheets(page)
+    assert kept["continues"]["id"] == made["id"]
+    assert kept["sheet"]["rounds"][0]["bids"] == [None, 0, None]
+
+    visitor.set_offline(False)
+    page.evaluate("() => fetch('/api/session', {method: 'DELETE'})")
+    page.goto("/score")  # no session now: nothing of the sheets is kept
+    page.wait_for_selector("#nickname")
+    assert page.evaluate(KEPT_SERVER_SHEETS) is None
     assert errors == []

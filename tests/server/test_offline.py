@@ -201,6 +201,7 @@ def test_a_server_may_leave_the_engine_to_the_first_offline_game(
     )
     status = httpx.get(f"{server.base}/offline/status").json()
     assert status["installed"] is True and status["prepare"] is False
+    assert status["snapshot"] is None  # the service worker keeps none with the files
 
 
 def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
@@ -216,6 +217,7 @@ def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
         "bundle": None,
         "bots": list(OFFLINE_BOTS),
         "prepare": False,
+        "snapshot": None,
     }
     assert httpx.get(f"{bare.base}/offline/pyodide/pyodide.mjs").status_code == 404
     if not OfflineFiles(default_pyodide_dir()).installed:
@@ -233,6 +235,35 @@ def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
     bundle = httpx.get(f"{server.base}/offline/raspisnoy.zip")
     assert bundle.headers["content-type"] == "application/zip"
     assert bundle.content == OfflineFiles(None).bundle
+    files = OfflineFiles(default_pyodide_dir())
+    if files.snapshot_file() is None:
+        pytest.fail("no engine snapshot in .offline/snapshots: run scripts/bootstrap (Node)")
+    assert (
+        status["snapshot"]
+        == files.snapshot_path
+        == (f"/offline/snapshot/{status['pyodide']}/{status['bundle']}")
+    )
+    snapshot = httpx.get(f"{server.base}{status['snapshot']}")
+    assert snapshot.headers["content-encoding"] == "gzip"  # unpacked by the client
+    assert len(snapshot.content) > 2 * int(snapshot.headers["content-length"])
+    assert int(snapshot.headers["content-length"]) < 8_000_000  # the budget: 15 MB in all
+    other = status["snapshot"].replace(status["bundle"], "0" * 16)
+    assert httpx.get(f"{server.base}{other}").status_code == 404
+
+
+def test_the_install_time_snapshot_is_that_of_these_very_files(tmp_path: Path) -> None:
+    """Named by Pyodide's version and the bundle's hash: one made for other files (an
+    older bundle) is not offered."""
+    files = OfflineFiles(default_pyodide_dir(), snapshot_dir=tmp_path)
+    if not files.installed:
+        pytest.fail("Pyodide is not in .offline/: run scripts/bootstrap (it needs npm)")
+    (tmp_path / f"{files.version}-{'0' * 16}.gz").write_bytes(b"older")
+    assert files.snapshot_file() is None and files.status()["snapshot"] is None
+    target = files.snapshot_target
+    assert target is not None
+    target.write_bytes(b"these")
+    assert files.snapshot_file() == target and files.status()["snapshot"] == files.snapshot_path
+    assert OfflineFiles(None, snapshot_dir=tmp_path).status()["snapshot"] is None
 
 
 def test_the_offline_routes_say_the_same_to_everyone(server: Server) -> None:

@@ -5,10 +5,8 @@ decides the race)."""
 
 from __future__ import annotations
 
-import threading
-
 from sqlalchemy import func, select
-from store_helpers import people
+from store_helpers import at_the_same_moment, people
 
 from raspisnoy.store import Store, UserRow
 from raspisnoy.store.models import GameTable, OfflineUpload
@@ -78,18 +76,7 @@ def test_the_loser_of_a_race_is_refused_by_the_key_and_answers_the_first(store: 
 def test_uploads_at_the_same_moment_store_one_table(store: Store) -> None:
     (anna,) = people(store, "Anna")
     games = OfflineGamesRepository(store)
-    start = threading.Barrier(6)
-    answers: list[tuple[str, bool]] = []
-
-    def upload() -> None:
-        start.wait()
-        answers.append(games.store(anna.id, GAME))
-
-    threads = [threading.Thread(target=upload) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_the_same_moment(6, lambda: games.store(anna.id, GAME))
     assert len(answers) == 6 and len({table_id for table_id, _ in answers}) == 1
     assert [stored for _, stored in answers].count(True) == 1
     assert tables_of(store, anna) == 1

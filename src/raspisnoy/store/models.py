@@ -43,6 +43,7 @@ __all__ = [
     "GameTable",
     "ModerationAction",
     "Moderator",
+    "OfflineSheetUpload",
     "OfflineUpload",
     "PlayerFigures",
     "PlayerRating",
@@ -599,4 +600,26 @@ class OfflineUpload(Base):
     #: The device's id of the game (``LocalTable.id``, ``local-…``).
     game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class OfflineSheetUpload(Base):
+    """A score sheet kept on a device and uploaded (docs/offline.md, "The scorekeeper
+    offline"): the device's id of the sheet and its version there, and the sheet it was
+    stored as. Its key is that upload's identity, so the same sheet uploaded twice (its
+    answer lost, or a copy of it on another device), at once or later, is stored once; a
+    sheet changed on the device after an upload is another version, stored as another
+    sheet, so no change made offline is lost."""
+
+    __tablename__ = "offline_sheet_uploads"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    #: The device's id of the sheet (``device-…``, sheet_local.js).
+    device_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: The sheet's version on the device when it was uploaded.
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sheet_id: Mapped[str] = mapped_column(ForeignKey("score_sheets.id"), unique=True)
+    #: The server's sheet this one continues (a server sheet continued offline), kept only
+    #: when its uploader could change it; no foreign key, so the original may go.
+    continues_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

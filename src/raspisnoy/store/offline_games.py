@@ -9,6 +9,7 @@ lost answers the table the first one stored.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raspisnoy.store.models import GameEvent, GameTable, OfflineUpload
 from raspisnoy.store.repository import Store, StoreError, add_table, transaction
 
-__all__ = ["GAME_ID_LENGTH", "OfflineGameIn", "OfflineGamesRepository"]
+__all__ = ["GAME_ID_LENGTH", "OfflineGameIn", "OfflineGamesRepository", "stored_once"]
 
 #: The longest device id of a game that is stored (``offline_uploads.game_id``).
 GAME_ID_LENGTH = 64
@@ -38,6 +39,28 @@ class OfflineGameIn:
     names: tuple[str, ...]
     first_dealer: int
     actions: tuple[tuple[int, str], ...]
+
+
+def stored_once(
+    kept: Callable[[], str | None],
+    session: Callable[[], AbstractContextManager[Session]],
+    add: Callable[[Session], str],
+) -> tuple[str, bool]:
+    """What an upload is stored as, and whether this call stored it: ``kept()`` (the id
+    an earlier upload of the same thing was stored as) if any, else ``add`` in one
+    transaction. When an upload that committed first meanwhile makes the database refuse
+    ``add``'s key, that one's id (``StoreError`` if nothing explains the refusal)."""
+    found = kept()
+    if found is not None:
+        return found, False
+    try:
+        with session() as opened:
+            return add(opened), True
+    except StoreError:
+        found = kept()  # the key refused: stored meanwhile
+        if found is None:
+            raise
+        return found, False
 
 
 class OfflineGamesRepository:
@@ -61,17 +84,11 @@ class OfflineGamesRepository:
         whether this call stored it: the table, its seats, its start and every action in
         one transaction, or nothing if the game was stored before (by an earlier upload,
         or one that committed first meanwhile). ``StoreError`` if it could not be."""
-        kept = self.table_of(user_id, game.game_id)
-        if kept is not None:
-            return kept, False
-        try:
-            with self._session() as session:
-                return self._add(session, user_id, game), True
-        except StoreError:
-            kept = self.table_of(user_id, game.game_id)  # the key refused: stored meanwhile
-            if kept is None:
-                raise
-            return kept, False
+        return stored_once(
+            lambda: self.table_of(user_id, game.game_id),
+            self._session,
+            lambda session: self._add(session, user_id, game),
+        )
 
     @staticmethod
     def _add(session: Session, user_id: str, game: OfflineGameIn) -> str:

@@ -34,7 +34,15 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.models import GameEvent, GameTable, ScoreSheet, Seat, SessionToken, User
+from raspisnoy.store.models import (
+    GameEvent,
+    GameTable,
+    OfflineSheetUpload,
+    ScoreSheet,
+    Seat,
+    SessionToken,
+    User,
+)
 
 __all__ = [
     "EventRow",
@@ -47,6 +55,7 @@ __all__ = [
     "StoreError",
     "TableRow",
     "UserRow",
+    "add_sheet",
     "add_table",
     "check_fences",
     "transaction",
@@ -134,6 +143,9 @@ class SheetRow:
     version: int
     created_at: datetime
     updated_at: datetime
+    #: The server's sheet this one continues (uploaded from a device that continued it
+    #: offline), if any: ``OfflineSheetUpload.continues_id``.
+    continues: str | None = None
 
 
 #: The insert of ``append_events`` (Core, on the events table).
@@ -515,20 +527,9 @@ class Store:
 
     def create_sheet(self, owner_id: str, sheet: dict[str, Any]) -> SheetRow:
         """Store a new (already checked) sheet for its owner, with fresh random ids."""
-        now = _now()
-        row = ScoreSheet(
-            id=new_id(),
-            share_id=new_id(),
-            edit_token=secrets.token_urlsafe(24),
-            owner_id=owner_id,
-            sheet=sheet,
-            version=1,
-            created_at=now,
-            updated_at=now,
-        )
         with self._session() as session:
-            session.add(row)
-        return self.get_sheet(row.id)
+            sheet_id = add_sheet(session, owner_id, sheet)
+        return self.get_sheet(sheet_id)
 
     def get_sheet(self, sheet_id: str) -> SheetRow:
         return self._find_sheet(ScoreSheet.id == sheet_id, f"no sheet {sheet_id!r}")
@@ -539,7 +540,13 @@ class Store:
 
     def _find_sheet(self, condition: Any, missing: str) -> SheetRow:
         with self._session() as session:
-            query = select(ScoreSheet, User.nickname).join(User).where(condition)
+            query = (
+                select(ScoreSheet, User.nickname, OfflineSheetUpload.continues_id)
+                .select_from(ScoreSheet)
+                .join(User, User.id == ScoreSheet.owner_id)
+                .outerjoin(OfflineSheetUpload, OfflineSheetUpload.sheet_id == ScoreSheet.id)
+                .where(condition)
+            )
             found = session.execute(query).first()
             if found is None:
                 raise NotFoundError(missing)
@@ -616,7 +623,27 @@ def add_table(
     return table_id
 
 
-def _sheet_row(row: ScoreSheet, nickname: str) -> SheetRow:
+def add_sheet(session: Session, owner_id: str, sheet: dict[str, Any]) -> str:
+    """Add a new (already checked) sheet of ``owner_id`` in ``session``, with fresh random
+    ids (``Store.create_sheet``; an uploaded sheet is added with its upload's key); its id."""
+    now = _now()
+    sheet_id = new_id()
+    session.add(
+        ScoreSheet(
+            id=sheet_id,
+            share_id=new_id(),
+            edit_token=secrets.token_urlsafe(24),
+            owner_id=owner_id,
+            sheet=sheet,
+            version=1,
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    return sheet_id
+
+
+def _sheet_row(row: ScoreSheet, nickname: str, continues: str | None = None) -> SheetRow:
     return SheetRow(
         id=row.id,
         share_id=row.share_id,
@@ -627,6 +654,7 @@ def _sheet_row(row: ScoreSheet, nickname: str) -> SheetRow:
         version=row.version,
         created_at=row.created_at,
         updated_at=row.updated_at,
+        continues=continues,
     )
 
 

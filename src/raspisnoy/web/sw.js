@@ -2,7 +2,8 @@
 // site): keeps the page's shell (the HTML, the style, the scripts, the catalogs, the
 // icons) so that the installed game opens without a connection and says so, and, where
 // the server has them, offline play's files (docs/offline.md: Pyodide and the bundle of
-// raspisnoy's engine), so that a game against bots runs with no network at all.
+// raspisnoy's engine, and the engine's snapshot made at install time), so that a game
+// against bots runs with no network at all, and starts in a second.
 //
 // Network first: whenever the server answers, its answer is used (and kept), so a reload
 // always gets the newest page; the kept copy is used only when the network fails. The
@@ -13,6 +14,8 @@ const CACHE = "raspisnoy-shell-v2";
 /** The offline engine's memory snapshot (js/offline_engine.js): made on the device, kept
  * across service worker updates (its name says which files it belongs to). */
 const ENGINE = "raspisnoy-engine";
+/** Free storage below which the engine's snapshot (31 MB unpacked) is not kept. */
+const SNAPSHOT_ROOM = 100 * 1024 * 1024;
 /** The shell, fetched when the worker installs (tests/server/test_web_app.py checks that
  * it names every file the page loads). */
 const SHELL = [
@@ -57,6 +60,7 @@ const SHELL = [
   "/js/report.js",
   "/js/review.js",
   "/js/score.js",
+  "/js/score_kept.js",
   "/js/share.js",
   "/js/sheet.js",
   "/js/sheet_link.js",
@@ -90,14 +94,37 @@ self.addEventListener("install", (event) => {
   );
 });
 
-/** Offline play's files, if the server has them; without them the shell works online. */
+/** Offline play's files, if the server has them; without them the shell works online.
+ * With them, the engine's snapshot made at install time, if the server has one. */
 async function keepOffline(cache) {
   try {
     const status = await fetch("/offline/status");
-    if (status.ok && (await status.clone().json()).installed) await cache.addAll(OFFLINE);
+    const about = status.ok ? await status.json() : {};
+    if (!about.installed) return;
+    await cache.addAll(OFFLINE);
+    if (about.snapshot) await keepEngineSnapshot(about.snapshot);
   } catch {
-    // not installed, or the network went: the page says offline play is not at hand
+    // not installed, or the network went: the page says offline play is not at hand (or,
+    // without the snapshot, the first offline start makes one on the device)
   }
+}
+
+/** The engine's snapshot made at install time for these files (`path`: its name,
+ * offline_engine.js's snapshotKey), kept where the engine keeps its own, in place of any
+ * other, unless it is there already: a device's first offline game restores it instead
+ * of starting Python, however short the visit that kept the files was. Not on a device
+ * that asks to save data, nor with under SNAPSHOT_ROOM of storage left (as the page's
+ * own snapshot, offline_play.js): the first offline start makes one there. */
+async function keepEngineSnapshot(path) {
+  if (self.navigator.connection?.saveData) return;
+  const { quota, usage } = await self.navigator.storage.estimate();
+  if (quota - usage < SNAPSHOT_ROOM) return;
+  const engine = await caches.open(ENGINE);
+  if (await engine.match(path)) return;
+  const response = await fetch(path);
+  if (!response.ok) return;
+  await engine.put(path, response);
+  for (const old of await engine.keys()) if (new URL(old.url).pathname !== path) await engine.delete(old);
 }
 
 self.addEventListener("activate", (event) => {

@@ -30,6 +30,18 @@ async def pyodide_file(name: str, services: ServicesDep) -> Response:
     return FileResponse(path, media_type=_TYPES.get(path.suffix, "application/json"))
 
 
+@router.get("/offline/snapshot/{version}/{bundle}", include_in_schema=False)
+async def snapshot(version: str, bundle: str, services: ServicesDep) -> Response:
+    """The engine's memory snapshot made at install time for these very files (gzipped:
+    the browser unpacks it); 404 for any other version, or when none was made."""
+    path = services.offline.snapshot_file()
+    if path is None or services.offline.snapshot_path != f"/offline/snapshot/{version}/{bundle}":
+        return Response(status_code=404)
+    return FileResponse(
+        path, media_type="application/octet-stream", headers={"content-encoding": "gzip"}
+    )
+
+
 @router.get("/offline/raspisnoy.zip", include_in_schema=False)
 async def bundle(services: ServicesDep) -> Response:
     """The pure modules the worker runs (the rules, the bots, the messages' shapes)."""

@@ -23,6 +23,7 @@ from raspisnoy.server.wire import (
     SheetOut,
     SheetsOut,
     SheetSummaryOut,
+    SheetUploadIn,
     stored_sheet,
 )
 
@@ -55,6 +56,18 @@ async def create_sheet(body: dict[str, Any], user: OptionalUser, services: Servi
     rounds yet), checked by the scorekeeper."""
     with _problems():
         return SheetOut.of(await services.sheets.create(user, body))
+
+
+@router.post(
+    "/uploads", status_code=201, response_model=SheetOut, response_model_exclude_unset=True
+)
+async def upload_sheet(body: SheetUploadIn, user: OptionalUser, services: ServicesDep) -> SheetOut:
+    """A sheet kept on the caller's device (docs/offline.md, "The scorekeeper offline")
+    stored as a new sheet of theirs, checked by the scorekeeper; the same device id and
+    version sent again answers the sheet stored the first time. ``continues`` names the
+    server's sheet it goes on from, kept only if the caller may change that sheet."""
+    with _problems():
+        return SheetOut.of(await services.sheets.upload(user, body))
 
 
 @router.get("/problems/{lang}", response_model=ProblemsOut)

@@ -1,17 +1,24 @@
 """Offline play (docs/offline.md): its files, and offline games brought to the history.
 
 The files: Pyodide's, which ``scripts/bootstrap``
-installs with npm into ``.offline/`` (never committed), and the bundle of raspisnoy's
-pure modules that the browser's worker runs, zipped from the package's own files.
+installs with npm into ``.offline/`` (never committed), the bundle of raspisnoy's pure
+modules that the browser's worker runs, zipped from the package's own files, and the
+engine's memory snapshot of these very files, which ``scripts/bootstrap`` makes with Node
+(``make_snapshot``), so that a device's first offline game restores it instead of
+starting Python.
 
 A server without Pyodide's files still runs online; ``status`` says offline play is not
 installed, and the pages say so."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
+import shutil
+import subprocess
+import tempfile
 import zipfile
 from collections.abc import Mapping
 from functools import cached_property
@@ -26,7 +33,14 @@ from raspisnoy.server.services.threads import in_thread
 from raspisnoy.store import Store, TableRow, UserRow
 from raspisnoy.store.offline_games import GAME_ID_LENGTH, OfflineGameIn, OfflineGamesRepository
 
-__all__ = ["BUNDLE_FILES", "PYODIDE_FILES", "OfflineFiles", "OfflineGames", "default_pyodide_dir"]
+__all__ = [
+    "BUNDLE_FILES",
+    "PYODIDE_FILES",
+    "OfflineFiles",
+    "OfflineGames",
+    "default_pyodide_dir",
+    "make_snapshot",
+]
 
 #: Pyodide's files that the worker loads (all of them: nothing comes from a CDN).
 PYODIDE_FILES = (
@@ -62,17 +76,29 @@ BUNDLE_FILES = (
 )
 
 
+#: The checkout's folder of offline play's installed files (ignored by git).
+_INSTALLED = _PACKAGE.parents[1] / ".offline"
+#: The Node script that makes the engine's snapshot as the browser's worker would.
+_SNAPSHOT_SCRIPT = _PACKAGE.parents[1] / "scripts" / "engine_snapshot.mjs"
+#: The longest a snapshot's making may take (Python's start and imports under Node).
+_SNAPSHOT_SECONDS = 600
+
+
 def default_pyodide_dir() -> Path:
     """Where ``scripts/bootstrap`` installs Pyodide: the checkout's ``.offline`` folder."""
-    return _PACKAGE.parents[1] / ".offline" / "node_modules" / "pyodide"
+    return _INSTALLED / "node_modules" / "pyodide"
 
 
 class OfflineFiles:
-    """Pyodide's folder (``None`` or missing: offline play not installed) and the bundle."""
+    """Pyodide's folder (``None`` or missing: offline play not installed), the bundle, and
+    the engine's snapshot made at install time (in ``snapshot_dir``), if there is one."""
 
-    def __init__(self, pyodide_dir: Path | None, *, prepare: bool = True) -> None:
+    def __init__(
+        self, pyodide_dir: Path | None, *, prepare: bool = True, snapshot_dir: Path | None = None
+    ) -> None:
         self.pyodide_dir = pyodide_dir
         self.prepare = prepare
+        self.snapshot_dir = snapshot_dir or _INSTALLED / "snapshots"
 
     @property
     def installed(self) -> bool:
@@ -97,25 +123,82 @@ class OfflineFiles:
                 archive.writestr(zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0)), path.read_bytes())
         return buffer.getvalue()
 
+    @property
+    def version(self) -> str | None:
+        """Pyodide's version (its ``package.json``), if installed."""
+        if not self.installed or self.pyodide_dir is None:
+            return None
+        package = self.pyodide_dir / "package.json"
+        version = json.loads(package.read_text()).get("version") if package.is_file() else None
+        return version if isinstance(version, str) else None
+
+    @cached_property
+    def bundle_hash(self) -> str:
+        """The start of the bundle's SHA-256, which names its version (and its snapshot's)."""
+        return hashlib.sha256(self.bundle).hexdigest()[:16]
+
+    @property
+    def snapshot_path(self) -> str | None:
+        """The address of the engine's snapshot of these files: the name the page keeps
+        its own under (``snapshotKey`` in offline_engine.js). None if not installed."""
+        version = self.version
+        return None if version is None else f"/offline/snapshot/{version}/{self.bundle_hash}"
+
+    @property
+    def snapshot_target(self) -> Path | None:
+        """Where the install-time snapshot of these files is (or would be) kept, gzipped."""
+        version = self.version
+        return None if version is None else self.snapshot_dir / f"{version}-{self.bundle_hash}.gz"
+
+    def snapshot_file(self) -> Path | None:
+        """The install-time snapshot of these very files, if it was made."""
+        target = self.snapshot_target
+        return target if target is not None and target.is_file() else None
+
     def status(self) -> dict[str, object]:
         """Whether offline play is installed, Pyodide's version and the bundle's: what the
         page and its service worker check to know what to keep (docs/offline.md); and
         the bots that run offline, for the offline new-table form; and whether pages make
-        the engine ready in the background (``ServerSettings.offline_prepare``)."""
-        version = None
-        if self.installed and self.pyodide_dir is not None:
-            package = self.pyodide_dir / "package.json"
-            if package.is_file():
-                version = json.loads(package.read_text()).get("version")
-        bundle = hashlib.sha256(self.bundle).hexdigest()[:16] if self.installed else None
-        bots = list(OFFLINE_BOTS)
+        the engine ready in the background (``ServerSettings.offline_prepare``), which
+        the install-time snapshot's address (``snapshot``, kept by the service worker
+        with the files) is part of."""
+        prepare = self.installed and self.prepare
         return {
             "installed": self.installed,
-            "pyodide": version,
-            "bundle": bundle,
-            "bots": bots,
-            "prepare": self.installed and self.prepare,
+            "pyodide": self.version,
+            "bundle": self.bundle_hash if self.installed else None,
+            "bots": list(OFFLINE_BOTS),
+            "prepare": prepare,
+            "snapshot": self.snapshot_path if prepare and self.snapshot_file() else None,
         }
+
+
+def make_snapshot(files: OfflineFiles) -> Path | None:
+    """The engine's snapshot of ``files`` made at install time (``scripts/bootstrap``),
+    unless it is there already: Node runs Pyodide as the browser's worker starts it
+    (``scripts/engine_snapshot.mjs``, offline_engine.js's ``startPython``), and the
+    snapshot is kept gzipped, replacing those of other files. None where it cannot be
+    made (offline play not installed, no Node): the first offline start then makes it on
+    the device, as before."""
+    target, node = files.snapshot_target, shutil.which("node")
+    if target is None or files.pyodide_dir is None or node is None:
+        return None
+    if target.is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        bundle, made = Path(folder) / "bundle.zip", Path(folder) / "snapshot"
+        bundle.write_bytes(files.bundle)
+        script = [node, str(_SNAPSHOT_SCRIPT), str(files.pyodide_dir), str(bundle), str(made)]
+        subprocess.run(script, check=True, timeout=_SNAPSHOT_SECONDS)
+        partial = target.with_suffix(".part")
+        with made.open("rb") as source, gzip.open(partial, "wb", compresslevel=9) as kept:
+            shutil.copyfileobj(source, kept)
+        partial.replace(target)
+    for old in target.parent.glob("*.gz"):
+        if old != target:
+            old.unlink()
+    return target
 
 
 class OfflineGames:

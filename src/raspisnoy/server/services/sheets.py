@@ -24,8 +24,16 @@ from raspisnoy.i18n import translate
 from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_to_json
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import EntryIn, Json, RoundIn, stored_sheet
+from raspisnoy.server.wire import (
+    EntryIn,
+    Json,
+    RoundIn,
+    SheetOriginalIn,
+    SheetUploadIn,
+    stored_sheet,
+)
 from raspisnoy.store import NotFoundError, SheetRow, StaleWriteError, Store, UserRow
+from raspisnoy.store.offline_sheets import OfflineSheetIn, OfflineSheetsRepository
 
 __all__ = ["TOKEN_HEADER", "Sheets", "sheet_csv"]
 
@@ -40,6 +48,7 @@ class Sheets:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self._uploads = OfflineSheetsRepository(store)
 
     async def of_user(self, user: UserRow | None) -> list[SheetRow]:
         """The caller's sheets, the most recently changed first."""
@@ -50,6 +59,25 @@ class Sheets:
         owner = _signed_in(user)
         sheet = sheet_from_json(body)
         return await in_thread(self._store.create_sheet, owner.id, sheet_to_json(sheet))
+
+    async def upload(self, user: UserRow | None, body: SheetUploadIn) -> SheetRow:
+        """A sheet kept on a device, stored as a new sheet of the caller's, checked again
+        by the scorekeeper, once per device id and version however often it comes. It
+        names the server's sheet it continues only if that sheet is there and the caller
+        may change it (its owner, or with its edit token); else it is a sheet of its own."""
+        owner = _signed_in(user)
+        sheet = sheet_to_json(sheet_from_json(body.sheet))
+        original = None if body.continues is None else await self._original(owner, body.continues)
+        upload = OfflineSheetIn(body.id, body.version, sheet, original)
+        sheet_id, _ = await in_thread(self._uploads.store, owner.id, upload)
+        return await in_thread(self._store.get_sheet, sheet_id)
+
+    async def _original(self, user: UserRow, original: SheetOriginalIn) -> str | None:
+        """The id of the sheet ``original`` names, if ``user`` may change it."""
+        try:
+            return (await self.editable(original.id, user, original.token)).id
+        except RequestError:
+            return None  # gone, or never theirs: said the same, so it tells nothing
 
     async def shared(self, share_id: str) -> SheetRow:
         """The sheet behind a read-only link."""

@@ -352,11 +352,13 @@ def stored_sheet(row: SheetRow) -> Sheet:
 
 class SheetOut(_Out):
     """The API's SHEET object: the sheet, how many rounds its plan has, its score report
-    and the next entry; ``id`` and ``edit_token`` only for those who may change it (the
-    routes send it without the fields left unset)."""
+    and the next entry; ``id``, ``edit_token`` and ``continues`` (the id of the server's
+    sheet this one continues, uploaded from a device that continued it offline) only for
+    those who may change it (the routes send it without the fields left unset)."""
 
     id: str | None = None
     edit_token: str | None = None
+    continues: str | None = None
     share_id: str
     share: str
     editable: bool
@@ -372,6 +374,8 @@ class SheetOut(_Out):
     def of(cls, row: SheetRow, *, editor: bool = True) -> SheetOut:
         sheet = stored_sheet(row)
         secret = {"id": row.id, "edit_token": row.edit_token} if editor else {}
+        if editor and row.continues is not None:
+            secret["continues"] = row.continues
         entry = sheet.next_entry
         return cls(
             **secret,
@@ -696,13 +700,16 @@ class OfflineStatusOut(_Out):
     """``GET /offline/status`` (docs/offline.md): whether this server has offline play's
     files, Pyodide's version and the bundle's (a hash of its bytes), and the bot levels
     that run offline, weakest first (the offline new-table form offers these), and whether
-    a page makes the engine ready in the background on a first visit (``prepare``)."""
+    a page makes the engine ready in the background on a first visit (``prepare``), and
+    if so the address of the engine's snapshot made at install time (``snapshot``), which
+    the service worker keeps with the files."""
 
     installed: bool
     pyodide: str | None
     bundle: str | None
     bots: list[str]
     prepare: bool
+    snapshot: str | None
 
 
 class OfflineGameOut(_Out):

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from raspisnoy.bots import BOTS
 from raspisnoy.core import DEFAULT_PRESET
+from raspisnoy.store.offline_sheets import DEVICE_ID_LENGTH
 
 __all__ = [
     "MAX_LINK",
@@ -29,6 +30,7 @@ __all__ = [
     "Reason",
     "RoundIn",
     "SeatIn",
+    "SheetUploadIn",
     "TableIn",
     "default_bot",
 ]
@@ -150,6 +152,27 @@ class OfflineGameIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     game: dict[str, Any]
+
+
+class SheetOriginalIn(BaseModel):
+    """The server's sheet a device's sheet continues, and its edit token if the device
+    kept it by that token (not as its owner)."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(min_length=1, max_length=32)
+    token: str | None = Field(default=None, max_length=64)
+
+
+class SheetUploadIn(BaseModel):
+    """A score sheet kept on a device (docs/offline.md, "The scorekeeper offline"): the
+    device's id and version of it (the upload's identity: stored once) and the sheet,
+    which the scorekeeper checks again; ``continues``: the server's sheet it goes on from."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(min_length=1, max_length=DEVICE_ID_LENGTH)
+    version: int = Field(ge=1)
+    sheet: dict[str, Any]
+    continues: SheetOriginalIn | None = None
 
 
 class PoolIn(_StrictIn):

@@ -2,6 +2,7 @@
 // name in the header opens (profile, rename, log out here or everywhere).
 import { del, post } from "./api.js";
 import { t } from "./i18n.js";
+import { forgetSheetsOfOthers } from "./score_kept.js";
 import { closeDialog, esc, openDialog, toast } from "./ui.js";
 
 /** The user name and password fields; `register` asks for a new password. */
@@ -61,6 +62,7 @@ export function accountMade(user) {
 export async function logOut(app, everywhere = false) {
   await del(everywhere ? "/sessions" : "/session");
   app.user = null;
+  forgetSheetsOfOthers(null); // the sheets kept for offline go with the session
   closeDialog();
   app.renderHeader();
   app.navigate("/");

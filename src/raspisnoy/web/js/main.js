@@ -30,6 +30,7 @@ import { showPuzzles } from "./puzzle.js";
 import { showReplay } from "./replay.js";
 import { showReview } from "./review.js";
 import { showScore } from "./score.js";
+import { forgetSheetsOfOthers } from "./score_kept.js";
 import { showTable } from "./table.js";
 import { closeDialog, openDialog, toast, unfoldNamesOnTap } from "./ui.js";
 
@@ -219,6 +220,7 @@ async function start() {
   window.addEventListener("popstate", route);
   try {
     app.user = await currentUser();
+    forgetSheetsOfOthers(app.user); // the sheets kept for offline are the signed-in person's only
   } catch (error) {
     if (new URLSearchParams(location.search).has("offline") || location.pathname === "/score") {
       // offline play and the scorekeeper need no session: the screen as usual

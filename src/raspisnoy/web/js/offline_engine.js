@@ -6,9 +6,11 @@
 // Starting Python takes seconds on a phone (docs/offline.md, "Figures"): most of it is
 // Python's own start and the imports. So the first start on a device takes a memory
 // snapshot of Pyodide with the bundle imported and keeps it (Cache Storage); a later
-// start restores it instead, in a fraction of the time. A visit with the network makes
-// it in the background beforehand (engine_snapshot_worker.js), so that even the device's
-// first offline game restores one. The snapshot is named by
+// start restores it instead, in a fraction of the time. The server has one made at
+// install time (with Node, scripts/engine_snapshot.mjs), which the service worker keeps
+// with the files and an engine without one downloads; failing that, a visit with the
+// network makes it in the background (engine_snapshot_worker.js), so that even the
+// device's first offline game restores one. The snapshot is named by
 // Pyodide's version and the bundle's hash, so a new version of either starts afresh and
 // replaces it; one that does not restore is dropped and the engine starts afresh.
 
@@ -61,7 +63,7 @@ export async function loadEngine(moduleName) {
   const begun = performance.now();
   const { loadPyodide, bundle, key } = await engineFiles();
   const files = performance.now();
-  const kept = key === null ? null : await keptSnapshot(key);
+  const kept = key === null ? null : ((await keptSnapshot(key)) ?? (await serverSnapshot(key)));
   const read = performance.now();
   const { pyodide, restored, snapshot } = await startPython(loadPyodide, PYODIDE, bundle, kept);
   const started = performance.now();
@@ -74,11 +76,13 @@ export async function loadEngine(moduleName) {
  * what a visit with the network does in the background (offline_play.js,
  * `prepareEngine`), so that even a device's first offline game restores one. Resolves to
  * "kept" (one was there), "made", or "not kept" (this page cannot keep one: an address
- * that is not secure, or a storage that refused it). */
+ * that is not secure, or a storage that refused it); "downloaded" when the server's
+ * install-time one was kept instead. */
 export async function prepareSnapshot() {
   const { loadPyodide, bundle, key } = await engineFiles();
   if (key === null) return "not kept";
   if (await hasSnapshot(key)) return "kept";
+  if ((await serverSnapshot(key)) !== null) return "downloaded";
   const { snapshot } = await startPython(loadPyodide, PYODIDE, bundle);
   return (await keepSnapshot(key, snapshot)) ? "made" : "not kept";
 }
@@ -121,6 +125,20 @@ async function keptSnapshot(key) {
     const response = await (await caches.open(SNAPSHOTS)).match(key);
     if (!response) return null;
     return new Uint8Array(await response.arrayBuffer());
+  } catch {
+    return null;
+  }
+}
+
+/** The server's snapshot made at install time for these files (its address is `key`),
+ * kept on the device; null where there is none (no network, a server without one). */
+async function serverSnapshot(key) {
+  try {
+    const response = await fetch(key);
+    if (!response.ok) return null;
+    const snapshot = new Uint8Array(await response.arrayBuffer());
+    await keepSnapshot(key, snapshot);
+    return snapshot;
   } catch {
     return null;
   }

@@ -6,7 +6,9 @@
 // /score?sheet=ID#token=TOKEN hands the keeping over to another phone (the token is in
 // the fragment, which never reaches a server's logs). With no network, new sheets are
 // kept on the device (/score?local=ID, sheet_local.js), and a server sheet whose change does not
-// reach the server goes on there; both are uploaded as new sheets once it is back. The page
+// reach the server goes on there; both are uploaded as new sheets once it is back. The
+// person's own server sheets are kept on the device as last seen (score_kept.js), so the
+// list and any of them open with no network too. The page
 // knows no rule: it offers what the server's `next` entry allows (raspisnoy.scorekeeper,
 // PROTOCOL.md "Score sheets") and shows the model's problems in the page's language.
 import { ApiError, get, post, put } from "./api.js";
@@ -16,6 +18,7 @@ import { failureMarkup } from "./offline.js";
 import { CATALOGUE_KEY } from "./quick.js";
 import { chartMarkup, kindBadge, sheetMarkup, standingsMarkup } from "./sheet.js";
 import { isSheetFragment, LinkError, sheetFragment, sheetOfFragment } from "./sheet_link.js";
+import { keepSheet, keepSheetList, keptSheet, keptSheetList } from "./score_kept.js";
 import { changeLocalSheet, continueLocalSheet, createLocalSheet, localSheet, localSheets, unreachable, uploadLocalSheets, viewOfSheet } from "./sheet_local.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { closeDialog, dialogOpen, esc, openDialog, toast } from "./ui.js";
@@ -46,12 +49,12 @@ async function kept(path, key) {
 /** The screen for /score: a shared sheet (?share=ID), a sheet to keep (?sheet=ID), or the
  * list of your sheets with the form for a new one. */
 export function showScore(view, app, params) {
-  if (params.has("share")) return showSheet(view, { share: params.get("share") });
-  if (params.has("local")) return showSheet(view, { local: params.get("local") });
-  if (isSheetFragment(location.hash.slice(1))) return showSheet(view, { link: location.hash.slice(1) });
+  if (params.has("share")) return showSheet(view, app, { share: params.get("share") });
+  if (params.has("local")) return showSheet(view, app, { local: params.get("local") });
+  if (isSheetFragment(location.hash.slice(1))) return showSheet(view, app, { link: location.hash.slice(1) });
   if (params.has("sheet")) {
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
-    return showSheet(view, { id: params.get("sheet"), token });
+    return showSheet(view, app, { id: params.get("sheet"), token });
   }
   return showHome(view, app);
 }
@@ -93,8 +96,9 @@ async function problemText(error) {
 
 function showHome(view, app) {
   // `offline`: the server did not answer (the catalogue is the one kept from the last visit);
-  // `local`: the sheets kept on this device, not uploaded yet.
-  const state = { catalogue: null, sheets: [], local: [], offline: false, values: null, stopped: false };
+  // `local`: the sheets kept on this device, not uploaded yet; `uploaded`: the server's
+  // answers to the continued sheets this visit uploaded (said above the list, with links).
+  const state = { catalogue: null, sheets: [], local: [], uploaded: [], offline: false, values: null, stopped: false };
 
   const screen = {
     render() {
@@ -102,7 +106,7 @@ function showHome(view, app) {
         view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
         return;
       }
-      view.innerHTML = `<div class="score-home">
+      view.innerHTML = `<div class="score-home">${uploadedMarkup(state.uploaded)}
         <section class="panel">
           <h2>${esc(t("web.score.new"))}</h2>
           ${state.offline // offline, the intro's «kept on the server» gives way to where the sheet goes
@@ -112,6 +116,7 @@ function showHome(view, app) {
         </section>
         <section class="panel">
           <h2>${esc(t("web.score.mine"))}</h2>
+          ${state.offline && state.sheets.length ? `<p class="offline-note" role="status">${esc(t("web.score.kept.list"))}</p>` : ""}
           ${sheetsMarkup(state.sheets, state.local)}
         </section></div>`;
       state.values = setupForm(view.querySelector("#sheet-form"), state.catalogue, state.values, app);
@@ -128,12 +133,15 @@ function showHome(view, app) {
       state.catalogue = await kept("/rules", CATALOGUE_KEY);
       try {
         const uploaded = await uploadLocalSheets();
-        if (uploaded.length) toast(t(uploaded.some((entry) => entry.continues) ? "web.score.uploaded.continued" : "web.score.uploaded"));
+        if (uploaded.length) toast(t(uploaded.some(({ entry }) => entry.continues) ? "web.score.uploaded.continued" : "web.score.uploaded"));
+        state.uploaded = [...state.uploaded, ...uploaded.filter(({ entry }) => entry.continues)];
         state.sheets = (await get("/sheets")).sheets;
         state.offline = false;
+        keepSheetList(app.user, state.sheets); // for the next time with no network
       } catch (error) {
         if (!unreachable(error)) throw error;
         state.offline = true; // no network: the sheets on this device only
+        state.sheets = keptSheetList();
       }
       state.local = await localSheets();
       if (!state.stopped) screen.render();
@@ -146,6 +154,20 @@ function showHome(view, app) {
   load();
   screen.render();
   return screen;
+}
+
+/** What became of the server sheets continued offline that were just uploaded: each a
+ * new sheet, with links to it and to the original it names (which did not change), or
+ * said to stand alone when the server no longer has the original for this person. */
+function uploadedMarkup(uploaded) {
+  if (!uploaded.length) return "";
+  const line = ({ stored }) => {
+    const opened = `<a data-nav href="/score?sheet=${esc(stored.id)}">${esc(t("web.score.uploaded.open"))}</a>`;
+    if (!stored.continues) return `<li>${esc(t("web.score.uploaded.unlinked"))} ${opened}</li>`;
+    return `<li>${esc(t("web.score.uploaded.continued"))} ${opened} ·
+      <a data-nav href="/score?sheet=${esc(stored.continues)}">${esc(t("web.score.continues.open"))}</a></li>`;
+  };
+  return `<section class="panel uploaded-continued" role="status"><ul class="list">${uploaded.map(line).join("")}</ul></section>`;
 }
 
 /** A sheet kept on this device: a line of the list, waiting for its upload (or refused). */
@@ -263,10 +285,11 @@ function setupForm(form, catalogue, previous, app) {
 
 // ------------------------------------------------------------------ keeping a sheet
 
-/** A sheet: kept (`ref.id`, by its owner, or by whoever has its edit token `ref.token`),
- * kept on this device (`ref.local`: the same screen, the changes made by the scorekeeper
- * in the page's worker) or watched read-only (`ref.share`). */
-function showSheet(view, ref) {
+/** A sheet: kept (`ref.id`, by its owner, or by whoever has its edit token `ref.token`;
+ * with no network, as last seen here: score_kept.js), kept on this device (`ref.local`:
+ * the same screen, the changes made by the scorekeeper in the page's worker) or watched
+ * read-only (`ref.share`). */
+function showSheet(view, app, ref) {
   let local = ref.local ?? null; // a server's sheet continued offline becomes one
   const linked = ref.link ?? null;
   const path = ref.share ? `/sheets/shared/${encodeURIComponent(ref.share)}` : `/sheets/${encodeURIComponent(ref.id)}`;
@@ -274,7 +297,15 @@ function showSheet(view, ref) {
   // `undone`: the entry an undo went back to, which is then never entered by itself;
   // `automatic`: the entry the page is entering by itself (once, whatever redraws meanwhile).
   // `note`: what the page did by itself (an only possible trick count entered), said in the pad.
-  const s = { data: null, busy: false, error: "", note: "", failed: null, stopped: false, undone: null, automatic: null };
+  // `stale`: a server's sheet shown as last seen on this device (no network).
+  const s = { data: null, busy: false, error: "", note: "", failed: null, stopped: false, undone: null, automatic: null, stale: false };
+
+  /** Shows the server's answer `data`, kept on the device for a visit with no network. */
+  function shownFromServer(data) {
+    s.stale = false;
+    if (!ref.share) keepSheet(app.user, data);
+    return data;
+  }
 
   /** Sends a change; the answer is the new sheet, a refusal the model's problem. */
   async function change(send) {
@@ -304,12 +335,13 @@ function showSheet(view, ref) {
     if (!unreachable(error)) throw error;
     const data = await continueLocalSheet(s.data, body);
     local = data.local;
+    s.stale = false; // the device's copy now: its own note says so
     history.replaceState(history.state, "", `/score?local=${encodeURIComponent(local)}`);
     toast(t("web.score.continued"));
     return data;
   };
   /** Sends `body` to the sheet's `route` (or the device's copy's); see orOffline. */
-  const send = (body, request) => (local ? changeLocalSheet(local, body) : request().catch(orOffline(body)));
+  const send = (body, request) => (local ? changeLocalSheet(local, body) : request().then(shownFromServer, orOffline(body)));
   const enter = (body) => change(() => send(body, () => post(`${entries}/entries`, body, headers)));
   const entryKey = (next) => `${next.entry}:${next.round}:${next.seat}`;
 
@@ -346,8 +378,8 @@ function showSheet(view, ref) {
     if (local || linked || s.busy || dialogOpen()) return; // these change only here, or never
     try {
       const data = await get(path, headers);
-      if (!s.stopped && !s.busy && data.version !== s.data?.version) {
-        s.data = data;
+      if (!s.stopped && !s.busy && (s.stale || data.version !== s.data?.version)) {
+        s.data = shownFromServer(data);
         screen.render();
       }
     } catch {
@@ -527,6 +559,9 @@ function showSheet(view, ref) {
           <p class="muted">${esc(presetLabel(sheet.rules.preset))} · ${esc(names.join(", "))}</p>
           ${editable || linked ? "" : `<p class="readonly-note">${esc(t("web.score.readonly", { owner: s.data.owner }))}</p>`}
           ${local ? `<p class="offline-note" role="status">${esc(t(s.data.upload ? "web.score.local.refused" : s.data.continues ? "web.score.local.continues" : "web.score.local.note"))}</p>` : ""}
+          ${s.stale ? `<p class="offline-note" role="status">${esc(t("web.score.kept.note"))}</p>` : ""}
+          ${!local && s.data.continues ? `<p class="continues-note">${esc(t("web.score.continues"))}
+            <a data-nav href="/score?sheet=${esc(s.data.continues)}">${esc(t("web.score.continues.open"))}</a></p>` : ""}
         </section>
         ${results}
         ${editable && next ? padMarkup(next) : ""}
@@ -551,11 +586,19 @@ function showSheet(view, ref) {
     },
   };
 
+  /** With no network, the server's sheet as last seen on this device (else the failure). */
+  function keptOffline(error) {
+    const kept = ref.id && unreachable(error) ? keptSheet(ref.id) : null;
+    if (kept === null) throw error;
+    s.stale = true;
+    return kept;
+  }
+
   const timer = local || linked ? null : setInterval(refresh, POLL_MS);
   const opened = linked
     ? sheetOfFragment(linked).then(async (sheet) => ({ ...(await viewOfSheet(sheet)), editable: false, version: 0, owner: null }))
     : null;
-  (opened ?? (local ? localSheet(local) : get(path, headers)))
+  (opened ?? (local ? localSheet(local) : get(path, headers).then(shownFromServer, keptOffline)))
     .then((data) => {
       if (data === null) throw new ApiError(404, "not on this device"); // uploaded meanwhile, or never here
       s.data = data;

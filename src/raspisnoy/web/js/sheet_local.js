@@ -62,11 +62,12 @@ async function keepNew(view, mark = {}) {
 
 /** A sheet of the server's whose change `change` did not reach the server, continued on
  * the device (`server`: the server's answer last shown): a copy kept with the change
- * applied, marked as continuing it (`continues`: its id and version). It is uploaded as
- * a new sheet like any sheet of the device's; the server's sheet stays as it was. */
+ * applied, marked as continuing it (`continues`: its id, version and edit token, by which
+ * the server names it in the upload). It is uploaded as a new sheet like any sheet of the
+ * device's; the server's sheet stays as it was. */
 export async function continueLocalSheet(server, change) {
   const view = await ask(server.sheet, change);
-  return keepNew(view, { continues: { id: server.id, version: server.version } });
+  return keepNew(view, { continues: { id: server.id, version: server.version, token: server.edit_token } });
 }
 
 /** The kept sheet `id` as score.js shows it; null when it is not (or no longer) here. */
@@ -107,17 +108,20 @@ export async function localSheets() {
 }
 
 /** Uploads every sheet kept on the device as a new sheet of the player's (POST
- * /api/sheets), a server sheet's continuation too; a stored one leaves the device, a
- * refused one stays with the refusal's problem kept beside it (never dropped); with no
- * network or no session, every sheet waits for the next try. Resolves to the kept
- * entries uploaded. */
+ * /api/sheets/uploads: once per device id and version, however often it is sent, so an
+ * answer lost on the way is no second sheet), a server sheet's continuation too, naming
+ * the sheet it continues; a stored one leaves the device, a refused one stays with the
+ * refusal's problem kept beside it (never dropped, sent again next time); with no
+ * network or no session, every sheet waits for the next try. Resolves to `{entry,
+ * stored}` for each kept entry uploaded (`stored`: the server's answer, the new sheet). */
 export async function uploadLocalSheets() {
   const uploaded = [];
   for (const entry of await savedSheets()) {
+    const continues = entry.continues ? { id: entry.continues.id, token: entry.continues.token ?? null } : null;
     try {
-      await post("/sheets", entry.sheet);
+      const stored = await post("/sheets/uploads", { id: entry.id, version: entry.version, sheet: entry.sheet, continues });
       await deleteSheet(entry.id);
-      uploaded.push(entry);
+      uploaded.push({ entry, stored });
     } catch (error) {
       // no network, no session, a server in trouble: the next try
       if (!(error instanceof ApiError) || error.status !== 422) return uploaded;
