@@ -272,6 +272,36 @@ def test_the_policy_plays_a_whole_round_like_the_simulator() -> None:
         assert _points(state, score) == list(game.totals)
 
 
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_play_out_tricks_names_the_tricks_the_seat_wins(preset: str) -> None:
+    """From a random moment of a round of every kind, ``play_out_tricks`` plays out as
+    ``play_out`` does, and its tricks are those the engine gives the seat when the
+    simulator's policy plays the same round out."""
+    specials = ("no-trump", "blind", "misere", "golden", "forehead", "percent")
+    rules = resolve_rules(preset).replace(special_rounds=specials)
+    for seed in range(12):
+        players = rules.player_counts[seed % len(rules.player_counts)]
+        game = Game(rules, players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(400)):
+            if game.phase is not Phase.BID and game.phase is not Phase.PLAY:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        if game.phase is not Phase.BID and game.phase is not Phase.PLAY:
+            continue
+        seat, number = seed % players, game.round.number
+        first = len([t for t in game.rounds()[-1].tricks if t.winner is not None])
+        state, vector = fs.encode_game(game), fs.rules_vector(rules, game.round.kind)
+        quiet = state.copy()
+        won = fs.play_out_tricks(state, vector, seat)
+        fs.play_out(quiet, vector)
+        assert (state == quiet).all()
+        while game.phase in (Phase.BID, Phase.PLAY) and game.round.number == number:
+            game.apply(simulator.policy_action(game, rng))
+        tricks = game.rounds()[number - 1].tricks
+        assert won == sum(1 << t for t in range(first, len(tricks)) if tricks[t].winner == seat)
+
+
 def _opening(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The state and rules vector of a freshly dealt 8-card round of four players."""
     rules = resolve_rules("oh-hell", lowest_rank=6, custom_plan=("8",))
