@@ -24,6 +24,7 @@ from typing import Any
 
 from raspisnoy.bots.expert import WORLDS, RootValue, root_values, searched_equivalent
 from raspisnoy.bots.heuristic import choose_control
+from raspisnoy.bots.master import MASTER_ITERATIONS
 from raspisnoy.core import (
     Bid,
     ControlRound,
@@ -118,6 +119,13 @@ class Budget:
             raise InvalidInputError(
                 f"a screen needs at least {MIN_ITERATIONS} iterations a move, not {self.screen!r}"
             )
+
+    @classmethod
+    def master(cls, seed: int | str = 0) -> Budget:
+        """The ``master`` level's budget (``bots.master``): its iterations for every
+        move, no screen. The reference the fast review is measured against, ten times
+        its deep budget (docs/review.md, "Time"); ``raspisnoy review --master``."""
+        return cls(MASTER_ITERATIONS, seed=seed, screen=None)
 
     @property
     def screens(self) -> bool:
