@@ -5,14 +5,18 @@ reviews one seat of each with the given budget (the quick screen of every move, 
 search of the moves it doubts: docs/review.md) and reports, per game, the CPU time of
 the review and per move, the CPU time until the first decision was reviewed and until
 the first mistake was found (what the browser shows first), and how many moves the deep
-search took. Then the same seat is reviewed with ten times the deep budget and no screen
-(the reference) and the verdicts compared: of the moves the fast review calls mistakes
-(class ``mistake`` or ``blunder``), the share the reference calls mistakes too, and the
-same share for inaccuracies and worse; also how many of the reference's mistakes the fast
-review found (recall). CPU time, not wall-clock time, so a busy machine changes it less.
+search took. Then the same seat is reviewed at the ``master`` level's budget (ten times
+the default deep budget, every move, no screen: ``Budget.master``), the reference, and the
+verdicts compared: of the moves the fast review calls mistakes (class ``mistake`` or
+``blunder``), the share the reference calls mistakes too, and the same share for
+inaccuracies and worse; also how many of the reference's mistakes the fast review found
+(recall); and the same over all the games. CPU time, not wall-clock time, so a busy
+machine changes it less. With ``--out FILE`` the results are written there after each
+game (a line per game on standard error shows the progress), and a run given the same
+file again goes on from the games it holds.
 
     .venv/bin/python benchmarks/review_speed.py [--games 1] [--seed 7] [--iterations 6000]
-        [--screen 800] [--factor 10] [--json]
+        [--screen 800] [--reference 60000] [--out FILE] [--json]
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from raspisnoy.bots import make_bot
@@ -77,40 +82,105 @@ def agreement(fast: Review, reference: Review, classes: frozenset[str]) -> dict[
         "confirmed": same,
         "agreement": same / len(called) if called else 1.0,
         "reference": len(found),
+        "recalled": recalled,
         "recall": recalled / len(found) if found else 1.0,
     }
 
 
-def measure(
-    games: int, seed: int, players: int, preset: str, budget: Budget, factor: int
+def measure_game(
+    game_seed: int, players: int, preset: str, budget: Budget, reference_budget: Budget
 ) -> dict[str, Any]:
-    warm_up()
-    reference_budget = Budget(budget.iterations * factor, seed=budget.seed, screen=None)
-    rows = []
-    for n in range(games):
-        record = bot_game(seed + n, players, preset)
-        fast, marks = timed_review(record, 0, budget)
-        reference, reference_marks = timed_review(record, 0, reference_budget)
-        moves = len(fast.moments)
-        rows.append(
-            {
-                "game_seed": seed + n,
-                "moves": moves,
-                **{key: round(value, 3) for key, value in marks.items()},
-                "ms_per_move": round(1000 * marks["cpu_s"] / max(moves, 1), 2),
-                "reference_cpu_s": round(reference_marks["cpu_s"], 2),
-                "mistakes": agreement(fast, reference, MISTAKES),
-                "inaccuracies_or_worse": agreement(fast, reference, FLAWS),
-            }
-        )
+    """One game's row: the fast review's times, and its agreement with the reference."""
+    record = bot_game(game_seed, players, preset)
+    load = os.getloadavg()[0]
+    fast, marks = timed_review(record, 0, budget)
+    reference, reference_marks = timed_review(record, 0, reference_budget)
+    moves = len(fast.moments)
     return {
+        "game_seed": game_seed,
+        "moves": moves,
+        **{key: round(value, 3) for key, value in marks.items()},
+        "ms_per_move": round(1000 * marks["cpu_s"] / max(moves, 1), 2),
+        "reference_cpu_s": round(reference_marks["cpu_s"], 2),
+        "load_average": [round(load, 1), round(os.getloadavg()[0], 1)],
+        "mistakes": agreement(fast, reference, MISTAKES),
+        "inaccuracies_or_worse": agreement(fast, reference, FLAWS),
+    }
+
+
+def overall(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The totals over the games: CPU per game and per move, and the agreements."""
+    moves = sum(row["moves"] for row in rows)
+    cpu = sum(row["cpu_s"] for row in rows)
+    totals: dict[str, Any] = {
+        "games": len(rows),
+        "moves": moves,
+        "cpu_s_per_game": round(cpu / max(len(rows), 1), 3),
+        "max_cpu_s": max((row["cpu_s"] for row in rows), default=0.0),
+        "ms_per_move": round(1000 * cpu / max(moves, 1), 2),
+    }
+    for key in ("mistakes", "inaccuracies_or_worse"):
+        called = sum(row[key]["called"] for row in rows)
+        confirmed = sum(row[key]["confirmed"] for row in rows)
+        found = sum(row[key]["reference"] for row in rows)
+        recalled = sum(row[key]["recalled"] for row in rows)
+        totals[key] = {
+            "called": called,
+            "confirmed": confirmed,
+            "agreement": confirmed / called if called else 1.0,
+            "reference": found,
+            "recall": recalled / found if found else 1.0,
+        }
+    return totals
+
+
+def measure(
+    games: int,
+    seed: int,
+    players: int,
+    preset: str,
+    budget: Budget,
+    reference_budget: Budget,
+    out: Path | None = None,
+) -> dict[str, Any]:
+    """Every game's row and the totals; with ``out``, written there after each game, and
+    the games already there (of the same budgets) kept rather than measured again."""
+    warm_up()
+    results: dict[str, Any] = {
         "budget": budget.to_json(),
         "reference": reference_budget.to_json(),
         "players": players,
         "preset": preset,
-        "load_average": os.getloadavg()[0],
-        "games": rows,
+        "games": [],
     }
+    if out is not None and out.exists():
+        before = json.loads(out.read_text("utf-8"))
+        if all(before.get(key) == results[key] for key in ("budget", "reference", "players")):
+            results["games"] = before["games"]
+    done = {row["game_seed"] for row in results["games"]}
+    for game_seed in range(seed, seed + games):
+        if game_seed not in done:
+            row = measure_game(game_seed, players, preset, budget, reference_budget)
+            results["games"].append(row)
+            print(_row_text(row), file=sys.stderr, flush=True)
+        results["overall"] = overall(results["games"])
+        if out is not None:
+            out.write_text(json.dumps(results, indent=1) + "\n", "utf-8")
+    return results
+
+
+def _row_text(row: dict[str, Any]) -> str:
+    mistakes, flaws = row["mistakes"], row["inaccuracies_or_worse"]
+    return (
+        f"game {row['game_seed']}: {row['moves']} moves, {row['cpu_s']:.2f} s CPU "
+        f"({row['ms_per_move']:.1f} ms a move; first move {row['first_move_s']:.3f} s, "
+        f"first mistake {row.get('first_mistake_s', float('nan')):.3f} s); reference "
+        f"{row['reference_cpu_s']:.1f} s; load {row['load_average']}\n"
+        f"  mistakes: {mistakes['confirmed']}/{mistakes['called']} confirmed "
+        f"({mistakes['agreement']:.0%}), recall {mistakes['recall']:.0%} of "
+        f"{mistakes['reference']}; inaccuracies or worse: {flaws['confirmed']}/"
+        f"{flaws['called']} ({flaws['agreement']:.0%}), recall {flaws['recall']:.0%}"
+    )
 
 
 def main() -> None:
@@ -121,29 +191,21 @@ def main() -> None:
     parser.add_argument("--preset", default="raspisnoy.com")
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--screen", type=int, default=DEFAULT_SCREEN)
-    parser.add_argument("--factor", type=int, default=10)
+    parser.add_argument("--reference", type=int, default=Budget.master().iterations)
+    parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     budget = Budget(args.iterations, screen=args.screen)
-    results = measure(args.games, args.seed, args.players, args.preset, budget, args.factor)
+    reference = Budget(args.reference, screen=None)
+    results = measure(args.games, args.seed, args.players, args.preset, budget, reference, args.out)
     if args.json:
         json.dump(results, sys.stdout, indent=1)
         print()
         return
     print(f"budget {results['budget']}, reference {results['reference']}")
-    print(f"load average {results['load_average']:.1f}")
     for row in results["games"]:
-        mistakes, flaws = row["mistakes"], row["inaccuracies_or_worse"]
-        print(
-            f"game {row['game_seed']}: {row['moves']} moves, {row['cpu_s']:.2f} s CPU "
-            f"({row['ms_per_move']:.1f} ms a move; first move {row['first_move_s']:.3f} s, "
-            f"first mistake {row.get('first_mistake_s', float('nan')):.3f} s); reference "
-            f"{row['reference_cpu_s']:.1f} s\n"
-            f"  mistakes: {mistakes['confirmed']}/{mistakes['called']} confirmed "
-            f"({mistakes['agreement']:.0%}), recall {mistakes['recall']:.0%} of "
-            f"{mistakes['reference']}; inaccuracies or worse: {flaws['confirmed']}/"
-            f"{flaws['called']} ({flaws['agreement']:.0%}), recall {flaws['recall']:.0%}"
-        )
+        print(_row_text(row))
+    print(f"overall: {json.dumps(results['overall'])}")
 
 
 if __name__ == "__main__":
