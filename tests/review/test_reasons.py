@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -181,22 +182,27 @@ def _farthest_bid(view: View) -> Bid:
     return max(bids, key=lambda bid: abs(bid.amount - best.amount))
 
 
+def three_cards(
+    dealer: int, hands: list[list[str]], bids: list[int], tricks: list[list[str]]
+) -> dict[str, Any]:
+    """A record of one round of three cards for Anna, Boris and Vera, hearts trumps."""
+    deal = {"dealer": dealer, "hands": hands, "trump_card": "9H", "bids": bids}
+    return {
+        "format": "raspisnoy-record/1",
+        "rules": {"preset": "raspisnoy.com", "custom_plan": ["3"]},
+        "players": ["Anna", "Boris", "Vera"],
+        "rounds": [{**deal, "tricks": tricks}],
+    }
+
+
 #: Seat 0 bid 1 with the joker and two cards that can take nothing, then throws the
 #: joker away under Boris's ace: the planted blunder.
-PLANTED = {
-    "format": "raspisnoy-record/1",
-    "rules": {"preset": "raspisnoy.com", "custom_plan": ["3"]},
-    "players": ["Anna", "Boris", "Vera"],
-    "rounds": [
-        {
-            "dealer": 0,
-            "hands": [["X", "6D", "6C"], ["AS", "KS", "QS"], ["AD", "KD", "QD"]],
-            "trump_card": "9H",
-            "bids": [1, 1, 0],
-            "tricks": [["AS", "AD", "X:discard:D"]],
-        }
-    ],
-}
+PLANTED = three_cards(
+    0,
+    [["X", "6D", "6C"], ["AS", "KS", "QS"], ["AD", "KD", "QD"]],
+    [1, 1, 0],
+    [["AS", "AD", "X:discard:D"]],
+)
 
 
 def test_a_planted_joker_blunder_is_explained_by_the_jokers_modes() -> None:
@@ -225,37 +231,19 @@ def test_a_hint_gives_the_reason_its_suggestion_beats_the_runner_up() -> None:
 
 #: Anna bid 2 with the two top spades and leads her diamond, which anyone can win, before
 #: cashing them: whoever wins it may lead a suit she lacks, and she has to throw a spade
-#: away. The planted blunder: the trick she gives away is named.
-GIVEN_AWAY = {
-    "format": "raspisnoy-record/1",
-    "rules": {"preset": "raspisnoy.com", "custom_plan": ["3"]},
-    "players": ["Anna", "Boris", "Vera"],
-    "rounds": [
-        {
-            "dealer": 2,
-            "hands": [["AS", "KS", "6D"], ["QH", "7C", "8D"], ["JH", "9C", "TC"]],
-            "trump_card": "9H",
-            "bids": [2, 0, 0],
-            "tricks": [["6D", "8D", "JH"]],
-        }
-    ],
-}
+#: away. The planted blunder: the reason names the trick given away, the 1st.
+GIVEN_AWAY = ([["AS", "KS", "6D"], ["QH", "7C", "8D"], ["JH", "9C", "TC"]], [2, 0, 0])
 
 
 def test_a_planted_lead_that_gives_a_trick_away_names_the_trick() -> None:
-    record = loads_record(json.dumps(GIVEN_AWAY))
+    hands, bids = GIVEN_AWAY
+    record = loads_record(json.dumps(three_cards(2, hands, bids, [["6D", "8D", "JH"]])))
     review = review_game(record, 0, SCREENED)
     (lead,) = (m for m in review.moments if not m.is_bid)
     assert str(lead.played) == "6D" and lead.severity is Severity.BLUNDER
     assert lead.reason is not None and lead.reason.code == "trick_lost"
     assert str(lead.best) in ("AS", "KS") and lead.reason.params["trick"] == 1
-    view = replay(loads_record(json.dumps({**GIVEN_AWAY, "rounds": [_before_the_lead()]})))
-    mine, better = outcomes(view.view(0), (lead.played, lead.best), deals=OUTCOME_DEALS)
-    _check_turned_trick(view.view(0), "trick_lost", lead.reason.params, mine, better)
+    view = replay(loads_record(json.dumps(three_cards(2, hands, bids, [])))).view(0)
+    mine, better = outcomes(view, (lead.played, lead.best), deals=OUTCOME_DEALS)
+    _check_turned_trick(view, "trick_lost", lead.reason.params, mine, better)
     assert lead.reason.params["share"] >= 50
-
-
-def _before_the_lead() -> dict[str, object]:
-    round_ = dict(GIVEN_AWAY["rounds"][0])  # type: ignore[index]
-    round_["tricks"] = []
-    return round_
