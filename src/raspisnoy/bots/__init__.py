@@ -2,7 +2,7 @@
 
 ``make_bot(name, seed=..., time_ms=...)`` builds one by its registered name; ``BOTS``
 lists them from weakest to strongest, ``TABLE_BOTS`` those a server seats at its tables
-(not ``master``, the deep level for analysis: a decision costs it some 12 times the
+(not ``master``, the deep level for analysis: a decision costs it some 11 times the
 expert's CPU).
 """
 

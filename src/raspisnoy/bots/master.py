@@ -3,9 +3,10 @@
 The same information-set search as ``expert`` (``raspisnoy.bots.expert``), given
 ``MASTER_ITERATIONS`` iterations a decision instead of the expert's 5,000: the deep
 level the review's reference and the puzzles' deepest verification search with
-(docs/review.md), and a sparring partner the arena and the command line can name. It
-costs about twelve times the expert's CPU a decision (docs/bots.md gives the measured
-figure), too much to seat at a server's tables, which offer ``TABLE_BOTS`` only.
+(docs/review.md), and a sparring partner the arena and the command line can name. A
+decision costs about eleven times the expert's CPU (a quarter of a second on one core of
+the development machine, docs/bots.md): too much to seat at a server's tables, which
+offer ``TABLE_BOTS`` only.
 """
 
 from __future__ import annotations
