@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from raspisnoy.bots import BOTS, Bot, make_bot
+from raspisnoy.bots import BOTS, TABLE_BOTS, Bot, make_bot
 from raspisnoy.bots.expert import ExpertBot, warm_up
+from raspisnoy.bots.master import MASTER_ITERATIONS, MasterBot
 from raspisnoy.core import (
     PRESETS,
     Bid,
@@ -21,9 +22,10 @@ ALL_KINDS = {"special_rounds": ("no-trump", "blind", "misere", "golden", "forehe
 
 
 def _bot(name: str, seed: object) -> Bot:
-    # A small search keeps the expert quick in tests; its logic is the same.
-    if name == "expert":
-        return ExpertBot(seed=str(seed), iterations=200)
+    # A small search keeps the expert and the master quick in tests; their logic is the same.
+    kind = BOTS[name]
+    if issubclass(kind, ExpertBot):
+        return kind(seed=str(seed), iterations=200)
     return make_bot(name, seed=str(seed))
 
 
@@ -41,8 +43,12 @@ def _play(game: Game, names: list[str], seed: object) -> list[str]:
 
 
 def test_the_registry_lists_the_bots_weakest_first() -> None:
-    assert list(BOTS) == ["random", "beginner", "heuristic", "expert"]
+    assert list(BOTS) == ["random", "beginner", "heuristic", "expert", "master"]
+    assert list(TABLE_BOTS) == ["random", "beginner", "heuristic", "expert"]
     assert isinstance(make_bot(" Expert ", seed=3), ExpertBot)
+    master = make_bot("master", seed=3)
+    assert isinstance(master, MasterBot) and master.iterations == MASTER_ITERATIONS
+    assert master.iterations == 12 * ExpertBot.default_iterations
     with pytest.raises(InvalidInputError, match="unknown bot 'genius'"):
         make_bot("genius")
     with pytest.raises(InvalidInputError, match="time budget"):

@@ -204,6 +204,20 @@ def test_joker_and_trump_tricks_have_the_engines_winner(
     _one_round("raspisnoy.com", hands, trump, actions, **options)
 
 
+def _random_moment(rules: Rules, seed: int) -> tuple[Game, random.Random]:
+    """A game of ``rules`` (of one of its player counts, by ``seed``) after up to 400
+    random actions, stopped early when no round is being bid or played (then it is in
+    another phase), and the random generator that played it."""
+    players = rules.player_counts[seed % len(rules.player_counts)]
+    game = Game(rules, players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(400)):
+        if game.phase is not Phase.BID and game.phase is not Phase.PLAY:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game, rng
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("variant", ["preset", "rotating_trumps", "two_jokers"])
 def test_world_states_are_the_rebuilt_rounds(preset: str, variant: str) -> None:
@@ -213,13 +227,7 @@ def test_world_states_are_the_rebuilt_rounds(preset: str, variant: str) -> None:
     specials = ("no-trump", "blind", "misere", "golden", "forehead", "percent")
     rules = base.replace(special_rounds=specials, **VARIANTS[variant](base))
     for seed in range(12):
-        players = rules.player_counts[seed % len(rules.player_counts)]
-        game = Game(rules, players, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(rng.randrange(400)):
-            if game.phase is not Phase.BID and game.phase is not Phase.PLAY:
-                break
-            game.apply(rng.choice(game.legal_actions()))
+        game, rng = _random_moment(rules, seed)
         if game.phase is not Phase.BID and game.phase is not Phase.PLAY:
             continue
         view = game.view(game.to_act)
@@ -270,6 +278,30 @@ def test_the_policy_plays_a_whole_round_like_the_simulator() -> None:
         simulator.play_out(game, random.Random(seed))
         score = fs.score_table(rules, game.round.kind, 8)
         assert _points(state, score) == list(game.totals)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_play_out_tricks_names_the_tricks_the_seat_wins(preset: str) -> None:
+    """From a random moment of a round of every kind, ``play_out_tricks`` plays out as
+    ``play_out`` does, and its tricks are those the engine gives the seat when the
+    simulator's policy plays the same round out."""
+    specials = ("no-trump", "blind", "misere", "golden", "forehead", "percent")
+    rules = resolve_rules(preset).replace(special_rounds=specials)
+    for seed in range(12):
+        game, rng = _random_moment(rules, seed)
+        if game.phase is not Phase.BID and game.phase is not Phase.PLAY:
+            continue
+        seat, number = seed % game.players, game.round.number
+        first = len([t for t in game.rounds()[-1].tricks if t.winner is not None])
+        state, vector = fs.encode_game(game), fs.rules_vector(rules, game.round.kind)
+        quiet = state.copy()
+        won = fs.play_out_tricks(state, vector, seat)
+        fs.play_out(quiet, vector)
+        assert (state == quiet).all()
+        while game.phase in (Phase.BID, Phase.PLAY) and game.round.number == number:
+            game.apply(simulator.policy_action(game, rng))
+        tricks = game.rounds()[number - 1].tricks
+        assert won == sum(1 << t for t in range(first, len(tricks)) if tricks[t].winner == seat)
 
 
 def _opening(seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -186,3 +186,47 @@ def test_the_main_mistakes_with_their_reasons_on_a_phone_in_russian(
     page.wait_for_selector(".review .all-moves[open] .move")
     assert not problems, "\n".join(problems)
     context.close()
+
+
+#: A trick reason's numbers (``web.reason.trick_lost``): ordinals of each CLDR category.
+TRICKS = (1, 2, 3, 6, 23)
+WORDED = """async (tricks) => {
+  const i18n = await import("/js/i18n.js");
+  const review = await import("/js/review.js");
+  const out = {};
+  for (const lang of ["ru", "uk", "en"]) {
+    await i18n.setLanguage(lang, { remember: false });
+    const lost = (trick) => ({
+      code: "trick_lost", params: { played: "QS", best: "AS", trick, share: 64 },
+    });
+    const taken = {
+      code: "trick_taken", params: { played: "AC", best: "JD", trick: 2, share: 59 },
+    };
+    const texts = tricks.map((trick) => review.reasonText(lost(trick)));
+    out[lang] = [...texts, review.reasonText(taken)];
+  }
+  return out;
+}"""
+
+
+def test_a_trick_reason_names_the_trick_as_an_ordinal(browser: Browser, review_server: str) -> None:
+    """The trick a move gives away (or takes too many), worded with the ordinal of each
+    language's CLDR category: «6-ю» in Russian, «3-ю» but «6-у» in Ukrainian, 1st, 2nd,
+    3rd, 6th, 23rd in English."""
+    context = browser.new_context(base_url=review_server)
+    page = context.new_page()
+    page.goto("/")
+    worded: dict[str, list[str]] = page.evaluate(WORDED, list(TRICKS))
+    context.close()
+    ordinals = {
+        "ru": ["1-ю", "2-ю", "3-ю", "6-ю", "23-ю"],
+        "uk": ["1-у", "2-у", "3-ю", "6-у", "23-ю"],
+        "en": ["1st", "2nd", "3rd", "6th", "23rd"],
+    }
+    share = {"ru": "в 64% раскладов", "uk": "в 64% розкладів", "en": "in 64% of deals"}
+    for lang, texts in worded.items():
+        for text, ordinal in zip(texts, ordinals[lang], strict=False):
+            assert f" {ordinal} " in text and share[lang] in text, (lang, text)
+    assert "вы берёте лишнюю 2-ю взятку в 59% раскладов" in worded["ru"][-1]
+    assert "ви берете зайву 2-у взятку в 59% розкладів" in worded["uk"][-1]
+    assert "you take the 2nd trick, one too many, in 59% of deals" in worded["en"][-1]

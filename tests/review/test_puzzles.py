@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from raspisnoy.bots import make_bot
 from raspisnoy.bots.expert import RootValue, root_values, searched_equivalent
+from raspisnoy.bots.master import MASTER_ITERATIONS
 from raspisnoy.cli import app
 from raspisnoy.core import Card, Game, Phase, Rules, View, resolve_rules
 from raspisnoy.puzzles import (
@@ -72,7 +73,9 @@ def test_mining_stops_when_a_whole_game_gives_no_puzzle_of_the_theme() -> None:
 def test_a_puzzle_is_confirmed_by_a_deeper_search_over_other_deals(
     puzzles: list[Puzzle],
 ) -> None:
-    deeper = Mining(screen=400, verify=4800, seed="another")
+    """The master level's search (``--master``), over other deals, finds the same best
+    move, the margin ahead of every other."""
+    deeper = Mining(screen=400, verify=MASTER_ITERATIONS, seed="another")
     gap = Thresholds.of(short_rules()).stake * SMALL.margin
     for puzzle in puzzles:
         choices = verify(puzzle.view, puzzle.best, deeper)
@@ -213,6 +216,21 @@ def test_generate_is_deterministic_for_a_seed(tmp_path: Path) -> None:
     assert len(data["puzzles"]) == 1
     assert Puzzle.from_json(data["puzzles"][0]).best
     assert outs[0].read_bytes() == outs[1].read_bytes()
+
+
+def test_generate_verifies_with_the_master(tmp_path: Path) -> None:
+    """``--master``: the puzzle found holds under the master's budget (the command's own
+    verifying search, repeated)."""
+    out = tmp_path / "p.json"
+    args = ["puzzles", "generate", "--count", "1", "--out", str(out), "--seed", "7"]
+    args += ["--self-play", "64", "--screen", "300", "--master"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    (found,) = json.loads(out.read_text(encoding="utf-8"))["puzzles"]
+    puzzle = Puzzle.from_json(found)
+    master = Mining(self_play=64, screen=300, verify=MASTER_ITERATIONS, seed=7)
+    choices = verify(puzzle.view, puzzle.best, master)
+    assert choices is not None and choices[0].action == puzzle.best
 
 
 @pytest.mark.parametrize(

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from raspisnoy.bots import make_bot
-from raspisnoy.bots.expert import outcomes, root_values, searched_equivalent
+from raspisnoy.bots.expert import Outcome, outcomes, root_values, searched_equivalent
 from raspisnoy.core import Bid, Game, Phase, Play, View, loads_record, resolve_rules
 from raspisnoy.core.record import Record, game_to_record, replay
 from raspisnoy.review import FLAG_SHARE, Budget, Moment, Severity, hint, review_game
 from raspisnoy.review.engine import CONFIRM_FACTOR, CONFIRM_SHARE
-from raspisnoy.review.reasons import MADE_GAP, OUTCOME_DEALS, TRICKS_GAP
+from raspisnoy.review.reasons import MADE_GAP, OUTCOME_DEALS, TRICK_GAP, TRICKS_GAP
 
 #: A screened review with small budgets: the screen, the deep search and the reasons.
 SCREENED = Budget(iterations=1500, screen=200)
@@ -58,7 +59,8 @@ def test_every_reason_is_true_of_the_searchs_figures(
     explained = [(view, m) for view, m in reviewed if m.reason is not None]
     assert {m.severity for _, m in reviewed if m.reason is not None} <= EXPLAINED
     assert all(m.reason is not None for _, m in reviewed if m.severity in EXPLAINED)
-    assert len({m.reason.code for _, m in explained if m.reason}) >= 2
+    codes = {m.reason.code for _, m in explained if m.reason}
+    assert len(codes) >= 2 and codes & {"trick_lost", "trick_taken"}
     for view, moment in explained:
         reason = moment.reason
         assert reason is not None
@@ -77,6 +79,8 @@ def test_every_reason_is_true_of_the_searchs_figures(
             listed = [(mode["move"], mode["points"]) for mode in params["modes"]]
             assert listed and all(values[move] == points for move, points in listed)
             assert [p for _, p in listed] == sorted((p for _, p in listed), reverse=True)
+        elif reason.code in ("trick_lost", "trick_taken"):
+            _check_turned_trick(view, reason.code, params, mine, better)
         elif reason.code == "made":
             assert mine.made is not None and better.made is not None
             assert (params["made"], params["best_made"]) == (
@@ -94,6 +98,37 @@ def test_every_reason_is_true_of_the_searchs_figures(
             assert bid is None or abs(better.tricks - bid) < abs(mine.tricks - bid)
         else:
             assert reason.code == "points"
+
+
+def _check_turned_trick(
+    view: View, code: str, params: dict[str, object], mine: Outcome, better: Outcome
+) -> None:
+    """A ``trick_lost`` (``trick_taken``) reason: the move made wins fewer (more) tricks
+    than the better move, nearer the bid; the trick it names is one of the round's from
+    this one on, turned against the seat in the share of the deals it says, deal by
+    deal, and that more often by ``TRICK_GAP`` than the other way and than any other."""
+    fewer = code == "trick_taken"
+    assert (better.tricks < mine.tricks) is fewer
+    assert abs(better.tricks - mine.tricks) >= TRICKS_GAP
+    bid = view.bids[view.seat] if view.bids is not None and view.seat is not None else None
+    assert bid is None or abs(better.tricks - bid) < abs(mine.tricks - bid)
+    deals = list(zip(mine.won, better.won, strict=True))
+
+    def turned(trick: int) -> tuple[int, int]:
+        """Deals in which the trick turns against the seat, and the other way."""
+        bit = 1 << (trick - 1)
+        lost = sum(bool(b & bit and not a & bit) for a, b in deals)
+        taken = sum(bool(a & bit and not b & bit) for a, b in deals)
+        return (taken, lost) if fewer else (lost, taken)
+
+    trick = params["trick"]
+    assert isinstance(trick, int) and len(view.tricks) < trick <= view.cards
+    against, back = turned(trick)
+    assert params["share"] == round(100 * against / len(deals))
+    assert against - back >= TRICK_GAP * len(deals)
+    assert all(
+        a - b <= against - back for a, b in map(turned, range(len(view.tricks) + 1, view.cards + 1))
+    )
 
 
 def test_the_screen_decides_only_moves_it_sees_as_fine(
@@ -147,22 +182,27 @@ def _farthest_bid(view: View) -> Bid:
     return max(bids, key=lambda bid: abs(bid.amount - best.amount))
 
 
+def three_cards(
+    dealer: int, hands: list[list[str]], bids: list[int], tricks: list[list[str]]
+) -> dict[str, Any]:
+    """A record of one round of three cards for Anna, Boris and Vera, hearts trumps."""
+    deal = {"dealer": dealer, "hands": hands, "trump_card": "9H", "bids": bids}
+    return {
+        "format": "raspisnoy-record/1",
+        "rules": {"preset": "raspisnoy.com", "custom_plan": ["3"]},
+        "players": ["Anna", "Boris", "Vera"],
+        "rounds": [{**deal, "tricks": tricks}],
+    }
+
+
 #: Seat 0 bid 1 with the joker and two cards that can take nothing, then throws the
 #: joker away under Boris's ace: the planted blunder.
-PLANTED = {
-    "format": "raspisnoy-record/1",
-    "rules": {"preset": "raspisnoy.com", "custom_plan": ["3"]},
-    "players": ["Anna", "Boris", "Vera"],
-    "rounds": [
-        {
-            "dealer": 0,
-            "hands": [["X", "6D", "6C"], ["AS", "KS", "QS"], ["AD", "KD", "QD"]],
-            "trump_card": "9H",
-            "bids": [1, 1, 0],
-            "tricks": [["AS", "AD", "X:discard:D"]],
-        }
-    ],
-}
+PLANTED = three_cards(
+    0,
+    [["X", "6D", "6C"], ["AS", "KS", "QS"], ["AD", "KD", "QD"]],
+    [1, 1, 0],
+    [["AS", "AD", "X:discard:D"]],
+)
 
 
 def test_a_planted_joker_blunder_is_explained_by_the_jokers_modes() -> None:
@@ -187,3 +227,23 @@ def test_a_hint_gives_the_reason_its_suggestion_beats_the_runner_up() -> None:
     assert given.reason.params["played"] == str(given.choices[1].action)
     assert str(given.suggested) == "X:take" and given.reason.code == "joker"
     assert given.to_json()["reason"] == given.reason.to_json()
+
+
+#: Anna bid 2 with the two top spades and leads her diamond, which anyone can win, before
+#: cashing them: whoever wins it may lead a suit she lacks, and she has to throw a spade
+#: away. The planted blunder: the reason names the trick given away, the 1st.
+GIVEN_AWAY = ([["AS", "KS", "6D"], ["QH", "7C", "8D"], ["JH", "9C", "TC"]], [2, 0, 0])
+
+
+def test_a_planted_lead_that_gives_a_trick_away_names_the_trick() -> None:
+    hands, bids = GIVEN_AWAY
+    record = loads_record(json.dumps(three_cards(2, hands, bids, [["6D", "8D", "JH"]])))
+    review = review_game(record, 0, SCREENED)
+    (lead,) = (m for m in review.moments if not m.is_bid)
+    assert str(lead.played) == "6D" and lead.severity is Severity.BLUNDER
+    assert lead.reason is not None and lead.reason.code == "trick_lost"
+    assert str(lead.best) in ("AS", "KS") and lead.reason.params["trick"] == 1
+    view = replay(loads_record(json.dumps(three_cards(2, hands, bids, [])))).view(0)
+    mine, better = outcomes(view, (lead.played, lead.best), deals=OUTCOME_DEALS)
+    _check_turned_trick(view, "trick_lost", lead.reason.params, mine, better)
+    assert lead.reason.params["share"] >= 50

@@ -16,6 +16,7 @@ import pytest
 
 from raspisnoy.bots import make_bot
 from raspisnoy.bots.expert import root_values
+from raspisnoy.bots.master import MASTER_ITERATIONS
 from raspisnoy.core import (
     Bid,
     Card,
@@ -28,7 +29,15 @@ from raspisnoy.core import (
     resolve_rules,
 )
 from raspisnoy.core.record import Record, dumps_record, game_to_record, replay
-from raspisnoy.review import REVIEW_FORMAT, Budget, Severity, Thresholds, hint, review_game
+from raspisnoy.review import (
+    DEFAULT_ITERATIONS,
+    REVIEW_FORMAT,
+    Budget,
+    Severity,
+    Thresholds,
+    hint,
+    review_game,
+)
 
 #: Small budgets keep the tests fast; the judgements tested hold at any budget.
 SMALL = Budget(iterations=300)
@@ -261,6 +270,35 @@ def test_command_line_review_json(tmp_path: Path, record: Record) -> None:
         [*command, "--iterations", "5"], capture_output=True, text=True, timeout=60
     )
     assert wrong.returncode == 1 and wrong.stderr.startswith("error: ") and wrong.stdout == ""
+
+
+def test_the_master_review_searches_every_move_with_the_masters_budget(tmp_path: Path) -> None:
+    """``--master``: the benchmark's reference, ten times the default deep budget, no
+    screen, every move searched with all of it (a one-round game of two cards)."""
+    assert Budget.master(seed=3) == Budget(MASTER_ITERATIONS, seed=3, screen=None)
+    assert MASTER_ITERATIONS == 10 * DEFAULT_ITERATIONS
+    game = Game(resolve_rules(custom_plan=("2",)), 3, seed=5)
+    bots = [make_bot("heuristic", seed=seat) for seat in range(3)]
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(bots[seat].act(game.view(seat)), seat)
+    path = tmp_path / "game.json"
+    path.write_text(dumps_record(game_to_record(game)), encoding="utf-8")
+    command = [sys.executable, "-m", "raspisnoy", "review", str(path), "--master", "--json"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    review = json.loads(result.stdout)
+    assert review["budget"] == {
+        "iterations": MASTER_ITERATIONS,
+        "time_ms": None,
+        "seed": 0,
+        "screen": None,
+    }
+    assert review["moments"] and all(m["deep"] for m in review["moments"])
+    for moment in review["moments"]:  # far more than the default deep search's visits
+        visits = sum(choice["visits"] for choice in moment["choices"])
+        assert 9 * DEFAULT_ITERATIONS < visits <= MASTER_ITERATIONS
 
 
 def test_the_review_imports_only_core_and_bots() -> None:

@@ -50,6 +50,8 @@ def test_table_options_are_validated(server: Server) -> None:
         ({"rules": {"preset": "classic", "trump_when_void": 3}}, "trump_when_void"),
         ({"players": 6}, "3 to 5"),
         ({"bots": "genius"}, "unknown bot 'genius'"),
+        # The analysis level is no table seat (docs/bots.md): too costly a decision.
+        ({"bots": "master"}, "unknown bot 'master'"),
         ({"bots": ["random", "random"]}, "one level per seat"),
         ({"stand_in": "nobody"}, "unknown bot 'nobody'"),
         ({"turn_seconds": 2}, "turn_seconds"),
@@ -126,7 +128,8 @@ def test_history_score_sheet_and_record(server: Server) -> None:
 
 
 def test_catalogue(server: Server) -> None:
-    assert "random" in httpx.get(f"{server.base}/api/bots").json()["bots"]
+    bots = httpx.get(f"{server.base}/api/bots").json()["bots"]
+    assert "random" in bots and "master" not in bots
     rules = httpx.get(f"{server.base}/api/rules").json()
     assert {p["name"] for p in rules["presets"]} >= {"raspisnoy.com", "classic", "oh-hell"}
     assert any(o["name"] == "descending" and o["type"] == "bool" for o in rules["options"])

@@ -250,14 +250,17 @@ class Outcome:
     """What becomes of one root action over deals of the hidden cards consistent with
     the seat's view, each played out after it by the search's playout policy: the
     share of deals in which the seat takes exactly its bid (``None`` in a round without
-    bids), and the seat's mean tricks and round points. The figures a review's reasons
-    cite beside the search's expected points (docs/review.md)."""
+    bids), and the seat's mean tricks and round points; and ``won``, for each deal, which
+    of the round's tricks the seat wins from this one on (bit ``t``: the ``t + 1``-th
+    trick). The figures a review's reasons cite beside the search's expected points
+    (docs/review.md)."""
 
     action: Bid | Play
     deals: int
     made: float | None
     tricks: float
     points: float
+    won: tuple[int, ...]
 
 
 def outcomes(
@@ -281,10 +284,14 @@ def outcomes(
         code = fastsim.encode_action(action)
         made = tricks = total = 0
         has_bid = True
+        won = []
         for world in worlds:
             state = world.copy()
+            before = int(state[fastsim.TAKEN + seat])
+            trick = int(state[fastsim.S_TRICKS])
             fastsim.apply_action(state, rules, code)
-            fastsim.play_out(state, rules)
+            now = int(state[fastsim.TAKEN + seat]) > before
+            won.append(fastsim.play_out_tricks(state, rules, seat) | now << trick)
             fastsim.round_points(state, score, points)
             bid, taken = int(state[fastsim.BIDS + seat]), int(state[fastsim.TAKEN + seat])
             has_bid = has_bid and bid >= 0
@@ -292,9 +299,8 @@ def outcomes(
             tricks += taken
             total += int(points[seat])
         count = len(worlds)
-        out.append(
-            Outcome(action, count, made / count if has_bid else None, tricks / count, total / count)
-        )
+        share = made / count if has_bid else None
+        out.append(Outcome(action, count, share, tricks / count, total / count, tuple(won)))
     return tuple(out)
 
 

@@ -47,6 +47,7 @@ __all__ = [
     "hand_value",
     "legal_actions",
     "play_out",
+    "play_out_tricks",
     "policy_action",
     "random_play_out",
     "round_points",
@@ -658,6 +659,22 @@ def play_out(state: Int64s, rules: Int64s) -> None:
     actions = np.empty(MAX_ACTIONS, dtype=np.int64)
     while state[S_PHASE] != PHASE_OVER:
         apply_action(state, rules, _policy(state, rules, actions))
+
+
+@compiled
+def play_out_tricks(state: Int64s, rules: Int64s, seat: int) -> int:
+    """``play_out``, returning which of the round's tricks ``seat`` wins from now on: bit
+    ``t`` is set for the trick ``t`` (0-based: ``S_TRICKS`` while it is played). What a
+    review's reason cites as the trick a move loses or gives away (``expert.outcomes``);
+    a sibling of ``play_out``, so that the search's playouts pay nothing for it."""
+    actions = np.empty(MAX_ACTIONS, dtype=np.int64)
+    won = 0
+    while state[S_PHASE] != PHASE_OVER:
+        trick, taken = state[S_TRICKS], state[TAKEN + seat]
+        apply_action(state, rules, _policy(state, rules, actions))
+        if state[TAKEN + seat] != taken:
+            won |= 1 << trick
+    return won
 
 
 @compiled

@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.progress import Progress
 
+from raspisnoy.bots.master import MASTER_ITERATIONS
 from raspisnoy.cli_support import guarded
 from raspisnoy.core import DEFAULT_PRESET, InvalidInputError, resolve_rules
 from raspisnoy.puzzles import Mining, Puzzle, Theme, mine_puzzles
@@ -44,6 +45,10 @@ def generate_command(
     verify: Annotated[
         int, typer.Option("--verify", help="Iterations of the deeper, verifying search.")
     ] = _DEFAULTS.verify,
+    master: Annotated[
+        bool,
+        typer.Option("--master", help="Verify with the master's budget (not --verify)."),
+    ] = False,
     self_play: Annotated[
         int, typer.Option("--self-play", help="Iterations a decision of the self-play bots.")
     ] = _DEFAULTS.self_play,
@@ -63,7 +68,8 @@ def generate_command(
             raise InvalidInputError(f"--count must be at least 1, not {count}")
         themes = None if not theme else frozenset(_theme(text) for text in theme)
         number = int(seed) if seed.isdigit() else seed
-        mining = Mining(self_play, screen, verify, seed=number, themes=themes)
+        deep = MASTER_ITERATIONS if master else verify
+        mining = Mining(self_play, screen, deep, seed=number, themes=themes)
         with progress:
             task = progress.add_task("puzzles", total=count)
 

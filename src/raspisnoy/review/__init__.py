@@ -19,7 +19,9 @@ from raspisnoy.review.engine import (
     Review,
     Severity,
     Thresholds,
+    decisions,
     hint,
+    judge,
     review_game,
 )
 
@@ -35,6 +37,8 @@ __all__ = [
     "Review",
     "Severity",
     "Thresholds",
+    "decisions",
     "hint",
+    "judge",
     "review_game",
 ]

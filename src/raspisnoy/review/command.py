@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -56,6 +57,13 @@ def review_command(
         typer.Option("--time-ms", help="Cut each move's search short after this many ms."),
     ] = None,
     seed: Annotated[str, typer.Option("--seed", help="Seed of the search.")] = "0",
+    master: Annotated[
+        bool,
+        typer.Option(
+            "--master",
+            help="Search every move with the master level's budget, no screen (slow).",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
     lang: Annotated[
         str | None, typer.Option("--lang", help="Language of the tables: ru, uk or en.")
@@ -78,9 +86,10 @@ def review_command(
     def run() -> Review:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
         record = loads_record(data.decode("utf-8"))
-        budget = Budget(
-            iterations, time_ms, int(seed) if seed.isdigit() else seed, screen=screen or None
-        )
+        seeded = int(seed) if seed.isdigit() else seed
+        budget = Budget(iterations, time_ms, seeded, screen=screen or None)
+        if master:
+            budget = replace(Budget.master(seeded), time_ms=time_ms)
         with progress:
             task = progress.add_task(text("progress"), total=None)
             return review_game(

@@ -24,6 +24,7 @@ from typing import Any
 
 from raspisnoy.bots.expert import WORLDS, RootValue, root_values, searched_equivalent
 from raspisnoy.bots.heuristic import choose_control
+from raspisnoy.bots.master import MASTER_ITERATIONS
 from raspisnoy.core import (
     Bid,
     ControlRound,
@@ -52,7 +53,9 @@ __all__ = [
     "Review",
     "Severity",
     "Thresholds",
+    "decisions",
     "hint",
+    "judge",
     "review_game",
 ]
 
@@ -118,6 +121,13 @@ class Budget:
             raise InvalidInputError(
                 f"a screen needs at least {MIN_ITERATIONS} iterations a move, not {self.screen!r}"
             )
+
+    @classmethod
+    def master(cls, seed: int | str = 0) -> Budget:
+        """The ``master`` level's budget (``bots.master``): its iterations for every
+        move, no screen. The reference the fast review is measured against, ten times
+        its deep budget (docs/review.md, "Time"); ``raspisnoy review --master``."""
+        return cls(MASTER_ITERATIONS, seed=seed, screen=None)
 
     @property
     def screens(self) -> bool:
@@ -348,7 +358,7 @@ def review_game(
     budget = budget or Budget()
     game = replay(record)
     seats = _seats(seat, game.players)
-    decisions = list(_decisions(record, game, seats))
+    chosen = list(decisions(record, seats, game))
     thresholds = Thresholds.of(record.rules)
     rounds = game.rounds()
 
@@ -365,12 +375,12 @@ def review_game(
         )
 
     moments: list[Moment] = []
-    for done, (view, played) in enumerate(decisions, start=1):
-        moments.append(_moment(view, played, budget, thresholds))
+    for done, (view, played) in enumerate(chosen, start=1):
+        moments.append(judge(view, played, budget, thresholds))
         if partial is not None:
             partial(review_of(moments))
         if progress is not None:
-            progress(done, len(decisions))
+            progress(done, len(chosen))
     return review_of(moments)
 
 
@@ -383,11 +393,14 @@ def _seats(seat: int | Sequence[int] | None, players: int) -> tuple[int, ...]:
     return seats
 
 
-def _decisions(
-    record: Record, game: Game, seats: tuple[int, ...]
+def decisions(
+    record: Record, seats: Sequence[int], game: Game | None = None
 ) -> Iterator[tuple[View, Bid | Play]]:
-    """Each reviewed seat's view before each of its bids and cards that was a choice,
-    with the move made: the replayed game's log applied again one event at a time."""
+    """Each of ``seats``' view before each of its bids and cards that was a choice, with
+    the move made (what ``review_game`` judges, in order): the replayed game's log
+    (``game``: ``replay(record)``, replayed here if not given) applied again one event at
+    a time."""
+    game = game or replay(record)
     first_dealer = record.rounds[0].dealer if record.rounds else 0
     again = Game(record.rules, record.players, first_dealer=first_dealer)
     for event in game.events:
@@ -399,9 +412,10 @@ def _decisions(
         again.apply_event(event)
 
 
-def _moment(view: View, played: Bid | Play, budget: Budget, thresholds: Thresholds) -> Moment:
-    """The judgement of one move: by the screen alone when it sees the move lose less
-    than ``FLAG_SHARE`` of an inaccuracy, else by the deep search (module docstring)."""
+def judge(view: View, played: Bid | Play, budget: Budget, thresholds: Thresholds) -> Moment:
+    """The judgement of one move made from ``view`` (``review_game``'s of each decision):
+    by the screen alone when it sees the move lose less than ``FLAG_SHARE`` of an
+    inaccuracy, else by the deep search (module docstring)."""
     stand_in = searched_equivalent(view, played)
     judged = None
     if budget.screens:

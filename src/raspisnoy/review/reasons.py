@@ -13,6 +13,12 @@ verdict* is the reason:
   expected points of each of the two bids;
 - ``joker``: a joker was played, or should have been: the expected points of the
   joker's best ``JOKER_MODES`` modes the search tried (its first search's values);
+- ``trick_lost`` / ``trick_taken``: the move made wins fewer tricks than the better one
+  when the seat needs more (``trick_lost``), or more when it needs fewer
+  (``trick_taken``), and one of the round's tricks from this one on turns so in at least
+  ``TRICK_GAP`` more of the deals than it turns the other way: that trick (the one that
+  turns most) and the share of the deals in which the move made loses it and the better
+  one wins it (or the reverse);
 - ``made``: the chance to make the bid with each move, when they differ by at least
   ``MADE_GAP``;
 - ``tricks``: the mean tricks with each move, when they differ by at least
@@ -30,7 +36,16 @@ from typing import Any
 from raspisnoy.bots.expert import Outcome, RootValue, outcomes
 from raspisnoy.core import Bid, Play, View
 
-__all__ = ["JOKER_MODES", "MADE_GAP", "OUTCOME_DEALS", "TRICKS_GAP", "Reason", "reason_for"]
+__all__ = [
+    "JOKER_MODES",
+    "MADE_GAP",
+    "OUTCOME_DEALS",
+    "TRICKS_GAP",
+    "TRICK_GAP",
+    "Reason",
+    "reason_for",
+    "turned_trick",
+]
 
 #: Deals over which the two moves' outcomes are measured.
 OUTCOME_DEALS = 200
@@ -38,6 +53,9 @@ OUTCOME_DEALS = 200
 MADE_GAP = 0.1
 #: Least difference of the mean tricks that a reason cites.
 TRICKS_GAP = 0.25
+#: Least share of the deals by which a trick turns more often against the seat than for
+#: it (``turned_trick``) for a reason to name that trick.
+TRICK_GAP = 0.25
 #: The joker's modes a reason lists, the best first.
 JOKER_MODES = 4
 
@@ -79,15 +97,42 @@ def reason_for(
             for choice in jokers[:JOKER_MODES]
         ]
         return Reason("joker", {**moves, **points, "modes": modes})
+    bid = view.bids[view.seat] if view.bids is not None and view.seat is not None else None
+    nearer = _nearer(mine, better, bid)
+    fewer = better.tricks < mine.tricks
+    turned = turned_trick(mine, better, fewer=fewer) if nearer else None
+    if turned is not None:
+        trick, share = turned
+        code = "trick_taken" if fewer else "trick_lost"
+        return Reason(code, {**moves, "trick": trick, "share": _percent(share)})
     if mine.made is not None and better.made is not None and better.made - mine.made >= MADE_GAP:
         return Reason(
             "made", {**moves, "made": _percent(mine.made), "best_made": _percent(better.made)}
         )
-    bid = view.bids[view.seat] if view.bids is not None and view.seat is not None else None
-    if _nearer(mine, better, bid):
+    if nearer:
         tricks = {"tricks": _tenth(mine.tricks), "best_tricks": _tenth(better.tricks)}
         return Reason("tricks", {**moves, **tricks, "bid": bid})
     return Reason("points", {**moves, **points})
+
+
+def turned_trick(mine: Outcome, better: Outcome, *, fewer: bool) -> tuple[int, float] | None:
+    """The trick the move made loses most often to the better move (``fewer``: takes
+    most often where the better move lets it go), as its number in the round (from 1) and
+    the share of the deals in which it turns so; ``None`` unless it turns so in at least
+    ``TRICK_GAP`` more of the deals than the other way round. Both outcomes are over the
+    same deals (``outcomes``): deal by deal, ``won`` tells which tricks each move wins."""
+    pairs = list(zip(mine.won, better.won, strict=True))
+    counts = []  # (deals turned against the seat less deals turned for it, turned, trick)
+    for trick in range(max((a | b).bit_length() for a, b in pairs)):
+        bit = 1 << trick
+        lost = sum(1 for a, b in pairs if b & bit and not a & bit)
+        taken = sum(1 for a, b in pairs if a & bit and not b & bit)
+        turned, back = (taken, lost) if fewer else (lost, taken)
+        counts.append((turned - back, turned, -trick))
+    net, turned, trick = max(counts, default=(0, 0, 0))
+    if net < TRICK_GAP * len(pairs):
+        return None
+    return 1 - trick, turned / len(pairs)
 
 
 def _nearer(mine: Outcome, better: Outcome, bid: int | None) -> bool:

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from raspisnoy.bots import BOTS
+from raspisnoy.bots import TABLE_BOTS
 from raspisnoy.server.wire import BotsOut, RulesOut
 
 router = APIRouter(prefix="/api", tags=["catalogue"])
@@ -11,7 +11,7 @@ router = APIRouter(prefix="/api", tags=["catalogue"])
 @router.get("/bots", response_model=BotsOut)
 async def bots() -> BotsOut:
     """The bot levels, weakest first."""
-    return BotsOut(bots=list(BOTS))
+    return BotsOut(bots=list(TABLE_BOTS))
 
 
 @router.get("/rules", response_model=RulesOut)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from raspisnoy.bots import BOTS
+from raspisnoy.bots import TABLE_BOTS
 from raspisnoy.ratings import RATED_STAND_IN
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
@@ -290,9 +290,9 @@ class Tournaments:
     async def add_bot(self, tournament_id: str, user: UserRow, body: BotEntryIn) -> TournamentOut:
         """The director enters a bot as a player (ranked like anyone)."""
         row = await self._directed(tournament_id, user)
-        if body.level not in BOTS:
+        if body.level not in TABLE_BOTS:
             raise RequestError(
-                Refusal.INVALID, f"unknown bot {body.level!r}; bots: {', '.join(BOTS)}"
+                Refusal.INVALID, f"unknown bot {body.level!r}; bots: {', '.join(TABLE_BOTS)}"
             )
         await self._enter(row, None, body.level, body.name.strip() or body.name)
         return await self._page(row, user)

@@ -7,7 +7,7 @@
 // and the expected points of the choices. Also the hint dialog of a table, with its reason.
 import { ApiError, get, post } from "./api.js";
 import { cardName, cardSvg, sortHand, suitIcon } from "./cards.js";
-import { formatNumber, t, tn } from "./i18n.js";
+import { formatNumber, language, t, tn } from "./i18n.js";
 import { kindBadge } from "./sheet.js";
 import { esc, openDialog, pendingMarkup, playerName, shortName, toast } from "./ui.js";
 
@@ -33,6 +33,13 @@ export function actionLabel(action) {
   return cardName(card);
 }
 
+/** A trick's number as an ordinal in the page's language («6-ю», "6th"): its CLDR
+ * ordinal category picks the form (`web.reason.nth_<category>`). */
+function nth(number) {
+  const category = new Intl.PluralRules(language(), { type: "ordinal" }).select(number);
+  return t(`web.reason.nth_${category}`, { count: formatNumber(number) });
+}
+
 /** A reason (`{code, params}` from the server: docs/review.md, "Why") in words; `played`
  * names the move made where the search judged it by an equal card (`params.played`). */
 export function reasonText(reason, played = reason?.params.played) {
@@ -43,6 +50,9 @@ export function reasonText(reason, played = reason?.params.played) {
   switch (reason.code) {
     case "bid":
       return tn("web.reason.bid", p.tricks, { played, best: p.best, ...scored });
+    case "trick_lost":
+    case "trick_taken":
+      return t(`web.reason.${reason.code}`, { ...moves, nth: nth(p.trick), share: p.share });
     case "made":
       return t("web.reason.made", { ...moves, made: p.made, best_made: p.best_made });
     case "tricks":

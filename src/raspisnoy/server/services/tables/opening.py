@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from raspisnoy.bots import BOTS
+from raspisnoy.bots import TABLE_BOTS
 from raspisnoy.core import DEFAULT_PRESET, RaspisnoyError, Rules, resolve_rules, round_plan
 from raspisnoy.ratings import RATED_STAND_IN, is_rated_rules, may_stand_in_rated
 from raspisnoy.server.config import ServerSettings
@@ -143,8 +143,10 @@ def _bots(request: TableIn) -> tuple[str, ...]:
             Refusal.INVALID, f"bots: one level per seat ({players}), not {len(bots)}"
         )
     for level in [*bots, request.stand_in]:
-        if level not in BOTS:
-            raise RequestError(Refusal.INVALID, f"unknown bot {level!r}; bots: {', '.join(BOTS)}")
+        if level not in TABLE_BOTS:
+            raise RequestError(
+                Refusal.INVALID, f"unknown bot {level!r}; bots: {', '.join(TABLE_BOTS)}"
+            )
     return bots
 
 
