@@ -59,6 +59,8 @@ __all__ = [
 ]
 
 _JOKER_MASK = 0b111 << 52
+#: The first joker's bit: a mask below it holds no joker.
+_JOKER_BITS = 1 << 52
 _SUITS = tuple(Suit)
 _BIDS = tuple(Bid(n) for n in range(64))
 #: Builds a named tuple from a plain one without the Python-level ``__new__``: on the
@@ -342,6 +344,7 @@ class _Setup:
 
     __slots__ = (
         "deck",
+        "free_when_void",
         "lead_jokers",
         "names",
         "points",
@@ -368,6 +371,8 @@ class _Setup:
         )
         self.points = _points_tables(rules)
         self.rotating_trumps = rules.rotating_trumps
+        #: Whether a player void in the suit of a plain trick may play any card.
+        self.free_when_void = not rules.trump_when_void
         #: The jokers' legal plays as they lead (``_plays_of``), by the rules.
         self.lead_jokers = (
             _LEAD_JOKER_PLAYS_WITH_TAKE if rules.joker_lead_take else _LEAD_JOKER_PLAYS
@@ -811,7 +816,8 @@ class Game:
     def apply(self, action: Action, seat: int | None = None) -> Event:
         """Apply a bid, a play or a control-round choice; with ``seat``, also check that it
         is that seat's turn. A legal play, the common case, is applied here, all inline,
-        and so are the next player's choices when they follow suit; a legal bid goes to
+        and so are the next player's choices in a plain trick (their cards of the suit,
+        or when void and free, their hand); a legal bid goes to
         ``_bid_now``; anything else the long way (``_apply_other``), which says why it is
         refused."""
         if type(action) is not Play:
@@ -826,25 +832,24 @@ class Game:
                     return self._bid_now(amount)
             return self._apply_other(action, seat)
         card = action.card
-        bit = card.bit
+        bit, index = card.bit, card.index
         player = self._to_act
         if not (
             self._legal_mask & bit
             and (seat is None or seat == player)
-            and (not bit & _JOKER_MASK or self._joker_mode_allowed(action))
+            and (index < _FIRST_JOKER or self._joker_mode_allowed(action))
         ):
             return self._apply_other(action, seat)
-        index = card.index
         hands = self._hands
-        hands[player] ^= bit
+        hands[player] -= bit  # (the card is in the hand: "-" is a specialized int op, "^" is not)
         plays, round_ = self._plays, self._round
         if plays:
-            key = self._trick.strength[index] | player
+            key = self._trick.strength[index] + player  # (strengths leave the low 4 bits 0)
             if key > self._best:
                 self._best = key
         elif index < _FIRST_JOKER:
             trick = self._trick = round_.leads[index]
-            self._best = trick.strength[index] | player
+            self._best = trick.strength[index] + player
         else:
             self._lead(action, index, player)
         plays += (action,)
@@ -858,11 +863,16 @@ class Game:
             return event
         player = self._to_act = player + 1 if player + 1 < players else 0
         hand, trick = hands[player], self._trick
-        if trick.plain and not hand & _JOKER_MASK:
+        if trick.plain and hand < _JOKER_BITS:  # (no joker in hand: a comparison, no new int)
             suited = hand & trick.suit_mask
-            legal = trick.suit_plays[suited >> trick.shift] if suited else None  # type: ignore[index]
-            if legal is not None:
-                self._legal, self._legal_mask = legal, suited
+            if suited:
+                legal = trick.suit_plays[suited >> trick.shift]  # type: ignore[index]
+                if legal is not None:
+                    self._legal, self._legal_mask = legal, suited
+                    return event
+            elif self._setup.free_when_void:  # void, and no trump demanded: any card
+                self._legal_mask = hand
+                self._legal = _plays_of(hand, _FOLLOW_JOKER_PLAYS)
                 return event
         self._play_choices()
         return event
@@ -880,7 +890,7 @@ class Game:
         if self._setup.rotating_trumps:
             trump = rotated_trump(follow, self._round.spec.has_trump)
         trick = self._trick = _TRICK_KINDS[trump + 1][follow + 1][highest]
-        self._best = trick.strength[index] | player
+        self._best = trick.strength[index] + player
 
     def _apply_other(self, action: Action, seat: int | None) -> Event:
         """``apply`` for a control-round choice, and for a play or bid that is refused,
