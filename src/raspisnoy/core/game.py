@@ -424,7 +424,8 @@ class _Round:
         self.trump = NO_TRUMP if suit is None else int(suit)
         rotating = rotating and spec.has_trump
         self.leads = _ROTATING_LEADS if rotating else _FIXED_LEADS[self.trump + 1]
-        self.events = _event_rows(spec.number)
+        number = spec.number
+        self.events = _EVENT_ROWS[number] if number < len(_EVENT_ROWS) else _event_rows(number)
         self._dealt: tuple[tuple[Card, ...], ...] | None = None
 
     def event(self, seat: int, action: Bid | Play, slot: int) -> Event:
@@ -853,14 +854,14 @@ class Game:
         else:
             self._lead(action, index, player)
         plays += (action,)
-        self._plays = plays
         event = round_.events[player][index]
         if event is None:
             event = round_.event(player, action, index)
         players = self.players
         if len(plays) == players:
-            self._finish_trick()
+            self._finish_trick(plays)
             return event
+        self._plays = plays
         player = self._to_act = player + 1 if player + 1 < players else 0
         hand, trick = hands[player], self._trick
         if trick.plain and hand < _JOKER_BITS:  # (no joker in hand: a comparison, no new int)
@@ -1306,10 +1307,10 @@ class Game:
             self._zero_streaks[self._to_act],
         )
 
-    def _finish_trick(self) -> None:
-        """Score the complete trick: its winner from the strengths kept play by play, or
-        from ``winner_of`` when a joker is in it (its mode and the options decide)."""
-        plays, leader, best = self._plays, self._leader, self._best
+    def _finish_trick(self, plays: tuple[Play, ...]) -> None:
+        """Score the trick ``plays`` completes: its winner from the strengths kept play by
+        play, or from ``winner_of`` when a joker is in it (its mode and the options decide)."""
+        leader, best = self._leader, self._best
         if best < _JOKER_TRICK:
             winner = best & 0xF
         else:
