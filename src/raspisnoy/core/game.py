@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from operator import add, attrgetter, getitem
+from operator import add, attrgetter
 
 from raspisnoy.core.actions import (
     CONTROL_KINDS,
@@ -59,6 +59,8 @@ __all__ = [
 ]
 
 _JOKER_MASK = 0b111 << 52
+#: The first joker's bit: a mask below it holds no joker.
+_JOKER_BITS = 1 << 52
 _SUITS = tuple(Suit)
 _BIDS = tuple(Bid(n) for n in range(64))
 #: Builds a named tuple from a plain one without the Python-level ``__new__``: on the
@@ -70,11 +72,6 @@ _BIT = attrgetter("bit")
 _PHASE_DEAL, _PHASE_BID, _PHASE_PLAY, _PHASE_OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
 _PHASE_CHOOSE = Phase.CHOOSE
 _HIGHEST, _TAKE, _DISCARD = JokerMode.HIGHEST, JokerMode.TAKE, JokerMode.DISCARD
-
-
-def _card_of(bit: int) -> Card:
-    """The card whose bit this is."""
-    return ALL_CARDS[bit.bit_length() - 1]
 
 
 def _joker_plays(card: Card, modes: Sequence[JokerMode]) -> tuple[Play, ...]:
@@ -188,6 +185,11 @@ def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[tuple[B
     return bids, sum(1 << _BID_BIT + bid.amount for bid in bids)
 
 
+#: ``_bid_choices`` of a player with neither rule in the way (every bid but the dealer's,
+#: unless 0 is banned), by the round's cards: a tuple index, not a cache lookup.
+_OPEN_BIDS = tuple(_bid_choices(cards, -1, False) for cards in range(len(_BIDS)))
+
+
 #: Bit 20 and above in ``Game._best``: a joker is in the trick, and ``winner_of`` decides it.
 _JOKER_TRICK = 1 << 20
 
@@ -274,6 +276,17 @@ def _trick_kinds() -> tuple[tuple[tuple[_TrickKind, ...], ...], ...]:
 
 _TRICK_KINDS = _trick_kinds()
 
+#: The trick a standard card led makes, by the card's index: under each fixed trump (by
+#: ``trump + 1``), and under rotating trumps in a round with a trump (where the trump is
+#: the suit after the suit led; without one, the trick has none, as under a fixed -1).
+_FIXED_LEADS = tuple(
+    tuple(by_follow[SUIT_OF[index] + 1][False] for index in range(52)) for by_follow in _TRICK_KINDS
+)
+_ROTATING_LEADS = tuple(
+    _TRICK_KINDS[rotated_trump(SUIT_OF[index], True) + 1][SUIT_OF[index] + 1][False]
+    for index in range(52)
+)
+
 
 def _fill_suit_plays(mask: int) -> None:
     """Fill the entries of ``_SUIT_PLAYS`` for the slices of ``mask``."""
@@ -310,13 +323,18 @@ def _points_tables(rules: Rules) -> dict[tuple[RoundKind, int], tuple[tuple[int,
 
 
 def _points_table(rules: Rules, kind: RoundKind, cards: int) -> tuple[tuple[int, ...], ...]:
-    """``round_points`` of a round, by bid (one row of ``None`` for a round without bids)
-    and tricks taken: a round's points are then a lookup per seat."""
-    bids = range(cards + 1) if kind.has_bids else (None,)
-    return tuple(
-        tuple(round_points(rules, kind, bid, taken, cards=cards) for taken in range(cards + 1))
-        for bid in bids
-    )
+    """``round_points`` of a round, by the seat's byte of ``Game._bids`` (0: no bid, in a
+    round without bids; n + 1: a bid of n) and tricks taken: a round's points are then a
+    lookup per seat, straight from the packed bids."""
+
+    def row(bid: int | None) -> tuple[int, ...]:
+        return tuple(
+            round_points(rules, kind, bid, taken, cards=cards) for taken in range(cards + 1)
+        )
+
+    if not kind.has_bids:
+        return (row(None),)
+    return ((), *map(row, range(cards + 1)))
 
 
 class _Setup:
@@ -326,6 +344,7 @@ class _Setup:
 
     __slots__ = (
         "deck",
+        "free_when_void",
         "lead_jokers",
         "names",
         "points",
@@ -352,6 +371,8 @@ class _Setup:
         )
         self.points = _points_tables(rules)
         self.rotating_trumps = rules.rotating_trumps
+        #: Whether a player void in the suit of a plain trick may play any card.
+        self.free_when_void = not rules.trump_when_void
         #: The jokers' legal plays as they lead (``_plays_of``), by the rules.
         self.lead_jokers = (
             _LEAD_JOKER_PLAYS_WITH_TAKE if rules.joker_lead_take else _LEAD_JOKER_PLAYS
@@ -370,9 +391,23 @@ class _Round:
     """One round's deal, shared by clones and replaced, never changed: its plan entry (and
     number), its dealer, the hands dealt as masks, the trump card and the trump (-1:
     none). Until the deal the hands are empty and there is no trump. The hands as cards
-    (``dealt``) are made when first asked for: only records, replays and reviews read them."""
+    (``dealt``) are made when first asked for: only records, replays and reviews read them.
 
-    __slots__ = ("_dealt", "dealer", "masks", "number", "spec", "trump", "trump_card")
+    For ``Game.apply``: ``leads``, the ``_TrickKind`` each standard card led makes (under
+    ``rotating`` trumps, the suit led's), and ``events``, this round number's shared log
+    entries (``_event_rows``)."""
+
+    __slots__ = (
+        "_dealt",
+        "dealer",
+        "events",
+        "leads",
+        "masks",
+        "number",
+        "spec",
+        "trump",
+        "trump_card",
+    )
 
     def __init__(
         self,
@@ -380,12 +415,26 @@ class _Round:
         dealer: int,
         masks: Sequence[int] = (),
         trump_card: Card | None = None,
+        *,
+        rotating: bool = False,
     ) -> None:
         self.spec, self.dealer, self.masks, self.trump_card = spec, dealer, masks, trump_card
         self.number = spec.number
         suit = None if trump_card is None else trump_card.suit
         self.trump = NO_TRUMP if suit is None else int(suit)
+        rotating = rotating and spec.has_trump
+        self.leads = _ROTATING_LEADS if rotating else _FIXED_LEADS[self.trump + 1]
+        number = spec.number
+        self.events = _EVENT_ROWS[number] if number < len(_EVENT_ROWS) else _event_rows(number)
         self._dealt: tuple[tuple[Card, ...], ...] | None = None
+
+    def event(self, seat: int, action: Bid | Play, slot: int) -> Event:
+        """This round's log entry of ``seat``'s ``action``, kept in ``events`` at ``slot``
+        unless a joker's (whose mode and suit its slot does not say)."""
+        event = _new_tuple(Event, (self.number, seat, action))
+        if slot < _FIRST_JOKER or slot >= _BID_EVENT:
+            self.events[seat][slot] = event
+        return event
 
     @property
     def dealt(self) -> tuple[tuple[Card, ...], ...]:
@@ -396,17 +445,18 @@ class _Round:
 
 
 class _Finished:
-    """A finished round as the game keeps it: what its ``RoundResult`` is made of, and the
-    result itself, made when first asked for (``rounds()``), not at the end of each round;
-    ``scores``: the points of every round so far, this one last (a view's ``scores``)."""
+    """A finished round as the game keeps it: what its ``RoundResult`` is made of (the
+    bids and tricks taken packed as in ``Game``), and the result itself, made when first
+    asked for (``rounds()``), not at the end of each round; ``scores``: the points of
+    every round so far, this one last (a view's ``scores``)."""
 
     __slots__ = ("_log", "_result", "bids", "points", "round", "scores", "taken", "tricks")
 
     def __init__(
         self,
         round_: _Round,
-        bids: tuple[int | None, ...],
-        taken: tuple[int, ...],
+        bids: int,
+        taken: int,
         tricks: tuple[Trick, ...],
         points: tuple[int, ...],
         scores: tuple[tuple[int, ...], ...],
@@ -418,7 +468,8 @@ class _Finished:
             tricks,
             points,
         )
-        self.scores = (*scores, points)
+        scores += (points,)  # (faster than unpacking)
+        self.scores = scores
         self._result: RoundResult | None = None
         self._log: tuple[Event, ...] | None = None
 
@@ -430,9 +481,9 @@ class _Finished:
 
     def result(self) -> RoundResult:
         if self._result is None:
-            self._result = _round_result(
-                self.round, self.bids, self.taken, self.tricks, self.points
-            )
+            players = len(self.points)
+            bids, taken = _unpacked_bids(self.bids, players), tuple(_bytes(self.taken, players))
+            self._result = _round_result(self.round, bids, taken, self.tricks, self.points)
         return self._result
 
 
@@ -460,6 +511,23 @@ def _round_result(
     )
 
 
+_FIRST_JOKER = 52
+#: Where a bid of n is kept in a row of ``_event_rows``: ``_BID_EVENT + n``, after the cards.
+_BID_EVENT = len(ALL_CARDS)
+#: ``_event_rows`` by round number, grown on demand.
+_EVENT_ROWS: list[tuple[list[Event | None], ...]] = []
+
+
+def _event_rows(number: int) -> tuple[list[Event | None], ...]:
+    """The log entries of round ``number`` that ``apply`` hands out, by seat, then by card
+    index or ``_BID_EVENT + bid``; ``None`` until first made (``_Round.event``). Events are
+    values, so every game shares them rather than building one per action."""
+    while len(_EVENT_ROWS) <= number:
+        size = _BID_EVENT + len(_BIDS)
+        _EVENT_ROWS.append(tuple([None] * size for _seat in range(MAX_SEATS)))
+    return _EVENT_ROWS[number]
+
+
 #: Bids and tricks taken are kept one seat a byte of an int (``Game._bids``,
 #: ``Game._taken``): a round deals at most 27 cards. A seat's byte is ``_SEAT_ONE[seat]``.
 _SEAT_BITS = 8
@@ -477,7 +545,7 @@ def _bytes(packed: int, players: int) -> bytes:
 
 def _unpacked_bids(packed: int, players: int) -> tuple[int | None, ...]:
     """Each seat's bid from ``Game._bids``."""
-    return tuple(map(_BID_OF_BYTE.__getitem__, _bytes(packed, players)))
+    return tuple([_BID_OF_BYTE[byte] for byte in _bytes(packed, players)])
 
 
 def _round_log(result: RoundResult) -> list[Event]:
@@ -522,11 +590,15 @@ class Game:
         "_trick",
         "_tricks",
         "_zero_streaks",
+        "is_over",
         "plan",
         "players",
     )
     players: int
     plan: tuple[RoundSpec, ...]
+    #: Whether the game is over (``phase`` is ``Phase.OVER``): a field, not a property,
+    #: since a playout asks before every action.
+    is_over: bool
     #: The trick's winner so far: ``strength | seat`` (see ``_TrickKind``), at least
     #: ``_JOKER_TRICK`` once a joker is played.
     _best: int
@@ -595,6 +667,7 @@ class Game:
             raise InvalidInputError(f"first dealer {first_dealer} is not a seat")
         self._setup = _Setup(resolved, names, deck, seed, shuffles)
         self._history = self._controls = ()
+        self.is_over = False
         self._totals = self._zero_streaks = (0,) * self.players
         self._start_round(first_dealer)
 
@@ -645,10 +718,6 @@ class Game:
     @property
     def phase(self) -> Phase:
         return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is _PHASE_OVER
 
     @property
     def to_act(self) -> int | None:
@@ -748,7 +817,8 @@ class Game:
     def apply(self, action: Action, seat: int | None = None) -> Event:
         """Apply a bid, a play or a control-round choice; with ``seat``, also check that it
         is that seat's turn. A legal play, the common case, is applied here, all inline,
-        and so are the next player's choices when they follow suit; a legal bid goes to
+        and so are the next player's choices in a plain trick (their cards of the suit,
+        or when void and free, their hand); a legal bid goes to
         ``_bid_now``; anything else the long way (``_apply_other``), which says why it is
         refused."""
         if type(action) is not Play:
@@ -763,45 +833,55 @@ class Game:
                     return self._bid_now(amount)
             return self._apply_other(action, seat)
         card = action.card
-        bit = card.bit
+        bit, index = card.bit, card.index
         player = self._to_act
         if not (
             self._legal_mask & bit
             and (seat is None or seat == player)
-            and (not bit & _JOKER_MASK or self._joker_mode_allowed(action))
+            and (index < _FIRST_JOKER or self._joker_mode_allowed(action))
         ):
             return self._apply_other(action, seat)
-        index = card.index
         hands = self._hands
-        hands[player] ^= bit
-        plays = self._plays
+        hands[player] -= bit  # (the card is in the hand: "-" is a specialized int op, "^" is not)
+        plays, round_ = self._plays, self._round
         if plays:
-            key = self._trick.strength[index] | player
+            key = self._trick.strength[index] + player  # (strengths leave the low 4 bits 0)
             if key > self._best:
                 self._best = key
+        elif index < _FIRST_JOKER:
+            trick = self._trick = round_.leads[index]
+            self._best = trick.strength[index] + player
         else:
             self._lead(action, index, player)
         plays += (action,)
-        self._plays = plays
-        event = _new_tuple(Event, (self._round.number, player, action))
+        event = round_.events[player][index]
+        if event is None:
+            event = round_.event(player, action, index)
         players = self.players
         if len(plays) == players:
-            self._finish_trick()
+            self._finish_trick(plays)
             return event
+        self._plays = plays
         player = self._to_act = player + 1 if player + 1 < players else 0
         hand, trick = hands[player], self._trick
-        if trick.plain and not hand & _JOKER_MASK:
+        if trick.plain and hand < _JOKER_BITS:  # (no joker in hand: a comparison, no new int)
             suited = hand & trick.suit_mask
-            legal = trick.suit_plays[suited >> trick.shift] if suited else None  # type: ignore[index]
-            if legal is not None:
-                self._legal, self._legal_mask = legal, suited
+            if suited:
+                legal = trick.suit_plays[suited >> trick.shift]  # type: ignore[index]
+                if legal is not None:
+                    self._legal, self._legal_mask = legal, suited
+                    return event
+            elif self._setup.free_when_void:  # void, and no trump demanded: any card
+                self._legal_mask = hand
+                self._legal = _plays_of(hand, _FOLLOW_JOKER_PLAYS)
                 return event
         self._play_choices()
         return event
 
     def _lead(self, play: Play, index: int, player: int) -> None:
-        """Start a trick with ``play``: what it is judged by (the suit to follow, "highest",
-        the trump; see ``_TrickKind``) and its first strength."""
+        """Start a trick with the joker ``play`` (a standard card's trick is a lookup in
+        ``_Round.leads``): what it is judged by (the suit to follow, "highest", the trump;
+        see ``_TrickKind``) and its first strength."""
         suit = play.suit
         if suit is None:
             follow, highest = SUIT_OF[index], False
@@ -811,7 +891,7 @@ class Game:
         if self._setup.rotating_trumps:
             trump = rotated_trump(follow, self._round.spec.has_trump)
         trick = self._trick = _TRICK_KINDS[trump + 1][follow + 1][highest]
-        self._best = trick.strength[index] | player
+        self._best = trick.strength[index] + player
 
     def _apply_other(self, action: Action, seat: int | None) -> Event:
         """``apply`` for a control-round choice, and for a play or bid that is refused,
@@ -886,11 +966,13 @@ class Game:
 
     def _bid_now(self, amount: int) -> Event:
         """Bid ``amount``, known legal, for the player to act."""
-        bidder = self._to_act
+        bidder, round_ = self._to_act, self._round
         self._bids += (amount + 1) * _SEAT_ONE[bidder]
-        event = _new_tuple(Event, (self._round.number, bidder, _BIDS[amount]))
+        event = round_.events[bidder][_BID_EVENT + amount]
+        if event is None:
+            event = round_.event(bidder, _BIDS[amount], _BID_EVENT + amount)
         self._to_act = bidder + 1 if bidder + 1 < self.players else 0
-        if bidder == self._round.dealer:  # the dealer bids last
+        if bidder == round_.dealer:  # the dealer bids last
             self._phase = _PHASE_PLAY
             self._play_choices()
         else:
@@ -957,7 +1039,9 @@ class Game:
         self.verify_deal(hands, trump_card)
         masks = [mask_of(hand) for hand in hands]
         round_ = self._round
-        self._apply_deal(_Round(round_.spec, round_.dealer, tuple(masks), trump_card), masks)
+        rotating = self._setup.rotating_trumps
+        dealt = _Round(round_.spec, round_.dealer, tuple(masks), trump_card, rotating=rotating)
+        self._apply_deal(dealt, masks)
         return self._deal_event()
 
     # ----------------------------------------------------------------- copies and views
@@ -973,7 +1057,7 @@ class Game:
         other._tricks, other._plays, other._leader = self._tricks, self._plays, self._leader
         other._trick, other._best, other._controls = self._trick, self._best, self._controls
         other._history, other._totals = self._history, self._totals
-        other._zero_streaks = self._zero_streaks
+        other._zero_streaks, other.is_over = self._zero_streaks, self.is_over
         return other
 
     def view(self, seat: int | None) -> View:
@@ -1069,10 +1153,11 @@ class Game:
         source = self._trump_source(spec)
         trump_card = None
         if source == "undealt":
-            trump_card = _card_of(order[dealt]) if dealt < len(order) else None
-        elif source == "dealer":
-            trump_card = _card_of(order[dealt - 1])  # the dealer's last card, shown
-        self._apply_deal(_Round(spec, dealer, tuple(masks), trump_card), masks)
+            trump_card = ALL_CARDS[order[dealt].bit_length() - 1] if dealt < len(order) else None
+        elif source == "dealer":  # the dealer's last card, shown
+            trump_card = ALL_CARDS[order[dealt - 1].bit_length() - 1]
+        rotating = self._setup.rotating_trumps
+        self._apply_deal(_Round(spec, dealer, tuple(masks), trump_card, rotating=rotating), masks)
 
     def _trump_source(self, spec: RoundSpec) -> str:
         """Where the trump card of a round ``spec`` comes from: "undealt" (the top of the
@@ -1099,8 +1184,12 @@ class Game:
         self._round = dealt
         self._hands = masks
         self._trick = _TRICK_KINDS[dealt.trump + 1][0][0]
-        self._phase = _PHASE_BID if dealt.spec.has_bids else _PHASE_PLAY
-        self._refresh_legal()
+        if dealt.spec.has_bids:
+            self._phase = _PHASE_BID
+            self._bid_options()
+        else:
+            self._phase = _PHASE_PLAY
+            self._play_choices()
 
     def _just_dealt(self) -> bool:
         """Whether the last entry of the log is this round's deal: dealt, nothing since."""
@@ -1166,6 +1255,9 @@ class Game:
         dealer has a forbidden bid, and only a player who bid 0 last round can be barred
         from 0: the others skip both rules' calls."""
         seat, round_ = self._to_act, self._round
+        if seat != round_.dealer and not self._zero_streaks[seat]:
+            self._legal, self._legal_mask = _OPEN_BIDS[round_.spec.cards]
+            return
         forbidden = self._forbidden_bid() if seat == round_.dealer else -1
         zero_banned = self._zero_streaks[seat] > 0 and self._zero_banned(forbidden)
         self._legal, self._legal_mask = _bid_choices(round_.spec.cards, forbidden, zero_banned)
@@ -1199,7 +1291,8 @@ class Game:
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden bid, or -1 when there is none (docs/rules.md 1, "Bidding")."""
-        bid_sum = sum(filter(None, _unpacked_bids(self._bids, self.players)))
+        made = _bytes(self._bids, self.players)  # bid + 1 a seat, 0: none yet
+        bid_sum = sum(made) - (self.players - made.count(0))
         dealer = self._to_act == self._round.dealer
         forbidden = forbidden_bid(self._setup.rules, self._round.spec.cards, bid_sum, dealer=dealer)
         return -1 if forbidden is None else forbidden
@@ -1214,10 +1307,10 @@ class Game:
             self._zero_streaks[self._to_act],
         )
 
-    def _finish_trick(self) -> None:
-        """Score the complete trick: its winner from the strengths kept play by play, or
-        from ``winner_of`` when a joker is in it (its mode and the options decide)."""
-        plays, leader, best = self._plays, self._leader, self._best
+    def _finish_trick(self, plays: tuple[Play, ...]) -> None:
+        """Score the trick ``plays`` completes: its winner from the strengths kept play by
+        play, or from ``winner_of`` when a joker is in it (its mode and the options decide)."""
+        leader, best = self._leader, self._best
         if best < _JOKER_TRICK:
             winner = best & 0xF
         else:
@@ -1237,30 +1330,32 @@ class Game:
     def _finish_round(self) -> None:
         """Score the round from the points table, then start the next one, or let the
         last-placed player choose a control round, or end the game."""
-        spec, rules = self._round.spec, self._setup.rules
+        round_, rules, players = self._round, self._setup.rules, self.players
+        spec = round_.spec
+        made, taken = (
+            self._bids.to_bytes(players, "little"),
+            self._taken.to_bytes(players, "little"),
+        )
         table = self._setup.points_table(spec)
-        taken = self.taken
-        bids = self.bids
-        if spec.has_bids:
-            rows = map(table.__getitem__, bids)  # type: ignore[arg-type]
-            points = tuple(map(getitem, rows, taken))
-            if rules.max_zero_bids_in_a_row:  # (without the limit the runs are never read)
-                streaks = zip(self._zero_streaks, bids, strict=True)
-                self._zero_streaks = tuple([run + 1 if bid == 0 else 0 for run, bid in streaks])
-        else:
-            points = tuple(map(table[0].__getitem__, taken))
-        finished = _Finished(self._round, bids, taken, self._tricks, points, self._scores())
+        points = tuple([table[bid][took] for bid, took in zip(made, taken, strict=True)])
+        if spec.has_bids and rules.max_zero_bids_in_a_row:  # (else the runs are never read)
+            streaks = zip(self._zero_streaks, made, strict=True)
+            self._zero_streaks = tuple([run + 1 if bid == 1 else 0 for run, bid in streaks])
+        history = self._history
+        scores = history[-1].scores if history else ()
+        finished = _Finished(round_, self._bids, self._taken, self._tricks, points, scores)
         self._history += (finished,)
         self._totals = tuple(map(add, self._totals, points))
         if len(self._history) < len(self.plan):
-            self._start_round((self._round.dealer + 1) % self.players)
+            self._start_round((round_.dealer + 1) % players)
         elif rules.control_game and len(self.winners(final=False)) > 1:
             # «Контрольная»: the last-placed player (the first of them in seat order) chooses.
             self._phase = _PHASE_CHOOSE
             self._to_act = self._totals.index(min(self._totals))
             self._refresh_legal()
         else:
-            self._phase = Phase.OVER
+            self._phase = _PHASE_OVER
+            self.is_over = True
             self._refresh_legal()
 
     def _round_result(self) -> RoundResult:
