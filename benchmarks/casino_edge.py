@@ -42,6 +42,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ from rich.progress import Progress
 
 from raspisnoy.casino import CasinoHand, Phase
 from raspisnoy.casino_advisor.advisor import advise, advise_purchase
-from raspisnoy.casino_advisor.strategy import load_strategy
+from raspisnoy.casino_advisor.strategy import Strategy, load_strategy
 
 Z95 = 1.959964
 BLOCK = 50
@@ -155,12 +156,20 @@ class Sums:
         return cls(**{**data, **counters})
 
 
-def table_block(job: tuple[str, int]) -> Sums:
+@cache
+def strategy_of(table: str | None) -> Strategy:
+    """The table in the file ``table``, or the shipped one (``None``)."""
+    if table is None:
+        return load_strategy()
+    return Strategy.from_json(json.loads(Path(table).read_text()))
+
+
+def table_block(job: tuple[str, int, str | None]) -> Sums:
     """One block of hands played by the strategy table: the deck's first 16 cards (all
     one box can use) drawn by ``random.Random(f"{seed}/{block}")``."""
-    seed, hands = job
+    seed, hands, table = job
     started = time.process_time()
-    strategy = load_strategy()
+    strategy = strategy_of(table)
     rng = random.Random(seed)
     cards = range(52)
     sums = Sums()
@@ -178,36 +187,42 @@ def table_block(job: tuple[str, int]) -> Sums:
     return sums
 
 
-def table_digest() -> str:
-    """The shipped table's SHA-256: a shard is only reused for the table that played it."""
-    return hashlib.sha256(json.dumps(load_strategy().to_json()).encode()).hexdigest()
+def table_digest(table: str | None) -> str:
+    """The table's SHA-256: a shard is only reused for the table that played it."""
+    return hashlib.sha256(json.dumps(strategy_of(table).to_json()).encode()).hexdigest()
 
 
 def _shard(shards: Path, seed: str, block: int) -> Path:
     return shards / f"{seed.replace('/', '_')}-{block}.json"
 
 
-def _saved(path: Path, job: tuple[str, int], digest: str) -> Sums | None:
+def _saved(path: Path, job: tuple[str, int, str | None], digest: str) -> Sums | None:
     """A block's sums from its shard, if it holds this block of this table."""
     if not path.exists():
         return None
     data = json.loads(path.read_text())
-    if [data["seed"], data["hands"], data["table"]] != [*job, digest]:
+    if [data["seed"], data["hands"], data["table"]] != [*job[:2], digest]:
         raise SystemExit(f"{path}: a shard of another run (seed, size or table); move it away")
     return Sums.from_json(data["sums"])
 
 
 def play_table(
-    hands: int, seed: str, workers: int, shards: Path, block: int = TABLE_BLOCK
+    hands: int,
+    seed: str,
+    workers: int,
+    shards: Path,
+    block: int = TABLE_BLOCK,
+    table: str | None = None,
 ) -> dict[str, Any]:
-    """``hands`` boxes played by the strategy table, in blocks over ``workers`` processes
-    (one: in this process), each block's sums saved in ``shards`` as it ends; the blocks
-    found there are read, not played again, so an interrupted run continues."""
+    """``hands`` boxes played by the strategy table (the shipped one, or the file
+    ``table``), in blocks over ``workers`` processes (one: in this process), each
+    block's sums saved in ``shards`` as it ends; the blocks found there are read, not
+    played again, so an interrupted run continues."""
     jobs = [
-        (f"{seed}/{number}", min(block, hands - start))
+        (f"{seed}/{number}", min(block, hands - start), table)
         for number, start in enumerate(range(0, hands, block))
     ]
-    digest = table_digest()
+    digest = table_digest(table)
     shards.mkdir(parents=True, exist_ok=True)
     sums = Sums()
     missing = []
@@ -231,7 +246,9 @@ def play_table(
     return _figures(sums, resumed, time.perf_counter() - started)
 
 
-def _played(missing: list[tuple[int, tuple[str, int]]], workers: int) -> Iterator[tuple[int, Sums]]:
+def _played(
+    missing: list[tuple[int, tuple[str, int, str | None]]], workers: int
+) -> Iterator[tuple[int, Sums]]:
     """Each missing block's number and sums, as they end."""
     numbers = [number for number, _job in missing]
     blocks = [job for _number, job in missing]
@@ -269,6 +286,25 @@ def _figures(sums: Sums, resumed: int, wall_s: float) -> dict[str, Any]:
     }
 
 
+def versus(shards: Path, other: Path, seed: str) -> dict[str, Any]:
+    """This run's house edge per ante minus that of another table's run on the same
+    decks (the blocks of ``seed`` saved in both ``shards`` and ``other``), with its 95%
+    CI from the blocks' paired differences: the same decks take most of the noise out."""
+    differences = []
+    for path in sorted(shards.glob(f"{seed.replace('/', '_')}-*.json")):
+        mine, theirs = json.loads(path.read_text()), other / path.name
+        if theirs.exists():
+            them = json.loads(theirs.read_text())
+            if them["hands"] == mine["hands"]:
+                ours, others = mine["sums"], them["sums"]
+                differences.append((others["net"] - ours["net"]) / mine["hands"])
+    if len(differences) < 2:
+        raise SystemExit(f"{other}: fewer than two blocks in common with {shards}")
+    mean = statistics.fmean(differences)
+    half = Z95 * statistics.stdev(differences) / math.sqrt(len(differences))
+    return {"blocks": len(differences), "difference": mean, "ci95": [mean - half, mean + half]}
+
+
 def print_edge(label: str, edge: float, ci95: list[float]) -> None:
     print(f"House edge {label}: {edge:+.4f}  95% CI {ci95[0]:+.4f} .. {ci95[1]:+.4f}")
 
@@ -286,6 +322,13 @@ def write(results: dict[str, Any], out: Path | None, as_json: bool) -> bool:
 
 def print_table(results: dict[str, Any]) -> None:
     print(f"Hands: {results['hands']} (one box, ante 1, the strategy table)")
+    if "versus" in results:
+        paired = results["versus"]
+        print_edge(
+            f"minus the other table's ({paired['blocks']} blocks)",
+            paired["difference"],
+            paired["ci95"],
+        )
     for unit in ("ante", "chip"):
         print_edge(f"per {unit}", results[f"house_edge_per_{unit}"], results[f"ci95_per_{unit}"])
     print(f"Chips put in per hand: {results['chips_per_hand']:.3f} antes")
@@ -312,12 +355,20 @@ def main() -> None:
         default=Path("benchmarks/results/casino-edge-shards"),
         help="table: each block's sums are kept here; a rerun continues from them.",
     )
+    parser.add_argument("--table", help="table: play this strategy file, not the shipped one.")
+    parser.add_argument(
+        "--versus",
+        type=Path,
+        help="table: another table's shards on the same decks; report the edge's difference.",
+    )
     args = parser.parse_args()
     if args.strategy == "table":
         results = {
             "command": " ".join(["benchmarks/casino_edge.py", *sys.argv[1:]]),
-            **play_table(args.hands, args.seed, args.workers, args.shards),
+            **play_table(args.hands, args.seed, args.workers, args.shards, table=args.table),
         }
+        if args.versus:
+            results["versus"] = versus(args.shards, args.versus, args.seed)
         if not write(results, args.out, args.json):
             print_table(results)
         return

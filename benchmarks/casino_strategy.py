@@ -1,8 +1,13 @@
-"""Build the casino strategy table from the advisor, and measure how well it plays.
+"""Build the casino strategy table from exact values, and measure how well it plays.
 
-``build`` deals random decision points (``strategy.sample_positions``), runs the advisor
-on each (every option, sampling seeded by the position's number, no CPU budget, so the
-table depends on the seed only) and writes the table (``strategy.build_table``).
+``build`` deals a fixed list of decision points (``strategy.sample_positions``), values
+every option the table's rules name at each exactly (``strategy.exact_values``: every
+dealer hand and every draw enumerated, nothing sampled, so the values depend on no
+seed) and writes the table (``strategy.build_table``). The values are appended to
+``--values`` as each position ends, and a build run again continues from them: first
+every option but the change of all five cards (some 80% of the CPU time), then that
+change, the weakest positions first (``--no-all`` leaves it out: the table is then
+built from what is there, and ranks ``all`` last where it is missing).
 ``check`` deals other decision points and compares the table's decision with the
 advisor's best: how often they agree, and the advisor's value lost by the table's choice
 (its value from the same advice where listed, else the advisor valuing that option alone),
@@ -10,8 +15,8 @@ mean and 95% CI. It also checks the bet-or-fold after an exchange: one random dr
 each position whose table decision is an exchange, the threshold's choice against the
 advisor's exact bet value.
 
-    nice -n 19 .venv/bin/python benchmarks/casino_strategy.py build --positions 1600 \\
-        --workers 2 --out src/raspisnoy/casino_advisor/data/strategy.json
+    nice -n 19 .venv/bin/python benchmarks/casino_strategy.py build --positions 800 \\
+        --workers 4 --out src/raspisnoy/casino_advisor/data/strategy.json
     nice -n 19 .venv/bin/python benchmarks/casino_strategy.py check --positions 300 \\
         --workers 2 --out benchmarks/results/casino-strategy.json
 """

@@ -29,7 +29,7 @@ def test_an_interrupted_run_continues_from_its_shards(
     calls: list[str] = []
     stops = ["t/1"]  # the block at which the first run stops, once
 
-    def interrupted(job: tuple[str, int]) -> casino_edge.Sums:
+    def interrupted(job: tuple[str, int, str | None]) -> casino_edge.Sums:
         calls.append(job[0])
         if job[0] in stops:
             stops.clear()
@@ -62,3 +62,26 @@ def test_a_shard_of_another_table_or_size_is_refused(tmp_path: Path) -> None:
     shard.write_text(json.dumps({**data, "table": "0" * 64}))
     with pytest.raises(SystemExit, match="another run"):
         casino_edge.play_table(BLOCK, "t", 1, tmp_path, BLOCK)
+
+
+def test_another_table_on_the_same_decks(tmp_path: Path) -> None:
+    """``--table`` plays another strategy file; ``versus`` pairs the two runs' blocks: a
+    table that always folds loses exactly one ante a hand, so the shipped table's edge
+    minus its edge is the shipped table's edge minus one, with no spread."""
+    shipped_table = casino_edge.strategy_of(None)
+    folding = {
+        **shipped_table.to_json(),
+        "kinds": {kind: [count, "fold"] for kind, (count, _r) in shipped_table.rankings.items()},
+    }
+    table = tmp_path / "fold.json"
+    table.write_text(json.dumps(folding))
+    shipped = casino_edge.play_table(HANDS, "t", 1, tmp_path / "shipped", BLOCK)
+    folds = casino_edge.play_table(HANDS, "t", 1, tmp_path / "fold", BLOCK, str(table))
+    assert folds["house_edge_per_ante"] == 1.0 and folds["choices"] == {"fold": 1.0}
+    paired = casino_edge.versus(tmp_path / "shipped", tmp_path / "fold", "t")
+    assert paired["blocks"] == HANDS // BLOCK
+    assert paired["difference"] == pytest.approx(shipped["house_edge_per_ante"] - 1.0)
+    assert paired["ci95"][0] <= paired["difference"] <= paired["ci95"][1]
+    # Nothing in common: refused.
+    with pytest.raises(SystemExit, match="fewer than two blocks"):
+        casino_edge.versus(tmp_path / "shipped", tmp_path / "none", "t")
