@@ -1,8 +1,13 @@
-"""Build the casino strategy table from the advisor, and measure how well it plays.
+"""Build the casino strategy table from exact values, and measure how well it plays.
 
-``build`` deals random decision points (``strategy.sample_positions``), runs the advisor
-on each (every option, sampling seeded by the position's number, no CPU budget, so the
-table depends on the seed only) and writes the table (``strategy.build_table``).
+``build`` deals a fixed list of decision points (``strategy.sample_positions``), values
+every option the table's rules name at each exactly (``strategy.exact_values``: every
+dealer hand and every draw enumerated, nothing sampled, so the values depend on no
+seed) and writes the table (``strategy.build_table``). The values are appended to
+``--values`` as each position ends, and a build run again continues from them: first
+every option but the change of all five cards (some 80% of the CPU time), then that
+change, the weakest positions first (``--no-all`` leaves it out: the table is then
+built from what is there, and ranks ``all`` last where it is missing).
 ``check`` deals other decision points and compares the table's decision with the
 advisor's best: how often they agree, and the advisor's value lost by the table's choice
 (its value from the same advice where listed, else the advisor valuing that option alone),
@@ -10,8 +15,8 @@ mean and 95% CI. It also checks the bet-or-fold after an exchange: one random dr
 each position whose table decision is an exchange, the threshold's choice against the
 advisor's exact bet value.
 
-    nice -n 19 .venv/bin/python benchmarks/casino_strategy.py build --positions 1600 \\
-        --workers 2 --out src/raspisnoy/casino_advisor/data/strategy.json
+    nice -n 19 .venv/bin/python benchmarks/casino_strategy.py build --positions 800 \\
+        --workers 4 --out src/raspisnoy/casino_advisor/data/strategy.json
     nice -n 19 .venv/bin/python benchmarks/casino_strategy.py check --positions 300 \\
         --workers 2 --out benchmarks/results/casino-strategy.json
 """
@@ -26,55 +31,106 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from raspisnoy.casino import DECK
 from raspisnoy.casino_advisor.advisor import advise
 from raspisnoy.casino_advisor.strategy import (
+    RULES,
     Position,
     Strategy,
-    advisor_values,
     build_table,
+    exact_values,
     load_strategy,
+    option_of,
     sample_positions,
 )
 
 Z95 = 1.959964
 
 
-def _valued(job: tuple[int, Position]) -> dict[str, float]:
-    number, position = job
-    return advisor_values(position, number)
+#: The rule whose exchange (all five cards, 1,370,754 draws) costs some 80% of a
+#: position's CPU time: the build values it in a second pass, after every other option.
+ALL = "all"
 
 
-def _in_pool(function: Any, jobs: list[Any], workers: int) -> list[Any]:
-    results: list[Any] = []
+def _valued(job: tuple[int, Position, bool]) -> tuple[int, dict[str, float]]:
+    """One position's exact values: every rule but ``all`` (first pass) or ``all`` alone."""
+    number, position, last = job
+    rules = [ALL] if last else [rule for rule in RULES if rule != ALL]
+    return number, exact_values(position, rules)
+
+
+def _in_pool(function: Any, jobs: list[Any], workers: int, what: str) -> Iterator[Any]:
+    """The function's results as they come (in any order), with a progress line."""
     started = time.perf_counter()
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        for result in pool.imap(function, jobs, chunksize=4):
-            results.append(result)
+        for done, result in enumerate(pool.imap_unordered(function, jobs), 1):
+            yield result
             elapsed = time.perf_counter() - started
-            sys.stderr.write(f"\r{len(results)}/{len(jobs)} positions, {elapsed:.0f} s ")
+            left = elapsed / done * (len(jobs) - done)
+            sys.stderr.write(f"\r{done}/{len(jobs)} {what}, {elapsed:.0f} s, ~{left:.0f} s left ")
     sys.stderr.write("\n")
-    return results
 
 
-def build(positions: int, seed: int, workers: int, values: Path | None) -> Strategy:
-    """The table; with ``values``, the advisor's values are read from that file if it
-    exists (the same positions and seed), else written to it, so that a table can be
-    rebuilt from them without running the advisor again."""
+def saved_values(path: Path, dealt: list[Position]) -> list[dict[str, float]]:
+    """The values kept in ``path`` (JSON lines ``{"position", "cards", "up", "values"}``,
+    several lines of one position merged), one dict per dealt position (empty where
+    none; lines past the dealt ones, of a longer build, are left out: its first
+    positions are these); a line for other cards than those dealt is an error (another
+    seed)."""
+    valued: list[dict[str, float]] = [{} for _ in dealt]
+    if not path.exists():
+        return valued
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        number = row["position"]
+        if number >= len(dealt):
+            continue
+        if (tuple(row["cards"]), row["up"]) != dealt[number]:
+            raise SystemExit(f"{path}: values of other positions (another seed?)")
+        valued[number].update(row["values"])
+    return valued
+
+
+def build(positions: int, seed: int, workers: int, values: Path, last: bool) -> Strategy:
+    """The table from the exact values of ``positions`` dealt positions, kept in
+    ``values`` as they come, so an interrupted build continues where it stopped: first
+    every option but the change of all five cards at every position, then (``last``)
+    that change, the weakest positions first (those whose best other option is worth
+    least: where changing everything can matter). The table is built from what is
+    there."""
     dealt = sample_positions(positions, seed)
-    if values is not None and values.exists():
-        saved = json.loads(values.read_text())
-        if saved["positions"] != positions or saved["seed"] != seed:
-            raise SystemExit(f"{values}: values of other positions")
-        valued = saved["values"]
-    else:
-        valued = _in_pool(_valued, list(enumerate(dealt)), workers)
-        if values is not None:
-            values.write_text(json.dumps({"positions": positions, "seed": seed, "values": valued}))
-    return build_table(dealt, valued)
+    valued = saved_values(values, dealt)
+    first = [(n, position, False) for n, position in enumerate(dealt) if not valued[n]]
+    _value(first, dealt, valued, workers, values)
+    if last:
+        weakest = sorted(range(positions), key=lambda n: max(valued[n].values()))
+        second = [
+            (n, dealt[n], True) for n in weakest if option_of(ALL, dealt[n][0]) not in valued[n]
+        ]
+        _value(second, dealt, valued, workers, values)
+    done = [n for n, found in enumerate(valued) if found]
+    return build_table([dealt[n] for n in done], [valued[n] for n in done])
+
+
+def _value(
+    jobs: list[tuple[int, Position, bool]],
+    dealt: list[Position],
+    valued: list[dict[str, float]],
+    workers: int,
+    values: Path,
+) -> None:
+    """Run the ``jobs`` (``_valued``), each result appended to ``values`` as it comes."""
+    with values.open("a") as kept:
+        for number, found in _in_pool(_valued, jobs, workers, "positions"):
+            cards, up = dealt[number]
+            row = {"position": number, "cards": list(cards), "up": up, "values": found}
+            kept.write(json.dumps(row) + "\n")
+            kept.flush()
+            valued[number].update(found)
 
 
 def _checked(job: tuple[int, Position]) -> dict[str, Any]:
@@ -121,7 +177,7 @@ def check(positions: int, seed: int, workers: int) -> dict[str, Any]:
     for _ in range(positions):
         deal = rng.sample(range(52), 6)
         dealt_positions.append((tuple(deal[:5]), deal[5]))
-    rows = _in_pool(_checked, list(enumerate(dealt_positions)), workers)
+    rows = list(_in_pool(_checked, list(enumerate(dealt_positions)), workers, "positions"))
     losses = [max(0.0, row["advisor_ev"] - row["table_ev"]) for row in rows]
     n = len(rows)
     mean = statistics.fmean(losses)
@@ -153,11 +209,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, help="Where to write the table or the figures.")
-    parser.add_argument("--values", type=Path, help="build: the advisor's values, kept here.")
+    parser.add_argument(
+        "--values",
+        type=Path,
+        default=Path("benchmarks/results/casino-strategy-values.jsonl"),
+        help="build: the exact values, kept (and resumed from) here.",
+    )
+    parser.add_argument(
+        "--no-all",
+        action="store_true",
+        help="build: leave the change of all five cards to a later run.",
+    )
     args = parser.parse_args()
     command = " ".join(["benchmarks/casino_strategy.py", *sys.argv[1:]])
     if args.what == "build":
-        table = build(args.positions, args.seed, args.workers, args.values).to_json()
+        table = build(
+            args.positions, args.seed, args.workers, args.values, not args.no_all
+        ).to_json()
         table["command"] = command
         text = json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n"
         if args.out:

@@ -1,15 +1,19 @@
-"""The casino tests' fixture: the command line run in-process."""
+"""The casino tests' fixture: the command line run in-process; and the benchmarks
+(``benchmarks/casino_*.py``) importable, for the tests of their resumable runs."""
 
 from __future__ import annotations
 
 import io
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from casino_helpers import Result
 
 from raspisnoy.cli import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 
 @pytest.fixture

@@ -71,6 +71,7 @@ def brute_force() -> dict[str, float]:
         "change 4C 2S": _brute_exchange(BOX[:3], 2, unknown),
         "change 7D 4C 2S": _brute_exchange(BOX[:2], 3, unknown),
         "change QH 7D 4C 2S": _brute_exchange(BOX[:1], 4, unknown),
+        "change QS QH 7D 4C 2S": _brute_exchange((), 5, unknown),
     }
 
 
@@ -82,7 +83,7 @@ def brute_force() -> dict[str, float]:
 def test_exact_values_match_the_brute_force(
     fast: bool, reference: bool, brute_force: dict[str, float]
 ) -> None:
-    """Every exchange enumerated (the changes of up to four cards with their shortcuts,
+    """Every exchange enumerated (the changes of up to five cards with their shortcuts,
     and by the benchmark's reference path) against every deal settled one by one."""
     if fast and compiled() is None:
         pytest.skip("Numba is not installed")

@@ -26,8 +26,8 @@ from raspisnoy.casino_advisor.strategy import (
     RULES,
     STRATEGY_FORMAT,
     Strategy,
-    advisor_values,
     build_table,
+    exact_values,
     kinds,
     load_strategy,
     option_of,
@@ -151,14 +151,15 @@ def test_clear_decisions_agree_with_the_advisor(box: str, up: str) -> None:
 
 
 def test_the_builder_is_deterministic() -> None:
-    """The same seed deals the same positions, and the advisor (sampling seeded, no CPU
-    budget) gives the same values, hence the same table."""
+    """The same seed deals the same positions, and the exact values (no sampling, no
+    seed) are the same every time, hence the same table."""
     assert sample_positions(40, 3) == sample_positions(40, 3)
     assert sample_positions(40, 3) != sample_positions(40, 4)
     positions = sample_positions(2, 5)
     thresholds = load_strategy().thresholds
+    cheap = ("fold", "bet", "buy", "paired+2", "top4", "flush4")
     tables = [
-        build_table(positions, [advisor_values(p, i) for i, p in enumerate(positions)], thresholds)
+        build_table(positions, [exact_values(p, cheap) for p in positions], thresholds)
         for _ in range(2)
     ]
     assert tables[0] == tables[1]

@@ -328,8 +328,8 @@ def advise(
     enumerated exactly, and those with up to ``exact_contenders`` draws once their
     screening says they may be the best; the others are sampled, seeded by ``seed``,
     refining until ``budget_s`` seconds. ``only`` values just the options named (fold
-    always). ``reference`` computes without ``kernels.bet_value``'s shortcuts (the same
-    values, slower: what the benchmark checks against)."""
+    always), and lists them all. ``reference`` computes without ``kernels.bet_value``'s
+    shortcuts (the same values, slower: what the benchmark checks against)."""
     box = _check(cards, 5 if exchange or len(cards) != 6 else 6, "cards")
     backend = _Backend(fast)
     started = time.process_time()
@@ -353,7 +353,7 @@ def advise(
     return Advice(
         box,
         up,
-        _worth_listing(values),
+        tuple(values) if only is not None else _worth_listing(values),
         len(values),
         time.process_time() - started,
         backend.compiled,

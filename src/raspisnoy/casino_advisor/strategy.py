@@ -2,9 +2,10 @@
 
 The advisor (``raspisnoy.casino_advisor.advisor``) values every option of a decision in a
 fraction of a second, which is too slow to play a million hands. This strategy looks
-the decision up instead, in a table built offline by running the advisor over random
-decision points (``build_table``; the command is in ``docs/casino.md``) and stored in
-``casino_advisor/data/strategy.json``.
+the decision up instead, in a table built offline from the advisor's exact values
+(``exact_values``: every dealer hand and every draw enumerated, nothing sampled) at a
+fixed list of decision points (``build_table``; the command is in ``docs/casino.md``)
+and stored in ``casino_advisor/data/strategy.json``.
 
 **The box's decision.** A decision point (five cards and the dealer's up card) is
 described by its *kind*, at several levels from fine to coarse (``kinds``): the
@@ -15,8 +16,8 @@ the ``RULES``, each of which names a decision by what the box keeps, so that one
 means the same thing for every hand of a kind: fold, bet, buy a sixth card, keep the
 paired cards (and the best one or two others), keep a four-card flush or straight draw
 or a three-card flush draw, keep the top one to four cards, change all five. The table
-ranks the rules of each kind by the advisor's mean value over the positions of that
-kind it was built from; the strategy takes the best-ranked rule that is legal for the
+ranks the rules of each kind by the mean of their exact values over the positions of
+that kind it was built from; the strategy takes the best-ranked rule that is legal for the
 hand and the money left, at the finest level that any position went into.
 
 **After a buy or a change** the box may only bet or fold: it bets where betting is worth
@@ -31,10 +32,11 @@ every card he may draw enumerated): that decision is cheap already.
 from __future__ import annotations
 
 import json
+import math
 import random
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -51,6 +53,7 @@ __all__ = [
     "PlayedBox",
     "Strategy",
     "build_table",
+    "exact_values",
     "kinds",
     "load_strategy",
     "option_of",
@@ -453,29 +456,32 @@ def _deal(rng: random.Random, category: int | None) -> Position:
             return box, deal[5]
 
 
-#: Values of the options at a position: option name → expected net in antes.
-Valuer = Callable[[Position], Mapping[str, float]]
+#: The most draws of any exchange from a decision point (a change of all five cards
+#: from the 46 unknown cards): every exchange up to it is enumerated, none sampled.
+EVERY_DRAW = math.comb(46, 5)
 
 
-def advisor_values(position: Position, seed: int) -> dict[str, float]:
-    """The advisor's values of the options the rules name at a position: exact for
-    fold, bet, the buy and one-card changes, the larger changes on one round of the
-    advisor's sampling (no refinement, so that a position always gets the same values
-    and a build stays affordable: each sampled value is within about 0.05 ante, and
-    the table averages many positions)."""
+def exact_values(position: Position, rules: Collection[str] = RULES) -> dict[str, float]:
+    """The exact values of the options the ``rules`` name at a position: every hand the
+    dealer may hold, every set of cards an exchange may draw (a change of all five
+    cards: 1,370,754) and every card he may draw when his game is bought enumerated, so
+    the values depend on no seed. ``rules`` lets a build value the costly change of all
+    five cards apart from the others."""
     from raspisnoy.casino_advisor.advisor import advise
 
     cards, up = position
-    options = {option for rule in RULES if (option := option_of(rule, cards)) is not None}
+    options = {option for rule in rules if (option := option_of(rule, cards)) is not None}
     box = [DECK[c] for c in cards]
-    advice = advise(box, DECK[up], seed=seed, budget_s=0.0, only=options)
+    advice = advise(box, DECK[up], budget_s=0.0, only=options, exact_draws=EVERY_DRAW)
+    assert all(option.method == "exact" for option in advice.options)
     return {option.option: option.value for option in advice.options}
 
 
 def rule_values(position: Position, values: Mapping[str, float]) -> dict[str, float]:
     """Each rule that applies at a position and its value from the advisor's ``values``;
-    a change the advisor did not list (it lists those near the best) gets the lowest
-    listed value, which bounds it from above."""
+    a change not valued there (the change of all five cards where a build has not
+    reached it yet) gets the lowest value listed, which fold's -1 bounds from above, so
+    it never ranks before fold, which is always legal."""
     floor = min(values.values())
     found: dict[str, float] = {}
     for rule in RULES:
