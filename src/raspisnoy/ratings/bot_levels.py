@@ -24,7 +24,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from raspisnoy.core.record import loads_record, replay
+from raspisnoy.core import loads_record, replay
 from raspisnoy.ratings.skill import (
     BOT_RATINGS,
     BOT_RATINGS_FORMAT,
