@@ -173,12 +173,7 @@ class BotLevelOut(_Out):
 
     @classmethod
     def of(cls, strength: LevelStrength) -> BotLevelOut:
-        return cls(
-            level=strength.level,
-            rating=strength.rating,
-            versus=strength.versus,
-            ahead_of_100=strength.ahead_of_100,
-        )
+        return cls.model_validate(strength, from_attributes=True)
 
 
 class BotsOut(_Out):
