@@ -1,11 +1,16 @@
 """Fit the fixed bot ratings (``raspisnoy.ratings.BOT_RATINGS``) from an arena match.
 
 Rates every game of ``raspisnoy arena --records DIR`` with the same OpenSkill model the
-server uses, every bot starting from the defaults, a few passes over the games in a
-shuffled order (so the order of the deals does not matter), and prints each level's
-mu and sigma with the displayed rating. docs/accounts.md gives the commands.
+server uses, every level starting from the defaults, once, in a shuffled order (so the
+order of the deals does not matter), and prints each level's mu and sigma with the
+displayed rating, how far other orders of the games move mu, its mean points and win
+rate, the games each pair of levels played together and how often each level finished
+ahead of the others. With ``--output`` it writes the fit's output file, the one the
+server reads (``src/raspisnoy/ratings/data/bot_ratings.json``). docs/accounts.md gives
+the commands.
 
-    .venv/bin/python scripts/fit_bot_ratings.py /tmp/arena/records [MORE_RECORDS ...]
+    .venv/bin/python scripts/fit_bot_ratings.py /tmp/arena/records [MORE_RECORDS ...] \\
+        --output src/raspisnoy/ratings/data/bot_ratings.json
 
 Several folders (matches of other seeds, e.g. run one after another to keep each run
 short) are rated together as one set of games.
@@ -14,42 +19,43 @@ short) are rated together as one set of games.
 from __future__ import annotations
 
 import argparse
-import random
 from pathlib import Path
 
-from raspisnoy.core.record import loads_record, replay
-from raspisnoy.ratings import DEFAULT_RATING, Rating, displayed, rate_game
-
-#: Passes over the games: one, since each game is evidence once (more passes would count
-#: it again and make sigma look surer than the match allows).
-PASSES = 1
-
-
-def _level(name: str) -> str:
-    """A bot's level from its name in an arena record (``expert`` or ``Bot 2 (expert)``)."""
-    return name.rsplit("(", 1)[-1].rstrip(")") if "(" in name else name
+from raspisnoy.ratings import displayed
+from raspisnoy.ratings.bot_levels import (
+    ArenaGame,
+    ahead_shares,
+    bot_levels_json,
+    fit,
+    pair_games,
+    read_records,
+)
 
 
-def load(records: list[Path]) -> list[tuple[list[str], tuple[int, ...]]]:
-    """Each game's levels by seat and final totals."""
-    games = []
-    for path in records:
-        game = replay(loads_record(path.read_text(encoding="utf-8")))
-        games.append(([_level(name) for name in game.names], game.totals))
-    return games
-
-
-def fit(games: list[tuple[list[str], tuple[int, ...]]], seed: int = 0) -> dict[str, Rating]:
-    ratings: dict[str, Rating] = {}
-    order = random.Random(seed)
-    games = list(games)
-    for _ in range(PASSES):
-        order.shuffle(games)
-        for levels, totals in games:
-            before = [ratings.get(level, DEFAULT_RATING) for level in levels]
-            after = rate_game(before, totals, [False] * len(levels))
-            ratings.update(zip(levels, after, strict=True))
-    return ratings
+def report(games: list[ArenaGame], orders: int) -> None:
+    """Prints the fit, its spread over ``orders`` shuffles, and the pairs' figures."""
+    ratings = fit(games)
+    spread = [fit(games, seed) for seed in range(orders)]
+    print(f"{len(games)} games; mu over {orders} orders of the games: lowest to highest")
+    header = ("level", "mu", "sigma", "shown", "mu range", "points", "wins")
+    print("{:<10} {:>7} {:>6} {:>6} {:>15} {:>7} {:>5}".format(*header))
+    for level, rating in sorted(ratings.items(), key=lambda item: item[1].mu):
+        mus = [fitted[level].mu for fitted in spread]
+        seats = [
+            (game.totals[game.levels.index(level)], game.totals)
+            for game in games
+            if level in game.levels
+        ]
+        points = sum(mine for mine, _ in seats) / len(seats)
+        wins = sum(mine == max(totals) for mine, totals in seats) / len(seats)
+        print(
+            f"{level:<10} {rating.mu:7.2f} {rating.sigma:6.2f} {displayed(rating):6d}"
+            f" {min(mus):7.2f}–{max(mus):7.2f} {points:7.0f} {wins:5.0%}"
+        )
+    print("pair (games together): share of them each finished ahead")
+    ahead = ahead_shares(games)
+    for (a, b), count in pair_games(games).items():
+        print(f"{a}–{b} ({count}): {a} {ahead[a][b]:.1%}, {b} {ahead[b][a]:.1%}")
 
 
 def main() -> None:
@@ -60,23 +66,15 @@ def main() -> None:
     parser.add_argument(
         "--orders", type=int, default=20, help="shuffles whose spread of mu is shown"
     )
+    parser.add_argument("--output", type=Path, help="write the fit's output file here")
     options = parser.parse_args()
-    records = sorted(path for folder in options.records for path in folder.glob("*.json"))
-    games = load(records)
-    ratings = fit(games)
-    spread = [fit(games, seed) for seed in range(options.orders)]
-    print(f"{len(games)} games; mu over {options.orders} orders of the games: lowest to highest")
-    header = ("level", "mu", "sigma", "shown", "mu range", "points", "wins")
-    print("{:<10} {:>7} {:>6} {:>6} {:>15} {:>7} {:>5}".format(*header))
-    for level, rating in sorted(ratings.items(), key=lambda item: item[1].mu):
-        mus = [fitted[level].mu for fitted in spread]
-        seats = [(t[seated.index(level)], t) for seated, t in games if level in seated]
-        points = sum(mine for mine, _ in seats) / len(seats)
-        wins = sum(mine == max(totals) for mine, totals in seats) / len(seats)
-        print(
-            f"{level:<10} {rating.mu:7.2f} {rating.sigma:6.2f} {displayed(rating):6d}"
-            f" {min(mus):7.2f}–{max(mus):7.2f} {points:7.0f} {wins:5.0%}"
-        )
+    games, digest = read_records(
+        path for folder in options.records for path in folder.glob("*.json")
+    )
+    report(games, options.orders)
+    if options.output is not None:
+        options.output.write_text(bot_levels_json(games, digest), encoding="utf-8")
+        print(f"written: {options.output}")
 
 
 if __name__ == "__main__":

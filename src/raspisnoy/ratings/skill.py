@@ -9,8 +9,11 @@ still moves a person's rating and a bot's rating cannot drift with the people it
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -19,6 +22,8 @@ from raspisnoy.core import resolve_rules
 
 __all__ = [
     "BOT_RATINGS",
+    "BOT_RATINGS_FILE",
+    "BOT_RATINGS_FORMAT",
     "DEFAULT_RATING",
     "PROVISIONAL_GAMES",
     "RATED_STAND_IN",
@@ -27,6 +32,7 @@ __all__ = [
     "is_rated_rules",
     "may_stand_in_rated",
     "rate_game",
+    "shipped_bot_fit",
 ]
 
 _MODEL = PlackettLuce()
@@ -43,16 +49,28 @@ class Rating:
 #: A newcomer's rating: OpenSkill's defaults (mu 25, sigma 25/3).
 DEFAULT_RATING = Rating(_MODEL.mu, _MODEL.sigma)
 
-#: The fixed rating of each bot level, fitted by rating a 66-game arena match between the
-#: four levels with this same model from the defaults (``scripts/fit_bot_ratings.py``;
-#: docs/accounts.md gives the commands, the match and how far the order of the games
-#: moves each value). Their sigma is the fitted one: it tells the model how sure the
-#: match made us of the bot's strength.
+#: The fit of the bot levels shipped with the package, relative to ``raspisnoy.ratings``:
+#: written by ``scripts/fit_bot_ratings.py`` from an arena match of the levels
+#: (``bot_levels``; docs/accounts.md gives the match, the commands and the figures).
+BOT_RATINGS_FILE = "data/bot_ratings.json"
+BOT_RATINGS_FORMAT = 1
+
+
+@cache
+def shipped_bot_fit() -> dict[str, Any]:
+    """The fit's output file as shipped (``BOT_RATINGS_FILE``)."""
+    text = resources.files("raspisnoy.ratings").joinpath(BOT_RATINGS_FILE).read_text()
+    data: dict[str, Any] = json.loads(text)
+    if data.get("format") != BOT_RATINGS_FORMAT:
+        raise ValueError(f"{BOT_RATINGS_FILE}: format {BOT_RATINGS_FORMAT} wanted")
+    return data
+
+
+#: The fixed rating of each bot level, weakest first: the fit's (``shipped_bot_fit``),
+#: whose sigma tells the model how sure the match made us of the bot's strength.
 BOT_RATINGS: dict[str, Rating] = {
-    "random": Rating(-15.68, 5.35),
-    "beginner": Rating(18.77, 4.23),
-    "heuristic": Rating(38.13, 4.17),
-    "expert": Rating(59.81, 4.72),
+    level: Rating(value["mu"], value["sigma"])
+    for level, value in shipped_bot_fit()["ratings"].items()
 }
 
 #: The strongest stand-in a rated table may have (docs/accounts.md): the stand-in plays

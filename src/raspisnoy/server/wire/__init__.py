@@ -9,6 +9,7 @@ speed). Import from here: the modules are how the package is kept, not an interf
 from raspisnoy.server.wire.answers import (
     BlindOut,
     BoardLineOut,
+    BotLevelOut,
     BotsOut,
     ChatOut,
     ChoiceOut,
@@ -162,6 +163,7 @@ __all__ = [
     "AnswerIn",
     "BlindOut",
     "BoardLineOut",
+    "BotLevelOut",
     "BotsOut",
     "BoxOut",
     "CasinoHintOut",

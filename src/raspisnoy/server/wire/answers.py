@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from raspisnoy.core import PRESET_DESCRIPTIONS, PRESETS, option_info, resolve_rules
-from raspisnoy.ratings import PROVISIONAL_GAMES
+from raspisnoy.ratings import PROVISIONAL_GAMES, LevelStrength
 from raspisnoy.scorekeeper import Sheet, sheet_from_json, sheet_report, sheet_to_json
 from raspisnoy.store import (
     ActionRow,
@@ -38,6 +38,7 @@ from raspisnoy.store import (
 __all__ = [
     "BlindOut",
     "BoardLineOut",
+    "BotLevelOut",
     "BotsOut",
     "ChatOut",
     "ChoiceOut",
@@ -160,8 +161,26 @@ class SessionsOut(_Out):
 # ------------------------------------------------------------------------- the catalogue
 
 
+class BotLevelOut(_Out):
+    """A level's strength as the lobby shows it (``ratings.level_strengths``): its
+    displayed rating, and in how many of 100 arena games it finished ahead of the level
+    ``versus`` (the one just below; the weakest's, just above)."""
+
+    level: str
+    rating: int
+    versus: str
+    ahead_of_100: int
+
+    @classmethod
+    def of(cls, strength: LevelStrength) -> BotLevelOut:
+        return cls.model_validate(strength, from_attributes=True)
+
+
 class BotsOut(_Out):
+    """The levels a table may seat, weakest first, and the rated ones' strengths."""
+
     bots: list[str]
+    levels: list[BotLevelOut]
 
 
 class PresetOut(_Out):

@@ -3,7 +3,7 @@
 // your own games.
 import { accountPanel } from "./account.js";
 import { get, post } from "./api.js";
-import { formatNumber, language, presetLabel, t, tMaybe } from "./i18n.js";
+import { formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { showInvitation } from "./friends.js";
 import { LobbyFeed } from "./lobby_live.js";
@@ -74,7 +74,7 @@ export function showLobby(view, app) {
     const [rules, bots, games] = await Promise.all([get("/rules"), get("/bots"), get("/me/games")]);
     localStorage.setItem(CATALOGUE_KEY, JSON.stringify(rules)); // for the forms offline
     if (state.stopped) return;
-    state.catalogue = { ...rules, bots: bots.bots };
+    state.catalogue = { ...rules, bots: bots.bots, levels: bots.levels };
     state.games = games.games;
     screen.render();
     state.feed = new LobbyFeed((message) => {
@@ -115,6 +115,7 @@ export function showLobby(view, app) {
           <section class="panel quick">
             <h2>${esc(t("web.lobby.quick"))}</h2>
             <p class="hint">${esc(t("web.lobby.quick.hint", { preset: presetLabel(presetOf(quick)), players: quick.players }))}
+              ${esc(t("web.lobby.quick.bots", { bots: quickLevels(quick).map((level) => levelName(state.catalogue, level)).join(", ") }))}
               ${remembered ? esc(t("web.lobby.quick.last")) : ""}</p>
             <button type="button" class="primary big quick-start">${esc(t("web.lobby.quick.start"))}</button>
             <div class="offline-note"></div>
@@ -235,6 +236,32 @@ function gamesMarkup(games) {
     .join("")}</ul>`;
 }
 
+/** The bot levels of a quick game's body: its one level, or those of its seats after the
+ * player's own (whose entry is the stand-in), each once. */
+function quickLevels(body) {
+  return Array.isArray(body.bots) ? [...new Set(body.bots.slice(1))] : [body.bots];
+}
+
+/** A bot level's name, with its rating where the server sent one ("опытный · 2025"):
+ * the catalogue of the offline form has none. */
+function levelName(catalogue, level) {
+  const name = tMaybe(`web.bot.${level}`) ?? level;
+  const rated = catalogue.levels?.find((line) => line.level === level);
+  return rated ? t("web.bot.rated", { bot: name, rating: formatNumber(rated.rating) }) : name;
+}
+
+/** Each rated level, weakest first: its name and rating, and in plain words how often it
+ * finished ahead of its neighbour in the match of the levels (``GET /api/bots``). */
+function levelsMarkup(catalogue) {
+  if (!catalogue.levels?.length) return "";
+  const lines = catalogue.levels.map(
+    (line) => `<li><strong>${esc(levelName(catalogue, line.level))}</strong>
+      ${esc(tn("web.bot.ahead", line.ahead_of_100, { bot: tMaybe(`web.bot.${line.versus}`) ?? line.versus }))}</li>`,
+  );
+  return `<div class="bot-levels"><p class="hint">${esc(t("web.bot.levels"))}</p>
+    <ul>${lines.join("")}</ul><p class="hint">${esc(t("web.bot.levels.hint"))}</p></div>`;
+}
+
 /** Fills the create-table form; returns its values so a redraw (a language switch) keeps them.
  * With `offline` (`{ submit(body) }`, offline_play.js) it is the form of a game against bots
  * on this device: without what needs the server or other people (public, rated, the
@@ -252,7 +279,7 @@ export function createForm(form, catalogue, previous, app, offline = null) {
   };
   const botChoices = (selected) =>
     catalogue.bots
-      .map((bot) => `<option value="${bot}" ${bot === selected ? "selected" : ""}>${esc(tMaybe(`web.bot.${bot}`) ?? bot)}</option>`)
+      .map((bot) => `<option value="${bot}" ${bot === selected ? "selected" : ""}>${esc(levelName(catalogue, bot))}</option>`)
       .join("");
 
   function draw() {
@@ -288,7 +315,7 @@ export function createForm(form, catalogue, previous, app, offline = null) {
       <label class="field"><span>${esc(t("web.create.players"))}</span>
         <select name="players">${counts.map((n) => `<option ${n === values.players ? "selected" : ""}>${n}</option>`).join("")}</select></label>
       <fieldset class="field seat-bots"><legend>${esc(t("web.create.bots"))}</legend>
-        <p class="hint">${esc(t("web.create.bots.hint"))}</p>${seatRows.join("")}</fieldset>
+        <p class="hint">${esc(t("web.create.bots.hint"))}</p>${seatRows.join("")}${levelsMarkup(catalogue)}</fieldset>
       ${offline ? "" : online}
       <label class="field"><span>${esc(t("web.create.speed"))}</span>
         <select name="speed">${SPEEDS.map(([name, ms]) => `<option value="${ms}" ${ms === values.speed ? "selected" : ""}>${esc(t(`web.create.speed.${name}`))}</option>`).join("")}</select></label>
