@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from itertools import combinations
@@ -107,7 +108,8 @@ def test_the_fit_command_writes_what_it_read(tmp_path: Path) -> None:
     run = subprocess.run(
         [sys.executable, str(SCRIPT), str(records), "--orders", "2", "--output", str(output)],
         capture_output=True,
-        text=True,
+        encoding="utf-8",  # the summary has dashes, whatever the locale
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
         check=True,
     )
     assert "3 games" in run.stdout and "beginner–random (3)" in run.stdout
