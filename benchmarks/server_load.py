@@ -66,6 +66,7 @@ import json
 import os
 import random
 import secrets
+import signal
 import statistics
 import subprocess
 import sys
@@ -90,6 +91,7 @@ from websockets.exceptions import ConnectionClosed
 
 from figures import print_figures
 from guests import SEATS, seated_table
+from internals import Internals, summary
 from profiles import Profiler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
@@ -125,8 +127,9 @@ def pin(cpus: set[int] | None) -> None:
         os.sched_setaffinity(0, cpus)
 
 
-def run_server(port: int, database_url: str) -> None:
-    """The server process: the ``serve`` app with limits for bot-speed clients."""
+def run_server(port: int, database_url: str, internals: Path | None = None) -> None:
+    """The server process: the ``serve`` app with limits for bot-speed clients; with
+    ``internals``, its loop lag, GC pauses and commits are saved there when it stops."""
     import uvicorn
 
     from raspisnoy.server.app import create_app
@@ -143,20 +146,47 @@ def run_server(port: int, database_url: str) -> None:
         requests_per_address="1000000/minute",
         max_sockets_per_user=1_000_000,
     )
-    app = create_app(Store.open(database_url), settings)
+    store = Store.open(database_url)
+    watch = Internals()
+    if internals is not None:
+        watch.install(store)
+    app = create_app(store, settings)
     tune_gc()
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS
+    )
+    server = uvicorn.Server(config)
+
+    async def serve() -> None:
+        probe = asyncio.create_task(watch.probe_loop()) if internals is not None else None
+        await server.serve()
+        if probe is not None:
+            probe.cancel()
+
+    # Uvicorn stops on SIGTERM and then raises it again: let that end the process here.
+    signal.signal(signal.SIGTERM, lambda _signal, _frame: sys.exit(0))
+    try:  # what ``uvicorn.run`` does (its event loop: uvloop when installed), plus the probe
+        with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+            runner.run(serve())
+    finally:
+        if internals is not None:
+            watch.save(internals)
 
 
 @contextmanager
 def served(
-    database_url: str, environment: dict[str, str] | None = None, start_seconds: float = 60
+    database_url: str,
+    environment: dict[str, str] | None = None,
+    start_seconds: float = 60,
+    internals: Path | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """The ``--serve`` server in a subprocess on ``database_url`` (with ``environment``
     instead of this process's): its base URL and process once ``/healthz`` answers,
-    stopped on leaving the ``with``."""
+    stopped on leaving the ``with`` (having saved its ``internals`` there, if given)."""
     port = free_port()
     command = [sys.executable, __file__, "--serve", str(port), "--database-url", database_url]
+    if internals is not None:
+        command += ["--internals", str(internals)]
     server = subprocess.Popen(command, env=environment)
     try:
         base = f"http://127.0.0.1:{port}"
@@ -380,6 +410,8 @@ async def load(
         # The clients' own share of the machine (this process), for comparison.
         "clients_cpu_ms_per_action": own * 1000 / actions,
         "games_finished": totals.finished,
+        # The measuring window on ``time.perf_counter()`` (``internals.summary``).
+        "window": [start, start + elapsed],
     }
 
 
@@ -399,6 +431,7 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--internals", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument(
         "--cluster",
         action="store_true",
@@ -446,7 +479,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.serve is not None:  # the server subprocess
-        run_server(args.serve, args.database_url)
+        run_server(args.serve, args.database_url, args.internals)
         return
     if args.profile is not None and not Profiler.available():
         raise SystemExit("--profile needs py-spy (pip install py-spy; the bench extra has it)")
@@ -471,8 +504,12 @@ def one_process(args: argparse.Namespace, source: Path | None = None) -> dict[st
         url = args.database_url or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
         if args.database_url is not None and source is not None:
             raise SystemExit("--baseline runs on fresh SQLite databases only")
-        with served(url, environment) as (base, server):
+        internals = Path(folder) / "internals.json"
+        with served(url, environment, internals=internals) as (base, server):
             result = load_served(args, base, server)
+        # The server's own view of the window: loop lag, GC pauses, commits (ms).
+        window = result.pop("window")
+        result.update({f"server_{k}": v for k, v in summary(internals, *window).items()})
     result["database"] = "sqlite" if args.database_url is None else url.split("://")[0]
     result["load_average_1min"] = os.getloadavg()[0]
     return result
@@ -588,6 +625,7 @@ def one_cluster(
             result = asyncio.run(
                 load(cluster.url, args.tables, args.seconds, args.warmup, think, meter, on_window)
             )
+            del result["window"]  # no internals here: the workers run as ``raspisnoy serve``
             if profilers is not None:
                 result["cpu_areas"] = profilers[0].finish()
                 result["clients_cpu_areas"] = profilers[1].finish()
