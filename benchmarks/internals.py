@@ -1,7 +1,9 @@
 """Where a served process's latency tail comes from, measured from inside it during a
 load run (``server_load.py``): how late the event loop runs what is ready (its lag), the
-garbage collector's pauses, and how long each commit of a batch of actions and each
-SQLite checkpoint takes (both run in a worker thread; an action waits for its commit).
+garbage collector's pauses by generation, and how long each commit of a batch of actions
+and each SQLite checkpoint takes (both run in a worker thread; an action waits for its
+commit). A collection's pause is measured twice: in wall-clock time (what the tables
+wait) and in the thread's CPU time (what it costs, whatever else the machine runs).
 
 The server process records every sample with its ``time.perf_counter()`` moment (the
 same clock in every process of the machine), saves them when it stops, and the load
@@ -33,14 +35,15 @@ class Internals:
 
     samples: dict[str, list[tuple[float, float]]] = field(
         default_factory=lambda: {
-            "loop_lag": [],
-            "gc": [],
-            "gc2": [],
-            "commit": [],
-            "checkpoint": [],
+            kind: []
+            for kind in (
+                *("loop_lag", "commit", "checkpoint"),
+                *("gc0", "gc1", "gc2", "gc0_cpu", "gc1_cpu", "gc2_cpu"),
+            )
         }
     )
-    _gc_started: float = 0.0
+    #: When the collection under way started: ``perf_counter`` and ``thread_time``.
+    _gc_started: tuple[float, float] = (0.0, 0.0)
 
     def install(self, store: Any) -> None:
         """Time the garbage collector's passes and ``store``'s commits and checkpoints."""
@@ -49,12 +52,13 @@ class Internals:
         store.checkpoint = self._timed("checkpoint", store.checkpoint)
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.thread_time()
         if phase == "start":
-            self._gc_started = now
+            self._gc_started = now, cpu
             return
-        kind = "gc2" if info["generation"] == 2 else "gc"
-        self.samples[kind].append((now, now - self._gc_started))
+        kind = f"gc{info['generation']}"
+        self.samples[kind].append((now, now - self._gc_started[0]))
+        self.samples[f"{kind}_cpu"].append((now, cpu - self._gc_started[1]))
 
     def _timed(self, kind: str, function: Callable[..., _T]) -> Callable[..., _T]:
         @wraps(function)
@@ -88,11 +92,14 @@ def summary(path: Path, start: float, end: float) -> dict[str, float]:
     figures: dict[str, float] = {"window_s": end - start}
     for kind, pairs in samples.items():
         values = sorted(seconds * 1000 for moment, seconds in pairs if start <= moment <= end)
-        figures[f"{kind}_count"] = len(values)
-        if not values:
-            continue
-        figures[f"{kind}_ms_p50"] = values[len(values) // 2]
-        figures[f"{kind}_ms_p99"] = values[min(len(values) - 1, int(0.99 * len(values)))]
-        figures[f"{kind}_ms_max"] = values[-1]
+        if not kind.endswith("_cpu"):
+            figures[f"{kind}_count"] = len(values)
+        # Every figure is there, NaN without samples: runs are compared figure by figure.
+        nan = float("nan")
+        figures[f"{kind}_ms_p50"] = values[len(values) // 2] if values else nan
+        figures[f"{kind}_ms_p99"] = (
+            values[min(len(values) - 1, int(0.99 * len(values)))] if values else nan
+        )
+        figures[f"{kind}_ms_max"] = values[-1] if values else nan
         figures[f"{kind}_ms_total"] = sum(values)
     return figures
