@@ -70,14 +70,10 @@ def tune_gc() -> None:
     Every table holds thousands of small objects (its event log), and a full collection
     walks all of them: with a few hundred tables that pause reached hundreds of
     milliseconds. The objects made at start (modules, the app) are frozen out of
-    collection, and full collections stay rare (one per 100 million net allocations, as
-    before); the game's objects form few cycles. The young generations are collected
-    often and small instead: with thresholds of 20,000 and 50 one pass over the middle
-    generation walked up to a million objects, 228 ms of CPU at 300 tables, and was the
-    benchmark's p99 (docs/cluster.md, issue 32); with 5,000 and 5 it took 32 ms."""
+    collection, and collections run less often; the game's objects form few cycles."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(5_000, 5, 4_000)
+    gc.set_threshold(20_000, 50, 100)
 
 
 def serve(
