@@ -62,10 +62,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
 import secrets
+import signal
 import statistics
 import subprocess
 import sys
@@ -90,18 +92,20 @@ from websockets.exceptions import ConnectionClosed
 
 from figures import print_figures
 from guests import SEATS, seated_table
+from internals import Internals, summary
 from profiles import Profiler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 from server_process import free_port
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """CPU time (user + system) the processes have used so far, from Linux's /proc."""
+def cpu_seconds(pids: list[int], *, kernel_only: bool = False) -> float:
+    """CPU time (user + system, or system alone) the processes have used so far, from
+    Linux's /proc."""
     total = 0
     for pid in pids:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
+        total += int(fields[12]) + (0 if kernel_only else int(fields[11]))
     return total / os.sysconf("SC_CLK_TCK")
 
 
@@ -125,8 +129,15 @@ def pin(cpus: set[int] | None) -> None:
         os.sched_setaffinity(0, cpus)
 
 
-def run_server(port: int, database_url: str) -> None:
-    """The server process: the ``serve`` app with limits for bot-speed clients."""
+def run_server(
+    port: int,
+    database_url: str,
+    internals: Path | None = None,
+    gc_threshold: tuple[int, ...] | None = None,
+) -> None:
+    """The server process: the ``serve`` app with limits for bot-speed clients; with
+    ``internals``, its loop lag, GC pauses and commits are saved there when it stops;
+    with ``gc_threshold``, the collector's thresholds are set after the server's own."""
     import uvicorn
 
     from raspisnoy.server.app import create_app
@@ -143,20 +154,52 @@ def run_server(port: int, database_url: str) -> None:
         requests_per_address="1000000/minute",
         max_sockets_per_user=1_000_000,
     )
-    app = create_app(Store.open(database_url), settings)
+    store = Store.open(database_url)
+    watch = Internals()
+    if internals is not None:
+        watch.install(store)
+    app = create_app(store, settings)
     tune_gc()
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
+    if gc_threshold is not None:  # a lever weighed: other collection thresholds
+        gc.set_threshold(*gc_threshold)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS
+    )
+    server = uvicorn.Server(config)
+
+    async def serve() -> None:
+        probe = asyncio.create_task(watch.probe_loop()) if internals is not None else None
+        await server.serve()
+        if probe is not None:
+            probe.cancel()
+
+    # Uvicorn stops on SIGTERM and then raises it again: let that end the process here.
+    signal.signal(signal.SIGTERM, lambda _signal, _frame: sys.exit(0))
+    try:  # what ``uvicorn.run`` does (its event loop: uvloop when installed), plus the probe
+        with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+            runner.run(serve())
+    finally:
+        if internals is not None:
+            watch.save(internals)
 
 
 @contextmanager
 def served(
-    database_url: str, environment: dict[str, str] | None = None, start_seconds: float = 60
+    database_url: str,
+    environment: dict[str, str] | None = None,
+    start_seconds: float = 60,
+    internals: Path | None = None,
+    gc_threshold: tuple[int, ...] | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """The ``--serve`` server in a subprocess on ``database_url`` (with ``environment``
     instead of this process's): its base URL and process once ``/healthz`` answers,
-    stopped on leaving the ``with``."""
+    stopped on leaving the ``with`` (having saved its ``internals`` there, if given)."""
     port = free_port()
     command = [sys.executable, __file__, "--serve", str(port), "--database-url", database_url]
+    if internals is not None:
+        command += ["--internals", str(internals)]
+    if gc_threshold is not None:
+        command += ["--gc-threshold", ",".join(map(str, gc_threshold))]
     server = subprocess.Popen(command, env=environment)
     try:
         base = f"http://127.0.0.1:{port}"
@@ -180,8 +223,12 @@ CpuMeter = Callable[[], dict[str, float]]
 
 
 def process_meter(pid: int) -> CpuMeter:
-    """The CPU of one server process."""
-    return lambda: {"server": cpu_seconds([pid])}
+    """The CPU of one server process, and the part of it spent in the kernel (system
+    calls: every socket read and write)."""
+    return lambda: {
+        "server": cpu_seconds([pid]),
+        "server_kernel": cpu_seconds([pid], kernel_only=True),
+    }
 
 
 def cluster_meter(pids: list[int], database_url: str, redis_url: str) -> CpuMeter:
@@ -319,7 +366,9 @@ async def load(
     is called with the window's length as it opens (to start a profiler)."""
     ws_base = base.replace("http://", "ws://")
     totals = Totals()
-    limits = httpx.Limits(max_connections=50)
+    # A connection per request: on a loaded machine a kept-alive one could be reused just
+    # as the server's keep-alive timeout (Uvicorn's 5 s) closes it, failing the request.
+    limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         semaphore = asyncio.Semaphore(20)
 
@@ -380,6 +429,8 @@ async def load(
         # The clients' own share of the machine (this process), for comparison.
         "clients_cpu_ms_per_action": own * 1000 / actions,
         "games_finished": totals.finished,
+        # The measuring window on ``time.perf_counter()`` (``internals.summary``).
+        "window": [start, start + elapsed],
     }
 
 
@@ -399,6 +450,13 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--internals", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--gc-threshold",
+        type=lambda text: tuple(int(part) for part in text.split(",")),
+        default=None,
+        help="the served process's gc.set_threshold after the server's own (e.g. 5000,5,4000)",
+    )
     parser.add_argument(
         "--cluster",
         action="store_true",
@@ -446,7 +504,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.serve is not None:  # the server subprocess
-        run_server(args.serve, args.database_url)
+        run_server(args.serve, args.database_url, args.internals, args.gc_threshold)
         return
     if args.profile is not None and not Profiler.available():
         raise SystemExit("--profile needs py-spy (pip install py-spy; the bench extra has it)")
@@ -471,8 +529,13 @@ def one_process(args: argparse.Namespace, source: Path | None = None) -> dict[st
         url = args.database_url or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
         if args.database_url is not None and source is not None:
             raise SystemExit("--baseline runs on fresh SQLite databases only")
-        with served(url, environment) as (base, server):
+        internals = Path(folder) / "internals.json"
+        served_with = served(url, environment, internals=internals, gc_threshold=args.gc_threshold)
+        with served_with as (base, server):
             result = load_served(args, base, server)
+        # The server's own view of the window: loop lag, GC pauses, commits (ms).
+        window = result.pop("window")
+        result.update({f"server_{k}": v for k, v in summary(internals, *window).items()})
     result["database"] = "sqlite" if args.database_url is None else url.split("://")[0]
     result["load_average_1min"] = os.getloadavg()[0]
     return result
@@ -588,6 +651,7 @@ def one_cluster(
             result = asyncio.run(
                 load(cluster.url, args.tables, args.seconds, args.warmup, think, meter, on_window)
             )
+            del result["window"]  # no internals here: the workers run as ``raspisnoy serve``
             if profilers is not None:
                 result["cpu_areas"] = profilers[0].finish()
                 result["clients_cpu_areas"] = profilers[1].finish()

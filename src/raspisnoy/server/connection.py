@@ -1,13 +1,18 @@
 """One WebSocket client: its identity, its outgoing queue, and the flood limit.
 
 Messages to a client go through its own queue and writer task, so a slow client never
-holds up its table's actor: a client whose queue overflows is closed instead.
+holds up its table's actor: a client whose queue overflows is closed instead. The queue
+is a plain deque with one waiter (the writer) rather than an ``asyncio.Queue``: a message
+is queued and written for every seat after every action, and the general queue's
+bookkeeping (getters, putters, unfinished tasks) is a share of the server's CPU per action
+worth saving (docs/cluster.md, issue 32).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from datetime import UTC, datetime
 from typing import Any
 
@@ -70,7 +75,11 @@ class Connection:
         #: When that session expires: from then on the client may no longer play.
         self.session_ends = session_ends
         self.seat: int | None = None
-        self._outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(outbox_limit)
+        #: Messages waiting to be written (JSON text), then a close's code and reason.
+        self._outbox: deque[str | tuple[int, str]] = deque()
+        self._outbox_limit = outbox_limit
+        #: Set while the writer waits for the outbox to fill.
+        self._wakeup: asyncio.Future[None] | None = None
         self._closing = False
 
     def session_expired(self) -> bool:
@@ -81,11 +90,15 @@ class Connection:
         """Queue a message (a dict, or JSON text already encoded) without waiting."""
         if self._closing:
             return
-        text = message if isinstance(message, str) else encode(message)
-        try:
-            self._outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self._outbox) >= self._outbox_limit:
             self.close(CloseCode.TRY_LATER, "too slow: too many messages waiting")
+            return
+        self._put(message if isinstance(message, str) else encode(message))
+
+    def _put(self, item: str | tuple[int, str]) -> None:
+        self._outbox.append(item)
+        if self._wakeup is not None and not self._wakeup.done():
+            self._wakeup.set_result(None)
 
     @property
     def closing(self) -> bool:
@@ -98,15 +111,19 @@ class Connection:
             return
         self._closing = True
         # The queue may be full; the close must get through, so make room for it.
-        if self._outbox.full():
-            self._outbox.get_nowait()
-        self._outbox.put_nowait((code, reason))
+        if len(self._outbox) >= self._outbox_limit:
+            self._outbox.popleft()
+        self._put((code, reason))
 
     async def pump(self) -> None:
         """Write queued messages to the socket until closed (run as the connection's task)."""
         try:
             while True:
-                item = await self._outbox.get()
+                if not self._outbox:
+                    self._wakeup = asyncio.get_running_loop().create_future()
+                    await self._wakeup
+                    self._wakeup = None
+                item = self._outbox.popleft()
                 if isinstance(item, tuple):
                     await self.websocket.close(*item)
                     return
