@@ -84,7 +84,7 @@ class _Commands(LazyGroup):
             "Give, take and list the moderator role (accounts named by user name).",
         ),
         "train-inference": LazyCommand(
-            "raspisnoy.bots.inference_command:train_inference_command",
+            "raspisnoy.bots.command:train_inference_command",
             "Fit the expert's bid model to the bids of seeded self-play games and write it.",
         ),
         "puzzles": LazyCommand(
