@@ -215,6 +215,6 @@ def _derivatives(weights: Floats, design: _Design) -> tuple[Floats, Floats]:
         )
         mean = np.einsum("nb,nbd->nd", p, t)
         gradient += (mean - t[np.arange(p.shape[0]), design.bids[rows]]).sum(axis=0)
-        centred = t - mean[:, None, :]
-        hessian += np.einsum("nb,nbd,nbe->de", p, centred, centred)
+        centred = (t - mean[:, None, :]).reshape(-1, size)
+        hessian += (centred * p.reshape(-1, 1)).T @ centred
     return gradient, hessian
