@@ -64,9 +64,10 @@ def main() -> None:
     ExpertBot.default_iterations = args.iterations  # this process only: one worker
     ExpertBot.default_bid_iterations = args.bid_iterations
     if args.solve_tricks is not None:
-        _add_solved_expert(args.solve_tricks, args.solved_iterations or args.iterations)
+        iterations = args.solved_iterations or args.iterations
+        _add_variant("expert-solved", iterations, solve_tricks=args.solve_tricks)
     if args.learned_iterations is not None:
-        _add_learned_expert(args.learned_iterations)
+        _add_variant("expert-learned", args.learned_iterations, learned_inference=True)
     lineup = tuple(name.strip() for name in args.bots.split(","))
     config = MatchConfig(
         bots=lineup,
@@ -97,30 +98,12 @@ def main() -> None:
     print_figures(f"{first} against {second}, points per game", figures, args.json, digits=3)
 
 
-def _add_solved_expert(tricks: int, iterations: int) -> None:
-    """Register, in this process, the expert solving the last ``tricks`` tricks of its
-    playouts at ``iterations`` a decision as the bot ``expert-solved``."""
-
-    class SolvedExpert(ExpertBot):
-        name = "expert-solved"
-        default_iterations = iterations
-        default_bid_iterations = None
-        solve_tricks = tricks
-
-    BOTS[SolvedExpert.name] = SolvedExpert
-
-
-def _add_learned_expert(iterations: int) -> None:
-    """Register, in this process, the expert keeping its worlds by the learned bid model
-    at ``iterations`` a decision as the bot ``expert-learned``."""
-
-    class LearnedExpert(ExpertBot):
-        name = "expert-learned"
-        default_iterations = iterations
-        default_bid_iterations = None
-        learned_inference = True
-
-    BOTS[LearnedExpert.name] = LearnedExpert
+def _add_variant(name: str, iterations: int, **traits: object) -> None:
+    """Register, in this process, the expert with the class attributes ``traits`` at
+    ``iterations`` a decision as the bot ``name`` (``expert-solved``: ``solve_tricks``,
+    ``expert-learned``: ``learned_inference``)."""
+    attributes = {"name": name, "default_iterations": iterations, "default_bid_iterations": None}
+    BOTS[name] = type(name, (ExpertBot,), {**attributes, **traits})
 
 
 if __name__ == "__main__":

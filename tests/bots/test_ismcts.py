@@ -90,9 +90,10 @@ def test_worlds_are_dealt_as_the_reference_sampler_deals(actions: str, free: boo
         assert not (compiled[:, 1] & SUIT_MASKS[Suit.CLUBS]).any()
 
 
-def test_worlds_believe_the_bids() -> None:
-    # Seat 3 bid all 4 tricks: the worlds kept give it far stronger hands than the
-    # unweighted draws do.
+@pytest.mark.parametrize("learned", [False, True])
+def test_worlds_believe_the_bids(learned: bool) -> None:
+    # Seat 3 bid all 4 tricks: the worlds kept, by the Gaussian or by the learned bid
+    # model, give it far stronger hands than the unweighted draws do.
     view = position(
         ["AH KH 7C 8D", "6S 8S 9S TS", "TC JC QC KC", "AS KS QS JS"],
         "6H",
@@ -101,7 +102,7 @@ def test_worlds_believe_the_bids() -> None:
     )
     knowledge = Knowledge.from_view(view)
     rng = random.Random(1)
-    weighted = world_pool(view, knowledge, 300, rng)
+    weighted = world_pool(view, knowledge, 300, rng, shipped_model() if learned else None)
     unweighted = [knowledge.sample(rng) for _ in range(300)]
     trump = int(view.trump) if view.trump is not None else -1
 

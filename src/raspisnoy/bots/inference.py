@@ -145,11 +145,11 @@ def hand_features(hand: int, trump: int, x: Floats) -> None:
     """Write the hand's features (``FEATURES[1:HAND_FEATURES]``) of the bit mask ``hand``
     (the whole hand the bid was made with) under ``trump`` (-1: none) into ``x``."""
     x[1] = fs.hand_value(hand, trump)
-    x[2] = _count((hand >> 52) & 0b111)
+    x[2] = fs._bit_count((hand >> 52) & 0b111)
     aces = kings = voids = longest = trumps = 0
     for suit in range(4):
         cards = (hand >> (suit * 13)) & 0x1FFF
-        length = _count(cards)
+        length = fs._bit_count(cards)
         if suit == trump:
             trumps = length
             continue
@@ -167,16 +167,6 @@ def hand_features(hand: int, trump: int, x: Floats) -> None:
     x[8] = kings
     x[9] = voids
     x[10] = max(longest, trumps)
-
-
-@inlined
-def _count(mask: int) -> int:
-    """How many cards the bit mask holds."""
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 @compiled
