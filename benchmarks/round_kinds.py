@@ -15,7 +15,10 @@ Run: ``nice -n 19 .venv/bin/python benchmarks/round_kinds.py --games 120 --itera
 With ``--solve-tricks K`` a variant of the expert joins as the bot ``expert-solved``: the
 last K tricks of its playouts solved exactly (``ExpertBot.solve_tricks``), at
 ``--solved-iterations`` a decision (set for equal CPU time per decision), e.g.
-``--bots expert-solved,expert,heuristic,heuristic``.
+``--bots expert-solved,expert,heuristic,heuristic``. With ``--learned-iterations N`` the
+expert keeping its worlds by the learned bid model (``ExpertBot.learned_inference``)
+joins as ``expert-learned`` at N iterations a decision, e.g. ``--bots
+expert-learned,expert,heuristic,heuristic``.
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ def main() -> None:
     )
     parser.add_argument("--solve-tricks", type=int, default=None, help="adds expert-solved")
     parser.add_argument("--solved-iterations", type=int, default=None, help="expert-solved's")
+    parser.add_argument(
+        "--learned-iterations", type=int, default=None, help="adds expert-learned at these"
+    )
     parser.add_argument("--minutes", type=float, default=None, help="stop after a whole deal")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
@@ -58,7 +64,10 @@ def main() -> None:
     ExpertBot.default_iterations = args.iterations  # this process only: one worker
     ExpertBot.default_bid_iterations = args.bid_iterations
     if args.solve_tricks is not None:
-        _add_solved_expert(args.solve_tricks, args.solved_iterations or args.iterations)
+        iterations = args.solved_iterations or args.iterations
+        _add_variant("expert-solved", iterations, solve_tricks=args.solve_tricks)
+    if args.learned_iterations is not None:
+        _add_variant("expert-learned", args.learned_iterations, learned_inference=True)
     lineup = tuple(name.strip() for name in args.bots.split(","))
     config = MatchConfig(
         bots=lineup,
@@ -89,17 +98,12 @@ def main() -> None:
     print_figures(f"{first} against {second}, points per game", figures, args.json, digits=3)
 
 
-def _add_solved_expert(tricks: int, iterations: int) -> None:
-    """Register, in this process, the expert solving the last ``tricks`` tricks of its
-    playouts at ``iterations`` a decision as the bot ``expert-solved``."""
-
-    class SolvedExpert(ExpertBot):
-        name = "expert-solved"
-        default_iterations = iterations
-        default_bid_iterations = None
-        solve_tricks = tricks
-
-    BOTS[SolvedExpert.name] = SolvedExpert
+def _add_variant(name: str, iterations: int, **traits: object) -> None:
+    """Register, in this process, the expert with the class attributes ``traits`` at
+    ``iterations`` a decision as the bot ``name`` (``expert-solved``: ``solve_tricks``,
+    ``expert-learned``: ``learned_inference``)."""
+    attributes = {"name": name, "default_iterations": iterations, "default_bid_iterations": None}
+    BOTS[name] = type(name, (ExpertBot,), {**attributes, **traits})
 
 
 if __name__ == "__main__":

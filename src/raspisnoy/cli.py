@@ -83,6 +83,10 @@ class _Commands(LazyGroup):
             "raspisnoy.moderation_command:moderators_app",
             "Give, take and list the moderator role (accounts named by user name).",
         ),
+        "train-inference": LazyCommand(
+            "raspisnoy.bots.command:train_inference_command",
+            "Fit the expert's bid model to the bids of seeded self-play games and write it.",
+        ),
         "puzzles": LazyCommand(
             "raspisnoy.puzzles.command:puzzles_app",
             "Puzzles («задачи»): mine verified positions from expert self-play.",

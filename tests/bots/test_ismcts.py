@@ -9,9 +9,11 @@ from collections.abc import Iterable
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from positions import MID_GAME, assert_world_fits, mid_game, position, true_hands
 
 from raspisnoy.bots import fastsim as fs
+from raspisnoy.bots.inference import shipped_model
 from raspisnoy.bots.ismcts import (
     NOT_SOLVED,
     Tree,
@@ -33,11 +35,13 @@ _PUBLIC[fs.HANDS : fs.HANDS + fs.MAX_PLAYERS] = False
 _PUBLIC[fs.ZERO_STREAK : fs.ZERO_STREAK + fs.MAX_PLAYERS] = False
 
 
-@settings(max_examples=100, deadline=None)
-@given(**MID_GAME)
+@settings(max_examples=150, deadline=None)
+@given(**MID_GAME, learned=st.booleans())
 def test_worlds_deal_only_what_the_seat_cannot_rule_out(
-    preset: str, players: int, seed: int, steps: int, specials: bool
+    preset: str, players: int, seed: int, steps: int, specials: bool, learned: bool
 ) -> None:
+    # Kept by the Gaussian or by the learned bid model, every world is consistent with
+    # everything public: never a card where a void was shown.
     game = mid_game(preset, players, seed, steps, specials)
     if game is None:
         return
@@ -45,7 +49,8 @@ def test_worlds_deal_only_what_the_seat_cannot_rule_out(
     assert seat is not None
     view = game.view(seat)
     knowledge = Knowledge.from_view(view)
-    worlds = world_pool(view, knowledge, 20, random.Random(seed))
+    model = shipped_model() if learned else None
+    worlds = world_pool(view, knowledge, 20, random.Random(seed), model)
     assert len(worlds) == 20
     truth = fs.world_state(view, true_hands(game), game.trump_card)
     for world in worlds:
@@ -85,9 +90,10 @@ def test_worlds_are_dealt_as_the_reference_sampler_deals(actions: str, free: boo
         assert not (compiled[:, 1] & SUIT_MASKS[Suit.CLUBS]).any()
 
 
-def test_worlds_believe_the_bids() -> None:
-    # Seat 3 bid all 4 tricks: the worlds kept give it far stronger hands than the
-    # unweighted draws do.
+@pytest.mark.parametrize("learned", [False, True])
+def test_worlds_believe_the_bids(learned: bool) -> None:
+    # Seat 3 bid all 4 tricks: the worlds kept, by the Gaussian or by the learned bid
+    # model, give it far stronger hands than the unweighted draws do.
     view = position(
         ["AH KH 7C 8D", "6S 8S 9S TS", "TC JC QC KC", "AS KS QS JS"],
         "6H",
@@ -96,7 +102,7 @@ def test_worlds_believe_the_bids() -> None:
     )
     knowledge = Knowledge.from_view(view)
     rng = random.Random(1)
-    weighted = world_pool(view, knowledge, 300, rng)
+    weighted = world_pool(view, knowledge, 300, rng, shipped_model() if learned else None)
     unweighted = [knowledge.sample(rng) for _ in range(300)]
     trump = int(view.trump) if view.trump is not None else -1
 

@@ -35,6 +35,7 @@ import numpy as np
 from raspisnoy.bots import fastsim
 from raspisnoy.bots.base import Bot, decision_rng
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
+from raspisnoy.bots.inference import BidModel, shipped_model
 from raspisnoy.bots.ismcts import RIVALRY, Solved, Tree, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.bots.solver import Table as SolverTable
@@ -88,6 +89,10 @@ class ExpertBot(Bot):
     #: Tricks at the end of each playout solved exactly for the searching seat
     #: (``solver``; 0: none): see docs/bots.md for what it measured.
     solve_tricks = 0
+    #: Whether the worlds are kept by the learned bid model (``raspisnoy.bots.inference``)
+    #: rather than the Gaussian of the quick trick count: see docs/bots.md for what it
+    #: measured.
+    learned_inference = False
 
     def __init__(
         self,
@@ -117,7 +122,14 @@ class ExpertBot(Bot):
         deadline = time.perf_counter() + self.time_ms / 1000 * _BUDGET_SHARE
         iterations = self.bid_iterations if view.phase is Phase.BID else self.iterations
         searched = _search_root(
-            view, rng, iterations, deadline, RIVALRY, cash=True, solve_tricks=self.solve_tricks
+            view,
+            rng,
+            iterations,
+            deadline,
+            RIVALRY,
+            cash=True,
+            solve_tricks=self.solve_tricks,
+            model=shipped_model() if self.learned_inference else None,
         )
         if searched is None:  # no deal fits what was seen: should not happen
             return HeuristicBot(self.seed).choose(view, rng)
@@ -207,6 +219,7 @@ def _search_root(
     *,
     cash: bool = False,
     solve_tricks: int = 0,
+    model: BidModel | None = None,
 ) -> tuple[Tree, dict[int, Bid | Play], tuple[float, float]] | None:
     """Search ``view`` for up to ``iterations`` iterations (stopping between batches once
     ``deadline``, a ``perf_counter`` time, has passed) over the root's distinct actions,
@@ -216,9 +229,10 @@ def _search_root(
     (``tactics.cashing_leads``): when the contract is nearly hopeless every lead scores
     about the same, and the search's noise would pick a low card as often as not. The
     last ``solve_tricks`` tricks of every playout are solved exactly for the seat
-    (``ismcts.Solved``)."""
+    (``ismcts.Solved``). With ``model`` the worlds are kept by that bid model
+    (``ismcts.world_pool``)."""
     knowledge = Knowledge.from_view(view)
-    worlds = world_pool(view, knowledge, max(1, min(worlds_wanted, iterations)), rng)
+    worlds = world_pool(view, knowledge, max(1, min(worlds_wanted, iterations)), rng, model)
     if not len(worlds):
         return None
     rules = fastsim.rules_vector(view.rules, view.kind)

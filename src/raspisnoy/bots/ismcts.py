@@ -37,6 +37,7 @@ import math
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -44,6 +45,14 @@ import numpy.typing as npt
 from raspisnoy.bots import fastsim as fs
 from raspisnoy.bots import solver
 from raspisnoy.bots.fastsim import Int64s, compiled, inlined
+from raspisnoy.bots.inference import (
+    BASIS,
+    FEATURES,
+    BidModel,
+    bid_contexts,
+    bid_log_likelihood,
+    hand_features,
+)
 from raspisnoy.bots.knowledge import Knowledge, bits
 from raspisnoy.bots.solver import Table as SolverTable
 from raspisnoy.core import RoundKind, View
@@ -456,9 +465,18 @@ def _one_discard_per_joker(actions: Int64s, count: int) -> int:
     return kept
 
 
-def world_pool(view: View, knowledge: Knowledge, count: int, rng: random.Random) -> Int64s:
+def world_pool(
+    view: View,
+    knowledge: Knowledge,
+    count: int,
+    rng: random.Random,
+    model: BidModel | None = None,
+) -> Int64s:
     """``count`` world states for the search (fewer, possibly none, when the deductions
-    leave no consistent deal; that should not happen)."""
+    leave no consistent deal; that should not happen), kept in proportion to the
+    likelihood of the others' bids: under ``model`` (learned inference,
+    ``raspisnoy.bots.inference``), or without one the Gaussian of point 1 of the module
+    docstring."""
     if view.trump_hidden:
         return _hidden_trump_pool(view, knowledge, count, rng)
     players = view.players
@@ -473,10 +491,28 @@ def world_pool(view: View, knowledge: Knowledge, count: int, rng: random.Random)
         for position, play in enumerate(trick.plays):
             played[(trick.leader + position) % players] |= play.card.bit
     bids = np.full(players, -1, dtype=np.int64)
-    if view.bids is not None and view.kind is not RoundKind.BLIND:
+    contexts = np.zeros((players, len(FEATURES)), dtype=np.float64)
+    forbidden = np.full(players, -1, dtype=np.int64)
+    if model is not None:
+        for seat, context in enumerate(bid_contexts(view)):
+            bid = None if view.bids is None else view.bids[seat]
+            if context is not None and bid is not None and seat != view.seat:
+                bids[seat], contexts[seat], forbidden[seat] = (
+                    bid,
+                    context.vector(),
+                    context.forbidden,
+                )
+    elif view.bids is not None and view.kind is not RoundKind.BLIND:
         for seat, bid in enumerate(view.bids):
             if bid is not None and seat != view.seat:
                 bids[seat] = bid
+    likelihood = _Likelihood(
+        BID_SIGMA,
+        model is not None,
+        _NO_MODEL if model is None else model.weights,
+        contexts,
+        forbidden,
+    )
     worlds = np.empty((count, fs.STATE_SIZE), dtype=np.int64)
     filled = _fill_worlds(
         base,
@@ -487,7 +523,7 @@ def world_pool(view: View, knowledge: Knowledge, count: int, rng: random.Random)
         undealt,
         played,
         bids,
-        BID_SIGMA,
+        likelihood,
         _generator(rng),
         worlds,
     )
@@ -609,6 +645,40 @@ def _deal_freely(
     return True
 
 
+class _Likelihood(NamedTuple):
+    """How ``_fill_worlds`` scores a seat's bid given its hand: by the Gaussian of width
+    ``sigma`` around the hand's quick trick count, or when ``learned`` by the bid model's
+    ``weights``, each seat's features of the context in ``contexts`` and the bid the
+    dealer's constraint forbade it in ``forbidden`` (``raspisnoy.bots.inference``)."""
+
+    sigma: float
+    learned: bool
+    weights: Floats
+    contexts: Floats
+    forbidden: Int64s
+
+
+#: The weights passed when no model is used (the compiled code needs an array).
+_NO_MODEL = np.zeros((len(BASIS), len(FEATURES)), dtype=np.float64)
+
+
+@inlined
+def _misfit(
+    likelihood: _Likelihood, hand: int, seat: int, bids: Int64s, base: Int64s, x: Floats
+) -> float:
+    """How badly ``hand`` explains ``seat``'s bid: the squared distance from the hand's
+    quick trick count, or the model's negative log-likelihood (``x``: room for the
+    features)."""
+    trump = base[fs.S_TRUMP]
+    if not likelihood.learned:
+        return float((bids[seat] - fs.hand_value(hand, trump)) ** 2)
+    x[:] = likelihood.contexts[seat]
+    hand_features(hand, trump, x)
+    return -bid_log_likelihood(
+        likelihood.weights, x, bids[seat], base[fs.S_CARDS], likelihood.forbidden[seat]
+    )
+
+
 @compiled
 def _fill_worlds(
     base: Int64s,
@@ -619,19 +689,19 @@ def _fill_worlds(
     undealt: int,
     played: Int64s,
     bids: Int64s,
-    sigma: float,
+    likelihood: _Likelihood,
     gen: np.random.Generator,
     worlds: Int64s,
 ) -> int:
     """Fill ``worlds`` with states of ``base`` holding dealt hands, drawn from
-    ``OVERSAMPLE`` times as many deals in proportion to how well each explains the
+    ``OVERSAMPLE`` times as many deals in proportion to the ``likelihood`` of the
     ``bids`` (-1: nothing to explain); returns how many were filled (0: no deal fits)."""
     players = known.shape[0]
     wanted = worlds.shape[0]
     drawn = wanted * OVERSAMPLE
     hands = np.empty((drawn, players), dtype=np.int64)
     misfit = np.zeros(drawn, dtype=np.float64)
-    trump = base[fs.S_TRUMP]
+    features = np.empty(likelihood.contexts.shape[1], dtype=np.float64)
     order, ends = _by_constraint(allowed, cards)
     free = _free(allowed, room, cards)
     got = 0
@@ -648,12 +718,14 @@ def _fill_worlds(
             continue
         for seat in range(players):
             if bids[seat] >= 0:
-                value = fs.hand_value(hands[got, seat] | played[seat], trump)
-                misfit[got] += (bids[seat] - value) ** 2
+                hand = hands[got, seat] | played[seat]
+                misfit[got] += _misfit(likelihood, hand, seat, bids, base, features)
         got += 1
     if got == 0:
         return 0
-    weights = np.exp((misfit[:got].min() - misfit[:got]) / (2 * sigma**2))
+    # The Gaussian's misfit is the squared distance, the model's the negative log-likelihood.
+    spread = 1.0 if likelihood.learned else 2 * likelihood.sigma**2
+    weights = np.exp((misfit[:got].min() - misfit[:got]) / spread)
     cumulative = np.cumsum(weights)
     # Systematic resampling: ``wanted`` evenly spaced points on the cumulative weights.
     step = cumulative[-1] / wanted
