@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,15 +59,29 @@ class Profiler:
     running: list[tuple[Path, subprocess.Popen[bytes]]] = field(default_factory=list)
 
     @staticmethod
-    def available() -> bool:
-        return shutil.which("py-spy") is not None
+    def command() -> str | None:
+        """py-spy beside this Python (the venv's, not on ``PATH`` unless activated), or on
+        ``PATH``."""
+        beside = Path(sys.executable).with_name("py-spy")
+        return str(beside) if beside.exists() else shutil.which("py-spy")
+
+    @classmethod
+    def available(cls) -> bool:
+        return cls.command() is not None
 
     def start(self, pids: list[int], seconds: float, label: str) -> None:
         """Sample each of ``pids`` for ``seconds`` from now (not waiting for it)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         for pid in pids:
             output = self.folder / f"{label}-{pid}.txt"
-            command = ["py-spy", "record", "--pid", str(pid), "--duration", str(int(seconds))]
+            command = [
+                str(self.command()),
+                "record",
+                "--pid",
+                str(pid),
+                "--duration",
+                str(int(seconds)),
+            ]
             command += ["--rate", "100", "--nonblocking", "--gil", "--format", "raw"]
             command += ["--output", str(output)]
             process = subprocess.Popen(

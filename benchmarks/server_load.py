@@ -257,12 +257,20 @@ def cluster_meter(pids: list[int], database_url: str, redis_url: str) -> CpuMete
 
 
 def load_served(
-    args: argparse.Namespace, base: str, server: subprocess.Popen[bytes]
+    args: argparse.Namespace,
+    base: str,
+    server: subprocess.Popen[bytes],
+    profiler: Profiler | None = None,
 ) -> dict[str, Any]:
-    """``load`` of a ``served`` server with the command line's tables, window and pace."""
+    """``load`` of a ``served`` server with the command line's tables, window and pace;
+    with ``profiler``, py-spy samples the server during the window."""
     think = args.think_ms / 1000
     meter = process_meter(server.pid)
-    return asyncio.run(load(base, args.tables, args.seconds, args.warmup, think, meter))
+    on_window = None
+    if profiler is not None:
+        on_window = partial(profiler.start, [server.pid], label="one-process")
+    tables, seconds, warmup = args.tables, args.seconds, args.warmup
+    return asyncio.run(load(base, tables, seconds, warmup, think, meter, on_window))
 
 
 @dataclass
@@ -485,8 +493,8 @@ def main() -> None:
         "--profile",
         type=Path,
         default=None,
-        help="with --cluster: sample the workers with py-spy during the window, into this "
-        "folder, and show where their CPU goes",
+        help="sample the server (with --cluster: the workers and the clients) with py-spy "
+        "during the window, into this folder, and show where their CPU goes",
     )
     parser.add_argument(
         "--baseline",
@@ -515,7 +523,11 @@ def main() -> None:
     if args.baseline is not None:
         compare_trees(args, title)
         return
-    print_figures(title, one_process(args), args.json, digits=1)
+    result = one_process(args)
+    areas = result.pop("cpu_areas", None)
+    print_figures(title, result, args.json, digits=1)
+    if areas is not None:
+        print_areas("the server's", {1: areas})
 
 
 def one_process(args: argparse.Namespace, source: Path | None = None) -> dict[str, Any]:
@@ -531,8 +543,11 @@ def one_process(args: argparse.Namespace, source: Path | None = None) -> dict[st
             raise SystemExit("--baseline runs on fresh SQLite databases only")
         internals = Path(folder) / "internals.json"
         served_with = served(url, environment, internals=internals, gc_threshold=args.gc_threshold)
+        profiler = Profiler(args.profile) if args.profile is not None else None
         with served_with as (base, server):
-            result = load_served(args, base, server)
+            result = load_served(args, base, server, profiler)
+        if profiler is not None:
+            result["cpu_areas"] = profiler.finish()
         # The server's own view of the window: loop lag, GC pauses, commits (ms).
         window = result.pop("window")
         result.update({f"server_{k}": v for k, v in summary(internals, *window).items()})

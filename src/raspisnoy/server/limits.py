@@ -1,7 +1,11 @@
 """Limits on abuse: how often one address or one user may call the server, and how many
 sockets one user or table may hold. Rates are counted by the ``limits`` library over a
-moving window, in memory by default (``RASPISNOY_RATE_LIMIT_STORAGE`` may name a Redis
-that several workers share). The socket counts are this process's with one worker
+sliding window (two counters a key: the current window's and the previous one's, weighted
+by how much of it still overlaps), in memory by default (``RASPISNOY_RATE_LIMIT_STORAGE``
+may name a Redis that several workers share). Not its moving window: that keeps one
+entry per hit, and in memory the library's expiry thread copies every key's entries a
+hundred times a second, holding the interpreter's lock (issue 32: 15% of the server's
+samples at 1,000 tables). The socket counts are this process's with one worker
 (``SocketCounts``) and shared by every worker through Redis with several
 (``RedisSocketCounts``), so a user's sockets count wherever nginx sent them.
 
@@ -24,7 +28,7 @@ from contextlib import suppress
 import orjson
 from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter
+from limits.strategies import SlidingWindowCounterRateLimiter
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -42,7 +46,8 @@ class Limits:
     """The rate limits of one app, each a list of ``limits`` items (``"30/minute;300/day"``)."""
 
     def __init__(self, settings: ServerSettings) -> None:
-        self._limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
+        storage = storage_from_string(settings.rate_limit_storage)
+        self._limiter = SlidingWindowCounterRateLimiter(storage)
         self.requests_per_address = parse_many(settings.requests_per_address)
         self.requests_per_user = parse_many(settings.requests_per_user)
         self.sessions_per_address = parse_many(settings.sessions_per_address)
