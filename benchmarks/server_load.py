@@ -63,6 +63,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import inspect
 import json
 import os
 import random
@@ -129,11 +130,28 @@ def pin(cpus: set[int] | None) -> None:
         os.sched_setaffinity(0, cpus)
 
 
+def set_gc_thresholds(tune_gc: Callable[..., None], thresholds: tuple[int, int, int]) -> None:
+    """The served tree's ``tune_gc`` with ``thresholds`` (a lever weighed); a tree from
+    before the setting ``gc_thresholds`` (``--baseline``) tunes without them, and the
+    thresholds are set after."""
+    if "thresholds" in inspect.signature(tune_gc).parameters:
+        tune_gc(thresholds)
+    else:
+        tune_gc()
+        gc.set_threshold(*thresholds)
+
+
+def gc_thresholds(text: str) -> tuple[int, int, int]:
+    """``--gc-threshold``: three whole numbers, ``young,middle,old``."""
+    young, middle, old = (int(part) for part in text.split(","))
+    return young, middle, old
+
+
 def run_server(
     port: int,
     database_url: str,
     internals: Path | None = None,
-    gc_threshold: tuple[int, ...] | None = None,
+    gc_threshold: tuple[int, int, int] | None = None,
 ) -> None:
     """The server process: the ``serve`` app with limits for bot-speed clients; with
     ``internals``, its loop lag, GC pauses and commits are saved there when it stops;
@@ -159,9 +177,7 @@ def run_server(
     if internals is not None:
         watch.install(store)
     app = create_app(store, settings)
-    tune_gc()
-    if gc_threshold is not None:  # a lever weighed: other collection thresholds
-        gc.set_threshold(*gc_threshold)
+    set_gc_thresholds(tune_gc, gc_threshold or settings.gc_thresholds)
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS
     )
@@ -189,7 +205,7 @@ def served(
     environment: dict[str, str] | None = None,
     start_seconds: float = 60,
     internals: Path | None = None,
-    gc_threshold: tuple[int, ...] | None = None,
+    gc_threshold: tuple[int, int, int] | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """The ``--serve`` server in a subprocess on ``database_url`` (with ``environment``
     instead of this process's): its base URL and process once ``/healthz`` answers,
@@ -461,9 +477,10 @@ def main() -> None:
     parser.add_argument("--internals", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument(
         "--gc-threshold",
-        type=lambda text: tuple(int(part) for part in text.split(",")),
+        type=gc_thresholds,
         default=None,
-        help="the served process's gc.set_threshold after the server's own (e.g. 5000,5,4000)",
+        help="the server's garbage collector thresholds instead of its setting gc_thresholds "
+        "(e.g. 5000,10,500; with --cluster, the workers')",
     )
     parser.add_argument(
         "--cluster",
@@ -684,6 +701,8 @@ def compare_workers(args: argparse.Namespace) -> None:
     exit_on_sigterm()
 
     environment = {**LOAD_ENVIRONMENT, "RASPISNOY_SECRET_KEY": secrets.token_urlsafe(32)}
+    if args.gc_threshold is not None:
+        environment["RASPISNOY_GC_THRESHOLDS"] = json.dumps(args.gc_threshold)
     results = {workers: one_cluster(args, workers, environment) for workers in args.workers}
     print_comparison(args.tables, results)
     if args.json is not None:

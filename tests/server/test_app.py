@@ -5,6 +5,7 @@ the table actor does not depend on the hub."""
 from __future__ import annotations
 
 import ast
+import gc
 import re
 from pathlib import Path
 from types import ModuleType
@@ -16,6 +17,7 @@ from server_helpers import Api, Message, Server
 import raspisnoy.server.services.chat
 import raspisnoy.server.services.rematch
 import raspisnoy.server.services.tables.actor
+from raspisnoy.server.command import tune_gc
 from raspisnoy.server.config import ENV_PREFIX, ServerSettings
 from raspisnoy.server.errors import HTTP_STATUS, SOCKET_ERRORS, Refusal
 
@@ -64,6 +66,22 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     assert ServerSettings(messages_per_second=7).messages_per_second == 7  # given wins
     monkeypatch.setenv("RASPISNOY_MESSAGE_BURST", "0")
     with pytest.raises(ValueError, match="message_burst"):
+        ServerSettings()
+
+
+def test_the_collectors_thresholds_are_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RASPISNOY_GC_THRESHOLDS", "[7000, 20, 300]")
+    settings = ServerSettings()
+    assert settings.gc_thresholds == (7000, 20, 300)
+    before = gc.get_threshold()
+    try:
+        tune_gc(settings.gc_thresholds)
+        assert gc.get_threshold() == (7000, 20, 300)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+    monkeypatch.setenv("RASPISNOY_GC_THRESHOLDS", "[50, 10, 500]")  # a pass every 50 objects
+    with pytest.raises(ValueError, match="gc_thresholds"):
         ServerSettings()
 
 

@@ -64,16 +64,17 @@ def proxy_options(settings: ServerSettings) -> dict[str, Any]:
     return {"proxy_headers": bool(proxies), "forwarded_allow_ips": proxies}
 
 
-def tune_gc() -> None:
+def tune_gc(thresholds: tuple[int, int, int]) -> None:
     """Keep the garbage collector's pauses out of the game's latency.
 
     Every table holds thousands of small objects (its event log), and a full collection
     walks all of them: with a few hundred tables that pause reached hundreds of
     milliseconds. The objects made at start (modules, the app) are frozen out of
-    collection, and collections run less often; the game's objects form few cycles."""
+    collection, and collections run as ``thresholds`` (the setting ``gc_thresholds``)
+    say; the game's objects form few cycles."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
+    gc.set_threshold(*thresholds)
 
 
 def serve(
@@ -159,7 +160,7 @@ def serve(
         app = create_app(store, settings)
     except SecretKeyError as error:
         fail(str(error))
-    tune_gc()
+    tune_gc(settings.gc_thresholds)
     from raspisnoy.server.logs import log_config
 
     logs = log_config(settings.log_format)  # JSON or text (docs/operations.md)

@@ -104,6 +104,12 @@ class ServerSettings(BaseSettings):
     max_sockets_per_user: Annotated[int, Field(ge=1)] = 16
     #: Reports of finished games (``/score``, ``/record``) kept ready to answer.
     report_cache_size: Annotated[int, Field(ge=0)] = 1000
+    #: The garbage collector's thresholds (``gc.set_threshold``: young, middle, old),
+    #: set after start by ``command.tune_gc``: how often, and so how long, it pauses the
+    #: tables (docs/cluster.md).
+    gc_thresholds: tuple[
+        Annotated[int, Field(ge=100)], Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]
+    ] = (5_000, 10, 500)
 
     #: Largest request body in bytes (as nginx's ``client_max_body_size`` of 1 MiB); a
     #: larger one is refused with 413 before it is read.
