@@ -130,14 +130,17 @@ def pin(cpus: set[int] | None) -> None:
         os.sched_setaffinity(0, cpus)
 
 
-def set_gc_thresholds(tune_gc: Callable[..., None], thresholds: tuple[int, int, int]) -> None:
-    """The served tree's ``tune_gc`` with ``thresholds`` (a lever weighed); a tree from
-    before the setting ``gc_thresholds`` (``--baseline``) tunes without them, and the
-    thresholds are set after."""
+def set_gc_thresholds(
+    tune_gc: Callable[..., None], settings: Any, thresholds: tuple[int, int, int] | None
+) -> None:
+    """The served tree's ``tune_gc`` with ``thresholds`` (a lever weighed) or its setting
+    ``gc_thresholds``. A tree from before that setting (``--baseline``) tunes as it did,
+    and ``thresholds``, if given, are set after."""
     if "thresholds" in inspect.signature(tune_gc).parameters:
-        tune_gc(thresholds)
-    else:
-        tune_gc()
+        tune_gc(thresholds or settings.gc_thresholds)
+        return
+    tune_gc()
+    if thresholds is not None:
         gc.set_threshold(*thresholds)
 
 
@@ -177,7 +180,7 @@ def run_server(
     if internals is not None:
         watch.install(store)
     app = create_app(store, settings)
-    set_gc_thresholds(tune_gc, gc_threshold or settings.gc_thresholds)
+    set_gc_thresholds(tune_gc, settings, gc_threshold)
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS
     )
