@@ -13,8 +13,9 @@ one of the precomputed ``_TrickKind`` tables (trump, suit led, "highest"), and a
 legal set and a plain trick's winner are lookups in it, kept play by play. The game keeps
 values, not logs: the shuffles are the cards' bits, so a hand's mask is a sum; the deal's
 cards, the finished rounds' ``RoundResult`` and the log (``events``) are made from them
-when asked for. Only the hands are a list; the rest are ints, tuples and shared objects
-(``_Setup``, ``_Round``), so ``clone()`` copies one list and a few references.
+when asked for. Only the hands and the trick in progress (appended to, play by play) are
+lists; the rest are ints, tuples and shared objects (``_Setup``, ``_Round``), so
+``clone()`` copies two lists and a few references.
 A game built with a ``seed`` deals itself from its own ``random.Random``; one built without
 waits in ``Phase.DEAL`` for ``deal()``, which is how records are replayed. After the plan,
 a ``control_game`` may add rounds chosen in ``Phase.CHOOSE``.
@@ -394,15 +395,18 @@ class _Round:
     (``dealt``) are made when first asked for: only records, replays and reviews read them.
 
     For ``Game.apply``: ``leads``, the ``_TrickKind`` each standard card led makes (under
-    ``rotating`` trumps, the suit led's), and ``events``, this round number's shared log
-    entries (``_event_rows``)."""
+    ``rotating`` trumps, the suit led's), ``events``, this round number's shared log
+    entries (``_event_rows``), ``next_seat``, each seat's left-hand neighbour (who plays
+    after it), and ``cards``, the tricks in the round."""
 
     __slots__ = (
         "_dealt",
+        "cards",
         "dealer",
         "events",
         "leads",
         "masks",
+        "next_seat",
         "number",
         "spec",
         "trump",
@@ -413,13 +417,14 @@ class _Round:
         self,
         spec: RoundSpec,
         dealer: int,
+        players: int,
         masks: Sequence[int] = (),
         trump_card: Card | None = None,
         *,
         rotating: bool = False,
     ) -> None:
         self.spec, self.dealer, self.masks, self.trump_card = spec, dealer, masks, trump_card
-        self.number = spec.number
+        self.number, self.cards, self.next_seat = spec.number, spec.cards, _NEXT_SEATS[players]
         suit = None if trump_card is None else trump_card.suit
         self.trump = NO_TRUMP if suit is None else int(suit)
         rotating = rotating and spec.has_trump
@@ -532,6 +537,10 @@ def _event_rows(number: int) -> tuple[list[Event | None], ...]:
 #: ``Game._taken``): a round deals at most 27 cards. A seat's byte is ``_SEAT_ONE[seat]``.
 _SEAT_BITS = 8
 _SEAT_ONE = tuple(1 << _SEAT_BITS * seat for seat in range(MAX_SEATS))
+#: Each seat's left-hand neighbour at a table of n players, by n: ``_NEXT_SEATS[n][seat]``.
+_NEXT_SEATS = tuple(
+    tuple((seat + 1) % players for seat in range(players)) for players in range(MAX_SEATS + 1)
+)
 
 
 #: A bid from its byte in ``Game._bids`` (bid + 1; 0: none yet).
@@ -620,7 +629,8 @@ class Game:
     _legal: tuple[Action, ...]
     _legal_mask: int
     _phase: Phase
-    _plays: tuple[Play, ...]
+    #: The trick in progress: a list, appended to play by play, and a new one each trick.
+    _plays: list[Play]
     #: This round's deal and the game's constants: values that clones share.
     _round: _Round
     _setup: _Setup
@@ -778,7 +788,7 @@ class Game:
     @property
     def trick(self) -> Trick:
         """The trick in progress (its plays so far; no winner yet)."""
-        return Trick(self._leader, self._plays, None)
+        return Trick(self._leader, tuple(self._plays), None)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds. Full state: only for core, tests and the table actor."""
@@ -845,25 +855,25 @@ class Game:
         hands[player] -= bit  # (the card is in the hand: "-" is a specialized int op, "^" is not)
         plays, round_ = self._plays, self._round
         if plays:
-            key = self._trick.strength[index] + player  # (strengths leave the low 4 bits 0)
+            trick = self._trick
+            key = trick.strength[index] + player  # (strengths leave the low 4 bits 0)
             if key > self._best:
                 self._best = key
         elif index < _FIRST_JOKER:
             trick = self._trick = round_.leads[index]
             self._best = trick.strength[index] + player
         else:
-            self._lead(action, index, player)
-        plays += (action,)
+            trick = self._lead(action, index, player)
+        plays.append(action)
         event = round_.events[player][index]
         if event is None:
             event = round_.event(player, action, index)
-        players = self.players
-        if len(plays) == players:
-            self._finish_trick(plays)
+        player = round_.next_seat[player]
+        if player == self._leader:  # the trick is complete
+            self._finish_trick(plays, round_)
             return event
-        self._plays = plays
-        player = self._to_act = player + 1 if player + 1 < players else 0
-        hand, trick = hands[player], self._trick
+        self._to_act = player
+        hand = hands[player]
         if trick.plain and hand < _JOKER_BITS:  # (no joker in hand: a comparison, no new int)
             suited = hand & trick.suit_mask
             if suited:
@@ -878,10 +888,10 @@ class Game:
         self._play_choices()
         return event
 
-    def _lead(self, play: Play, index: int, player: int) -> None:
+    def _lead(self, play: Play, index: int, player: int) -> _TrickKind:
         """Start a trick with the joker ``play`` (a standard card's trick is a lookup in
         ``_Round.leads``): what it is judged by (the suit to follow, "highest", the trump;
-        see ``_TrickKind``) and its first strength."""
+        see ``_TrickKind``), returned, and its first strength."""
         suit = play.suit
         if suit is None:
             follow, highest = SUIT_OF[index], False
@@ -892,6 +902,7 @@ class Game:
             trump = rotated_trump(follow, self._round.spec.has_trump)
         trick = self._trick = _TRICK_KINDS[trump + 1][follow + 1][highest]
         self._best = trick.strength[index] + player
+        return trick
 
     def _apply_other(self, action: Action, seat: int | None) -> Event:
         """``apply`` for a control-round choice, and for a play or bid that is refused,
@@ -1040,7 +1051,9 @@ class Game:
         masks = [mask_of(hand) for hand in hands]
         round_ = self._round
         rotating = self._setup.rotating_trumps
-        dealt = _Round(round_.spec, round_.dealer, tuple(masks), trump_card, rotating=rotating)
+        dealt = _Round(
+            round_.spec, round_.dealer, self.players, tuple(masks), trump_card, rotating=rotating
+        )
         self._apply_deal(dealt, masks)
         return self._deal_event()
 
@@ -1048,13 +1061,14 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy: same seed, own hands, bids, tricks and log. Everything but
-        the hands is a value the copy shares (see the slots), so this copies one list."""
+        the hands and the trick in progress is a value the copy shares (see the slots), so
+        this copies two lists."""
         other = _new_game(Game)
         other._setup, other.players, other.plan = self._setup, self.players, self.plan
         other._round, other._phase = self._round, self._phase
         other._to_act, other._legal, other._legal_mask = self._to_act, self._legal, self._legal_mask
         other._hands, other._bids, other._taken = self._hands[:], self._bids, self._taken
-        other._tricks, other._plays, other._leader = self._tricks, self._plays, self._leader
+        other._tricks, other._plays, other._leader = self._tricks, self._plays[:], self._leader
         other._trick, other._best, other._controls = self._trick, self._best, self._controls
         other._history, other._totals = self._history, self._totals
         other._zero_streaks, other.is_over = self._zero_streaks, self.is_over
@@ -1122,11 +1136,11 @@ class Game:
         index = len(self._history)
         spec = self.plan[index]
         self._bids = self._taken = self._best = 0
-        self._tricks = self._plays = ()
+        self._tricks, self._plays = (), []
         self._leader = self._to_act = (dealer + 1) % players
         shuffles = self._setup.shuffles
         if not shuffles:
-            self._round = _Round(spec, dealer)
+            self._round = _Round(spec, dealer, players)
             self._phase = _PHASE_DEAL
             self._hands = [0] * players
             self._trick = _TRICK_KINDS[0][0][0]
@@ -1157,7 +1171,8 @@ class Game:
         elif source == "dealer":  # the dealer's last card, shown
             trump_card = ALL_CARDS[order[dealt - 1].bit_length() - 1]
         rotating = self._setup.rotating_trumps
-        self._apply_deal(_Round(spec, dealer, tuple(masks), trump_card, rotating=rotating), masks)
+        round_ = _Round(spec, dealer, players, tuple(masks), trump_card, rotating=rotating)
+        self._apply_deal(round_, masks)
 
     def _trump_source(self, spec: RoundSpec) -> str:
         """Where the trump card of a round ``spec`` comes from: "undealt" (the top of the
@@ -1307,21 +1322,21 @@ class Game:
             self._zero_streaks[self._to_act],
         )
 
-    def _finish_trick(self, plays: tuple[Play, ...]) -> None:
+    def _finish_trick(self, plays: list[Play], round_: _Round) -> None:
         """Score the trick ``plays`` completes: its winner from the strengths kept play by
         play, or from ``winner_of`` when a joker is in it (its mode and the options decide)."""
-        leader, best = self._leader, self._best
+        leader, best, played = self._leader, self._best, tuple(plays)
         if best < _JOKER_TRICK:
             winner = best & 0xF
         else:
-            winner = winner_of(plays, leader, self._trick.trump, self._setup.rules)
+            winner = winner_of(played, leader, self._trick.trump, self._setup.rules)
         tricks = self._tricks
-        tricks += (_new_tuple(Trick, (leader, plays, winner)),)  # (a tuple: clones share it)
+        tricks += (_new_tuple(Trick, (leader, played, winner)),)  # (a tuple: clones share it)
         self._tricks = tricks
         self._taken += _SEAT_ONE[winner]
-        self._plays = ()
+        self._plays = []
         self._leader = self._to_act = winner
-        if len(tricks) == self._round.spec.cards:
+        if len(tricks) == round_.cards:
             self._finish_round()
         else:  # the winner leads: any card of their hand
             hand = self._legal_mask = self._hands[winner]
