@@ -214,6 +214,10 @@ def _strength_table(trump: int, follow: int) -> tuple[int, ...]:
 
 
 _SLICE = 0x1FFF
+#: Spades and clubs, the low half of a mask (``_plays_of``); in the high half (``mask >>
+#: 26``: diamonds, hearts, jokers) the first joker's bit.
+_LOW_HALF = (1 << 26) - 1
+_HIGH_JOKERS = 1 << 26
 
 
 #: The plain plays of one suit's cards, by suit, indexed by the suit's 13-bit slice of a
@@ -302,17 +306,20 @@ def _fill_suit_plays(mask: int) -> None:
 def _plays_of(mask: int, joker_plays: tuple[tuple[Play, ...], ...]) -> tuple[Play, ...]:
     """Every play of the cards in ``mask``, in card order: one per standard card, and
     ``joker_plays[mask >> 52]`` for the jokers (their legal modes where they are played).
-    Unrolled over the four suits: this runs for every lead."""
-    spades = _SPADE_PLAYS[mask & _SLICE]
-    clubs = _CLUB_PLAYS[mask >> 13 & _SLICE]
-    diamonds = _DIAMOND_PLAYS[mask >> 26 & _SLICE]
-    hearts = _HEART_PLAYS[mask >> 39 & _SLICE]
+    Unrolled over the four suits: this runs for every lead. The mask (55 bits: two of
+    Python's 30-bit digits) is split once into halves of one digit each, so that the
+    suits' slices are cut by the interpreter's fast path for small ints."""
+    low, high = mask & _LOW_HALF, mask >> 26
+    spades = _SPADE_PLAYS[low & _SLICE]
+    clubs = _CLUB_PLAYS[low >> 13]
+    diamonds = _DIAMOND_PLAYS[high & _SLICE]
+    hearts = _HEART_PLAYS[high >> 13 & _SLICE]
     if spades is None or clubs is None or diamonds is None or hearts is None:
         _fill_suit_plays(mask)
         return _plays_of(mask, joker_plays)
     plays = spades + clubs + diamonds + hearts
-    if mask & _JOKER_MASK:
-        plays += joker_plays[mask >> 52]
+    if high >= _HIGH_JOKERS:
+        plays += joker_plays[high >> 26]
     return plays
 
 
