@@ -834,8 +834,10 @@ class Game:
     def apply(self, action: Action, seat: int | None = None) -> Event:
         """Apply a bid, a play or a control-round choice; with ``seat``, also check that it
         is that seat's turn. A legal play, the common case, is applied here, all inline,
-        and so are the next player's choices in a plain trick (their cards of the suit,
-        or when void and free, their hand); a legal bid goes to
+        and so are the end of a trick (its winner from the strengths kept play by play,
+        or from ``winner_of`` when a joker is in it) and the next player's choices in a
+        plain trick (their cards of the suit, or when void and free, their hand); a legal
+        bid goes to
         ``_bid_now``; anything else the long way (``_apply_other``), which says why it is
         refused."""
         if type(action) is not Play:
@@ -876,8 +878,23 @@ class Game:
         if event is None:
             event = round_.event(player, action, index)
         player = round_.next_seat[player]
-        if player == self._leader:  # the trick is complete
-            self._finish_trick(plays, round_)
+        if player == self._leader:  # the trick is complete: score it
+            best, played = self._best, tuple(plays)
+            if best < _JOKER_TRICK:
+                winner = best & 0xF
+            else:  # a joker's mode and the options decide
+                winner = winner_of(played, player, trick.trump, self._setup.rules)
+            tricks = self._tricks
+            tricks += (_new_tuple(Trick, (player, played, winner)),)  # (a tuple: clones share it)
+            self._tricks = tricks
+            self._taken += _SEAT_ONE[winner]
+            self._plays = []
+            self._leader = self._to_act = winner
+            if len(tricks) == round_.cards:
+                self._finish_round()
+            else:  # the winner leads: any card of their hand
+                hand = self._legal_mask = hands[winner]
+                self._legal = _plays_of(hand, self._setup.lead_jokers)
             return event
         self._to_act = player
         hand = hands[player]
@@ -1328,26 +1345,6 @@ class Game:
             None if forbidden < 0 else forbidden,
             self._zero_streaks[self._to_act],
         )
-
-    def _finish_trick(self, plays: list[Play], round_: _Round) -> None:
-        """Score the trick ``plays`` completes: its winner from the strengths kept play by
-        play, or from ``winner_of`` when a joker is in it (its mode and the options decide)."""
-        leader, best, played = self._leader, self._best, tuple(plays)
-        if best < _JOKER_TRICK:
-            winner = best & 0xF
-        else:
-            winner = winner_of(played, leader, self._trick.trump, self._setup.rules)
-        tricks = self._tricks
-        tricks += (_new_tuple(Trick, (leader, played, winner)),)  # (a tuple: clones share it)
-        self._tricks = tricks
-        self._taken += _SEAT_ONE[winner]
-        self._plays = []
-        self._leader = self._to_act = winner
-        if len(tricks) == round_.cards:
-            self._finish_round()
-        else:  # the winner leads: any card of their hand
-            hand = self._legal_mask = self._hands[winner]
-            self._legal = _plays_of(hand, self._setup.lead_jokers)
 
     def _finish_round(self) -> None:
         """Score the round from the points table, then start the next one, or let the
