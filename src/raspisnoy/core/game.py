@@ -310,14 +310,16 @@ def _plays_of(mask: int, joker_plays: tuple[tuple[Play, ...], ...]) -> tuple[Pla
     Python's 30-bit digits) is split once into halves of one digit each, so that the
     suits' slices are cut by the interpreter's fast path for small ints."""
     low, high = mask & _LOW_HALF, mask >> 26
-    spades = _SPADE_PLAYS[low & _SLICE]
-    clubs = _CLUB_PLAYS[low >> 13]
-    diamonds = _DIAMOND_PLAYS[high & _SLICE]
-    hearts = _HEART_PLAYS[high >> 13 & _SLICE]
-    if spades is None or clubs is None or diamonds is None or hearts is None:
+    try:
+        plays = (  # (a None slice raises TypeError, caught below)
+            _SPADE_PLAYS[low & _SLICE]  # type: ignore[operator]
+            + _CLUB_PLAYS[low >> 13]
+            + _DIAMOND_PLAYS[high & _SLICE]
+            + _HEART_PLAYS[high >> 13 & _SLICE]
+        )
+    except TypeError:  # a slice not seen yet (None): fill it in
         _fill_suit_plays(mask)
         return _plays_of(mask, joker_plays)
-    plays = spades + clubs + diamonds + hearts
     if high >= _HIGH_JOKERS:
         plays += joker_plays[high >> 26]
     return plays
@@ -431,12 +433,12 @@ class _Round:
         rotating: bool = False,
     ) -> None:
         self.spec, self.dealer, self.masks, self.trump_card = spec, dealer, masks, trump_card
-        self.number, self.cards, self.next_seat = spec.number, spec.cards, _NEXT_SEATS[players]
-        suit = None if trump_card is None else trump_card.suit
-        self.trump = NO_TRUMP if suit is None else int(suit)
+        number = self.number = spec.number
+        self.cards, self.next_seat = spec.cards, _NEXT_SEATS[players]
+        # (a joker turned up sets no trump: its suit is -1, NO_TRUMP)
+        trump = self.trump = NO_TRUMP if trump_card is None else SUIT_OF[trump_card.index]
         rotating = rotating and spec.has_trump
-        self.leads = _ROTATING_LEADS if rotating else _FIXED_LEADS[self.trump + 1]
-        number = spec.number
+        self.leads = _ROTATING_LEADS if rotating else _FIXED_LEADS[trump + 1]
         self.events = _EVENT_ROWS[number] if number < len(_EVENT_ROWS) else _event_rows(number)
         self._dealt: tuple[tuple[Card, ...], ...] | None = None
 
