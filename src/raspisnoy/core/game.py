@@ -838,20 +838,31 @@ class Game:
         is that seat's turn. A legal play, the common case, is applied here, all inline,
         and so are the end of a trick (its winner from the strengths kept play by play,
         or from ``winner_of`` when a joker is in it) and the next player's choices in a
-        plain trick (their cards of the suit, or when void and free, their hand); a legal
-        bid goes to
-        ``_bid_now``; anything else the long way (``_apply_other``), which says why it is
-        refused."""
+        plain trick (their cards of the suit, or when void and free, their hand). So is a
+        legal bid, and the next bidder's choices when neither bidding rule is in their way
+        (``_bid_options``). Anything else goes the long way (``_apply_other``), which says
+        why it is refused."""
         if type(action) is not Play:
             if type(action) is Bid:
-                amount = action.amount
+                amount, bidder = action.amount, self._to_act
                 if (
                     type(amount) is int
                     and amount >= 0
                     and self._legal_mask >> _BID_BIT + amount & 1
-                    and (seat is None or seat == self._to_act)
+                    and (seat is None or seat == bidder)
                 ):
-                    return self._bid_now(amount)
+                    round_ = self._round
+                    self._bids += (amount + 1) * _SEAT_ONE[bidder]
+                    event = round_.events[bidder][_BID_EVENT + amount]
+                    if event is None:
+                        event = round_.event(bidder, _BIDS[amount], _BID_EVENT + amount)
+                    self._to_act = round_.next_seat[bidder]
+                    if bidder == round_.dealer:  # the dealer bids last
+                        self._phase = _PHASE_PLAY
+                        self._play_choices()
+                    else:
+                        self._bid_options()
+                    return event
             return self._apply_other(action, seat)
         card = action.card
         bit, index = card.bit, card.index
@@ -999,22 +1010,7 @@ class Game:
     def bid(self, amount: int, seat: int | None = None) -> Event:
         """Bid ``amount`` tricks for the player to act."""
         self.verify_bid(amount, seat)
-        return self._bid_now(amount)
-
-    def _bid_now(self, amount: int) -> Event:
-        """Bid ``amount``, known legal, for the player to act."""
-        bidder, round_ = self._to_act, self._round
-        self._bids += (amount + 1) * _SEAT_ONE[bidder]
-        event = round_.events[bidder][_BID_EVENT + amount]
-        if event is None:
-            event = round_.event(bidder, _BIDS[amount], _BID_EVENT + amount)
-        self._to_act = bidder + 1 if bidder + 1 < self.players else 0
-        if bidder == round_.dealer:  # the dealer bids last
-            self._phase = _PHASE_PLAY
-            self._play_choices()
-        else:
-            self._bid_options()
-        return event
+        return self.apply(_BIDS[amount], seat)
 
     def verify_play(self, play: Play, seat: int | None = None) -> None:
         """Raise ``IllegalActionError`` unless the player to act (``seat``) may make ``play``."""
