@@ -89,12 +89,17 @@ def _player(which: str, rng: random.Random) -> Callable[[], None]:
 
 def _count(which: str, playouts: int, source: Path | None) -> int:
     """Instructions of a child process playing ``playouts`` playouts of ``which``."""
+    return count_instructions([__file__, "--child", which, "--playouts", str(playouts)], source)
+
+
+def count_instructions(arguments: list[str], source: Path | None = None) -> int:
+    """Instructions valgrind counts in ``python ARGUMENTS`` (hash seeds fixed), with
+    ``PYTHONPATH=source`` when given (another tree's engine)."""
     environment = {**os.environ, "PYTHONHASHSEED": "0"}
     if source is not None:
         environment["PYTHONPATH"] = str(source)
     command = ["valgrind", "--tool=cachegrind", "--cache-sim=no"]
-    command += ["--cachegrind-out-file=/dev/null", sys.executable, __file__]
-    command += ["--child", which, "--playouts", str(playouts)]
+    command += ["--cachegrind-out-file=/dev/null", sys.executable, *arguments]
     output = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
     found = re.search(r"I\s+refs:\s+([\d,]+)", output.stderr)
     if found is None:
