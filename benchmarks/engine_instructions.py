@@ -17,12 +17,14 @@ count repeats to within a few thousand instructions.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 # Run as a script, this file's folder is on sys.path: its neighbours are importable.
@@ -31,8 +33,9 @@ from engine import ROUNDS_PER_GAME, _playout
 from raspisnoy.core import Game, resolve_rules
 
 #: Playouts played before counting in every child, so that caches filled on first use
-#: (interned plays, points tables) are filled in both the counted run and the empty one.
-WARM_UP = 2
+#: (interned plays, log entries, points tables) are filled in both the counted run and the
+#: empty one.
+WARM_UP = 30
 
 
 class _StandIn:
@@ -54,29 +57,49 @@ class _StandIn:
 
 
 def _play(which: str, playouts: int) -> None:
-    """Play ``WARM_UP + playouts`` playouts of ``which`` (ours, openspiel, loop)."""
+    """Play ``WARM_UP`` playouts of ``which`` (ours, openspiel, loop), freeze what the
+    process holds so far (``gc.freeze``), then play ``playouts`` more."""
     rng = random.Random(0)
+    play_one = _player(which, rng)
+    for _ in range(WARM_UP):
+        play_one()
+    # The imports' objects out of the collector's way: a full collection over them would
+    # fall in some counts and not others (several M instructions), whatever the engine did.
+    gc.collect()
+    gc.freeze()
+    for _ in range(playouts):
+        play_one()
+
+
+def _player(which: str, rng: random.Random) -> Callable[[], None]:
+    """A call that plays one playout of ``which`` (ours, openspiel, loop) with ``rng``."""
     if which == "openspiel":
         game = openspiel_peer.load_oh_hell()
-        for _ in range((WARM_UP + playouts) * ROUNDS_PER_GAME):
-            openspiel_peer._random_playout(game.new_initial_state(), rng)
-        return
+
+        def openspiel() -> None:
+            for _ in range(ROUNDS_PER_GAME):
+                openspiel_peer._random_playout(game.new_initial_state(), rng)
+
+        return openspiel
+    if which == "loop":
+        return lambda: _playout(_StandIn(), rng)  # type: ignore[arg-type]
     rules = resolve_rules(custom_plan=("8",) * ROUNDS_PER_GAME)
-    for _ in range(WARM_UP + playouts):
-        if which == "loop":
-            _playout(_StandIn(), rng)  # type: ignore[arg-type]
-        else:
-            _playout(Game(rules, 4, seed=rng.getrandbits(32)), rng)
+    return lambda: _playout(Game(rules, 4, seed=rng.getrandbits(32)), rng)
 
 
 def _count(which: str, playouts: int, source: Path | None) -> int:
     """Instructions of a child process playing ``playouts`` playouts of ``which``."""
+    return count_instructions([__file__, "--child", which, "--playouts", str(playouts)], source)
+
+
+def count_instructions(arguments: list[str], source: Path | None = None) -> int:
+    """Instructions valgrind counts in ``python ARGUMENTS`` (hash seeds fixed), with
+    ``PYTHONPATH=source`` when given (another tree's engine)."""
     environment = {**os.environ, "PYTHONHASHSEED": "0"}
     if source is not None:
         environment["PYTHONPATH"] = str(source)
     command = ["valgrind", "--tool=cachegrind", "--cache-sim=no"]
-    command += ["--cachegrind-out-file=/dev/null", sys.executable, __file__]
-    command += ["--child", which, "--playouts", str(playouts)]
+    command += ["--cachegrind-out-file=/dev/null", sys.executable, *arguments]
     output = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
     found = re.search(r"I\s+refs:\s+([\d,]+)", output.stderr)
     if found is None:

@@ -10,13 +10,18 @@ random ``raspisnoy.com`` games (four players): ``clone()``, ``view()`` and ``eve
 
 ``--baseline OTHER/src`` measures another tree's engine too (in a subprocess,
 ``PYTHONPATH=OTHER/src``), the two in turn ``--runs`` times, and prints the least of each.
+``--instructions`` counts each step's instructions with valgrind instead (as
+``engine_instructions.py`` does playouts): a count repeats whatever the load, where the
+CPU time of a step of half a microsecond swings by half.
 
     .venv/bin/python benchmarks/engine_steps.py [--baseline /tmp/base/src] [--runs 3]
+    .venv/bin/python benchmarks/engine_steps.py --instructions [--baseline /tmp/base/src]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -27,6 +32,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+# Run as a script, this file's folder is on sys.path: its neighbours are importable.
+from engine_instructions import count_instructions
 from raspisnoy.core import Action, Bid, Game, resolve_rules
 
 STEPS = ("bid", "dealer's bid", "lead", "follow", "trick's end", "round's end")
@@ -55,8 +62,8 @@ def _least(call: Callable[[], object], repeats: int) -> float:
     return least
 
 
-def step_costs(states: int, repeats: int) -> dict[str, float]:
-    """µs of each of ``STEPS``, over random states of 4 players × 8 cards."""
+def _cases(states: int) -> dict[str, list[tuple[Game, Action]]]:
+    """Random states of 4 players × 8 cards and the action drawn for each, by ``STEPS``."""
     rules, rng = resolve_rules(custom_plan=("8", "8")), random.Random(3)
     cases: dict[str, list[tuple[Game, Action]]] = {step: [] for step in STEPS}
     for seed in range(states):
@@ -65,8 +72,13 @@ def step_costs(states: int, repeats: int) -> dict[str, float]:
             game.apply(rng.choice(game.legal_actions()))
         action = rng.choice(game.legal_actions())
         cases[_step_of(game, action)].append((game, action))
+    return cases
+
+
+def step_costs(states: int, repeats: int) -> dict[str, float]:
+    """µs of each of ``STEPS``, over random states of 4 players × 8 cards."""
     costs = {}
-    for step, items in cases.items():
+    for step, items in _cases(states).items():
         both = _least(partial(_clone_and_apply, items), repeats)
         clones = _least(partial(_clone, items), repeats)
         costs[step] = (both - clones) / max(len(items), 1) * 1e6
@@ -107,8 +119,40 @@ def late_costs(games: int, repeats: int) -> dict[str, float]:
     }
 
 
+STATES = 600  # random states, sorted by step
+#: Passes over a step's states that an instruction count measures (``--instructions``).
+COUNTED_PASSES = 5
+
+
 def measure() -> dict[str, float]:
-    return {**step_costs(600, 60), **late_costs(50, 30)}
+    return {**step_costs(STATES, 60), **late_costs(50, 30)}
+
+
+def _count_child(step: str, with_apply: bool) -> None:
+    """A child that ``step_instructions`` counts: the states, one pass of
+    ``clone().apply(action)`` over the step's (caches filled on first use are filled in
+    both children), then ``COUNTED_PASSES`` passes of the same or of ``clone()`` alone."""
+    items = _cases(STATES)[step]
+    _clone_and_apply(items)
+    gc.collect()
+    gc.freeze()
+    counted = _clone_and_apply if with_apply else _clone
+    for _ in range(COUNTED_PASSES):
+        counted(items)
+
+
+def step_instructions(source: Path) -> dict[str, float]:
+    """Instructions (valgrind) of each of ``STEPS`` with the engine of ``source``: a child
+    applying the step's actions less one only cloning, per action (the call of ``apply``
+    included). Load-independent, where ``step_costs`` swings with the machine's load."""
+    counts = {}
+    for step in STEPS:
+        runs = [
+            count_instructions([__file__, "--count-child", step, mode], source)
+            for mode in ("apply", "clone")
+        ]
+        counts[step] = (runs[0] - runs[1]) / COUNTED_PASSES / len(_cases(STATES)[step])
+    return counts
 
 
 def _in_tree(source: Path) -> dict[str, float]:
@@ -124,14 +168,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=Path, default=None)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count each step's instructions with valgrind instead of timing it",
+    )
     parser.add_argument("--json-out", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--count-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.json_out:
         print(json.dumps(measure()))
         return
+    if args.count_child:
+        step, mode = args.count_child
+        _count_child(step, mode == "apply")
+        return
     trees: dict[str, Path] = {"this tree": Path(__file__).resolve().parents[1] / "src"}
     if args.baseline is not None:
         trees = {"baseline": args.baseline, **trees}
+    if args.instructions:
+        _print_instructions({name: step_instructions(source) for name, source in trees.items()})
+        return
     least: dict[str, dict[str, float]] = {name: {} for name in trees}
     for _ in range(args.runs):
         for name, source in trees.items():
@@ -141,6 +198,13 @@ def main() -> None:
     print(f"{'':<20}" + "".join(f"{name:>12}" for name in trees))
     for key in least["this tree"]:
         print(f"{key:<20}" + "".join(f"{least[name][key]:>12.2f}" for name in trees))
+
+
+def _print_instructions(counts: dict[str, dict[str, float]]) -> None:
+    print("thousand instructions per step (valgrind; the call of apply included)")
+    print(f"{'':<20}" + "".join(f"{name:>12}" for name in counts))
+    for step in STEPS:
+        print(f"{step:<20}" + "".join(f"{counts[name][step] / 1e3:>12.2f}" for name in counts))
 
 
 if __name__ == "__main__":

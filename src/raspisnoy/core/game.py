@@ -13,8 +13,9 @@ one of the precomputed ``_TrickKind`` tables (trump, suit led, "highest"), and a
 legal set and a plain trick's winner are lookups in it, kept play by play. The game keeps
 values, not logs: the shuffles are the cards' bits, so a hand's mask is a sum; the deal's
 cards, the finished rounds' ``RoundResult`` and the log (``events``) are made from them
-when asked for. Only the hands are a list; the rest are ints, tuples and shared objects
-(``_Setup``, ``_Round``), so ``clone()`` copies one list and a few references.
+when asked for. Only the hands and the trick in progress (appended to, play by play) are
+lists; the rest are ints, tuples and shared objects (``_Setup``, ``_Round``), so
+``clone()`` copies two lists and a few references.
 A game built with a ``seed`` deals itself from its own ``random.Random``; one built without
 waits in ``Phase.DEAL`` for ``deal()``, which is how records are replayed. After the plan,
 a ``control_game`` may add rounds chosen in ``Phase.CHOOSE``.
@@ -213,6 +214,10 @@ def _strength_table(trump: int, follow: int) -> tuple[int, ...]:
 
 
 _SLICE = 0x1FFF
+#: Spades and clubs, the low half of a mask (``_plays_of``); in the high half (``mask >>
+#: 26``: diamonds, hearts, jokers) the first joker's bit.
+_LOW_HALF = (1 << 26) - 1
+_HIGH_JOKERS = 1 << 26
 
 
 #: The plain plays of one suit's cards, by suit, indexed by the suit's 13-bit slice of a
@@ -301,17 +306,22 @@ def _fill_suit_plays(mask: int) -> None:
 def _plays_of(mask: int, joker_plays: tuple[tuple[Play, ...], ...]) -> tuple[Play, ...]:
     """Every play of the cards in ``mask``, in card order: one per standard card, and
     ``joker_plays[mask >> 52]`` for the jokers (their legal modes where they are played).
-    Unrolled over the four suits: this runs for every lead."""
-    spades = _SPADE_PLAYS[mask & _SLICE]
-    clubs = _CLUB_PLAYS[mask >> 13 & _SLICE]
-    diamonds = _DIAMOND_PLAYS[mask >> 26 & _SLICE]
-    hearts = _HEART_PLAYS[mask >> 39 & _SLICE]
-    if spades is None or clubs is None or diamonds is None or hearts is None:
+    Unrolled over the four suits: this runs for every lead. The mask (55 bits: two of
+    Python's 30-bit digits) is split once into halves of one digit each, so that the
+    suits' slices are cut by the interpreter's fast path for small ints."""
+    low, high = mask & _LOW_HALF, mask >> 26
+    try:
+        plays = (  # (a None slice raises TypeError, caught below)
+            _SPADE_PLAYS[low & _SLICE]  # type: ignore[operator]
+            + _CLUB_PLAYS[low >> 13]
+            + _DIAMOND_PLAYS[high & _SLICE]
+            + _HEART_PLAYS[high >> 13 & _SLICE]
+        )
+    except TypeError:  # a slice not seen yet (None): fill it in
         _fill_suit_plays(mask)
         return _plays_of(mask, joker_plays)
-    plays = spades + clubs + diamonds + hearts
-    if mask & _JOKER_MASK:
-        plays += joker_plays[mask >> 52]
+    if high >= _HIGH_JOKERS:
+        plays += joker_plays[high >> 26]
     return plays
 
 
@@ -394,15 +404,18 @@ class _Round:
     (``dealt``) are made when first asked for: only records, replays and reviews read them.
 
     For ``Game.apply``: ``leads``, the ``_TrickKind`` each standard card led makes (under
-    ``rotating`` trumps, the suit led's), and ``events``, this round number's shared log
-    entries (``_event_rows``)."""
+    ``rotating`` trumps, the suit led's), ``events``, this round number's shared log
+    entries (``_event_rows``), ``next_seat``, each seat's left-hand neighbour (who plays
+    after it), and ``cards``, the tricks in the round."""
 
     __slots__ = (
         "_dealt",
+        "cards",
         "dealer",
         "events",
         "leads",
         "masks",
+        "next_seat",
         "number",
         "spec",
         "trump",
@@ -413,18 +426,19 @@ class _Round:
         self,
         spec: RoundSpec,
         dealer: int,
+        players: int,
         masks: Sequence[int] = (),
         trump_card: Card | None = None,
         *,
         rotating: bool = False,
     ) -> None:
         self.spec, self.dealer, self.masks, self.trump_card = spec, dealer, masks, trump_card
-        self.number = spec.number
-        suit = None if trump_card is None else trump_card.suit
-        self.trump = NO_TRUMP if suit is None else int(suit)
+        number = self.number = spec.number
+        self.cards, self.next_seat = spec.cards, _NEXT_SEATS[players]
+        # (a joker turned up sets no trump: its suit is -1, NO_TRUMP)
+        trump = self.trump = NO_TRUMP if trump_card is None else SUIT_OF[trump_card.index]
         rotating = rotating and spec.has_trump
-        self.leads = _ROTATING_LEADS if rotating else _FIXED_LEADS[self.trump + 1]
-        number = spec.number
+        self.leads = _ROTATING_LEADS if rotating else _FIXED_LEADS[trump + 1]
         self.events = _EVENT_ROWS[number] if number < len(_EVENT_ROWS) else _event_rows(number)
         self._dealt: tuple[tuple[Card, ...], ...] | None = None
 
@@ -532,6 +546,10 @@ def _event_rows(number: int) -> tuple[list[Event | None], ...]:
 #: ``Game._taken``): a round deals at most 27 cards. A seat's byte is ``_SEAT_ONE[seat]``.
 _SEAT_BITS = 8
 _SEAT_ONE = tuple(1 << _SEAT_BITS * seat for seat in range(MAX_SEATS))
+#: Each seat's left-hand neighbour at a table of n players, by n: ``_NEXT_SEATS[n][seat]``.
+_NEXT_SEATS = tuple(
+    tuple((seat + 1) % players for seat in range(players)) for players in range(MAX_SEATS + 1)
+)
 
 
 #: A bid from its byte in ``Game._bids`` (bid + 1; 0: none yet).
@@ -620,7 +638,8 @@ class Game:
     _legal: tuple[Action, ...]
     _legal_mask: int
     _phase: Phase
-    _plays: tuple[Play, ...]
+    #: The trick in progress: a list, appended to play by play, and a new one each trick.
+    _plays: list[Play]
     #: This round's deal and the game's constants: values that clones share.
     _round: _Round
     _setup: _Setup
@@ -778,7 +797,7 @@ class Game:
     @property
     def trick(self) -> Trick:
         """The trick in progress (its plays so far; no winner yet)."""
-        return Trick(self._leader, self._plays, None)
+        return Trick(self._leader, tuple(self._plays), None)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds. Full state: only for core, tests and the table actor."""
@@ -817,20 +836,33 @@ class Game:
     def apply(self, action: Action, seat: int | None = None) -> Event:
         """Apply a bid, a play or a control-round choice; with ``seat``, also check that it
         is that seat's turn. A legal play, the common case, is applied here, all inline,
-        and so are the next player's choices in a plain trick (their cards of the suit,
-        or when void and free, their hand); a legal bid goes to
-        ``_bid_now``; anything else the long way (``_apply_other``), which says why it is
-        refused."""
+        and so are the end of a trick (its winner from the strengths kept play by play,
+        or from ``winner_of`` when a joker is in it) and the next player's choices in a
+        plain trick (their cards of the suit, or when void and free, their hand). So is a
+        legal bid, and the next bidder's choices when neither bidding rule is in their way
+        (``_bid_options``). Anything else goes the long way (``_apply_other``), which says
+        why it is refused."""
         if type(action) is not Play:
             if type(action) is Bid:
-                amount = action.amount
+                amount, bidder = action.amount, self._to_act
                 if (
                     type(amount) is int
                     and amount >= 0
                     and self._legal_mask >> _BID_BIT + amount & 1
-                    and (seat is None or seat == self._to_act)
+                    and (seat is None or seat == bidder)
                 ):
-                    return self._bid_now(amount)
+                    round_ = self._round
+                    self._bids += (amount + 1) * _SEAT_ONE[bidder]
+                    event = round_.events[bidder][_BID_EVENT + amount]
+                    if event is None:
+                        event = round_.event(bidder, _BIDS[amount], _BID_EVENT + amount)
+                    self._to_act = round_.next_seat[bidder]
+                    if bidder == round_.dealer:  # the dealer bids last
+                        self._phase = _PHASE_PLAY
+                        self._play_choices()
+                    else:
+                        self._bid_options()
+                    return event
             return self._apply_other(action, seat)
         card = action.card
         bit, index = card.bit, card.index
@@ -845,25 +877,40 @@ class Game:
         hands[player] -= bit  # (the card is in the hand: "-" is a specialized int op, "^" is not)
         plays, round_ = self._plays, self._round
         if plays:
-            key = self._trick.strength[index] + player  # (strengths leave the low 4 bits 0)
+            trick = self._trick
+            key = trick.strength[index] + player  # (strengths leave the low 4 bits 0)
             if key > self._best:
                 self._best = key
         elif index < _FIRST_JOKER:
             trick = self._trick = round_.leads[index]
             self._best = trick.strength[index] + player
         else:
-            self._lead(action, index, player)
-        plays += (action,)
+            trick = self._lead(action, index, player)
+        plays.append(action)
         event = round_.events[player][index]
         if event is None:
             event = round_.event(player, action, index)
-        players = self.players
-        if len(plays) == players:
-            self._finish_trick(plays)
+        player = round_.next_seat[player]
+        if player == self._leader:  # the trick is complete: score it
+            best, played = self._best, tuple(plays)
+            if best < _JOKER_TRICK:
+                winner = best & 0xF
+            else:  # a joker's mode and the options decide
+                winner = winner_of(played, player, trick.trump, self._setup.rules)
+            tricks = self._tricks
+            tricks += (_new_tuple(Trick, (player, played, winner)),)  # (a tuple: clones share it)
+            self._tricks = tricks
+            self._taken += _SEAT_ONE[winner]
+            self._plays = []
+            self._leader = self._to_act = winner
+            if len(tricks) == round_.cards:
+                self._finish_round()
+            else:  # the winner leads: any card of their hand
+                hand = self._legal_mask = hands[winner]
+                self._legal = _plays_of(hand, self._setup.lead_jokers)
             return event
-        self._plays = plays
-        player = self._to_act = player + 1 if player + 1 < players else 0
-        hand, trick = hands[player], self._trick
+        self._to_act = player
+        hand = hands[player]
         if trick.plain and hand < _JOKER_BITS:  # (no joker in hand: a comparison, no new int)
             suited = hand & trick.suit_mask
             if suited:
@@ -878,10 +925,10 @@ class Game:
         self._play_choices()
         return event
 
-    def _lead(self, play: Play, index: int, player: int) -> None:
+    def _lead(self, play: Play, index: int, player: int) -> _TrickKind:
         """Start a trick with the joker ``play`` (a standard card's trick is a lookup in
         ``_Round.leads``): what it is judged by (the suit to follow, "highest", the trump;
-        see ``_TrickKind``) and its first strength."""
+        see ``_TrickKind``), returned, and its first strength."""
         suit = play.suit
         if suit is None:
             follow, highest = SUIT_OF[index], False
@@ -892,6 +939,7 @@ class Game:
             trump = rotated_trump(follow, self._round.spec.has_trump)
         trick = self._trick = _TRICK_KINDS[trump + 1][follow + 1][highest]
         self._best = trick.strength[index] + player
+        return trick
 
     def _apply_other(self, action: Action, seat: int | None) -> Event:
         """``apply`` for a control-round choice, and for a play or bid that is refused,
@@ -962,22 +1010,7 @@ class Game:
     def bid(self, amount: int, seat: int | None = None) -> Event:
         """Bid ``amount`` tricks for the player to act."""
         self.verify_bid(amount, seat)
-        return self._bid_now(amount)
-
-    def _bid_now(self, amount: int) -> Event:
-        """Bid ``amount``, known legal, for the player to act."""
-        bidder, round_ = self._to_act, self._round
-        self._bids += (amount + 1) * _SEAT_ONE[bidder]
-        event = round_.events[bidder][_BID_EVENT + amount]
-        if event is None:
-            event = round_.event(bidder, _BIDS[amount], _BID_EVENT + amount)
-        self._to_act = bidder + 1 if bidder + 1 < self.players else 0
-        if bidder == round_.dealer:  # the dealer bids last
-            self._phase = _PHASE_PLAY
-            self._play_choices()
-        else:
-            self._bid_options()
-        return event
+        return self.apply(_BIDS[amount], seat)
 
     def verify_play(self, play: Play, seat: int | None = None) -> None:
         """Raise ``IllegalActionError`` unless the player to act (``seat``) may make ``play``."""
@@ -1040,7 +1073,9 @@ class Game:
         masks = [mask_of(hand) for hand in hands]
         round_ = self._round
         rotating = self._setup.rotating_trumps
-        dealt = _Round(round_.spec, round_.dealer, tuple(masks), trump_card, rotating=rotating)
+        dealt = _Round(
+            round_.spec, round_.dealer, self.players, tuple(masks), trump_card, rotating=rotating
+        )
         self._apply_deal(dealt, masks)
         return self._deal_event()
 
@@ -1048,13 +1083,14 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy: same seed, own hands, bids, tricks and log. Everything but
-        the hands is a value the copy shares (see the slots), so this copies one list."""
+        the hands and the trick in progress is a value the copy shares (see the slots), so
+        this copies two lists."""
         other = _new_game(Game)
         other._setup, other.players, other.plan = self._setup, self.players, self.plan
         other._round, other._phase = self._round, self._phase
         other._to_act, other._legal, other._legal_mask = self._to_act, self._legal, self._legal_mask
         other._hands, other._bids, other._taken = self._hands[:], self._bids, self._taken
-        other._tricks, other._plays, other._leader = self._tricks, self._plays, self._leader
+        other._tricks, other._plays, other._leader = self._tricks, self._plays[:], self._leader
         other._trick, other._best, other._controls = self._trick, self._best, self._controls
         other._history, other._totals = self._history, self._totals
         other._zero_streaks, other.is_over = self._zero_streaks, self.is_over
@@ -1122,11 +1158,11 @@ class Game:
         index = len(self._history)
         spec = self.plan[index]
         self._bids = self._taken = self._best = 0
-        self._tricks = self._plays = ()
+        self._tricks, self._plays = (), []
         self._leader = self._to_act = (dealer + 1) % players
         shuffles = self._setup.shuffles
         if not shuffles:
-            self._round = _Round(spec, dealer)
+            self._round = _Round(spec, dealer, players)
             self._phase = _PHASE_DEAL
             self._hands = [0] * players
             self._trick = _TRICK_KINDS[0][0][0]
@@ -1157,7 +1193,8 @@ class Game:
         elif source == "dealer":  # the dealer's last card, shown
             trump_card = ALL_CARDS[order[dealt - 1].bit_length() - 1]
         rotating = self._setup.rotating_trumps
-        self._apply_deal(_Round(spec, dealer, tuple(masks), trump_card, rotating=rotating), masks)
+        round_ = _Round(spec, dealer, players, tuple(masks), trump_card, rotating=rotating)
+        self._apply_deal(round_, masks)
 
     def _trump_source(self, spec: RoundSpec) -> str:
         """Where the trump card of a round ``spec`` comes from: "undealt" (the top of the
@@ -1306,26 +1343,6 @@ class Game:
             None if forbidden < 0 else forbidden,
             self._zero_streaks[self._to_act],
         )
-
-    def _finish_trick(self, plays: tuple[Play, ...]) -> None:
-        """Score the trick ``plays`` completes: its winner from the strengths kept play by
-        play, or from ``winner_of`` when a joker is in it (its mode and the options decide)."""
-        leader, best = self._leader, self._best
-        if best < _JOKER_TRICK:
-            winner = best & 0xF
-        else:
-            winner = winner_of(plays, leader, self._trick.trump, self._setup.rules)
-        tricks = self._tricks
-        tricks += (_new_tuple(Trick, (leader, plays, winner)),)  # (a tuple: clones share it)
-        self._tricks = tricks
-        self._taken += _SEAT_ONE[winner]
-        self._plays = ()
-        self._leader = self._to_act = winner
-        if len(tricks) == self._round.spec.cards:
-            self._finish_round()
-        else:  # the winner leads: any card of their hand
-            hand = self._legal_mask = self._hands[winner]
-            self._legal = _plays_of(hand, self._setup.lead_jokers)
 
     def _finish_round(self) -> None:
         """Score the round from the points table, then start the next one, or let the
