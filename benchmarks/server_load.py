@@ -155,10 +155,13 @@ def run_server(
     database_url: str,
     internals: Path | None = None,
     gc_threshold: tuple[int, int, int] | None = None,
+    asgi_server: str = "uvicorn",
 ) -> None:
     """The server process: the ``serve`` app with limits for bot-speed clients; with
     ``internals``, its loop lag, GC pauses and commits are saved there when it stops;
-    with ``gc_threshold``, the collector's thresholds are set after the server's own."""
+    with ``gc_threshold``, the collector's thresholds are set after the server's own.
+    ``asgi_server`` ``granian`` serves the app with Granian (embedded, in this process's
+    loop: a lever weighed, not what ``raspisnoy serve`` runs) instead of Uvicorn."""
     import uvicorn
 
     from raspisnoy.server.app import create_app
@@ -188,7 +191,7 @@ def run_server(
 
     async def serve() -> None:
         probe = asyncio.create_task(watch.probe_loop()) if internals is not None else None
-        await server.serve()
+        await (server.serve() if asgi_server == "uvicorn" else granian_serve(app, port))
         if probe is not None:
             probe.cancel()
 
@@ -202,6 +205,17 @@ def run_server(
             watch.save(internals)
 
 
+async def granian_serve(app: Any, port: int) -> None:
+    """Serve ``app`` with Granian in the running loop until SIGTERM stops it."""
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
+    from granian.server.embed import Server
+
+    server = Server(app, port=port, interface=Interfaces.ASGI, log_level=LogLevels.warning)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, server.stop)
+    await server.serve()
+
+
 @contextmanager
 def served(
     database_url: str,
@@ -209,6 +223,7 @@ def served(
     start_seconds: float = 60,
     internals: Path | None = None,
     gc_threshold: tuple[int, int, int] | None = None,
+    asgi_server: str = "uvicorn",
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """The ``--serve`` server in a subprocess on ``database_url`` (with ``environment``
     instead of this process's): its base URL and process once ``/healthz`` answers,
@@ -219,6 +234,7 @@ def served(
         command += ["--internals", str(internals)]
     if gc_threshold is not None:
         command += ["--gc-threshold", ",".join(map(str, gc_threshold))]
+    command += ["--asgi-server", asgi_server]
     server = subprocess.Popen(command, env=environment)
     try:
         base = f"http://127.0.0.1:{port}"
@@ -486,6 +502,13 @@ def main() -> None:
         "(e.g. 5000,10,500; with --cluster, the workers')",
     )
     parser.add_argument(
+        "--asgi-server",
+        choices=("uvicorn", "granian"),
+        default="uvicorn",
+        help="the one-process server's ASGI server (granian: pip install granian; a lever "
+        "weighed, not what raspisnoy serve runs)",
+    )
+    parser.add_argument(
         "--cluster",
         action="store_true",
         help="through nginx on PostgreSQL and Redis, with 1 and with 2 workers",
@@ -532,7 +555,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.serve is not None:  # the server subprocess
-        run_server(args.serve, args.database_url, args.internals, args.gc_threshold)
+        run_server(
+            args.serve, args.database_url, args.internals, args.gc_threshold, args.asgi_server
+        )
         return
     if args.profile is not None and not Profiler.available():
         raise SystemExit("--profile needs py-spy (pip install py-spy; the bench extra has it)")
@@ -562,7 +587,13 @@ def one_process(args: argparse.Namespace, source: Path | None = None) -> dict[st
         if args.database_url is not None and source is not None:
             raise SystemExit("--baseline runs on fresh SQLite databases only")
         internals = Path(folder) / "internals.json"
-        served_with = served(url, environment, internals=internals, gc_threshold=args.gc_threshold)
+        served_with = served(
+            url,
+            environment,
+            internals=internals,
+            gc_threshold=args.gc_threshold,
+            asgi_server=args.asgi_server,
+        )
         profiler = Profiler(args.profile) if args.profile is not None else None
         with served_with as (base, server):
             result = load_served(args, base, server, profiler)
