@@ -18,7 +18,9 @@ last K tricks of its playouts solved exactly (``ExpertBot.solve_tricks``), at
 ``--bots expert-solved,expert,heuristic,heuristic``. With ``--learned-iterations N`` the
 expert keeping its worlds by the learned bid model (``ExpertBot.learned_inference``)
 joins as ``expert-learned`` at N iterations a decision, e.g. ``--bots
-expert-learned,expert,heuristic,heuristic``.
+expert-learned,expert,heuristic,heuristic``. With ``--copy-iterations N`` the expert
+itself joins as ``expert-copy`` at N iterations: against the expert at as many, a test
+of the benchmark (any difference is the seats' or chance's).
 
 With ``--both-orders`` every deal is also played with the first two bots' seats swapped
 (``expert,expert-learned,heuristic,heuristic`` beside ``expert-learned,expert,…``), deal
@@ -67,6 +69,9 @@ def main() -> None:
     parser.add_argument(
         "--learned-iterations", type=int, default=None, help="adds expert-learned at these"
     )
+    parser.add_argument(
+        "--copy-iterations", type=int, default=None, help="adds expert-copy at these"
+    )
     parser.add_argument("--minutes", type=float, default=None, help="stop after a whole deal")
     parser.add_argument(
         "--both-orders", action="store_true", help="also the first two bots' seats swapped"
@@ -81,6 +86,8 @@ def main() -> None:
         _add_variant("expert-solved", iterations, solve_tricks=args.solve_tricks)
     if args.learned_iterations is not None:
         _add_variant("expert-learned", args.learned_iterations, learned_inference=True)
+    if args.copy_iterations is not None:
+        _add_variant("expert-copy", args.copy_iterations)
     lineup = tuple(name.strip() for name in args.bots.split(","))
     config = MatchConfig(
         bots=lineup,
@@ -134,7 +141,7 @@ def _deal_by_deal(orders: list[MatchConfig]) -> Iterator[GameResult]:
 def _add_variant(name: str, iterations: int, **traits: object) -> None:
     """Register, in this process, the expert with the class attributes ``traits`` at
     ``iterations`` a decision as the bot ``name`` (``expert-solved``: ``solve_tricks``,
-    ``expert-learned``: ``learned_inference``)."""
+    ``expert-learned``: ``learned_inference``, ``expert-copy``: none)."""
     attributes = {"name": name, "default_iterations": iterations, "default_bid_iterations": None}
     BOTS[name] = type(name, (ExpertBot,), {**attributes, **traits})
 
