@@ -110,10 +110,13 @@ def main() -> None:
     summary = summarize(config, results)
     kinds = [stats.kind for stats in summary.bots[0].round_kinds]
     deals = len(results) // (len(orders) * config.players)
-    figures: dict[str, Any] = {"games": len(results), "deals": deals, "orders": len(orders)}
-    for kind in (None, *kinds):
-        mean, (low, high) = difference(results, first, second, kind)
-        figures[f"{first} − {second}, {kind or 'game'}"] = f"{mean:+.1f} ({low:+.1f} … {high:+.1f})"
+    figures: dict[str, Any] = {"games": len(results), "deals": deals}
+    figures |= {f"order {i + 1}": ",".join(order.bots) for i, order in enumerate(orders)}
+    for label, played in _by_order(results, orders):
+        for kind in (None, *kinds):
+            mean, (low, high) = difference(played, first, second, kind)
+            name = f"{label}{first} − {second}, {kind or 'game'}"
+            figures[name] = f"{mean:+.1f} ({low:+.1f} … {high:+.1f})"
     for bot in summary.bots:
         figures[f"{bot.name} ms per decision, p50"] = bot.decision_ms_p50
         figures[f"{bot.name} exact bids"] = bot.exact_bid_rate
@@ -136,6 +139,19 @@ def _deal_by_deal(orders: list[MatchConfig]) -> Iterator[GameResult]:
         for stream in streams:
             for _ in range(players):
                 yield next(stream)
+
+
+def _by_order(
+    results: list[GameResult], orders: list[MatchConfig]
+) -> Iterator[tuple[str, list[GameResult]]]:
+    """The games to sum up, with a label: all of them (both orders pooled), then, with
+    two orders, each order's own (``order 1: ``, ``order 2: ``), to show the seats' bias."""
+    yield "", results
+    if len(orders) > 1:
+        players = orders[0].players
+        for index in range(len(orders)):
+            games = [r for i, r in enumerate(results) if (i // players) % len(orders) == index]
+            yield f"order {index + 1}: ", games
 
 
 def _add_variant(name: str, iterations: int, **traits: object) -> None:
