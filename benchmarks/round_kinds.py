@@ -18,7 +18,17 @@ last K tricks of its playouts solved exactly (``ExpertBot.solve_tricks``), at
 ``--bots expert-solved,expert,heuristic,heuristic``. With ``--learned-iterations N`` the
 expert keeping its worlds by the learned bid model (``ExpertBot.learned_inference``)
 joins as ``expert-learned`` at N iterations a decision, e.g. ``--bots
-expert-learned,expert,heuristic,heuristic``.
+expert-learned,expert,heuristic,heuristic``. With ``--copy-iterations N`` the expert
+itself joins as ``expert-copy`` at N iterations: against the expert at as many, a test
+of the benchmark (any difference is the seats' or chance's).
+
+With ``--both-orders`` every deal is also played with the first two bots' seats swapped
+(``expert,expert-learned,heuristic,heuristic`` beside ``expert-learned,expert,…``), deal
+by deal, and the figures pool both orders (each bot's points per deal are its mean over
+the games of both). The arena's rotation alone never swaps two bots' places in the
+order of play, and the seat just before another strong bot loses some 17 points a game
+on ``raspisnoy.com`` (docs/bots.md): one order alone measures that seat as much as the
+bots.
 """
 
 from __future__ import annotations
@@ -27,13 +37,15 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from figures import print_figures
 from raspisnoy.arena import MatchConfig, difference, summarize
-from raspisnoy.arena.match import play_games
+from raspisnoy.arena.match import GameResult, play_games
 from raspisnoy.bots import BOTS
 from raspisnoy.bots.expert import ExpertBot
 from raspisnoy.cli_support import rules_from
@@ -57,7 +69,13 @@ def main() -> None:
     parser.add_argument(
         "--learned-iterations", type=int, default=None, help="adds expert-learned at these"
     )
+    parser.add_argument(
+        "--copy-iterations", type=int, default=None, help="adds expert-copy at these"
+    )
     parser.add_argument("--minutes", type=float, default=None, help="stop after a whole deal")
+    parser.add_argument(
+        "--both-orders", action="store_true", help="also the first two bots' seats swapped"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
@@ -68,6 +86,8 @@ def main() -> None:
         _add_variant("expert-solved", iterations, solve_tricks=args.solve_tricks)
     if args.learned_iterations is not None:
         _add_variant("expert-learned", args.learned_iterations, learned_inference=True)
+    if args.copy_iterations is not None:
+        _add_variant("expert-copy", args.copy_iterations)
     lineup = tuple(name.strip() for name in args.bots.split(","))
     config = MatchConfig(
         bots=lineup,
@@ -77,20 +97,26 @@ def main() -> None:
         workers=1,
         time_ms=_OUT_OF_REACH_MS,
     )
+    orders = [config, _swapped(config)] if args.both_orders else [config]
     results = []
     stop = math.inf if args.minutes is None else time.monotonic() + 60 * args.minutes
-    for result in play_games(config):
+    games = len(orders) * config.deals * config.players
+    for result in _deal_by_deal(orders):
         results.append(result)
-        print(f"  {len(results)}/{config.deals * config.players} games", file=sys.stderr)
-        if len(results) % config.players == 0 and time.monotonic() > stop:
-            break  # games come deal by deal in one process: whole deals so far
+        print(f"  {len(results)}/{games} games", file=sys.stderr)
+        if len(results) % (len(orders) * config.players) == 0 and time.monotonic() > stop:
+            break  # games come deal by deal, both orders of a deal together: whole deals
     first, second = list(dict.fromkeys(lineup))[:2]  # the first two distinct bots
     summary = summarize(config, results)
     kinds = [stats.kind for stats in summary.bots[0].round_kinds]
-    figures: dict[str, Any] = {"games": len(results), "deals": len(results) // config.players}
-    for kind in (None, *kinds):
-        mean, (low, high) = difference(results, first, second, kind)
-        figures[f"{first} − {second}, {kind or 'game'}"] = f"{mean:+.1f} ({low:+.1f} … {high:+.1f})"
+    deals = len(results) // (len(orders) * config.players)
+    figures: dict[str, Any] = {"games": len(results), "deals": deals}
+    figures |= {f"order {i + 1}": ",".join(order.bots) for i, order in enumerate(orders)}
+    for label, played in _by_order(results, orders):
+        for kind in (None, *kinds):
+            mean, (low, high) = difference(played, first, second, kind)
+            name = f"{label}{first} − {second}, {kind or 'game'}"
+            figures[name] = f"{mean:+.1f} ({low:+.1f} … {high:+.1f})"
     for bot in summary.bots:
         figures[f"{bot.name} ms per decision, p50"] = bot.decision_ms_p50
         figures[f"{bot.name} exact bids"] = bot.exact_bid_rate
@@ -98,10 +124,40 @@ def main() -> None:
     print_figures(f"{first} against {second}, points per game", figures, args.json, digits=3)
 
 
+def _swapped(config: MatchConfig) -> MatchConfig:
+    """The match with the line-up's first two seats swapped (same seed: same deals)."""
+    first, second, *rest = config.bots
+    return replace(config, bots=(second, first, *rest))
+
+
+def _deal_by_deal(orders: list[MatchConfig]) -> Iterator[GameResult]:
+    """The games of every order of the line-up, a deal's games in every order before the
+    next deal's (so that a run stopped early has played each deal in every order)."""
+    streams = [play_games(config) for config in orders]
+    players = orders[0].players
+    for _ in range(orders[0].deals):
+        for stream in streams:
+            for _ in range(players):
+                yield next(stream)
+
+
+def _by_order(
+    results: list[GameResult], orders: list[MatchConfig]
+) -> Iterator[tuple[str, list[GameResult]]]:
+    """The games to sum up, with a label: all of them (both orders pooled), then, with
+    two orders, each order's own (``order 1: ``, ``order 2: ``), to show the seats' bias."""
+    yield "", results
+    if len(orders) > 1:
+        players = orders[0].players
+        for index in range(len(orders)):
+            games = [r for i, r in enumerate(results) if (i // players) % len(orders) == index]
+            yield f"order {index + 1}: ", games
+
+
 def _add_variant(name: str, iterations: int, **traits: object) -> None:
     """Register, in this process, the expert with the class attributes ``traits`` at
     ``iterations`` a decision as the bot ``name`` (``expert-solved``: ``solve_tricks``,
-    ``expert-learned``: ``learned_inference``)."""
+    ``expert-learned``: ``learned_inference``, ``expert-copy``: none)."""
     attributes = {"name": name, "default_iterations": iterations, "default_bid_iterations": None}
     BOTS[name] = type(name, (ExpertBot,), {**attributes, **traits})
 

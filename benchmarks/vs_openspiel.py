@@ -31,7 +31,9 @@ wall times a measure of the load rather than of the bots. With ``--log`` every f
 deal (returns, bids, tricks taken, times) is appended to the file, and a run started
 again with the same log goes on from where it stopped. ``--simulations`` and
 ``--first-deal`` run smaller or other matches, to try a change of the expert quickly
-before the full one; ``--bid-iterations`` gives the expert's bids a budget of their own.
+before the full one; ``--bid-iterations`` gives the expert's bids a budget of their own;
+``--rivalry`` and ``--noise`` set the expert's ``ExpertBot.rivalry`` and ``.noise`` (how
+much it minds the others' points, how often the others play at random in its playouts).
 """
 
 from __future__ import annotations
@@ -194,13 +196,15 @@ def play_episode(
     return state, times, cpu
 
 
-def play_deal(args: tuple[int, float, int, int | None, int | None]) -> dict[str, Any]:
+def play_deal(
+    args: tuple[int, float, int, int | None, int | None, tuple[float, float]],
+) -> dict[str, Any]:
     """Both seatings of one deal (experts in the even seats, then in the odd ones) against
     ISMCTS with ``simulations`` a move, the expert with ``time_ms`` a move or, if given,
-    ``iterations`` whatever the time (``bid_iterations``, if given, for its bids): returns,
-    bids, tricks taken and times per move of each side (in ms, to 0.1 ms: a log of a long
-    match stays small enough to keep)."""
-    deal, time_ms, simulations, iterations, bid_iterations = args
+    ``iterations`` whatever the time (``bid_iterations``, if given, for its bids) and the
+    given (rivalry, noise): returns, bids, tricks taken and times per move of each side
+    (in ms, to 0.1 ms: a log of a long match stays small enough to keep)."""
+    deal, time_ms, simulations, iterations, bid_iterations, (rivalry, noise) = args
     if iterations is not None:
         time_ms = _OUT_OF_REACH_MS
     lists: tuple[str, ...] = ("ours", "theirs", "our_ms", "their_ms", "our_cpu_ms", "their_cpu_ms")
@@ -210,12 +214,7 @@ def play_deal(args: tuple[int, float, int, int | None, int | None]) -> dict[str,
         bots = [
             OurBot(
                 seat,
-                ExpertBot(
-                    seed=f"{deal}/{seat}",
-                    time_ms=time_ms,
-                    iterations=iterations or 10**6,
-                    bid_iterations=bid_iterations or iterations or 10**6,
-                ),
+                _expert(f"{deal}/{seat}", time_ms, iterations, bid_iterations, rivalry, noise),
             )
             if seat % 2 == ours_parity
             else _ismcts(deal * 10 + seat, simulations)
@@ -232,6 +231,25 @@ def play_deal(args: tuple[int, float, int, int | None, int | None]) -> dict[str,
             out[f"{mine}_bids"].append(played.bids[seat])
             out[f"{mine}_taken"].append(played.taken[seat])
     return out
+
+
+def _expert(
+    seed: str,
+    time_ms: float,
+    iterations: int | None,
+    bid_iterations: int | None,
+    rivalry: float,
+    noise: float,
+) -> ExpertBot:
+    """Our expert for one seat of one deal."""
+    bot = ExpertBot(
+        seed=seed,
+        time_ms=time_ms,
+        iterations=iterations or 10**6,
+        bid_iterations=bid_iterations or iterations or 10**6,
+    )
+    bot.rivalry, bot.noise = rivalry, noise
+    return bot
 
 
 def ismcts_simulations_per_s(samples: int = 5) -> float:
@@ -300,12 +318,13 @@ def play_deals(
     simulations: int,
     iterations: int | None = None,
     bid_iterations: int | None = None,
+    rivalry_noise: tuple[float, float] = (ExpertBot.rivalry, ExpertBot.noise),
 ) -> list[dict[str, Any]]:
     """Play the ``deals`` not yet in ``log`` (one JSON line per finished deal, appended as
     each finishes, so an interrupted run resumes where it stopped) against ISMCTS with
     ``simulations`` a move. The expert's budget is ``time_ms``, or else ISMCTS's mean
     time per move so far, updated after every deal so that the two stay equal when the
-    machine's load changes."""
+    machine's load changes. ``rivalry_noise``: the expert's rivalry and noise."""
     results = _read_log(log)
     calibration: list[float] = []
     if not results and time_ms is None and iterations is None:
@@ -325,7 +344,14 @@ def play_deals(
                 pending.add(
                     pool.submit(
                         play_deal,
-                        (todo.pop(0), budget(), simulations, iterations, bid_iterations),
+                        (
+                            todo.pop(0),
+                            budget(),
+                            simulations,
+                            iterations,
+                            bid_iterations,
+                            rivalry_noise,
+                        ),
                     )
                 )
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -366,6 +392,8 @@ def main() -> None:
     parser.add_argument(
         "--bid-iterations", type=int, default=None, help="expert's for a bid (--iterations)"
     )
+    parser.add_argument("--rivalry", type=float, default=ExpertBot.rivalry, help="expert's")
+    parser.add_argument("--noise", type=float, default=ExpertBot.noise, help="expert's")
     parser.add_argument("--log", type=Path, default=None, help="per-deal results (resumable)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
@@ -379,6 +407,7 @@ def main() -> None:
         args.simulations,
         args.iterations,
         args.bid_iterations,
+        (args.rivalry, args.noise),
     )
     ours = [statistics.fmean(r["ours"]) for r in results]
     theirs = [statistics.fmean(r["theirs"]) for r in results]
@@ -392,6 +421,8 @@ def main() -> None:
         "ismcts_simulations": args.simulations,
         "expert_iterations": args.iterations,
         "expert_bid_iterations": args.bid_iterations or args.iterations,
+        "expert_rivalry": args.rivalry,
+        "expert_noise": args.noise,
         "expert_mean_return": _mean_ci(ours),
         "ismcts_mean_return": _mean_ci(theirs),
         "difference_per_deal": _mean_ci(diff),

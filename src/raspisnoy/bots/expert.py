@@ -36,7 +36,7 @@ from raspisnoy.bots import fastsim
 from raspisnoy.bots.base import Bot, decision_rng
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
 from raspisnoy.bots.inference import BidModel, shipped_model
-from raspisnoy.bots.ismcts import RIVALRY, Solved, Tree, reward_scale, search, world_pool
+from raspisnoy.bots.ismcts import NOISE, RIVALRY, Solved, Tree, reward_scale, search, world_pool
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.bots.solver import Table as SolverTable
 from raspisnoy.bots.tactics import cashing_leads
@@ -93,6 +93,10 @@ class ExpertBot(Bot):
     #: rather than the Gaussian of the quick trick count: see docs/bots.md for what it
     #: measured.
     learned_inference = False
+    #: How much the seat minds the others' points, and how often the others play a random
+    #: card in the playouts (``ismcts.RIVALRY``, ``ismcts.NOISE``; benchmarks vary them).
+    rivalry = RIVALRY
+    noise = NOISE
 
     def __init__(
         self,
@@ -126,9 +130,10 @@ class ExpertBot(Bot):
             rng,
             iterations,
             deadline,
-            RIVALRY,
+            self.rivalry,
             cash=True,
             solve_tricks=self.solve_tricks,
+            noise=self.noise,
             model=shipped_model() if self.learned_inference else None,
         )
         if searched is None:  # no deal fits what was seen: should not happen
@@ -220,6 +225,7 @@ def _search_root(
     cash: bool = False,
     solve_tricks: int = 0,
     model: BidModel | None = None,
+    noise: float = NOISE,
 ) -> tuple[Tree, dict[int, Bid | Play], tuple[float, float]] | None:
     """Search ``view`` for up to ``iterations`` iterations (stopping between batches once
     ``deadline``, a ``perf_counter`` time, has passed) over the root's distinct actions,
@@ -230,7 +236,8 @@ def _search_root(
     about the same, and the search's noise would pick a low card as often as not. The
     last ``solve_tricks`` tricks of every playout are solved exactly for the seat
     (``ismcts.Solved``). With ``model`` the worlds are kept by that bid model
-    (``ismcts.world_pool``)."""
+    (``ismcts.world_pool``). ``noise``: the share of the others' cards played at random
+    in the playouts."""
     knowledge = Knowledge.from_view(view)
     worlds = world_pool(view, knowledge, max(1, min(worlds_wanted, iterations)), rng, model)
     if not len(worlds):
@@ -254,7 +261,7 @@ def _search_root(
     while done < iterations and (done == 0 or time.perf_counter() < deadline):
         batch = min(_BATCH, iterations - done)
         tree.reserve(done + batch + 1)
-        search(tree, worlds, rules, score, scale, batch, rng, rivalry, solved)
+        search(tree, worlds, rules, score, scale, batch, rng, rivalry, solved, noise)
         done += batch
     return tree, legal, scale
 

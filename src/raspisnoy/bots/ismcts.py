@@ -213,11 +213,13 @@ def search(
     rng: random.Random,
     rivalry: float = RIVALRY,
     solved: Solved | None = None,
+    noise: float = NOISE,
 ) -> None:
     """Run ``iterations`` more iterations (fewer if the tree fills up) on ``tree``, with
     rewards measured on the ``scale`` of ``reward_scale`` (measured with the same
-    ``rivalry``). With ``solved`` (a ``Solved`` of this decision), the searching seat's
-    points in the last tricks of each playout are solved exactly instead of played out."""
+    ``rivalry``), the others' cards in the playouts at random ``noise`` of the time.
+    With ``solved`` (a ``Solved`` of this decision), the searching seat's points in the
+    last tricks of each playout are solved exactly instead of played out."""
     low, span = scale
     if solved is None:
         solved = Solved(0, SolverTable.empty(1))
@@ -228,7 +230,7 @@ def search(
         low,
         span,
         EXPLORATION,
-        NOISE,
+        noise,
         rivalry,
         WIDENING,
         iterations,
