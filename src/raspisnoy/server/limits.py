@@ -5,8 +5,8 @@ by how much of it still overlaps), in memory by default (``RASPISNOY_RATE_LIMIT_
 may name a Redis that several workers share). Not its moving window: that keeps one
 entry per hit, and in memory the library's expiry thread copies every key's entries a
 hundred times a second, holding the interpreter's lock (issue 32: 15% of the server's
-samples while 1,000 tables were set up over HTTP). The socket counts are this process's with one worker
-(``SocketCounts``) and shared by every worker through Redis with several
+samples while 1,000 tables were set up over HTTP). The socket counts are this process's
+with one worker (``SocketCounts``) and shared by every worker through Redis with several
 (``RedisSocketCounts``), so a user's sockets count wherever nginx sent them.
 
 Every limit is a setting (docs/server-settings.md), set far above what a person playing
