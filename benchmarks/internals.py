@@ -16,13 +16,13 @@ import asyncio
 import gc
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["Internals", "summary"]
+__all__ = ["Internals", "summarise", "summary"]
 
 _T = TypeVar("_T")
 #: How often the loop-lag probe wakes (seconds).
@@ -47,9 +47,17 @@ class Internals:
 
     def install(self, store: Any) -> None:
         """Time the garbage collector's passes and ``store``'s commits and checkpoints."""
-        gc.callbacks.append(self._on_gc)
+        self.watch_gc()
         store.append_events = self._timed("commit", store.append_events)
         store.checkpoint = self._timed("checkpoint", store.checkpoint)
+
+    def watch_gc(self) -> None:
+        """Time this process's garbage collections from now on."""
+        gc.callbacks.append(self._on_gc)
+
+    def unwatch_gc(self) -> None:
+        """Stop timing this process's garbage collections."""
+        gc.callbacks.remove(self._on_gc)
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         now, cpu = time.perf_counter(), time.thread_time()
@@ -88,7 +96,13 @@ class Internals:
 def summary(path: Path, start: float, end: float) -> dict[str, float]:
     """The samples saved at ``path`` between ``start`` and ``end`` (``perf_counter``):
     per kind, the count, p50, p99, the longest (ms) and, for pauses, the total (ms)."""
-    samples: dict[str, list[list[float]]] = json.loads(path.read_text(encoding="utf-8"))
+    return summarise(json.loads(path.read_text(encoding="utf-8")), start, end)
+
+
+def summarise(
+    samples: Mapping[str, Sequence[Sequence[float]]], start: float, end: float
+) -> dict[str, float]:
+    """``summary`` of samples in memory (a process's own, e.g. the load generator's)."""
     figures: dict[str, float] = {"window_s": end - start}
     for kind, pairs in samples.items():
         values = sorted(seconds * 1000 for moment, seconds in pairs if start <= moment <= end)

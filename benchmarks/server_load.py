@@ -74,7 +74,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -93,7 +93,7 @@ from websockets.exceptions import ConnectionClosed
 
 from figures import print_figures
 from guests import SEATS, seated_table
-from internals import Internals, summary
+from internals import Internals, summarise, summary
 from profiles import Profiler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
@@ -305,7 +305,8 @@ def load_served(
     if profiler is not None:
         on_window = partial(profiler.start, [server.pid], label="one-process")
     tables, seconds, warmup = args.tables, args.seconds, args.warmup
-    return asyncio.run(load(base, tables, seconds, warmup, think, meter, on_window))
+    tuned = not args.untuned_clients
+    return run_load(load(base, tables, seconds, warmup, think, meter, on_window, tuned), tuned)
 
 
 @dataclass
@@ -396,6 +397,39 @@ async def open_table(
     return table, sockets
 
 
+def tune_clients_gc() -> None:
+    """Keep the load generator's own collections out of the latencies it measures.
+
+    Its 4,000 clients stand for 4,000 browsers, each with its own collector; here they
+    share one process, whose collections under the defaults (700 / 10 / 10) walked all
+    their sockets, tasks and buffers: middle passes of about 150 ms of CPU, full ones of
+    about 0.6 s, and every message in flight meanwhile was timed late by that much
+    (docs/cluster.md, session 14). What is made before the window is frozen out of
+    collection, and the collector is off until the window ends (the window makes little
+    cyclic garbage: ``untune_clients_gc`` collects it)."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+
+
+def untune_clients_gc() -> None:
+    """The collector as Python starts it again, for the next run in this process."""
+    gc.enable()
+    gc.unfreeze()
+    gc.collect()
+
+
+def run_load(load_run: Coroutine[Any, Any, dict[str, Any]], tuned: bool) -> dict[str, Any]:
+    """Run a ``load`` coroutine: tuned, on uvloop (as the server runs); else on asyncio's
+    own loop, as the load generator did before session 14."""
+    if not tuned:
+        return asyncio.run(load_run)
+    import uvloop
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(load_run)
+
+
 async def load(
     base: str,
     tables: int,
@@ -404,11 +438,18 @@ async def load(
     think: float,
     meter: CpuMeter,
     on_window: Callable[[float], None] | None = None,
+    tuned_clients: bool = True,
 ) -> dict[str, Any]:
     """Open the tables, play, and measure for ``seconds`` after ``warmup``; ``on_window``
-    is called with the window's length as it opens (to start a profiler)."""
+    is called with the window's length as it opens (to start a profiler). With
+    ``tuned_clients`` the load generator's own collector is tuned once the tables play
+    (``tune_clients_gc``)."""
     ws_base = base.replace("http://", "ws://")
     totals = Totals()
+    # The load generator's own loop lag and collections: its delays are in the latencies.
+    watch = Internals()
+    watch.watch_gc()
+    probe = asyncio.create_task(watch.probe_loop())
     # A connection per request: on a loaded machine a kept-alive one could be reused just
     # as the server's keep-alive timeout (Uvicorn's 5 s) closes it, failing the request.
     limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
@@ -429,6 +470,8 @@ async def load(
         for table, _ in opened:
             auth = {"authorization": f"Bearer {table.host_token}"}
             (await http.post(f"/api/tables/{table.id}/start", headers=auth)).raise_for_status()
+        if tuned_clients:
+            tune_clients_gc()
         await asyncio.sleep(warmup)
         totals.measuring = True
         if on_window is not None:
@@ -444,6 +487,10 @@ async def load(
             for ws in sockets:
                 await ws.close()
         await asyncio.gather(*players, return_exceptions=True)
+    probe.cancel()
+    watch.unwatch_gc()
+    untune_clients_gc()
+    own_internals = summarise(watch.samples, start, start + elapsed)
     latencies, acks = sorted(totals.latencies), sorted(totals.acks)
     actions = max(1, totals.actions)
 
@@ -472,6 +519,11 @@ async def load(
         # The clients' own share of the machine (this process), for comparison.
         "clients_cpu_ms_per_action": own * 1000 / actions,
         "games_finished": totals.finished,
+        **{
+            f"clients_{figure}": value
+            for figure, value in own_internals.items()
+            if figure.startswith(("loop_lag", "gc"))
+        },
         # The measuring window on ``time.perf_counter()`` (``internals.summary``).
         "window": [start, start + elapsed],
     }
@@ -547,6 +599,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--runs", type=int, default=3, help="with --baseline: rounds of one run each (default 3)"
+    )
+    parser.add_argument(
+        "--untuned-clients",
+        action="store_true",
+        help="the load generator as before session 14: asyncio's own loop and the "
+        "collector's defaults (its pauses then add to the latencies it measures)",
     )
     parser.add_argument(
         "--worker-log",
@@ -714,8 +772,13 @@ def one_cluster(
                     start_profilers, profilers, workers_pids, label=f"{workers}-workers"
                 )
             think = args.think_ms / 1000
-            result = asyncio.run(
-                load(cluster.url, args.tables, args.seconds, args.warmup, think, meter, on_window)
+            tuned = not args.untuned_clients
+            result = run_load(
+                load(
+                    *(cluster.url, args.tables, args.seconds, args.warmup, think, meter),
+                    *(on_window, tuned),
+                ),
+                tuned,
             )
             del result["window"]  # no internals here: the workers run as ``raspisnoy serve``
             if profilers is not None:
