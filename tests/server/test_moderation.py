@@ -17,6 +17,7 @@ import pytest
 from leak_check import check_rest, states_of
 from server_helpers import FAST, HTTP_SECONDS, Api, Message, Player, Server
 from test_accounts import log_in, register
+from test_lobby_feed import lobby_socket
 from test_protocol import close_of
 
 from raspisnoy.server.config import ServerSettings
@@ -288,8 +289,11 @@ def test_a_mute_stops_the_chat_and_is_shown_to_its_person_once(server: Server, g
 def test_a_ban_ends_sessions_and_sockets_and_refuses_the_log_in(server: Server, game: Game) -> None:
     mod = moderator(server)
     username = game.boris.user["nickname"]
+    lobby = lobby_socket(server.base, game.boris.token)
+    assert lobby.recv()["type"] == "lobby"
     banned = act(mod, game.boris, "ban", minutes=60, reason="cheating", note="нечестно")
     assert close_of(game.sockets[1])[0] == 4401
+    assert close_of(lobby)[0] == 4401  # no more invitations on the lobby socket either
     assert game.boris.http.get("/api/session").status_code == 401
     again = log_in(server, username)
     assert (again.status_code, again.json()["code"]) == (403, "banned")

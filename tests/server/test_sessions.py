@@ -12,6 +12,7 @@ import httpx
 import pytest
 from server_helpers import FAST, TEST_SECRET, Api, Server
 from sqlalchemy import MetaData, select
+from test_lobby_feed import lobby_socket
 from test_protocol import close_of
 
 from raspisnoy.server.auth import KEY_FILE, SecretKeyError, Sessions, load_secret
@@ -60,19 +61,27 @@ def test_log_out_and_log_out_everywhere(server: Server) -> None:
     table = guest.create_table()
     here, there = guest.socket(table["id"]), guest.socket(table["id"], token=other)
     assert here.recv()["you"]["seat"] == there.recv()["you"]["seat"] == 0
+    # The lobby sockets too: they carry the person's invitations.
+    lobby_here, lobby_there = (
+        lobby_socket(server.base, guest.token),
+        lobby_socket(server.base, other),
+    )
+    assert lobby_here.recv()["type"] == lobby_there.recv()["type"] == "lobby"
     out = guest.http.delete("/api/session")
     assert out.status_code == 200 and out.json() == {"user": guest.user, "sessions_ended": 1}
     assert 'raspisnoy_session=""' in out.headers["set-cookie"]
     assert signed_in(server, guest.token) == 401 and signed_in(server, other) == 200
     assert close_of(here) == (4401, "the session was ended (logged out)")
-    there.send({"type": "ping"})
-    assert there.recv_until(lambda m: m["type"] == "pong")  # the other token plays on
+    assert close_of(lobby_here) == (4401, "the session was ended (logged out)")
+    for socket in (there, lobby_there):  # the other token plays on
+        socket.send({"type": "ping"})
+        assert socket.recv_until(lambda m: m["type"] == "pong")
     everywhere = httpx.delete(
         f"{server.base}/api/sessions", headers={"authorization": f"Bearer {other}"}
     )
     assert everywhere.json()["sessions_ended"] == 1
     assert signed_in(server, other) == 401
-    assert close_of(there)[0] == 4401
+    assert close_of(there)[0] == close_of(lobby_there)[0] == 4401
     third = Api(server.base, "Many")
     assert third.token is not None
     again, digest, expires = sessions.new_token()

@@ -24,9 +24,10 @@ async def lobby_socket(websocket: WebSocket) -> None:
     opened = await open_socket(websocket, services)
     if opened is None:
         return
-    user, _token, holder = opened
+    user, token, holder = opened
     settings, feed = services.settings, services.hub.lobby
-    connection = Connection(websocket, user, settings.outbox_limit)
+    session = None if token is None else services.sessions.digest(token)  # closed when it ends
+    connection = Connection(websocket, user, settings.outbox_limit, session)
     pump = asyncio.create_task(connection.pump())
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
     try:

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
-from typing import Any, Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from raspisnoy.server.broadcast import Broadcast
+from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.wire import encode, lobby_message
 from raspisnoy.store import Store, TableRow
 
-__all__ = ["LOBBY_CHANNEL", "LobbyFeed", "Subscriber"]
+__all__ = ["LOBBY_CHANNEL", "LobbyFeed"]
 
 _log = logging.getLogger(__name__)
 #: The broadcast channel on which a worker tells every worker that the lobby changed.
@@ -36,12 +37,6 @@ _SETTLE_SECONDS = 0.1
 MAX_LINES = 50
 
 
-class Subscriber(Protocol):
-    """A lobby socket as the feed sees it (``connection.Connection``)."""
-
-    def send(self, message: dict[str, Any] | str) -> None: ...
-
-
 class LobbyFeed:
     """The lobby sockets of this process and the snapshot they were last sent."""
 
@@ -49,7 +44,7 @@ class LobbyFeed:
         self._store = store
         self._broadcast = broadcast
         broadcast.subscribe(LOBBY_CHANNEL, lambda _message: self._refresh_soon())
-        self._subscribers: set[Subscriber] = set()
+        self._subscribers: set[Connection] = set()
         #: The last snapshot sent (encoded); ``None``: none is up to date.
         self._snapshot: str | None = None
         self._refresh: asyncio.Task[None] | None = None
@@ -69,15 +64,22 @@ class LobbyFeed:
         other worker (the broadcast delivers here too)."""
         self._spawn(self._broadcast.publish(LOBBY_CHANNEL, {}))
 
-    async def join(self, subscriber: Subscriber) -> None:
+    async def join(self, subscriber: Connection) -> None:
         """Add a lobby socket and send it the lobby as it is now."""
         self._subscribers.add(subscriber)
         await self.resend(subscriber)
 
-    def part(self, subscriber: Subscriber) -> None:
+    def part(self, subscriber: Connection) -> None:
         self._subscribers.discard(subscriber)
 
-    async def resend(self, subscriber: Subscriber) -> None:
+    def close_sessions(self, ended: Callable[[Connection], bool]) -> None:
+        """Close the lobby sockets whose session has ended (4401): a logged-out or banned
+        person's invitations and friends' whereabouts stop reaching them at once."""
+        for subscriber in self._subscribers:
+            if ended(subscriber):
+                subscriber.close(CloseCode.UNAUTHORIZED, "the session was ended (logged out)")
+
+    async def resend(self, subscriber: Connection) -> None:
         """Send ``subscriber`` the whole lobby again (its ``sync``)."""
         if self._snapshot is None:
             built = await self._build()

@@ -319,14 +319,15 @@ class Hub:
                 _log.warning("%s", error)
 
     async def close_sessions(self, ended: EndedSessions) -> None:
-        """Close the table sockets of the ended sessions on every worker: this one's at
-        once, the others' as soon as they hear of it (``broadcast``)."""
+        """Close the table and lobby sockets of the ended sessions on every worker: this
+        one's at once, the others' as soon as they hear of it (``broadcast``)."""
         await self.broadcast.publish(revocation.CHANNEL, ended.to_json())
 
     def _sessions_ended(self, message: dict[str, Any]) -> None:
         ended = EndedSessions.from_json(message)
         for actor in self._actors.values():
             actor.close_sessions(ended.matches)
+        self.lobby.close_sessions(ended.matches)
 
     async def renamed(self, table_ids: Sequence[str]) -> None:
         """The names of these tables changed in the store (``Players.delete_account``):
