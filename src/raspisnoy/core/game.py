@@ -201,25 +201,26 @@ def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[tuple[B
 _OPEN_BIDS = tuple(_bid_choices(cards, -1, False) for cards in range(len(_BIDS)))
 
 
-#: Bit 20 and above in ``Game._best``: a joker is in the trick, and ``winner_of`` decides it.
+#: Bit 20 and above in ``Game._best``: a joker led the trick, and ``winner_of`` decides it.
 _JOKER_TRICK = 1 << 20
+#: Bit 19 in ``Game._best``: a joker following a standard card took the trick so far (any
+#: card's strength is below it; the later of two "take" jokers wins, so it is set, not
+#: compared).
+_JOKER_TAKES = 1 << 19
 
 
 def _strength_table(trump: int, follow: int) -> tuple[int, ...]:
     """Each card index's strength in a trick of the suit ``follow`` under ``trump`` (-1:
     none), shifted left by 4 to leave room for the seat: a trump 100 + rank, a card of the
-    suit led its rank, any other card -1; a joker ``_JOKER_TRICK``."""
+    suit led its rank, any other card -1. So is a joker: one that follows takes the trick
+    (``Game._joker_play``) or loses it, and one that leads sets ``_JOKER_TRICK``."""
     strengths = []
     for card in ALL_CARDS:
         suit = SUIT_OF[card.index]
-        if suit < 0:
-            strengths.append(_JOKER_TRICK)
-        elif suit == trump:
-            strengths.append(100 + card.rank << 4)
-        elif suit == follow:
-            strengths.append(card.rank << 4)
-        else:
+        if suit < 0 or suit not in (trump, follow):
             strengths.append(-1 << 4)
+        else:
+            strengths.append((100 if suit == trump else 0) + card.rank << 4)
     return tuple(strengths)
 
 
@@ -705,8 +706,9 @@ class Game:
     #: Whether the game is over (``phase`` is ``Phase.OVER``): a field, not a property,
     #: since a playout asks before every action.
     is_over: bool
-    #: The trick's winner so far: ``strength | seat`` (see ``_TrickKind``), at least
-    #: ``_JOKER_TRICK`` once a joker is played.
+    #: The trick's winner so far: ``strength | seat`` (see ``_TrickKind``), or
+    #: ``_JOKER_TAKES | seat`` after a joker that follows and takes, or at least
+    #: ``_JOKER_TRICK`` when a joker leads.
     _best: int
     #: Bids (bid + 1, 0 until made) and tricks taken, one seat a byte (``_SEAT_BITS``):
     #: ints, not lists, so that clones share them.
@@ -958,7 +960,7 @@ class Game:
         if not (
             self._legal_mask & bit
             and (seat is None or seat == player)
-            and (index < _FIRST_JOKER or self._joker_mode_allowed(action))
+            and (index < _FIRST_JOKER or self._joker_play(action, player))
         ):
             return self._apply_other(action, seat)
         hands = self._hands
@@ -993,24 +995,43 @@ class Game:
             self._leader = self._to_act = winner
             if len(tricks) == round_.cards:
                 self._finish_round()
-            else:  # the winner leads: any card of their hand
-                hand = self._legal_mask = hands[winner]
-                self._legal = _plays_of(hand, self._setup.lead_jokers)
-            return event
-        self._to_act = player
-        hand = hands[player]
-        if trick.plain and hand < _JOKER_BITS:  # (no joker in hand: a comparison, no new int)
-            suited = hand & trick.suit_mask
-            if suited:
-                legal = trick.suit_plays[suited >> trick.shift]  # type: ignore[index]
-                if legal is not None:
-                    self._legal, self._legal_mask = legal, suited
-                    return event
-            elif self._setup.free_when_void:  # void, and no trump demanded: any card
-                self._legal_mask = hand
-                self._legal = _plays_of(hand, _FOLLOW_JOKER_PLAYS)
                 return event
-        self._play_choices()
+            # The winner leads: any card of their hand.
+            hand, joker_plays = hands[winner], self._setup.lead_jokers
+        else:
+            self._to_act = player
+            hand = hands[player]
+            if not (trick.plain and hand < _JOKER_BITS):  # (no joker in hand: no new int)
+                self._play_choices()
+                return event
+            suited = hand & trick.suit_mask
+            if suited:  # following suit, the most common case of all
+                legal = trick.suit_plays[suited >> trick.shift]  # type: ignore[index]
+                if legal is None:  # (a slice not seen yet)
+                    self._play_choices()
+                else:
+                    self._legal, self._legal_mask = legal, suited
+                return event
+            if not self._setup.free_when_void:  # void, and a trump may be demanded
+                self._play_choices()
+                return event
+            joker_plays = _FOLLOW_JOKER_PLAYS  # void, and no trump demanded: any card
+        # Any card of ``hand``, a lead or a void follower's: ``_plays_of``, inline.
+        self._legal_mask = hand
+        low, high = hand & _LOW_HALF, hand >> 26
+        try:
+            legal = (  # (a None slice raises TypeError, caught below)
+                _SPADE_PLAYS[low & _SLICE]  # type: ignore[operator]
+                + _CLUB_PLAYS[low >> 13]
+                + _DIAMOND_PLAYS[high & _SLICE]
+                + _HEART_PLAYS[high >> 13 & _SLICE]
+            )
+        except TypeError:  # a slice not seen yet: ``_plays_of`` fills it in
+            legal = _plays_of(hand, joker_plays)
+        else:
+            if high >= _HIGH_JOKERS:
+                legal += joker_plays[high >> 26]
+        self._legal = legal
         return event
 
     def _lead(self, play: Play, index: int, player: int) -> _TrickKind:
@@ -1026,7 +1047,7 @@ class Game:
         if self._setup.rotating_trumps:
             trump = rotated_trump(follow, self._round.spec.has_trump)
         trick = self._trick = _TRICK_KINDS[trump + 1][follow + 1][highest]
-        self._best = trick.strength[index] + player
+        self._best = _JOKER_TRICK + player
         return trick
 
     def _apply_other(self, action: Action, seat: int | None) -> Event:
@@ -1111,6 +1132,17 @@ class Game:
             raise self._error(self._why_not_playable(play))
         if play.card.is_joker and not self._joker_mode_allowed(play):
             raise self._error(self._why_not_joker_mode(play))
+
+    def _joker_play(self, play: Play, player: int) -> bool:
+        """``apply``'s last check of a joker ``play`` by ``player``: whether its mode is
+        allowed (``_joker_mode_allowed``). When it is, the play is made, so a "take" that
+        follows a standard card is recorded here as the trick's winner so far
+        (``_JOKER_TAKES``): a plain trick's winner stays a lookup, not ``winner_of``."""
+        if not self._joker_mode_allowed(play):
+            return False
+        if play.mode is _TAKE and self._plays and self._best < _JOKER_TRICK:
+            self._best = _JOKER_TAKES | player
+        return True
 
     def _joker_mode_allowed(self, play: Play) -> bool:
         """Whether a joker may be played with ``play``'s mode now: ``play`` is one of
@@ -1401,10 +1433,10 @@ class Game:
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden bid, or -1 when there is none (docs/rules.md 1, "Bidding")."""
-        made = _bytes(self._bids, self.players)  # bid + 1 a seat, 0: none yet
-        bid_sum = sum(made) - (self.players - made.count(0))
+        made = self._bids.to_bytes(self.players, "little")  # bid + 1 a seat, 0: none yet
+        bid_sum = sum(made) - len(made) + made.count(0)
         dealer = self._to_act == self._round.dealer
-        forbidden = forbidden_bid(self._setup.rules, self._round.spec.cards, bid_sum, dealer=dealer)
+        forbidden = forbidden_bid(self._setup.rules, self._round.cards, bid_sum, dealer=dealer)
         return -1 if forbidden is None else forbidden
 
     def _zero_banned(self, forbidden: int) -> bool:
