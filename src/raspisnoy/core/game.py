@@ -372,11 +372,12 @@ def _points_table(rules: Rules, kind: RoundKind, cards: int) -> tuple[tuple[int,
 class _DealPlan:
     """What dealing one round of the plan takes, the same in every game of these rules and
     players, so made once (``_Setup.deal_plan``), not every round: the plan entry, the
-    cards dealt in all, where the trump card comes from (``_trump_source``) and whether a
-    joker there means a new deal, whether its trump rotates (the rules' rotating trumps,
-    in a round with a trump), the points table (``_points_table``), the round number's
-    log entries (``_event_rows``), and by dealer the seats' slices of a shuffled deck as
-    one ``itemgetter`` (a hand's mask is the sum of its slice)."""
+    cards dealt in all, ``trump_at``, the place in the shuffled deck of the card that sets
+    the trump (``_trump_source``; -1: none), whether a joker there means a new deal,
+    whether the trump rotates (the rules' rotating trumps, in a round with a trump), the
+    points table (``_points_table``), the round number's log entries (``_event_rows``),
+    and by dealer the seats' slices of a shuffled deck as one ``itemgetter`` (a hand's
+    mask is the sum of its slice)."""
 
     __slots__ = (
         "dealt",
@@ -385,14 +386,17 @@ class _DealPlan:
         "points",
         "redeal_on_joker",
         "rotating",
-        "source",
         "spec",
+        "trump_at",
     )
 
     def __init__(self, setup: _Setup, spec: RoundSpec) -> None:
         players, rules = len(setup.names), setup.rules
         dealt = self.dealt = players * spec.cards
-        self.spec, self.source = spec, _trump_source(rules, players, len(setup.deck), spec)
+        self.spec, source = spec, _trump_source(rules, players, len(setup.deck), spec)
+        self.trump_at = {"undealt": dealt, "dealer": dealt - 1}.get(source, -1)
+        if self.trump_at >= len(setup.deck):  # (no card left to turn up)
+            self.trump_at = -1
         self.redeal_on_joker = rules.trump_source == "dealer_last" and spec.has_trump
         self.rotating = rules.rotating_trumps and spec.has_trump
         self.points = setup.points_table(spec)
@@ -1301,11 +1305,7 @@ class Game:
             number = plan.spec.number
             order = _shuffled(f"{self.seed}/round {number}/redeal {redeals}", self.deck)
         masks = tuple(map(sum, plan.hands[dealer](order)))
-        source, trump_card = plan.source, None
-        if source == "undealt":
-            trump_card = _CARD_OF_BIT[order[dealt]] if dealt < len(order) else None
-        elif source == "dealer":  # the dealer's last card, shown
-            trump_card = _CARD_OF_BIT[order[dealt - 1]]
+        trump_card = _CARD_OF_BIT[order[plan.trump_at]] if plan.trump_at >= 0 else None
         round_ = _Round(plan, dealer, _NEXT_SEATS[self.players], masks, trump_card)
         self._apply_deal(round_, list(masks))
 
