@@ -459,6 +459,8 @@ class _Setup:
         )
         tables = _rules_tables(rules)
         self.points = tables.points
+        #: The ``_DealPlan`` of each round of the plan (``deal_plan``), shared by every
+        #: game of these rules and players.
         plans = tables.plans.get(len(names))
         if plans is None:
             plans = tables.plans[len(names)] = [None] * len(round_plan(rules, len(names)))
