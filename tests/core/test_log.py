@@ -94,3 +94,32 @@ def test_a_seed_deals_as_before(seed: int | str, actions: int, expected: Event) 
     for _ in range(actions):
         game.apply(game.legal_actions()[-1])
     assert _deal_of(game) == expected
+
+
+def _reference_deals(seed: int, players: int, rounds: int, deck: list[Card]) -> list[tuple]:
+    """The first dealer, then each round's hands (sorted) and turned-up card, as the
+    engine's docstrings define them: one ``random.Random`` draws the dealer, then each
+    round's deck is sorted by one ``random()`` per card, in deck order, and dealt one card
+    at a time from the dealer's left; the next card is turned up."""
+    rng = random.Random(f"raspisnoy/{seed}")
+    dealer = rng.randrange(players)
+    deals = []
+    for number in range(rounds):
+        order = sorted(deck, key=lambda _card: rng.random())
+        first, dealt = dealer + number + 1, players * 8
+        hands = [
+            sorted(order[(seat - first) % players : dealt : players]) for seat in range(players)
+        ]
+        deals.append((tuple(map(tuple, hands)), order[dealt]))
+    return deals
+
+
+@pytest.mark.parametrize("seed", range(0, 400, 7))
+def test_a_seed_deals_every_round_as_its_definition(seed: int) -> None:
+    rules = resolve_rules(custom_plan=("8",) * 4)
+    game, rng = Game(rules, 4, seed=seed), random.Random(seed)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    deck = sorted(game.deck, key=lambda card: card.index)
+    expected = _reference_deals(seed, 4, 4, deck)
+    assert [(r.hands, r.trump_card) for r in game.rounds()] == expected

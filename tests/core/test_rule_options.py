@@ -161,6 +161,16 @@ def test_two_jokers_taking_the_later_wins() -> None:
     assert trick_winner(plays("X1:highest:D X2:take AD 2D"), 0, None, rules) == 1
 
 
+@pytest.mark.parametrize(("last", "winner"), [("X2:take", 0), ("X2:discard:S", 2)])
+def test_two_jokers_following_in_a_game(last: str, winner: int) -> None:
+    """Boris leads K♦, Vera takes with X1, then Anna takes with X2 (the later wins) or
+    discards it (Vera's take stands)."""
+    game = dealt_game("X2 2C | KD 3C | X1 4C", "7H", **FIFTY_FOUR)
+    for text in ("KD", "X1:take", last):
+        game.play(Play.parse(text))
+    assert game.rounds()[0].tricks[0].winner == winner
+
+
 def test_georgian_jokers_replace_two_sixes() -> None:
     deck = deck_cards(resolve_rules(jokers=("6S", "6C")))
     assert len(deck) == 36

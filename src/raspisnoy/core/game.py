@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache
-from operator import add, attrgetter
+from functools import lru_cache, partial
+from itertools import repeat, starmap
+from operator import add, attrgetter, itemgetter
 
 from raspisnoy.core.actions import (
     CONTROL_KINDS,
@@ -68,6 +69,8 @@ _BIDS = tuple(Bid(n) for n in range(64))
 #: hot paths this halves the cost of an ``Event``.
 _new_tuple = tuple.__new__
 _BIT = attrgetter("bit")
+#: Each card by its bit (``Card.bit``): a shuffled deck's bits back to cards.
+_CARD_OF_BIT = {card.bit: card for card in ALL_CARDS}
 
 # Enum members looked up once: a class attribute lookup costs more than a global.
 _PHASE_DEAL, _PHASE_BID, _PHASE_PLAY, _PHASE_OVER = Phase.DEAL, Phase.BID, Phase.PLAY, Phase.OVER
@@ -141,10 +144,18 @@ def _check_deal_types(hands: object, trump_card: object) -> None:
         raise InvalidInputError(f"the trump card must be a Card or None, not {trump_card!r}")
 
 
+def _random_keys(rng: random.Random) -> Callable[[object], float]:
+    """A sort key that ignores its argument and returns ``rng.random()``, the next draw:
+    ``next(starmap(random, repeat(())), card)``, called in C. ``sorted`` computes the keys
+    of the items in order, so sorting by it gives the very order of ``key=lambda _card:
+    rng.random()`` (the records' deals), about a quarter cheaper than that Python call
+    per card."""
+    return partial(next, starmap(rng.random, repeat(())))
+
+
 def _shuffled(seed: str, deck: tuple[Card, ...]) -> tuple[int, ...]:
     """A uniform shuffle of ``deck`` from ``random.Random(seed)``, as the cards' bits."""
-    draw = random.Random(f"raspisnoy/{seed}").random
-    return tuple(sorted(map(_BIT, deck), key=lambda _card: draw()))
+    return tuple(sorted(map(_BIT, deck), key=_random_keys(random.Random(f"raspisnoy/{seed}"))))
 
 
 def _draw_shuffles(
@@ -159,9 +170,8 @@ def _draw_shuffles(
     """
     rng = random.Random(f"raspisnoy/{seed}")
     dealer = rng.randrange(players)
-    draw = rng.random
-    bits = tuple(map(_BIT, deck))
-    return dealer, tuple(tuple(sorted(bits, key=lambda _card: draw())) for _ in range(rounds))
+    keys, bits = _random_keys(rng), tuple(map(_BIT, deck))
+    return dealer, tuple(tuple(sorted(bits, key=keys)) for _ in range(rounds))
 
 
 @lru_cache(maxsize=16)
@@ -191,25 +201,26 @@ def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[tuple[B
 _OPEN_BIDS = tuple(_bid_choices(cards, -1, False) for cards in range(len(_BIDS)))
 
 
-#: Bit 20 and above in ``Game._best``: a joker is in the trick, and ``winner_of`` decides it.
+#: Bit 20 and above in ``Game._best``: a joker led the trick, and ``winner_of`` decides it.
 _JOKER_TRICK = 1 << 20
+#: Bit 19 in ``Game._best``: a joker following a standard card took the trick so far (any
+#: card's strength is below it; the later of two "take" jokers wins, so it is set, not
+#: compared).
+_JOKER_TAKES = 1 << 19
 
 
 def _strength_table(trump: int, follow: int) -> tuple[int, ...]:
     """Each card index's strength in a trick of the suit ``follow`` under ``trump`` (-1:
     none), shifted left by 4 to leave room for the seat: a trump 100 + rank, a card of the
-    suit led its rank, any other card -1; a joker ``_JOKER_TRICK``."""
+    suit led its rank, any other card -1. So is a joker: one that follows takes the trick
+    (``Game._joker_play``) or loses it, and one that leads sets ``_JOKER_TRICK``."""
     strengths = []
     for card in ALL_CARDS:
         suit = SUIT_OF[card.index]
-        if suit < 0:
-            strengths.append(_JOKER_TRICK)
-        elif suit == trump:
-            strengths.append(100 + card.rank << 4)
-        elif suit == follow:
-            strengths.append(card.rank << 4)
-        else:
+        if suit < 0 or suit not in (trump, follow):
             strengths.append(-1 << 4)
+        else:
+            strengths.append((100 if suit == trump else 0) + card.rank << 4)
     return tuple(strengths)
 
 
@@ -325,11 +336,22 @@ def _plays_of(mask: int, joker_plays: tuple[tuple[Play, ...], ...]) -> tuple[Pla
     return plays
 
 
+class _RulesTables:
+    """What every game of one ruleset shares, filled on demand (``_rules_tables``): the
+    points tables (``_points_table``) by round kind and cards, and the ``_DealPlan`` of
+    each round of the plan, by the number of players, then by the round's index."""
+
+    __slots__ = ("plans", "points")
+
+    def __init__(self) -> None:
+        self.points: dict[tuple[RoundKind, int], tuple[tuple[int, ...], ...]] = {}
+        self.plans: dict[int, list[_DealPlan | None]] = {}
+
+
 @lru_cache(maxsize=32)
-def _points_tables(rules: Rules) -> dict[tuple[RoundKind, int], tuple[tuple[int, ...], ...]]:
-    """The points tables of ``rules`` (``_points_table``) by round kind and cards: filled
-    on demand (``_Setup.points_table``) and shared by every game of these rules."""
-    return {}
+def _rules_tables(rules: Rules) -> _RulesTables:
+    """The ``_RulesTables`` of ``rules``: one per ruleset, so every game shares them."""
+    return _RulesTables()
 
 
 def _points_table(rules: Rules, kind: RoundKind, cards: int) -> tuple[tuple[int, ...], ...]:
@@ -347,21 +369,77 @@ def _points_table(rules: Rules, kind: RoundKind, cards: int) -> tuple[tuple[int,
     return ((), *map(row, range(cards + 1)))
 
 
+class _DealPlan:
+    """What dealing one round of the plan takes, the same in every game of these rules and
+    players, so made once (``_Setup.deal_plan``), not every round: the plan entry, the
+    cards dealt in all, ``trump_at``, the place in the shuffled deck of the card that sets
+    the trump (``_trump_source``; -1: none), whether a joker there means a new deal,
+    whether the trump rotates (the rules' rotating trumps, in a round with a trump), the
+    points table (``_points_table``), the round number's log entries (``_event_rows``),
+    and by dealer the seats' slices of a shuffled deck as one ``itemgetter`` (a hand's
+    mask is the sum of its slice)."""
+
+    __slots__ = (
+        "dealt",
+        "events",
+        "hands",
+        "points",
+        "redeal_on_joker",
+        "rotating",
+        "spec",
+        "trump_at",
+    )
+
+    def __init__(self, setup: _Setup, spec: RoundSpec) -> None:
+        players, rules = len(setup.names), setup.rules
+        dealt = self.dealt = players * spec.cards
+        self.spec, source = spec, _trump_source(rules, players, len(setup.deck), spec)
+        self.trump_at = {"undealt": dealt, "dealer": dealt - 1}.get(source, -1)
+        if self.trump_at >= len(setup.deck):  # (no card left to turn up)
+            self.trump_at = -1
+        self.redeal_on_joker = rules.trump_source == "dealer_last" and spec.has_trump
+        self.rotating = rules.rotating_trumps and spec.has_trump
+        self.points = setup.points_table(spec)
+        number = spec.number
+        self.events = _EVENT_ROWS[number] if number < len(_EVENT_ROWS) else _event_rows(number)
+        # The dealer's left-hand neighbour gets the first card (players >= 2: a tuple).
+        self.hands = tuple(
+            itemgetter(
+                *[slice((seat - dealer - 1) % players, dealt, players) for seat in range(players)]
+            )
+            for dealer in range(players)
+        )
+
+
+def _trump_source(rules: Rules, players: int, deck_size: int, spec: RoundSpec) -> str:
+    """Where the trump card of a round ``spec`` comes from: "undealt" (the top of the
+    rest), "dealer" (the dealer's last card), or "none" (no card sets the trump)."""
+    if not spec.has_trump or rules.rotating_trumps:
+        return "none"
+    if rules.trump_source == "dealer_last":
+        return "dealer"
+    if players * spec.cards < deck_size:
+        return "undealt"
+    return "dealer" if rules.max_deal_trump == "dealer_shows" else "none"
+
+
 class _Setup:
     """What a game and all its clones share and never change: the rules, names, deck and
-    seed, every round's shuffle, the rules' points tables (``_points_tables``), and what
-    the hot paths ask of the rules, looked up once."""
+    seed, every round's shuffle, the rules' points tables and deal plans
+    (``_rules_tables``), and what the hot paths ask of the rules, looked up once."""
 
     __slots__ = (
         "deck",
         "free_when_void",
         "lead_jokers",
         "names",
+        "plans",
         "points",
         "rotating_trumps",
         "rules",
         "seed",
         "shuffles",
+        "zero_runs",
     )
 
     def __init__(
@@ -379,8 +457,17 @@ class _Setup:
             seed,
             shuffles,
         )
-        self.points = _points_tables(rules)
+        tables = _rules_tables(rules)
+        self.points = tables.points
+        #: The ``_DealPlan`` of each round of the plan (``deal_plan``), shared by every
+        #: game of these rules and players.
+        plans = tables.plans.get(len(names))
+        if plans is None:
+            plans = tables.plans[len(names)] = [None] * len(round_plan(rules, len(names)))
+        self.plans = plans
         self.rotating_trumps = rules.rotating_trumps
+        #: Whether each seat's run of 0 bids is counted (only when the rules limit it).
+        self.zero_runs = rules.max_zero_bids_in_a_row > 0
         #: Whether a player void in the suit of a plain trick may play any card.
         self.free_when_void = not rules.trump_when_void
         #: The jokers' legal plays as they lead (``_plays_of``), by the rules.
@@ -396,6 +483,16 @@ class _Setup:
             table = self.points[key] = _points_table(self.rules, spec.kind, spec.cards)
         return table
 
+    def deal_plan(self, index: int, spec: RoundSpec) -> _DealPlan:
+        """The ``_DealPlan`` of round ``spec``, the plan's round ``index``: shared by the
+        games of these rules and players, made anew for a control round beyond the plan."""
+        if index >= len(self.plans):
+            return _DealPlan(self, spec)
+        plan = self.plans[index]
+        if plan is None:
+            plan = self.plans[index] = _DealPlan(self, spec)
+        return plan
+
 
 class _Round:
     """One round's deal, shared by clones and replaced, never changed: its plan entry (and
@@ -404,9 +501,9 @@ class _Round:
     (``dealt``) are made when first asked for: only records, replays and reviews read them.
 
     For ``Game.apply``: ``leads``, the ``_TrickKind`` each standard card led makes (under
-    ``rotating`` trumps, the suit led's), ``events``, this round number's shared log
+    rotating trumps, the suit led's), ``events``, this round number's shared log
     entries (``_event_rows``), ``next_seat``, each seat's left-hand neighbour (who plays
-    after it), and ``cards``, the tricks in the round."""
+    after it), ``cards``, the tricks in the round, and ``plan``, its ``_DealPlan``."""
 
     __slots__ = (
         "_dealt",
@@ -417,6 +514,7 @@ class _Round:
         "masks",
         "next_seat",
         "number",
+        "plan",
         "spec",
         "trump",
         "trump_card",
@@ -424,22 +522,19 @@ class _Round:
 
     def __init__(
         self,
-        spec: RoundSpec,
+        plan: _DealPlan,
         dealer: int,
-        players: int,
+        next_seat: tuple[int, ...],
         masks: Sequence[int] = (),
         trump_card: Card | None = None,
-        *,
-        rotating: bool = False,
     ) -> None:
-        self.spec, self.dealer, self.masks, self.trump_card = spec, dealer, masks, trump_card
-        number = self.number = spec.number
-        self.cards, self.next_seat = spec.cards, _NEXT_SEATS[players]
+        spec = self.spec = plan.spec
+        self.plan, self.dealer, self.masks, self.trump_card = plan, dealer, masks, trump_card
+        self.number, self.cards, self.next_seat = spec.number, spec.cards, next_seat
+        self.events = plan.events
         # (a joker turned up sets no trump: its suit is -1, NO_TRUMP)
         trump = self.trump = NO_TRUMP if trump_card is None else SUIT_OF[trump_card.index]
-        rotating = rotating and spec.has_trump
-        self.leads = _ROTATING_LEADS if rotating else _FIXED_LEADS[trump + 1]
-        self.events = _EVENT_ROWS[number] if number < len(_EVENT_ROWS) else _event_rows(number)
+        self.leads = _ROTATING_LEADS if plan.rotating else _FIXED_LEADS[trump + 1]
         self._dealt: tuple[tuple[Card, ...], ...] | None = None
 
     def event(self, seat: int, action: Bid | Play, slot: int) -> Event:
@@ -617,8 +712,9 @@ class Game:
     #: Whether the game is over (``phase`` is ``Phase.OVER``): a field, not a property,
     #: since a playout asks before every action.
     is_over: bool
-    #: The trick's winner so far: ``strength | seat`` (see ``_TrickKind``), at least
-    #: ``_JOKER_TRICK`` once a joker is played.
+    #: The trick's winner so far: ``strength | seat`` (see ``_TrickKind``), or
+    #: ``_JOKER_TAKES | seat`` after a joker that follows and takes, or at least
+    #: ``_JOKER_TRICK`` when a joker leads.
     _best: int
     #: Bids (bid + 1, 0 until made) and tricks taken, one seat a byte (``_SEAT_BITS``):
     #: ints, not lists, so that clones share them.
@@ -870,7 +966,7 @@ class Game:
         if not (
             self._legal_mask & bit
             and (seat is None or seat == player)
-            and (index < _FIRST_JOKER or self._joker_mode_allowed(action))
+            and (index < _FIRST_JOKER or self._joker_play(action, player))
         ):
             return self._apply_other(action, seat)
         hands = self._hands
@@ -905,24 +1001,43 @@ class Game:
             self._leader = self._to_act = winner
             if len(tricks) == round_.cards:
                 self._finish_round()
-            else:  # the winner leads: any card of their hand
-                hand = self._legal_mask = hands[winner]
-                self._legal = _plays_of(hand, self._setup.lead_jokers)
-            return event
-        self._to_act = player
-        hand = hands[player]
-        if trick.plain and hand < _JOKER_BITS:  # (no joker in hand: a comparison, no new int)
-            suited = hand & trick.suit_mask
-            if suited:
-                legal = trick.suit_plays[suited >> trick.shift]  # type: ignore[index]
-                if legal is not None:
-                    self._legal, self._legal_mask = legal, suited
-                    return event
-            elif self._setup.free_when_void:  # void, and no trump demanded: any card
-                self._legal_mask = hand
-                self._legal = _plays_of(hand, _FOLLOW_JOKER_PLAYS)
                 return event
-        self._play_choices()
+            # The winner leads: any card of their hand.
+            hand, joker_plays = hands[winner], self._setup.lead_jokers
+        else:
+            self._to_act = player
+            hand = hands[player]
+            if not (trick.plain and hand < _JOKER_BITS):  # (no joker in hand: no new int)
+                self._play_choices()
+                return event
+            suited = hand & trick.suit_mask
+            if suited:  # following suit, the most common case of all
+                legal = trick.suit_plays[suited >> trick.shift]  # type: ignore[index]
+                if legal is None:  # (a slice not seen yet)
+                    self._play_choices()
+                else:
+                    self._legal, self._legal_mask = legal, suited
+                return event
+            if not self._setup.free_when_void:  # void, and a trump may be demanded
+                self._play_choices()
+                return event
+            joker_plays = _FOLLOW_JOKER_PLAYS  # void, and no trump demanded: any card
+        # Any card of ``hand``, a lead or a void follower's: ``_plays_of``, inline.
+        self._legal_mask = hand
+        low, high = hand & _LOW_HALF, hand >> 26
+        try:
+            legal = (  # (a None slice raises TypeError, caught below)
+                _SPADE_PLAYS[low & _SLICE]  # type: ignore[operator]
+                + _CLUB_PLAYS[low >> 13]
+                + _DIAMOND_PLAYS[high & _SLICE]
+                + _HEART_PLAYS[high >> 13 & _SLICE]
+            )
+        except TypeError:  # a slice not seen yet: ``_plays_of`` fills it in
+            legal = _plays_of(hand, joker_plays)
+        else:
+            if high >= _HIGH_JOKERS:
+                legal += joker_plays[high >> 26]
+        self._legal = legal
         return event
 
     def _lead(self, play: Play, index: int, player: int) -> _TrickKind:
@@ -938,7 +1053,7 @@ class Game:
         if self._setup.rotating_trumps:
             trump = rotated_trump(follow, self._round.spec.has_trump)
         trick = self._trick = _TRICK_KINDS[trump + 1][follow + 1][highest]
-        self._best = trick.strength[index] + player
+        self._best = _JOKER_TRICK + player
         return trick
 
     def _apply_other(self, action: Action, seat: int | None) -> Event:
@@ -1024,6 +1139,17 @@ class Game:
         if play.card.is_joker and not self._joker_mode_allowed(play):
             raise self._error(self._why_not_joker_mode(play))
 
+    def _joker_play(self, play: Play, player: int) -> bool:
+        """``apply``'s last check of a joker ``play`` by ``player``: whether its mode is
+        allowed (``_joker_mode_allowed``). When it is, the play is made, so a "take" that
+        follows a standard card is recorded here as the trick's winner so far
+        (``_JOKER_TAKES``): a plain trick's winner stays a lookup, not ``winner_of``."""
+        if not self._joker_mode_allowed(play):
+            return False
+        if play.mode is _TAKE and self._plays and self._best < _JOKER_TRICK:
+            self._best = _JOKER_TAKES | player
+        return True
+
     def _joker_mode_allowed(self, play: Play) -> bool:
         """Whether a joker may be played with ``play``'s mode now: ``play`` is one of
         ``_FOLLOW_JOKER_PLAYS`` or ``_Setup.lead_jokers``, told by its mode alone (a
@@ -1072,10 +1198,7 @@ class Game:
         self.verify_deal(hands, trump_card)
         masks = [mask_of(hand) for hand in hands]
         round_ = self._round
-        rotating = self._setup.rotating_trumps
-        dealt = _Round(
-            round_.spec, round_.dealer, self.players, tuple(masks), trump_card, rotating=rotating
-        )
+        dealt = _Round(round_.plan, round_.dealer, round_.next_seat, tuple(masks), trump_card)
         self._apply_deal(dealt, masks)
         return self._deal_event()
 
@@ -1154,59 +1277,43 @@ class Game:
     def _start_round(self, dealer: int) -> None:
         """Start the next round of the plan, dealt by ``dealer``; deal at once when the game
         has its own random source, else wait for ``deal()``."""
-        players = self.players
-        index = len(self._history)
-        spec = self.plan[index]
+        index, setup = len(self._history), self._setup
+        plan = setup.deal_plan(index, self.plan[index])
         self._bids = self._taken = self._best = 0
         self._tricks, self._plays = (), []
-        self._leader = self._to_act = (dealer + 1) % players
-        shuffles = self._setup.shuffles
+        next_seat = _NEXT_SEATS[self.players]
+        self._leader = self._to_act = next_seat[dealer]
+        shuffles = setup.shuffles
         if not shuffles:
-            self._round = _Round(spec, dealer, players)
+            self._round = _Round(plan, dealer, next_seat)
             self._phase = _PHASE_DEAL
-            self._hands = [0] * players
+            self._hands = [0] * self.players
             self._trick = _TRICK_KINDS[0][0][0]
             self._legal, self._legal_mask = (), 0
         elif index < len(shuffles):
-            self._deal_shuffled(spec, dealer, shuffles[index])
+            self._deal_shuffled(plan, dealer, shuffles[index])
         else:  # a control round, beyond the plan the shuffles were drawn for
             order = _shuffled(f"{self.seed}/round {index + 1}", self.deck)
-            self._deal_shuffled(spec, dealer, order)
+            self._deal_shuffled(plan, dealer, order)
 
-    def _deal_shuffled(self, spec: RoundSpec, dealer: int, order: tuple[int, ...]) -> None:
+    def _deal_shuffled(self, plan: _DealPlan, dealer: int, order: tuple[int, ...]) -> None:
         """Deal one card at a time from the dealer's left; the dealer gets the last card.
         ``order`` is the shuffled deck as the cards' bits, so a hand's mask is the sum of
-        its cards (they are distinct)."""
-        players, dealt = self.players, self.players * spec.cards
-        redeals = 0
-        redeal_on_joker = self._setup.rules.trump_source == "dealer_last" and spec.has_trump
-        while redeal_on_joker and order[dealt - 1] & _JOKER_MASK:
+        its cards (they are distinct): of its slice of ``order`` (``_DealPlan.hands``)."""
+        dealt, redeals = plan.dealt, 0
+        while plan.redeal_on_joker and order[dealt - 1] & _JOKER_MASK:
             # The trump is the dealer's last card, and a joker there means a new deal.
             redeals += 1
-            order = _shuffled(f"{self.seed}/round {spec.number}/redeal {redeals}", self.deck)
-        first = dealer + 1
-        masks = [sum(order[(seat - first) % players : dealt : players]) for seat in range(players)]
-        source = self._trump_source(spec)
-        trump_card = None
-        if source == "undealt":
-            trump_card = ALL_CARDS[order[dealt].bit_length() - 1] if dealt < len(order) else None
-        elif source == "dealer":  # the dealer's last card, shown
-            trump_card = ALL_CARDS[order[dealt - 1].bit_length() - 1]
-        rotating = self._setup.rotating_trumps
-        round_ = _Round(spec, dealer, players, tuple(masks), trump_card, rotating=rotating)
-        self._apply_deal(round_, masks)
+            number = plan.spec.number
+            order = _shuffled(f"{self.seed}/round {number}/redeal {redeals}", self.deck)
+        masks = tuple(map(sum, plan.hands[dealer](order)))
+        trump_card = _CARD_OF_BIT[order[plan.trump_at]] if plan.trump_at >= 0 else None
+        round_ = _Round(plan, dealer, _NEXT_SEATS[self.players], masks, trump_card)
+        self._apply_deal(round_, list(masks))
 
     def _trump_source(self, spec: RoundSpec) -> str:
-        """Where the trump card of a round ``spec`` comes from: "undealt" (the top of the
-        rest), "dealer" (the dealer's last card), or "none" (no card sets the trump)."""
-        rules = self._setup.rules
-        if not spec.has_trump or rules.rotating_trumps:
-            return "none"
-        if rules.trump_source == "dealer_last":
-            return "dealer"
-        if self.players * spec.cards < len(self.deck):
-            return "undealt"
-        return "dealer" if rules.max_deal_trump == "dealer_shows" else "none"
+        """``_trump_source`` of a round ``spec`` of this game."""
+        return _trump_source(self._setup.rules, self.players, len(self.deck), spec)
 
     def _why_no_trump_card(self) -> str:
         spec = self._round.spec
@@ -1328,10 +1435,10 @@ class Game:
 
     def _forbidden_bid(self) -> int:
         """The dealer's forbidden bid, or -1 when there is none (docs/rules.md 1, "Bidding")."""
-        made = _bytes(self._bids, self.players)  # bid + 1 a seat, 0: none yet
-        bid_sum = sum(made) - (self.players - made.count(0))
+        made = self._bids.to_bytes(self.players, "little")  # bid + 1 a seat, 0: none yet
+        bid_sum = sum(made) - len(made) + made.count(0)
         dealer = self._to_act == self._round.dealer
-        forbidden = forbidden_bid(self._setup.rules, self._round.spec.cards, bid_sum, dealer=dealer)
+        forbidden = forbidden_bid(self._setup.rules, self._round.cards, bid_sum, dealer=dealer)
         return -1 if forbidden is None else forbidden
 
     def _zero_banned(self, forbidden: int) -> bool:
@@ -1347,25 +1454,25 @@ class Game:
     def _finish_round(self) -> None:
         """Score the round from the points table, then start the next one, or let the
         last-placed player choose a control round, or end the game."""
-        round_, rules, players = self._round, self._setup.rules, self.players
-        spec = round_.spec
+        round_, players = self._round, self.players
         made, taken = (
             self._bids.to_bytes(players, "little"),
             self._taken.to_bytes(players, "little"),
         )
-        table = self._setup.points_table(spec)
+        table = round_.plan.points
         points = tuple([table[bid][took] for bid, took in zip(made, taken, strict=True)])
-        if spec.has_bids and rules.max_zero_bids_in_a_row:  # (else the runs are never read)
+        if self._setup.zero_runs and round_.spec.has_bids:  # (else the runs are never read)
             streaks = zip(self._zero_streaks, made, strict=True)
             self._zero_streaks = tuple([run + 1 if bid == 1 else 0 for run, bid in streaks])
         history = self._history
         scores = history[-1].scores if history else ()
         finished = _Finished(round_, self._bids, self._taken, self._tricks, points, scores)
-        self._history += (finished,)
+        history += (finished,)
+        self._history = history
         self._totals = tuple(map(add, self._totals, points))
-        if len(self._history) < len(self.plan):
-            self._start_round((round_.dealer + 1) % players)
-        elif rules.control_game and len(self.winners(final=False)) > 1:
+        if len(history) < len(self.plan):
+            self._start_round(round_.next_seat[round_.dealer])
+        elif self._setup.rules.control_game and len(self.winners(final=False)) > 1:
             # «Контрольная»: the last-placed player (the first of them in seat order) chooses.
             self._phase = _PHASE_CHOOSE
             self._to_act = self._totals.index(min(self._totals))
