@@ -1022,22 +1022,9 @@ class Game:
                 self._play_choices()
                 return event
             joker_plays = _FOLLOW_JOKER_PLAYS  # void, and no trump demanded: any card
-        # Any card of ``hand``, a lead or a void follower's: ``_plays_of``, inline.
+        # Any card of ``hand``: a lead or a void follower's.
         self._legal_mask = hand
-        low, high = hand & _LOW_HALF, hand >> 26
-        try:
-            legal = (  # (a None slice raises TypeError, caught below)
-                _SPADE_PLAYS[low & _SLICE]  # type: ignore[operator]
-                + _CLUB_PLAYS[low >> 13]
-                + _DIAMOND_PLAYS[high & _SLICE]
-                + _HEART_PLAYS[high >> 13 & _SLICE]
-            )
-        except TypeError:  # a slice not seen yet: ``_plays_of`` fills it in
-            legal = _plays_of(hand, joker_plays)
-        else:
-            if high >= _HIGH_JOKERS:
-                legal += joker_plays[high >> 26]
-        self._legal = legal
+        self._legal = _plays_of(hand, joker_plays)
         return event
 
     def _lead(self, play: Play, index: int, player: int) -> _TrickKind:
