@@ -34,8 +34,9 @@ again with the same log goes on from where it stopped. ``--simulations`` and
 before the full one; ``--bid-iterations`` gives the expert's bids a budget of their own;
 ``--rivalry`` and ``--noise`` set the expert's ``ExpertBot.rivalry`` and ``.noise`` (how
 much it minds the others' points, how often the others play at random in its playouts),
-``--worlds`` its ``.worlds`` (deals of the hidden cards a decision) and ``--reuse-tree``
-its ``.reuse_tree`` (a decision goes on with the seat's last tree).
+``--worlds`` its ``.worlds`` (deals of the hidden cards a decision), ``--reuse-tree``
+its ``.reuse_tree`` (a decision goes on with the seat's last tree), ``--exploration``
+and ``--widening`` its UCB1 constant and progressive widening's.
 """
 
 from __future__ import annotations
@@ -400,6 +401,8 @@ def main() -> None:
     parser.add_argument("--rivalry", type=float, default=ExpertBot.rivalry, help="expert's")
     parser.add_argument("--noise", type=float, default=ExpertBot.noise, help="expert's")
     parser.add_argument("--worlds", type=int, default=ExpertBot.worlds, help="expert's")
+    parser.add_argument("--exploration", type=float, default=ExpertBot.exploration, help="expert's")
+    parser.add_argument("--widening", type=float, default=ExpertBot.widening, help="expert's")
     parser.add_argument(
         "--reuse-tree", action="store_true", help="expert keeps its tree between moves"
     )
@@ -421,6 +424,8 @@ def main() -> None:
             "noise": args.noise,
             "worlds": args.worlds,
             "reuse_tree": args.reuse_tree,
+            "exploration": args.exploration,
+            "widening": args.widening,
         },
     )
     ours = [statistics.fmean(r["ours"]) for r in results]
@@ -439,6 +444,8 @@ def main() -> None:
         "expert_noise": args.noise,
         "expert_worlds": args.worlds,
         "expert_reuse_tree": args.reuse_tree,
+        "expert_exploration": args.exploration,
+        "expert_widening": args.widening,
         "expert_mean_return": _mean_ci(ours),
         "ismcts_mean_return": _mean_ci(theirs),
         "difference_per_deal": _mean_ci(diff),

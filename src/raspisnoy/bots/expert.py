@@ -36,7 +36,17 @@ from raspisnoy.bots import fastsim
 from raspisnoy.bots.base import Bot, decision_rng
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
 from raspisnoy.bots.inference import BidModel, shipped_model
-from raspisnoy.bots.ismcts import NOISE, RIVALRY, Solved, Tree, reward_scale, search, world_pool
+from raspisnoy.bots.ismcts import (
+    EXPLORATION,
+    NOISE,
+    RIVALRY,
+    WIDENING,
+    Solved,
+    Tree,
+    reward_scale,
+    search,
+    world_pool,
+)
 from raspisnoy.bots.knowledge import Knowledge
 from raspisnoy.bots.reuse import KeptTree, history, round_key
 from raspisnoy.bots.solver import Table as SolverTable
@@ -105,6 +115,10 @@ class ExpertBot(Bot):
     #: Worlds dealt per decision (fewer when fewer iterations are allowed): dealing them
     #: is some 30% of a decision of 1,400 iterations (docs/bots.md, session 14).
     worlds = WORLDS
+    #: UCB1's exploration constant and progressive widening's (``ismcts.EXPLORATION``,
+    #: ``ismcts.WIDENING``; benchmarks vary them).
+    exploration = EXPLORATION
+    widening = WIDENING
 
     def __init__(
         self,
@@ -145,6 +159,7 @@ class ExpertBot(Bot):
             cash=True,
             solve_tricks=self.solve_tricks,
             noise=self.noise,
+            shape=(self.exploration, self.widening),
             model=shipped_model() if self.learned_inference else None,
             kept=kept,
         )
@@ -251,6 +266,7 @@ def _search_root(
     model: BidModel | None = None,
     noise: float = NOISE,
     kept: tuple[Tree, tuple[float, float]] | None = None,
+    shape: tuple[float, float] = (EXPLORATION, WIDENING),
 ) -> tuple[Tree, dict[int, Bid | Play], tuple[float, float]] | None:
     """Search ``view`` for up to ``iterations`` iterations (stopping between batches once
     ``deadline``, a ``perf_counter`` time, has passed) over the root's distinct actions,
@@ -264,7 +280,8 @@ def _search_root(
     (``ismcts.world_pool``). ``noise``: the share of the others' cards played at random
     in the playouts. With ``kept`` (a tree rooted at this decision and the reward scale
     it was searched on) the search goes on with that tree, its rewards restated on this
-    decision's scale."""
+    decision's scale. ``shape``: UCB1's exploration constant and progressive widening's
+    (``ismcts.search``)."""
     knowledge = Knowledge.from_view(view)
     worlds = world_pool(view, knowledge, max(1, min(worlds_wanted, iterations)), rng, model)
     if not len(worlds):
@@ -293,7 +310,7 @@ def _search_root(
     while done < iterations and (done == 0 or time.perf_counter() < deadline):
         batch = min(_BATCH, iterations - done)
         tree.reserve(int(tree.size[0]) + batch + 1)
-        search(tree, worlds, rules, score, scale, batch, rng, rivalry, solved, noise)
+        search(tree, worlds, rules, score, scale, batch, rng, rivalry, solved, noise, *shape)
         done += batch
     return tree, legal, scale
 

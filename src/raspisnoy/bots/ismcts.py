@@ -260,10 +260,14 @@ def search(
     rivalry: float = RIVALRY,
     solved: Solved | None = None,
     noise: float = NOISE,
+    exploration: float = EXPLORATION,
+    widening: float = WIDENING,
 ) -> None:
     """Run ``iterations`` more iterations (fewer if the tree fills up) on ``tree``, with
     rewards measured on the ``scale`` of ``reward_scale`` (measured with the same
-    ``rivalry``), the others' cards in the playouts at random ``noise`` of the time.
+    ``rivalry``), the others' cards in the playouts at random ``noise`` of the time, UCB1's
+    ``exploration`` constant and progressive ``widening`` as ``EXPLORATION`` and
+    ``WIDENING`` say.
     With ``solved`` (a ``Solved`` of this decision), the searching seat's points in the
     last tricks of each playout are solved exactly instead of played out."""
     low, span = scale
@@ -275,10 +279,10 @@ def search(
         score,
         low,
         span,
-        EXPLORATION,
+        exploration,
         noise,
         rivalry,
-        WIDENING,
+        widening,
         iterations,
         _generator(rng),
         tree.action,
