@@ -36,7 +36,9 @@ before the full one; ``--bid-iterations`` gives the expert's bids a budget of th
 much it minds the others' points, how often the others play at random in its playouts),
 ``--worlds`` its ``.worlds`` (deals of the hidden cards a decision), ``--reuse-tree``
 its ``.reuse_tree`` (a decision goes on with the seat's last tree), ``--exploration``
-and ``--widening`` its UCB1 constant and progressive widening's.
+and ``--widening`` its UCB1 constant and progressive widening's. ``--paired-with LOG``
+adds how much more the expert gained over ISMCTS than in another run's log, deal by deal
+on the deals both played (a variant against the present expert on the same deals).
 """
 
 from __future__ import annotations
@@ -372,6 +374,22 @@ def play_deals(
     return results
 
 
+def paired_change(
+    results: list[dict[str, Any]], other: list[dict[str, Any]]
+) -> tuple[float, float, float, int]:
+    """How much more the expert gained over ISMCTS per seat and deal in ``results`` than
+    in ``other`` (another run's log, e.g. of another variant), on the deals both played:
+    the mean over those deals of the two runs' difference, its 95% interval, the deals."""
+    theirs = {r["deal"]: _gap(r) for r in other}
+    changes = [_gap(r) - theirs[r["deal"]] for r in results if r["deal"] in theirs]
+    return (*_mean_ci(changes), len(changes))
+
+
+def _gap(result: dict[str, Any]) -> float:
+    """One deal's expert − ISMCTS per seat."""
+    return statistics.fmean(result["ours"]) - statistics.fmean(result["theirs"])
+
+
 def _times(results: list[dict[str, Any]], key: str) -> list[float]:
     """Every move's time under ``key`` (logs of before the CPU times lack them)."""
     return [ms for r in results for ms in r.get(key, ())]
@@ -408,6 +426,9 @@ def main() -> None:
     )
     parser.add_argument("--log", type=Path, default=None, help="per-deal results (resumable)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument(
+        "--paired-with", type=Path, default=None, help="another run's log: the paired change"
+    )
     args = parser.parse_args()
 
     deals = range(args.first_deal, args.first_deal + args.deals)
@@ -430,7 +451,7 @@ def main() -> None:
     )
     ours = [statistics.fmean(r["ours"]) for r in results]
     theirs = [statistics.fmean(r["theirs"]) for r in results]
-    diff = [a - b for a, b in zip(ours, theirs, strict=True)]
+    diff = [_gap(r) for r in results]
     our_ms, their_ms = _times(results, "our_ms"), _times(results, "their_ms")
     our_cpu, their_cpu = _times(results, "our_cpu_ms"), _times(results, "their_cpu_ms")
     ismcts_rate = ismcts_simulations_per_s()
@@ -463,6 +484,9 @@ def main() -> None:
         "expert_bids": _bid_figures(results, "our"),
         "ismcts_bids": _bid_figures(results, "their"),
     }
+    if args.paired_with is not None:
+        figures["paired_with"] = str(args.paired_with)
+        figures["difference_less_paired"] = paired_change(results, _read_log(args.paired_with))
     header = ("side", "mean return", "95% CI", "ms/move", "exact", "bid 0")
     print("{:<8} {:>12} {:>14} {:>8} {:>6} {:>6}".format(*header))
     for side, name in (("expert", "expert"), ("ISMCTS", "ismcts")):
@@ -480,6 +504,12 @@ def main() -> None:
         f"{figures['ismcts_cpu_time_ratio']:.1f} ×: {figures['ismcts_cpu_ms_per_move']:.1f} "
         f"against {figures['expert_cpu_ms_per_move']:.1f} ms)"
     )
+    if args.paired_with is not None:
+        mean, low, high, deals = figures["difference_less_paired"]
+        print(
+            f"less the run of {args.paired_with} on the same {deals} deals: {mean:+.2f} "
+            f"(95% CI {low:+.2f} … {high:+.2f})"
+        )
     rates = figures["our_playouts_per_s"]
     print(
         f"playouts per second: ours {rates['random']:,.0f} random, {rates['policy']:,.0f} "
