@@ -20,7 +20,10 @@ expert keeping its worlds by the learned bid model (``ExpertBot.learned_inferenc
 joins as ``expert-learned`` at N iterations a decision, e.g. ``--bots
 expert-learned,expert,heuristic,heuristic``. With ``--copy-iterations N`` the expert
 itself joins as ``expert-copy`` at N iterations: against the expert at as many, a test
-of the benchmark (any difference is the seats' or chance's).
+of the benchmark (any difference is the seats' or chance's). ``--variant
+NAME:N:ATTRIBUTE=VALUE,…`` adds any variant of the expert as the bot NAME at N
+iterations, with those ``ExpertBot`` attributes (integers, floats or ``true``/``false``),
+e.g. ``--variant expert-reuse:300:reuse_tree=true``.
 
 With ``--both-orders`` every deal is also played with the first two bots' seats swapped
 (``expert,expert-learned,heuristic,heuristic`` beside ``expert-learned,expert,…``), deal
@@ -72,6 +75,9 @@ def main() -> None:
     parser.add_argument(
         "--copy-iterations", type=int, default=None, help="adds expert-copy at these"
     )
+    parser.add_argument(
+        "--variant", action="append", default=[], help="NAME:ITERATIONS:ATTRIBUTE=VALUE,…"
+    )
     parser.add_argument("--minutes", type=float, default=None, help="stop after a whole deal")
     parser.add_argument(
         "--both-orders", action="store_true", help="also the first two bots' seats swapped"
@@ -88,6 +94,9 @@ def main() -> None:
         _add_variant("expert-learned", args.learned_iterations, learned_inference=True)
     if args.copy_iterations is not None:
         _add_variant("expert-copy", args.copy_iterations)
+    for variant in args.variant:
+        name, iterations, traits = variant.split(":")
+        _add_variant(name, int(iterations), **_traits(traits))
     lineup = tuple(name.strip() for name in args.bots.split(","))
     config = MatchConfig(
         bots=lineup,
@@ -154,10 +163,23 @@ def _by_order(
             yield f"order {index + 1}: ", games
 
 
+def _traits(text: str) -> dict[str, object]:
+    """``ATTRIBUTE=VALUE,…`` as attributes: ``true``/``false``, integers, floats."""
+    out: dict[str, object] = {}
+    for item in filter(None, text.split(",")):
+        name, value = item.split("=")
+        if value in ("true", "false"):
+            out[name] = value == "true"
+        else:
+            out[name] = float(value) if "." in value else int(value)
+    return out
+
+
 def _add_variant(name: str, iterations: int, **traits: object) -> None:
     """Register, in this process, the expert with the class attributes ``traits`` at
     ``iterations`` a decision as the bot ``name`` (``expert-solved``: ``solve_tricks``,
-    ``expert-learned``: ``learned_inference``, ``expert-copy``: none)."""
+    ``expert-learned``: ``learned_inference``, ``expert-copy``: none, a ``--variant``:
+    its own)."""
     attributes = {"name": name, "default_iterations": iterations, "default_bid_iterations": None}
     BOTS[name] = type(name, (ExpertBot,), {**attributes, **traits})
 

@@ -33,7 +33,12 @@ again with the same log goes on from where it stopped. ``--simulations`` and
 ``--first-deal`` run smaller or other matches, to try a change of the expert quickly
 before the full one; ``--bid-iterations`` gives the expert's bids a budget of their own;
 ``--rivalry`` and ``--noise`` set the expert's ``ExpertBot.rivalry`` and ``.noise`` (how
-much it minds the others' points, how often the others play at random in its playouts).
+much it minds the others' points, how often the others play at random in its playouts),
+``--worlds`` its ``.worlds`` (deals of the hidden cards a decision), ``--reuse-tree``
+its ``.reuse_tree`` (a decision goes on with the seat's last tree), ``--exploration``
+and ``--widening`` its UCB1 constant and progressive widening's. ``--paired-with LOG``
+adds how much more the expert gained over ISMCTS than in another run's log, deal by deal
+on the deals both played (a variant against the present expert on the same deals).
 """
 
 from __future__ import annotations
@@ -197,14 +202,15 @@ def play_episode(
 
 
 def play_deal(
-    args: tuple[int, float, int, int | None, int | None, tuple[float, float]],
+    args: tuple[int, float, int, int | None, int | None, dict[str, Any]],
 ) -> dict[str, Any]:
     """Both seatings of one deal (experts in the even seats, then in the odd ones) against
     ISMCTS with ``simulations`` a move, the expert with ``time_ms`` a move or, if given,
     ``iterations`` whatever the time (``bid_iterations``, if given, for its bids) and the
-    given (rivalry, noise): returns, bids, tricks taken and times per move of each side
-    (in ms, to 0.1 ms: a log of a long match stays small enough to keep)."""
-    deal, time_ms, simulations, iterations, bid_iterations, (rivalry, noise) = args
+    ``ExpertBot`` attributes ``traits`` (rivalry, noise, …): returns, bids, tricks taken
+    and times per move of each side (in ms, to 0.1 ms: a log of a long match stays small
+    enough to keep)."""
+    deal, time_ms, simulations, iterations, bid_iterations, traits = args
     if iterations is not None:
         time_ms = _OUT_OF_REACH_MS
     lists: tuple[str, ...] = ("ours", "theirs", "our_ms", "their_ms", "our_cpu_ms", "their_cpu_ms")
@@ -214,7 +220,7 @@ def play_deal(
         bots = [
             OurBot(
                 seat,
-                _expert(f"{deal}/{seat}", time_ms, iterations, bid_iterations, rivalry, noise),
+                _expert(f"{deal}/{seat}", time_ms, iterations, bid_iterations, traits),
             )
             if seat % 2 == ours_parity
             else _ismcts(deal * 10 + seat, simulations)
@@ -238,17 +244,18 @@ def _expert(
     time_ms: float,
     iterations: int | None,
     bid_iterations: int | None,
-    rivalry: float,
-    noise: float,
+    traits: dict[str, Any],
 ) -> ExpertBot:
-    """Our expert for one seat of one deal."""
+    """Our expert for one seat of one deal, with the ``ExpertBot`` attributes
+    ``traits``."""
     bot = ExpertBot(
         seed=seed,
         time_ms=time_ms,
         iterations=iterations or 10**6,
         bid_iterations=bid_iterations or iterations or 10**6,
     )
-    bot.rivalry, bot.noise = rivalry, noise
+    for name, value in traits.items():
+        setattr(bot, name, value)
     return bot
 
 
@@ -318,13 +325,14 @@ def play_deals(
     simulations: int,
     iterations: int | None = None,
     bid_iterations: int | None = None,
-    rivalry_noise: tuple[float, float] = (ExpertBot.rivalry, ExpertBot.noise),
+    traits: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Play the ``deals`` not yet in ``log`` (one JSON line per finished deal, appended as
     each finishes, so an interrupted run resumes where it stopped) against ISMCTS with
     ``simulations`` a move. The expert's budget is ``time_ms``, or else ISMCTS's mean
     time per move so far, updated after every deal so that the two stay equal when the
-    machine's load changes. ``rivalry_noise``: the expert's rivalry and noise."""
+    machine's load changes. ``traits``: the expert's attributes to set (``ExpertBot``'s
+    ``rivalry``, ``noise``, ``reuse_tree``, ``worlds``)."""
     results = _read_log(log)
     calibration: list[float] = []
     if not results and time_ms is None and iterations is None:
@@ -350,7 +358,7 @@ def play_deals(
                             simulations,
                             iterations,
                             bid_iterations,
-                            rivalry_noise,
+                            traits or {},
                         ),
                     )
                 )
@@ -364,6 +372,22 @@ def play_deals(
                 expert = f"{iterations} iterations" if iterations else f"{budget():.0f} ms"
                 print(f"  {len(results)}/{len(deals)} deals, expert {expert}", file=sys.stderr)
     return results
+
+
+def paired_change(
+    results: list[dict[str, Any]], other: list[dict[str, Any]]
+) -> tuple[float, float, float, int]:
+    """How much more the expert gained over ISMCTS per seat and deal in ``results`` than
+    in ``other`` (another run's log, e.g. of another variant), on the deals both played:
+    the mean over those deals of the two runs' difference, its 95% interval, the deals."""
+    theirs = {r["deal"]: _gap(r) for r in other}
+    changes = [_gap(r) - theirs[r["deal"]] for r in results if r["deal"] in theirs]
+    return (*_mean_ci(changes), len(changes))
+
+
+def _gap(result: dict[str, Any]) -> float:
+    """One deal's expert − ISMCTS per seat."""
+    return statistics.fmean(result["ours"]) - statistics.fmean(result["theirs"])
 
 
 def _times(results: list[dict[str, Any]], key: str) -> list[float]:
@@ -394,8 +418,17 @@ def main() -> None:
     )
     parser.add_argument("--rivalry", type=float, default=ExpertBot.rivalry, help="expert's")
     parser.add_argument("--noise", type=float, default=ExpertBot.noise, help="expert's")
+    parser.add_argument("--worlds", type=int, default=ExpertBot.worlds, help="expert's")
+    parser.add_argument("--exploration", type=float, default=ExpertBot.exploration, help="expert's")
+    parser.add_argument("--widening", type=float, default=ExpertBot.widening, help="expert's")
+    parser.add_argument(
+        "--reuse-tree", action="store_true", help="expert keeps its tree between moves"
+    )
     parser.add_argument("--log", type=Path, default=None, help="per-deal results (resumable)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument(
+        "--paired-with", type=Path, default=None, help="another run's log: the paired change"
+    )
     args = parser.parse_args()
 
     deals = range(args.first_deal, args.first_deal + args.deals)
@@ -407,11 +440,18 @@ def main() -> None:
         args.simulations,
         args.iterations,
         args.bid_iterations,
-        (args.rivalry, args.noise),
+        {
+            "rivalry": args.rivalry,
+            "noise": args.noise,
+            "worlds": args.worlds,
+            "reuse_tree": args.reuse_tree,
+            "exploration": args.exploration,
+            "widening": args.widening,
+        },
     )
     ours = [statistics.fmean(r["ours"]) for r in results]
     theirs = [statistics.fmean(r["theirs"]) for r in results]
-    diff = [a - b for a, b in zip(ours, theirs, strict=True)]
+    diff = [_gap(r) for r in results]
     our_ms, their_ms = _times(results, "our_ms"), _times(results, "their_ms")
     our_cpu, their_cpu = _times(results, "our_cpu_ms"), _times(results, "their_cpu_ms")
     ismcts_rate = ismcts_simulations_per_s()
@@ -423,6 +463,10 @@ def main() -> None:
         "expert_bid_iterations": args.bid_iterations or args.iterations,
         "expert_rivalry": args.rivalry,
         "expert_noise": args.noise,
+        "expert_worlds": args.worlds,
+        "expert_reuse_tree": args.reuse_tree,
+        "expert_exploration": args.exploration,
+        "expert_widening": args.widening,
         "expert_mean_return": _mean_ci(ours),
         "ismcts_mean_return": _mean_ci(theirs),
         "difference_per_deal": _mean_ci(diff),
@@ -440,6 +484,9 @@ def main() -> None:
         "expert_bids": _bid_figures(results, "our"),
         "ismcts_bids": _bid_figures(results, "their"),
     }
+    if args.paired_with is not None:
+        figures["paired_with"] = str(args.paired_with)
+        figures["difference_less_paired"] = paired_change(results, _read_log(args.paired_with))
     header = ("side", "mean return", "95% CI", "ms/move", "exact", "bid 0")
     print("{:<8} {:>12} {:>14} {:>8} {:>6} {:>6}".format(*header))
     for side, name in (("expert", "expert"), ("ISMCTS", "ismcts")):
@@ -457,6 +504,12 @@ def main() -> None:
         f"{figures['ismcts_cpu_time_ratio']:.1f} ×: {figures['ismcts_cpu_ms_per_move']:.1f} "
         f"against {figures['expert_cpu_ms_per_move']:.1f} ms)"
     )
+    if args.paired_with is not None:
+        mean, low, high, deals = figures["difference_less_paired"]
+        print(
+            f"less the run of {args.paired_with} on the same {deals} deals: {mean:+.2f} "
+            f"(95% CI {low:+.2f} … {high:+.2f})"
+        )
     rates = figures["our_playouts_per_s"]
     print(
         f"playouts per second: ours {rates['random']:,.0f} random, {rates['policy']:,.0f} "

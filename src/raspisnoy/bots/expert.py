@@ -36,8 +36,19 @@ from raspisnoy.bots import fastsim
 from raspisnoy.bots.base import Bot, decision_rng
 from raspisnoy.bots.heuristic import HeuristicBot, choose_control
 from raspisnoy.bots.inference import BidModel, shipped_model
-from raspisnoy.bots.ismcts import NOISE, RIVALRY, Solved, Tree, reward_scale, search, world_pool
+from raspisnoy.bots.ismcts import (
+    EXPLORATION,
+    NOISE,
+    RIVALRY,
+    WIDENING,
+    Solved,
+    Tree,
+    reward_scale,
+    search,
+    world_pool,
+)
 from raspisnoy.bots.knowledge import Knowledge
+from raspisnoy.bots.reuse import KeptTree, history, round_key
 from raspisnoy.bots.solver import Table as SolverTable
 from raspisnoy.bots.tactics import cashing_leads
 from raspisnoy.core import (
@@ -97,6 +108,17 @@ class ExpertBot(Bot):
     #: card in the playouts (``ismcts.RIVALRY``, ``ismcts.NOISE``; benchmarks vary them).
     rivalry = RIVALRY
     noise = NOISE
+    #: Whether a decision goes on with the subtree of the seat's last decision in the
+    #: round under the actions made since (``raspisnoy.bots.reuse``), its visits kept,
+    #: rather than with an empty tree: see docs/bots.md for what it measured.
+    reuse_tree = False
+    #: Worlds dealt per decision (fewer when fewer iterations are allowed): dealing them
+    #: is some 30% of a decision of 1,400 iterations (docs/bots.md, session 14).
+    worlds = WORLDS
+    #: UCB1's exploration constant and progressive widening's (``ismcts.EXPLORATION``,
+    #: ``ismcts.WIDENING``; benchmarks vary them).
+    exploration = EXPLORATION
+    widening = WIDENING
 
     def __init__(
         self,
@@ -114,6 +136,7 @@ class ExpertBot(Bot):
         if bid_iterations is None:
             bid_iterations = self.default_bid_iterations or self.iterations
         self.bid_iterations = bid_iterations
+        self._kept: KeptTree | None = None
         if min(self.iterations, self.bid_iterations) < 1:
             raise InvalidInputError(
                 "the expert needs at least one search iteration, not "
@@ -125,21 +148,37 @@ class ExpertBot(Bot):
             return choose_control(view)
         deadline = time.perf_counter() + self.time_ms / 1000 * _BUDGET_SHARE
         iterations = self.bid_iterations if view.phase is Phase.BID else self.iterations
+        kept = self._kept_tree(view)
         searched = _search_root(
             view,
             rng,
             iterations,
             deadline,
             self.rivalry,
+            worlds_wanted=self.worlds,
             cash=True,
             solve_tricks=self.solve_tricks,
             noise=self.noise,
+            shape=(self.exploration, self.widening),
             model=shipped_model() if self.learned_inference else None,
+            kept=kept,
         )
+        self._kept = None
         if searched is None:  # no deal fits what was seen: should not happen
             return HeuristicBot(self.seed).choose(view, rng)
-        tree, legal, _ = searched
+        tree, legal, scale = searched
+        if self.reuse_tree:
+            self._kept = KeptTree(round_key(view), history(view), tree, scale)
         return legal[tree.best_action()]
+
+    def _kept_tree(self, view: View) -> tuple[Tree, tuple[float, float]] | None:
+        """The tree of this seat's last decision in the round, rooted where the actions
+        since lead, and its reward scale; ``None`` without ``reuse_tree``, or when there
+        is no such tree or it never tried the path the round took."""
+        if not self.reuse_tree or self._kept is None:
+            return None
+        tree = self._kept.follow(view)
+        return None if tree is None else (tree, self._kept.scale)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +265,8 @@ def _search_root(
     solve_tricks: int = 0,
     model: BidModel | None = None,
     noise: float = NOISE,
+    kept: tuple[Tree, tuple[float, float]] | None = None,
+    shape: tuple[float, float] = (EXPLORATION, WIDENING),
 ) -> tuple[Tree, dict[int, Bid | Play], tuple[float, float]] | None:
     """Search ``view`` for up to ``iterations`` iterations (stopping between batches once
     ``deadline``, a ``perf_counter`` time, has passed) over the root's distinct actions,
@@ -237,7 +278,10 @@ def _search_root(
     last ``solve_tricks`` tricks of every playout are solved exactly for the seat
     (``ismcts.Solved``). With ``model`` the worlds are kept by that bid model
     (``ismcts.world_pool``). ``noise``: the share of the others' cards played at random
-    in the playouts."""
+    in the playouts. With ``kept`` (a tree rooted at this decision and the reward scale
+    it was searched on) the search goes on with that tree, its rewards restated on this
+    decision's scale. ``shape``: UCB1's exploration constant and progressive widening's
+    (``ismcts.search``)."""
     knowledge = Knowledge.from_view(view)
     worlds = world_pool(view, knowledge, max(1, min(worlds_wanted, iterations)), rng, model)
     if not len(worlds):
@@ -255,13 +299,18 @@ def _search_root(
     if not legal:
         raise InvalidInputError(f"{only} is not one of the actions the search tries")
     scale = reward_scale(worlds, rules, score, rivalry)
-    tree = Tree.with_capacity(min(iterations, _FIRST_CAPACITY) + 1, legal)
+    if kept is None:
+        tree = Tree.with_capacity(min(iterations, _FIRST_CAPACITY) + 1, legal)
+    else:
+        tree, kept_scale = kept
+        tree.rescale(kept_scale, scale)
+        tree.restrict_root(legal)
     solved = Solved(solve_tricks, SolverTable.empty(_SOLVER_TABLE if solve_tricks else 1))
     done = 0
     while done < iterations and (done == 0 or time.perf_counter() < deadline):
         batch = min(_BATCH, iterations - done)
-        tree.reserve(done + batch + 1)
-        search(tree, worlds, rules, score, scale, batch, rng, rivalry, solved, noise)
+        tree.reserve(int(tree.size[0]) + batch + 1)
+        search(tree, worlds, rules, score, scale, batch, rng, rivalry, solved, noise, *shape)
         done += batch
     return tree, legal, scale
 

@@ -96,22 +96,28 @@ NOT_SOLVED = -(1 << 50)
 #: The longest path of one iteration: every bid and play of a round of 10 players.
 _MAX_DEPTH = 512
 _FLAGS = fs.BID_BASE + fs.MAX_ACTIONS
+#: Set in an action code (above every real code) by whoever walks a tree down observed
+#: plays (``Tree.descend``): a following joker's discard, whichever suit it named.
+FOLLOWING_DISCARD = 1 << 20
 #: The tree's arrays with one entry per node.
 _NODE_ARRAYS = ("action", "player", "first_child", "next_sibling", "visits", "avail", "reward")
 
 
 @dataclass(slots=True)
 class Tree:
-    """The search tree as parallel arrays; node 0 is the root, ``size[0]`` nodes are used.
+    """The search tree as parallel arrays; ``size[0]`` nodes are used and the search
+    starts at node ``root``: node 0 at first, a deeper node when a seat's next decision
+    goes on with the subtree of its last (``descend``, ``raspisnoy.bots.reuse``).
 
-    A link to node 0 means none (the root is nobody's child or sibling), so that every
+    A link to node 0 means none (node 0 is nobody's child or sibling), so that every
     array starts as zeros: the memory of a large capacity is only touched as it fills.
 
     ``player`` is the seat whose action led to the node, ``reward`` the sum of that
     seat's scaled utility over the iterations through it, ``avail`` how often the node's
     action was legal when its parent was visited. ``root_actions`` flags, by action code,
     what the searching seat may really do: a world can allow more (a bid of 0 that the
-    seat's own streak of 0 bids forbids, which worlds do not track).
+    seat's own streak of 0 bids forbids, which worlds do not track); the root's children
+    of other actions (made when it was a deeper node) are kept but never chosen.
     """
 
     action: Int64s
@@ -123,6 +129,7 @@ class Tree:
     reward: Floats
     size: Int64s
     root_actions: Bools
+    root: int = 0
 
     @classmethod
     def with_capacity(cls, nodes: int, root_actions: Iterable[int]) -> Tree:
@@ -160,25 +167,64 @@ class Tree:
         return {code: visits for code, (visits, _) in self.root_rewards().items()}
 
     def root_rewards(self) -> dict[int, tuple[int, float]]:
-        """The root's children: action code to (visits, summed scaled reward)."""
+        """The root's children of ``root_actions``: action code to (visits, summed scaled
+        reward)."""
         out: dict[int, tuple[int, float]] = {}
-        child = int(self.first_child[0])
+        child = int(self.first_child[self.root])
         while child > 0:
-            out[int(self.action[child])] = (int(self.visits[child]), float(self.reward[child]))
+            code = int(self.action[child])
+            if self.root_actions[code]:
+                out[code] = (int(self.visits[child]), float(self.reward[child]))
             child = int(self.next_sibling[child])
         return out
 
     def best_action(self) -> int:
         """The most visited action at the root (of equals, the better mean reward)."""
-        best, best_key = -1, (-1, -math.inf)
-        child = int(self.first_child[0])
+        rewards = self.root_rewards()
+        return max(
+            rewards,
+            key=lambda code: (rewards[code][0], rewards[code][1] / max(rewards[code][0], 1)),
+            default=-1,
+        )
+
+    def restrict_root(self, codes: Iterable[int]) -> None:
+        """Search only the action codes ``codes`` at the root from now on."""
+        self.root_actions = _flags(codes)
+
+    def descend(self, codes: Iterable[int]) -> int:
+        """The node the actions ``codes`` lead to from the root (in the order they were
+        made), or 0 if the tree does not hold them all. A code with ``FOLLOWING_DISCARD``
+        set matches any discard of its joker: the search keeps one discard of a following
+        joker, and the suit it names changes nothing."""
+        node = self.root
+        for code in codes:
+            node = self._child(node, code)
+            if node == 0:
+                break
+        return node
+
+    def _child(self, node: int, code: int) -> int:
+        """The child of ``node`` reached by the action ``code`` (0: none)."""
+        loose = code & FOLLOWING_DISCARD
+        wanted = (code & ~FOLLOWING_DISCARD) >> 2 if loose else code
+        child = int(self.first_child[node])
         while child > 0:
-            visits = int(self.visits[child])
-            key = (visits, float(self.reward[child]) / max(visits, 1))
-            if key > best_key:
-                best, best_key = int(self.action[child]), key
+            action = int(self.action[child])
+            if (action >> 2 if loose else action) == wanted:
+                return child
             child = int(self.next_sibling[child])
-        return best
+        return 0
+
+    def rescale(self, old: tuple[float, float], new: tuple[float, float]) -> None:
+        """Restate every node's summed reward, measured on the scale ``old`` (origin,
+        unit: ``reward_scale``), on the scale ``new``: a kept tree's rewards then add up
+        with those of a decision that measured its own scale."""
+        (old_low, old_span), (new_low, new_span) = old, new
+        used = int(self.size[0])
+        visits = self.visits[:used]
+        self.reward[:used] = (
+            self.reward[:used] * old_span + visits * (old_low - new_low)
+        ) / new_span
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +260,14 @@ def search(
     rivalry: float = RIVALRY,
     solved: Solved | None = None,
     noise: float = NOISE,
+    exploration: float = EXPLORATION,
+    widening: float = WIDENING,
 ) -> None:
     """Run ``iterations`` more iterations (fewer if the tree fills up) on ``tree``, with
     rewards measured on the ``scale`` of ``reward_scale`` (measured with the same
-    ``rivalry``), the others' cards in the playouts at random ``noise`` of the time.
+    ``rivalry``), the others' cards in the playouts at random ``noise`` of the time, UCB1's
+    ``exploration`` constant and progressive ``widening`` as ``EXPLORATION`` and
+    ``WIDENING`` say.
     With ``solved`` (a ``Solved`` of this decision), the searching seat's points in the
     last tricks of each playout are solved exactly instead of played out."""
     low, span = scale
@@ -229,10 +279,10 @@ def search(
         score,
         low,
         span,
-        EXPLORATION,
+        exploration,
         noise,
         rivalry,
-        WIDENING,
+        widening,
         iterations,
         _generator(rng),
         tree.action,
@@ -244,6 +294,7 @@ def search(
         tree.reward,
         tree.size,
         tree.root_actions,
+        tree.root,
         solved.tricks,
         solved.table.keys,
         solved.table.bounds,
@@ -272,6 +323,7 @@ def _search(
     reward: Floats,
     size: Int64s,
     root_actions: Bools,
+    root: int,
     solve_tricks: int,
     keys: Int64s,
     bounds: Int64s,
@@ -285,12 +337,12 @@ def _search(
     seat = worlds[0, fs.S_TO_ACT]
     for _ in range(iterations):
         state = worlds[fs.below(gen, worlds.shape[0])].copy()
-        node, depth = 0, 0
+        node, depth = root, 0
         while state[fs.S_PHASE] != fs.PHASE_OVER:
             count = fs.legal_actions(state, rules, legal)
             if state[fs.S_PLAYED]:
                 count = _one_discard_per_joker(legal, count)
-            if node == 0:
+            if node == root:
                 count = _keep(legal, count, root_actions)
             for j in range(count):
                 legal_flag[legal[j]] = True
@@ -316,7 +368,7 @@ def _search(
             # Progressive widening: a node gains children as it gains visits, the
             # policy's choice first, so rarely visited nodes follow the policy rather
             # than spend their few visits on every legal action.
-            widen = node == 0 or count - untried <= int(widening * math.sqrt(visits[node]))
+            widen = node == root or count - untried <= int(widening * math.sqrt(visits[node]))
             if untried and widen and size[0] < capacity:
                 new = size[0]
                 size[0] += 1
