@@ -19,8 +19,11 @@ heaviest load; a table's default bot delay is 800 ms). For ``--seconds`` it meas
 - the server process's CPU time per action over the measured window (with ``--cluster``:
   the workers' and nginx's), and the load generator's own.
 
-The clients run in this process (asyncio), so on a small machine they compete with the
-server for the CPU: the figures are a floor for the server alone.
+The clients run in this process (asyncio on uvloop), so on a small machine they compete
+with the server for the CPU: the figures are a floor for the server alone. They stand for
+4,000 browsers, each with its own collector, so the process keeps its collector out of the
+window (``tune_clients_gc``; ``--untuned-clients``: as before session 14, when its pauses
+were timed as the server's) and reports its own loop lag and collections (``clients_*``).
 
     .venv/bin/python benchmarks/server_load.py [--tables 200] [--seconds 30] [--think-ms 800]
         [--database-url URL] [--json out.json]
