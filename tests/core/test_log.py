@@ -96,14 +96,18 @@ def test_a_seed_deals_as_before(seed: int | str, actions: int, expected: Event) 
     assert _deal_of(game) == expected
 
 
-def _reference_deals(seed: int, players: int, rounds: int, deck: list[Card]) -> list[tuple]:
+#: A round's deal: each seat's hand (sorted), then the turned-up card.
+_Deal = tuple[tuple[tuple[Card, ...], ...], Card]
+
+
+def _reference_deals(seed: int, players: int, rounds: int, deck: list[Card]) -> list[_Deal]:
     """The first dealer, then each round's hands (sorted) and turned-up card, as the
     engine's docstrings define them: one ``random.Random`` draws the dealer, then each
     round's deck is sorted by one ``random()`` per card, in deck order, and dealt one card
     at a time from the dealer's left; the next card is turned up."""
     rng = random.Random(f"raspisnoy/{seed}")
     dealer = rng.randrange(players)
-    deals = []
+    deals: list[_Deal] = []
     for number in range(rounds):
         order = sorted(deck, key=lambda _card: rng.random())
         first, dealt = dealer + number + 1, players * 8
