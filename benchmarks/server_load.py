@@ -492,7 +492,8 @@ async def load(
         await asyncio.gather(*players, return_exceptions=True)
     probe.cancel()
     watch.unwatch_gc()
-    untune_clients_gc()
+    if tuned_clients:
+        untune_clients_gc()
     own_internals = summarise(watch.samples, start, start + elapsed)
     latencies, acks = sorted(totals.latencies), sorted(totals.acks)
     actions = max(1, totals.actions)
