@@ -378,7 +378,9 @@ function showSheet(view, app, ref) {
     if (local || linked || s.busy || dialogOpen()) return; // these change only here, or never
     try {
       const data = await get(path, headers);
-      if (!s.stopped && !s.busy && (s.stale || data.version !== s.data?.version)) {
+      // Only a newer sheet is shown: the stored version only grows, and a poll sent before
+      // a tap can come back after it with the sheet as it was.
+      if (!s.stopped && !s.busy && (s.stale || !s.data || data.version > s.data.version)) {
         s.data = shownFromServer(data);
         screen.render();
       }
