@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import APIResponse, Browser, Page, Route, ViewportSize
 
 PHONE: ViewportSize = {"width": 360, "height": 640}
 #: A portrait A4 page at 96 dpi, as the browser prints it.
@@ -270,3 +270,43 @@ def test_a_tie_for_first_is_played_off_in_a_control_round(browser: Browser, serv
     finally:
         phone.close()
         second.close()
+
+
+def test_a_poll_answered_after_a_tap_does_not_bring_back_the_older_sheet(
+    browser: Browser, server: str
+) -> None:
+    """The page looks at the server's sheet every 5 s. A look sent before a tap whose
+    answer comes back after it carries the sheet as it was before the tap: the page keeps
+    the newer sheet the tap brought (a redraw with the older one would undo the tap on the
+    screen and reset whatever was being chosen, such as a control round's dealer)."""
+    phone = browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE, has_touch=True)
+    try:
+        page = phone.new_page()
+        sheet_id = set_up(page, NAMES, PLAN)
+        held: list[tuple[Route, APIResponse]] = []
+
+        def hold_first_poll(route: Route) -> None:
+            """Holds the first look's answer, fetched from the server now (before the tap)."""
+            if route.request.method != "GET" or held:
+                route.continue_()
+                return
+            held.append((route, route.fetch()))
+
+        page.route(f"**/api/sheets/{sheet_id}", hold_first_poll)
+        for _ in range(150):  # the next look comes within 5 s
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held, "the page did not look at the sheet within 15 s"
+        before = page.get_attribute(".score-page", "data-version")
+        tap(page, ".entry-pad button.bid[data-value='0']")
+        after = page.get_attribute(".score-page", "data-version")
+        route, stale = held[0]
+        assert stale.json()["version"] == int(before or "") < int(after or "")
+        with page.expect_event("requestfinished"):
+            route.fulfill(response=stale)
+        page.wait_for_timeout(1000)  # the page reads and weighs the answer
+        assert page.get_attribute(".score-page", "data-version") == after
+        assert next_entry(page) == ("bid", 1, 2)  # the tap's bid is still on the sheet
+    finally:
+        phone.close()
