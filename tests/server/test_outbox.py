@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from hypothesis import given
 from hypothesis import strategies as st
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from raspisnoy.server.connection import CloseCode, Connection
 
@@ -77,3 +77,50 @@ def test_the_close_gets_through_a_full_outbox() -> None:
 
     written = asyncio.run(run())
     assert written == [*(f"m{n}" for n in range(1, 16)), (CloseCode.RESTART, "moved")]
+
+
+def test_a_message_to_an_idle_writer_is_written_at_once() -> None:
+    """With the writer idle and the client reading, ``send`` writes before it returns,
+    without a turn of the loop; a write that has to wait is finished by the writer, ahead
+    of what is sent after it."""
+
+    async def run() -> tuple[list[Any], list[Any], list[Any]]:
+        socket = _Socket()
+        socket.gate.set()
+        connection = Connection(cast(WebSocket, socket), None, 16)
+        pump = asyncio.create_task(connection.pump())
+        await asyncio.sleep(0)  # the writer waits for messages
+        connection.send("now")
+        at_once = list(socket.written)
+        socket.gate.clear()  # the client stops reading: the next write waits
+        connection.send("waits")
+        connection.send("after")
+        while_waiting = list(socket.written)
+        socket.gate.set()
+        connection.close(CloseCode.GOING_AWAY, "bye")
+        await asyncio.wait_for(pump, 5)
+        return at_once, while_waiting, socket.written
+
+    at_once, while_waiting, written = asyncio.run(run())
+    assert at_once == ["now"]
+    assert while_waiting == ["now"]
+    assert written == ["now", "waits", "after", (CloseCode.GOING_AWAY, "bye")]
+
+
+class _GoneSocket(_Socket):
+    """A WebSocket whose client has gone: every write fails."""
+
+    async def send_text(self, text: str) -> None:
+        raise WebSocketDisconnect(1006)
+
+
+def test_a_write_at_once_to_a_gone_client_ends_the_writer() -> None:
+    async def run() -> Connection:
+        connection = Connection(cast(WebSocket, _GoneSocket()), None, 16)
+        pump = asyncio.create_task(connection.pump())
+        await asyncio.sleep(0)
+        connection.send("lost")
+        await asyncio.wait_for(pump, 5)  # the writer stops instead of waiting for more
+        return connection
+
+    assert asyncio.run(run()).closing  # what is sent from now on is dropped

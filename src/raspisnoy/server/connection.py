@@ -1,11 +1,15 @@
 """One WebSocket client: its identity, its outgoing queue, and the flood limit.
 
-Messages to a client go through its own queue and writer task, so a slow client never
-holds up its table's actor: a client whose queue overflows is closed instead. The queue
-is a plain deque with one waiter (the writer) rather than an ``asyncio.Queue``: a message
-is queued and written for every seat after every action, and the general queue's
-bookkeeping (getters, putters, unfinished tasks) is a share of the server's CPU per action
-worth saving (docs/cluster.md, issue 32).
+A message to a client whose writer is idle is written at once, by whoever sends it (the
+table's actor, usually): writing a WebSocket frame finishes without waiting unless the
+client reads too slowly for the socket's buffers. Otherwise, and for the rest of a write
+that had to wait, messages go through the client's own queue and writer task, so a slow
+client never holds up its table's actor: a client whose queue overflows is closed
+instead. Writing at once spares each message a wake-up of the writer task (a future, a
+task step, the loop's turn), several objects for the garbage collector to walk, and the
+wait before the loop gets to it (docs/cluster.md, issue 32). The queue is a plain deque
+with one waiter (the writer) rather than an ``asyncio.Queue``, whose bookkeeping
+(getters, putters, unfinished tasks) is not needed with one reader.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Coroutine
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,6 +27,11 @@ from raspisnoy.server.wire import encode
 from raspisnoy.store import UserRow
 
 __all__ = ["CloseCode", "Connection", "TokenBucket"]
+
+#: What the writer stops on: the socket failed under a write made at once.
+_GONE = (0, "")
+#: The errors of a write to a client that went away (its reader notices too).
+_CLIENT_GONE = (WebSocketDisconnect, RuntimeError, OSError)
 
 
 class CloseCode:
@@ -75,8 +85,9 @@ class Connection:
         #: When that session expires: from then on the client may no longer play.
         self.session_ends = session_ends
         self.seat: int | None = None
-        #: Messages waiting to be written (JSON text), then a close's code and reason.
-        self._outbox: deque[str | tuple[int, str]] = deque()
+        #: Messages waiting to be written (JSON text; first, the rest of a write begun at
+        #: once that had to wait), then a close's code and reason.
+        self._outbox: deque[str | _Rest | tuple[int, str]] = deque()
         self._outbox_limit = outbox_limit
         #: Set while the writer waits for the outbox to fill.
         self._wakeup: asyncio.Future[None] | None = None
@@ -96,9 +107,31 @@ class Connection:
         self._put(message if isinstance(message, str) else encode(message))
 
     def _put(self, item: str | tuple[int, str]) -> None:
-        self._outbox.append(item)
-        if self._wakeup is not None and not self._wakeup.done():
-            self._wakeup.set_result(None)
+        waiting = self._wakeup
+        if waiting is None or waiting.done():  # the writer is busy, or not started yet
+            self._outbox.append(item)
+            return
+        if isinstance(item, str):  # nothing queued: write it now
+            rest = self._write_now(item)
+            if rest is None:
+                return
+            self._outbox.append(rest)
+        else:
+            self._outbox.append(item)
+        waiting.set_result(None)
+
+    def _write_now(self, text: str) -> _Rest | tuple[int, str] | None:
+        """Write ``text`` as far as it goes without waiting: ``None`` once written, else
+        what the writer must do first (finish the write, or stop: the client is gone)."""
+        write = self.websocket.send_text(text)
+        try:
+            waits_for = write.send(None)
+        except StopIteration:
+            return None
+        except _CLIENT_GONE:
+            self._closing = True
+            return _GONE
+        return _Rest(write, waits_for)
 
     @property
     def closing(self) -> bool:
@@ -124,9 +157,31 @@ class Connection:
                     await self._wakeup
                     self._wakeup = None
                 item = self._outbox.popleft()
+                if item is _GONE:
+                    return
                 if isinstance(item, tuple):
                     await self.websocket.close(*item)
                     return
-                await self.websocket.send_text(item)
-        except (WebSocketDisconnect, RuntimeError, OSError):
+                await (item.finish() if isinstance(item, _Rest) else self.websocket.send_text(item))
+        except _CLIENT_GONE:
             return  # the client went away; the reader notices too
+
+
+class _Rest:
+    """A write begun at once that had to wait (the client reads slowly): its coroutine,
+    suspended on ``waits_for``, which the writer task drives to its end as a task would."""
+
+    def __init__(self, write: Coroutine[Any, Any, None], waits_for: Any) -> None:
+        self.write, self.waits_for = write, waits_for
+
+    async def finish(self) -> None:
+        """Resume the write each time what it waits for is done, until it returns; if the
+        writer is cancelled meanwhile, the write is closed with it."""
+        try:
+            while True:
+                await (self.waits_for if self.waits_for is not None else asyncio.sleep(0))
+                self.waits_for = self.write.send(None)
+        except StopIteration:
+            return
+        finally:
+            self.write.close()
