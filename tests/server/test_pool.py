@@ -206,10 +206,11 @@ def test_a_table_a_dead_worker_opened_is_started_by_the_next_pass(pool_server: S
     starting the game: the next pass starts it; nobody is lost or waits again."""
     a, b, c = (Api(pool_server.base, f"Orphan {n}") for n in range(3))
     pool = PoolStore(pool_server.store)
+    # Choices nobody else in this module waits with: with someone left in the pool by an
+    # earlier test (CLASSIC_FOUR), the server's own pass would seat them first.
+    orphans = {**CLASSIC_FOUR, "speed": "normal", "rated": False}
     for api in (a, b, c):
-        pool.join(
-            api.user["id"], {**CLASSIC_FOUR, "presets": ["classic"], "rated": False}, 1000.0, 0.0
-        )
+        pool.join(api.user["id"], orphans, 1000.0, 0.0)
         pool.seen(api.user["id"], time.time())
     table = NewPoolTable({"preset": "classic"}, ["random"] * 3, 30, 0, "random", "seed", False)
     table_id = pool.open_table([a.user["id"], b.user["id"], c.user["id"]], table)
