@@ -78,6 +78,10 @@ def type_custom_plan(page: Page, plan: str) -> None:
     page.dispatch_event("input[name=option-custom_plan]", "change")
 
 
+#: The cards of every round in the nine-card test.
+NINE = 9
+
+
 def test_nine_card_bidding_fits_one_phone_screen(phone: Page) -> None:
     """Four players, 9-card rounds: whenever this player bids from round 2 on, the trump,
     the round and its kind, the bid sum, the bid buttons, the hand and the round bar's
@@ -87,7 +91,7 @@ def test_nine_card_bidding_fits_one_phone_screen(phone: Page) -> None:
     the hand."""
     page = phone
     enter(page, "Дмитрий")
-    type_custom_plan(page, "9, 9, 9, 9, 9")
+    type_custom_plan(page, ", ".join([str(NINE)] * 5))
     create_table(page, players=4)
     page.click("button.start")
     dealt = unfolded = False
@@ -105,7 +109,7 @@ def test_nine_card_bidding_fits_one_phone_screen(phone: Page) -> None:
         assert not dock_over_hand(page), game
         if game["phase"] == "bid" and int(game["round"]) >= 2:
             needed = [*BIDDING, ".bid-sum"] if bids_in(page) else list(BIDDING)
-            if game["me"] == dealer(page) and others_bid(page) <= 9:
+            if game["me"] == dealer(page) and others_bid(page) <= NINE:
                 needed.append(".reason")
             problems = hidden(page, needed) + screen(page, f"bidding-{game['round']}")
             assert not problems, (game["round"], problems)
