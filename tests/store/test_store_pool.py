@@ -4,12 +4,15 @@ holder at a time. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
-from sqlalchemy import update
+from sqlalchemy import delete, text, update
 from store_helpers import people
 
 from raspisnoy.store import AlreadyInPoolError, NewPoolTable, PoolStore, Store
-from raspisnoy.store.models import GameTable
+from raspisnoy.store.models import GameTable, PoolEntry
 
 CHOICES = {"presets": ["classic"], "players": [3], "speed": "normal", "rated": False}
 TABLE = NewPoolTable({"preset": "classic"}, ["random"] * 3, 30, 0, "random", "seed", False)
@@ -74,6 +77,33 @@ def test_people_gone_quiet_leave_the_pool(store: Store) -> None:
     assert [entry.user_id for entry in pool.waiting()] == [a.id]
     assert pool.leave(a.id) and not pool.leave(a.id)
     assert pool.seen(a.id, 11.0) is None
+
+
+def test_a_page_asking_while_a_pass_takes_its_entry_out_finds_no_entry(store: Store) -> None:
+    """The person's page asks (``seen``) while another worker's pass takes their entry
+    out (``drop_unseen``, not yet committed): once the pass commits, the page is told it
+    waits no more, not given a database error (CI, session 16)."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has one writer at a time: no row is taken out under a reader")
+    (one,) = people(store, "One")
+    pool = PoolStore(store)
+    pool.join(one.id, CHOICES, 1000.0, 1.0)
+    answers: list[object] = []
+    with store.engine.connect() as dropping:
+        dropping.execute(delete(PoolEntry).where(PoolEntry.user_id == one.id))
+        asking = threading.Thread(target=lambda: answers.append(pool.seen(one.id, 10.0)))
+        asking.start()
+        blocked = text(
+            "SELECT count(*) FROM pg_stat_activity WHERE :pid = ANY(pg_blocking_pids(pid))"
+        )
+        pid = dropping.scalar(text("SELECT pg_backend_pid()"))
+        with store.engine.connect() as watching:  # until the page's update waits on the row
+            while not watching.scalar(blocked, {"pid": pid}):
+                time.sleep(0.01)
+        dropping.commit()
+    asking.join()
+    assert answers == [None]
+    assert pool.waiting() == []
 
 
 def test_one_holder_of_the_pairing_lease_at_a_time(store: Store) -> None:

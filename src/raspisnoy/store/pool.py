@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -140,6 +140,7 @@ class PoolStore:
     def seen(self, user_id: str, now: float) -> PoolEntryRow | None:
         """The person's page asked at ``now`` (they are still there): their entry. One
         whose table's game is over is done with and taken out (``None``)."""
+        mine = PoolEntry.user_id == user_id
         with self._session() as session:
             entry = session.get(PoolEntry, user_id)
             if entry is None:
@@ -147,10 +148,14 @@ class PoolStore:
             if entry.table_id is not None:
                 table = session.get(GameTable, entry.table_id)
                 if table is not None and table.status == "over":
-                    session.delete(entry)
+                    session.execute(delete(PoolEntry).where(mine))
                     return None
-            entry.seen_at = now
-            return _row(entry)
+            # An UPDATE, not the loaded entry's flush: a pass taking the entry out at the
+            # same moment (``drop_unseen``) leaves nothing to update instead of an error.
+            marked = session.execute(update(PoolEntry).where(mine).values(seen_at=now))
+            if not getattr(marked, "rowcount", 0):
+                return None
+            return replace(_row(entry), seen_at=now)
 
     def leave(self, user_id: str) -> bool:
         """Take the person out of the pool if they wait there; whether they did. An entry
