@@ -47,6 +47,15 @@ FAST = ServerSettings(
 )
 
 
+def at_most(count: int) -> str:
+    """A rate limit of ``count`` for a test that counts up to it: per year, a window no
+    test run straddles. The server's sliding-window counter (server/limits.py) weighs the
+    previous window's count by how much of it still overlaps and rounds down, so just past
+    a window's boundary one more attempt goes through: with per-minute limits, a test whose
+    attempts straddled a minute failed now and then (CI, session 16)."""
+    return f"{count}/year"
+
+
 def services_of_app(app: Any) -> Services:
     services: Services = app.state.services
     return services

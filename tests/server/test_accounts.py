@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from server_helpers import FAST, HTTP_SECONDS, Api, Server, game_over, play_until
+from server_helpers import FAST, HTTP_SECONDS, Api, Server, at_most, game_over, play_until
 
 from raspisnoy.server.config import ServerSettings
 
@@ -56,7 +56,7 @@ def test_register_log_in_on_two_devices_and_end_one(server: Server) -> None:
 def test_wrong_passwords_and_the_log_in_limit(
     start_server: Callable[[ServerSettings], Server],
 ) -> None:
-    strict = start_server(FAST.model_copy(update={"logins_per_account": "3/minute"}))
+    strict = start_server(FAST.model_copy(update={"logins_per_account": at_most(3)}))
     register(strict, "Guarded")
     wrong = log_in(strict, "Guarded", "not the password")
     assert wrong.status_code == 401 and wrong.json()["detail"] == "wrong user name or password"

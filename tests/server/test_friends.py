@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 from leak_check import cards_in
-from server_helpers import FAST, Api, Message, Player, Server
+from server_helpers import FAST, Api, Message, Player, Server, at_most
 from test_accounts import register
 from test_lobby_feed import lobby_socket
 
@@ -24,7 +24,7 @@ INVITATION_FIELDS = {"type", "from", "table", "at_ms"}
 @pytest.fixture(scope="module")
 def friendly(start_server: Callable[[ServerSettings], Server]) -> Server:
     """A server whose invitation limit is small enough to reach."""
-    return start_server(FAST.model_copy(update={"invitations_per_user": "3/minute"}))
+    return start_server(FAST.model_copy(update={"invitations_per_user": at_most(3)}))
 
 
 def refused(answer: object, status: int, code: str) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import FAST, Api, Message, Player, Server, play_in_threads
+from server_helpers import FAST, Api, Message, Player, Server, at_most, play_in_threads
 from sqlalchemy import text
 from test_protocol import close_of
 from websockets.exceptions import ConnectionClosed
@@ -32,11 +32,11 @@ def assert_too_many(answer: httpx.Response, words: str) -> None:
 
 
 def test_rest_calls_per_address_and_per_user(start_server: Start) -> None:
-    server = limited(start_server, requests_per_address="12/minute", requests_per_user="4/minute")
+    server = limited(start_server, requests_per_address=at_most(12), requests_per_user=at_most(4))
     guest = Api(server.base, "Busy")  # one call
     for _ in range(4):
         assert guest.http.get("/api/bots").status_code == 200
-    assert_too_many(guest.http.get("/api/bots"), "at most 4 per minute")
+    assert_too_many(guest.http.get("/api/bots"), "at most 4 per year")
     anonymous = httpx.Client(base_url=server.base)
     for _ in range(12 - 6):
         assert anonymous.get("/api/rules").status_code == 200
@@ -45,15 +45,15 @@ def test_rest_calls_per_address_and_per_user(start_server: Start) -> None:
 
 
 def test_new_sessions_per_address(start_server: Start) -> None:
-    server = limited(start_server, sessions_per_address="3/minute")
+    server = limited(start_server, sessions_per_address=at_most(3))
     for number in range(3):
         Api(server.base, f"Guest {number}")
     again = httpx.post(f"{server.base}/api/session", json={"nickname": "One more"})
-    assert_too_many(again, "new sessions from this address: at most 3 per minute")
+    assert_too_many(again, "new sessions from this address: at most 3 per year")
 
 
 def test_new_tables_per_user_and_open_tables_per_user(start_server: Start) -> None:
-    server = limited(start_server, tables_per_user="3/minute", max_open_tables_per_user=2)
+    server = limited(start_server, tables_per_user=at_most(3), max_open_tables_per_user=2)
     host, other = Api(server.base, "Many"), Api(server.base, "Other")
     theirs = other.create_table()
     first, second = host.create_table(), host.create_table()
@@ -61,7 +61,7 @@ def test_new_tables_per_user_and_open_tables_per_user(start_server: Start) -> No
     assert host.post(f"/api/tables/{first['id']}/leave").status_code == 200
     host.create_table()  # a seat was freed
     assert host.post(f"/api/tables/{second['id']}/leave").status_code == 200
-    assert_too_many(host.post("/api/tables"), "new tables of this user: at most 3 per minute")
+    assert_too_many(host.post("/api/tables"), "new tables of this user: at most 3 per year")
     lobby = [table["id"] for table in httpx.get(f"{server.base}/api/tables").json()["tables"]]
     assert theirs["id"] in lobby
 

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from leak_check import check_rest, states_of
-from server_helpers import FAST, HTTP_SECONDS, Api, Message, Player, Server
+from server_helpers import FAST, HTTP_SECONDS, Api, Message, Player, Server, at_most
 from test_accounts import log_in, register
 from test_lobby_feed import lobby_socket
 from test_protocol import close_of
@@ -232,7 +232,7 @@ def test_reports_that_are_refused(server: Server, game: Game) -> None:
 def test_reports_are_limited_per_reporter(
     start_server: Callable[[ServerSettings], Server],
 ) -> None:
-    server = start_server(FAST.model_copy(update={"reports_per_user": "2/minute"}))
+    server = start_server(FAST.model_copy(update={"reports_per_user": at_most(2)}))
     anna, boris = account(server, "Anna"), account(server, "Boris")
     report = {"user_id": boris.user["id"], "place": "profile", "reason": "spam"}
     assert [anna.post("/api/reports", **report).status_code for _ in range(3)] == [201, 201, 429]

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from argon2 import PasswordHasher
-from server_helpers import FAST, Api, Server
+from server_helpers import FAST, Api, Server, at_most
 from test_accounts import PASSWORD, log_in, register
 from test_limits import assert_too_many
 
@@ -106,7 +106,7 @@ def test_a_full_pool_refuses_and_never_holds_up_a_store_call() -> None:
 
 
 def test_changing_or_deleting_is_limited_per_account(start_server: Start) -> None:
-    strict = start_server(FAST.model_copy(update={"password_checks_per_account": "3/minute"}))
+    strict = start_server(FAST.model_copy(update={"password_checks_per_account": at_most(3)}))
     client = register(strict, "Checked")
     wrong = {"password": "not it at all", "new_password": "whatever new"}
     for _ in range(2):
@@ -122,7 +122,7 @@ def test_changing_or_deleting_is_limited_per_account(start_server: Start) -> Non
 
 
 def test_password_checks_are_limited_per_address(start_server: Start) -> None:
-    strict = start_server(FAST.model_copy(update={"password_checks_per_address": "2/minute"}))
+    strict = start_server(FAST.model_copy(update={"password_checks_per_address": at_most(2)}))
     wrong = {"password": "not it at all", "new_password": "whatever new"}
     for name in ("First checker", "Second checker"):
         client = register(strict, name)
@@ -134,7 +134,7 @@ def test_password_checks_are_limited_per_address(start_server: Start) -> None:
 
 
 def test_respellings_of_a_user_name_do_not_escape_the_log_in_limit(start_server: Start) -> None:
-    strict = start_server(FAST.model_copy(update={"logins_per_account": "3/minute"}))
+    strict = start_server(FAST.model_copy(update={"logins_per_account": at_most(3)}))
     register(strict, "Big Fish")
     assert log_in(strict, "  big   FISH\t").status_code == 200  # one look-up for every spelling
     for _ in range(2):
