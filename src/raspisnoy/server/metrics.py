@@ -18,7 +18,7 @@ import asyncio
 import ipaddress
 import secrets
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import cast
 
@@ -200,10 +200,11 @@ class AnswerCounter:
         kind = "table" if path.startswith("/ws/tables/") else "lobby"
         gauge = self.metrics.sockets.labels(kind)
 
-        async def counting_send(message: Message) -> None:
+        def counting_send(message: Message) -> Awaitable[None]:
+            # A plain function, as every frame passes here (``logs.RequestIdMiddleware``).
             if message["type"] == "websocket.close":
                 self.metrics.closes.labels(str(message.get("code", 1000))).inc()
-            await send(message)
+            return send(message)
 
         gauge.inc()
         try:
