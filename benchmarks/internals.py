@@ -46,9 +46,12 @@ class Internals:
     _gc_started: tuple[float, float] = (0.0, 0.0)
 
     def install(self, store: Any) -> None:
-        """Time the garbage collector's passes and ``store``'s commits and checkpoints."""
+        """Time the garbage collector's passes and ``store``'s commits and checkpoints (a
+        commit made on the loop and one made in a thread alike; one that found SQLite
+        locked and went to a thread is two samples)."""
         self.watch_gc()
         store.append_events = self._timed("commit", store.append_events)
+        store.append_events_now = self._timed("commit", store.append_events_now)
         store.checkpoint = self._timed("checkpoint", store.checkpoint)
 
     def watch_gc(self) -> None:

@@ -3,6 +3,8 @@ the start, ownership fences, and actions stored all-or-nothing in order."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from store_helpers import people, table_of
 
@@ -65,3 +67,32 @@ def test_events_are_stored_in_order_and_all_or_nothing(store: Store) -> None:
     with pytest.raises(StoreError):  # seq 3 again: the whole batch is refused
         store.append_events([EventRow(table.id, 4, 0, "bid 0", None), events[2]])
     assert store.events_of(table.id) == events
+
+
+def test_appending_now_never_waits_for_another_writer(store: Store) -> None:
+    """``append_events_now`` (the server's event loop commits SQLite itself): written at
+    once, fences and all-or-nothing as ``append_events``; while another connection holds
+    SQLite's write lock it gives up at once with nothing written; other databases always
+    leave the batch to ``append_events`` (in a thread)."""
+    (host,) = people(store, "Player")
+    table = table_of(store, host)
+    first, second = (EventRow(table.id, seq, 0, f"bid {seq}", None) for seq in (1, 2))
+    if store.engine.dialect.name != "sqlite":
+        assert not store.append_events_now([first])
+        assert store.events_of(table.id) == []
+        return
+    token = store.claim_table(table.id)
+    assert store.append_events_now([first], {table.id: token})
+    with pytest.raises(FencedError):
+        store.append_events_now([second], {table.id: token - 1})
+    with pytest.raises(StoreError):  # seq 1 again: the whole batch is refused
+        store.append_events_now([second, first])
+    with store.engine.connect() as writer:  # another writer holds the lock
+        writer.exec_driver_sql("BEGIN IMMEDIATE")
+        started = time.monotonic()
+        assert not store.append_events_now([second])
+        assert time.monotonic() - started < 4  # not after a wait: SQLite's busy timeout is 5 s
+        writer.rollback()
+    assert store.events_of(table.id) == [first]
+    assert store.append_events_now([second])
+    assert store.events_of(table.id) == [first, second]

@@ -1,6 +1,7 @@
 """The repository: every read and write the server makes, each in its own transaction.
 
-Methods are synchronous (SQLAlchemy's ORM); the server calls them from worker threads.
+Methods are synchronous (SQLAlchemy's ORM); the server calls them from worker threads
+(but for ``append_events_now``, which never waits: from its event loop).
 ``append_events`` takes the actions of many tables at once, so the server can commit
 them in one transaction (group commit) and still store every event before it is sent.
 """
@@ -8,6 +9,7 @@ them in one transaction (group commit) and still store every event before it is 
 from __future__ import annotations
 
 import secrets
+import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -31,7 +33,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import (
@@ -210,7 +212,9 @@ def transaction(sessions: sessionmaker[Session]) -> Iterator[Session]:
 class Store:
     """The server's database: open it with ``Store.open(url)``."""
 
-    def __init__(self, engine: Engine, appends: Engine | None = None) -> None:
+    def __init__(
+        self, engine: Engine, appends: Engine | None = None, appends_now: Engine | None = None
+    ) -> None:
         self.engine = engine
         #: The engine of ``append_events``, the server's hot path: its own pool, without
         #: the ``pool_pre_ping`` of ``engine`` (a ping is one more round trip before every
@@ -219,6 +223,9 @@ class Store:
         #: pool is then invalidated, so the server's retry of each action goes through;
         #: nothing failed is ever acknowledged.
         self._appends = appends or engine
+        #: On SQLite, the engine of ``append_events_now``: connections that never wait
+        #: for another writer's lock (``busy_timeout`` 0).
+        self._appends_now = appends_now
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         #: SQLite's write-ahead log is folded into the database by ``checkpoint``, which
         #: the server calls every few seconds; other databases need nothing of the kind.
@@ -234,12 +241,15 @@ class Store:
         try:
             engine = create_engine(parsed, pool_pre_ping=True)
             appends = create_engine(parsed)
+            sqlite = parsed.get_backend_name() == "sqlite"
+            appends_now = create_engine(parsed) if sqlite else None
         except (SQLAlchemyError, ImportError) as error:
             raise StoreError(f"cannot use database {parsed!r}: {error}") from None
-        if parsed.get_backend_name() == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
-            event.listen(appends, "connect", _sqlite_pragmas)
-        store = cls(engine, appends)
+        for sqlite_engine in (engine, appends, appends_now) if sqlite else ():
+            event.listen(sqlite_engine, "connect", _sqlite_pragmas)
+        if appends_now is not None:
+            event.listen(appends_now, "connect", _never_wait)
+        store = cls(engine, appends, appends_now)
         if migrate:
             store.migrate()
         return store
@@ -265,6 +275,8 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
         self._appends.dispose()
+        if self._appends_now is not None:
+            self._appends_now.dispose()
 
     def checkpoint(self) -> None:
         """Copy SQLite's write-ahead log into the database without blocking writers."""
@@ -491,28 +503,34 @@ class Store:
     ) -> None:
         """Store actions of any tables in one transaction: all of them, or (on error) none.
         ``fences``: the writer's ownership token of each table (see ``set_seat``)."""
-        now = _now()
-        rows = [
-            {
-                "table_id": e.table_id,
-                "seq": e.seq,
-                "seat": e.seat,
-                "action": e.action,
-                "client_id": e.client_id,
-                "created_at": now,
-            }
-            for e in events
-        ]
-        # The hot path of the server: SQLAlchemy Core on a plain connection, not an ORM
-        # session (a session's unit of work and ORM bulk insert cost more CPU than the
-        # two statements themselves), and one executemany for every row.
         try:
-            with self._appends.begin() as connection:
-                if fences:
-                    check_fences(connection, fences)
-                connection.execute(_INSERT_EVENTS, rows)
+            _append(self._appends, events, fences)
         except SQLAlchemyError as error:
             raise StoreError(f"database error: {_reason(error)}") from None
+
+    def append_events_now(
+        self, events: Sequence[EventRow], fences: Mapping[str, int] | None = None
+    ) -> bool:
+        """``append_events`` without ever waiting for another writer: whether it was done.
+
+        Only on SQLite, whose commit is a write into its log by this process (no fsync:
+        ``synchronous=NORMAL``), quick enough for the server's event loop to make itself:
+        handing each batch to a worker thread cost a seventh of the server's CPU per
+        action, and a thread waiting for the interpreter's lock behind a busy loop made a
+        commit of a busy moment take tens of milliseconds (docs/cluster.md, session 17).
+        ``False``, with nothing written, on other databases and while another connection
+        holds SQLite's write lock: the caller then calls ``append_events`` in a thread."""
+        if self._appends_now is None:
+            return False
+        try:
+            _append(self._appends_now, events, fences)
+        except OperationalError as error:
+            if _busy(error):
+                return False
+            raise StoreError(f"database error: {_reason(error)}") from None
+        except SQLAlchemyError as error:
+            raise StoreError(f"database error: {_reason(error)}") from None
+        return True
 
     def events_of(self, table_id: str) -> list[EventRow]:
         """A table's actions in order."""
@@ -700,6 +718,43 @@ def _row_of(table: GameTable, seats: tuple[SeatRow, ...]) -> TableRow:
         rated=table.rated,
         spectator_chat=table.spectator_chat,
     )
+
+
+def _append(engine: Engine, events: Sequence[EventRow], fences: Mapping[str, int] | None) -> None:
+    """``Store.append_events`` on ``engine``: SQLAlchemy Core on a plain connection, not an
+    ORM session (a session's unit of work and ORM bulk insert cost more CPU than the two
+    statements themselves: this is the server's hot path), and one executemany."""
+    now = _now()
+    rows = [
+        {
+            "table_id": e.table_id,
+            "seq": e.seq,
+            "seat": e.seat,
+            "action": e.action,
+            "client_id": e.client_id,
+            "created_at": now,
+        }
+        for e in events
+    ]
+    with engine.begin() as connection:
+        if fences:
+            check_fences(connection, fences)
+        connection.execute(_INSERT_EVENTS, rows)
+
+
+def _never_wait(dbapi_connection: Any, _record: Any) -> None:
+    """A SQLite connection that gives up at once, rather than wait, when another holds
+    the lock it needs (``Store.append_events_now``)."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=0")
+    cursor.close()
+
+
+def _busy(error: OperationalError) -> bool:
+    """Whether SQLite refused for a lock another connection holds (``SQLITE_BUSY`` and its
+    extended codes: the low byte is 5), not for a fault of the statement or the file."""
+    code = getattr(error.orig, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_BUSY
 
 
 def check_fences(session: Session | Connection, fences: Mapping[str, int | None]) -> None:

@@ -110,8 +110,11 @@ class EventWriter:
                     _settle(future, None)
 
     async def _append(self, rows: list[EventRow]) -> None:
+        """Commit ``rows`` here if the store can without waiting (SQLite not locked by
+        another writer: ``Store.append_events_now``), else in a worker thread."""
         fences = {row.table_id: self._fences.get(row.table_id, -1) for row in rows}
-        await asyncio.to_thread(self._store.append_events, rows, fences)
+        if not self._store.append_events_now(rows, fences):
+            await asyncio.to_thread(self._store.append_events, rows, fences)
 
 
 def _settle(future: asyncio.Future[None], error: Exception | None) -> None:
