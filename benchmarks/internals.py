@@ -48,10 +48,12 @@ class Internals:
     def install(self, store: Any) -> None:
         """Time the garbage collector's passes and ``store``'s commits and checkpoints (a
         commit made on the loop and one made in a thread alike; one that found SQLite
-        locked and went to a thread is two samples)."""
+        locked and went to a thread is two samples). A tree from before session 17 (a
+        ``--baseline``) commits in threads only and has no ``append_events_now``."""
         self.watch_gc()
         store.append_events = self._timed("commit", store.append_events)
-        store.append_events_now = self._timed("commit", store.append_events_now)
+        if hasattr(store, "append_events_now"):
+            store.append_events_now = self._timed("commit", store.append_events_now)
         store.checkpoint = self._timed("checkpoint", store.checkpoint)
 
     def watch_gc(self) -> None:

@@ -106,10 +106,12 @@ class ServerSettings(BaseSettings):
     report_cache_size: Annotated[int, Field(ge=0)] = 1000
     #: The garbage collector's thresholds (``gc.set_threshold``: young, middle, old),
     #: set after start by ``command.tune_gc``: how often, and so how long, it pauses the
-    #: tables (docs/cluster.md).
+    #: tables. Small young and middle generations, collected often, make short pauses;
+    #: a full pass waits for 10,000 middle ones, every hour or two under load, as before
+    #: (docs/cluster.md, session 17).
     gc_thresholds: tuple[
         Annotated[int, Field(ge=100)], Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]
-    ] = (5_000, 10, 500)
+    ] = (1_000, 2, 10_000)
 
     #: Largest request body in bytes (as nginx's ``client_max_body_size`` of 1 MiB); a
     #: larger one is refused with 413 before it is read.
