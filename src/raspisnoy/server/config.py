@@ -106,12 +106,13 @@ class ServerSettings(BaseSettings):
     report_cache_size: Annotated[int, Field(ge=0)] = 1000
     #: The garbage collector's thresholds (``gc.set_threshold``: young, middle, old),
     #: set after start by ``command.tune_gc``: how often, and so how long, it pauses the
-    #: tables. Small young and middle generations, collected often, make short pauses;
-    #: a full pass waits for 10,000 middle ones, every hour or two under load, as before
-    #: (docs/cluster.md, session 17).
+    #: tables. Small young and middle generations, collected often, make short pauses
+    #: (each object is walked about as often whatever the sizes); a full pass waits for
+    #: 20,000 middle ones, every hour or two under load, as before (docs/cluster.md,
+    #: session 17).
     gc_thresholds: tuple[
         Annotated[int, Field(ge=100)], Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]
-    ] = (1_000, 2, 10_000)
+    ] = (500, 2, 20_000)
 
     #: Largest request body in bytes (as nginx's ``client_max_body_size`` of 1 MiB); a
     #: larger one is refused with 413 before it is read.
