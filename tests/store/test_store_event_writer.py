@@ -10,29 +10,15 @@ import time
 from pathlib import Path
 
 from fresh_databases import new_store
+from store_helpers import people, table_of
 
 from raspisnoy.server.services.tables.hub import EventWriter
-from raspisnoy.store import EventRow, Store
-
-
-def _table(store: Store) -> str:
-    host = store.create_user("Writer")
-    return store.create_table(
-        host_id=host.id,
-        public=True,
-        rules={"preset": "classic"},
-        bots=["random"] * 4,
-        turn_seconds=0,
-        bot_delay_ms=0,
-        stand_in="random",
-        seed="seed",
-        rated=False,
-    ).id
+from raspisnoy.store import EventRow
 
 
 def test_a_locked_database_is_waited_for_in_a_thread_not_on_the_loop(tmp_path: Path) -> None:
     with new_store("sqlite", tmp_path) as store:
-        table_id = _table(store)
+        table_id = table_of(store, *people(store, "Writer")).id
         first, second, third = (EventRow(table_id, seq, 0, f"bid {seq}", None) for seq in (1, 2, 3))
 
         async def scenario() -> None:
