@@ -145,9 +145,8 @@ def test_the_chat_limit_is_answered_with_rate_limited(
     error = error_of(a, {"type": "chat", "phrase": "oops"})
     assert error["code"] == Refusal.RATE_LIMITED
     assert "at most 3 per year" in error["message"]
-    assert (
-        1 <= error["params"]["seconds"] <= 366 * 86_400
-    )  # when to try again, for the client's words
+    # When to try again, for the client's words: within the limit's window of a year.
+    assert 1 <= error["params"]["seconds"] <= 366 * 86_400
     assert error_of(a, {"type": "chat", "text": ""})["code"] == Refusal.BAD_MESSAGE
     a.send({"type": "ping"})  # still connected
     assert a.recv_until(lambda m: m["type"] in ("pong", "chat"))["type"] == "pong"

@@ -33,7 +33,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import (
@@ -524,11 +524,9 @@ class Store:
             return False
         try:
             _append(self._appends_now, events, fences)
-        except OperationalError as error:
+        except SQLAlchemyError as error:
             if _busy(error):
                 return False
-            raise StoreError(f"database error: {_reason(error)}") from None
-        except SQLAlchemyError as error:
             raise StoreError(f"database error: {_reason(error)}") from None
         return True
 
@@ -750,10 +748,10 @@ def _never_wait(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _busy(error: OperationalError) -> bool:
+def _busy(error: SQLAlchemyError) -> bool:
     """Whether SQLite refused for a lock another connection holds (``SQLITE_BUSY`` and its
     extended codes: the low byte is 5), not for a fault of the statement or the file."""
-    code = getattr(error.orig, "sqlite_errorcode", None)
+    code = getattr(getattr(error, "orig", None), "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_BUSY
 
 
