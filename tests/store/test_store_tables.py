@@ -3,9 +3,13 @@ the start, ownership fences, and actions stored all-or-nothing in order."""
 
 from __future__ import annotations
 
+import secrets
 import time
+from pathlib import Path
 
 import pytest
+from fresh_databases import POSTGRES, new_database
+from sqlalchemy import create_engine, text
 from store_helpers import people, table_of
 
 from raspisnoy.store import EventRow, FencedError, NotFoundError, Store, StoreError
@@ -96,3 +100,36 @@ def test_appending_now_never_waits_for_another_writer(store: Store) -> None:
     assert store.events_of(table.id) == [first]
     assert store.append_events_now([second])
     assert store.events_of(table.id) == [first, second]
+
+
+def test_a_batch_on_a_connection_the_database_dropped_fails_once_then_the_next_goes_through(
+    tmp_path: Path,
+) -> None:
+    """The append path takes its own connections from the pool: one that PostgreSQL
+    dropped (a restart, an administrator) fails its batch with ``StoreError`` and leaves
+    the pool, so the server's retry of each action is stored on a new connection."""
+    name = f"raspisnoy-test-{secrets.token_hex(4)}"
+    with new_database("postgresql", tmp_path) as url:
+        store = Store.open(f"{url}&application_name={name}")
+        admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+        try:
+            (host,) = people(store, "Player")
+            table = table_of(store, host)
+            first, second = (EventRow(table.id, seq, 0, f"bid {seq}", None) for seq in (1, 2))
+            store.append_events([first])
+            with admin.connect() as connection:
+                dropped = connection.execute(
+                    text(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                        "WHERE application_name = :name"
+                    ),
+                    {"name": name},
+                ).scalar_one()
+            assert dropped >= 1
+            with pytest.raises(StoreError):
+                store.append_events([second])
+            store.append_events([second])
+            assert store.events_of(table.id) == [first, second]
+        finally:
+            admin.dispose()
+            store.close()

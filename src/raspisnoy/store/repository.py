@@ -8,9 +8,10 @@ them in one transaction (group commit) and still store every event before it is 
 
 from __future__ import annotations
 
+import json
 import secrets
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,12 +28,11 @@ from sqlalchemy import (
     delete,
     event,
     func,
-    insert,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.engine import URL, Connection, Dialect, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -150,15 +150,44 @@ class SheetRow:
     continues: str | None = None
 
 
-#: The insert of ``append_events`` (Core, on the events table).
-_INSERT_EVENTS = insert(cast(Table, GameEvent.__table__))
-#: The stored fencing tokens of some tables (``ids``), locked: built once, as the insert
-#: above, since building and keying a statement per batch cost more CPU than running it.
+#: The stored fencing tokens of some tables (``ids``), locked: built once, since building
+#: and keying a statement each time cost more CPU than running it.
 _FENCE_TOKENS = (
     select(GameTable.id, GameTable.owner_token)
     .where(GameTable.id.in_(bindparam("ids", expanding=True)))
     .with_for_update()
 )
+
+
+@dataclass(frozen=True)
+class _AppendSQL:
+    """``append_events``'s two statements in one database's own SQL, run on its driver's
+    cursor: SQLAlchemy's execution of them (its connection, statement cache and
+    parameter processing) cost twice what the database did (docs/cluster.md, session
+    18), and this is the server's hot path, one batch every few of its actions."""
+
+    #: The stored tokens of the tables whose ids are the one parameter, locked until the
+    #: transaction ends (as ``_FENCE_TOKENS``).
+    fence_tokens: str
+    #: One event: table id, seq, seat, action, client id, moment.
+    insert: str
+    #: The ids as that parameter.
+    ids: Callable[[list[str]], object]
+
+
+_EVENT_COLUMNS = "game_events (table_id, seq, seat, action, client_id, created_at)"
+_APPEND_SQL = {
+    "sqlite": _AppendSQL(
+        "SELECT id, owner_token FROM tables WHERE id IN (SELECT value FROM json_each(?))",
+        f"INSERT INTO {_EVENT_COLUMNS} VALUES (?, ?, ?, ?, ?, ?)",
+        json.dumps,
+    ),
+    "postgresql": _AppendSQL(
+        "SELECT id, owner_token FROM tables WHERE id = ANY(%s) FOR UPDATE",
+        f"INSERT INTO {_EVENT_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s)",
+        list,
+    ),
+}
 #: Taken before migrating; released when the migration's transaction ends. The key is
 #: the schema's, so schemas of one database (the tests' own) migrate side by side.
 _MIGRATION_LOCK = text(
@@ -505,8 +534,8 @@ class Store:
         ``fences``: the writer's ownership token of each table (see ``set_seat``)."""
         try:
             _append(self._appends, events, fences)
-        except SQLAlchemyError as error:
-            raise StoreError(f"database error: {_reason(error)}") from None
+        except _Busy:  # another connection held the lock for the whole busy timeout
+            raise StoreError("database error: database is locked") from None
 
     def append_events_now(
         self, events: Sequence[EventRow], fences: Mapping[str, int] | None = None
@@ -524,10 +553,8 @@ class Store:
             return False
         try:
             _append(self._appends_now, events, fences)
-        except SQLAlchemyError as error:
-            if _busy(error):
-                return False
-            raise StoreError(f"database error: {_reason(error)}") from None
+        except _Busy:
+            return False
         return True
 
     def events_of(self, table_id: str) -> list[EventRow]:
@@ -719,25 +746,45 @@ def _row_of(table: GameTable, seats: tuple[SeatRow, ...]) -> TableRow:
 
 
 def _append(engine: Engine, events: Sequence[EventRow], fences: Mapping[str, int] | None) -> None:
-    """``Store.append_events`` on ``engine``: SQLAlchemy Core on a plain connection, not an
-    ORM session (a session's unit of work and ORM bulk insert cost more CPU than the two
-    statements themselves: this is the server's hot path), and one executemany."""
-    now = _now()
-    rows = [
-        {
-            "table_id": e.table_id,
-            "seq": e.seq,
-            "seat": e.seat,
-            "action": e.action,
-            "client_id": e.client_id,
-            "created_at": now,
-        }
-        for e in events
-    ]
-    with engine.begin() as connection:
-        if fences:
-            check_fences(connection, fences)
-        connection.execute(_INSERT_EVENTS, rows)
+    """``Store.append_events`` on ``engine``, on a connection of its pool, in one
+    transaction (``_AppendSQL``). A connection the database dropped is taken out of the
+    pool, so the next batch gets a new one. Raises ``StoreError`` (``FencedError``), or
+    ``_Busy`` where SQLite's write lock is another connection's and ``engine`` does not
+    wait for it."""
+    sql = _APPEND_SQL[engine.dialect.name]
+    moment = _stored_now(engine.dialect)
+    rows = [(e.table_id, e.seq, e.seat, e.action, e.client_id, moment) for e in events]
+    given = _given(fences or {})
+    try:
+        connection = engine.raw_connection()
+    except (SQLAlchemyError, engine.dialect.loaded_dbapi.Error) as error:
+        raise StoreError(f"database error: {_reason(error)}") from None
+    try:
+        cursor = connection.cursor()
+        if given:
+            cursor.execute(sql.fence_tokens, (sql.ids(list(given)),))
+            _refuse_fenced_off(given, dict(cursor.fetchall()))
+        cursor.executemany(sql.insert, rows)
+        connection.commit()
+    except engine.dialect.loaded_dbapi.Error as error:
+        if engine.dialect.is_disconnect(error, connection.dbapi_connection, None):
+            connection.invalidate(error)
+        if _busy(error):
+            raise _Busy from None
+        raise StoreError(f"database error: {_reason(error)}") from None
+    finally:
+        connection.close()  # back to the pool, which rolls back what was not committed
+
+
+class _Busy(Exception):
+    """SQLite refused a write at once: another connection holds its write lock."""
+
+
+def _stored_now(dialect: Dialect) -> Any:
+    """Now, as ``dialect`` stores an event's moment (SQLite: text; PostgreSQL: as is)."""
+    column_type = cast(Table, GameEvent.__table__).c.created_at.type
+    processor = column_type.dialect_impl(dialect).bind_processor(dialect)
+    return _now() if processor is None else processor(_now())
 
 
 def _never_wait(dbapi_connection: Any, _record: Any) -> None:
@@ -748,10 +795,10 @@ def _never_wait(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _busy(error: SQLAlchemyError) -> bool:
+def _busy(error: Exception) -> bool:
     """Whether SQLite refused for a lock another connection holds (``SQLITE_BUSY`` and its
     extended codes: the low byte is 5), not for a fault of the statement or the file."""
-    code = getattr(getattr(error, "orig", None), "sqlite_errorcode", None)
+    code = getattr(error, "sqlite_errorcode", None)
     return isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_BUSY
 
 
@@ -759,10 +806,19 @@ def check_fences(session: Session | Connection, fences: Mapping[str, int | None]
     """Refuse the transaction (``FencedError``) unless each table's stored token is the
     writer's. The rows stay locked (``FOR UPDATE``) until the transaction ends, so a claim
     by another worker waits for this write and cannot slip in between check and write."""
-    given = {table: token for table, token in fences.items() if token is not None}
-    if not given:
-        return
-    stored: dict[str, int] = dict(session.execute(_FENCE_TOKENS, {"ids": list(given)}).all())
+    given = _given(fences)
+    if given:
+        stored = dict(session.execute(_FENCE_TOKENS, {"ids": list(given)}).all())
+        _refuse_fenced_off(given, stored)
+
+
+def _given(fences: Mapping[str, int | None]) -> dict[str, int]:
+    """The fences to check: those with a token (``None``: the writer holds none)."""
+    return {table: token for table, token in fences.items() if token is not None}
+
+
+def _refuse_fenced_off(given: Mapping[str, int], stored: Mapping[str, int]) -> None:
+    """``FencedError`` unless each table's ``stored`` token is the one ``given``."""
     for table, token in given.items():
         if stored.get(table) != token:
             raise FencedError(
@@ -776,7 +832,7 @@ def _count(result: Any) -> int:
     return int(result.rowcount)
 
 
-def _reason(error: SQLAlchemyError) -> str:
+def _reason(error: Exception) -> str:
     """The driver's own first line, without SQLAlchemy's statement dump."""
     origin = getattr(error, "orig", None) or error
     return str(origin).strip().splitlines()[0] if str(origin).strip() else type(origin).__name__
