@@ -15,11 +15,12 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any, cast
+
+from trees import output_in_tree
 
 #: Seats of a table, each with a connection; messages per seat per pass.
 _SEATS, _MESSAGES = 4, 20_000
@@ -61,14 +62,7 @@ async def _pass() -> float:
 def _measure(source: Path | None) -> float:
     """One pass in a fresh process, of the tree whose ``src`` is ``source`` (this tree's
     if ``None``): microseconds per message."""
-    environment = dict(os.environ)
-    if source is not None:
-        environment["PYTHONPATH"] = os.pathsep.join(
-            [str(source.resolve()), environment.get("PYTHONPATH", "")]
-        )
-    command = [sys.executable, __file__, "--pass"]
-    output = subprocess.run(command, env=environment, capture_output=True, check=True, text=True)
-    return float(output.stdout) * 1e6
+    return float(output_in_tree(source, __file__, ["--pass"])) * 1e6
 
 
 def main() -> None:

@@ -1,0 +1,24 @@
+"""A benchmark's pass run on another tree's code, for the ``--baseline OTHER/src`` of the
+benchmarks that compare two trees in one run: the same script in a fresh process with
+``OTHER/src`` first on ``PYTHONPATH``, so ``raspisnoy`` is imported from there."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def output_in_tree(source: Path | None, script: str, arguments: list[str]) -> str:
+    """What ``script`` with ``arguments`` prints on the tree whose ``src`` is ``source``
+    (this tree's if ``None``); its errors go to this process's standard error, and a
+    failed run raises ``CalledProcessError``."""
+    environment = dict(os.environ)
+    if source is not None:
+        environment["PYTHONPATH"] = os.pathsep.join(
+            [str(source.resolve()), environment.get("PYTHONPATH", "")]
+        )
+    command = [sys.executable, script, *arguments]
+    output = subprocess.run(command, env=environment, stdout=subprocess.PIPE, check=True, text=True)
+    return output.stdout
