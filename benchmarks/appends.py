@@ -25,10 +25,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from trees import output_in_tree
+from trees import output_in_tree, publish
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "store"))
 from fresh_databases import new_store
+from store_helpers import table_of
 
 #: The batch sizes measured: one table's action alone, a usual batch, a busy moment.
 _SIZES = (1, 3, 6)
@@ -41,7 +43,7 @@ def _pass(batches: int, postgresql: bool) -> dict[str, float]:
     kind = "postgresql" if postgresql else "sqlite"
     with tempfile.TemporaryDirectory() as folder, new_store(kind, Path(folder)) as store:
         host = store.create_user("Host")
-        tables = [_table(store, host.id) for _ in range(max(_SIZES))]
+        tables = [table_of(store, host).id for _ in range(max(_SIZES))]
         fences = {table: store.claim_table(table) for table in tables}
         seqs = dict.fromkeys(tables, 0)
         append: Callable[..., Any] = store.append_events
@@ -63,20 +65,6 @@ def _pass(batches: int, postgresql: bool) -> dict[str, float]:
                     raise SystemExit("SQLite was locked by another writer")
             costs[f"batch of {size}"] = (time.process_time() - started) / batches * 1e6
         return costs
-
-
-def _table(store: Any, host_id: str) -> str:
-    row = store.create_table(
-        host_id=host_id,
-        public=True,
-        rules={"preset": "classic"},
-        bots=["random"] * 4,
-        turn_seconds=0,
-        bot_delay_ms=0,
-        stand_in="random",
-        seed="appends",
-    )
-    return str(row.id)
 
 
 def main() -> None:
@@ -115,10 +103,7 @@ def main() -> None:
         figures["ratio_this_to_baseline"] = {
             size: least["this tree"][size] / least["baseline"][size] for size in least["baseline"]
         }
-    text = json.dumps(figures, indent=2)
-    print(text)
-    if args.json is not None:
-        args.json.write_text(text + "\n", encoding="utf-8")
+    publish(figures, args.json)
 
 
 if __name__ == "__main__":

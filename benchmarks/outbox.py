@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
 import time
 from pathlib import Path
 from typing import Any, cast
 
-from trees import output_in_tree
+from trees import output_in_tree, publish
 
 #: Seats of a table, each with a connection; messages per seat per pass.
 _SEATS, _MESSAGES = 4, 20_000
@@ -93,10 +92,7 @@ def main() -> None:
     if args.baseline is not None:
         least = figures["us_per_message_least"]
         figures["ratio_this_to_baseline"] = least["this tree"] / least["baseline"]
-    text = json.dumps(figures, indent=2)
-    print(text)
-    if args.json is not None:
-        args.json.write_text(text + "\n", encoding="utf-8")
+    publish(figures, args.json)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,16 @@
-"""A benchmark's pass run on another tree's code, for the ``--baseline OTHER/src`` of the
-benchmarks that compare two trees in one run: the same script in a fresh process with
-``OTHER/src`` first on ``PYTHONPATH``, so ``raspisnoy`` is imported from there."""
+"""For the benchmarks that compare two trees in one run (``--baseline OTHER/src``): a
+pass run on another tree's code (the same script in a fresh process with ``OTHER/src``
+first on ``PYTHONPATH``, so ``raspisnoy`` is imported from there), and the figures shown
+and kept."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def output_in_tree(source: Path | None, script: str, arguments: list[str]) -> str:
@@ -22,3 +25,11 @@ def output_in_tree(source: Path | None, script: str, arguments: list[str]) -> st
     command = [sys.executable, script, *arguments]
     output = subprocess.run(command, env=environment, stdout=subprocess.PIPE, check=True, text=True)
     return output.stdout
+
+
+def publish(figures: dict[str, Any], path: Path | None) -> None:
+    """Print ``figures`` as JSON, and write them to ``path`` too unless it is ``None``."""
+    text = json.dumps(figures, indent=2)
+    print(text)
+    if path is not None:
+        path.write_text(text + "\n", encoding="utf-8")
