@@ -97,8 +97,14 @@ def test_a_page_asking_while_a_pass_takes_its_entry_out_finds_no_entry(store: St
             "SELECT count(*) FROM pg_stat_activity WHERE :pid = ANY(pg_blocking_pids(pid))"
         )
         pid = dropping.scalar(text("SELECT pg_backend_pid()"))
-        with store.engine.connect() as watching:  # until the page's update waits on the row
+        # Until the page's update waits on the row. Each look in a transaction of its own:
+        # PostgreSQL keeps one snapshot of pg_stat_activity for a whole transaction, so a
+        # page that connected after the first look would never be seen (CI hung here).
+        autocommit = store.engine.execution_options(isolation_level="AUTOCOMMIT")
+        deadline = time.monotonic() + 60
+        with autocommit.connect() as watching:
             while not watching.scalar(blocked, {"pid": pid}):
+                assert time.monotonic() < deadline, "the page's update never waited on the row"
                 time.sleep(0.01)
         dropping.commit()
     asking.join()
