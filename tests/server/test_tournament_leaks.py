@@ -14,8 +14,8 @@ from test_clubs import account, new_club
 from test_tournaments import (
     add_bots,
     create,
-    seen,
     start_now,
+    until_page,
     until_state,
 )
 from test_tournaments import (
@@ -84,9 +84,7 @@ def test_the_page_tells_no_card_no_seed_and_no_game_not_over(tournament_server: 
     assert anna.post(f"/api/tournaments/{made['id']}/register").status_code == 200
     add_bots(director, made["id"], 2)
     start_now(tournament_server, made["id"])
-    page = until_state(anna, made["id"], "running")
-    while not page["round_list"]:
-        page = seen(anna, made["id"])
+    page = until_page(anna, made["id"], lambda page: bool(page["round_list"]), "a round listed")
     assert page["table_id"] is not None  # Anna's own table, where she is to play
     for caller in (anna, director, Api(tournament_server.base)):
         text = caller.http.get(f"/api/tournaments/{made['id']}").json()

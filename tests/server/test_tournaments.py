@@ -78,13 +78,18 @@ def start_now(server: Server, tournament_id: str) -> None:
 
 
 def until_state(api: Api, tournament_id: str, state: str) -> Message:
+    return until_page(api, tournament_id, lambda page: page["state"] == state, state)
+
+
+def until_page(api: Api, tournament_id: str, done: Callable[[Message], bool], what: str) -> Message:
+    """The tournament's page as ``api`` sees it, once ``done`` says yes of it."""
     deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
         page = seen(api, tournament_id)
-        if page["state"] == state:
+        if done(page):
             return page
         time.sleep(0.2)
-    raise AssertionError(f"the tournament did not become {state}: {page['state']}")
+    raise AssertionError(f"the tournament's page did not get to {what}: {page}")
 
 
 def test_bad_input_is_refused_and_changes_nothing(tournament_server: Server) -> None:
