@@ -777,7 +777,8 @@ def _append(engine: Engine, events: Sequence[EventRow], fences: Mapping[str, int
 
 
 class _Busy(Exception):
-    """SQLite refused a write at once: another connection holds its write lock."""
+    """SQLite refused a write: another connection held its write lock (at once on the
+    connections of ``append_events_now``, after the busy timeout on the others)."""
 
 
 def _stored_now(dialect: Dialect) -> Any:
