@@ -17,8 +17,10 @@ def test_a_deleted_player_is_named_in_the_readers_language_live_and_after_a_relo
     phone: Page, server: str
 ) -> None:
     enter(phone, "Анна")
+    # A turn timer, so that Anna is not away while her page reloads: away, a stand-in
+    # would play for her at once, and the game could end before the page is back.
     answer = phone.request.post(
-        "/api/tables", data={"bots": "random", "bot_delay_ms": 0, "turn_seconds": 0}
+        "/api/tables", data={"bots": "random", "bot_delay_ms": 0, "turn_seconds": 120}
     )
     assert answer.status == 201, answer.text()
     table_id = answer.json()["id"]
