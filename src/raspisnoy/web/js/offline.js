@@ -12,12 +12,24 @@ export function installOffline() {
       // no service worker (a private window, an old browser): the page works without one
     });
   }
-  // Only when the browser says it is online now: Chromium also fires "online" at a page
-  // it is leaving while still offline (seen when a new address is opened offline), and a
-  // reload then would take the person back to the page they left.
-  window.addEventListener("online", () => {
-    if (navigator.onLine && document.querySelector(".offline")) location.reload();
+  // Only once the server answers: Chromium also fires "online" at a page it is leaving
+  // while still offline (seen when a new address is opened offline), sometimes with
+  // navigator.onLine already true (seen in CI), and a reload then would take the person
+  // back to the page they left. A page being left drops the question with itself.
+  window.addEventListener("online", async () => {
+    if (navigator.onLine && document.querySelector(".offline") && (await serverAnswers())) {
+      location.reload();
+    }
   });
+}
+
+/** Whether the server answers now (`/healthz`, which the service worker never keeps). */
+async function serverAnswers() {
+  try {
+    return (await fetch("/healthz", { cache: "no-store" })).ok;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `error` means the server could not be reached at all (no answer). */
