@@ -47,3 +47,30 @@ def test_a_deleted_player_is_named_in_the_readers_language_live_and_after_a_relo
     phone.reload()
     phone.wait_for_function(named, arg=SEAT_NAMES)
     assert "Борис" not in phone.inner_text("main") and "Anonymous" not in phone.inner_text("main")
+
+
+def test_a_deleted_accounts_profile_offers_no_follow_and_no_report(
+    phone: Page, server: str
+) -> None:
+    """A deleted account's profile says so, and offers nothing to do with nobody: no
+    follow, no block, no report (the server refuses them); a living person's does."""
+    enter(phone, "Анна")
+    ids = {}
+    with httpx.Client(base_url=server, timeout=30) as client:
+        for name in ("Вера", "Борис"):  # Борис last: his session deletes his account
+            client.headers.pop("authorization", None)
+            account = client.post("/api/account", json={"username": name, "password": PASSWORD})
+            assert account.status_code == 200, account.text
+            ids[name] = account.json()["user"]["id"]
+            client.headers["authorization"] = f"Bearer {account.json()['token']}"
+        gone = client.request("DELETE", "/api/account", json={"password": PASSWORD})
+        assert gone.status_code == 200, gone.text
+    phone.goto(f"/?player={ids['Вера']}")
+    phone.wait_for_selector(".friend-slot button")
+    assert phone.locator("button.report").count() == 1
+    phone.goto(f"/?player={ids['Борис']}")
+    phone.wait_for_selector(".profile h1")
+    assert phone.inner_text(".profile h1") == "Аноним"
+    assert "аккаунт удалён" in phone.inner_text(".profile")
+    assert phone.locator(".friend-slot, .friend-slot button, button.report").count() == 0
+    assert check_screen(phone, "profile-deleted", axe=False) == []

@@ -106,3 +106,23 @@ def test_a_deleted_player_leaves_an_open_tables_seat_named_anonymous(server: Ser
     assert renamed["table"]["seats"][1]["nickname"] == "Anonymous"
     assert "Boris Quits" not in anna.http.get(f"/api/tables/{table_id}").text
     hers.close()
+
+
+def test_a_deleted_player_leaves_every_friends_list_and_cannot_be_followed(
+    server: Server,
+) -> None:
+    """The follows and blocks to and from the account end with it, and a follow or a block
+    of it is refused as of nobody: no list shows ``Anonymous``."""
+    anna, boris = register(server, "Anna Keeps"), register(server, "Boris Goes")
+    vera = register(server, "Vera Blocks")
+    for one, other in ((anna, boris), (boris, anna)):
+        assert one.http.put(f"/api/friends/{other.user['id']}").status_code == 200
+    assert vera.http.put(f"/api/blocks/{boris.user['id']}").status_code == 200
+    _delete(boris)
+    assert anna.http.get("/api/friends").json() == {"following": [], "blocked": []}
+    assert vera.http.get("/api/friends").json() == {"following": [], "blocked": []}
+    for path in (f"/api/friends/{boris.user['id']}", f"/api/blocks/{boris.user['id']}"):
+        answer = anna.http.put(path)
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found", answer.text
+    profile = anna.http.get(f"/api/players/{boris.user['id']}").json()
+    assert profile["user"] == {"id": boris.user["id"], "nickname": "Anonymous", "kind": "deleted"}

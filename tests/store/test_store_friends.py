@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from store_helpers import people
 
-from raspisnoy.store import FriendRow, FriendsRepository, NotFoundError, Store
+from raspisnoy.store import FriendRow, FriendsRepository, NotFoundError, Players, Store
 
 
 def test_a_follow_is_one_way_and_says_whether_it_is_returned(store: Store) -> None:
@@ -72,3 +72,23 @@ def test_the_blocked_pairs_among_people_are_exactly_those_either_blocked(
         if (a, b) in blocks or (b, a) in blocks
     }
     assert friends.blocked_among([ids[n] for n in asked]) == expected
+
+
+def test_a_deleted_account_keeps_no_follows_or_blocks_and_takes_none(store: Store) -> None:
+    anna, boris, vera = people(store, "Anna", "Boris", "Vera")
+    friends = FriendsRepository(store)
+    friends.follow(anna.id, boris.id)
+    friends.follow(boris.id, anna.id)
+    friends.follow(anna.id, vera.id)
+    friends.block(vera.id, boris.id)
+    friends.block(boris.id, anna.id)  # ends Anna's follow of Boris and his of her
+    friends.follow(vera.id, anna.id)
+    Players(store).delete_account(boris.id)
+    assert friends.following(anna.id) == [FriendRow(vera.id, "Vera", True)]
+    assert friends.blocked_by(vera.id) == friends.blocked_by(boris.id) == []
+    assert friends.blocked_with(anna.id) == friends.blocked_with(vera.id) == frozenset()
+    for refused in (friends.follow, friends.block):
+        with pytest.raises(NotFoundError):
+            refused(anna.id, boris.id)
+    assert friends.following(anna.id) == [FriendRow(vera.id, "Vera", True)]
+    assert friends.blocked_by(anna.id) == []

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 from raspisnoy.store.models import Block, Follow, User
 from raspisnoy.store.repository import NotFoundError, Store, transaction
 
-__all__ = ["FriendRow", "FriendsRepository"]
+__all__ = ["FriendRow", "FriendsRepository", "forget_ties"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +46,9 @@ class FriendsRepository:
 
     def follow(self, follower_id: str, followed_id: str) -> bool:
         """``follower_id`` follows ``followed_id`` from now on; whether that is new.
-        ``NotFoundError`` if ``followed_id`` is nobody."""
+        ``NotFoundError`` if ``followed_id`` is nobody, or an account deleted."""
         with self._session() as session:
-            if session.get(User, followed_id) is None:
-                raise NotFoundError(f"no player {followed_id!r}")
+            _check_person(session, followed_id)
             if session.get(Follow, (follower_id, followed_id)) is not None:
                 return False
             session.add(Follow(follower_id=follower_id, followed_id=followed_id, created_at=_now()))
@@ -98,11 +97,11 @@ class FriendsRepository:
 
     def block(self, blocker_id: str, blocked_id: str) -> bool:
         """``blocker_id`` blocks ``blocked_id``: the follows between them end with it;
-        whether the block is new. ``NotFoundError`` if ``blocked_id`` is nobody."""
+        whether the block is new. ``NotFoundError`` if ``blocked_id`` is nobody, or an
+        account deleted."""
         pair = {blocker_id, blocked_id}
         with self._session() as session:
-            if session.get(User, blocked_id) is None:
-                raise NotFoundError(f"no player {blocked_id!r}")
+            _check_person(session, blocked_id)
             session.execute(
                 delete(Follow).where(Follow.follower_id.in_(pair), Follow.followed_id.in_(pair))
             )
@@ -161,3 +160,21 @@ class FriendsRepository:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def forget_ties(session: Session, user_id: str) -> None:
+    """End every follow and block to or from ``user_id``, in ``session``'s transaction: a
+    deleted account is nobody's friend, follows nobody and is kept apart from nobody."""
+    for model, one, other in (
+        (Follow, Follow.follower_id, Follow.followed_id),
+        (Block, Block.blocker_id, Block.blocked_id),
+    ):
+        session.execute(delete(model).where(or_(one == user_id, other == user_id)))
+
+
+def _check_person(session: Session, user_id: str) -> None:
+    """``NotFoundError`` unless ``user_id`` is a person one may follow or block: someone,
+    and not an account deleted (what it left behind is ``Anonymous``, nobody's)."""
+    user = session.get(User, user_id)
+    if user is None or user.kind == "deleted":
+        raise NotFoundError(f"no player {user_id!r}")

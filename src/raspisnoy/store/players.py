@@ -21,6 +21,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raspisnoy.store.friends import forget_ties
 from raspisnoy.store.models import (
     Account,
     ChatMessage,
@@ -322,7 +323,8 @@ class Players:
 
     def delete_account(self, user_id: str) -> tuple[list[str], int]:
         """Delete the account: the user stays as ``Anonymous`` (so their games stay whole),
-        loses name, password, sessions and ratings, and every game's names and chat call
+        loses name, password, sessions, ratings, follows and blocks (both ways: nobody
+        keeps a deleted account in their friends), and every game's names and chat call
         them ``_deleted_name(seat)``. The tables that showed them (every table they sit
         at, whose seat now says ``Anonymous``, and every chat they wrote in), and how
         many sessions ended."""
@@ -341,6 +343,7 @@ class Players:
             move_rating_counts(session, gone)
             for model in (Account, PlayerRating, RatingChange):
                 session.execute(delete(model).where(model.user_id == user_id))
+            forget_ties(session, user_id)
             renamed = []
             query = select(GameTable, Seat.seat).join(Seat).where(Seat.user_id == user_id)
             for table, seat in session.execute(query):

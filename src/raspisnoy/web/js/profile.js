@@ -119,6 +119,9 @@ function puzzleSettingsMarkup(settings) {
 export function showProfile(view, app, userId) {
   const s = { profile: null, sessions: null, puzzleSettings: null, error: null, stopped: false };
   const own = () => app.user !== null && app.user.id === userId;
+  /** Whether the viewer may follow, block and report this person: signed in, someone
+   * else, and not an account deleted (nobody is left to follow or report). */
+  const other = () => app.user !== null && !own() && s.profile?.user.kind !== "deleted";
 
   async function load() {
     try {
@@ -133,7 +136,7 @@ export function showProfile(view, app, userId) {
 
   function wire() {
     const slot = view.querySelector(".friend-slot");
-    if (slot && app.user !== null && !own()) friendButtons(slot, userId);
+    if (slot) friendButtons(slot, userId);
     view.querySelector("button.report")?.addEventListener("click", (event) => reportFrom(event.currentTarget));
     view.querySelector(".puzzle-settings input")?.addEventListener("change", async (event) => {
       s.puzzleSettings = await put("/puzzles/settings", { from_my_games: event.target.checked });
@@ -192,9 +195,9 @@ export function showProfile(view, app, userId) {
       const overall = p.ratings.find((r) => r.scope === "all");
       const kind = tMaybe(`web.profile.kind.${p.user.kind}`) ?? "";
       view.innerHTML = `<div class="profile">
-        <section class="panel"><h1>${esc(p.user.nickname)}</h1><p class="muted">${esc(kind)}</p>
-          <div class="friend-slot"></div>
-          ${app.user !== null && !own() ? `<p>${reportButton(p.user.nickname, { user: p.user.id, place: "profile" }, { worded: true })}</p>` : ""}
+        <section class="panel"><h1>${esc(p.user.kind === "deleted" ? t("web.profile.deleted") : p.user.nickname)}</h1><p class="muted">${esc(kind)}</p>
+          ${other() ? `<div class="friend-slot"></div>
+          <p>${reportButton(p.user.nickname, { user: p.user.id, place: "profile" }, { worded: true })}</p>` : ""}
           <p>${esc(t("web.profile.rating"))}: ${overall ? ratingLine(overall) : esc(t("web.profile.unrated"))}</p>
           <p class="hint">${esc(tn("web.profile.rating.hint", p.provisional_games))}</p>
           ${duplicateMarkup(p.ratings.find((r) => r.scope === "duplicate"))}

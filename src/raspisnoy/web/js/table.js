@@ -15,7 +15,7 @@ import { rematchBox } from "./rematch.js";
 import { showHint } from "./review.js";
 import { shareMarkup, wireShare } from "./share.js";
 import { askNotificationsOnce, turnSignals } from "./turn.js";
-import { closeDialog, dialogOpen, element, esc, openDialog, playerName, seatStats, shortName, signedPoints, toast } from "./ui.js";
+import { closeDialog, dialogOpen, element, esc, isDeletedName, openDialog, playerName, seatStats, shortName, signedPoints, toast } from "./ui.js";
 
 /** How long a first digit waits for a second one when bids of 10 or more exist. */
 const DIGIT_WAIT_MS = 700;
@@ -137,9 +137,11 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
         : playerName(s.table.names?.[seat.seat] ?? seat.nickname),
     );
   const botLevel = (bot) => tMaybe(`web.bot.${bot}`) ?? bot;
-  /** A follow button for the seat's person, unless it is the viewer or one they follow. */
-  const followMarkup = (seat, name) =>
-    seat.user_id && seat.user_id !== s.you?.user_id && s.following && !s.following.has(seat.user_id) ? followButton(seat.user_id, name) : "";
+  /** A follow button for the seat's person, unless it is the viewer, one they follow, or
+   * a deleted account. */
+  const followable = (seat) =>
+    seat.user_id && seat.user_id !== s.you?.user_id && s.following && !s.following.has(seat.user_id) && !isDeletedName(s.table.names?.[seat.seat]);
+  const followMarkup = (seat, name) => (followable(seat) ? followButton(seat.user_id, name) : "");
   function followed(ids) {
     s.following = ids;
     if (s.table && (s.table.status === "open" || s.game?.phase === "over")) render();

@@ -85,12 +85,20 @@ export function element(markup) {
   return template.content.firstElementChild;
 }
 
+/** The name a deleted account leaves in a game: "Anonymous #N", N its seat from 1. */
+const DELETED_NAME = /^Anonymous #(\d+)$/;
+
+/** Whether `name`, as a game records it, is a deleted account's (nobody to follow). */
+export function isDeletedName(name) {
+  return DELETED_NAME.test(name ?? "");
+}
+
 /** A player's name as games record it, with bots ("Bot 2 (random)", PROTOCOL.md) and
  * deleted accounts ("Anonymous #2") named in the page's language; `level: false` leaves a
  * bot's level out (a card's label in a trick has no room for it). Nicknames cannot
  * contain brackets or "#", so no person matches. */
 export function playerName(name, { level = true } = {}) {
-  const deleted = /^Anonymous #(\d+)$/.exec(name);
+  const deleted = DELETED_NAME.exec(name);
   if (deleted) return t("web.seat.deleted", { seat: deleted[1] });
   const bot = /^Bot (\d+) \(([\w-]+)\)$/.exec(name);
   if (!bot) return name;
