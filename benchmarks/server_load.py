@@ -77,6 +77,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -328,6 +329,9 @@ class Totals:
     acks: list[float] = field(default_factory=list)
     actions: int = 0
     connected: int = 0
+    #: The sockets closed before the end of the run, by close code and reason (the
+    #: side that closed first, as the client library reports it).
+    closed_early: Counter[str] = field(default_factory=Counter)
     finished: int = 0
     measuring: bool = False
     stop: bool = False
@@ -337,6 +341,16 @@ async def play(
     ws: ClientConnection, seat: int, table: TableRun, totals: Totals, think: float
 ) -> None:
     """One client: act on its turn after ``think`` seconds; time every event's arrival."""
+    with suppress(ConnectionClosed):
+        await _play(ws, seat, table, totals, think)
+    if not totals.stop and ws.state.name != "OPEN":  # (not a game over: it stays open)
+        totals.closed_early[f"{ws.close_code} {ws.close_reason}".strip()] += 1
+
+
+async def _play(
+    ws: ClientConnection, seat: int, table: TableRun, totals: Totals, think: float
+) -> None:
+    """``play``'s loop, until the game is over or the socket closed."""
     rng = random.Random(f"{table.id}/{seat}")
     turns: set[asyncio.Task[None]] = set()  # the pending actions (kept from the collector)
     async for raw in ws:
@@ -505,6 +519,8 @@ async def load(
         "tables": tables,
         "clients": totals.connected,
         "connected_at_end": open_sockets,
+        "closed_early": "; ".join(f"{why}: {n}" for why, n in totals.closed_early.items())
+        or "none",
         "seconds": elapsed,
         "actions": totals.actions,
         "actions_per_s": totals.actions / elapsed,
