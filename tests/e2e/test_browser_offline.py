@@ -15,6 +15,7 @@ from e2e_helpers import ACTIONABLE, PHONE_SMALL, SCREENS, act, enter, server_pro
 from playwright.sync_api import Browser, BrowserContext, Page
 from server_process import ServerProcess
 
+from raspisnoy.ratings import level_strengths
 from raspisnoy.server.offline import LocalTable
 
 #: Three rounds of one, two and three cards, three players: a short whole game.
@@ -350,6 +351,14 @@ def test_the_new_table_form_offline_starts_the_game_chosen(visitor: BrowserConte
         "beginner",
         "heuristic",
     ]
+    # The levels' ratings kept from the visit with the network: the offline bots only.
+    ratings = {line.level: line.rating for line in level_strengths()}
+    labels = "os => os.map((o) => o.textContent)"
+    shown = page.eval_on_selector_all(f"{form} select[data-seat='2'] option", labels)
+    assert shown[1:] == [f"новичок · {ratings['beginner']}", f"опытный · {ratings['heuristic']}"]
+    assert page.locator(f"{form} .bot-levels li").count() == 3
+    page.locator(f"{form} .bot-levels").scroll_into_view_if_needed()
+    shot(page, "form-levels")
     page.select_option(f"{form} select[data-seat='2']", "beginner")
     page.select_option(f"{form} select[name=speed]", "0")
     page.locator(f"{form} select[name=preset]").scroll_into_view_if_needed()

@@ -11,7 +11,7 @@ import { failureMarkup } from "./offline.js";
 import { installPanel } from "./install.js";
 import { offlineNote } from "./offline_play.js";
 import { poolPanel } from "./pool.js";
-import { CATALOGUE_KEY, presetOf, quickGame, quickSettings, rememberTable } from "./quick.js";
+import { CATALOGUE_KEY, LEVELS_KEY, presetOf, quickGame, quickSettings, rememberTable } from "./quick.js";
 import { esc, playerName, toast } from "./ui.js";
 
 const TIMERS = [0, 15, 30, 60, 120, 300];
@@ -73,6 +73,7 @@ export function showLobby(view, app) {
   async function load() {
     const [rules, bots, games] = await Promise.all([get("/rules"), get("/bots"), get("/me/games")]);
     localStorage.setItem(CATALOGUE_KEY, JSON.stringify(rules)); // for the forms offline
+    localStorage.setItem(LEVELS_KEY, JSON.stringify(bots.levels));
     if (state.stopped) return;
     state.catalogue = { ...rules, bots: bots.bots, levels: bots.levels };
     state.games = games.games;
@@ -242,8 +243,8 @@ function quickLevels(body) {
   return Array.isArray(body.bots) ? [...new Set(body.bots.slice(1))] : [body.bots];
 }
 
-/** A bot level's name, with its rating where the server sent one ("опытный · 2025"):
- * the catalogue of the offline form has none. */
+/** A bot level's name, with its rating where the server sent one ("опытный · 2025"; the
+ * offline form's are those kept from the last visit with the network). */
 function levelName(catalogue, level) {
   const name = tMaybe(`web.bot.${level}`) ?? level;
   const rated = catalogue.levels?.find((line) => line.level === level);

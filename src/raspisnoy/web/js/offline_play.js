@@ -8,7 +8,7 @@ import { ApiError, post } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { presetLabel, t } from "./i18n.js";
 import { deleteGame, saveGame, savedGames } from "./offline_store.js";
-import { CATALOGUE_KEY, presetOf, quickSettings } from "./quick.js";
+import { CATALOGUE_KEY, LEVELS_KEY, presetOf, quickSettings } from "./quick.js";
 import { showTable } from "./table.js";
 import { esc, toast } from "./ui.js";
 
@@ -107,13 +107,24 @@ function offlineSettings() {
 }
 
 /** The rules catalogue kept from the last visit with the network, with the bots that run
- * offline; null when none was kept. */
+ * offline and the ratings kept of those levels (the same bots as online, so the same
+ * strength); null when none was kept. */
 function offlineCatalogue(bots) {
   try {
     const kept = JSON.parse(localStorage.getItem(CATALOGUE_KEY));
-    return kept?.presets?.length ? { ...kept, bots } : null;
+    return kept?.presets?.length ? { ...kept, bots, levels: keptLevels(bots) } : null;
   } catch {
     return null;
+  }
+}
+
+/** The ratings kept of the levels among `bots` (none kept, or damaged: none). */
+function keptLevels(bots) {
+  try {
+    const levels = JSON.parse(localStorage.getItem(LEVELS_KEY));
+    return Array.isArray(levels) ? levels.filter((line) => bots.includes(line?.level)) : [];
+  } catch {
+    return [];
   }
 }
 

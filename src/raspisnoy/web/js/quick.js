@@ -7,6 +7,9 @@ const LAST_TABLE = "raspisnoy.lastTable";
 /** The rules catalogue (GET /api/rules) as last received, for the forms offline: the
  * scorekeeper's new sheet and the offline new-table form. */
 export const CATALOGUE_KEY = "raspisnoy.score.rules";
+/** The bot levels' ratings (GET /api/bots, `levels`) as last received, for the offline
+ * new-table form. */
+export const LEVELS_KEY = "raspisnoy.bots.levels";
 /** The quick game this tab opened and has yet to start (`sessionStorage`). */
 const QUICK_START = "raspisnoy.quickStart";
 /** A first quick game: four players, the good bots at a pace one can follow, no timer. */
