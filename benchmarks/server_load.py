@@ -93,7 +93,7 @@ from rich.console import Console
 from rich.table import Table
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from figures import print_figures
 from guests import SEATS, seated_table
@@ -102,6 +102,10 @@ from profiles import Profiler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 from server_process import free_port
+
+#: The close code of a table that moved to another worker (the server's
+#: ``CloseCode.RESTART``): its clients open the socket again.
+_RESTART = 1012
 
 
 def cpu_seconds(pids: list[int], *, kernel_only: bool = False) -> float:
@@ -319,6 +323,8 @@ class TableRun:
 
     id: str
     host_token: str
+    #: Each seat's socket address (its token in it), to open it again.
+    urls: list[str] = field(default_factory=list)
     sent: dict[int, float] = field(default_factory=dict)
 
 
@@ -332,19 +338,35 @@ class Totals:
     #: The sockets closed before the end of the run, by close code and reason (the
     #: side that closed first, as the client library reports it).
     closed_early: Counter[str] = field(default_factory=Counter)
+    #: Sockets opened again after a 1012 (their table moved to another worker).
+    reconnects: int = 0
     finished: int = 0
     measuring: bool = False
     stop: bool = False
 
 
 async def play(
-    ws: ClientConnection, seat: int, table: TableRun, totals: Totals, think: float
+    sockets: list[ClientConnection], seat: int, table: TableRun, totals: Totals, think: float
 ) -> None:
-    """One client: act on its turn after ``think`` seconds; time every event's arrival."""
-    with suppress(ConnectionClosed):
-        await _play(ws, seat, table, totals, think)
-    if not totals.stop and ws.state.name != "OPEN":  # (not a game over: it stays open)
-        totals.closed_early[f"{ws.close_code} {ws.close_reason}".strip()] += 1
+    """One client, ``sockets[seat]``: act on its turn after ``think`` seconds; time every
+    event's arrival. A socket closed with 1012 (the table moved to another worker, as
+    tables do while they are set up on a cluster) is opened again, as the web client
+    does; any other close before the end is tallied by its code and reason."""
+    while True:
+        ws = sockets[seat]
+        with suppress(ConnectionClosed):
+            await _play(ws, seat, table, totals, think)
+        if totals.stop or ws.state.name == "OPEN":  # (a game over: the socket stays open)
+            return
+        if ws.close_code != _RESTART:
+            totals.closed_early[f"{ws.close_code} {ws.close_reason}".strip()] += 1
+            return
+        totals.reconnects += 1
+        try:
+            sockets[seat] = await connect(table.urls[seat], max_queue=None)
+        except (OSError, WebSocketException) as error:
+            totals.closed_early[f"reconnecting: {error}"] += 1
+            return
 
 
 async def _play(
@@ -406,11 +428,9 @@ async def open_table(
 ) -> tuple[TableRun, list[ClientConnection]]:
     """Four guests, one table with all four seated, every seat connected."""
     table_id, tokens = await seated_table(http, {"bots": "random", "turn_seconds": 0})
-    table = TableRun(table_id, tokens[0])
-    sockets = [
-        await connect(f"{ws_base}/ws/tables/{table.id}?token={token}", max_queue=None)
-        for token in tokens
-    ]
+    urls = [f"{ws_base}/ws/tables/{table_id}?token={token}" for token in tokens]
+    table = TableRun(table_id, tokens[0], urls)
+    sockets = [await connect(url, max_queue=None) for url in urls]
     return table, sockets
 
 
@@ -479,9 +499,9 @@ async def load(
 
         opened = await asyncio.gather(*(one() for _ in range(tables)))
         players = [
-            asyncio.create_task(play(ws, seat, table, totals, think))
+            asyncio.create_task(play(sockets, seat, table, totals, think))
             for table, sockets in opened
-            for seat, ws in enumerate(sockets)
+            for seat in range(len(sockets))
         ]
         totals.connected = sum(len(sockets) for _, sockets in opened)
         for table, _ in opened:
@@ -519,6 +539,7 @@ async def load(
         "tables": tables,
         "clients": totals.connected,
         "connected_at_end": open_sockets,
+        "reconnects": totals.reconnects,
         "closed_early": "; ".join(f"{why}: {n}" for why, n in totals.closed_early.items())
         or "none",
         "seconds": elapsed,
