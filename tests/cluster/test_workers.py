@@ -2,7 +2,7 @@
 reached straight at its own port, so the test chooses where each socket lives):
 
 - ending a session on one worker (log out, ending it from the profile, deleting the
-  account) closes its table sockets on the other worker too, with 4401;
+  account) closes its table and lobby sockets on the other worker too, with 4401;
 - a deleted account's seat is renamed at a running table on the other worker at once;
 - a user's sockets count against ``RASPISNOY_MAX_SOCKETS_PER_USER`` on every worker
   together;
@@ -101,6 +101,13 @@ class Person:
         assert _message_type(ws) == "state"
         return ws
 
+    def lobby(self) -> ClientConnection:
+        """A lobby socket at this worker; its first message, the lobby, is read."""
+        url = self.base.replace("http://", "ws://") + f"/ws/lobby?token={self.token}"
+        ws = connect(url, open_timeout=30, proxy=None, legacy=True)
+        assert _message_type(ws) == "lobby"
+        return ws
+
 
 def _message_type(ws: ClientConnection) -> str:
     kind: str = json.loads(ws.recv(timeout=30))["type"]
@@ -130,10 +137,10 @@ def still_open(ws: ClientConnection) -> bool:
 def test_log_out_closes_the_sessions_sockets_on_the_other_worker(running: Running) -> None:
     first, second = running.cluster.worker_urls
     here = Person.guest(first, "Leaving")
-    ws = here.at(second).socket(here.table())
+    ws, lobby = here.at(second).socket(here.table()), here.at(second).lobby()
     answer = here.http.delete("/api/session")
     assert answer.status_code == 200 and answer.json()["sessions_ended"] == 1
-    assert close_code(ws) == 4401
+    assert close_code(ws) == close_code(lobby) == 4401
 
 
 def test_log_out_everywhere_closes_every_socket_on_every_worker(running: Running) -> None:
