@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 from server_helpers import Api, Server
-from test_accounts import register
+from test_accounts import PASSWORD, register
 from test_moderation import chat
 
 from raspisnoy.ratings import BOT_RATINGS, DEFAULT_RATING, displayed, rate_game
@@ -383,3 +383,18 @@ def test_bad_directory_requests_are_refused(server: Server) -> None:
     refusal(directory(server, size=0), 422, "bad_field")
     refusal(directory(server, size=101), 422, "bad_field")
     refusal(directory(server, search="x" * 65), 422, "bad_field")
+
+
+def test_a_deleted_owners_club_passes_to_its_admin_and_the_owner_leaves_every_list(
+    server: Server,
+) -> None:
+    """The admin becomes the owner (and may name admins, which only the owner may); the
+    deleted account is in no club's members, requests or count any more."""
+    owner, admin, anna, club = club_with_admin(server)
+    gone = owner.http.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert gone.status_code == 200, gone.text
+    seen = page(admin, club["id"]).json()
+    assert (seen["role"], seen["member_count"]) == ("owner", 2)
+    assert {m["user_id"] for m in seen["members"]} == {admin.user["id"], anna.user["id"]}
+    assert act(admin, club["id"], anna, "admin").status_code == 200  # the owner's right
+    assert page(anna, club["id"]).json()["role"] == "admin"

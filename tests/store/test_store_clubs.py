@@ -14,6 +14,7 @@ from raspisnoy.store import (
     ClubStore,
     DirectoryKey,
     NotFoundError,
+    Players,
     Store,
 )
 
@@ -142,3 +143,35 @@ def test_a_club_changes_its_settings_but_not_into_another_name(store: Store) -> 
     assert clubs.club_and_place(club_id, None)[0] == club  # nothing changed
     with pytest.raises(NotFoundError):
         clubs.update("nope", ClubSettings("Nowhere", "", "ru", {}, False))
+
+
+def test_a_deleted_account_leaves_its_clubs_and_its_clubs_pass_on(store: Store) -> None:
+    """The owner's clubs pass to the longest-standing admin, else member; its other
+    places end (a ban stays); a club left empty leaves the directory."""
+    olga, anna, boris, vera = people(store, "Olga", "Anna", "Boris", "Vera")
+    clubs = ClubStore(store)
+    with_admin, members_only, alone = (new_club(clubs, olga.id, n) for n in "ABC")
+    clubs.set_member(with_admin, anna.id, role="member", state="member")
+    clubs.set_member(with_admin, boris.id, role="admin", state="member")  # later, but admin
+    clubs.set_member(members_only, vera.id, role="member", state="member")
+    clubs.set_member(members_only, anna.id, role="member", state="member")
+    annas, veras, barred = (
+        new_club(clubs, owner.id, n) for owner, n in ((anna, "D"), (vera, "E"), (vera, "F"))
+    )
+    clubs.set_member(annas, olga.id, role="admin", state="member")
+    clubs.set_member(veras, olga.id, role="member", state="requested")
+    clubs.set_member(barred, olga.id, role="member", state="banned")
+    Players(store).delete_account(olga.id)
+    for club_id, heir in ((with_admin, boris), (members_only, vera)):
+        club, place = clubs.club_and_place(club_id, heir.id)
+        assert club.owner_id == heir.id and place is not None and place.role == "owner"
+    states = {
+        club_id: (place.role, place.state)
+        for club_id in (with_admin, members_only, alone, annas, veras, barred)
+        if (place := clubs.member(club_id, olga.id)) is not None
+    }
+    assert set(states.values()) == {("member", "left"), ("member", "banned")}
+    assert states[barred] == ("member", "banned")
+    assert clubs.club_and_place(alone, None)[0].owner_id == olga.id  # nobody to pass it to
+    listed = {club.id: count for club, count in clubs.directory()}
+    assert alone not in listed and listed[with_admin] == 2 and listed[members_only] == 2
