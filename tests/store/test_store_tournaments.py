@@ -13,6 +13,7 @@ from raspisnoy.store import (
     ClubSettings,
     ClubStore,
     NewTournament,
+    Players,
     RegistrationError,
     RoundTable,
     SeatedTable,
@@ -175,3 +176,25 @@ def test_one_worker_holds_the_runners_lease(store: Store) -> None:
     assert not tournaments.take_lease("two", 101.0, 5.0)
     assert tournaments.take_lease("one", 102.0, 5.0)  # renewed
     assert tournaments.take_lease("two", 108.0, 5.0)  # expired: taken over
+
+
+def test_a_deleted_account_leaves_the_tournaments_not_yet_finished(store: Store) -> None:
+    """Unregistered from one still registering, withdrawn from a running one (its entry
+    stays, under the name the account left), untouched in a finished one."""
+    director, anna, boris = people(store, "Director", "Anna", "Boris")
+    tournaments = TournamentStore(store)
+    events = [new_tournament(store, director.id) for _ in range(3)]
+    for event in events:
+        for person in (anna, boris):
+            tournaments.register(event, user_id=person.id, bot=None, name="", now=time.time())
+    registering, running, finished = events
+    assert tournaments.set_state(running, "running", {"registering"})
+    assert tournaments.set_state(finished, "finished", {"registering"})
+    Players(store).delete_account(anna.id)
+    assert [e.user_id for e in tournaments.entries(registering)] == [boris.id]
+    states = {e.name: e.state for e in tournaments.entries(running)}
+    assert states == {"Anonymous": "withdrawn", "Boris": "registered"}
+    assert {e.name: e.state for e in tournaments.entries(finished)} == {
+        "Anonymous": "registered",
+        "Boris": "registered",
+    }

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
@@ -38,7 +38,6 @@ __all__ = [
     "ClubTableRow",
     "DirectoryKey",
     "MemberRow",
-    "leave_clubs",
 ]
 
 
@@ -400,38 +399,3 @@ def _club_row(club: Club) -> ClubRow:
         owner_id=club.owner_id,
         created_at=club.created_at,
     )
-
-
-def leave_clubs(session: Session, user_id: str) -> None:
-    """End ``user_id``'s places in every club, in ``session``'s transaction (the account
-    is being deleted): a member's or an asker's place becomes ``left`` (a ban stays, so
-    that it outlives the account), and a club they owned passes to its longest-standing
-    admin, else to its longest-standing member. A club left with nobody in it keeps its
-    owner of record and leaves the directory, which lists clubs by their members."""
-    places = session.scalars(
-        select(ClubMember).where(
-            ClubMember.user_id == user_id, ClubMember.state.in_(("member", "requested"))
-        )
-    )
-    for place in places:
-        if place.role == "owner":
-            _pass_ownership(session, place.club_id, user_id)
-        place.role, place.state, place.since = "member", "left", datetime.now(UTC)
-
-
-def _pass_ownership(session: Session, club_id: str, owner_id: str) -> None:
-    """Make the club's longest-standing admin its owner, else its longest-standing
-    member; nothing if ``owner_id`` was its only member."""
-    heir = session.scalars(
-        select(ClubMember)
-        .where(
-            ClubMember.club_id == club_id,
-            ClubMember.state == "member",
-            ClubMember.user_id != owner_id,
-        )
-        .order_by(case((ClubMember.role == "admin", 0), else_=1), ClubMember.since)
-        .limit(1)
-    ).first()
-    club = session.get(Club, club_id)
-    if heir is not None and club is not None:
-        heir.role, club.owner_id = "owner", heir.user_id

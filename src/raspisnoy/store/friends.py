@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 from raspisnoy.store.models import Block, Follow, User
 from raspisnoy.store.repository import NotFoundError, Store, transaction
 
-__all__ = ["FriendRow", "FriendsRepository", "forget_ties"]
+__all__ = ["FriendRow", "FriendsRepository"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,16 +160,6 @@ class FriendsRepository:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def forget_ties(session: Session, user_id: str) -> None:
-    """End every follow and block to or from ``user_id``, in ``session``'s transaction: a
-    deleted account is nobody's friend, follows nobody and is kept apart from nobody."""
-    for model, one, other in (
-        (Follow, Follow.follower_id, Follow.followed_id),
-        (Block, Block.blocker_id, Block.blocked_id),
-    ):
-        session.execute(delete(model).where(or_(one == user_id, other == user_id)))
 
 
 def _check_person(session: Session, user_id: str) -> None:

@@ -21,8 +21,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.clubs import leave_clubs
-from raspisnoy.store.friends import forget_ties
+from raspisnoy.store.leaving import forget_ties, leave_clubs, leave_tournaments
 from raspisnoy.store.models import (
     Account,
     ChatMessage,
@@ -325,8 +324,9 @@ class Players:
     def delete_account(self, user_id: str) -> tuple[list[str], int]:
         """Delete the account: the user stays as ``Anonymous`` (so their games stay whole),
         loses name, password, sessions, ratings, follows and blocks (both ways: nobody
-        keeps a deleted account in their friends) and its places in clubs (a club it
-        owned passes on: ``clubs.leave_clubs``), and every game's names and chat call
+        keeps a deleted account in their friends), its places in clubs (a club it owned
+        passes on) and its entries in tournaments not yet finished (``store.leaving``),
+        and every game's names and chat call
         them ``_deleted_name(seat)``. The tables that showed them (every table they sit
         at, whose seat now says ``Anonymous``, and every chat they wrote in), and how
         many sessions ended."""
@@ -347,6 +347,7 @@ class Players:
                 session.execute(delete(model).where(model.user_id == user_id))
             forget_ties(session, user_id)
             leave_clubs(session, user_id)
+            leave_tournaments(session, user_id)
             renamed = []
             query = select(GameTable, Seat.seat).join(Seat).where(Seat.user_id == user_id)
             for table, seat in session.execute(query):

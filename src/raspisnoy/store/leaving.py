@@ -1,0 +1,83 @@
+"""What a deleted account leaves (``Players.delete_account``, docs/accounts.md): its
+follows and blocks, its places in clubs and its entries in tournaments not yet finished,
+each ended in the deletion's own transaction, so that an account is gone from every
+list at once or, on failure, from none."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import case, delete, or_, select, update
+from sqlalchemy.orm import Session
+
+from raspisnoy.store.models import Block, Club, ClubMember, Follow, Tournament, TournamentEntry
+
+__all__ = ["forget_ties", "leave_clubs", "leave_tournaments"]
+
+
+def forget_ties(session: Session, user_id: str) -> None:
+    """End every follow and block to or from ``user_id``, in ``session``'s transaction: a
+    deleted account is nobody's friend, follows nobody and is kept apart from nobody."""
+    for model, one, other in (
+        (Follow, Follow.follower_id, Follow.followed_id),
+        (Block, Block.blocker_id, Block.blocked_id),
+    ):
+        session.execute(delete(model).where(or_(one == user_id, other == user_id)))
+
+
+def leave_clubs(session: Session, user_id: str) -> None:
+    """End ``user_id``'s places in every club, in ``session``'s transaction (the account
+    is being deleted): a member's or an asker's place becomes ``left`` (a ban stays, so
+    that it outlives the account), and a club they owned passes to its longest-standing
+    admin, else to its longest-standing member. A club left with nobody in it keeps its
+    owner of record and leaves the directory, which lists clubs by their members."""
+    places = session.scalars(
+        select(ClubMember).where(
+            ClubMember.user_id == user_id, ClubMember.state.in_(("member", "requested"))
+        )
+    )
+    for place in places:
+        if place.role == "owner":
+            _pass_ownership(session, place.club_id, user_id)
+        place.role, place.state, place.since = "member", "left", datetime.now(UTC)
+
+
+def _pass_ownership(session: Session, club_id: str, owner_id: str) -> None:
+    """Make the club's longest-standing admin its owner, else its longest-standing
+    member; nothing if ``owner_id`` was its only member."""
+    heir = session.scalars(
+        select(ClubMember)
+        .where(
+            ClubMember.club_id == club_id,
+            ClubMember.state == "member",
+            ClubMember.user_id != owner_id,
+        )
+        .order_by(case((ClubMember.role == "admin", 0), else_=1), ClubMember.since)
+        .limit(1)
+    ).first()
+    club = session.get(Club, club_id)
+    if heir is not None and club is not None:
+        heir.role, club.owner_id = "owner", heir.user_id
+
+
+def leave_tournaments(session: Session, user_id: str) -> None:
+    """Take ``user_id`` out of the tournaments not yet finished, in ``session``'s
+    transaction (the account is being deleted): an entry of one still registering goes,
+    as if unregistered; one of a running or paused event is withdrawn, so it is not
+    seated in later rounds, and its results so far stay, as a director's withdrawal."""
+    events = select(Tournament.id).where(Tournament.state == "registering")
+    session.execute(
+        delete(TournamentEntry).where(
+            TournamentEntry.user_id == user_id, TournamentEntry.tournament_id.in_(events)
+        )
+    )
+    going = select(Tournament.id).where(Tournament.state.in_(("running", "paused")))
+    session.execute(
+        update(TournamentEntry)
+        .where(
+            TournamentEntry.user_id == user_id,
+            TournamentEntry.state == "registered",
+            TournamentEntry.tournament_id.in_(going),
+        )
+        .values(state="withdrawn")
+    )
