@@ -398,3 +398,18 @@ def test_a_deleted_owners_club_passes_to_its_admin_and_the_owner_leaves_every_li
     assert {m["user_id"] for m in seen["members"]} == {admin.user["id"], anna.user["id"]}
     assert act(admin, club["id"], anna, "admin").status_code == 200  # the owner's right
     assert page(anna, club["id"]).json()["role"] == "admin"
+
+
+def test_a_club_whose_only_member_deleted_the_account_is_closed_to_everyone(
+    server: Server,
+) -> None:
+    """Nobody to pass it to: it answers as a club that does not exist, old link included."""
+    owner, anna = account(server, "alone"), account(server, "anna")
+    club = new_club(owner)
+    gone = owner.http.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert gone.status_code == 200, gone.text
+    refusal(page(anna, club["id"]), 404, "not_found")
+    refusal(anna.post(f"/api/clubs/join/{club['invite']}"), 404, "not_found")
+    assert club["id"] not in {
+        c["id"] for c in httpx.get(f"{server.base}/api/clubs").json()["clubs"]
+    }

@@ -147,10 +147,11 @@ def test_a_club_changes_its_settings_but_not_into_another_name(store: Store) -> 
 
 def test_a_deleted_account_leaves_its_clubs_and_its_clubs_pass_on(store: Store) -> None:
     """The owner's clubs pass to the longest-standing admin, else member; its other
-    places end (a ban stays); a club left empty leaves the directory."""
+    places end (a ban stays); a club left empty is closed: private, its link dead."""
     olga, anna, boris, vera = people(store, "Olga", "Anna", "Boris", "Vera")
     clubs = ClubStore(store)
     with_admin, members_only, alone = (new_club(clubs, olga.id, n) for n in "ABC")
+    invite = clubs.club_and_place(alone, None)[0].invite_code
     clubs.set_member(with_admin, anna.id, role="member", state="member")
     clubs.set_member(with_admin, boris.id, role="admin", state="member")  # later, but admin
     clubs.set_member(members_only, vera.id, role="member", state="member")
@@ -172,6 +173,9 @@ def test_a_deleted_account_leaves_its_clubs_and_its_clubs_pass_on(store: Store) 
     }
     assert set(states.values()) == {("member", "left"), ("member", "banned")}
     assert states[barred] == ("member", "banned")
-    assert clubs.club_and_place(alone, None)[0].owner_id == olga.id  # nobody to pass it to
+    closed = clubs.club_and_place(alone, None)[0]  # nobody to pass it to: closed
+    assert closed.owner_id == olga.id and closed.private
+    with pytest.raises(NotFoundError):
+        clubs.by_invite(invite)
     listed = {club.id: count for club, count in clubs.directory()}
     assert alone not in listed and listed[with_admin] == 2 and listed[members_only] == 2

@@ -38,7 +38,13 @@ __all__ = [
     "ClubTableRow",
     "DirectoryKey",
     "MemberRow",
+    "new_invite_code",
 ]
+
+
+def new_invite_code() -> str:
+    """A club's invite code: its join link's secret, unguessable."""
+    return secrets.token_urlsafe(12)
 
 
 class ClubNameTakenError(StoreError):
@@ -133,7 +139,7 @@ class ClubStore:
         ``ClubNameTakenError`` if another club has the name, whatever the case."""
         club = Club(
             id=new_id(),
-            invite_code=secrets.token_urlsafe(12),
+            invite_code=new_invite_code(),
             owner_id=owner_id,
             created_at=datetime.now(UTC),
         )

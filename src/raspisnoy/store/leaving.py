@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.orm import Session
 
+from raspisnoy.store.clubs import new_invite_code
 from raspisnoy.store.models import Block, Club, ClubMember, Follow, Tournament, TournamentEntry
 
 __all__ = ["forget_ties", "leave_clubs", "leave_tournaments"]
@@ -29,8 +30,9 @@ def leave_clubs(session: Session, user_id: str) -> None:
     """End ``user_id``'s places in every club, in ``session``'s transaction (the account
     is being deleted): a member's or an asker's place becomes ``left`` (a ban stays, so
     that it outlives the account), and a club they owned passes to its longest-standing
-    admin, else to its longest-standing member. A club left with nobody in it keeps its
-    owner of record and leaves the directory, which lists clubs by their members."""
+    admin, else to its longest-standing member. A club left with nobody in it is closed:
+    made private with a new invite code, so that it answers everyone, old links included,
+    as a club that does not exist (it keeps its owner of record, its name and history)."""
     places = session.scalars(
         select(ClubMember).where(
             ClubMember.user_id == user_id, ClubMember.state.in_(("member", "requested"))
@@ -44,7 +46,7 @@ def leave_clubs(session: Session, user_id: str) -> None:
 
 def _pass_ownership(session: Session, club_id: str, owner_id: str) -> None:
     """Make the club's longest-standing admin its owner, else its longest-standing
-    member; nothing if ``owner_id`` was its only member."""
+    member; close it if ``owner_id`` was its only member."""
     heir = session.scalars(
         select(ClubMember)
         .where(
@@ -56,7 +58,11 @@ def _pass_ownership(session: Session, club_id: str, owner_id: str) -> None:
         .limit(1)
     ).first()
     club = session.get(Club, club_id)
-    if heir is not None and club is not None:
+    if club is None:
+        return
+    if heir is None:
+        club.private, club.invite_code = True, new_invite_code()
+    else:
         heir.role, club.owner_id = "owner", heir.user_id
 
 
