@@ -338,8 +338,10 @@ class Totals:
     #: The sockets closed before the end of the run, by close code and reason (the
     #: side that closed first, as the client library reports it).
     closed_early: Counter[str] = field(default_factory=Counter)
-    #: Sockets opened again after a 1012 (their table moved to another worker).
+    #: Sockets opened again after a 1012 (their table moved to another worker), before
+    #: the measured window and in it.
     reconnects: int = 0
+    reconnects_in_window: int = 0
     finished: int = 0
     measuring: bool = False
     stop: bool = False
@@ -362,6 +364,7 @@ async def play(
             totals.closed_early[f"{ws.close_code} {ws.close_reason}".strip()] += 1
             return
         totals.reconnects += 1
+        totals.reconnects_in_window += totals.measuring
         try:
             sockets[seat] = await connect(table.urls[seat], max_queue=None)
         except (OSError, WebSocketException) as error:
@@ -540,6 +543,7 @@ async def load(
         "clients": totals.connected,
         "connected_at_end": open_sockets,
         "reconnects": totals.reconnects,
+        "reconnects_in_window": totals.reconnects_in_window,
         "closed_early": "; ".join(f"{why}: {n}" for why, n in totals.closed_early.items())
         or "none",
         "seconds": elapsed,
