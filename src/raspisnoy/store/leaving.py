@@ -37,7 +37,7 @@ def leave_clubs(session: Session, user_id: str) -> None:
         select(ClubMember).where(
             ClubMember.user_id == user_id, ClubMember.state.in_(("member", "requested"))
         )
-    )
+    ).all()  # (read whole: each owned club is queried and changed as the loop goes)
     for place in places:
         if place.role == "owner":
             _pass_ownership(session, place.club_id, user_id)
