@@ -4,7 +4,7 @@ make one move."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -14,17 +14,19 @@ from playwright.sync_api import Browser, Page, ViewportSize
 from server_process import ServerProcess
 
 
-def server_process(data: Path, *, prepare_offline: bool = False) -> ServerProcess:
+def server_process(
+    data: Path, *, prepare_offline: bool = False, env: Mapping[str, str] | None = None
+) -> ServerProcess:
     """``raspisnoy serve`` over the data folder ``data`` on a free loopback port, its
     output kept in ``data/server.log``; it can be stopped and started again. Its pages
     make offline play's engine ready in the background only with ``prepare_offline``
     (``RASPISNOY_OFFLINE_PREPARE``): a Python start in every fresh visitor's page would
-    load the tests that do not play offline."""
+    load the tests that do not play offline. ``env``: more settings of the server."""
     return ServerProcess(
         "--data-dir",
         str(data),
         log=data / "server.log",
-        env={"RASPISNOY_OFFLINE_PREPARE": "true" if prepare_offline else "false"},
+        env={"RASPISNOY_OFFLINE_PREPARE": "true" if prepare_offline else "false", **(env or {})},
     )
 
 
