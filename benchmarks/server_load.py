@@ -103,9 +103,7 @@ from profiles import Profiler
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 from server_process import free_port
 
-#: The close code of a table that moved to another worker (the server's
-#: ``CloseCode.RESTART``): its clients open the socket again.
-_RESTART = 1012
+from raspisnoy.server.connection import CloseCode
 
 
 def cpu_seconds(pids: list[int], *, kernel_only: bool = False) -> float:
@@ -360,7 +358,7 @@ async def play(
             await _play(ws, seat, table, totals, think)
         if totals.stop or ws.state.name == "OPEN":  # (a game over: the socket stays open)
             return
-        if ws.close_code != _RESTART:
+        if ws.close_code != CloseCode.RESTART:
             totals.closed_early[f"{ws.close_code} {ws.close_reason}".strip()] += 1
             return
         totals.reconnects += 1

@@ -57,9 +57,7 @@ def _pass_ownership(session: Session, club_id: str, owner_id: str) -> None:
         .order_by(case((ClubMember.role == "admin", 0), else_=1), ClubMember.since)
         .limit(1)
     ).first()
-    club = session.get(Club, club_id)
-    if club is None:
-        return
+    club = session.get_one(Club, club_id)
     if heir is None:
         club.private, club.invite_code = True, new_invite_code()
     else:
