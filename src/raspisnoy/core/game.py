@@ -247,7 +247,9 @@ class _TrickKind:
 
     - ``trump`` and ``follow``: the trick's trump and the suit to follow (-1: none);
     - ``highest``: a joker led "highest" demands each player's highest card of ``follow``;
-    - ``plain``: a player with the suit just follows it (``follow`` set, not ``highest``);
+    - ``plain_below``: a hand below it (one without a joker) in a plain trick (``follow``
+      set, not ``highest``), where a player with the suit just follows it; 0, which no
+      hand is below, in any other trick;
     - ``strength``: each card index's strength (``_strength_table``); a plain trick's
       winner is the highest ``strength | seat`` of its plays, kept up to date play by play;
     - ``suit_mask``, ``shift``, ``suit_plays``: the suit's bits, where its slice starts,
@@ -257,7 +259,7 @@ class _TrickKind:
     __slots__ = (
         "follow",
         "highest",
-        "plain",
+        "plain_below",
         "shift",
         "strength",
         "suit_mask",
@@ -267,7 +269,7 @@ class _TrickKind:
 
     def __init__(self, trump: int, follow: int, highest: bool, strength: tuple[int, ...]) -> None:
         self.trump, self.follow, self.highest = trump, follow, highest
-        self.plain = follow >= 0 and not highest
+        self.plain_below = _JOKER_BITS if follow >= 0 and not highest else 0
         self.strength = strength
         self.suit_mask = SUIT_MASKS[follow] if follow >= 0 else 0
         self.shift = 13 * follow if follow >= 0 else 0
@@ -993,21 +995,20 @@ class Game:
                 winner = best & 0xF
             else:  # a joker's mode and the options decide
                 winner = winner_of(played, player, trick.trump, self._setup.rules)
-            tricks = self._tricks
-            tricks += (_new_tuple(Trick, (player, played, winner)),)  # (a tuple: clones share it)
-            self._tricks = tricks
+            self._tricks += (_new_tuple(Trick, (player, played, winner)),)  # (clones share it)
             self._taken += _SEAT_ONE[winner]
             self._plays = []
             self._leader = self._to_act = winner
-            if len(tricks) == round_.cards:
+            hand = hands[winner]
+            if not hand:  # every hand is played out: the round is over
                 self._finish_round()
                 return event
             # The winner leads: any card of their hand.
-            hand, joker_plays = hands[winner], self._setup.lead_jokers
+            joker_plays = self._setup.lead_jokers
         else:
             self._to_act = player
             hand = hands[player]
-            if not (trick.plain and hand < _JOKER_BITS):  # (no joker in hand: no new int)
+            if hand >= trick.plain_below:  # a joker in hand, or not a plain trick
                 self._play_choices()
                 return event
             suited = hand & trick.suit_mask
