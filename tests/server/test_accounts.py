@@ -151,6 +151,20 @@ def test_delete_account_keeps_games_under_an_anonymous_name(server: Server) -> N
     assert register(server, "Leaver").user["id"] != gone.json()["user"]["id"]  # name is free
 
 
+def test_a_deleted_accounts_score_sheets_go_with_it(server: Server) -> None:
+    """Neither the sheet's share link nor its edit token reaches it any more."""
+    client = register(server, "Scorer")
+    sheet = {"format": "raspisnoy-sheet/1", "rules": "raspisnoy.com", "first_dealer": 0}
+    created = client.post("/api/sheets", **sheet, players=["Мама", "Папа", "Лена"]).json()
+    nobody = httpx.Client(base_url=server.base, timeout=HTTP_SECONDS)
+    shared, edited = f"/api/sheets/shared/{created['share_id']}", f"/api/sheets/{created['id']}"
+    token = {"X-Sheet-Token": created["edit_token"]}
+    assert nobody.get(shared).status_code == nobody.get(edited, headers=token).status_code == 200
+    gone = client.http.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert gone.status_code == 200
+    assert nobody.get(shared).status_code == nobody.get(edited, headers=token).status_code == 404
+
+
 def test_cross_site_writes_are_refused(server: Server) -> None:
     client = register(server, "Careful")
     cookies = {"raspisnoy_session": client.token or ""}

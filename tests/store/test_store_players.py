@@ -11,15 +11,20 @@ from store_helpers import people, table_of
 from raspisnoy.store import (
     ANONYMOUS,
     ChatRow,
+    NotFoundError,
     Players,
+    PoolStore,
     Store,
     Together,
     UsernameTakenError,
     clean_name,
     username_key,
 )
+from raspisnoy.store.offline_sheets import OfflineSheetIn, OfflineSheetsRepository
 
 LATER = datetime.now(UTC) + timedelta(days=1)
+SHEET = {"format": "raspisnoy-sheet/1", "players": ["Мама", "Папа", "Лена"], "rounds": []}
+CHOICES = {"presets": ["classic"], "players": [4], "speed": "normal", "rated": False}
 
 
 def test_one_normalization_for_every_spelling() -> None:
@@ -82,6 +87,34 @@ def test_a_deleted_account_keeps_its_games_under_an_anonymous_name(store: Store)
     gone = store.get_user(user.id)
     assert (gone.nickname, gone.kind) == (ANONYMOUS, "deleted")
     players.register("Leaver", "h2")  # the name is free again
+
+
+def test_a_deleted_account_takes_its_score_sheets_and_its_wait_in_the_pool(
+    store: Store,
+) -> None:
+    """Its sheets (the names of the people it played with on paper) go, those uploaded
+    from a device too, so their share and edit links lead nowhere; its place in the pool
+    goes, so no table is opened for it. Another person's sheet and wait stay."""
+    players, pool, uploads = Players(store), PoolStore(store), OfflineSheetsRepository(store)
+    leaver, friend = players.register("Leaver", "h"), players.register("Friend", "h")
+    own, kept = store.create_sheet(leaver.id, SHEET), store.create_sheet(friend.id, SHEET)
+    uploaded, _ = uploads.store(leaver.id, OfflineSheetIn("device-1", 1, SHEET))
+    continued, _ = uploads.store(friend.id, OfflineSheetIn("device-2", 1, SHEET, own.id))
+    for person in (leaver, friend):
+        pool.join(person.id, CHOICES, 1000.0, 1.0)
+    players.delete_account(leaver.id)
+    for find, key in (
+        (store.get_sheet, own.id),
+        (store.get_shared_sheet, own.share_id),
+        (store.get_sheet, uploaded),
+    ):
+        with pytest.raises(NotFoundError):
+            find(key)
+    assert uploads.sheet_of(leaver.id, "device-1", 1) is None
+    assert store.sheets_of_user(leaver.id) == []
+    assert store.get_sheet(kept.id).owner_nickname == "Friend"
+    assert store.get_sheet(continued).continues is None  # its original is gone, it stays
+    assert [entry.user_id for entry in pool.waiting()] == [friend.id]
 
 
 def test_a_deleted_accounts_name_leaves_its_games_and_their_chat(store: Store) -> None:

@@ -1,7 +1,7 @@
 """What a deleted account leaves (``Players.delete_account``, docs/accounts.md): its
-follows and blocks, its places in clubs and its entries in tournaments not yet finished,
-each ended in the deletion's own transaction, so that an account is gone from every
-list at once or, on failure, from none."""
+follows and blocks, its places in clubs, its entries in tournaments not yet finished, its
+wait in the pool and its score sheets, each ended in the deletion's own transaction, so
+that an account is gone from every list at once or, on failure, from none."""
 
 from __future__ import annotations
 
@@ -11,9 +11,19 @@ from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from raspisnoy.store.clubs import new_invite_code
-from raspisnoy.store.models import Block, Club, ClubMember, Follow, Tournament, TournamentEntry
+from raspisnoy.store.models import (
+    Block,
+    Club,
+    ClubMember,
+    Follow,
+    OfflineSheetUpload,
+    PoolEntry,
+    ScoreSheet,
+    Tournament,
+    TournamentEntry,
+)
 
-__all__ = ["forget_ties", "leave_clubs", "leave_tournaments"]
+__all__ = ["delete_sheets", "forget_ties", "leave_clubs", "leave_pool", "leave_tournaments"]
 
 
 def forget_ties(session: Session, user_id: str) -> None:
@@ -85,3 +95,31 @@ def leave_tournaments(session: Session, user_id: str) -> None:
         )
         .values(state="withdrawn")
     )
+
+
+def leave_pool(session: Session, user_id: str) -> bool:
+    """Take the person out of the pool in ``session``'s transaction if they wait there;
+    whether they did. An entry the pool has seated stays until its game is over (``join``
+    replaces it then), so leaving cannot make way for a second table."""
+    condition = PoolEntry.user_id == user_id, PoolEntry.table_id.is_(None)
+    return bool(getattr(session.execute(delete(PoolEntry).where(*condition)), "rowcount", 0))
+
+
+def delete_sheets(session: Session, user_id: str) -> None:
+    """Delete ``user_id``'s score sheets, those uploaded from a device included, in
+    ``session``'s transaction (the account is being deleted): a sheet holds the names of
+    the people its owner played with on paper, and its share and edit links lead nowhere
+    after. Another person's sheet that continued one of them (uploaded from a device)
+    keeps its rounds and no longer names it."""
+    owned = select(ScoreSheet.id).where(ScoreSheet.owner_id == user_id)
+    session.execute(
+        update(OfflineSheetUpload)
+        .where(OfflineSheetUpload.continues_id.in_(owned))
+        .values(continues_id=None)
+    )
+    session.execute(
+        delete(OfflineSheetUpload).where(
+            or_(OfflineSheetUpload.user_id == user_id, OfflineSheetUpload.sheet_id.in_(owned))
+        )
+    )
+    session.execute(delete(ScoreSheet).where(ScoreSheet.owner_id == user_id))

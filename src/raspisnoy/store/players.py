@@ -21,7 +21,13 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.leaving import forget_ties, leave_clubs, leave_tournaments
+from raspisnoy.store.leaving import (
+    delete_sheets,
+    forget_ties,
+    leave_clubs,
+    leave_pool,
+    leave_tournaments,
+)
 from raspisnoy.store.models import (
     Account,
     ChatMessage,
@@ -325,8 +331,8 @@ class Players:
         """Delete the account: the user stays as ``Anonymous`` (so their games stay whole),
         loses name, password, sessions, ratings, follows and blocks (both ways: nobody
         keeps a deleted account in their friends), its places in clubs (a club it owned
-        passes on) and its entries in tournaments not yet finished (``store.leaving``),
-        and every game's names and chat call
+        passes on), its entries in tournaments not yet finished, its wait in the pool
+        and its score sheets (``store.leaving``), and every game's names and chat call
         them ``_deleted_name(seat)``. The tables that showed them (every table they sit
         at, whose seat now says ``Anonymous``, and every chat they wrote in), and how
         many sessions ended."""
@@ -348,6 +354,8 @@ class Players:
             forget_ties(session, user_id)
             leave_clubs(session, user_id)
             leave_tournaments(session, user_id)
+            leave_pool(session, user_id)
+            delete_sheets(session, user_id)
             renamed = []
             query = select(GameTable, Seat.seat).join(Seat).where(Seat.user_id == user_id)
             for table, seat in session.execute(query):

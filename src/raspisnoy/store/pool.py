@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.leases import Leases
+from raspisnoy.store.leaving import leave_pool
 from raspisnoy.store.models import (
     GameTable,
     PlayerRating,
@@ -158,13 +159,10 @@ class PoolStore:
             return replace(_row(entry), seen_at=now)
 
     def leave(self, user_id: str) -> bool:
-        """Take the person out of the pool if they wait there; whether they did. An entry
-        the pool has seated stays until its game is over (``join`` replaces it then), so
-        leaving cannot make way for a second table."""
-        condition = PoolEntry.user_id == user_id, PoolEntry.table_id.is_(None)
+        """Take the person out of the pool if they wait there; whether they did
+        (``leave_pool``)."""
         with self._session() as session:
-            result = session.execute(delete(PoolEntry).where(*condition))
-            return bool(getattr(result, "rowcount", 0))
+            return leave_pool(session, user_id)
 
     def waiting(self) -> list[PoolEntryRow]:
         """Everyone still waiting, first come first."""
