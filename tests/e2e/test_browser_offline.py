@@ -161,6 +161,7 @@ def test_a_first_visit_keeps_the_snapshot_the_first_offline_game_starts_from(
     page.evaluate("body => localStorage.setItem('raspisnoy.lastTable', body)", json.dumps(SHORT))
     wait_until_kept(page)
     status = page.evaluate("() => fetch('/offline/status').then((r) => r.json())")
+    assert status["snapshot"], "no snapshot of this tree's engine: scripts/bootstrap makes it"
     assert status["snapshot"].startswith("/offline/snapshot/")
     assert page.evaluate(SNAPSHOTS) == [status["snapshot"]]  # kept with the files
     page.goto("/favicon.svg")  # the visit ends at once
