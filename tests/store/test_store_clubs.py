@@ -147,7 +147,8 @@ def test_a_club_changes_its_settings_but_not_into_another_name(store: Store) -> 
 
 def test_a_deleted_account_leaves_its_clubs_and_its_clubs_pass_on(store: Store) -> None:
     """The owner's clubs pass to the longest-standing admin, else member; its other
-    places end (a ban stays); a club left empty is closed: private, its link dead."""
+    places end (a ban stays); a club left empty is closed: private, its link dead, its
+    name free for a new club."""
     olga, anna, boris, vera = people(store, "Olga", "Anna", "Boris", "Vera")
     clubs = ClubStore(store)
     with_admin, members_only, alone = (new_club(clubs, olga.id, n) for n in "ABC")
@@ -174,8 +175,12 @@ def test_a_deleted_account_leaves_its_clubs_and_its_clubs_pass_on(store: Store) 
     assert set(states.values()) == {("member", "left"), ("member", "banned")}
     assert states[barred] == ("member", "banned")
     closed = clubs.club_and_place(alone, None)[0]  # nobody to pass it to: closed
-    assert closed.owner_id == olga.id and closed.private
+    assert (closed.owner_id, closed.name, closed.private) == (olga.id, "C", True)
     with pytest.raises(NotFoundError):
         clubs.by_invite(invite)
+    reopened = new_club(clubs, anna.id, "c")  # its name is free again, whatever the case
+    with pytest.raises(ClubNameTakenError):
+        new_club(clubs, vera.id, "C")
     listed = {club.id: count for club, count in clubs.directory()}
     assert alone not in listed and listed[with_admin] == 2 and listed[members_only] == 2
+    assert listed[reopened] == 1

@@ -38,6 +38,7 @@ __all__ = [
     "ClubTableRow",
     "DirectoryKey",
     "MemberRow",
+    "closed_name_key",
     "new_invite_code",
 ]
 
@@ -45,6 +46,13 @@ __all__ = [
 def new_invite_code() -> str:
     """A club's invite code: its join link's secret, unguessable."""
     return secrets.token_urlsafe(12)
+
+
+def closed_name_key(club_id: str) -> str:
+    """The ``name_key`` of the closed club ``club_id``: one that no name folds to (a name
+    is trimmed, so none begins with a line break), so that its name is free for a new
+    club while the closed one keeps it on its history."""
+    return "\n" + club_id
 
 
 class ClubNameTakenError(StoreError):
