@@ -159,8 +159,14 @@ def test_a_private_club_is_hidden_from_everyone_not_in_it(server: Server) -> Non
     refusal(anna.post(f"/api/clubs/{club['id']}/request"), 404, "not_found")
     directory = httpx.get(f"{server.base}/api/clubs").json()["clubs"]
     assert club["id"] not in {c["id"] for c in directory}
+    # Its name claims nothing: refusing it would tell that the club exists.
+    namesake = anna.post("/api/clubs", name=club["name"].upper(), rules=ONE_ROUND)
+    assert namesake.status_code == 201, namesake.text
     assert anna.post(f"/api/clubs/join/{club['invite']}").json()["state"] == "member"
     assert page(anna, club["id"]).json()["private"] is True
+    # Made public under a name another public club has, it is refused, to its admins.
+    refusal(change(owner, club["id"], private=False), 409, "club_name_taken")
+    assert page(owner, club["id"]).json()["private"] is True
 
 
 def bots_game(member: Api, club_id: str, **fields: Any) -> httpx.Response:

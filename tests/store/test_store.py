@@ -13,19 +13,21 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
 from fresh_databases import BACKENDS, new_database
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, select
 from sqlalchemy.orm import Session
 
 from raspisnoy.store import (
     ALL_SCOPE,
     ROUND_COUNTS,
+    ClubSettings,
+    ClubStore,
     EventRow,
     NotFoundError,
     Players,
     Store,
     StoreError,
 )
-from raspisnoy.store.models import Base, GameResult, GameTable, PlayerRating, User
+from raspisnoy.store.models import Base, Club, GameResult, GameTable, PlayerRating, User
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -142,6 +144,42 @@ def test_migration_0010_sums_the_results_and_ratings_already_stored(
         board = players.leaderboard(ALL_SCOPE, since=None, limit=10, viewer="boris", offset=1)
         assert board.total == 2 and [line.user_id for line in board.lines] == ["boris"]
         assert board.mine is not None and board.mine.position == 2
+        store.close()
+
+
+def club_row(club_id: str, name: str, private: bool) -> Club:
+    """A club as the server of revision 0021 stored it: its name folded into its key."""
+    return Club(
+        id=club_id,
+        name=name,
+        name_key=name.casefold(),
+        description="",
+        language="ru",
+        rules={"preset": "raspisnoy.com"},
+        private=private,
+        invite_code=f"invite-{club_id}",
+        owner_id="anna",
+        created_at=NOW,
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_migration_0022_frees_the_names_of_private_clubs(backend: str, tmp_path: Path) -> None:
+    with new_database(backend, tmp_path) as url:
+        migrate_to(url, "0021")
+        engine = create_engine(url)
+        with Session(engine) as session, session.begin():
+            session.add(User(id="anna", nickname="anna", kind="registered", created_at=NOW))
+            session.flush()
+            session.add_all([club_row("secret", "Тайный", True), club_row("open", "Явный", False)])
+        engine.dispose()
+        store = Store.open(url)
+        with Session(store.engine) as session:
+            keys = dict(session.execute(select(Club.id, Club.name_key)).tuples().all())
+        assert keys == {"secret": "\nsecret", "open": "явный"}
+        clubs = ClubStore(store)
+        settings = ClubSettings("ТАЙНЫЙ", "", "ru", {"preset": "raspisnoy.com"}, False)
+        assert clubs.create("anna", settings).name == "ТАЙНЫЙ"
         store.close()
 
 

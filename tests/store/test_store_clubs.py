@@ -123,6 +123,27 @@ def test_a_mute_holds_at_the_club_tables_until_it_ends(store: Store) -> None:
         clubs.mute(club_id, "nobody", until)
 
 
+def test_a_private_clubs_name_claims_nothing(store: Store) -> None:
+    """Another club may take it (a refusal would tell that the private club exists);
+    made public, the club needs a name no public club has."""
+    owner, other = people(store, "Owner", "Other")
+    clubs = ClubStore(store)
+    secret = new_club(clubs, owner.id, "Тайный клуб", private=True)
+    twin = new_club(clubs, other.id, "тайный КЛУБ", private=True)
+    public = new_club(clubs, other.id, "ТАЙНЫЙ клуб")
+    with pytest.raises(ClubNameTakenError):
+        new_club(clubs, owner.id, "Тайный клуб")  # a public club has it now
+    shown = ClubSettings("Тайный клуб", "", "ru", {"preset": "raspisnoy.com"}, False)
+    with pytest.raises(ClubNameTakenError):
+        clubs.update(secret, shown)
+    assert clubs.club_and_place(secret, None)[0].private  # nothing changed
+    clubs.update(public, ClubSettings("Явный клуб", "", "ru", {}, False))
+    assert clubs.update(secret, shown).private is False  # the name is free: it is its own
+    with pytest.raises(ClubNameTakenError):
+        clubs.update(twin, shown)
+    assert [club.id for club, _ in clubs.directory()] == [secret, public]  # by name
+
+
 def test_a_club_changes_its_settings_but_not_into_another_name(store: Store) -> None:
     owner = people(store, "Owner")[0]
     clubs = ClubStore(store)

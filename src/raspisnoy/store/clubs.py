@@ -38,7 +38,7 @@ __all__ = [
     "ClubTableRow",
     "DirectoryKey",
     "MemberRow",
-    "closed_name_key",
+    "club_name_key",
     "new_invite_code",
 ]
 
@@ -48,11 +48,14 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
 
-def closed_name_key(club_id: str) -> str:
-    """The ``name_key`` of the closed club ``club_id``: one that no name folds to (a name
-    is trimmed, so none begins with a line break), so that its name is free for a new
-    club while the closed one keeps it on its history."""
-    return "\n" + club_id
+def club_name_key(club_id: str, name: str, private: bool) -> str:
+    """What clubs are told apart by (``clubs.name_key``, unique): for a club that is not
+    private, its name folded, so that no two such clubs differ by case only; for a
+    private one, a key of its own that no name folds to (a name is trimmed, so none
+    begins with a line break). A private club's name is hidden information, as the club
+    is: it claims nothing, since refusing the name to another club would tell that the
+    private club exists."""
+    return "\n" + club_id if private else name.casefold()
 
 
 class ClubNameTakenError(StoreError):
@@ -144,7 +147,8 @@ class ClubStore:
 
     def create(self, owner_id: str, settings: ClubSettings) -> ClubRow:
         """A new club with ``owner_id`` as its owner and first member. Raises
-        ``ClubNameTakenError`` if another club has the name, whatever the case."""
+        ``ClubNameTakenError`` if it is not private and another such club has the name,
+        whatever the case (``club_name_key``)."""
         club = Club(
             id=new_id(),
             invite_code=new_invite_code(),
@@ -152,7 +156,7 @@ class ClubStore:
             created_at=datetime.now(UTC),
         )
         _settle(club, settings)
-        with self._naming(settings.name, None) as session:
+        with self._naming(settings, None) as session:
             session.add(club)
             session.flush()
             session.add(_member(club.id, owner_id, "owner", "member"))
@@ -160,8 +164,9 @@ class ClubStore:
 
     def update(self, club_id: str, settings: ClubSettings) -> ClubRow:
         """The club with new settings; ``NotFoundError`` if there is none, and
-        ``ClubNameTakenError`` (nothing changed) if another club has the name."""
-        with self._naming(settings.name, club_id) as session:
+        ``ClubNameTakenError`` (nothing changed) if it is not to be private and another
+        such club has the name."""
+        with self._naming(settings, club_id) as session:
             club = session.get(Club, club_id)
             if club is None:
                 raise NotFoundError(f"no club {club_id!r}")
@@ -169,14 +174,16 @@ class ClubStore:
         return _club_row(club)
 
     @contextmanager
-    def _naming(self, name: str, club_id: str | None) -> Iterator[Session]:
-        """A transaction that gives a club (``club_id``, or a new one) ``name``: it raises
-        ``ClubNameTakenError`` (nothing stored) if another club has the name, whatever
-        the case, or takes it meanwhile; other database errors → ``StoreError``."""
+    def _naming(self, settings: ClubSettings, club_id: str | None) -> Iterator[Session]:
+        """A transaction that gives a club (``club_id``, or a new one) ``settings``: it
+        raises ``ClubNameTakenError`` (nothing stored) if the club is not to be private
+        and another such club has the name, whatever the case, or takes it meanwhile;
+        other database errors → ``StoreError``."""
+        name = settings.name
         taken = select(Club.id).where(Club.name_key == name.casefold(), Club.id != club_id)
         try:
             with self._sessions.begin() as session:
-                if session.scalar(taken) is not None:
+                if not settings.private and session.scalar(taken) is not None:
                     raise ClubNameTakenError(f"a club is already named {name!r}")
                 yield session
         except IntegrityError:  # the same name, stored by another request meanwhile
@@ -395,10 +402,11 @@ def _member_row(
 
 
 def _settle(club: Club, settings: ClubSettings) -> None:
-    """Give ``club`` these settings (its name folded into its unique key too)."""
-    club.name, club.name_key = settings.name, settings.name.casefold()
+    """Give ``club`` these settings (its unique key too: ``club_name_key``)."""
+    club.name, club.private = settings.name, settings.private
+    club.name_key = club_name_key(club.id, settings.name, settings.private)
     club.description, club.language = settings.description, settings.language
-    club.rules, club.private = settings.rules, settings.private
+    club.rules = settings.rules
 
 
 def _club_row(club: Club) -> ClubRow:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from raspisnoy.store.clubs import closed_name_key, new_invite_code
+from raspisnoy.store.clubs import club_name_key, new_invite_code
 from raspisnoy.store.models import (
     Block,
     Club,
@@ -43,7 +43,7 @@ def leave_clubs(session: Session, user_id: str) -> None:
     admin, else to its longest-standing member. A club left with nobody in it is closed:
     made private with a new invite code, so that it answers everyone, old links included,
     as a club that does not exist (it keeps its owner of record, its name and history),
-    and its name is free for a new club (``closed_name_key``)."""
+    and, private, it claims its name no more (``club_name_key``)."""
     places = session.scalars(
         select(ClubMember).where(
             ClubMember.user_id == user_id, ClubMember.state.in_(("member", "requested"))
@@ -71,7 +71,7 @@ def _pass_ownership(session: Session, club_id: str, owner_id: str) -> None:
     club = session.get_one(Club, club_id)
     if heir is None:
         club.private, club.invite_code = True, new_invite_code()
-        club.name_key = closed_name_key(club_id)
+        club.name_key = club_name_key(club_id, club.name, private=True)
     else:
         heir.role, club.owner_id = "owner", heir.user_id
 

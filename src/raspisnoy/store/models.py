@@ -462,15 +462,17 @@ class ModerationAction(Base):
 
 
 class Club(Base):
-    """A group that persists (docs/clubs.md): its name (unique whatever the case), what
-    it is about, its language and house rules, whether it is hidden from the directory,
-    and the invite code of its join link."""
+    """A group that persists (docs/clubs.md): its name (unique whatever the case among
+    the clubs that are not private), what it is about, its language and house rules,
+    whether it is hidden from the directory, and the invite code of its join link."""
 
     __tablename__ = "clubs"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(64))
-    #: ``name`` folded (``str.casefold``), unique: two clubs never differ by case only.
+    #: Unique (``store.clubs.club_name_key``): ``name`` folded (``str.casefold``) for a
+    #: club that is not private, so two such clubs never differ by case only; a key of
+    #: its own for a private one, whose name claims nothing.
     name_key: Mapped[str] = mapped_column(String(64), unique=True)
     description: Mapped[str] = mapped_column(String(500))
     language: Mapped[str] = mapped_column(String(8))
