@@ -1,7 +1,8 @@
 """Score sheets over REST (/api/sheets): kept entry by entry, checked by the scorekeeper
 (refusals are its structured problems and change nothing), edited, undone, shared
-read-only, exported as CSV, guarded by the owner's session or the edit token, safe from
-racing writers, and kept across a server restart; on SQLite and PostgreSQL."""
+read-only, exported as CSV, guarded by the owner's session or the edit token, deleted by
+the owner alone, safe from racing writers, and kept across a server restart; on SQLite
+and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -249,6 +250,26 @@ def test_only_the_owner_or_the_edit_token_may_change_a_sheet(server: Server) -> 
         (sheet_id, PLAYERS, 0, 26)
     ]
     assert boris.http.get("/api/sheets").json() == {"sheets": []}
+
+
+def test_only_the_owner_deletes_a_sheet_and_its_links_lead_nowhere(server: Server) -> None:
+    anna, boris = Api(server.base, "Anna"), Api(server.base, "Boris")
+    kept, created, his = new_sheet(anna), new_sheet(anna), new_sheet(boris)
+    path, token = f"/api/sheets/{created['id']}", {"X-Sheet-Token": created["edit_token"]}
+    shared = f"/api/sheets/shared/{created['share_id']}"
+    nobody = httpx.Client(base_url=server.base)
+    assert nobody.delete(path, headers=token).status_code == 401  # the token enters, no more
+    assert boris.http.delete(path).status_code == 403
+    assert boris.http.delete(path, headers=token).status_code == 403
+    assert anna.http.get(path).status_code == nobody.get(shared).status_code == 200
+    left = anna.http.delete(path)
+    assert left.status_code == 200 and [s["id"] for s in left.json()["sheets"]] == [kept["id"]]
+    for gone in (anna.http.get(path), nobody.get(shared), nobody.get(path, headers=token)):
+        assert gone.status_code == 404
+    assert anna.http.delete(path).status_code == 404
+    assert anna.http.get(f"/api/sheets/{kept['id']}").status_code == 200
+    # Each answer lists the caller's own sheets only.
+    assert boris.http.delete(f"/api/sheets/{his['id']}").json() == {"sheets": []}
 
 
 def test_racing_writers_lose_nothing(server: Server) -> None:

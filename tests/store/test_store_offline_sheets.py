@@ -5,10 +5,11 @@ decides the race); a continued sheet names its original, which stays as it was."
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import delete, func, select
 from store_helpers import at_the_same_moment, people
 
-from raspisnoy.store import Store, UserRow
+from raspisnoy.store import NotFoundError, Store, UserRow
 from raspisnoy.store.models import OfflineSheetUpload, ScoreSheet
 from raspisnoy.store.offline_sheets import OfflineSheetIn, OfflineSheetsRepository
 
@@ -74,6 +75,23 @@ def test_a_continuation_outlives_its_original(store: Store) -> None:
     with store.engine.begin() as connection:
         connection.execute(delete(ScoreSheet).where(ScoreSheet.id == original.id))
     assert store.get_sheet(sheet_id).continues == original.id
+
+
+def test_a_deleted_sheet_takes_its_upload_key_and_its_continuations_link(store: Store) -> None:
+    """``Store.delete_sheet``: the sheet goes with its upload's key (uploaded again, it
+    is stored anew); a continuation of it stays, no longer naming it."""
+    (anna,) = people(store, "Anna")
+    uploads = OfflineSheetsRepository(store)
+    original, _ = uploads.store(anna.id, UPLOAD)
+    continued, _ = uploads.store(anna.id, OfflineSheetIn("device-2", 1, SHEET, original))
+    store.delete_sheet(original)
+    with pytest.raises(NotFoundError):
+        store.get_sheet(original)
+    with pytest.raises(NotFoundError):
+        store.delete_sheet(original)
+    assert uploads.sheet_of(anna.id, UPLOAD.device_id, UPLOAD.version) is None
+    assert store.get_sheet(continued).continues is None
+    assert sheets_of(store, anna) == 1
 
 
 class StaleRead(OfflineSheetsRepository):

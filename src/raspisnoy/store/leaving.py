@@ -16,12 +16,12 @@ from raspisnoy.store.models import (
     Club,
     ClubMember,
     Follow,
-    OfflineSheetUpload,
     PoolEntry,
     ScoreSheet,
     Tournament,
     TournamentEntry,
 )
+from raspisnoy.store.repository import drop_sheets
 
 __all__ = ["delete_sheets", "forget_ties", "leave_clubs", "leave_pool", "leave_tournaments"]
 
@@ -111,17 +111,5 @@ def delete_sheets(session: Session, user_id: str) -> None:
     """Delete ``user_id``'s score sheets, those uploaded from a device included, in
     ``session``'s transaction (the account is being deleted): a sheet holds the names of
     the people its owner played with on paper, and its share and edit links lead nowhere
-    after. Another person's sheet that continued one of them (uploaded from a device)
-    keeps its rounds and no longer names it."""
-    owned = select(ScoreSheet.id).where(ScoreSheet.owner_id == user_id)
-    session.execute(
-        update(OfflineSheetUpload)
-        .where(OfflineSheetUpload.continues_id.in_(owned))
-        .values(continues_id=None)
-    )
-    session.execute(
-        delete(OfflineSheetUpload).where(
-            or_(OfflineSheetUpload.user_id == user_id, OfflineSheetUpload.sheet_id.in_(owned))
-        )
-    )
-    session.execute(delete(ScoreSheet).where(ScoreSheet.owner_id == user_id))
+    after (``drop_sheets``)."""
+    drop_sheets(session, select(ScoreSheet.id).where(ScoreSheet.owner_id == user_id))

@@ -22,6 +22,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     Engine,
+    Select,
     Table,
     bindparam,
     create_engine,
@@ -60,6 +61,7 @@ __all__ = [
     "add_sheet",
     "add_table",
     "check_fences",
+    "drop_sheets",
     "transaction",
     "utc",
     "utc_or_none",
@@ -621,6 +623,26 @@ class Store:
                     raise NotFoundError(f"no sheet {sheet_id!r}")
                 raise StaleWriteError(f"sheet {sheet_id!r} changed since version {version}")
         return self.get_sheet(sheet_id)
+
+    def delete_sheet(self, sheet_id: str) -> None:
+        """Delete the sheet (``drop_sheets``); ``NotFoundError`` if there is none."""
+        with self._session() as session:
+            if not drop_sheets(session, select(ScoreSheet.id).where(ScoreSheet.id == sheet_id)):
+                raise NotFoundError(f"no sheet {sheet_id!r}")
+
+
+def drop_sheets(session: Session, ids: Select[str]) -> int:
+    """Delete the sheets whose ids ``ids`` selects, in ``session``'s transaction, with the
+    keys of their uploads from a device; a sheet uploaded as continuing one of them keeps
+    its rounds and no longer names it. How many were deleted."""
+    session.execute(
+        update(OfflineSheetUpload)
+        .where(OfflineSheetUpload.continues_id.in_(ids))
+        .values(continues_id=None)
+    )
+    session.execute(delete(OfflineSheetUpload).where(OfflineSheetUpload.sheet_id.in_(ids)))
+    gone = session.execute(delete(ScoreSheet).where(ScoreSheet.id.in_(ids)))
+    return int(getattr(gone, "rowcount", 0))
 
 
 def add_table(

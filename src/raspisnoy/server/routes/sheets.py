@@ -26,6 +26,7 @@ from raspisnoy.server.wire import (
     SheetUploadIn,
     stored_sheet,
 )
+from raspisnoy.store import SheetRow
 
 __all__ = ["router"]
 
@@ -43,11 +44,14 @@ def _problems() -> Iterator[None]:
         raise HTTPException(422, error.to_json()) from None
 
 
+def _listed(rows: list[SheetRow]) -> SheetsOut:
+    return SheetsOut(sheets=[SheetSummaryOut.of(row) for row in rows])
+
+
 @router.get("", response_model=SheetsOut)
 async def my_sheets(user: OptionalUser, services: ServicesDep) -> SheetsOut:
     """The caller's sheets, the most recently changed first."""
-    rows = await services.sheets.of_user(user)
-    return SheetsOut(sheets=[SheetSummaryOut.of(row) for row in rows])
+    return _listed(await services.sheets.of_user(user))
 
 
 @router.post("", status_code=201, response_model=SheetOut, response_model_exclude_unset=True)
@@ -117,6 +121,12 @@ async def read_sheet(
 ) -> SheetOut:
     """The sheet with its share id and edit token (owner or edit token only)."""
     return SheetOut.of(await services.sheets.editable(sheet_id, user, token))
+
+
+@router.delete("/{sheet_id}", response_model=SheetsOut)
+async def delete_sheet(sheet_id: str, user: OptionalUser, services: ServicesDep) -> SheetsOut:
+    """Delete the sheet (its owner only); the caller's sheets left, as ``GET /api/sheets``."""
+    return _listed(await services.sheets.delete(sheet_id, user))
 
 
 @router.post("/{sheet_id}/entries", response_model=SheetOut, response_model_exclude_unset=True)

@@ -88,10 +88,7 @@ class Sheets:
 
     async def editable(self, sheet_id: str, user: UserRow | None, token: str | None) -> SheetRow:
         """The sheet, if the caller is its owner or holds its edit token."""
-        try:
-            row = await in_thread(self._store.get_sheet, sheet_id)
-        except NotFoundError:
-            raise RequestError(Refusal.NOT_FOUND, f"no sheet {sheet_id[:40]!r}") from None
+        row = await self._stored(sheet_id)
         if user is not None and user.id == row.owner_id:
             return row
         if token is not None and hmac.compare_digest(token.encode(), row.edit_token.encode()):
@@ -103,6 +100,26 @@ class Sheets:
         raise RequestError(
             Refusal.FORBIDDEN, "only the sheet's owner or a holder of its edit token may"
         )
+
+    async def delete(self, sheet_id: str, user: UserRow | None) -> list[SheetRow]:
+        """Delete the caller's own sheet (its share link and edit token lead nowhere
+        after); the caller's sheets left. Its owner's alone: a holder of the edit token
+        (a second phone) enters and corrects, but does not throw the game away."""
+        owner = _signed_in(user)
+        if (await self._stored(sheet_id)).owner_id != owner.id:
+            raise RequestError(Refusal.FORBIDDEN, "only the sheet's owner may delete it")
+        try:
+            await in_thread(self._store.delete_sheet, sheet_id)
+        except NotFoundError:  # deleted meanwhile, from another device
+            raise RequestError(Refusal.NOT_FOUND, f"no sheet {sheet_id[:40]!r}") from None
+        return await self.of_user(owner)
+
+    async def _stored(self, sheet_id: str) -> SheetRow:
+        """The stored sheet ``sheet_id``, whoever asks (``not_found`` if there is none)."""
+        try:
+            return await in_thread(self._store.get_sheet, sheet_id)
+        except NotFoundError:
+            raise RequestError(Refusal.NOT_FOUND, f"no sheet {sheet_id[:40]!r}") from None
 
     async def _change(
         self,
