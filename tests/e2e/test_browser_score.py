@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from e2e_helpers import check_screen
 from playwright.sync_api import APIResponse, Browser, Page, Route, ViewportSize
 
 PHONE: ViewportSize = {"width": 360, "height": 640}
@@ -308,5 +309,54 @@ def test_a_poll_answered_after_a_tap_does_not_bring_back_the_older_sheet(
         page.wait_for_timeout(1000)  # the page reads and weighs the answer
         assert page.get_attribute(".score-page", "data-version") == after
         assert next_entry(page) == ("bid", 1, 2)  # the tap's bid is still on the sheet
+    finally:
+        phone.close()
+
+
+def test_a_sheet_is_deleted_from_the_list_on_a_phone(browser: Browser, server: str) -> None:
+    """/score lists the person's sheets, each with a button to delete it (44×44, named
+    with its players); asked to confirm in Russian, a sheet goes only when confirmed, the
+    list shows what is left, and the deleted sheet's link finds nothing."""
+    phone = browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE, has_touch=True)
+    errors: list[str] = []
+    try:
+        page = phone.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        gone = set_up(page, NAMES, PLAN)
+        kept = page.evaluate(
+            """body => fetch('/api/sheets', {method: 'POST', body: JSON.stringify(body),
+                headers: {'content-type': 'application/json'}}).then((r) => r.json())""",
+            {
+                "format": "raspisnoy-sheet/1",
+                "rules": "raspisnoy.com",
+                "first_dealer": 0,
+                "players": ["Дима", "Оля", "Света"],
+            },
+        )["id"]
+        page.goto("/score")
+        page.wait_for_selector(".sheet-list button[data-delete]")
+        buttons = page.locator(".sheet-list button[data-delete]")
+        assert buttons.count() == 2
+        for button in buttons.all():
+            box = button.bounding_box()
+            assert box is not None and box["width"] >= 44 and box["height"] >= 44
+        delete = page.locator(f".sheet-list button[data-delete='{gone}']")
+        assert delete.get_attribute("aria-label") == f"Удалить запись: {', '.join(NAMES)}"
+        problems = check_screen(page, "score-list")
+        asked: list[str] = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        delete.click()
+        page.wait_for_timeout(300)  # a dismissed dialog changes nothing
+        assert buttons.count() == 2 and asked == [
+            f"Удалить запись «{', '.join(NAMES)}» навсегда? Ссылки на неё перестанут работать."
+        ]
+        page.once("dialog", lambda dialog: dialog.accept())
+        delete.click()
+        page.wait_for_selector(".toast:has-text('Запись удалена.')")
+        assert [b.get_attribute("data-delete") for b in buttons.all()] == [kept]
+        problems += check_screen(page, "score-list-deleted")
+        page.goto(f"/score?sheet={gone}")
+        page.wait_for_selector("text=Такой записи нет: проверьте ссылку.")
+        assert problems == [] and errors == []
     finally:
         phone.close()

@@ -11,7 +11,7 @@
 // list and any of them open with no network too. The page
 // knows no rule: it offers what the server's `next` entry allows (raspisnoy.scorekeeper,
 // PROTOCOL.md "Score sheets") and shows the model's problems in the page's language.
-import { ApiError, get, post, put } from "./api.js";
+import { ApiError, del, get, post, put } from "./api.js";
 import { fill, language, t, tMaybe, tn } from "./i18n.js";
 import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
 import { failureMarkup } from "./offline.js";
@@ -117,9 +117,13 @@ function showHome(view, app) {
         <section class="panel">
           <h2>${esc(t("web.score.mine"))}</h2>
           ${state.offline && state.sheets.length ? `<p class="offline-note" role="status">${esc(t("web.score.kept.list"))}</p>` : ""}
-          ${sheetsMarkup(state.sheets, state.local)}
+          ${sheetsMarkup(state.sheets, state.local, !state.offline)}
         </section></div>`;
       state.values = setupForm(view.querySelector("#sheet-form"), state.catalogue, state.values, app);
+      view.querySelector(".sheet-list")?.addEventListener("click", (event) => {
+        const button = event.target.closest("button[data-delete]");
+        if (button) remove(state.sheets.find((sheet) => sheet.id === button.dataset.delete));
+      });
     },
     stop() {
       state.stopped = true;
@@ -150,6 +154,21 @@ function showHome(view, app) {
       if (!state.stopped) view.innerHTML = failureMarkup(error);
     }
   }
+  /** Delete one of the person's server sheets, once they confirm: the list the server
+   * answers replaces the one shown (and the one kept for the offline page). */
+  async function remove(sheet) {
+    if (!sheet || !confirm(t("web.score.delete.confirm", { players: sheet.players.join(", ") }))) return;
+    try {
+      state.sheets = (await del(`/sheets/${encodeURIComponent(sheet.id)}`)).sheets;
+      keepSheetList(app.user, state.sheets);
+      toast(t("web.score.deleted"));
+    } catch (error) {
+      if (error.status !== 429) toast(unreachable(error) ? t("web.score.delete.offline") : error.message, "error");
+      return;
+    }
+    if (!state.stopped) screen.render();
+  }
+
   window.addEventListener("online", load);
   load();
   screen.render();
@@ -178,9 +197,11 @@ function localRow(sheet) {
     <a class="button small primary" data-nav href="/score?local=${esc(sheet.local)}">${esc(t(sheet.complete ? "web.score.view" : "web.games.resume"))}</a></li>`;
 }
 
-function sheetsMarkup(sheets, local) {
+/** The person's sheets: those kept on this device first, then the server's, each of
+ * these with a button to delete it when the server can be reached (`deletable`). */
+function sheetsMarkup(sheets, local, deletable) {
   if (!sheets.length && !local.length) return `<p class="empty">${esc(t("web.score.none"))}</p>`;
-  return `<ul class="list">${local.map(localRow).join("")}${sheets
+  return `<ul class="list sheet-list">${local.map(localRow).join("")}${sheets
     .map((sheet) => {
       const progress = sheet.complete
         ? t("web.score.finished")
@@ -188,7 +209,8 @@ function sheetsMarkup(sheets, local) {
       const when = new Date(sheet.updated_at).toLocaleString();
       return `<li class="game-row"><span><strong>${esc(sheet.players.join(", "))}</strong>
         <span class="muted">${esc(presetLabel(sheet.rules))} · ${esc(progress)} · ${esc(when)}</span></span>
-        <a class="button small ${sheet.complete ? "" : "primary"}" data-nav href="/score?sheet=${esc(sheet.id)}">${esc(t(sheet.complete ? "web.score.view" : "web.games.resume"))}</a></li>`;
+        <span class="row-actions"><a class="button small ${sheet.complete ? "" : "primary"}" data-nav href="/score?sheet=${esc(sheet.id)}">${esc(t(sheet.complete ? "web.score.view" : "web.games.resume"))}</a>
+        ${deletable ? `<button type="button" class="icon" data-delete="${esc(sheet.id)}" aria-label="${esc(t("web.score.delete", { players: sheet.players.join(", ") }))}">✕</button>` : ""}</span></li>`;
     })
     .join("")}</ul>`;
 }
