@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from e2e_helpers import check_screen
-from playwright.sync_api import APIResponse, Browser, Page, Route, ViewportSize
+from playwright.sync_api import APIResponse, Browser, Dialog, Page, Route, ViewportSize
 
 PHONE: ViewportSize = {"width": 360, "height": 640}
 #: A portrait A4 page at 96 dpi, as the browser prints it.
@@ -344,7 +344,12 @@ def test_a_sheet_is_deleted_from_the_list_on_a_phone(browser: Browser, server: s
         assert delete.get_attribute("aria-label") == f"Удалить запись: {', '.join(NAMES)}"
         problems = check_screen(page, "score-list")
         asked: list[str] = []
-        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+
+        def dismiss(dialog: Dialog) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.once("dialog", dismiss)
         delete.click()
         page.wait_for_timeout(300)  # a dismissed dialog changes nothing
         assert buttons.count() == 2 and asked == [
