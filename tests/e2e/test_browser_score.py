@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from e2e_helpers import check_screen
-from playwright.sync_api import APIResponse, Browser, Dialog, Page, Route, ViewportSize
+from playwright.sync_api import (
+    APIResponse,
+    Browser,
+    BrowserContext,
+    Dialog,
+    Page,
+    Route,
+    ViewportSize,
+)
 
 PHONE: ViewportSize = {"width": 360, "height": 640}
 #: A portrait A4 page at 96 dpi, as the browser prints it.
@@ -103,13 +111,18 @@ def set_up(page: Page, names: list[str], plan: str, *, control: bool = False) ->
     return sheet_id
 
 
-def test_keeping_score_of_a_game_on_a_phone(browser: Browser, server: str, tmp_path: Path) -> None:
+def russian_phone(browser: Browser, server: str) -> tuple[BrowserContext, Page, list[str]]:
+    """A small phone in Russian, its page, and the script errors the page meets."""
     phone = browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE, has_touch=True)
+    page, errors = phone.new_page(), []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return phone, page, errors
+
+
+def test_keeping_score_of_a_game_on_a_phone(browser: Browser, server: str, tmp_path: Path) -> None:
+    phone, page, errors = russian_phone(browser, server)
     friend = browser.new_context(base_url=server, locale="uk-UA", viewport=PHONE, has_touch=True)
-    errors: list[str] = []
     try:
-        page = phone.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
         sheet_id = set_up(page, NAMES, PLAN)
         assert sheet_api(page, sheet_id)["sheet"]["rules"]["custom_plan"] == PLAN.split(", ")
 
@@ -317,11 +330,8 @@ def test_a_sheet_is_deleted_from_the_list_on_a_phone(browser: Browser, server: s
     """/score lists the person's sheets, each with a button to delete it (44×44, named
     with its players); asked to confirm in Russian, a sheet goes only when confirmed, the
     list shows what is left, and the deleted sheet's link finds nothing."""
-    phone = browser.new_context(base_url=server, locale="ru-RU", viewport=PHONE, has_touch=True)
-    errors: list[str] = []
+    phone, page, errors = russian_phone(browser, server)
     try:
-        page = phone.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
         gone = set_up(page, NAMES, PLAN)
         kept = page.evaluate(
             """body => fetch('/api/sheets', {method: 'POST', body: JSON.stringify(body),
