@@ -123,6 +123,18 @@ def test_a_mute_holds_at_the_club_tables_until_it_ends(store: Store) -> None:
         clubs.mute(club_id, "nobody", until)
 
 
+def test_a_name_whose_folding_is_longer_is_kept_and_compared(store: Store) -> None:
+    """Folding can make three characters of one (``ß`` two): a 64-character name's key
+    is kept whole, on PostgreSQL too, and another spelling of it is the same name."""
+    owner, other = people(store, "Owner", "Other")
+    clubs = ClubStore(store)
+    new_club(clubs, owner.id, "ß" * 64)
+    with pytest.raises(ClubNameTakenError):
+        new_club(clubs, other.id, "ẞ" * 64)  # the capital sharp s folds alike
+    assert Players(store).register("ﬃ" * 24, "h").nickname == "ﬃ" * 24
+    assert Players(store).credentials("ﬃ" * 24) is not None
+
+
 def test_a_private_clubs_name_claims_nothing(store: Store) -> None:
     """Another club may take it (a refusal would tell that the private club exists);
     made public, the club needs a name no public club has."""

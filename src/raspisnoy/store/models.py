@@ -29,6 +29,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+#: The longest a name folded for comparison (``str.casefold``) may be: folding makes at
+#: most three characters of one (``ß`` two, ``ﬃ`` three), so a key of a name of up to 64
+#: characters fits whatever its letters.
+FOLDED_LENGTH = 3 * 64
+
 __all__ = [
     "Account",
     "Base",
@@ -193,7 +198,7 @@ class Account(Base):
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
     #: As the person wrote it; ``username_key`` (case-folded) is what must be unique.
     username: Mapped[str] = mapped_column(String(64))
-    username_key: Mapped[str] = mapped_column(String(64), unique=True)
+    username_key: Mapped[str] = mapped_column(String(FOLDED_LENGTH), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -473,7 +478,7 @@ class Club(Base):
     #: Unique (``store.clubs.club_name_key``): ``name`` folded (``str.casefold``) for a
     #: club that is not private, so two such clubs never differ by case only; a key of
     #: its own for a private one, whose name claims nothing.
-    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    name_key: Mapped[str] = mapped_column(String(FOLDED_LENGTH), unique=True)
     description: Mapped[str] = mapped_column(String(500))
     language: Mapped[str] = mapped_column(String(8))
     #: The house rules, fully resolved (``Rules.to_json()``): a preset plus options.
