@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -25,6 +25,22 @@ from raspisnoy.server.deps import Services
 from raspisnoy.store import Store
 
 Message = dict[str, Any]
+T = TypeVar("T")
+#: Seconds a state the server reaches on its own (a pass, a broadcast) may take.
+PATIENCE = 30.0
+
+
+def until(read: Callable[[], T], done: Callable[[T], bool]) -> T:
+    """``read()`` once ``done`` with it, within ``PATIENCE`` seconds."""
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        found = read()
+        if done(found):
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"not there in {PATIENCE:.0f} s: {found}")
+
+
 #: Seconds a test's HTTP call may take: a log-in or a new account hashes a password with
 #: argon2 (64 MiB), which takes seconds on a loaded machine (httpx's default of 5 s failed
 #: at a load average of 24). Every client of the tests' servers waits this long.

@@ -8,7 +8,16 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from server_helpers import FAST, HTTP_SECONDS, Api, Server, at_most, game_over, play_until
+from server_helpers import (
+    FAST,
+    HTTP_SECONDS,
+    Api,
+    Server,
+    at_most,
+    game_over,
+    play_until,
+    until,
+)
 
 from raspisnoy.server.config import ServerSettings
 
@@ -149,6 +158,23 @@ def test_delete_account_keeps_games_under_an_anonymous_name(server: Server) -> N
     profile = httpx.get(f"{server.base}/api/players/{gone.json()['user']['id']}").json()
     assert profile["user"]["kind"] == "deleted" and profile["username"] is None
     assert register(server, "Leaver").user["id"] != gone.json()["user"]["id"]  # name is free
+
+
+def test_a_table_not_started_passes_on_from_a_deleted_host(server: Server) -> None:
+    """The live table frees the deleted host's seat and takes the next person as its
+    host, who can start the game."""
+    leaver, friend = register(server, "Host leaving"), Api(server.base, "Friend")
+    table = leaver.create_table(bots="random", bot_delay_ms=0, turn_seconds=0)
+    path = f"/api/tables/{table['id']}"
+    assert friend.post(f"{path}/sit", seat=2).status_code == 200
+    gone = leaver.http.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert gone.status_code == 200
+    leaving = leaver.user["id"]
+    passed = until(lambda: friend.http.get(path).json(), lambda t: t["host_id"] != leaving)
+    assert passed["host_id"] == friend.user["id"]
+    seats = passed["seats"]
+    assert [seat["user_id"] for seat in seats] == [None, None, friend.user["id"], None]
+    assert friend.post(f"{path}/start").status_code == 200
 
 
 def test_a_deleted_accounts_score_sheets_go_with_it(server: Server) -> None:

@@ -91,19 +91,22 @@ def test_the_kept_reports_of_a_finished_game_forget_a_deleted_player(server: Ser
         assert "Anonymous #1" in answer.text
 
 
-def test_a_deleted_player_leaves_an_open_tables_seat_named_anonymous(server: Server) -> None:
-    """Before the start the seat shows the account's nickname, which is now ``Anonymous``:
-    the people waiting at the table see it at once."""
+def test_a_deleted_player_leaves_an_open_tables_seat_empty(server: Server) -> None:
+    """Before the start the seat is freed: the people waiting at the table see it empty
+    at once, and nobody named ``Anonymous`` sits there."""
     anna, boris = register(server, "Anna Waits"), register(server, "Boris Quits")
     table_id = anna.create_table(bots="random", bot_delay_ms=0, turn_seconds=0)["id"]
     assert boris.post(f"/api/tables/{table_id}/sit", seat=1).status_code == 200
     hers = anna.socket(table_id)
     hers.recv_until(_history)
     _delete(boris)
-    renamed = hers.recv_until(
+    freed = hers.recv_until(
         lambda m: m["type"] == "table" and m["table"]["seats"][1]["nickname"] != "Boris Quits"
     )
-    assert renamed["table"]["seats"][1]["nickname"] == "Anonymous"
+    assert (freed["table"]["seats"][1]["user_id"], freed["table"]["seats"][1]["nickname"]) == (
+        None,
+        None,
+    )
     assert "Boris Quits" not in anna.http.get(f"/api/tables/{table_id}").text
     hers.close()
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TypeVar
 
 import pytest
 from leak_check import cards_in
-from server_helpers import FAST, Api, Message, Server, at_most, play_in_threads
+from server_helpers import FAST, Api, Message, Server, at_most, play_in_threads, until
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
@@ -28,9 +27,6 @@ POOL = FAST.model_copy(
         "pool_changes_per_user": at_most(8),
     }
 )
-#: Long enough for a pass under a loaded machine's worst moments.
-PATIENCE = 30.0
-T = TypeVar("T")
 CLASSIC_FOUR = {"presets": ["classic"], "players": [4], "speed": "fast", "bot_wait": None}
 
 
@@ -44,17 +40,6 @@ def status_of(api: Api) -> Message:
     assert answer.status_code == 200, answer.text
     status: Message = answer.json()
     return status
-
-
-def until(read: Callable[[], T], done: Callable[[T], bool]) -> T:
-    """``read()`` once ``done`` with it, within ``PATIENCE`` seconds."""
-    deadline = time.monotonic() + PATIENCE
-    while time.monotonic() < deadline:
-        found = read()
-        if done(found):
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"the pool did not get there in time: {found}")
 
 
 def matched(api: Api) -> Message:

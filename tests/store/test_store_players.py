@@ -117,6 +117,35 @@ def test_a_deleted_account_takes_its_score_sheets_and_its_wait_in_the_pool(
     assert [entry.user_id for entry in pool.waiting()] == [friend.id]
 
 
+def test_a_deleted_account_leaves_the_tables_not_started(store: Store) -> None:
+    """Its seats there are freed; a table it hosts passes to the person in the lowest
+    seat or, with nobody, leaves the lobby; each is named for its actor to reload. A
+    started game keeps it in its seat, renamed."""
+    players = Players(store)
+    leaver, friend = players.register("Leaver", "h"), players.register("Friend", "h")
+    shared = table_of(store, leaver)
+    store.set_seat(shared.id, 2, friend.id)
+    alone, guest = table_of(store, leaver), table_of(store, friend)
+    store.set_seat(guest.id, 1, leaver.id)
+    started = table_of(store, leaver)
+    store.start_table(started.id, ["Leaver", "Bot 2", "Bot 3", "Bot 4"], 0)
+    renamed, _ = players.delete_account(leaver.id)
+    assert sorted(renamed) == sorted([shared.id, alone.id, guest.id, started.id])
+    seated = {t: [s.user_id for s in store.get_table(t).seats] for t in renamed}
+    assert seated[shared.id] == [None, None, friend.id, None]
+    assert seated[guest.id] == [friend.id, None, None, None]
+    assert seated[started.id][0] == leaver.id  # the game keeps its seat, renamed
+    assert (store.get_table(shared.id).host_id, store.get_table(shared.id).public) == (
+        friend.id,
+        True,
+    )
+    assert (store.get_table(alone.id).host_id, store.get_table(alone.id).public) == (
+        leaver.id,
+        False,
+    )
+    assert [t.id for t in store.list_tables(status="open")] == [guest.id, shared.id]
+
+
 def test_a_deleted_accounts_name_leaves_its_games_and_their_chat(store: Store) -> None:
     """In the names of every started game and on every chat line (``Anonymous #N`` at a
     seat, ``Anonymous`` as a spectator); the tables named are the ones to tell."""

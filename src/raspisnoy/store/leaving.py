@@ -1,7 +1,8 @@
 """What a deleted account leaves (``Players.delete_account``, docs/accounts.md): its
-follows and blocks, its places in clubs, its entries in tournaments not yet finished, its
-wait in the pool and its score sheets, each ended in the deletion's own transaction, so
-that an account is gone from every list at once or, on failure, from none."""
+follows and blocks, its places in clubs, its entries in tournaments not yet finished, the
+tables not started yet, its wait in the pool and its score sheets, each ended in the
+deletion's own transaction, so that an account is gone from every list at once or, on
+failure, from none."""
 
 from __future__ import annotations
 
@@ -16,14 +17,23 @@ from raspisnoy.store.models import (
     Club,
     ClubMember,
     Follow,
+    GameTable,
     PoolEntry,
     ScoreSheet,
+    Seat,
     Tournament,
     TournamentEntry,
 )
 from raspisnoy.store.repository import drop_sheets
 
-__all__ = ["delete_sheets", "forget_ties", "leave_clubs", "leave_pool", "leave_tournaments"]
+__all__ = [
+    "delete_sheets",
+    "forget_ties",
+    "leave_clubs",
+    "leave_open_tables",
+    "leave_pool",
+    "leave_tournaments",
+]
 
 
 def forget_ties(session: Session, user_id: str) -> None:
@@ -113,3 +123,28 @@ def delete_sheets(session: Session, user_id: str) -> None:
     the people its owner played with on paper, and its share and edit links lead nowhere
     after (``drop_sheets``)."""
     drop_sheets(session, select(ScoreSheet.id).where(ScoreSheet.owner_id == user_id))
+
+
+def leave_open_tables(session: Session, user_id: str) -> set[str]:
+    """Take ``user_id`` out of the tables not started yet, in ``session``'s transaction
+    (the account is being deleted): its seats there are freed, and a table it hosts passes
+    to the person in the lowest seat or, with nobody seated, leaves the lobby (made
+    private: nobody could start it). The tables changed, for their live actors to reload."""
+    open_tables = select(GameTable.id).where(GameTable.status == "open")
+    seats = Seat.user_id == user_id, Seat.table_id.in_(open_tables)
+    changed = set(session.scalars(select(Seat.table_id).where(*seats)))
+    session.execute(update(Seat).where(*seats).values(user_id=None))
+    hosted = select(GameTable).where(GameTable.host_id == user_id, GameTable.status == "open")
+    for table in session.scalars(hosted).all():
+        heir = session.scalar(
+            select(Seat.user_id)
+            .where(Seat.table_id == table.id, Seat.user_id.is_not(None))
+            .order_by(Seat.seat)
+            .limit(1)
+        )
+        if heir is None:
+            table.public = False
+        else:
+            table.host_id = heir
+        changed.add(table.id)
+    return changed

@@ -25,6 +25,7 @@ from raspisnoy.store.leaving import (
     delete_sheets,
     forget_ties,
     leave_clubs,
+    leave_open_tables,
     leave_pool,
     leave_tournaments,
 )
@@ -331,8 +332,9 @@ class Players:
         """Delete the account: the user stays as ``Anonymous`` (so their games stay whole),
         loses name, password, sessions, ratings, follows and blocks (both ways: nobody
         keeps a deleted account in their friends), its places in clubs (a club it owned
-        passes on), its entries in tournaments not yet finished, its wait in the pool
-        and its score sheets (``store.leaving``), and every game's names and chat call
+        passes on), its entries in tournaments not yet finished, its seats at tables not
+        started yet (a table it hosts passes on), its wait in the pool and its score
+        sheets (``store.leaving``), and every game's names and chat call
         them ``_deleted_name(seat)``. The tables that showed them (every table they sit
         at, whose seat now says ``Anonymous``, and every chat they wrote in), and how
         many sessions ended."""
@@ -356,7 +358,7 @@ class Players:
             leave_tournaments(session, user_id)
             leave_pool(session, user_id)
             delete_sheets(session, user_id)
-            renamed = []
+            renamed = sorted(leave_open_tables(session, user_id))
             query = select(GameTable, Seat.seat).join(Seat).where(Seat.user_id == user_id)
             for table, seat in session.execute(query):
                 if table.names is not None:
