@@ -598,6 +598,28 @@ class _Finished:
         return self._result
 
 
+class _Ledger:
+    """What changes only between rounds, one value that clones share and that the end of
+    a round (or a control-round choice) replaces: the plan (one round longer for each
+    control round chosen), the control-round choices made (their log entries; the rest
+    of the log is the rounds themselves, see ``Game.events``), the finished rounds, the
+    running totals and each seat's run of 0 bids. One slot of ``Game`` instead of five
+    keeps ``clone`` short."""
+
+    __slots__ = ("controls", "history", "plan", "totals", "zero_streaks")
+
+    def __init__(
+        self,
+        plan: tuple[RoundSpec, ...],
+        controls: tuple[Event, ...],
+        history: tuple[_Finished, ...],
+        totals: tuple[int, ...],
+        zero_streaks: tuple[int, ...],
+    ) -> None:
+        self.plan, self.controls, self.history = plan, controls, history
+        self.totals, self.zero_streaks = totals, zero_streaks
+
+
 def _round_result(
     round_: _Round,
     bids: tuple[int | None, ...],
@@ -689,10 +711,9 @@ class Game:
     __slots__ = (
         "_best",
         "_bids",
-        "_controls",
         "_hands",
-        "_history",
         "_leader",
+        "_ledger",
         "_legal",
         "_legal_mask",
         "_phase",
@@ -701,16 +722,12 @@ class Game:
         "_setup",
         "_taken",
         "_to_act",
-        "_totals",
         "_trick",
         "_tricks",
-        "_zero_streaks",
         "is_over",
-        "plan",
         "players",
     )
     players: int
-    plan: tuple[RoundSpec, ...]
     #: Whether the game is over (``phase`` is ``Phase.OVER``): a field, not a property,
     #: since a playout asks before every action.
     is_over: bool
@@ -722,14 +739,9 @@ class Game:
     #: ints, not lists, so that clones share them.
     _bids: int
     _taken: int
-    #: The control-round choices made (their log entries; the rest of the log is the
-    #: rounds themselves, see ``events``).
-    _controls: tuple[Event, ...]
     _hands: list[int]
-    #: The finished rounds, the running totals and each seat's run of 0 bids: tuples, made
-    #: anew once a round, so that clones share them.
-    _history: tuple[_Finished, ...]
     _leader: int
+    _ledger: _Ledger
     #: What the player to act may do, kept up to date by every change of state, and the
     #: same as a mask: bit i for card i they may play, bit ``_BID_BIT + n`` for a bid of n
     #: (so a play is checked without looking at the phase).
@@ -742,11 +754,9 @@ class Game:
     _round: _Round
     _setup: _Setup
     _to_act: int
-    _totals: tuple[int, ...]
     #: What the trick in progress is judged by (the last trick's until a card is led).
     _trick: _TrickKind
     _tricks: tuple[Trick, ...]
-    _zero_streaks: tuple[int, ...]
 
     def __init__(
         self,
@@ -768,7 +778,7 @@ class Game:
         resolved = resolve_rules(rules)
         names = player_names(players)
         self.players = len(names)
-        self.plan = round_plan(resolved, self.players)
+        plan = round_plan(resolved, self.players)
         deck = deck_cards(resolved)
         if isinstance(seed, random.Random):
             seed = seed.getrandbits(64)
@@ -776,16 +786,16 @@ class Game:
             raise InvalidInputError(f"a seed is a whole number or a text, not {seed!r}")
         shuffles: tuple[tuple[int, ...], ...] = ()
         if seed is not None:
-            drawn_dealer, shuffles = _draw_shuffles(seed, self.players, deck, len(self.plan))
+            drawn_dealer, shuffles = _draw_shuffles(seed, self.players, deck, len(plan))
             first_dealer = drawn_dealer if first_dealer is None else first_dealer
         elif first_dealer is None:
             first_dealer = 0
         if not _is_seat(first_dealer, self.players):
             raise InvalidInputError(f"first dealer {first_dealer} is not a seat")
         self._setup = _Setup(resolved, names, deck, seed, shuffles)
-        self._history = self._controls = ()
+        zeros = (0,) * self.players
+        self._ledger = _Ledger(plan, (), (), zeros, zeros)
         self.is_over = False
-        self._totals = self._zero_streaks = (0,) * self.players
         self._start_round(first_dealer)
 
     @classmethod
@@ -870,23 +880,29 @@ class Game:
         return tuple(_bytes(self._taken, self.players))
 
     @property
+    def plan(self) -> tuple[RoundSpec, ...]:
+        """The rounds of the game, in order, a control round last once it is chosen."""
+        return self._ledger.plan
+
+    @property
     def totals(self) -> tuple[int, ...]:
         """Running totals of the finished rounds."""
-        return self._totals
+        return self._ledger.totals
 
     @property
     def events(self) -> tuple[Event, ...]:
         """The log: every deal, bid, card and control-round choice, in order. Made from the
         rounds on demand (``_round_log``, kept once a round is over): the game keeps no list
         to append to or to copy."""
-        controls = {event.round: event for event in self._controls}
+        ledger = self._ledger
+        controls = {event.round: event for event in ledger.controls}
         log: list[Event] = []
-        for finished in self._history:
+        for finished in ledger.history:
             if finished.round.number in controls:
                 log.append(controls[finished.round.number])
             log += finished.log()
         number = self._round.number
-        if number in controls and len(self._history) < number:  # the round in progress
+        if number in controls and len(ledger.history) < number:  # the round in progress
             log.append(controls[number])
         if self._phase is _PHASE_BID or self._phase is _PHASE_PLAY:
             log += _round_log(self._round_result())
@@ -906,7 +922,7 @@ class Game:
         ``final=False``, the leaders so far."""
         if final and not self.is_over:
             return ()
-        return leaders(self._setup.rules, self._totals)
+        return leaders(self._setup.rules, self._ledger.totals)
 
     def rounds(self) -> tuple[RoundResult, ...]:
         """Every round dealt so far: the finished ones, then the one in progress."""
@@ -916,10 +932,11 @@ class Game:
 
     def _scores(self) -> tuple[tuple[int, ...], ...]:
         """The points of every finished round."""
-        return self._history[-1].scores if self._history else ()
+        history = self._ledger.history
+        return history[-1].scores if history else ()
 
     def _finished(self) -> tuple[RoundResult, ...]:
-        return tuple([finished.result() for finished in self._history])
+        return tuple([finished.result() for finished in self._ledger.history])
 
     # ----------------------------------------------------------------- actions
 
@@ -962,8 +979,7 @@ class Game:
                         self._bid_options()
                     return event
             return self._apply_other(action, seat)
-        card = action.card
-        bit, index = card.bit, card.index
+        bit, index = action.bit, action.index
         player = self._to_act
         if not (
             self._legal_mask & bit
@@ -1074,10 +1090,13 @@ class Game:
     def choose_control(self, choice: ControlRound, seat: int | None = None) -> Event:
         """Play one more round of ``choice.kind`` with M cards, dealt by ``choice.dealer``."""
         self.verify_choose_control(choice, seat)
-        event = Event(len(self.plan) + 1, self._to_act, choice)
-        self._controls += (event,)
+        ledger = self._ledger
+        event = Event(len(ledger.plan) + 1, self._to_act, choice)
         cards = max_cards(self._setup.rules, self.players)
-        self.plan += (RoundSpec(len(self.plan) + 1, cards, choice.kind),)
+        plan = (*ledger.plan, RoundSpec(len(ledger.plan) + 1, cards, choice.kind))
+        self._ledger = _Ledger(
+            plan, (*ledger.controls, event), ledger.history, ledger.totals, ledger.zero_streaks
+        )
         self._start_round(choice.dealer)
         return event
 
@@ -1197,14 +1216,12 @@ class Game:
         the hands and the trick in progress is a value the copy shares (see the slots), so
         this copies two lists."""
         other = _new_game(Game)
-        other._setup, other.players, other.plan = self._setup, self.players, self.plan
+        other._setup, other.players, other._ledger = self._setup, self.players, self._ledger
         other._round, other._phase = self._round, self._phase
         other._to_act, other._legal, other._legal_mask = self._to_act, self._legal, self._legal_mask
         other._hands, other._bids, other._taken = self._hands[:], self._bids, self._taken
         other._tricks, other._plays, other._leader = self._tricks, self._plays[:], self._leader
-        other._trick, other._best, other._controls = self._trick, self._best, self._controls
-        other._history, other._totals = self._history, self._totals
-        other._zero_streaks, other.is_over = self._zero_streaks, self.is_over
+        other._trick, other._best, other.is_over = self._trick, self._best, self.is_over
         return other
 
     def view(self, seat: int | None) -> View:
@@ -1235,7 +1252,7 @@ class Game:
             trick=self.trick,
             tricks=self._tricks,
             scores=self._scores(),
-            totals=self._totals,
+            totals=self._ledger.totals,
             legal_actions=own.legal_actions,
         )
 
@@ -1265,8 +1282,8 @@ class Game:
     def _start_round(self, dealer: int) -> None:
         """Start the next round of the plan, dealt by ``dealer``; deal at once when the game
         has its own random source, else wait for ``deal()``."""
-        index, setup = len(self._history), self._setup
-        plan = setup.deal_plan(index, self.plan[index])
+        index, setup, rounds = len(self._ledger.history), self._setup, self._ledger.plan
+        plan = setup.deal_plan(index, rounds[index])
         self._bids = self._taken = self._best = 0
         self._tricks, self._plays = (), []
         next_seat = _NEXT_SEATS[self.players]
@@ -1387,11 +1404,12 @@ class Game:
         dealer has a forbidden bid, and only a player who bid 0 last round can be barred
         from 0: the others skip both rules' calls."""
         seat, round_ = self._to_act, self._round
-        if seat != round_.dealer and not self._zero_streaks[seat]:
+        streak = self._ledger.zero_streaks[seat]
+        if seat != round_.dealer and not streak:
             self._legal, self._legal_mask = _OPEN_BIDS[round_.spec.cards]
             return
         forbidden = self._forbidden_bid() if seat == round_.dealer else -1
-        zero_banned = self._zero_streaks[seat] > 0 and self._zero_banned(forbidden)
+        zero_banned = streak > 0 and self._zero_banned(forbidden)
         self._legal, self._legal_mask = _bid_choices(round_.spec.cards, forbidden, zero_banned)
 
     def _play_choices(self) -> None:
@@ -1436,7 +1454,7 @@ class Game:
             self._setup.rules,
             self._round.spec.cards,
             None if forbidden < 0 else forbidden,
-            self._zero_streaks[self._to_act],
+            self._ledger.zero_streaks[self._to_act],
         )
 
     def _finish_round(self) -> None:
@@ -1449,21 +1467,23 @@ class Game:
         )
         table = round_.plan.points
         points = tuple([table[bid][took] for bid, took in zip(made, taken, strict=True)])
+        ledger = self._ledger
+        streaks = ledger.zero_streaks
         if self._setup.zero_runs and round_.spec.has_bids:  # (else the runs are never read)
-            streaks = zip(self._zero_streaks, made, strict=True)
-            self._zero_streaks = tuple([run + 1 if bid == 1 else 0 for run, bid in streaks])
-        history = self._history
+            runs = zip(streaks, made, strict=True)
+            streaks = tuple([run + 1 if bid == 1 else 0 for run, bid in runs])
+        history = ledger.history
         scores = history[-1].scores if history else ()
         finished = _Finished(round_, self._bids, self._taken, self._tricks, points, scores)
         history += (finished,)
-        self._history = history
-        self._totals = tuple(map(add, self._totals, points))
-        if len(history) < len(self.plan):
+        totals = tuple(map(add, ledger.totals, points))
+        self._ledger = _Ledger(ledger.plan, ledger.controls, history, totals, streaks)
+        if len(history) < len(ledger.plan):
             self._start_round(round_.next_seat[round_.dealer])
         elif self._setup.rules.control_game and len(self.winners(final=False)) > 1:
             # «Контрольная»: the last-placed player (the first of them in seat order) chooses.
             self._phase = _PHASE_CHOOSE
-            self._to_act = self._totals.index(min(self._totals))
+            self._to_act = totals.index(min(totals))
             self._refresh_legal()
         else:
             self._phase = _PHASE_OVER
@@ -1532,7 +1552,7 @@ class Game:
         the round and trick."""
         if self._phase is Phase.OVER:
             return kind(message)
-        where = f"round {len(self._history) + 1}"
+        where = f"round {len(self._ledger.history) + 1}"
         if self._phase is Phase.PLAY:
             where += f", trick {len(self._tricks) + 1}"
         return kind(f"{where}: {message}")
