@@ -238,6 +238,45 @@ def test_keeping_score_of_a_game_on_a_phone(browser: Browser, server: str, tmp_p
         friend.close()
 
 
+def test_a_dealer_picked_for_the_control_round_stays_when_the_page_is_drawn_again(
+    browser: Browser, server: str
+) -> None:
+    """The page draws itself again when a poll brings a newer sheet, or after a trick
+    count it entered for the player: a dealer picked on the control-round pad, not sent
+    yet, stays picked when the pad asks the same choice (it was reset to the first seat,
+    and the round dealt by the wrong player)."""
+    phone = browser.new_context(base_url=server, locale="en-US", viewport=PHONE, has_touch=True)
+    try:
+        page = phone.new_page()
+        sheet_id = set_up(page, ["Anna", "Boris", "Vera"], "1", control=True)
+        enter(page, "bid", [0, 0, 0])
+        enter(page, "taken", [0, 1, 0])
+        assert next_entry(page) == ("control", 2, 1)
+        page.select_option(".entry-pad select[name=control-dealer]", label="Vera")
+        version = page.get_attribute(".score-page", "data-version")
+        # The first round written again, as it was, from elsewhere: a newer sheet that
+        # asks the same choice.
+        status = page.evaluate(
+            """id => fetch(`/api/sheets/${id}/rounds/1`, {method: "PUT",
+                 headers: {"content-type": "application/json"},
+                 body: JSON.stringify({bids: [0, 0, 0], taken: [0, 1, 0]})})
+               .then((r) => r.status)""",
+            sheet_id,
+        )
+        assert status == 200
+        page.wait_for_function(
+            "v => document.querySelector('.score-page').dataset.version !== v",
+            arg=version,
+            timeout=SHARE_REFRESH_MS,
+        )
+        assert next_entry(page) == ("control", 2, 1)
+        assert page.input_value(".entry-pad select[name=control-dealer]") == "2"
+        tap(page, ".entry-pad button.choice[data-kind='misere']")
+        assert next_entry(page) == ("taken", 2, 0)  # Vera deals: Anna, on her left, first
+    finally:
+        phone.close()
+
+
 def test_a_tie_for_first_is_played_off_in_a_control_round(browser: Browser, server: str) -> None:
     """With the option ``control_game``, a tie for first after the plan gives the last
     player the choice of a control round («контрольная»): kind and dealer. A second phone

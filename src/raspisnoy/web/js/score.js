@@ -558,6 +558,15 @@ function showSheet(view, app, ref) {
     view.querySelector("button.print").addEventListener("click", () => window.print());
   }
 
+  /** The dealer picked on the control-round pad on screen, when the page about to be drawn
+   * asks the same choice (``nextText``, its ``data-next``): a render (a poll, an answer, the
+   * note of an entry made for the player) must not undo a pick that is not sent yet. */
+  function pickedDealer(nextText) {
+    const page = view.querySelector(".score-page");
+    const select = view.querySelector(".entry-pad select[name=control-dealer]");
+    return page && select && page.dataset.next === nextText ? select.value : null;
+  }
+
   const screen = {
     render() {
       if (s.data === null) {
@@ -576,8 +585,10 @@ function showSheet(view, app, ref) {
         ? `<section class="panel results" id="results"><h2>${esc(t("web.results.title"))}</h2>
             ${standingsMarkup(names, scored.totals, scored.winners)}${chartMarkup(report(), names)}</section>`
         : "";
+      const nextText = next ? `${next.entry}:${next.round}:${next.seat}` : "";
+      const picked = pickedDealer(nextText);
       view.innerHTML = `<div class="score-page" data-version="${s.data.version}" data-busy="${s.busy}" data-complete="${scored.complete}"
-          data-next="${next ? `${next.entry}:${next.round}:${next.seat}` : ""}">
+          data-next="${nextText}">
         <section class="panel score-head">
           <h2>${esc(t("web.score.title"))}</h2>
           <p class="muted">${esc(presetLabel(sheet.rules.preset))} · ${esc(names.join(", "))}</p>
@@ -597,6 +608,7 @@ function showSheet(view, app, ref) {
           <button type="button" class="print">${esc(t("web.score.print"))}</button>
           ${editable ? `<a class="button" data-nav href="/score">${esc(t("web.score.mine"))}</a>` : ""}
         </div></div>`;
+      if (picked !== null) view.querySelector(".entry-pad select[name=control-dealer]").value = picked;
       wire();
       if (automatic) {
         s.busy = false;
