@@ -1,5 +1,6 @@
 """``Game.clone()`` and ``Game.from_events()``: faithful copies and rebuilds of a game."""
 
+import copy
 import random
 
 import pytest
@@ -36,12 +37,26 @@ def test_clone_shares_no_mutable_state() -> None:
 def test_clone_plays_on_identically() -> None:
     game = _mid_round_game()
     other = game.clone()
-    for copy in (game, other):
+    for each in (game, other):
         rng = random.Random(9)
-        while not copy.is_over:
-            copy.apply(rng.choice(copy.legal_actions()))
+        while not each.is_over:
+            each.apply(rng.choice(each.legal_actions()))
     assert other.events == game.events
     assert other.totals == game.totals
+
+
+def test_a_deep_copy_is_a_clone_that_plays_on_alone() -> None:
+    """``copy.deepcopy`` (how OpenSpiel clones a Python game's state) gives a clone: the
+    copy plays on without touching the original, and the original as before."""
+    game = _mid_round_game()
+    before = game.events
+    other = copy.deepcopy(game)
+    assert type(other) is Game and other.events == before
+    assert other._setup is game._setup  # shared, as a clone shares it, not copied
+    rng = random.Random(3)
+    while not other.is_over:
+        other.apply(rng.choice(other.legal_actions()))
+    assert game.events == before and not game.is_over
 
 
 def test_from_events_rebuilds_a_seeded_game() -> None:

@@ -1224,6 +1224,13 @@ class Game:
         other._trick, other._best, other.is_over = self._trick, self._best, self.is_over
         return other
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        """``copy.deepcopy`` of a game is its ``clone``: as independent (what it shares is
+        never changed, or is a cache filled the same way by every game), without copying
+        the rules, the shuffles and the tables object by object. OpenSpiel's Python games
+        clone a state by deep-copying its fields, a ``Game`` among them."""
+        return self.clone()
+
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (``None``: a spectator). See ``raspisnoy.core.view``."""
         if seat is not None and not _is_seat(seat, self.players):

@@ -117,8 +117,9 @@ class RaspisnoyState(pyspiel.State):  # type: ignore[misc]
         self.drawn: list[Card] = []
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RaspisnoyState:
-        """OpenSpiel clones states by deep copy: share the immutable parts, clone the
-        game (``Game.clone`` is many times quicker than a deep copy)."""
+        """``copy.deepcopy`` of a state: share the immutable parts, clone the game.
+        (OpenSpiel's own ``clone()`` deep-copies the fields one by one instead, which
+        ``Game.__deepcopy__`` makes a clone too.)"""
         clone = copy.copy(self)
         clone.game = self.game.clone()
         clone.drawn = list(self.drawn)
