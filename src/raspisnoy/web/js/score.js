@@ -559,7 +559,7 @@ function showSheet(view, app, ref) {
   }
 
   /** The dealer picked on the control-round pad on screen, when the page about to be drawn
-   * asks the same choice (``nextText``, its ``data-next``): a render (a poll, an answer, the
+   * asks the same choice (`nextText`, its `data-next`): a render (a poll, an answer, the
    * note of an entry made for the player) must not undo a pick that is not sent yet. */
   function pickedDealer(nextText) {
     const page = view.querySelector(".score-page");
