@@ -1,7 +1,5 @@
 """Card, suit and action notation (docs/record.md "Card notation")."""
 
-import pickle
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -173,17 +171,6 @@ def test_play_text_round_trip(play: Play) -> None:
     assert Play.parse(str(play)) == play
     assert parse_action(str(play)) == play
     assert eval(repr(play), {"Play": Play}) == play
-
-
-@given(plays())
-def test_a_play_carries_its_cards_bit_and_index_and_survives_a_pickle(play: Play) -> None:
-    """``Play.bit`` and ``Play.index`` (read by ``Game.apply``) are the card's, in a copy
-    too, and take no part in the value: equal plays of one card are equal and hash alike."""
-    copy = pickle.loads(pickle.dumps(play))
-    for each in (play, copy):
-        assert (each.bit, each.index) == (play.card.bit, play.card.index)
-    assert copy == play and hash(copy) == hash(play)
-    assert "bit" not in repr(play) and "index" not in repr(play)
 
 
 # ----------------------------------------------------------------------------- actions

@@ -9,7 +9,7 @@ paths hand out the same objects again instead of building new ones.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from raspisnoy.core.cards import ALL_CARDS, Card, Suit
@@ -60,16 +60,10 @@ class Play:
     card: Card
     mode: JokerMode | None = None
     suit: Suit | None = None
-    #: The card's ``bit`` and ``index``, copied here for ``Game.apply``, which reads them
-    #: on every play: one attribute lookup each, not two. Not part of the value.
-    bit: int = field(init=False, repr=False, compare=False)
-    index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
             raise InvalidInputError(f"{self.card!r} is not a Card (see Card.parse)")
-        object.__setattr__(self, "bit", self.card.bit)
-        object.__setattr__(self, "index", self.card.index)
         if self.mode is not None and not isinstance(self.mode, JokerMode):
             raise InvalidInputError(f"{self.mode!r} is not a joker mode")
         if self.suit is not None and not isinstance(self.suit, Suit):

@@ -979,7 +979,8 @@ class Game:
                         self._bid_options()
                     return event
             return self._apply_other(action, seat)
-        bit, index = action.bit, action.index
+        card = action.card
+        bit, index = card.bit, card.index
         player = self._to_act
         if not (
             self._legal_mask & bit
