@@ -105,6 +105,14 @@ from server_process import free_port
 
 from raspisnoy.server.connection import CloseCode
 
+#: The one-process server's ASGI servers (``--asgi-server``): Uvicorn with websockets'
+#: sans-I/O framing (what ``raspisnoy serve`` runs), Uvicorn with websockets' legacy
+#: asyncio implementation (deprecated since websockets 14) or with wsproto's framing,
+#: Granian, and Hypercorn (wsproto's framing): each a lever of issue 32 weighed with figures.
+ASGI_SERVERS = ("uvicorn", "uvicorn-websockets-legacy", "uvicorn-wsproto", "granian", "hypercorn")
+#: Uvicorn's ``ws`` option for each of its variants in ``ASGI_SERVERS``.
+_UVICORN_WS = {"uvicorn-websockets-legacy": "websockets", "uvicorn-wsproto": "wsproto"}
+
 
 def cpu_seconds(pids: list[int], *, kernel_only: bool = False) -> float:
     """CPU time (user + system, or system alone) the processes have used so far, from
@@ -166,8 +174,8 @@ def run_server(
     """The server process: the ``serve`` app with limits for bot-speed clients; with
     ``internals``, its loop lag, GC pauses and commits are saved there when it stops;
     with ``gc_threshold``, the collector's thresholds are set after the server's own.
-    ``asgi_server`` ``granian`` serves the app with Granian (embedded, in this process's
-    loop: a lever weighed, not what ``raspisnoy serve`` runs) instead of Uvicorn."""
+    ``asgi_server`` picks another server (``ASGI_SERVERS``: a lever weighed, not what
+    ``raspisnoy serve`` runs) instead of Uvicorn with websockets' framing."""
     import uvicorn
 
     from raspisnoy.server.app import create_app
@@ -190,14 +198,20 @@ def run_server(
         watch.install(store)
     app = create_app(store, settings)
     set_gc_thresholds(tune_gc, settings, gc_threshold)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS
-    )
+    options = dict(UVICORN_OPTIONS)
+    if asgi_server in _UVICORN_WS:
+        options["ws"] = _UVICORN_WS[asgi_server]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **options)
     server = uvicorn.Server(config)
 
     async def serve() -> None:
         probe = asyncio.create_task(watch.probe_loop()) if internals is not None else None
-        await (server.serve() if asgi_server == "uvicorn" else granian_serve(app, port))
+        if asgi_server == "granian":
+            await granian_serve(app, port)
+        elif asgi_server == "hypercorn":
+            await hypercorn_serve(app, port)
+        else:
+            await server.serve()
         if probe is not None:
             probe.cancel()
 
@@ -220,6 +234,25 @@ async def granian_serve(app: Any, port: int) -> None:
     server = Server(app, port=port, interface=Interfaces.ASGI, log_level=LogLevels.warning)
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, server.stop)
     await server.serve()
+
+
+async def hypercorn_serve(app: Any, port: int) -> None:
+    """Serve ``app`` with Hypercorn (wsproto's framing) in the running loop until SIGTERM
+    stops it, with the settings Uvicorn gets from ``UVICORN_OPTIONS``."""
+    from hypercorn.asyncio import serve
+    from hypercorn.config import Config
+
+    from raspisnoy.server.command import UVICORN_OPTIONS
+
+    config = Config()
+    config.bind = [f"127.0.0.1:{port}"]
+    config.loglevel = "WARNING"
+    config.accesslog = None
+    config.websocket_max_message_size = UVICORN_OPTIONS["ws_max_size"]
+    config.websocket_ping_interval = UVICORN_OPTIONS["ws_ping_interval"]
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await serve(app, config, shutdown_trigger=stop.wait)
 
 
 @contextmanager
@@ -598,10 +631,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--asgi-server",
-        choices=("uvicorn", "granian"),
+        choices=ASGI_SERVERS,
         default="uvicorn",
-        help="the one-process server's ASGI server (granian: pip install granian; a lever "
-        "weighed, not what raspisnoy serve runs)",
+        help="the one-process server's ASGI server: Uvicorn with websockets' sans-I/O framing "
+        "(what raspisnoy serve runs), with websockets' legacy one or with wsproto's, Granian or "
+        "Hypercorn (levers weighed; the bench extra installs them)",
     )
     parser.add_argument(
         "--cluster",
@@ -704,6 +738,7 @@ def one_process(args: argparse.Namespace, source: Path | None = None) -> dict[st
         window = result.pop("window")
         result.update({f"server_{k}": v for k, v in summary(internals, *window).items()})
     result["database"] = "sqlite" if args.database_url is None else url.split("://")[0]
+    result["asgi_server"] = args.asgi_server
     result["load_average_1min"] = os.getloadavg()[0]
     return result
 
