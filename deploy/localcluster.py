@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import TracebackType
@@ -45,11 +45,12 @@ DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 
 
-def free_ports(count: int) -> int:
-    """The first of ``count`` consecutive free loopback ports."""
+def free_ports(count: int, avoid: Collection[int] = ()) -> int:
+    """The first of ``count`` consecutive free loopback ports, none of them in ``avoid``
+    (ports chosen already but not yet listened on: the system may offer them again)."""
     for _ in range(100):
         first = free_port()
-        if first + count > 65535:
+        if first + count > 65535 or any(first <= port < first + count for port in avoid):
             continue
         try:
             for port in range(first, first + count):
@@ -107,7 +108,11 @@ def render_nginx(prefix: Path, listen: str, servers: list[str]) -> str:
     )
 
 
-def _wait_healthy(url: str, process: subprocess.Popen[bytes], what: str, seconds: float) -> None:
+def _wait_healthy(
+    url: str, process: subprocess.Popen[bytes], what: str, seconds: float, log: Path | None = None
+) -> None:
+    """Wait until ``url`` answers; else raise, ending the message with the last lines of
+    ``log`` (what ``process`` wrote, when it writes there)."""
     deadline = time.monotonic() + seconds
     while True:
         try:
@@ -115,10 +120,21 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], what: str, seconds
             return
         except httpx.HTTPError:
             if process.poll() is not None:
-                raise RuntimeError(f"{what} ended with status {process.returncode}") from None
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{what} did not answer {url} in {seconds:.0f} s") from None
-            time.sleep(0.2)
+                problem = f"{what} ended with status {process.returncode}"
+            elif time.monotonic() > deadline:
+                problem = f"{what} did not answer {url} in {seconds:.0f} s"
+            else:
+                time.sleep(0.2)
+                continue
+            raise RuntimeError(problem + _tail(log)) from None
+
+
+def _tail(log: Path | None, lines: int = 20) -> str:
+    """The last ``lines`` lines of ``log``, to end an error message with."""
+    if log is None or not log.exists():
+        return ""
+    last = log.read_text(errors="replace").splitlines()[-lines:]
+    return "; its last lines:\n" + "\n".join(last)
 
 
 class LocalCluster:
@@ -137,7 +153,7 @@ class LocalCluster:
     ) -> None:
         self.workers = workers
         self.port = port or free_port()
-        self.first_worker_port = free_ports(workers)
+        self.first_worker_port = free_ports(workers, avoid=(self.port,))  # (nginx's)
         self.database_url = database_url
         self.redis_url = redis_url
         self._environment = dict(environment or {})
@@ -189,19 +205,23 @@ class LocalCluster:
             "RASPISNOY_DATA_DIR": str(folder / "data"),
             **self._environment,
         }
-        output = subprocess.DEVNULL if self._quiet else None
+        # Quiet, the workers write to a file that a failure to start quotes.
+        log = folder / "workers.log" if self._quiet else None
+        output = log.open("wb") if log is not None else None
         command = [sys.executable, "-m", "raspisnoy", "serve", "--workers", str(self.workers)]
         command += ["--port", str(self.first_worker_port)]
         self.supervisor = subprocess.Popen(
             command, env=environment, stdout=output, stderr=output, start_new_session=True
         )
+        if output is not None:
+            output.close()  # (the supervisor holds its own copy)
         self.nginx = subprocess.Popen(
             [nginx, "-p", str(prefix), "-c", str(config), "-e", str(prefix / "error.log")],
             start_new_session=True,
         )
         try:
             for url in self.worker_urls:
-                _wait_healthy(f"{url}/healthz", self.supervisor, "the server workers", 120)
+                _wait_healthy(f"{url}/healthz", self.supervisor, "the server workers", 120, log)
             _wait_healthy(f"{self.url}/healthz", self.nginx, "nginx", 20)
         except BaseException:
             self.stop()
