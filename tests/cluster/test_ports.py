@@ -1,8 +1,9 @@
 """The local cluster's ports: nginx's and the workers' never the same one.
 
 A port is free when it is chosen and is then given back, so the system may hand the same
-one out again: nginx's port was once chosen again as a worker's, nginx took it first, the
-worker could not listen, and the cluster never answered (a failure under load in CI)."""
+one out again. Were nginx's port chosen again as a worker's, nginx would take it first,
+the worker could not listen, and the cluster would never answer: the likeliest cause
+found for a CI failure under load, workers not answering in 120 s."""
 
 from __future__ import annotations
 
