@@ -1,8 +1,9 @@
 """The live lobby, quick game, sharing and the installable page, in Chromium: a second
 visitor's lobby follows a table being opened, a seat taken and the game started without
-a reload; one tap starts a game against bots with the last settings and the lobby then
-shows its place; the invite's share sheet and QR code; the manifest, the service worker
-and the shell opened without a connection; the phone's lobby in ru, uk and en."""
+a reload; a host who leaves hands the table on or takes it out of the lobby; one tap
+starts a game against bots with the last settings and the lobby then shows its place;
+the invite's share sheet and QR code; the manifest, the service worker and the shell
+opened without a connection; the phone's lobby in ru, uk and en."""
 
 from __future__ import annotations
 
@@ -70,6 +71,37 @@ def test_a_second_lobby_follows_a_table_without_a_reload(
     assert watcher.evaluate("window.notReloaded") is True
     watcher.click(playing)  # watching: the game as a spectator sees it
     watcher.wait_for_selector(".game")
+
+
+def test_a_host_who_leaves_hands_the_table_on_or_takes_it_out_of_the_lobby(
+    phone: Page, server: str
+) -> None:
+    """On a phone, in Russian: the host can leave the seat too. With someone else seated
+    the host's part goes to them; alone, the table leaves the lobby (it becomes private)
+    and its page says to choose a seat, with no start button."""
+    enter(phone, "Хозяин")
+    handed = create_table(phone, players=4, public=True)
+    guest = httpx.Client(base_url=server)
+    guest.post("/api/session", json={"nickname": "Наследник"}).raise_for_status()
+    guest.post(f"/api/tables/{handed}/sit", json={"seat": 2}).raise_for_status()
+    phone.wait_for_selector(".seat-line:has-text('Наследник')")
+    phone.click("button.leave")
+    heir = ".seat-line:has-text('Наследник') .badge"
+    phone.wait_for_selector(heir)
+    assert phone.inner_text(heir) == "хозяин"
+    assert phone.locator("button.start, button.leave").count() == 0
+    phone.goto("/")
+    alone = create_table(phone, players=3, public=True)
+    problems = check_screen(phone, "seating-host")  # the start and the leave buttons
+    phone.click("button.leave")
+    phone.wait_for_selector(".seating .waiting:has-text('Выберите свободное место')")
+    assert "закрытый стол" in phone.inner_text(".seating .muted")
+    assert phone.locator("button.start, button.leave").count() == 0
+    problems += check_screen(phone, "seating-host-left")
+    assert not problems, "\n".join(problems)
+    phone.goto("/")
+    phone.wait_for_selector(f"#open-tables [data-table='{handed}']")
+    assert phone.locator(f"#open-tables [data-table='{alone}']").count() == 0
 
 
 def test_quick_game_plays_the_last_settings_and_the_lobby_shows_the_place(

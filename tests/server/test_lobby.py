@@ -102,6 +102,28 @@ def test_public_and_private_tables_seating_and_start(server: Server) -> None:
     assert httpx.get(f"{server.base}/api/tables/nothing-here").status_code == 404
 
 
+def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: Server) -> None:
+    """The host's part passes to the person in the lowest seat; a table its last person
+    leaves goes out of the lobby (nobody there could start it)."""
+    host, guest = Api(server.base, "Leaving host"), Api(server.base, "Heir")
+
+    def lobby() -> set[str]:
+        return {t["id"] for t in httpx.get(f"{server.base}/api/tables").json()["tables"]}
+
+    table = host.create_table(bots="random")
+    path = f"/api/tables/{table['id']}"
+    guest.post(f"{path}/sit", seat=2)
+    left = host.post(f"{path}/leave").json()
+    assert left["host_id"] == guest.user["id"] and left["public"]
+    assert table["id"] in lobby()
+    assert host.post(f"{path}/start").status_code == 403
+    assert guest.post(f"{path}/start").json()["status"] == "playing"
+
+    alone = host.create_table(bots="random")
+    assert host.post(f"/api/tables/{alone['id']}/leave").json()["public"] is False
+    assert alone["id"] not in lobby()
+
+
 def test_history_score_sheet_and_record(server: Server) -> None:
     host = Api(server.base, "Historian")
     rules = {"preset": "raspisnoy.com", "custom_plan": ["1", "2"]}

@@ -45,6 +45,25 @@ def test_seats_history_and_the_start(store: Store) -> None:
     assert store.tables_of_user(stranger.id) == []
 
 
+def test_a_host_who_leaves_an_open_table_hands_it_to_the_lowest_seat_or_unlists_it(
+    store: Store,
+) -> None:
+    host, guest, other = people(store, "Host", "Guest", "Other")
+    table = table_of(store, host)
+    store.set_seat(table.id, 3, other.id)
+    store.set_seat(table.id, 2, guest.id)
+    store.leave_open_table(table.id, 3, other.id)  # not the host: only the seat is freed
+    assert store.get_table(table.id).host_id == host.id
+    store.leave_open_table(table.id, 0, host.id)
+    handed = store.get_table(table.id)
+    assert handed.host_id == guest.id and handed.public
+    assert [seat.user_id for seat in handed.seats] == [None, None, guest.id, None]
+    store.leave_open_table(table.id, 2, guest.id)  # the last one out: no heir
+    left = store.get_table(table.id)
+    assert left.host_id == guest.id and not left.public
+    assert table.id not in [row.id for row in store.list_tables(status="open")]
+
+
 def test_a_claim_fences_off_the_previous_owner(store: Store) -> None:
     (host,) = people(store, "Owner")
     table = table_of(store, host)

@@ -24,7 +24,7 @@ from raspisnoy.store.models import (
     Tournament,
     TournamentEntry,
 )
-from raspisnoy.store.repository import drop_sheets
+from raspisnoy.store.repository import drop_sheets, hand_over_host
 
 __all__ = [
     "delete_sheets",
@@ -127,24 +127,15 @@ def delete_sheets(session: Session, user_id: str) -> None:
 
 def leave_open_tables(session: Session, user_id: str) -> set[str]:
     """Take ``user_id`` out of the tables not started yet, in ``session``'s transaction
-    (the account is being deleted): its seats there are freed, and a table it hosts passes
-    to the person in the lowest seat or, with nobody seated, leaves the lobby (made
-    private: nobody could start it). The tables changed, for their live actors to reload."""
+    (the account is being deleted): its seats there are freed, and at a table it hosts
+    the host's part passes on (``hand_over_host``). The tables changed, for their live
+    actors to reload."""
     open_tables = select(GameTable.id).where(GameTable.status == "open")
     seats = Seat.user_id == user_id, Seat.table_id.in_(open_tables)
     changed = set(session.scalars(select(Seat.table_id).where(*seats)))
     session.execute(update(Seat).where(*seats).values(user_id=None))
     hosted = select(GameTable).where(GameTable.host_id == user_id, GameTable.status == "open")
     for table in session.scalars(hosted).all():
-        heir = session.scalar(
-            select(Seat.user_id)
-            .where(Seat.table_id == table.id, Seat.user_id.is_not(None))
-            .order_by(Seat.seat)
-            .limit(1)
-        )
-        if heir is None:
-            table.public = False
-        else:
-            table.host_id = heir
+        hand_over_host(session, table)
         changed.add(table.id)
     return changed

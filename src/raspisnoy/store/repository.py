@@ -24,6 +24,7 @@ from sqlalchemy import (
     Engine,
     Select,
     Table,
+    Update,
     bindparam,
     create_engine,
     delete,
@@ -62,6 +63,7 @@ __all__ = [
     "add_table",
     "check_fences",
     "drop_sheets",
+    "hand_over_host",
     "transaction",
     "utc",
     "utc_or_none",
@@ -484,11 +486,19 @@ class Store:
         refused with ``FencedError`` if the table has been claimed since."""
         with self._session() as session:
             check_fences(session, {table_id: fence})
-            session.execute(
-                update(Seat)
-                .where(Seat.table_id == table_id, Seat.seat == seat)
-                .values(user_id=user_id)
-            )
+            session.execute(_seating(table_id, seat, user_id))
+
+    def leave_open_table(
+        self, table_id: str, seat: int, user_id: str, fence: int | None = None
+    ) -> None:
+        """``user_id`` leaves their ``seat`` at a table not started yet: the seat is freed,
+        and when they are its host the host's part passes on (``hand_over_host``)."""
+        with self._session() as session:
+            check_fences(session, {table_id: fence})
+            session.execute(_seating(table_id, seat, None))
+            table = session.get(GameTable, table_id)
+            if table is not None and table.host_id == user_id:
+                hand_over_host(session, table)
 
     def start_table(
         self, table_id: str, names: Sequence[str], first_dealer: int, fence: int | None = None
@@ -629,6 +639,28 @@ class Store:
         with self._session() as session:
             if not drop_sheets(session, select(ScoreSheet.id).where(ScoreSheet.id == sheet_id)):
                 raise NotFoundError(f"no sheet {sheet_id!r}")
+
+
+def _seating(table_id: str, seat: int, user_id: str | None) -> Update:
+    """The statement that puts ``user_id`` in ``seat`` of the table (``None``: frees it)."""
+    return update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(user_id=user_id)
+
+
+def hand_over_host(session: Session, table: GameTable) -> None:
+    """The host of ``table``, not started yet, has left it (in ``session``'s transaction,
+    their seats there already freed): the host's part, starting the game, passes to the
+    person in the lowest seat or, with nobody seated, the table leaves the lobby (made
+    private: nobody could start it, and only those who have its link can still reach it)."""
+    heir = session.scalar(
+        select(Seat.user_id)
+        .where(Seat.table_id == table.id, Seat.user_id.is_not(None))
+        .order_by(Seat.seat)
+        .limit(1)
+    )
+    if heir is None:
+        table.public = False
+    else:
+        table.host_id = heir
 
 
 def drop_sheets(session: Session, ids: Select[str]) -> int:

@@ -206,8 +206,8 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
       <ol class="seat-list">${seats}</ol>
       ${spectatorsMarkup(s.spectators)}
       ${seated ? `<button type="button" class="invite-friend">${esc(t("web.invite.button"))}</button>` : ""}
-      ${host ? `<button class="primary big start">${esc(t("web.seating.start"))}</button>` : `<p class="waiting">${esc(t(seated ? "web.seating.wait" : "web.seating.choose"))}</p>`}
-      ${seated && !host ? `<button class="leave">${esc(t("web.seating.leave"))}</button>` : ""}
+      ${host && seated ? `<button class="primary big start">${esc(t("web.seating.start"))}</button>` : `<p class="waiting">${esc(t(seated ? "web.seating.wait" : "web.seating.choose"))}</p>`}
+      ${seated ? `<button class="leave">${esc(t("web.seating.leave"))}</button>` : ""}
     </section>`;
     wireShare(view, t("web.lobby.share.table"));
     view.querySelector(".start")?.addEventListener("click", () => lobbyCall("start"));

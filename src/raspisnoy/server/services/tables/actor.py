@@ -88,6 +88,10 @@ class TablePort(Protocol):
     async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
         """Seat ``user_id`` (``None``: free the seat) before the start."""
 
+    async def leave_open_table(self, table_id: str, seat: int, user_id: str) -> None:
+        """``user_id`` leaves ``seat`` before the start; a host's part passes on
+        (``Store.leave_open_table``)."""
+
     async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
         """Store that the game started with these names and first dealer; the table now."""
 
@@ -581,13 +585,15 @@ class TableActor:
         return self.table_json()
 
     async def leave(self, user_id: str) -> Json:
-        """Leave the table: before the start the seat is freed; during the game a stand-in
-        plays it (the seat and its score stay the player's) until they come back."""
+        """Leave the table: before the start the seat is freed (a host's part passes to
+        the person in the lowest seat, or with nobody seated the table leaves the lobby);
+        during the game a stand-in plays it (the seat and its score stay the player's)
+        until they come back."""
         seat = self._seat_of(user_id)
         if seat is None:
             raise RequestError(Refusal.NOT_SEATED, "you have no seat at this table")
         if self.table.status == "open":
-            await self.port.set_seat(self.table.id, seat, None)
+            await self.port.leave_open_table(self.table.id, seat, user_id)
             await self._reseat()
         elif not self._presence[seat].away:
             self._presence[seat].away = True

@@ -176,8 +176,18 @@ class _Port:
         return await self.reload(table.id)
 
     async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
+        await self._seating(table_id, self._store.set_seat, seat, user_id)
+
+    async def leave_open_table(self, table_id: str, seat: int, user_id: str) -> None:
+        await self._seating(table_id, self._store.leave_open_table, seat, user_id)
+
+    async def _seating(
+        self, table_id: str, write: Callable[..., None], seat: int, user_id: str | None
+    ) -> None:
+        """Change a seat before the start with ``write`` (a ``Store`` method), under the
+        table's fence; the lobby shows the change."""
         fence = self._hub.fences.get(table_id, -1)
-        await self._fenced(table_id, self.run(self._store.set_seat, table_id, seat, user_id, fence))
+        await self._fenced(table_id, self.run(write, table_id, seat, user_id, fence))
         self._hub.lobby.changed()
 
     async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
