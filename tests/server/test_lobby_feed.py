@@ -10,19 +10,23 @@ import secrets
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator
 from contextlib import suppress
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 from fresh_databases import new_database
 from leak_check import cards_in
 from redis import Redis
 from redis.exceptions import RedisError
 from server_helpers import FAST, Api, Message, Player, Server, game_over, play_until
+from sqlalchemy import update
 from test_protocol import close_of
 from websockets.exceptions import ConnectionClosed
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.store import Store
+from raspisnoy.store.models import GameTable
 
 #: The facts a lobby line gives, and nothing else.
 LINE_KEYS = {
@@ -89,6 +93,31 @@ def test_the_lobby_follows_tables_seats_and_starts_without_asking(server: Server
         hidden["id"] not in {line["id"] for line in m["open"] + m["playing"]}
         for m in watcher.messages
     )
+    watcher.close()
+
+
+def test_a_table_that_waited_too_long_leaves_the_lobby_but_not_its_link(server: Server) -> None:
+    """After ``lobby_open_table_hours`` (24) a table waiting for players is no longer
+    listed, on the socket (from its next change) or over REST; its link still opens it
+    and its host can still start it."""
+    watcher = lobby_socket(server.base)
+    watcher.recv()
+    host = Api(server.base, "Forgetful")
+    old, fresh = host.create_table(bots="random"), host.create_table(bots="random")
+    until_line(watcher, old["id"], "open")
+    with server.store.engine.begin() as connection:
+        connection.execute(
+            update(GameTable)
+            .where(GameTable.id == old["id"])
+            .values(created_at=datetime.now(UTC) - timedelta(hours=24, minutes=1))
+        )
+    assert host.post(f"/api/tables/{fresh['id']}/leave").status_code == 200  # a change
+    message = watcher.recv_until(lambda m: line_of(m, fresh["id"], "open") is None)
+    assert line_of(message, old["id"], "open") is None
+    listed = {t["id"] for t in httpx.get(f"{server.base}/api/tables").json()["tables"]}
+    assert old["id"] not in listed
+    assert httpx.get(f"{server.base}/api/tables/{old['id']}").json()["status"] == "open"
+    assert host.post(f"/api/tables/{old['id']}/start").json()["status"] == "playing"
     watcher.close()
 
 

@@ -97,6 +97,10 @@ class ServerSettings(BaseSettings):
     #: where one user holds a seat: one guest can neither fill the lobby nor keep the
     #: server busy with bot tables.
     max_open_tables_per_user: Annotated[int, Field(ge=1)] = 5
+    #: Hours a table waits for players in the lobby's lists; after that it leaves them
+    #: (its link still opens it, and its host can still start it), so that tables
+    #: their hosts forgot do not stay there for good.
+    lobby_open_table_hours: Annotated[int, Field(ge=1)] = 24
     max_games_per_user: Annotated[int, Field(ge=1)] = 4
     #: Table sockets open at once to one table, and table and lobby sockets of one user
     #: (or, without a session, one address); over them the socket is closed (4429).

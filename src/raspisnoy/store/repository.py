@@ -446,13 +446,21 @@ class Store:
             return _table_row(session, table)
 
     def list_tables(
-        self, *, status: str, public_only: bool = True, limit: int | None = 100
+        self,
+        *,
+        status: str,
+        public_only: bool = True,
+        limit: int | None = 100,
+        created_after: datetime | None = None,
     ) -> list[TableRow]:
-        """Tables with this status, newest first (``limit=None``: all of them)."""
+        """Tables with this status, newest first (``limit=None``: all of them; with
+        ``created_after``, only those opened since)."""
         with self._session() as session:
             query = select(GameTable).where(GameTable.status == status)
             if public_only:
                 query = query.where(GameTable.public.is_(True))
+            if created_after is not None:
+                query = query.where(GameTable.created_at > created_after)
             query = query.order_by(GameTable.created_at.desc()).limit(limit)
             return _table_rows(session, list(session.scalars(query)))
 

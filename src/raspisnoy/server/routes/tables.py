@@ -5,6 +5,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from raspisnoy.server.deps import Actor, CurrentUser, ServicesDep
+from raspisnoy.server.services.lobby import listed_open_tables
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import SeatIn, TableIn, TableOut, TablesOut, table_json
 
@@ -13,8 +14,9 @@ router = APIRouter(prefix="/api/tables", tags=["tables"])
 
 @router.get("", response_model=TablesOut)
 async def list_tables(services: ServicesDep) -> dict[str, Any]:
-    """Public tables waiting for players, newest first."""
-    rows = await in_thread(lambda: services.store.list_tables(status="open"))
+    """Public tables waiting for players, newest first: those the lobby lists."""
+    hours = services.settings.lobby_open_table_hours
+    rows = await in_thread(lambda: listed_open_tables(services.store, hours, limit=100))
     return {"tables": [table_json(row) for row in rows]}
 
 

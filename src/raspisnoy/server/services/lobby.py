@@ -8,7 +8,9 @@ snapshot after a short settling time (a burst of changes costs one read); with s
 workers (docs/cluster.md) the change is also published to the others through the
 server's ``broadcast`` (channel ``lobby``, on Redis ``raspisnoy:broadcast:lobby``) and
 every worker rebuilds its own from the shared database.
-A snapshot that equals the last one is not sent again.
+A snapshot that equals the last one is not sent again. A table that has waited for
+players longer than ``ServerSettings.lobby_open_table_hours`` is not listed (it leaves
+the sockets' lists at the next rebuild, and the REST list at once).
 
 Only what anyone may know is in it: ``wire.lobby_line`` takes a table's public settings and
 the names at it, never its seed, its hands or its private tables.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from raspisnoy.server.broadcast import Broadcast
@@ -26,7 +29,7 @@ from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.wire import encode, lobby_message
 from raspisnoy.store import Store, TableRow
 
-__all__ = ["LOBBY_CHANNEL", "LobbyFeed"]
+__all__ = ["LOBBY_CHANNEL", "LobbyFeed", "listed_open_tables"]
 
 _log = logging.getLogger(__name__)
 #: The broadcast channel on which a worker tells every worker that the lobby changed.
@@ -37,11 +40,20 @@ _SETTLE_SECONDS = 0.1
 MAX_LINES = 50
 
 
+def listed_open_tables(store: Store, hours: int, limit: int | None = MAX_LINES) -> list[TableRow]:
+    """The public tables waiting for players that the lobby lists, newest first: those
+    opened in the last ``hours`` (``ServerSettings.lobby_open_table_hours``)."""
+    since = datetime.now(UTC) - timedelta(hours=hours)
+    return store.list_tables(status="open", limit=limit, created_after=since)
+
+
 class LobbyFeed:
     """The lobby sockets of this process and the snapshot they were last sent."""
 
-    def __init__(self, store: Store, broadcast: Broadcast) -> None:
+    def __init__(self, store: Store, broadcast: Broadcast, open_table_hours: int) -> None:
         self._store = store
+        #: How long a table waits for players in the lobby (``listed_open_tables``).
+        self._open_table_hours = open_table_hours
         self._broadcast = broadcast
         broadcast.subscribe(LOBBY_CHANNEL, lambda _message: self._refresh_soon())
         self._subscribers: set[Connection] = set()
@@ -116,7 +128,7 @@ class LobbyFeed:
         def read() -> tuple[list[TableRow], list[TableRow]]:
             store = self._store
             return (
-                store.list_tables(status="open", limit=MAX_LINES),
+                listed_open_tables(store, self._open_table_hours),
                 store.list_tables(status="playing", limit=MAX_LINES),
             )
 

@@ -266,7 +266,7 @@ class Hub:
         #: Where the actors' finished games go (their results and ratings, stored once).
         self.results = Results(store)
         #: The live lobby's sockets (``lobby_feed``), told of every change of a table.
-        self.lobby = LobbyFeed(store, self.broadcast)
+        self.lobby = LobbyFeed(store, self.broadcast, settings.lobby_open_table_hours)
         self._actors: dict[str, TableActor] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._checkpoints: asyncio.Task[None] | None = None
