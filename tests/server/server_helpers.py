@@ -9,12 +9,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
 import uvicorn
 from server_process import ServerProcess, free_port
+from sqlalchemy import update
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
@@ -23,6 +25,7 @@ from raspisnoy.server.command import proxy_options
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import Services
 from raspisnoy.store import Store
+from raspisnoy.store.models import GameTable
 
 Message = dict[str, Any]
 T = TypeVar("T")
@@ -108,6 +111,14 @@ class Server:
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(20)
+
+    def open_for(self, table_id: str, hours: float) -> None:
+        """Make the table look opened ``hours`` ago (the lobby lists a table for
+        ``lobby_open_table_hours``)."""
+        opened = datetime.now(UTC) - timedelta(hours=hours)
+        with self.store.engine.begin() as connection:
+            statement = update(GameTable).where(GameTable.id == table_id)
+            connection.execute(statement.values(created_at=opened))
 
 
 class Api:

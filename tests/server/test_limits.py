@@ -66,6 +66,19 @@ def test_new_tables_per_user_and_open_tables_per_user(start_server: Start) -> No
     assert theirs["id"] in lobby
 
 
+def test_a_table_the_lobby_no_longer_lists_leaves_the_open_tables_cap(
+    start_server: Start,
+) -> None:
+    """A table that waited past ``lobby_open_table_hours`` is found by nobody in the
+    lobby, so it no longer counts as waiting: its host may open another."""
+    server = limited(start_server, max_open_tables_per_user=1)
+    host = Api(server.base, "Forgot one")
+    forgotten = host.create_table()
+    assert_too_many(host.post("/api/tables"), "1 tables waiting for players, at most 1")
+    server.open_for(forgotten["id"], hours=24.02)
+    assert host.post("/api/tables").status_code == 201
+
+
 def test_games_per_user(start_server: Start) -> None:
     server = limited(start_server, max_games_per_user=1)
     host = Api(server.base, "Player")

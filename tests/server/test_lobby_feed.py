@@ -10,7 +10,6 @@ import secrets
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator
 from contextlib import suppress
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -20,13 +19,11 @@ from leak_check import cards_in
 from redis import Redis
 from redis.exceptions import RedisError
 from server_helpers import FAST, Api, Message, Player, Server, game_over, play_until
-from sqlalchemy import update
 from test_protocol import close_of
 from websockets.exceptions import ConnectionClosed
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.store import Store
-from raspisnoy.store.models import GameTable
 
 #: The facts a lobby line gives, and nothing else.
 LINE_KEYS = {
@@ -105,12 +102,7 @@ def test_a_table_that_waited_too_long_leaves_the_lobby_but_not_its_link(server: 
     host = Api(server.base, "Forgetful")
     old, fresh = host.create_table(bots="random"), host.create_table(bots="random")
     until_line(watcher, old["id"], "open")
-    with server.store.engine.begin() as connection:
-        connection.execute(
-            update(GameTable)
-            .where(GameTable.id == old["id"])
-            .values(created_at=datetime.now(UTC) - timedelta(hours=24, minutes=1))
-        )
+    server.open_for(old["id"], hours=24.02)
     assert host.post(f"/api/tables/{fresh['id']}/leave").status_code == 200  # a change
     message = watcher.recv_until(lambda m: line_of(m, fresh["id"], "open") is None)
     assert line_of(message, old["id"], "open") is None

@@ -99,7 +99,8 @@ class ServerSettings(BaseSettings):
     max_open_tables_per_user: Annotated[int, Field(ge=1)] = 5
     #: Hours a table waits for players in the lobby's lists; after that it leaves them
     #: (its link still opens it, and its host can still start it), so that tables
-    #: their hosts forgot do not stay there for good.
+    #: their hosts forgot do not stay there for good, nor count against
+    #: ``max_open_tables_per_user``.
     lobby_open_table_hours: Annotated[int, Field(ge=1)] = 24
     max_games_per_user: Annotated[int, Field(ge=1)] = 4
     #: Table sockets open at once to one table, and table and lobby sockets of one user

@@ -475,14 +475,19 @@ class Store:
             )
             return _table_rows(session, list(session.scalars(query)))
 
-    def count_seated_tables(self, user_id: str, status: str) -> int:
-        """How many tables of ``status`` the user holds a seat at."""
+    def count_seated_tables(
+        self, user_id: str, status: str, created_after: datetime | None = None
+    ) -> int:
+        """How many tables of ``status`` the user holds a seat at (with ``created_after``,
+        of those opened since)."""
         query = (
             select(func.count())
             .select_from(GameTable)
             .join(Seat, Seat.table_id == GameTable.id)
             .where(Seat.user_id == user_id, GameTable.status == status)
         )
+        if created_after is not None:
+            query = query.where(GameTable.created_at > created_after)
         with self._session() as session:
             return int(session.scalar(query) or 0)
 

@@ -29,7 +29,7 @@ from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.wire import encode, lobby_message
 from raspisnoy.store import Store, TableRow
 
-__all__ = ["LOBBY_CHANNEL", "LobbyFeed", "listed_open_tables"]
+__all__ = ["LOBBY_CHANNEL", "LobbyFeed", "listed_open_tables", "listed_since"]
 
 _log = logging.getLogger(__name__)
 #: The broadcast channel on which a worker tells every worker that the lobby changed.
@@ -40,11 +40,16 @@ _SETTLE_SECONDS = 0.1
 MAX_LINES = 50
 
 
+def listed_since(hours: int) -> datetime:
+    """When the oldest table the lobby lists was opened: ``hours`` ago
+    (``ServerSettings.lobby_open_table_hours``)."""
+    return datetime.now(UTC) - timedelta(hours=hours)
+
+
 def listed_open_tables(store: Store, hours: int, limit: int | None = MAX_LINES) -> list[TableRow]:
     """The public tables waiting for players that the lobby lists, newest first: those
-    opened in the last ``hours`` (``ServerSettings.lobby_open_table_hours``)."""
-    since = datetime.now(UTC) - timedelta(hours=hours)
-    return store.list_tables(status="open", limit=limit, created_after=since)
+    opened in the last ``hours``."""
+    return store.list_tables(status="open", limit=limit, created_after=listed_since(hours))
 
 
 class LobbyFeed:

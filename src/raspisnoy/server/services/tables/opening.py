@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
 from raspisnoy.bots import TABLE_BOTS
 from raspisnoy.core import DEFAULT_PRESET, RaspisnoyError, Rules, resolve_rules, round_plan
@@ -16,6 +17,7 @@ from raspisnoy.ratings import RATED_STAND_IN, is_rated_rules, may_stand_in_rated
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
+from raspisnoy.server.services.lobby import listed_since
 from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
@@ -51,8 +53,12 @@ class TableDesk:
         through its invite link. One user holds seats at a few open tables at most."""
         settings, limits = self._settings, self._limits
         table = check_new_table(request, settings)
-        await self._below(
-            settings.max_open_tables_per_user, "open", "tables waiting for players", user
+        await self._below(  # (a table the lobby no longer lists waits no more)
+            settings.max_open_tables_per_user,
+            "open",
+            "tables waiting for players",
+            user,
+            listed_since(settings.lobby_open_table_hours),
         )
         limits.hit(limits.tables_per_user, "new tables of this user", user.id)
         row = await in_thread(
@@ -79,9 +85,12 @@ class TableDesk:
         await self._below(limit, "playing", "games being played", user)
         return await actor.call(lambda: actor.start(user.id))
 
-    async def _below(self, limit: int, status: str, what: str, user: UserRow) -> None:
-        """Refuse (429) if the user already holds seats at ``limit`` tables of ``status``."""
-        held = await in_thread(self._store.count_seated_tables, user.id, status)
+    async def _below(
+        self, limit: int, status: str, what: str, user: UserRow, since: datetime | None = None
+    ) -> None:
+        """Refuse (429) if the user already holds seats at ``limit`` tables of ``status``
+        (opened ``since``, if given)."""
+        held = await in_thread(self._store.count_seated_tables, user.id, status, since)
         if held >= limit:
             raise RequestError(
                 Refusal.TOO_MANY,
