@@ -66,6 +66,9 @@ class MemoryPort:
     async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
         raise NotImplementedError
 
+    async def leave_open_table(self, table_id: str, seat: int, user_id: str) -> None:
+        raise NotImplementedError
+
     async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
         self.table = dataclasses.replace(
             self.table, status="playing", names=tuple(names), first_dealer=first_dealer
