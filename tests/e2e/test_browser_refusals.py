@@ -102,3 +102,40 @@ def test_a_socket_error_is_worded_with_its_params(russian_phone: Page) -> None:
         "Слишком много сообщений подряд: подождите немного.",
         "the server's text",
     ]
+
+
+def test_a_player_at_the_waiting_tables_cap_is_told_what_to_do_in_russian(
+    russian_phone: Page,
+) -> None:
+    """A player who already sits at as many tables waiting for players as a user may
+    (5) and taps «Быстрая игра» is told so, with the count in its Russian plural form,
+    and not asked to try again in a minute as if they had been too quick."""
+    page = russian_phone
+    page.goto("/")
+    page.fill(".welcome form input[name=nickname]", "Пять столов")
+    page.click(".welcome form button[type=submit]")
+    page.wait_for_selector(".quick-start")
+    statuses = page.evaluate(
+        """async () => {
+          const statuses = [];
+          for (let i = 0; i < 5; i++) {
+            const answer = await fetch("/api/tables", {
+              method: "POST", headers: { "content-type": "application/json" },
+              body: JSON.stringify({ public: false }),
+            });
+            statuses.push(answer.status);
+          }
+          return statuses;
+        }"""
+    )
+    assert statuses == [201] * 5
+    page.click(".quick-start")
+    page.wait_for_selector("#toast.show.error")
+    shown = page.text_content("#toast") or ""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / "refusal-waiting-tables-ru-360x640.png", animations="disabled")
+    assert shown == (
+        "Не удалось создать стол: Вы уже сидите за 5 столами, которые ждут игроков, — "
+        "больше 5 нельзя: начните игру за одним из них или встаньте из-за него."
+    )
+    assert page.locator(".lobby").count() == 1  # still in the lobby, nothing opened

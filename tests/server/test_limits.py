@@ -31,6 +31,14 @@ def assert_too_many(answer: httpx.Response, words: str) -> None:
     assert int(answer.headers["retry-after"]) >= 1
 
 
+def assert_held(answer: httpx.Response, code: str, held: int) -> None:
+    """A refusal for seats at the user's bound: its own code, not ``too_many`` (whose
+    words ask to wait), with the seats held as its count."""
+    assert_too_many(answer, f"you hold seats at {held}, at most {held};")
+    assert answer.json()["code"] == code
+    assert answer.json()["params"] == {"count": held, "limit": held, "seconds": 60}
+
+
 def test_rest_calls_per_address_and_per_user(start_server: Start) -> None:
     server = limited(start_server, requests_per_address=at_most(12), requests_per_user=at_most(4))
     guest = Api(server.base, "Busy")  # one call
@@ -57,7 +65,7 @@ def test_new_tables_per_user_and_open_tables_per_user(start_server: Start) -> No
     host, other = Api(server.base, "Many"), Api(server.base, "Other")
     theirs = other.create_table()
     first, second = host.create_table(), host.create_table()
-    assert_too_many(host.post("/api/tables"), "2 tables waiting for players, at most 2")
+    assert_held(host.post("/api/tables"), "waiting_tables_held", 2)
     assert host.post(f"/api/tables/{first['id']}/leave").status_code == 200
     host.create_table()  # a seat was freed
     assert host.post(f"/api/tables/{second['id']}/leave").status_code == 200
@@ -74,7 +82,7 @@ def test_a_table_the_lobby_no_longer_lists_leaves_the_open_tables_cap(
     server = limited(start_server, max_open_tables_per_user=1)
     host = Api(server.base, "Forgot one")
     forgotten = host.create_table()
-    assert_too_many(host.post("/api/tables"), "1 tables waiting for players, at most 1")
+    assert_held(host.post("/api/tables"), "waiting_tables_held", 1)
     server.open_for(forgotten["id"], hours=24.02)
     assert host.post("/api/tables").status_code == 201
 
@@ -85,7 +93,7 @@ def test_games_per_user(start_server: Start) -> None:
     slow = {"bots": "random", "bot_delay_ms": 10_000, "turn_seconds": 0}
     playing, waiting = host.create_table(**slow), host.create_table(**slow)
     assert host.post(f"/api/tables/{playing['id']}/start").status_code == 200
-    assert_too_many(host.post(f"/api/tables/{waiting['id']}/start"), "1 games being played")
+    assert_held(host.post(f"/api/tables/{waiting['id']}/start"), "games_held", 1)
 
 
 def accepted_once_released(connect: Callable[[], Player]) -> Message:

@@ -26,6 +26,8 @@ COUNTING = {
     Refusal.REVIEWS_PENDING,
     Refusal.REVIEWS_FROM_ADDRESS,
     Refusal.REVIEW_QUEUE_FULL,
+    Refusal.WAITING_TABLES_HELD,
+    Refusal.GAMES_HELD,
 }
 
 

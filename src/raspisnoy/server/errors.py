@@ -162,6 +162,12 @@ class Refusal(StrEnum):
     REVIEWS_PENDING = "reviews_pending"
     REVIEWS_FROM_ADDRESS = "reviews_from_address"
     REVIEW_QUEUE_FULL = "review_queue_full"
+    #: A user's seats at their bound (``services.tables.opening``; ``params.count``: the
+    #: seats held, ``limit``: the bound): at tables waiting for players, so no new table,
+    #: and at games being played, so no new game. It lasts until they leave, start or
+    #: finish one, so it is not worded as a wait (as ``too_many`` is).
+    WAITING_TABLES_HELD = "waiting_tables_held"
+    GAMES_HELD = "games_held"
     #: Puzzles (``services.puzzles``): none left that the caller has not answered (of
     #: the themes asked for), a move that is not one of the puzzle's legal moves
     #: (``params.move``), and a second answer to one puzzle.
@@ -221,6 +227,8 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.REVIEWS_PENDING: 429,
     Refusal.REVIEWS_FROM_ADDRESS: 429,
     Refusal.REVIEW_QUEUE_FULL: 429,
+    Refusal.WAITING_TABLES_HELD: 429,
+    Refusal.GAMES_HELD: 429,
     Refusal.NO_PUZZLES_LEFT: 404,
     Refusal.PUZZLE_MOVE: 422,
     Refusal.PUZZLE_ANSWERED: 409,

@@ -29,6 +29,11 @@ __all__ = ["NewTable", "TableDesk", "check_new_table"]
 #: ``Retry-After`` of a refusal for holding too many tables: a guess, since it lasts until
 #: the user finishes or leaves one.
 _CAP_RETRY_SECONDS = 60
+#: What each cap on a user's seats counts, in its refusal's English text.
+_HELD_AT = {
+    Refusal.WAITING_TABLES_HELD: "tables waiting for players",
+    Refusal.GAMES_HELD: "games being played",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +61,7 @@ class TableDesk:
         await self._below(  # (a table the lobby no longer lists waits no more)
             settings.max_open_tables_per_user,
             "open",
-            "tables waiting for players",
+            Refusal.WAITING_TABLES_HELD,
             user,
             listed_since(settings.lobby_open_table_hours),
         )
@@ -82,21 +87,22 @@ class TableDesk:
         """The host starts the game; empty seats are filled with their bots. One user
         plays a few games at once at most. The table as JSON."""
         limit = self._settings.max_games_per_user
-        await self._below(limit, "playing", "games being played", user)
+        await self._below(limit, "playing", Refusal.GAMES_HELD, user)
         return await actor.call(lambda: actor.start(user.id))
 
     async def _below(
-        self, limit: int, status: str, what: str, user: UserRow, since: datetime | None = None
+        self, limit: int, status: str, code: Refusal, user: UserRow, since: datetime | None = None
     ) -> None:
-        """Refuse (429) if the user already holds seats at ``limit`` tables of ``status``
-        (opened ``since``, if given)."""
+        """Refuse with ``code`` (429) if the user already holds seats at ``limit`` tables of
+        ``status`` (opened ``since``, if given)."""
         held = await in_thread(self._store.count_seated_tables, user.id, status, since)
         if held >= limit:
             raise RequestError(
-                Refusal.TOO_MANY,
-                f"you hold seats at {held} {what}, at most {limit}: "
+                code,
+                f"{_HELD_AT[code]}: you hold seats at {held}, at most {limit}; "
                 "finish or leave one of them first",
                 retry_after=_CAP_RETRY_SECONDS,
+                params={"count": held, "limit": limit},
             )
 
 
