@@ -139,3 +139,21 @@ def test_a_player_at_the_waiting_tables_cap_is_told_what_to_do_in_russian(
         "больше 5 нельзя: начните игру за одним из них или встаньте из-за него."
     )
     assert page.locator(".lobby").count() == 1  # still in the lobby, nothing opened
+
+
+def test_a_server_without_puzzles_yet_says_so_in_russian(russian_phone: Page) -> None:
+    """The first minutes of a new server (``scripts/serve`` builds its puzzle set beside
+    it): «Задачи» says the set is being prepared, not that the visitor answered them all."""
+    page = russian_phone
+    page.goto("/")
+    page.fill(".welcome form input[name=nickname]", "Первый гость")
+    page.click(".welcome form button[type=submit]")
+    page.click("a.puzzles-link")
+    page.wait_for_selector(".panel.error")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / "refusal-no-puzzles-yet-ru-360x640.png", animations="disabled")
+    shown = page.text_content(".panel.error") or ""
+    assert (
+        shown
+        == "На этом сервере ещё нет задач: их набор готовится. Загляните через несколько минут."
+    )

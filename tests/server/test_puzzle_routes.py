@@ -195,6 +195,41 @@ def test_a_server_loads_its_puzzle_set_into_an_empty_database(
     assert store.count() == len(data)
 
 
+def test_a_server_loads_its_puzzle_set_once_the_file_appears(
+    start_server: Callable[[ServerSettings], Server], tmp_path: Path
+) -> None:
+    """``scripts/serve`` builds the set beside the server at its first start: a server
+    started before the file is there answers at once, with no puzzles, and loads the set
+    when the file appears."""
+    path = tmp_path / "built-later.json"
+    server = start_server(FAST.model_copy(update={"puzzle_file": path}))
+    refusal(httpx.get(f"{server.base}/api/puzzles/daily"), 404, "no_puzzles_yet")
+    refusal(Api(server.base, "Early").http.get("/api/puzzles/next"), 404, "no_puzzles_yet")
+    data = [puzzle.to_json() for puzzle, _ in puzzles_with_states()]
+    built = puzzle_set_file(tmp_path, data)
+    built.replace(path)  # as scripts/serve does: whole, or not at all
+    store = PuzzleStore(server.store, NEW_PAIR)
+    deadline = time.monotonic() + 60
+    while store.count() < len(data):
+        assert time.monotonic() < deadline, "the set was not loaded 60 s after it appeared"
+        time.sleep(0.2)
+    assert httpx.get(f"{server.base}/api/puzzles/daily").status_code == 200
+
+
+def test_puzzles_mined_from_games_do_not_keep_the_set_out(
+    start_server: Callable[[ServerSettings], Server], tmp_path: Path
+) -> None:
+    """Puzzles mined from the server's games may come before the set file (built beside
+    the server): they do not count as a set already loaded; the set's own puzzles do."""
+    store = PuzzleStore(start_server(FAST).store, NEW_PAIR)
+    mined, *in_set = [puzzle.to_json() for puzzle, _ in puzzles_with_states(3)]
+    assert store.add([mined], "game") == 1
+    path = puzzle_set_file(tmp_path, in_set)
+    assert load_set(store, path) == len(in_set)
+    assert store.count("self-play") == len(in_set) and store.count() == len(in_set) + 1
+    assert load_set(store, path) is None
+
+
 def test_a_set_is_loaded_only_into_a_database_without_puzzles(
     puzzle_server: Server, tmp_path: Path
 ) -> None:

@@ -169,9 +169,11 @@ class Refusal(StrEnum):
     WAITING_TABLES_HELD = "waiting_tables_held"
     GAMES_HELD = "games_held"
     #: Puzzles (``services.puzzles``): none left that the caller has not answered (of
-    #: the themes asked for), a move that is not one of the puzzle's legal moves
-    #: (``params.move``), and a second answer to one puzzle.
+    #: the themes asked for), none on the server yet (its set is still being built), a
+    #: move that is not one of the puzzle's legal moves (``params.move``), and a second
+    #: answer to one puzzle.
     NO_PUZZLES_LEFT = "no_puzzles_left"
+    NO_PUZZLES_YET = "no_puzzles_yet"
     PUZZLE_MOVE = "puzzle_move"
     PUZZLE_ANSWERED = "puzzle_answered"
 
@@ -230,6 +232,7 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.WAITING_TABLES_HELD: 429,
     Refusal.GAMES_HELD: 429,
     Refusal.NO_PUZZLES_LEFT: 404,
+    Refusal.NO_PUZZLES_YET: 404,
     Refusal.PUZZLE_MOVE: 422,
     Refusal.PUZZLE_ANSWERED: 409,
     Refusal.CLUB_ACCOUNT: 403,

@@ -274,9 +274,13 @@ class PuzzleStore:
                 added += 1
         return added
 
-    def count(self) -> int:
+    def count(self, source: str | None = None) -> int:
+        """How many puzzles are stored (of ``source`` only, if given)."""
+        query = select(func.count()).select_from(StoredPuzzle)
+        if source is not None:
+            query = query.where(StoredPuzzle.source == source)
         with self._session() as session:
-            return int(session.scalar(select(func.count()).select_from(StoredPuzzle)) or 0)
+            return int(session.scalar(query) or 0)
 
     def get(self, puzzle_id: str) -> PuzzleRow | None:
         with self._session() as session:

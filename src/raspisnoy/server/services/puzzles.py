@@ -11,10 +11,13 @@ a guest too, may answer; only accounts are rated (a guest's answer is kept, so t
 not served that puzzle again, but it moves no rating), as only accounts have game
 ratings.
 
-At start (``start``), a server whose database holds no puzzles loads the set of
-``settings.puzzle_file`` (by default ``puzzles.json`` in the data directory, which
-``scripts/serve`` builds once with ``raspisnoy puzzles generate``), in a thread beside
-the requests, with a log line; several workers loading at once store each puzzle once.
+At start (``start``), a server whose database holds no puzzles of a set (those mined
+from its games do not count) loads the set of ``settings.puzzle_file`` (by default
+``puzzles.json`` in the data directory), in a thread beside the requests, with a log
+line; several workers loading at once store each puzzle once. Until that file is there
+the server looks for it every few seconds: ``scripts/serve`` builds it with ``raspisnoy
+puzzles generate`` beside the server at the first start, so the server answers at once
+and its puzzles come a few minutes later.
 """
 
 from __future__ import annotations
@@ -45,6 +48,11 @@ __all__ = ["NEW_PAIR", "PuzzleDesk", "load_set", "rater"]
 
 _log = logging.getLogger(__name__)
 
+#: The source the store gives the puzzles of a set file (mined ones are "game"'s).
+SET_SOURCE = "self-play"
+#: How often a server whose puzzle set file is not there yet looks for it, in seconds.
+SET_FILE_POLL_SECONDS = 2.0
+
 #: A new solver's and a new puzzle's rating, as the store keeps it.
 NEW_PAIR = RatingPair(NEW_RATING.mu, NEW_RATING.sigma)
 
@@ -63,11 +71,18 @@ def rater(solved: bool) -> Callable[[RatingPair, RatingPair], tuple[RatingPair, 
 
 
 def load_set(puzzles: PuzzleStore, path: Path) -> int | None:
-    """Store the puzzles of the file ``path`` when the store has none (how many were
-    added), else nothing (``None``); nothing either when there is no such file."""
-    if not path.is_file() or puzzles.count() > 0:
+    """Store the puzzles of the file ``path`` when the store has none of a set (how many
+    were added), else nothing (``None``); nothing either when there is no such file.
+    Puzzles mined from the server's games do not count: they may come first."""
+    if not path.is_file() or puzzles.count(SET_SOURCE) > 0:
         return None
-    return puzzles.add(read_puzzle_set(path), "self-play")
+    return puzzles.add(read_puzzle_set(path), SET_SOURCE)
+
+
+def _none_yet() -> RequestError:
+    """The refusal while the server has no puzzles at all (its set is still being built:
+    module docstring), which is not "you answered them all"."""
+    return RequestError(Refusal.NO_PUZZLES_YET, "there are no puzzles on this server yet")
 
 
 def _is_account(user: UserRow) -> bool:
@@ -91,6 +106,11 @@ class PuzzleDesk:
             self._loading.cancel()
 
     async def _load_set(self) -> None:
+        """Load the set once its file is there (module docstring)."""
+        if not self._file.is_file():
+            _log.info("puzzles: none until %s is there (scripts/serve builds it)", self._file)
+            while not self._file.is_file():
+                await asyncio.sleep(SET_FILE_POLL_SECONDS)
         try:
             added = await in_thread(load_set, self._puzzles, self._file)
         except Exception:  # a bad file must not stop the server: it serves no puzzles
@@ -109,6 +129,8 @@ class PuzzleDesk:
         user_id = None if user is None else user.id
         row = await in_thread(self._puzzles.next_for, user_id, rating, wanted)
         if row is None:
+            if await in_thread(self._puzzles.count) == 0:
+                raise _none_yet()
             raise RequestError(
                 Refusal.NO_PUZZLES_LEFT,
                 "no puzzle left that you have not answered"
@@ -120,8 +142,8 @@ class PuzzleDesk:
         """The puzzle of today (UTC), the same for everyone."""
         today = datetime.now(UTC).date()
         row = await in_thread(self._puzzles.daily, today)
-        if row is None:
-            raise RequestError(Refusal.NO_PUZZLES_LEFT, "there are no puzzles on this server yet")
+        if row is None:  # (only while there are none)
+            raise _none_yet()
         return await self._out(row, user, today.isoformat())
 
     async def show(self, puzzle_id: str, user: UserRow | None) -> PuzzleOut:
