@@ -7,6 +7,7 @@ Redis. Also the places in ``/api/me/games`` and the QR codes of ``POST /api/qr``
 from __future__ import annotations
 
 import secrets
+import time
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator
 from contextlib import suppress
@@ -110,6 +111,31 @@ def test_a_table_that_waited_too_long_leaves_the_lobby_but_not_its_link(server: 
     assert old["id"] not in listed
     assert httpx.get(f"{server.base}/api/tables/{old['id']}").json()["status"] == "open"
     assert host.post(f"/api/tables/{old['id']}/start").json()["status"] == "playing"
+    watcher.close()
+
+
+def test_a_table_leaves_the_lobby_socket_when_its_time_is_up_with_no_other_change(
+    server: Server,
+) -> None:
+    """A lobby left alone still drops a table when its ``lobby_open_table_hours`` are
+    up: each worker sets a rebuild for the moment the oldest table it lists is due."""
+    watcher = lobby_socket(server.base)
+    watcher.recv()
+    host = Api(server.base, "Left alone")
+    table = host.create_table(bots="random")
+    until_line(watcher, table["id"], "open")
+    server.open_for(table["id"], hours=24 - 8 / 3600)  # 8 s of its time left
+    leaves = time.monotonic() + 8
+    other = Api(server.base, "Passer-by").create_table(bots="random")  # a change: a rebuild
+
+    def lists(table_id: str) -> Callable[[Message], bool]:
+        return lambda m: m["type"] == "lobby" and line_of(m, table_id, "open") is not None
+
+    message = watcher.recv_until(lists(other["id"]))
+    if lists(table["id"])(message):  # (else the machine was slower than its 8 s)
+        message = watcher.recv_until(lambda m: m["type"] == "lobby" and not lists(table["id"])(m))
+        assert time.monotonic() > leaves - 2  # not before its time
+    assert lists(other["id"])(message)
     watcher.close()
 
 

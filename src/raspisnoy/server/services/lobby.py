@@ -9,8 +9,9 @@ workers (docs/cluster.md) the change is also published to the others through the
 server's ``broadcast`` (channel ``lobby``, on Redis ``raspisnoy:broadcast:lobby``) and
 every worker rebuilds its own from the shared database.
 A snapshot that equals the last one is not sent again. A table that has waited for
-players longer than ``ServerSettings.lobby_open_table_hours`` is not listed (it leaves
-the sockets' lists at the next rebuild, and the REST list at once).
+players longer than ``ServerSettings.lobby_open_table_hours`` is not listed: it leaves
+the REST list at once, and the sockets' lists at a rebuild that each worker sets for
+the moment the oldest table it lists is due to leave (no other change needed).
 
 Only what anyone may know is in it: ``wire.lobby_line`` takes a table's public settings and
 the names at it, never its seed, its hands or its private tables.
@@ -38,6 +39,9 @@ LOBBY_CHANNEL = "lobby"
 _SETTLE_SECONDS = 0.1
 #: Most tables of each list in the lobby (newest first).
 MAX_LINES = 50
+#: Seconds after a table's time in the lobby is up that the rebuild which drops it runs
+#: (so that the database's clock has passed it too).
+_EXPIRY_MARGIN_SECONDS = 0.5
 
 
 def listed_since(hours: int) -> datetime:
@@ -67,6 +71,8 @@ class LobbyFeed:
         self._refresh: asyncio.Task[None] | None = None
         self._again = False
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The rebuild due when the oldest open table listed leaves the lobby.
+        self._expiry: asyncio.TimerHandle | None = None
 
     @property
     def subscribers(self) -> int:
@@ -75,6 +81,8 @@ class LobbyFeed:
     async def stop(self) -> None:
         for task in [*self._tasks, *([self._refresh] if self._refresh else [])]:
             task.cancel()
+        if self._expiry is not None:
+            self._expiry.cancel()
 
     def changed(self) -> None:
         """Something the lobby shows may have changed: rebuild soon, here and on every
@@ -100,7 +108,8 @@ class LobbyFeed:
         """Send ``subscriber`` the whole lobby again (its ``sync``)."""
         if self._snapshot is None:
             built = await self._build()
-            self._snapshot = self._snapshot or built  # a refresh meanwhile is newer
+            if self._snapshot is None:  # (a refresh meanwhile is newer)
+                self._snapshot = built
         subscriber.send(self._snapshot)
 
     def _refresh_soon(self) -> None:
@@ -130,6 +139,9 @@ class LobbyFeed:
                 return
 
     async def _build(self) -> str:
+        """The lobby as it is now, encoded; sets the rebuild that drops the oldest open
+        table it lists when that table's time in the lobby is up (``_expire_at``)."""
+
         def read() -> tuple[list[TableRow], list[TableRow]]:
             store = self._store
             return (
@@ -138,7 +150,23 @@ class LobbyFeed:
             )
 
         open_tables, playing = await asyncio.to_thread(read)
+        oldest = min((table.created_at for table in open_tables if table.public), default=None)
+        self._expire_at(oldest)
         return encode(lobby_message(open_tables, playing))
+
+    def _expire_at(self, oldest: datetime | None) -> None:
+        """Rebuild when the table opened at ``oldest`` leaves the lobby (none: no open
+        table listed, no rebuild due); replaces the rebuild set before."""
+        if self._expiry is not None:
+            self._expiry.cancel()
+            self._expiry = None
+        if oldest is None:
+            return
+        if oldest.tzinfo is None:  # (SQLite gives UTC without its zone)
+            oldest = oldest.replace(tzinfo=UTC)
+        leaves = oldest + timedelta(hours=self._open_table_hours)
+        delay = (leaves - datetime.now(UTC)).total_seconds() + _EXPIRY_MARGIN_SECONDS
+        self._expiry = asyncio.get_running_loop().call_later(max(delay, 0), self._refresh_soon)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
