@@ -13,6 +13,7 @@ games move each person's ``PlayerRating`` and add a ``RatingChange`` (docs/accou
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from sqlalchemy import (
     JSON,
@@ -67,7 +68,13 @@ __all__ = [
     "TournamentRound",
     "TournamentTable",
     "User",
+    "UserKind",
 ]
+
+
+#: Who a user is (``User.kind``): a guest (a nickname and a session), an account (a user
+#: name and a password: ``registered``) or an account deleted (docs/accounts.md).
+UserKind = Literal["guest", "registered", "deleted"]
 
 
 class Base(DeclarativeBase):
@@ -81,8 +88,8 @@ class User(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     nickname: Mapped[str] = mapped_column(String(64))
-    #: ``guest``, ``registered`` or ``deleted``.
-    kind: Mapped[str] = mapped_column(String(16), default="guest")
+    #: ``guest``, ``registered`` or ``deleted`` (``UserKind``).
+    kind: Mapped[UserKind] = mapped_column(String(16), default="guest")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -27,7 +27,14 @@ from raspisnoy.store.models import (
     User,
 )
 from raspisnoy.store.players import username_key
-from raspisnoy.store.repository import NotFoundError, Store, UserRow, new_id, transaction
+from raspisnoy.store.repository import (
+    NotFoundError,
+    Store,
+    UserRow,
+    new_id,
+    transaction,
+    user_row,
+)
 from raspisnoy.store.repository import utc as _utc
 from raspisnoy.store.repository import utc_or_none as _utc_or_none
 from raspisnoy.store.together import ChatRow
@@ -126,10 +133,6 @@ class Standing:
     banned_until: datetime | None
 
 
-def _user(user: User) -> UserRow:
-    return UserRow(user.id, user.nickname, user.kind)
-
-
 class Moderation:
     """Moderators, reports and actions over a ``Store``'s database."""
 
@@ -149,7 +152,7 @@ class Moderation:
             user = _account(session, username)
             if session.get(Moderator, user.id) is None:
                 session.add(Moderator(user_id=user.id, granted_at=datetime.now(UTC)))
-            return _user(user)
+            return user_row(user)
 
     def revoke(self, username: str) -> bool:
         """Take the role from the account named ``username``; whether it had it."""
@@ -168,7 +171,7 @@ class Moderation:
         )
         with self._session() as session:
             return [
-                ModeratorRow(_user(user), username, _utc(granted))
+                ModeratorRow(user_row(user), username, _utc(granted))
                 for user, username, granted in session.execute(query)
             ]
 
@@ -345,7 +348,7 @@ def _latest(
 
 def _people(session: Session, ids: set[str]) -> dict[str, UserRow]:
     found = session.scalars(select(User).where(User.id.in_(sorted(ids))))
-    return {user.id: _user(user) for user in found}
+    return {user.id: user_row(user) for user in found}
 
 
 def _reports(session: Session, query: Select[Report]) -> list[ReportRow]:

@@ -49,6 +49,7 @@ from raspisnoy.store.repository import (
     UserRow,
     new_id,
     transaction,
+    user_row,
 )
 
 __all__ = [
@@ -105,10 +106,6 @@ def username_key(username: str) -> str:
     normalization of registration, log-in look-up and the log-in limit (issue 27,
     defect 4: a limit keyed otherwise than the look-up let respellings through)."""
     return clean_name(username).casefold()
-
-
-def _user(user: User) -> UserRow:
-    return UserRow(user.id, user.nickname, user.kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,7 +291,7 @@ class Players:
                 session.flush()
             except IntegrityError:  # registered by someone else since the check above
                 raise UsernameTakenError(f"the user name {username!r} is taken") from None
-            return _user(user)
+            return user_row(user)
 
     def credentials(self, username: str) -> tuple[UserRow, str] | None:
         """The user with this user name and their password hash, if there is one."""
@@ -305,7 +302,7 @@ class Players:
         )
         with self._session() as session:
             found = session.execute(query).first()
-            return None if found is None else (_user(found[0]), found[1])
+            return None if found is None else (user_row(found[0]), found[1])
 
     def password_hash(self, user_id: str) -> str | None:
         """The user's password hash (``None``: a guest)."""
@@ -432,7 +429,7 @@ class Players:
                 raise NotFoundError(f"no player {user_id!r}")
             figures, per_preset = _figures(session, user_id)
             return Profile(
-                user=_user(found[0]),
+                user=user_row(found[0]),
                 username=found[1],
                 ratings=_ratings(session, user_id),
                 history=_history(session, user_id, history),

@@ -46,6 +46,7 @@ from raspisnoy.store.models import (
     Seat,
     SessionToken,
     User,
+    UserKind,
 )
 
 __all__ = [
@@ -91,7 +92,18 @@ class StaleWriteError(StoreError):
 class UserRow:
     id: str
     nickname: str
-    kind: str
+    kind: UserKind
+
+    @property
+    def is_account(self) -> bool:
+        """Whether this is an account, neither a guest nor deleted: what ratings, clubs,
+        reports and the rated pool ask for."""
+        return self.kind == "registered"
+
+
+def user_row(user: User) -> UserRow:
+    """The stored ``user`` as a row."""
+    return UserRow(user.id, user.nickname, user.kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,14 +344,14 @@ class Store:
         user = User(id=new_id(), nickname=nickname, kind="guest", created_at=_now())
         with self._session() as session:
             session.add(user)
-        return UserRow(user.id, user.nickname, user.kind)
+        return user_row(user)
 
     def get_user(self, user_id: str) -> UserRow:
         with self._session() as session:
             user = session.get(User, user_id)
             if user is None:
                 raise NotFoundError(f"no user {user_id!r}")
-            return UserRow(user.id, user.nickname, user.kind)
+            return user_row(user)
 
     def rename_user(self, user_id: str, nickname: str) -> UserRow:
         with self._session() as session:
@@ -347,7 +359,7 @@ class Store:
             if user is None:
                 raise NotFoundError(f"no user {user_id!r}")
             user.nickname = nickname
-            return UserRow(user.id, user.nickname, user.kind)
+            return user_row(user)
 
     # ----------------------------------------------------------------- sessions
 
@@ -382,7 +394,7 @@ class Store:
         )
         with self._session() as session:
             user = session.scalars(query).first()
-            return None if user is None else UserRow(user.id, user.nickname, user.kind)
+            return None if user is None else user_row(user)
 
     def end_session(self, token_hash: str) -> int:
         """Delete the session stored under ``token_hash``; how many were deleted (0 or 1)."""

@@ -286,7 +286,7 @@ class Clubs:
 
 def _need_account(user: UserRow) -> None:
     """Clubs are for people with an account: a guest's name is not theirs to keep."""
-    if user.kind != "registered":
+    if not user.is_account:
         raise RequestError(Refusal.CLUB_ACCOUNT, "clubs are for registered accounts")
 
 

@@ -80,7 +80,7 @@ class ModerationDesk:
         """File a report: not by a guest (a guest is too easily made again), not of
         oneself, of a person where the reporter met them; counted per reporter
         (``reports_per_user``)."""
-        if user.kind != "registered":
+        if not user.is_account:
             raise RequestError(
                 Refusal.GUEST_CANNOT_REPORT, "register to report a player: guests cannot"
             )

@@ -98,7 +98,7 @@ class PoolDesk:
     async def join(self, user: UserRow, body: PoolIn) -> dict[str, Any]:
         """Put the caller in the pool with what they accept; their status."""
         choices = checked_choices(body)
-        if body.rated and user.kind != "registered":
+        if body.rated and not user.is_account:
             raise RequestError(
                 Refusal.POOL_RATED_GUEST, "rated: the rated pool is for accounts; sign up first"
             )
@@ -129,7 +129,7 @@ class PoolDesk:
     async def _cooldown(self, user: UserRow, now: float) -> dict[str, int] | None:
         """The rated pool's cooldown of a person who abandoned rated pool games lately
         (``minutes`` left, ``abandons`` of the last week; longer with each), or ``None``."""
-        if user.kind != "registered":
+        if not user.is_account:
             return None
         abandons = await in_thread(self._pool.abandons_since, user.id, now - _COOLDOWN_MEMORY)
         if not abandons:

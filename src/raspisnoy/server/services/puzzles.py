@@ -85,10 +85,6 @@ def _none_yet() -> RequestError:
     return RequestError(Refusal.NO_PUZZLES_YET, "there are no puzzles on this server yet")
 
 
-def _is_account(user: UserRow) -> bool:
-    return user.kind == "registered"
-
-
 class PuzzleDesk:
     """The puzzles' service (module docstring)."""
 
@@ -123,7 +119,7 @@ class PuzzleDesk:
         """The puzzle rated nearest the caller's puzzle rating that they never answered,
         of ``themes`` if given; refused when none is left."""
         rating = NEW_PAIR
-        if user is not None and _is_account(user):
+        if user is not None and user.is_account:
             rating = (await in_thread(self._puzzles.solver, user.id)).rating
         wanted = None if not themes else [str(theme) for theme in themes]
         user_id = None if user is None else user.id
@@ -167,7 +163,7 @@ class PuzzleDesk:
                 params={"move": move[:16]},
             )
         solved = is_solution(puzzle, action)
-        rate = rater(solved) if _is_account(user) else None
+        rate = rater(solved) if user.is_account else None
         try:
             attempt = await in_thread(
                 self._puzzles.answer, row.id, user.id, action_text(action), solved, rate
@@ -181,7 +177,7 @@ class PuzzleDesk:
     async def rating(self, user: UserRow) -> PuzzleRatingOut:
         """The caller's puzzle rating (a guest's is the starting one, never rated)."""
         solver = await in_thread(self._puzzles.solver, user.id)
-        return PuzzleRatingOut.of(solver, _is_account(user))
+        return PuzzleRatingOut.of(solver, user.is_account)
 
     async def settings(self, user: UserRow) -> PuzzleSettings:
         """Whether puzzles may be mined from ``user``'s seats in finished games."""

@@ -378,7 +378,7 @@ def spectators_message(watchers: Iterable[UserRow | None]) -> Json:
     every = list(watchers)
     people = {user.id: user for user in every if user is not None}
     anonymous = every.count(None)
-    names = sorted(user.nickname for user in people.values() if user.kind == "registered")
+    names = sorted(user.nickname for user in people.values() if user.is_account)
     return {"type": "spectators", "count": len(people) + anonymous, "names": names}
 
 
