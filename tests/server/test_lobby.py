@@ -104,7 +104,8 @@ def test_public_and_private_tables_seating_and_start(server: Server) -> None:
 
 def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: Server) -> None:
     """The host's part passes to the person in the lowest seat; a table its last person
-    leaves goes out of the lobby (nobody there could start it)."""
+    leaves goes out of the lobby, and the first to sit there by its link becomes its
+    host and may start it."""
     host, guest = Api(server.base, "Leaving host"), Api(server.base, "Heir")
 
     def lobby() -> set[str]:
@@ -122,6 +123,12 @@ def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: Server) -
     alone = host.create_table(bots="random")
     assert host.post(f"/api/tables/{alone['id']}/leave").json()["public"] is False
     assert alone["id"] not in lobby()
+    friend = Api(server.base, "Has the link")
+    assert (
+        friend.post(f"/api/tables/{alone['id']}/sit", seat=1).json()["host_id"]
+        == (friend.user["id"])
+    )
+    assert friend.post(f"/api/tables/{alone['id']}/start").json()["status"] == "playing"
 
 
 def test_history_score_sheet_and_record(server: Server) -> None:

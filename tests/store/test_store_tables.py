@@ -64,6 +64,25 @@ def test_a_host_who_leaves_an_open_table_hands_it_to_the_lowest_seat_or_unlists_
     assert table.id not in [row.id for row in store.list_tables(status="open")]
 
 
+def test_a_person_who_sits_moves_and_at_a_table_its_host_left_becomes_its_host(
+    store: Store,
+) -> None:
+    host, guest, friend = people(store, "Host", "Guest", "Friend")
+    table = table_of(store, host)
+    store.set_seat(table.id, 1, guest.id)
+    store.set_seat(table.id, 3, guest.id)  # a move: one write frees the old seat
+    moved = store.get_table(table.id)
+    assert [seat.user_id for seat in moved.seats] == [host.id, None, None, guest.id]
+    assert moved.host_id == host.id  # the host is there: nothing passes
+    store.set_seat(table.id, 2, host.id)
+    assert store.get_table(table.id).host_id == host.id  # a host moving stays host
+    store.leave_open_table(table.id, 3, guest.id)
+    store.leave_open_table(table.id, 2, host.id)  # the last one out: nobody can start it
+    store.set_seat(table.id, 1, friend.id)  # someone with the link comes
+    came = store.get_table(table.id)
+    assert came.host_id == friend.id and not came.public
+
+
 def test_a_claim_fences_off_the_previous_owner(store: Store) -> None:
     (host,) = people(store, "Owner")
     table = table_of(store, host)

@@ -506,12 +506,25 @@ class Store:
     def set_seat(
         self, table_id: str, seat: int, user_id: str | None, fence: int | None = None
     ) -> None:
-        """Put a person in a seat (or empty it with ``None``). ``fence``, here and in every
-        write of a live table: the writer's ownership token (``claim_table``); the write is
-        refused with ``FencedError`` if the table has been claimed since."""
+        """Put a person in a seat, moving them from any other seat of theirs at this table
+        in the same transaction (or empty the seat with ``None``). A person who sits at a
+        table not started whose host has no seat there (the host left it alone:
+        ``hand_over_host``) becomes its host, so that someone there can start the game.
+        ``fence``, here and in every write of a live table: the writer's ownership token
+        (``claim_table``); the write is refused with ``FencedError`` if the table has been
+        claimed since."""
         with self._session() as session:
             check_fences(session, {table_id: fence})
+            if user_id is not None:
+                session.execute(
+                    update(Seat)
+                    .where(Seat.table_id == table_id, Seat.user_id == user_id)
+                    .values(user_id=None)
+                )
             session.execute(_seating(table_id, seat, user_id))
+            table = session.get(GameTable, table_id)
+            if user_id is not None and table is not None and table.status == "open":
+                _host_comes_back_or_passes(session, table, user_id)
 
     def leave_open_table(
         self, table_id: str, seat: int, user_id: str, fence: int | None = None
@@ -671,11 +684,22 @@ def _seating(table_id: str, seat: int, user_id: str | None) -> Update:
     return update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(user_id=user_id)
 
 
+def _host_comes_back_or_passes(session: Session, table: GameTable, sitter: str) -> None:
+    """``sitter`` has just sat at ``table`` (in ``session``'s transaction): they become its
+    host if its host has no seat there."""
+    host_seated = session.scalar(
+        select(Seat.seat).where(Seat.table_id == table.id, Seat.user_id == table.host_id)
+    )
+    if host_seated is None:
+        table.host_id = sitter
+
+
 def hand_over_host(session: Session, table: GameTable) -> None:
     """The host of ``table``, not started yet, has left it (in ``session``'s transaction,
     their seats there already freed): the host's part, starting the game, passes to the
     person in the lowest seat or, with nobody seated, the table leaves the lobby (made
-    private: nobody could start it, and only those who have its link can still reach it)."""
+    private: only those who have its link can still reach it, and the first of them to
+    sit becomes its host: ``Store.set_seat``)."""
     heir = session.scalar(
         select(Seat.user_id)
         .where(Seat.table_id == table.id, Seat.user_id.is_not(None))

@@ -86,7 +86,9 @@ class TablePort(Protocol):
         not be stored; trying again is safe."""
 
     async def set_seat(self, table_id: str, seat: int, user_id: str | None) -> None:
-        """Seat ``user_id`` (``None``: free the seat) before the start."""
+        """Seat ``user_id`` before the start, moving them from any other seat of theirs
+        (``None``: free the seat); at a table whose host left it, they become its host
+        (``Store.set_seat``)."""
 
     async def leave_open_table(self, table_id: str, seat: int, user_id: str) -> None:
         """``user_id`` leaves ``seat`` before the start; a host's part passes on
@@ -563,7 +565,8 @@ class TableActor:
         return next((s.seat for s in self.table.seats if s.user_id == user_id), None)
 
     async def sit(self, user_id: str, seat: int) -> Json:
-        """Take an empty seat (moving from another one at this table)."""
+        """Take an empty seat (moving from another one at this table); at a table whose
+        host has left it, the first to sit becomes its host (``Store.set_seat``)."""
         self._require_open()
         if not 0 <= seat < len(self.table.seats):
             raise RequestError(
@@ -577,10 +580,7 @@ class TableActor:
             raise RequestError(
                 Refusal.SEAT_TAKEN, f"seat {seat} is taken by {self.table.seats[seat].nickname}"
             )
-        current = self._seat_of(user_id)
-        if current is not None:
-            await self.port.set_seat(self.table.id, current, None)
-        await self.port.set_seat(self.table.id, seat, user_id)
+        await self.port.set_seat(self.table.id, seat, user_id)  # (moving from their seat)
         await self._reseat()
         return self.table_json()
 
