@@ -196,6 +196,12 @@ def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[tuple[B
     return bids, sum(1 << _BID_BIT + bid.amount for bid in bids)
 
 
+def _forbidden(rules: Rules, cards: int, bid_sum: int, *, dealer: bool) -> int:
+    """``forbidden_bid``, -1 for none (``_bid_choices``' ``forbidden``)."""
+    forbidden = forbidden_bid(rules, cards, bid_sum, dealer=dealer)
+    return -1 if forbidden is None else forbidden
+
+
 #: ``_bid_choices`` of a player with neither rule in the way (every bid but the dealer's,
 #: unless 0 is banned), by the round's cards: a tuple index, not a cache lookup.
 _OPEN_BIDS = tuple(_bid_choices(cards, -1, False) for cards in range(len(_BIDS)))
@@ -378,10 +384,12 @@ class _DealPlan:
     the trump (``_trump_source``; -1: none), whether a joker there means a new deal,
     whether the trump rotates (the rules' rotating trumps, in a round with a trump), the
     points table (``_points_table``), the round number's log entries (``_event_rows``),
-    and by dealer the seats' slices of a shuffled deck as one ``itemgetter`` (a hand's
-    mask is the sum of its slice)."""
+    by dealer the seats' slices of a shuffled deck as one ``itemgetter`` (a hand's mask
+    is the sum of its slice), and ``dealer_bids``: the dealer's bids (``_bid_choices``)
+    by the sum of the others' bids, when no run of 0 bids is in the way."""
 
     __slots__ = (
+        "dealer_bids",
         "dealt",
         "events",
         "hands",
@@ -402,6 +410,10 @@ class _DealPlan:
         self.redeal_on_joker = rules.trump_source == "dealer_last" and spec.has_trump
         self.rotating = rules.rotating_trumps and spec.has_trump
         self.points = setup.points_table(spec)
+        self.dealer_bids = tuple(
+            _bid_choices(spec.cards, _forbidden(rules, spec.cards, bids, dealer=True), False)
+            for bids in range((players - 1) * spec.cards + 1)
+        )
         number = spec.number
         self.events = _EVENT_ROWS[number] if number < len(_EVENT_ROWS) else _event_rows(number)
         # The dealer's left-hand neighbour gets the first card (players >= 2: a tuple).
@@ -1413,8 +1425,12 @@ class Game:
         from 0: the others skip both rules' calls."""
         seat, round_ = self._to_act, self._round
         streak = self._ledger.zero_streaks[seat]
-        if seat != round_.dealer and not streak:
-            self._legal, self._legal_mask = _OPEN_BIDS[round_.spec.cards]
+        if not streak:
+            if seat != round_.dealer:
+                self._legal, self._legal_mask = _OPEN_BIDS[round_.cards]
+            else:  # the dealer bids last: each other seat's byte is its bid + 1
+                bid_sum = sum(self._bids.to_bytes(self.players, "little")) - self.players + 1
+                self._legal, self._legal_mask = round_.plan.dealer_bids[bid_sum]
             return
         forbidden = self._forbidden_bid() if seat == round_.dealer else -1
         zero_banned = streak > 0 and self._zero_banned(forbidden)
@@ -1452,8 +1468,7 @@ class Game:
         made = self._bids.to_bytes(self.players, "little")  # bid + 1 a seat, 0: none yet
         bid_sum = sum(made) - len(made) + made.count(0)
         dealer = self._to_act == self._round.dealer
-        forbidden = forbidden_bid(self._setup.rules, self._round.cards, bid_sum, dealer=dealer)
-        return -1 if forbidden is None else forbidden
+        return _forbidden(self._setup.rules, self._round.cards, bid_sum, dealer=dealer)
 
     def _zero_banned(self, forbidden: int) -> bool:
         """Whether the player to act has bid 0 too often in a row to bid it again (given
