@@ -454,6 +454,10 @@ def test_the_profile_speaks_plainly_and_is_reached_from_the_lobby(phone: Page) -
     only «·»; «Выйти на всех устройствах» is there; a guest who registers is told so."""
     page = phone
     enter(page, "Профиль")
+    open_create_form(page)  # a game of one round: the profile needs one game, not a long one
+    page.click("details.options summary")
+    page.fill("input[name=option-custom_plan]", "1")
+    page.dispatch_event("input[name=option-custom_plan]", "change")
     create_table(page, players=3)
     page.click("button.start")
     while not page.locator("#results").count():
