@@ -138,7 +138,9 @@ def test_quick_game_plays_the_last_settings_and_the_lobby_shows_the_place(
     row.wait_for()
     assert "place " in row.inner_text() and " of 3" in row.inner_text()
     rows = page.locator("#my-games .game-row").all_inner_texts()
-    assert "in progress" in rows[0]  # the game still being played comes first
+    # First the table made with the form, never started (waiting for players), then the
+    # game still being played, then the finished one.
+    assert "waiting for players" in rows[0] and "in progress" in rows[1], rows
 
 
 def test_the_invite_offers_the_share_sheet_and_a_qr_code(browser: Browser, server: str) -> None:

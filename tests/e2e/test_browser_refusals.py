@@ -139,6 +139,20 @@ def test_a_player_at_the_waiting_tables_cap_is_told_what_to_do_in_russian(
         "больше 5 нельзя: начните игру за одним из них или встаньте из-за него."
     )
     assert page.locator(".lobby").count() == 1  # still in the lobby, nothing opened
+    # «Ваши игры» now lists the five tables, so the player can go back to one and leave it.
+    waiting = page.locator("#my-games .game-row.waiting")
+    waiting.nth(4).wait_for()
+    assert waiting.count() == 5
+    assert "ждёт игроков · людей: 1 из 4" in waiting.first.inner_text()
+    page.screenshot(path=SCREENS / "lobby-waiting-tables-ru-360x640.png", full_page=True)
+    waiting.first.locator("a.button").click()
+    page.click(".seating button.leave")
+    page.wait_for_selector(".seating button.leave", state="detached")
+    page.goto("/")
+    page.wait_for_selector("#my-games")
+    assert page.locator("#my-games .game-row.waiting").count() == 4
+    page.click(".quick-start")  # room for one more now
+    page.wait_for_selector(".game")
 
 
 def test_a_server_without_puzzles_yet_says_so_in_russian(russian_phone: Page) -> None:

@@ -74,6 +74,32 @@ def test_new_tables_per_user_and_open_tables_per_user(start_server: Start) -> No
     assert theirs["id"] in lobby
 
 
+def test_the_tables_a_user_waits_at_are_theirs_to_find(start_server: Start) -> None:
+    """``GET /api/me/tables``: the tables waiting for players where the caller holds a
+    seat and that count against their cap, newest first, private ones too, so that one
+    at the cap can go back to them; nobody else's, no started game, nothing without a
+    session."""
+    server = limited(start_server, max_open_tables_per_user=4)
+    host, other = Api(server.base, "Waits a lot"), Api(server.base, "Someone else")
+    public, private = host.create_table(), host.create_table(public=False)
+    theirs = other.create_table(public=False)
+    assert host.post(f"/api/tables/{theirs['id']}/sit", seat=1).status_code == 200
+    started = host.create_table(bots="random", bot_delay_ms=10_000)
+    assert host.post(f"/api/tables/{started['id']}/start").status_code == 200
+
+    def waiting(api: Api) -> list[str]:
+        answer = api.http.get("/api/me/tables")
+        assert answer.status_code == 200, answer.text
+        return [table["id"] for table in answer.json()["tables"]]
+
+    assert waiting(host) == [theirs["id"], private["id"], public["id"]]
+    assert waiting(other) == [theirs["id"]]
+    assert httpx.get(f"{server.base}/api/me/tables").status_code == 401
+    server.open_for(public["id"], hours=24.02)  # counts no more, so not listed
+    assert host.post(f"/api/tables/{theirs['id']}/leave").status_code == 200
+    assert waiting(host) == [private["id"]]
+
+
 def test_a_table_the_lobby_no_longer_lists_leaves_the_open_tables_cap(
     start_server: Start,
 ) -> None:

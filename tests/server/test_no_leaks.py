@@ -71,7 +71,7 @@ def test_no_rest_answer_or_socket_message_at_any_moment_shows_a_hidden_card(
     assert people[0].post(f"/api/tables/{table_id}/start").status_code == 200
     callers = [*zip(people, range(4), strict=True), (watcher, None), (stranger, None)]
     routes = [f"/api/games/{table_id}/score", f"/api/games/{table_id}/record"]
-    routes += [f"/api/tables/{table_id}", "/api/tables", "/api/me/games"]
+    routes += [f"/api/tables/{table_id}", "/api/tables", "/api/me/games", "/api/me/tables"]
     answers: list[tuple[int, str, Any, int | None]] = []
     reconnected: set[tuple[int, int]] = set()
     version = 0
@@ -84,7 +84,7 @@ def test_no_rest_answer_or_socket_message_at_any_moment_shows_a_hidden_card(
         for person, seat in callers:
             for path in routes:
                 got = person.http.get(path)
-                if got.status_code != 401:  # /api/me/games needs a session
+                if got.status_code != 401:  # /api/me/... needs a session
                     assert got.status_code == 200, (path, got.text)
                     answers.append((version, path, got.json(), seat))
         for player in every_socket:

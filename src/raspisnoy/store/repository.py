@@ -478,13 +478,17 @@ class Store:
 
     def tables_of_user(self, user_id: str) -> list[TableRow]:
         """Every started table where the user holds a seat, newest first."""
+        query = _seating_user(user_id).where(GameTable.status != "open")
         with self._session() as session:
-            query = (
-                select(GameTable)
-                .join(Seat, Seat.table_id == GameTable.id)
-                .where(Seat.user_id == user_id, GameTable.status != "open")
-                .order_by(GameTable.created_at.desc())
-            )
+            return _table_rows(session, list(session.scalars(query)))
+
+    def waiting_tables_of_user(self, user_id: str, created_after: datetime) -> list[TableRow]:
+        """The tables waiting for players where the user holds a seat, opened since
+        ``created_after``, newest first."""
+        query = _seating_user(user_id).where(
+            GameTable.status == "open", GameTable.created_at > created_after
+        )
+        with self._session() as session:
             return _table_rows(session, list(session.scalars(query)))
 
     def count_seated_tables(
@@ -677,6 +681,16 @@ class Store:
         with self._session() as session:
             if not drop_sheets(session, select(ScoreSheet.id).where(ScoreSheet.id == sheet_id)):
                 raise NotFoundError(f"no sheet {sheet_id!r}")
+
+
+def _seating_user(user_id: str) -> Select[GameTable]:
+    """The tables where ``user_id`` holds a seat, newest first."""
+    return (
+        select(GameTable)
+        .join(Seat, Seat.table_id == GameTable.id)
+        .where(Seat.user_id == user_id)
+        .order_by(GameTable.created_at.desc())
+    )
 
 
 def _seating(table_id: str, seat: int, user_id: str | None) -> Update:

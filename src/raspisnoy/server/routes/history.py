@@ -1,6 +1,8 @@
-"""A player's games, and the score report and record of any started game."""
+"""A player's games and tables waiting for players, and the score report and record of
+any started game."""
 
 from collections.abc import Callable
+from typing import Any
 
 import orjson
 from fastapi import APIRouter, Response
@@ -11,7 +13,16 @@ from raspisnoy.ratings import rebuild_game
 from raspisnoy.server.deps import CurrentUser, OptionalUser, Services, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import GamesOut, HistoryOut, Json, RecordOut, ReportOut, game_report
+from raspisnoy.server.wire import (
+    GamesOut,
+    HistoryOut,
+    Json,
+    RecordOut,
+    ReportOut,
+    TablesOut,
+    game_report,
+    table_json,
+)
 from raspisnoy.store import NotFoundError, UserRow
 
 router = APIRouter(prefix="/api", tags=["history"])
@@ -30,6 +41,14 @@ async def my_games(user: CurrentUser, services: ServicesDep) -> GamesOut:
             for row in rows
         ]
     )
+
+
+@router.get("/me/tables", response_model=TablesOut)
+async def my_waiting_tables(user: CurrentUser, services: ServicesDep) -> dict[str, Any]:
+    """The tables waiting for players where the caller holds a seat, newest first: those
+    that count against the cap of such tables, so that they can go back to one."""
+    rows = await services.table_desk.waiting(user)
+    return {"tables": [table_json(row) for row in rows]}
 
 
 @router.get("/games/{table_id}/score", response_model=ReportOut)

@@ -68,15 +68,16 @@ export function askNickname(view, done) {
  * live by the lobby socket, lobby_live.js), the new-table form (behind its button on a
  * phone), the scorekeeper's link. */
 export function showLobby(view, app) {
-  const state = { catalogue: null, lobby: null, games: [], form: null, feed: null, stopped: false, createOpen: matchMedia(WIDE).matches, pool: null };
+  const state = { catalogue: null, lobby: null, games: [], waiting: [], form: null, feed: null, stopped: false, createOpen: matchMedia(WIDE).matches, pool: null };
 
   async function load() {
-    const [rules, bots, games] = await Promise.all([get("/rules"), get("/bots"), get("/me/games")]);
+    const [rules, bots, games, waiting] = await Promise.all([get("/rules"), get("/bots"), get("/me/games"), get("/me/tables")]);
     localStorage.setItem(CATALOGUE_KEY, JSON.stringify(rules)); // for the forms offline
     localStorage.setItem(LEVELS_KEY, JSON.stringify(bots.levels));
     if (state.stopped) return;
     state.catalogue = { ...rules, bots: bots.bots, levels: bots.levels };
     state.games = games.games;
+    state.waiting = waiting.tables;
     screen.render();
     state.feed = new LobbyFeed((message) => {
       state.lobby = message;
@@ -100,7 +101,21 @@ export function showLobby(view, app) {
     } catch (error) {
       button.disabled = false;
       toast(t("web.create.failed", { detail: error.message }), "error");
+      await refused(error);
     }
+  }
+
+  /** After a new table was refused: at the cap of tables waiting for players, the list
+   * of those tables is brought up to date, so that the player sees where to go back. */
+  async function refused(error) {
+    if (error.code !== "waiting_tables_held" || state.stopped) return;
+    try {
+      state.waiting = (await get("/me/tables")).tables;
+    } catch {
+      return; // the refusal is shown; the list stays as it was
+    }
+    const mine = view.querySelector("#my-games");
+    if (mine) mine.innerHTML = gamesMarkup(state.games, state.waiting);
   }
 
   const screen = {
@@ -123,7 +138,7 @@ export function showLobby(view, app) {
           </section>
           <section class="panel">
             <h2>${esc(t("web.games.title"))}</h2>
-            <div id="my-games">${gamesMarkup(state.games)}</div>
+            <div id="my-games">${gamesMarkup(state.games, state.waiting)}</div>
           </section>
           <section class="panel">
             <h2>${esc(t("web.tables.title"))}</h2>
@@ -166,6 +181,7 @@ export function showLobby(view, app) {
       const panel = view.querySelector("#create-panel");
       panel.addEventListener("toggle", () => (state.createOpen = panel.open));
       state.form = createForm(view.querySelector("#create-form"), state.catalogue, state.form, app);
+      view.querySelector("#create-form").addEventListener("table-refused", (event) => refused(event.detail));
     },
     stop() {
       state.stopped = true;
@@ -214,11 +230,13 @@ const watchMarkup = (games) =>
       <span class="button small">${esc(t("web.lobby.watch.open"))}</span></a></li>`,
   );
 
-function gamesMarkup(games) {
-  if (!games.length) return `<p class="empty">${esc(t("web.games.none"))}</p>`;
-  // the games still being played first: the ones to go back to
+/** The player's games: the tables where they wait for players (``GET /api/me/tables``,
+ * those that count against their cap of such tables), then the games being played (the
+ * ones to go back to), then the finished ones. */
+function gamesMarkup(games, waiting) {
+  if (!games.length && !waiting.length) return `<p class="empty">${esc(t("web.games.none"))}</p>`;
   const ordered = [...games.filter((game) => game.status !== "over"), ...games.filter((game) => game.status === "over")];
-  return `<ul class="list">${ordered
+  return `<ul class="list">${waiting.map(waitingMarkup).join("")}${ordered
     .map((game) => {
       const over = game.status === "over";
       const when = new Date(game.finished_at ?? game.started_at ?? Date.now()).toLocaleString();
@@ -235,6 +253,15 @@ function gamesMarkup(games) {
         ${link}</li>`;
     })
     .join("")}</ul>`;
+}
+
+/** A table where the player waits for players: who sits there, and the way back to it. */
+function waitingMarkup(table) {
+  const people = table.seats.filter((seat) => seat.user_id !== null);
+  const details = [presetLabel(table.rules.preset), t("web.games.waiting"), t("web.tables.seats", { people: people.length, seats: table.players })];
+  return `<li class="game-row waiting" data-table="${esc(table.id)}"><span><strong>${esc(people.map((seat) => playerName(seat.nickname ?? "?")).join(", "))}</strong>
+    <span class="muted">${esc(details.join(" · "))}</span></span>
+    <a class="button small primary" data-nav href="/?table=${esc(table.id)}">${esc(t("web.games.to_table"))}</a></li>`;
 }
 
 /** The bot levels of a quick game's body: its one level, or those of its seats after the
@@ -378,6 +405,7 @@ export function createForm(form, catalogue, previous, app, offline = null) {
       const message = createRefusal(error);
       form.querySelector(".form-error").textContent = message;
       toast(message, "error");
+      form.dispatchEvent(new CustomEvent("table-refused", { detail: error }));
     }
   });
   draw();

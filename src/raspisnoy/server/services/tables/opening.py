@@ -83,6 +83,13 @@ class TableDesk:
         self._hub.lobby.changed()
         return row
 
+    async def waiting(self, user: UserRow) -> list[TableRow]:
+        """The tables waiting for players where ``user`` holds a seat and that count
+        against ``max_open_tables_per_user`` (``open``), newest first: those where they
+        may start a game or leave, to open another."""
+        since = listed_since(self._settings.lobby_open_table_hours)
+        return await in_thread(self._store.waiting_tables_of_user, user.id, since)
+
     async def start(self, actor: TableActor, user: UserRow) -> Json:
         """The host starts the game; empty seats are filled with their bots. One user
         plays a few games at once at most. The table as JSON."""
