@@ -135,7 +135,7 @@ def test_a_player_at_the_waiting_tables_cap_is_told_what_to_do_in_russian(
     SCREENS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENS / "refusal-waiting-tables-ru-360x640.png", animations="disabled")
     assert shown == (
-        "Не удалось создать стол: Вы уже сидите за 5 столами, которые ждут игроков, — "
+        "Вы уже сидите за 5 столами, которые ждут игроков, — "
         "больше 5 нельзя: начните игру за одним из них или встаньте из-за него."
     )
     assert page.locator(".lobby").count() == 1  # still in the lobby, nothing opened

@@ -100,7 +100,7 @@ export function showLobby(view, app) {
       app.navigate((await quickGame(quickSettings(state.catalogue.presets[0].name).body)).invite);
     } catch (error) {
       button.disabled = false;
-      toast(t("web.create.failed", { detail: error.message }), "error");
+      toast(createRefusal(error), "error");
       await refused(error);
     }
   }
@@ -414,15 +414,16 @@ export function createForm(form, catalogue, previous, app, offline = null) {
 
 /** Why the server refused a new table, in the page's language: a refusal of the table's
  * own settings (a custom plan that cannot be dealt to this many players, a rule or a
- * stand-in that does not fit: PROTOCOL.md "Refusals") as it stands, any other after
- * "could not create the table". */
+ * stand-in that does not fit: PROTOCOL.md "Refusals") or of the player's tables waiting
+ * for players as it stands (each says what to do), any other after "could not create the
+ * table". */
 function createRefusal(error) {
   if (TABLE_REFUSALS.has(error.code)) return error.message;
   return t("web.create.failed", { detail: error.message });
 }
 
-/** The codes that refuse a new table's own settings. */
-const TABLE_REFUSALS = new Set(["custom_plan", "bad_rules", "stand_in_too_strong"]);
+/** The codes whose refusal of a new table is shown as it stands (`createRefusal`). */
+const TABLE_REFUSALS = new Set(["custom_plan", "bad_rules", "stand_in_too_strong", "waiting_tables_held"]);
 
 // ------------------------------------------------------------------ the ruleset fields
 // Shared by the new-table form and the scorekeeper's new sheet (score.js): `values` holds
