@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from e2e_helpers import PHONE_SMALL, SCREENS
+from e2e_helpers import PHONE_SMALL, SCREENS, enter
 from playwright.sync_api import Browser, Page
 
 LATIN = re.compile(r"[A-Za-z]")
@@ -111,9 +111,7 @@ def test_a_player_at_the_waiting_tables_cap_is_told_what_to_do_in_russian(
     (5) and taps «Быстрая игра» is told so, with the count in its Russian plural form,
     and not asked to try again in a minute as if they had been too quick."""
     page = russian_phone
-    page.goto("/")
-    page.fill(".welcome form input[name=nickname]", "Пять столов")
-    page.click(".welcome form button[type=submit]")
+    enter(page, "Пять столов")
     page.wait_for_selector(".quick-start")
     statuses = page.evaluate(
         """async () => {
@@ -159,9 +157,7 @@ def test_a_server_without_puzzles_yet_says_so_in_russian(russian_phone: Page) ->
     """The first minutes of a new server (``scripts/serve`` builds its puzzle set beside
     it): «Задачи» says the set is being prepared, not that the visitor answered them all."""
     page = russian_phone
-    page.goto("/")
-    page.fill(".welcome form input[name=nickname]", "Первый гость")
-    page.click(".welcome form button[type=submit]")
+    enter(page, "Первый гость")
     page.click("a.puzzles-link")
     page.wait_for_selector(".panel.error")
     SCREENS.mkdir(parents=True, exist_ok=True)
