@@ -174,6 +174,21 @@ def test_a_second_entry_and_a_flood_are_refused(pool_server: Server) -> None:
     assert "seconds" in refused.json()["params"]
 
 
+def test_a_person_at_the_cap_of_games_at_once_is_refused_the_pool(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """The pool's game would be one more than ``max_games_per_user``: refused as a new
+    game elsewhere is (``games_held``), and the person does not wait."""
+    server = start_server(POOL.model_copy(update={"max_games_per_user": 1}))
+    busy = Api(server.base, "Busy player")
+    table = busy.create_table(bots="random", bot_delay_ms=10_000)
+    assert busy.post(f"/api/tables/{table['id']}/start").status_code == 200
+    refused = busy.http.post("/api/pool", json=CLASSIC_FOUR)
+    assert (refused.status_code, refused.json()["code"]) == (429, Refusal.GAMES_HELD)
+    assert refused.json()["params"] == {"count": 1, "limit": 1, "seconds": 60}
+    assert status_of(busy)["status"] == "none"
+
+
 def test_the_rated_pool_is_for_accounts(pool_server: Server) -> None:
     member = Api(pool_server.base)
     answer = member.post("/api/account", username="PoolMember", password="correct horse battery")

@@ -131,12 +131,17 @@ class Services:
             settings.pyodide_dir or default_pyodide_dir(), prepare=settings.offline_prepare
         )
         self.offline_games = OfflineGames(self.store)
+        self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
         self.pool = PoolDesk(
-            PoolStore(self.store), self.hub, settings, self.limits, avoid=follows.blocked_among
+            PoolStore(self.store),
+            self.hub,
+            settings,
+            self.limits,
+            self.table_desk,
+            avoid=follows.blocked_among,
         )
         self.moderation = ModerationDesk(self.store, self.moderation_store, self.limits, self.hub)
         self.casino = Casino(self.store)
-        self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
         self.club_store = ClubStore(self.store)
         self.clubs = Clubs(self.club_store, self.table_desk)
         self.puzzle_desk = PuzzleDesk(PuzzleStore(self.store, NEW_PAIR), settings)

@@ -33,6 +33,7 @@ from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.services.passes import LeasedPass, start_game
 from raspisnoy.server.services.tables.hub import Hub
+from raspisnoy.server.services.tables.opening import TableDesk
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire.requests import PoolIn, default_bot
 from raspisnoy.store import (
@@ -68,10 +69,12 @@ class PoolDesk:
         hub: Hub,
         settings: ServerSettings,
         limits: Limits,
+        tables: TableDesk,
         avoid: AvoidProvider,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._pool = pool
+        self._tables = tables
         self._hub = hub
         self._settings = settings
         self._limits = limits
@@ -103,6 +106,7 @@ class PoolDesk:
                 Refusal.POOL_RATED_GUEST, "rated: the rated pool is for accounts; sign up first"
             )
         self._limits.hit(self._limits.pool_changes_per_user, "pool changes of this user", user.id)
+        await self._tables.below_games_cap(user)  # (the pool's game would be one more)
         now = self._clock()
         if body.rated:
             await self._no_cooldown(user, now)

@@ -93,9 +93,13 @@ class TableDesk:
     async def start(self, actor: TableActor, user: UserRow) -> Json:
         """The host starts the game; empty seats are filled with their bots. One user
         plays a few games at once at most. The table as JSON."""
-        limit = self._settings.max_games_per_user
-        await self._below(limit, "playing", Refusal.GAMES_HELD, user)
+        await self.below_games_cap(user)
         return await actor.call(lambda: actor.start(user.id))
+
+    async def below_games_cap(self, user: UserRow) -> None:
+        """Refuse (429 ``games_held``) a user who already plays ``max_games_per_user``
+        games at once: before a new game of theirs, started here or found by the pool."""
+        await self._below(self._settings.max_games_per_user, "playing", Refusal.GAMES_HELD, user)
 
     async def _below(
         self, limit: int, status: str, code: Refusal, user: UserRow, since: datetime | None = None
