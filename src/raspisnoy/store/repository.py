@@ -491,19 +491,14 @@ class Store:
         with self._session() as session:
             return _table_rows(session, list(session.scalars(query)))
 
-    def count_seated_tables(
-        self, user_id: str, status: str, created_after: datetime | None = None
-    ) -> int:
-        """How many tables of ``status`` the user holds a seat at (with ``created_after``,
-        of those opened since)."""
+    def count_seated_tables(self, user_id: str, status: str) -> int:
+        """How many tables of ``status`` the user holds a seat at."""
         query = (
             select(func.count())
             .select_from(GameTable)
             .join(Seat, Seat.table_id == GameTable.id)
             .where(Seat.user_id == user_id, GameTable.status == status)
         )
-        if created_after is not None:
-            query = query.where(GameTable.created_at > created_after)
         with self._session() as session:
             return int(session.scalar(query) or 0)
 
@@ -519,16 +514,15 @@ class Store:
         claimed since."""
         with self._session() as session:
             check_fences(session, {table_id: fence})
-            if user_id is not None:
-                session.execute(
-                    update(Seat)
-                    .where(Seat.table_id == table_id, Seat.user_id == user_id)
-                    .values(user_id=None)
-                )
+            if user_id is None:
+                session.execute(_seating(table_id, seat, None))
+                return
+            theirs = Seat.table_id == table_id, Seat.user_id == user_id
+            session.execute(update(Seat).where(*theirs).values(user_id=None))
             session.execute(_seating(table_id, seat, user_id))
             table = session.get(GameTable, table_id)
-            if user_id is not None and table is not None and table.status == "open":
-                _host_comes_back_or_passes(session, table, user_id)
+            if table is not None and table.status == "open":
+                _host_unless_seated(session, table, user_id)
 
     def leave_open_table(
         self, table_id: str, seat: int, user_id: str, fence: int | None = None
@@ -698,7 +692,7 @@ def _seating(table_id: str, seat: int, user_id: str | None) -> Update:
     return update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(user_id=user_id)
 
 
-def _host_comes_back_or_passes(session: Session, table: GameTable, sitter: str) -> None:
+def _host_unless_seated(session: Session, table: GameTable, sitter: str) -> None:
     """``sitter`` has just sat at ``table`` (in ``session``'s transaction): they become its
     host if its host has no seat there."""
     host_seated = session.scalar(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
 
 from raspisnoy.bots import TABLE_BOTS
 from raspisnoy.core import DEFAULT_PRESET, RaspisnoyError, Rules, resolve_rules, round_plan
@@ -58,13 +57,8 @@ class TableDesk:
         through its invite link. One user holds seats at a few open tables at most."""
         settings, limits = self._settings, self._limits
         table = check_new_table(request, settings)
-        await self._below(  # (a table the lobby no longer lists waits no more)
-            settings.max_open_tables_per_user,
-            "open",
-            Refusal.WAITING_TABLES_HELD,
-            user,
-            listed_since(settings.lobby_open_table_hours),
-        )
+        waiting = len(await self.waiting(user))  # (not those the lobby no longer lists)
+        _refuse_at(settings.max_open_tables_per_user, waiting, Refusal.WAITING_TABLES_HELD)
         limits.hit(limits.tables_per_user, "new tables of this user", user.id)
         row = await in_thread(
             lambda: self._store.create_table(
@@ -99,22 +93,21 @@ class TableDesk:
     async def below_games_cap(self, user: UserRow) -> None:
         """Refuse (429 ``games_held``) a user who already plays ``max_games_per_user``
         games at once: before a new game of theirs, started here or found by the pool."""
-        await self._below(self._settings.max_games_per_user, "playing", Refusal.GAMES_HELD, user)
+        playing = await in_thread(self._store.count_seated_tables, user.id, "playing")
+        _refuse_at(self._settings.max_games_per_user, playing, Refusal.GAMES_HELD)
 
-    async def _below(
-        self, limit: int, status: str, code: Refusal, user: UserRow, since: datetime | None = None
-    ) -> None:
-        """Refuse with ``code`` (429) if the user already holds seats at ``limit`` tables of
-        ``status`` (opened ``since``, if given)."""
-        held = await in_thread(self._store.count_seated_tables, user.id, status, since)
-        if held >= limit:
-            raise RequestError(
-                code,
-                f"{_HELD_AT[code]}: you hold seats at {held}, at most {limit}; "
-                "finish or leave one of them first",
-                retry_after=_CAP_RETRY_SECONDS,
-                params={"count": held, "limit": limit},
-            )
+
+def _refuse_at(limit: int, held: int, code: Refusal) -> None:
+    """Refuse with ``code`` (429) a user who holds seats at ``held`` tables of a cap of
+    ``limit``, once they are at it."""
+    if held >= limit:
+        raise RequestError(
+            code,
+            f"{_HELD_AT[code]}: you hold seats at {held}, at most {limit}; "
+            "finish or leave one of them first",
+            retry_after=_CAP_RETRY_SECONDS,
+            params={"count": held, "limit": limit},
+        )
 
 
 def check_new_table(request: TableIn, settings: ServerSettings) -> NewTable:
