@@ -98,3 +98,51 @@ def test_four_people_press_play_with_people_and_land_at_one_table(
     assert waiting.locator(".toast").last.inner_text() == "Вы больше не ищете стол."
     assert problems == []
     assert errors == []
+
+
+def test_a_person_at_the_cap_of_games_is_told_the_pool_waits_for_one_to_end(
+    phones: list[BrowserContext],
+) -> None:
+    """One who joined the pool, then started games elsewhere up to the cap (4 at once),
+    is told in Russian, on the waiting panel, that the pool will seat them once a game
+    ends, and may still leave the pool."""
+    page = phones[0].new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    enter(page, "Четыре партии")
+    choose(page)
+    # Choices nobody else in this module waits with, so nobody is paired with them.
+    panel = page.locator("#pool-panel")
+    for box in panel.locator("input[name=preset]").all():
+        box.set_checked(box.get_attribute("value") == "oh-hell")
+    panel.locator("input[name=players][value='5']").check()
+    join(page)
+    page.locator(".pool-waited").wait_for()
+    assert page.locator(".pool-held").count() == 0
+    started = page.evaluate(
+        """async () => {
+          const statuses = [];
+          for (let i = 0; i < 4; i++) {
+            const table = await fetch("/api/tables", {
+              method: "POST", headers: { "content-type": "application/json" },
+              body: JSON.stringify({ public: false }),
+            }).then((answer) => answer.json());
+            const start = await fetch(`/api/tables/${table.id}/start`, { method: "POST" });
+            statuses.push(start.status);
+          }
+          return statuses;
+        }"""
+    )
+    assert started == [200] * 4
+    held = page.locator(".pool-held")
+    held.wait_for()
+    assert held.inner_text() == (
+        "Вы уже играете 4 партии — больше 4 одновременно нельзя. "
+        "Пул подберёт вам стол, когда одна из них закончится."
+    )
+    assert page.locator(".pool-waiting").inner_text() == "Ищем стол с людьми…"
+    problems = check_screen(page, "pool-held")
+    page.locator(".pool-leave").click()
+    page.locator("#pool-panel .pool-join").wait_for()
+    assert problems == []
+    assert errors == []

@@ -17,7 +17,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.pool import COOLDOWNS, checked_choices
 from raspisnoy.server.wire.requests import PoolIn
-from raspisnoy.store import NewPoolTable, PoolStore
+from raspisnoy.store import GameEnds, NewPoolTable, PoolStore
 
 #: A pass every 0.2 s and a grace of 2 s, so the tests need not wait long.
 POOL = FAST.model_copy(
@@ -189,6 +189,31 @@ def test_a_person_at_the_cap_of_games_at_once_is_refused_the_pool(
     assert status_of(busy)["status"] == "none"
 
 
+def test_a_person_who_reaches_the_cap_of_games_while_waiting_is_passed_over(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """One who joined the pool, then started games elsewhere up to ``max_games_per_user``,
+    is not seated at one more: they wait on, told why (``games_held``), out of the counts,
+    and the others are not paired with them; once a game of theirs ends, they are."""
+    server = start_server(POOL.model_copy(update={"max_games_per_user": 1}))
+    busy, *others = (Api(server.base, f"Capped {n}") for n in range(3))
+    three = {**CLASSIC_FOUR, "players": [3]}
+    assert join(busy, **three)["games_held"] is None
+    table = busy.create_table(bots="random", bot_delay_ms=10_000)
+    assert busy.post(f"/api/tables/{table['id']}/start").status_code == 200
+    for api in others:
+        join(api, **three)
+    held = until(lambda: status_of(busy), lambda s: s["counts"].get("classic") == {"fast": 2})
+    assert held["status"] == "waiting"
+    assert held["games_held"] == {"count": 1, "limit": 1}
+    time.sleep(5 * POOL.pool_pass_seconds)  # passes enough to have paired them, had they
+    assert [status_of(api)["status"] for api in (busy, *others)] == ["waiting"] * 3
+    assert status_of(others[0])["games_held"] is None
+    GameEnds(server.store).finish(table["id"])
+    tables = {matched(api)["table"] for api in (busy, *others)}
+    assert len(tables) == 1 and table["id"] not in tables
+
+
 def test_the_rated_pool_is_for_accounts(pool_server: Server) -> None:
     member = Api(pool_server.base)
     answer = member.post("/api/account", username="PoolMember", password="correct horse battery")
@@ -256,9 +281,9 @@ def test_the_pool_reveals_no_private_table_nobody_else_and_no_card(pool_server: 
         assert private["id"] not in text and host.user["id"] not in text
         assert set(answer) <= {
             *("status", "choices", "waited_seconds", "table", "invite", "counts"),
-            "rated_cooldown",
+            *("rated_cooldown", "games_held"),
         }
-        assert answer.get("rated_cooldown") is None
+        assert answer.get("rated_cooldown") is None and answer.get("games_held") is None
         assert cards_in({k: v for k, v in answer.items() if k != "counts"}) == set()
     for api in others:  # the only table named is the caller's own, where they sit
         mine = matched(api)

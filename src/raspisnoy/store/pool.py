@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -30,6 +30,7 @@ from raspisnoy.store.models import (
     PoolEntry,
     PoolPairing,
     PoolTable,
+    Seat,
 )
 from raspisnoy.store.players import ALL_SCOPE
 from raspisnoy.store.repository import Store, add_table, transaction
@@ -169,6 +170,18 @@ class PoolStore:
         query = select(PoolEntry).where(PoolEntry.table_id.is_(None))
         with self._session() as session:
             return [_row(e) for e in session.scalars(query.order_by(PoolEntry.joined_at))]
+
+    def games_playing(self, user_ids: Sequence[str]) -> dict[str, int]:
+        """How many games each of these people plays now (tables started, not over, where
+        they hold a seat); a person playing none is left out."""
+        query = (
+            select(Seat.user_id, func.count())
+            .join(GameTable, GameTable.id == Seat.table_id)
+            .where(Seat.user_id.in_(user_ids), GameTable.status == "playing")
+            .group_by(Seat.user_id)
+        )
+        with self._session() as session:
+            return {str(user_id): int(count) for user_id, count in session.execute(query)}
 
     def drop_unseen(self, before: float) -> int:
         """Take out the people waiting whose page has not asked since ``before`` (closed,

@@ -163,7 +163,10 @@ class PoolDesk:
             return {"status": "none", "counts": counts}
         now = self._clock()
         entry = await in_thread(self._pool.seen, user.id, now)
-        return {**_status(entry, now, counts), "rated_cooldown": await self._cooldown(user, now)}
+        status = _status(entry, now, counts)
+        if status["status"] == "waiting":
+            status["games_held"] = await self._tables.games_held(user)
+        return {**status, "rated_cooldown": await self._cooldown(user, now)}
 
     async def leave(self, user: UserRow) -> dict[str, Any]:
         """Take the caller out of the pool (nothing happens if they are not waiting in it);
@@ -181,7 +184,7 @@ class PoolDesk:
         await in_thread(self._pool.drop_unseen, now - self._settings.pool_grace_seconds)
         for unstarted, host_id in await in_thread(self._pool.unstarted):
             await start_game(self._hub, unstarted, host_id)
-        waiting = await in_thread(self._pool.waiting)
+        waiting = await self._pairable(await in_thread(self._pool.waiting))
         avoid = await in_thread(self._avoid, [entry.user_id for entry in waiting])
         opened: list[str] = []
         seated: set[str] = set()
@@ -196,6 +199,14 @@ class PoolDesk:
         if opened:
             self._hub.lobby.changed()
         return opened
+
+    async def _pairable(self, waiting: list[PoolEntryRow]) -> list[PoolEntryRow]:
+        """The people of ``waiting`` below the cap of games at once: one who has started
+        other games since joining, up to the cap, waits on, passed over, until one ends
+        (their status says so: ``games_held``)."""
+        playing = await in_thread(self._pool.games_playing, [e.user_id for e in waiting])
+        limit = self._settings.max_games_per_user
+        return [entry for entry in waiting if playing.get(entry.user_id, 0) < limit]
 
 
 def checked_choices(

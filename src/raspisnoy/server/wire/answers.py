@@ -753,6 +753,9 @@ class PoolOut(_Out):
     #: After abandoned rated pool games (docs/pool.md, "Fair play"): ``minutes`` until
     #: the rated pool is open again, ``abandons`` of the last week.
     rated_cooldown: dict[str, int] | None = None
+    #: While waiting at the cap of games at once: ``count`` and ``limit`` (as the refusal
+    #: ``games_held``); the pool passes the caller over until one of those games ends.
+    games_held: dict[str, int] | None = None
     counts: dict[str, dict[str, int]]
 
 

@@ -5,7 +5,7 @@
 // WAITING_POLL_MS while waiting (which also tells the server it is still there: a page
 // gone quiet leaves the pool after a short grace) and goes to the table once matched.
 import { del, get, post } from "./api.js";
-import { presetLabel, t } from "./i18n.js";
+import { presetLabel, t, tn } from "./i18n.js";
 import { esc, toast } from "./ui.js";
 
 /** The speeds, each a named turn timer (seconds), as raspisnoy.matchmaking.SPEEDS. */
@@ -109,10 +109,12 @@ export function poolPanel(section, catalogue, app) {
 
   function waitingMarkup() {
     const c = state.status.choices;
+    const held = state.status.games_held ?? null; // at the cap of games at once: passed over
     const what = [c.presets.map(presetLabel).join(", "), t(`web.pool.speed.${c.speed}.short`)].join(" · ");
     return `<p class="pool-waiting" role="status">${esc(t("web.pool.waiting"))}</p>
       <p class="pool-waited"><strong>${esc(t("web.pool.waited", { time: minutes(state.status.waited_seconds) }))}</strong></p>
       <p class="hint">${esc(what)}</p>
+      ${held ? `<p class="hint pool-held" role="status">${esc(tn("web.pool.held", held.count, { limit: held.limit }))}</p>` : ""}
       <button type="button" class="big pool-leave">${esc(t("web.pool.leave"))}</button>`;
   }
 
@@ -162,9 +164,12 @@ export function poolPanel(section, catalogue, app) {
     }
     const was = state.status?.status;
     state.since = Date.now() - (answer.waited_seconds ?? 0) * 1000;
-    const cooled = JSON.stringify(state.status?.rated_cooldown ?? null) !== JSON.stringify(answer.rated_cooldown ?? null);
+    const changed = (field) => JSON.stringify(state.status?.[field] ?? null) !== JSON.stringify(answer[field] ?? null);
+    const cooled = changed("rated_cooldown");
+    const held = changed("games_held");
     state.status = answer;
-    if (was !== answer.status || (answer.status !== "waiting" && (cooled || !section.querySelector(".pool-form")))) render();
+    const waiting = answer.status === "waiting";
+    if (was !== answer.status || (waiting ? held : cooled || !section.querySelector(".pool-form"))) render();
     else drawWaited();
     schedule();
   }

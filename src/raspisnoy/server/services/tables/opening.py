@@ -96,6 +96,13 @@ class TableDesk:
         playing = await in_thread(self._store.count_seated_tables, user.id, "playing")
         _refuse_at(self._settings.max_games_per_user, playing, Refusal.GAMES_HELD)
 
+    async def games_held(self, user: UserRow) -> dict[str, int] | None:
+        """``count`` and ``limit`` (``games_held``'s parameters) of a user at the cap of
+        games at once, whom the pool passes over until a game ends; ``None`` below it."""
+        playing = await in_thread(self._store.count_seated_tables, user.id, "playing")
+        limit = self._settings.max_games_per_user
+        return {"count": playing, "limit": limit} if playing >= limit else None
+
 
 def _refuse_at(limit: int, held: int, code: Refusal) -> None:
     """Refuse with ``code`` (429) a user who holds seats at ``held`` tables of a cap of
