@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 from fresh_databases import new_database
-from server_helpers import FAST, Api, Server, play_in_threads
+from server_helpers import FAST, Api, Server, play_in_threads, until
 
 from raspisnoy.core.record import loads_record, replay
+from raspisnoy.server.config import ServerSettings
 from raspisnoy.store import Store
 
 
@@ -129,6 +132,30 @@ def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: Server) -
         == (friend.user["id"])
     )
     assert friend.post(f"/api/tables/{alone['id']}/start").json()["status"] == "playing"
+
+
+def test_an_old_table_nobody_sits_at_is_deleted_and_its_link_says_so(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """The sweep (docs/operations.md, "Tables nobody plays at"): a table not started that
+    its last person left, once older than the lobby lists tables for, is deleted (its
+    link answers 404 ``not_found``); an old one where someone still sits, and a new empty
+    one, stay."""
+    server = start_server(FAST.model_copy(update={"empty_table_sweep_seconds": 0.2}))
+    host, keeper = Api(server.base, "Gone host"), Api(server.base, "Still here")
+    empty, young = host.create_table(public=False), host.create_table(public=False)
+    seated = keeper.create_table(public=False)
+    for table in (empty, young):
+        assert host.post(f"/api/tables/{table['id']}/leave").status_code == 200
+    for table in (empty, seated):
+        server.open_for(table["id"], hours=24.02)
+    gone = until(
+        lambda: host.http.get(f"/api/tables/{empty['id']}"), lambda a: a.status_code == 404
+    )
+    assert gone.json()["code"] == "not_found"
+    time.sleep(1.0)  # passes enough to have dropped the others, had they been due
+    for table in (young, seated):
+        assert host.http.get(f"/api/tables/{table['id']}").status_code == 200
 
 
 def test_history_score_sheet_and_record(server: Server) -> None:

@@ -169,6 +169,10 @@ class ServerSettings(BaseSettings):
     #: Seconds between the tournaments' runner passes (docs/tournaments.md): how soon a
     #: round starts after its start time or after its last game.
     tournament_pass_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0
+    #: Seconds between the passes that delete the tables nobody will play at: not
+    #: started, nobody seated, opened over ``lobby_open_table_hours`` ago
+    #: (docs/operations.md, "Tables nobody plays at").
+    empty_table_sweep_seconds: Annotated[float, Field(gt=0, le=86_400)] = 600.0
 
     #: Who may read ``/metrics`` (docs/operations.md): callers from these addresses or
     #: networks (a JSON list in the environment), or with ``Authorization: Bearer`` and

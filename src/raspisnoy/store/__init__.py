@@ -72,6 +72,7 @@ from raspisnoy.store.repository import (
 )
 from raspisnoy.store.results import GameEnd, GameEnds, RatedSeat, StoredRating
 from raspisnoy.store.reviews import Claim, ReviewRow, Reviews, ReviewStatus
+from raspisnoy.store.sweep import EmptyTables
 from raspisnoy.store.together import ChatRow, Together
 from raspisnoy.store.tournaments import (
     DUPLICATE_SCOPE,
@@ -109,6 +110,7 @@ __all__ = [
     "ClubStore",
     "ClubTableRow",
     "DirectoryKey",
+    "EmptyTables",
     "EntryRow",
     "EventRow",
     "FencedError",

@@ -173,6 +173,17 @@ _FENCE_TOKENS = (
     .where(GameTable.id.in_(bindparam("ids", expanding=True)))
     .with_for_update()
 )
+#: ``_FENCE_TOKENS`` on SQLite, which has no ``FOR UPDATE``: an update that changes
+#: nothing, so that the transaction holds the database's write lock from the check on
+#: (a plain read would take none, and another writer could claim or delete the table
+#: between the check and the write).
+_FENCE_TOKENS_LOCKING_SQLITE = (
+    update(GameTable)
+    .where(GameTable.id.in_(bindparam("ids", expanding=True)))
+    .values(owner_token=GameTable.owner_token)
+    .returning(GameTable.id, GameTable.owner_token)
+    .execution_options(synchronize_session=False)
+)
 
 
 @dataclass(frozen=True)
@@ -916,12 +927,20 @@ def _busy(error: Exception) -> bool:
 
 def check_fences(session: Session | Connection, fences: Mapping[str, int | None]) -> None:
     """Refuse the transaction (``FencedError``) unless each table's stored token is the
-    writer's. The rows stay locked (``FOR UPDATE``) until the transaction ends, so a claim
-    by another worker waits for this write and cannot slip in between check and write."""
+    writer's. The rows stay locked (``FOR UPDATE``; on SQLite, the database's write lock)
+    until the transaction ends, so a claim by another worker, or the table's deletion
+    (``EmptyTables``), waits for this write and cannot slip in between check and write."""
     given = _given(fences)
     if given:
-        stored = dict(session.execute(_FENCE_TOKENS, {"ids": list(given)}).all())
+        sqlite = _dialect(session).name == "sqlite"
+        query = _FENCE_TOKENS_LOCKING_SQLITE if sqlite else _FENCE_TOKENS
+        stored = dict(session.execute(query, {"ids": list(given)}).all())
         _refuse_fenced_off(given, stored)
+
+
+def _dialect(session: Session | Connection) -> Dialect:
+    """The database dialect ``session`` speaks."""
+    return session.get_bind().dialect if isinstance(session, Session) else session.dialect
 
 
 def _given(fences: Mapping[str, int | None]) -> dict[str, int]:

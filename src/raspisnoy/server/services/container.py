@@ -37,10 +37,12 @@ from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.tables.opening import TableDesk
+from raspisnoy.server.services.tables.sweep import EmptyTableSweep
 from raspisnoy.server.services.tournament_runner import TournamentRunner
 from raspisnoy.server.services.tournaments import Tournaments
 from raspisnoy.store import (
     ClubStore,
+    EmptyTables,
     FriendsRepository,
     Moderation,
     Players,
@@ -92,6 +94,9 @@ class Services:
     offline: OfflineFiles = field(init=False)
     offline_games: OfflineGames = field(init=False)
     table_desk: TableDesk = field(init=False)
+    #: Deletes the tables nobody will play at (docs/operations.md), on the worker holding
+    #: its lease.
+    empty_tables: EmptyTableSweep = field(init=False)
     casino: Casino = field(init=False)
     club_store: ClubStore = field(init=False)
     clubs: Clubs = field(init=False)
@@ -132,6 +137,7 @@ class Services:
         )
         self.offline_games = OfflineGames(self.store)
         self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
+        self.empty_tables = EmptyTableSweep(EmptyTables(self.store), settings)
         self.pool = PoolDesk(
             PoolStore(self.store),
             self.hub,
@@ -190,9 +196,11 @@ class Services:
         await self.pool.start()
         await self.puzzle_desk.start()
         await self.tournament_runner.start()
+        await self.empty_tables.start()
 
     async def stop(self) -> None:
         """Stop it all again, in the reverse order."""
+        await self.empty_tables.stop()
         await self.tournament_runner.stop()
         await self.puzzle_desk.stop()
         await self.pool.stop()
