@@ -68,6 +68,32 @@ def create_table(
     return table_id
 
 
+def open_private_tables(page: Page, count: int, *, start: bool = False) -> list[int]:
+    """Open ``count`` private four-seat tables as the page's user, through the API as the
+    page calls it (and start each game, its empty seats played by bots, with ``start``);
+    the status of each answer (the start's, with ``start``)."""
+    statuses: list[int] = page.evaluate(
+        """async ([count, start]) => {
+          const statuses = [];
+          for (let i = 0; i < count; i++) {
+            const answer = await fetch("/api/tables", {
+              method: "POST", headers: { "content-type": "application/json" },
+              body: JSON.stringify({ public: false }),
+            });
+            if (!start) {
+              statuses.push(answer.status);
+              continue;
+            }
+            const { id } = await answer.json();
+            statuses.push((await fetch(`/api/tables/${id}/start`, { method: "POST" })).status);
+          }
+          return statuses;
+        }""",
+        [count, start],
+    )
+    return statuses
+
+
 def game_state(page: Page) -> dict[str, str]:
     """The game's data attributes (round, phase, to-act, me, version, busy)."""
     page.wait_for_selector(".game")

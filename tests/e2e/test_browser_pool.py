@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from e2e_helpers import PHONE_SMALL, check_screen, enter
+from e2e_helpers import PHONE_SMALL, check_screen, enter, open_private_tables
 from playwright.sync_api import Browser, BrowserContext, Page
 
 #: Long enough for a pairing pass and the table's start under a loaded machine.
@@ -119,20 +119,7 @@ def test_a_person_at_the_cap_of_games_is_told_the_pool_waits_for_one_to_end(
     join(page)
     page.locator(".pool-waited").wait_for()
     assert page.locator(".pool-held").count() == 0
-    started = page.evaluate(
-        """async () => {
-          const statuses = [];
-          for (let i = 0; i < 4; i++) {
-            const table = await fetch("/api/tables", {
-              method: "POST", headers: { "content-type": "application/json" },
-              body: JSON.stringify({ public: false }),
-            }).then((answer) => answer.json());
-            const start = await fetch(`/api/tables/${table.id}/start`, { method: "POST" });
-            statuses.push(start.status);
-          }
-          return statuses;
-        }"""
-    )
+    started = open_private_tables(page, 4, start=True)
     assert started == [200] * 4
     held = page.locator(".pool-held")
     held.wait_for()

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from e2e_helpers import PHONE_SMALL, SCREENS, enter
+from e2e_helpers import PHONE_SMALL, SCREENS, enter, open_private_tables
 from playwright.sync_api import Browser, Page
 
 LATIN = re.compile(r"[A-Za-z]")
@@ -113,19 +113,7 @@ def test_a_player_at_the_waiting_tables_cap_is_told_what_to_do_in_russian(
     page = russian_phone
     enter(page, "Пять столов")
     page.wait_for_selector(".quick-start")
-    statuses = page.evaluate(
-        """async () => {
-          const statuses = [];
-          for (let i = 0; i < 5; i++) {
-            const answer = await fetch("/api/tables", {
-              method: "POST", headers: { "content-type": "application/json" },
-              body: JSON.stringify({ public: false }),
-            });
-            statuses.push(answer.status);
-          }
-          return statuses;
-        }"""
-    )
+    statuses = open_private_tables(page, 5)
     assert statuses == [201] * 5
     page.click(".quick-start")
     page.wait_for_selector("#toast.show.error")

@@ -14,22 +14,9 @@ from datetime import datetime
 from sqlalchemy import Select, Update, delete, exists, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from raspisnoy.store import models
 from raspisnoy.store.leases import Leases
-from raspisnoy.store.models import (
-    ChatMessage,
-    ClubTable,
-    GameEvent,
-    GameResult,
-    GameTable,
-    OfflineUpload,
-    PoolAbandon,
-    PoolEntry,
-    PoolTable,
-    RatingChange,
-    Report,
-    Seat,
-    TournamentTable,
-)
+from raspisnoy.store.models import GameTable, Seat
 from raspisnoy.store.repository import Store, transaction
 
 __all__ = ["EmptyTables"]
@@ -38,19 +25,19 @@ __all__ = ["EmptyTables"]
 _LEASE = "empty-tables"
 #: What keeps a table: a row of any of these naming it.
 _KEEPERS = (
-    GameEvent,
-    GameResult,
-    OfflineUpload,
-    PoolAbandon,
-    PoolEntry,
-    PoolTable,
-    RatingChange,
-    Report,
-    TournamentTable,
+    models.GameEvent,
+    models.GameResult,
+    models.OfflineUpload,
+    models.PoolAbandon,
+    models.PoolEntry,
+    models.PoolTable,
+    models.RatingChange,
+    models.Report,
+    models.TournamentTable,
 )
 #: What goes with a dropped table: its seats, its chat before the start, its place in a
 #: club's list of tables.
-_BELONGINGS = (ChatMessage, ClubTable, Seat)
+_BELONGINGS = (models.ChatMessage, models.ClubTable, Seat)
 
 
 class EmptyTables:

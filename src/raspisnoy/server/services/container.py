@@ -28,6 +28,7 @@ from raspisnoy.server.services.clubs import Clubs
 from raspisnoy.server.services.friends import Friends
 from raspisnoy.server.services.moderation import ModerationDesk
 from raspisnoy.server.services.offline import OfflineFiles, OfflineGames, default_pyodide_dir
+from raspisnoy.server.services.passes import LeasedPass
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.pool import PoolDesk
 from raspisnoy.server.services.presence import Presence, RedisPresence
@@ -37,7 +38,7 @@ from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.tables.opening import TableDesk
-from raspisnoy.server.services.tables.sweep import EmptyTableSweep
+from raspisnoy.server.services.tables.sweep import empty_table_sweep
 from raspisnoy.server.services.tournament_runner import TournamentRunner
 from raspisnoy.server.services.tournaments import Tournaments
 from raspisnoy.store import (
@@ -96,7 +97,7 @@ class Services:
     table_desk: TableDesk = field(init=False)
     #: Deletes the tables nobody will play at (docs/operations.md), on the worker holding
     #: its lease.
-    empty_tables: EmptyTableSweep = field(init=False)
+    empty_tables: LeasedPass = field(init=False)
     casino: Casino = field(init=False)
     club_store: ClubStore = field(init=False)
     clubs: Clubs = field(init=False)
@@ -137,7 +138,7 @@ class Services:
         )
         self.offline_games = OfflineGames(self.store)
         self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
-        self.empty_tables = EmptyTableSweep(EmptyTables(self.store), settings)
+        self.empty_tables = empty_table_sweep(EmptyTables(self.store), settings)
         self.pool = PoolDesk(
             PoolStore(self.store),
             self.hub,
