@@ -1,10 +1,25 @@
 """The expert's root values, which the review and the hint read: what is searched, what
-stands for what, and that a card on the table splits a sequence of one's own cards."""
+stands for what, that a card on the table splits a sequence of one's own cards, and that
+only legal cards stand for each other (a joker's «highest» demand)."""
 
 from __future__ import annotations
 
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from raspisnoy.bots.expert import root_values, searched_equivalent
-from raspisnoy.core import Card, Game, Play, View, parse_action, resolve_rules
+from raspisnoy.core import (
+    Card,
+    Game,
+    JokerMode,
+    Phase,
+    Play,
+    View,
+    parse_action,
+    resolve_rules,
+)
 
 
 def view_after(hands: list[str], trump: str, actions: str) -> View:
@@ -41,3 +56,34 @@ def test_cards_in_sequence_stand_for_each_other_and_only_restricts_the_root() ->
     assert searched_equivalent(view, Play.parse("KH")) == Play.parse("QH")
     (value,) = root_values(view, 300, seed=1, only=Play.parse("QH"))
     assert value.action == Play.parse("QH") and value.visits == 300
+
+
+def test_a_highest_demand_leaves_the_one_legal_card_searched() -> None:
+    """A joker led «highest» in ♥: seat 2, holding Q♥ K♥ in sequence, may play only the
+    king. The search still tries it (before the fix it dropped the king for the queen,
+    which is not legal here, tried nothing, and a hint there answered 500)."""
+    view = view_after(["6C 7C 8C", "X 9D TD", "KH QH 6D"], "9S", "1 1 0 X:highest:H")
+    assert view.legal_actions == (Play.parse("KH"),)
+    (value,) = root_values(view, 50, seed=1)
+    assert value.action == Play.parse("KH") and value.visits == 50
+    assert searched_equivalent(view, Play.parse("KH")) == Play.parse("KH")
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_every_legal_card_stands_for_a_legal_card_the_search_tries(seed: int) -> None:
+    """Through a whole random game, at every card to play, each legal action's
+    ``searched_equivalent`` is itself legal: the search never tries, nor stands for a
+    move by, a card that may not be played. A joker is always led «highest» where it may
+    be, so that the demand, which leaves one card of a suit legal, comes often."""
+    game = Game("raspisnoy.com", 4, seed=seed)
+    rng = random.Random(seed)
+    while game.phase in (Phase.BID, Phase.PLAY):
+        actions = game.legal_actions()
+        if game.phase is Phase.PLAY:
+            view = game.view(game.to_act)
+            for action in actions:
+                assert isinstance(action, Play)
+                assert searched_equivalent(view, action) in actions
+        highest = [a for a in actions if isinstance(a, Play) and a.mode is JokerMode.HIGHEST]
+        game.apply(rng.choice(highest or actions))

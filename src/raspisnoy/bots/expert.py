@@ -62,7 +62,7 @@ from raspisnoy.core import (
     View,
     resolve_rules,
 )
-from raspisnoy.core.fast import SUIT_MASKS
+from raspisnoy.core.fast import SUIT_MASKS, mask_of
 
 __all__ = [
     "ExpertBot",
@@ -386,13 +386,15 @@ def warm_up() -> Action:
 
 def _distinct(view: View, knowledge: Knowledge) -> list[Bid] | list[Play]:
     """The legal actions without cards that cannot differ in effect, which would only
-    split the search's visits: of cards in sequence (no unseen card between them, nor
-    one on the table in this trick, which the higher card beats and the lower does not)
-    only the lowest. (Of a following joker's discards the search itself keeps one.)"""
+    split the search's visits: of legal cards in sequence (no unseen card between them,
+    nor one on the table in this trick, which the higher card beats and the lower does
+    not) only the lowest. Only legal cards stand for each other: under a joker's
+    «highest» demand the highest card of the suit is the one legal, whatever lower cards
+    of it the hand holds. (Of a following joker's discards the search itself keeps one.)"""
     if view.phase is Phase.BID:
         return [action for action in view.legal_actions if isinstance(action, Bid)]
     out: list[Play] = []
-    hand = knowledge.known[knowledge.seat]
+    legal = mask_of(play.card for play in view.legal_actions if isinstance(play, Play))
     splitting = knowledge.unseen
     for play in view.trick.plays:
         splitting |= play.card.bit
@@ -400,7 +402,7 @@ def _distinct(view: View, knowledge: Knowledge) -> list[Bid] | list[Play]:
         assert isinstance(action, Play)
         card = action.card
         if card.suit is not None:
-            lower_own = hand & SUIT_MASKS[card.suit] & (card.bit - 1)
+            lower_own = legal & SUIT_MASKS[card.suit] & (card.bit - 1)
             if lower_own:
                 nearest = 1 << (lower_own.bit_length() - 1)
                 between = (card.bit - 1) & ~(2 * nearest - 1)
