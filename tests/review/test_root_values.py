@@ -22,9 +22,10 @@ from raspisnoy.core import (
 )
 
 
-def view_after(hands: list[str], trump: str, actions: str) -> View:
-    """The view of the seat to act in a one-round game of these hands, dealer seat 0."""
-    rules = resolve_rules(custom_plan=(str(len(hands[0].split())),))
+def view_after(hands: list[str], trump: str, actions: str, preset: str | None = None) -> View:
+    """The view of the seat to act in a one-round game of these hands, dealer seat 0, of
+    ``preset`` (the default one unless given)."""
+    rules = resolve_rules(preset, custom_plan=(str(len(hands[0].split())),))
     game = Game(rules, len(hands), first_dealer=0)
     game.deal([[Card.parse(card) for card in hand.split()] for hand in hands], Card.parse(trump))
     for text in actions.split():
@@ -67,6 +68,15 @@ def test_a_highest_demand_leaves_the_one_legal_card_searched() -> None:
     (value,) = root_values(view, 50, seed=1)
     assert value.action == Play.parse("KH") and value.visits == 50
     assert searched_equivalent(view, Play.parse("KH")) == Play.parse("KH")
+
+
+def test_a_highest_demand_leaves_the_top_card_beside_the_other_joker() -> None:
+    """Two jokers (``georgian``): X1 led «highest» in ♥, seat 2 holds K♥ Q♥ and X2. The
+    king is searched beside the joker's plays (before the fix only the joker was)."""
+    hands = ["7C 8C 9C", "X1 9D TD", "KH QH X2"]
+    view = view_after(hands, "9S", "1 1 0 X1:highest:H", preset="georgian")
+    searched = {str(value.action) for value in root_values(view, 300, seed=1)}
+    assert "KH" in searched and "X2:take" in searched
 
 
 @settings(max_examples=10, deadline=None)
