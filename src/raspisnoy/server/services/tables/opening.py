@@ -93,27 +93,35 @@ class TableDesk:
     async def below_games_cap(self, user: UserRow) -> None:
         """Refuse (429 ``games_held``) a user who already plays ``max_games_per_user``
         games at once: before a new game of theirs, started here or found by the pool."""
-        playing = await in_thread(self._store.count_seated_tables, user.id, "playing")
-        _refuse_at(self._settings.max_games_per_user, playing, Refusal.GAMES_HELD)
+        _refuse_at(self._settings.max_games_per_user, await self._playing(user), Refusal.GAMES_HELD)
 
     async def games_held(self, user: UserRow) -> dict[str, int] | None:
         """``count`` and ``limit`` (``games_held``'s parameters) of a user at the cap of
         games at once, whom the pool passes over until a game ends; ``None`` below it."""
-        playing = await in_thread(self._store.count_seated_tables, user.id, "playing")
-        limit = self._settings.max_games_per_user
-        return {"count": playing, "limit": limit} if playing >= limit else None
+        return _at_cap(self._settings.max_games_per_user, await self._playing(user))
+
+    async def _playing(self, user: UserRow) -> int:
+        """How many games ``user`` plays now (a seat at a table started, not over)."""
+        return await in_thread(self._store.count_seated_tables, user.id, "playing")
+
+
+def _at_cap(limit: int, held: int) -> dict[str, int] | None:
+    """A cap's refusal parameters (``count``, ``limit``) for one who holds seats at
+    ``held`` tables of a cap of ``limit``, once they are at it; ``None`` below it."""
+    return {"count": held, "limit": limit} if held >= limit else None
 
 
 def _refuse_at(limit: int, held: int, code: Refusal) -> None:
     """Refuse with ``code`` (429) a user who holds seats at ``held`` tables of a cap of
-    ``limit``, once they are at it."""
-    if held >= limit:
+    ``limit``, once they are at it (``_at_cap``)."""
+    params = _at_cap(limit, held)
+    if params is not None:
         raise RequestError(
             code,
             f"{_HELD_AT[code]}: you hold seats at {held}, at most {limit}; "
             "finish or leave one of them first",
             retry_after=_CAP_RETRY_SECONDS,
-            params={"count": held, "limit": limit},
+            params=params,
         )
 
 
