@@ -8,11 +8,14 @@ from collections.abc import Callable
 import pytest
 
 from raspisnoy.core import (
+    Bid,
     Card,
+    ControlRound,
     Game,
     InvalidInputError,
     Play,
     RaspisnoyError,
+    RoundKind,
     Suit,
     loads_record,
     resolve_rules,
@@ -31,6 +34,15 @@ CASES: dict[str, Callable[[], object]] = {
     "verify_play(None)": lambda: game().verify_play(None),  # type: ignore[arg-type]
     "bid(None)": lambda: game().bid(None),  # type: ignore[arg-type]
     "bid(0, seat='x')": lambda: game().bid(0, seat="x"),  # type: ignore[arg-type]
+    # ``apply`` tells actions apart by their mask bit (``Bid.mask_bit``, ``Play.mask_bit``):
+    # anything without one, and a bid of an amount no game allows, goes the long way.
+    "apply(None)": lambda: game().apply(None),  # type: ignore[arg-type]
+    "apply('KD')": lambda: game().apply("KD"),  # type: ignore[arg-type]
+    "apply(Bid(-1))": lambda: game().apply(Bid(-1)),
+    "apply(Bid(64))": lambda: game().apply(Bid(64)),
+    "apply(Bid('1'))": lambda: game().apply(Bid("1")),  # type: ignore[arg-type]
+    "apply(Bid(True))": lambda: game().apply(Bid(True)),
+    "apply(ControlRound) while bidding": lambda: game().apply(ControlRound(RoundKind.NO_TRUMP, 0)),
     "view('a')": lambda: game().view("a"),  # type: ignore[arg-type]
     "view(True)": lambda: game().view(True),
     "Game(players=None)": lambda: Game(None, None),  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ paths hand out the same objects again instead of building new ones.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from raspisnoy.core.cards import ALL_CARDS, Card, Suit
@@ -17,6 +17,7 @@ from raspisnoy.core.errors import InvalidInputError
 from raspisnoy.core.kinds import RoundKind
 
 __all__ = [
+    "BID_BIT",
     "CONTROL_KINDS",
     "PLAIN_PLAYS",
     "Action",
@@ -40,11 +41,26 @@ class JokerMode(StrEnum):
     HIGHEST = "highest"
 
 
+#: A bid of n is bit ``BID_BIT + n`` of a game's mask of legal actions, above every card's.
+BID_BIT = 64
+#: The largest bid with a mask bit: far above any round's cards; a larger one is refused
+#: as any other bid a game does not allow.
+_MAX_BID = 63
+
+
 @dataclass(frozen=True, slots=True)
 class Bid:
     """A bid of ``amount`` tricks."""
 
     amount: int
+    #: This bid's bit in a game's mask of legal actions (``BID_BIT`` + amount), which the
+    #: engine tests a bid against in one step; 0 for an amount no game allows.
+    mask_bit: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        amount = self.amount
+        legal = type(amount) is int and 0 <= amount <= _MAX_BID
+        object.__setattr__(self, "mask_bit", 1 << BID_BIT + amount if legal else 0)
 
     def __str__(self) -> str:
         return str(self.amount)
@@ -60,6 +76,11 @@ class Play:
     card: Card
     mode: JokerMode | None = None
     suit: Suit | None = None
+    #: The card's index, and its bit in a game's mask of legal actions, which the engine
+    #: tests a play against in one step: a standard card's bit (``Card.bit``), 0 for a
+    #: joker, whose announced mode is checked apart.
+    index: int = field(init=False, compare=False, repr=False)
+    mask_bit: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
@@ -78,6 +99,8 @@ class Play:
                 raise InvalidInputError(f"joker mode {self.mode} takes {needs}")
         elif self.mode is not None or self.suit is not None:
             raise InvalidInputError(f"only a joker announces a mode, not {self.card}")
+        object.__setattr__(self, "index", self.card.index)
+        object.__setattr__(self, "mask_bit", 0 if self.card.is_joker else self.card.bit)
 
     @classmethod
     def parse(cls, text: str) -> Play:

@@ -31,6 +31,7 @@ from itertools import repeat, starmap
 from operator import add, attrgetter, itemgetter
 
 from raspisnoy.core.actions import (
+    BID_BIT,
     CONTROL_KINDS,
     PLAIN_PLAYS,
     Action,
@@ -180,20 +181,21 @@ def _control_choices(players: int) -> tuple[ControlRound, ...]:
     return tuple(ControlRound(kind, dealer) for kind in CONTROL_KINDS for dealer in range(players))
 
 
-#: Bids in ``Game._legal_mask`` start at this bit, above every card's.
-_BID_BIT = 64
+#: A bid of 0's bit in ``Game._legal_mask`` (``Bid.mask_bit``), above every card's: an
+#: action whose mask bit is at least this is a bid.
+_BID_ONE = 1 << BID_BIT
 
 
 @lru_cache(maxsize=1024)
 def _bid_choices(cards: int, forbidden: int, zero_banned: bool) -> tuple[tuple[Bid, ...], int]:
     """Bids 0..cards without the forbidden one (-1: none), and without 0 when banned; and
-    the same as a mask (``Game._legal_mask``: bit ``_BID_BIT + n`` for a bid of n)."""
+    the same as a mask (``Game._legal_mask``: each bid's ``mask_bit``)."""
     bids = tuple(
         bid
         for bid in _BIDS[: cards + 1]
         if bid.amount != forbidden and not (zero_banned and bid.amount == 0)
     )
-    return bids, sum(1 << _BID_BIT + bid.amount for bid in bids)
+    return bids, sum(bid.mask_bit for bid in bids)
 
 
 def _forbidden(rules: Rules, cards: int, bid_sum: int, *, dealer: bool) -> int:
@@ -755,7 +757,7 @@ class Game:
     _leader: int
     _ledger: _Ledger
     #: What the player to act may do, kept up to date by every change of state, and the
-    #: same as a mask: bit i for card i they may play, bit ``_BID_BIT + n`` for a bid of n
+    #: same as a mask: bit i for card i they may play, bit ``BID_BIT + n`` for a bid of n
     #: (so a play is checked without looking at the phase).
     _legal: tuple[Action, ...]
     _legal_mask: int
@@ -968,40 +970,39 @@ class Game:
         plain trick (their cards of the suit, or when void and free, their hand). So is a
         legal bid, and the next bidder's choices when neither bidding rule is in their way
         (``_bid_options``). Anything else goes the long way (``_apply_other``), which says
-        why it is refused."""
-        if type(action) is not Play:
-            if type(action) is Bid:
-                amount, bidder = action.amount, self._to_act
-                if (
-                    type(amount) is int
-                    and amount >= 0
-                    and self._legal_mask >> _BID_BIT + amount & 1
-                    and (seat is None or seat == bidder)
-                ):
-                    round_ = self._round
-                    self._bids += (amount + 1) * _SEAT_ONE[bidder]
-                    event = round_.events[bidder][_BID_EVENT + amount]
-                    if event is None:
-                        event = round_.event(bidder, _BIDS[amount], _BID_EVENT + amount)
-                    self._to_act = round_.next_seat[bidder]
-                    if bidder == round_.dealer:  # the dealer bids last
-                        self._phase = _PHASE_PLAY
-                        self._play_choices()
-                    else:
-                        self._bid_options()
-                    return event
+        why it is refused.
+
+        One test tells a legal bid or standard card from everything else: the action's
+        ``mask_bit`` in the mask of what may be done now (``_legal_mask``). A joker's mask
+        bit is 0, so its mode is checked apart (``_joker_allowed``); an object without one
+        is not a bid or a play."""
+        # (Which kind of action this is, the mask bit says: mypy cannot follow that, hence
+        # the ignored "union-attr" errors below.)
+        try:
+            bit = action.mask_bit  # type: ignore[union-attr]
+        except AttributeError:  # a control-round choice, or not an action at all
             return self._apply_other(action, seat)
-        card = action.card
-        bit, index = card.bit, card.index
         player = self._to_act
-        if not (
-            self._legal_mask & bit
-            and (seat is None or seat == player)
-            and (index < _FIRST_JOKER or self._joker_play(action, player))
-        ):
-            return self._apply_other(action, seat)
+        if not (self._legal_mask & bit and (seat is None or seat == player)):
+            if bit or not self._joker_allowed(action, seat):
+                return self._apply_other(action, seat)
+            bit = action.card.bit  # type: ignore[union-attr]  # a joker that may be played now
+        elif bit >= _BID_ONE:
+            amount, round_ = action.amount, self._round  # type: ignore[union-attr]
+            self._bids += (amount + 1) * _SEAT_ONE[player]
+            event = round_.events[player][_BID_EVENT + amount]
+            if event is None:
+                event = round_.event(player, _BIDS[amount], _BID_EVENT + amount)
+            self._to_act = round_.next_seat[player]
+            if player == round_.dealer:  # the dealer bids last
+                self._phase = _PHASE_PLAY
+                self._play_choices()
+            else:
+                self._bid_options()
+            return event
+        index = action.index  # type: ignore[union-attr]
         hands = self._hands
-        hands[player] -= bit  # (the card is in the hand: "-" is a specialized int op, "^" is not)
+        hands[player] = hands[player] - bit  # (it is in the hand: "-" is a specialized int op)
         plays, round_ = self._plays, self._round
         if plays:
             trick = self._trick
@@ -1012,11 +1013,11 @@ class Game:
             trick = self._trick = round_.leads[index]
             self._best = trick.strength[index] + player
         else:
-            trick = self._lead(action, index, player)
-        plays.append(action)
+            trick = self._lead(action, index, player)  # type: ignore[arg-type]
+        plays.append(action)  # type: ignore[arg-type]
         event = round_.events[player][index]
         if event is None:
-            event = round_.event(player, action, index)
+            event = round_.event(player, action, index)  # type: ignore[arg-type]
         player = round_.next_seat[player]
         if player == self._leader:  # the trick is complete: score it
             best, played = self._best, tuple(plays)
@@ -1159,12 +1160,19 @@ class Game:
         if play.card.is_joker and not self._joker_mode_allowed(play):
             raise self._error(self._why_not_joker_mode(play))
 
-    def _joker_play(self, play: Play, player: int) -> bool:
-        """``apply``'s last check of a joker ``play`` by ``player``: whether its mode is
-        allowed (``_joker_mode_allowed``). When it is, the play is made, so a "take" that
-        follows a standard card is recorded here as the trick's winner so far
-        (``_JOKER_TAKES``): a plain trick's winner stays a lookup, not ``winner_of``."""
-        if not self._joker_mode_allowed(play):
+    def _joker_allowed(self, play: Action, seat: int | None) -> bool:
+        """``apply``'s check of a play whose mask bit is 0: whether it is a joker that the
+        player to act (``seat``) may play now, its mode included (``_joker_mode_allowed``).
+        When it is, the play is made, so a "take" that follows a standard card is recorded
+        here as the trick's winner so far (``_JOKER_TAKES``): a plain trick's winner stays
+        a lookup, not ``winner_of``."""
+        player = self._to_act
+        if not (
+            type(play) is Play
+            and self._legal_mask & play.card.bit
+            and (seat is None or seat == player)
+            and self._joker_mode_allowed(play)
+        ):
             return False
         if play.mode is _TAKE and self._plays and self._best < _JOKER_TRICK:
             self._best = _JOKER_TAKES | player
