@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from itertools import repeat, starmap
-from operator import add, attrgetter, itemgetter
+from operator import add, attrgetter, getitem, itemgetter
 
 from raspisnoy.core.actions import (
     BID_BIT,
@@ -70,6 +70,18 @@ _BIDS = tuple(Bid(n) for n in range(64))
 #: hot paths this halves the cost of an ``Event``.
 _new_tuple = tuple.__new__
 _BIT = attrgetter("bit")
+#: A finished trick as the game keeps it: ``(leader, plays, winner)``, a plain tuple, made
+#: into a ``Trick`` only when read (``_tricks_of``): a named tuple costs three times as much
+#: to make, and a playout reads none.
+TrickRecord = tuple[int, tuple[Play, ...], int]
+_TRICK_OF = partial(_new_tuple, Trick)
+
+
+def _tricks_of(records: tuple[TrickRecord, ...]) -> tuple[Trick, ...]:
+    """The ``Trick`` of each trick record."""
+    return tuple(map(_TRICK_OF, records))
+
+
 #: Each card by its bit (``Card.bit``): a shuffled deck's bits back to cards.
 _CARD_OF_BIT = {card.bit: card for card in ALL_CARDS}
 
@@ -582,7 +594,7 @@ class _Finished:
         round_: _Round,
         bids: int,
         taken: int,
-        tricks: tuple[Trick, ...],
+        tricks: tuple[TrickRecord, ...],
         points: tuple[int, ...],
         scores: tuple[tuple[int, ...], ...],
     ) -> None:
@@ -608,7 +620,8 @@ class _Finished:
         if self._result is None:
             players = len(self.points)
             bids, taken = _unpacked_bids(self.bids, players), tuple(_bytes(self.taken, players))
-            self._result = _round_result(self.round, bids, taken, self.tricks, self.points)
+            tricks = _tricks_of(self.tricks)
+            self._result = _round_result(self.round, bids, taken, tricks, self.points)
         return self._result
 
 
@@ -770,7 +783,8 @@ class Game:
     _to_act: int
     #: What the trick in progress is judged by (the last trick's until a card is led).
     _trick: _TrickKind
-    _tricks: tuple[Trick, ...]
+    #: The round's finished tricks (see ``TrickRecord``).
+    _tricks: tuple[TrickRecord, ...]
 
     def __init__(
         self,
@@ -925,7 +939,7 @@ class Game:
     @property
     def trick(self) -> Trick:
         """The trick in progress (its plays so far; no winner yet)."""
-        return Trick(self._leader, tuple(self._plays), None)
+        return _new_tuple(Trick, (self._leader, tuple(self._plays), None))
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds. Full state: only for core, tests and the table actor."""
@@ -1025,7 +1039,7 @@ class Game:
                 winner = best & 0xF
             else:  # a joker's mode and the options decide
                 winner = winner_of(played, player, trick.trump, self._setup.rules)
-            self._tricks += (_new_tuple(Trick, (player, played, winner)),)  # (clones share it)
+            self._tricks += ((player, played, winner),)  # (a Trick when read; clones share it)
             self._taken += _SEAT_ONE[winner]
             self._plays = []
             self._leader = self._to_act = winner
@@ -1278,7 +1292,7 @@ class Game:
             taken=self.taken,
             hand_sizes=tuple(mask.bit_count() for mask in self._hands),
             trick=self.trick,
-            tricks=self._tricks,
+            tricks=_tricks_of(self._tricks),
             scores=self._scores(),
             totals=self._ledger.totals,
             legal_actions=own.legal_actions,
@@ -1496,8 +1510,8 @@ class Game:
             self._bids.to_bytes(players, "little"),
             self._taken.to_bytes(players, "little"),
         )
-        table = round_.plan.points
-        points = tuple([table[bid][took] for bid, took in zip(made, taken, strict=True)])
+        rows = map(round_.plan.points.__getitem__, made)  # (each seat's row, by its bid)
+        points = tuple(map(getitem, rows, taken))
         ledger = self._ledger
         streaks = ledger.zero_streaks
         if self._setup.zero_runs and round_.spec.has_bids:  # (else the runs are never read)
@@ -1523,7 +1537,7 @@ class Game:
 
     def _round_result(self) -> RoundResult:
         """The round in progress, its trick so far among its tricks."""
-        tricks = self._tricks
+        tricks = _tricks_of(self._tricks)
         if self._plays:
             tricks += (self.trick,)
         return _round_result(self._round, self.bids, self.taken, tricks, None)
