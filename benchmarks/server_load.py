@@ -705,7 +705,7 @@ def main() -> None:
         return
     result = one_process(args)
     areas = result.pop("cpu_areas", None)
-    print_figures(title, result, args.json, digits=1)
+    print_figures(title, result, args.json, digits=3)
     if areas is not None:
         print_areas("the server's", {1: areas})
 
@@ -751,7 +751,7 @@ def compare_trees(args: argparse.Namespace, title: str) -> None:
         for name, source in (("baseline", args.baseline), ("this tree", None)):
             result = one_process(args, source)
             runs[name].append(result)
-            print_figures(f"{title}: {name}, run {number + 1}", result, None, digits=1)
+            print_figures(f"{title}: {name}, run {number + 1}", result, None, digits=3)
     medians = {
         name: {
             figure: statistics.median(run[figure] for run in results)
