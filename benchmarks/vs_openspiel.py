@@ -64,6 +64,7 @@ from raspisnoy.bots import Bot, fastsim
 from raspisnoy.bots.expert import ExpertBot, warm_up
 from raspisnoy.core import Bid, Card, Game, Play, Suit, resolve_rules
 from raspisnoy.core.fast import card_at
+from vs_openspiel_logs import gap, mean_ci, read_log
 
 PLAYERS, TRICKS, RANKS = 4, 8, 9
 #: Our ruleset for OpenSpiel's game: 36 cards without a joker, one round of 8 cards, an
@@ -311,12 +312,6 @@ def _bid_figures(results: list[dict[str, Any]], side: str) -> dict[str, float]:
     }
 
 
-def _mean_ci(values: list[float]) -> tuple[float, float, float]:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return mean, mean - half, mean + half
-
-
 def play_deals(
     deals: range,
     workers: int,
@@ -333,7 +328,7 @@ def play_deals(
     time per move so far, updated after every deal so that the two stay equal when the
     machine's load changes. ``traits``: the expert's attributes to set (``ExpertBot``'s
     ``rivalry``, ``noise``, ``reuse_tree``, ``worlds``)."""
-    results = _read_log(log)
+    results = read_log(log)
     calibration: list[float] = []
     if not results and time_ms is None and iterations is None:
         calibrators = [_ismcts(seat, simulations) for seat in range(PLAYERS)]
@@ -380,25 +375,14 @@ def paired_change(
     """How much more the expert gained over ISMCTS per seat and deal in ``results`` than
     in ``other`` (another run's log, e.g. of another variant), on the deals both played:
     the mean over those deals of the two runs' difference, its 95% interval, the deals."""
-    theirs = {r["deal"]: _gap(r) for r in other}
-    changes = [_gap(r) - theirs[r["deal"]] for r in results if r["deal"] in theirs]
-    return (*_mean_ci(changes), len(changes))
-
-
-def _gap(result: dict[str, Any]) -> float:
-    """One deal's expert − ISMCTS per seat."""
-    return statistics.fmean(result["ours"]) - statistics.fmean(result["theirs"])
+    theirs = {r["deal"]: gap(r) for r in other}
+    changes = [gap(r) - theirs[r["deal"]] for r in results if r["deal"] in theirs]
+    return (*mean_ci(changes), len(changes))
 
 
 def _times(results: list[dict[str, Any]], key: str) -> list[float]:
     """Every move's time under ``key`` (logs of before the CPU times lack them)."""
     return [ms for r in results for ms in r.get(key, ())]
-
-
-def _read_log(log: Path | None) -> list[dict[str, Any]]:
-    if log is None or not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
 
 
 def main() -> None:
@@ -451,7 +435,7 @@ def main() -> None:
     )
     ours = [statistics.fmean(r["ours"]) for r in results]
     theirs = [statistics.fmean(r["theirs"]) for r in results]
-    diff = [_gap(r) for r in results]
+    diff = [gap(r) for r in results]
     our_ms, their_ms = _times(results, "our_ms"), _times(results, "their_ms")
     our_cpu, their_cpu = _times(results, "our_cpu_ms"), _times(results, "their_cpu_ms")
     ismcts_rate = ismcts_simulations_per_s()
@@ -467,9 +451,9 @@ def main() -> None:
         "expert_reuse_tree": args.reuse_tree,
         "expert_exploration": args.exploration,
         "expert_widening": args.widening,
-        "expert_mean_return": _mean_ci(ours),
-        "ismcts_mean_return": _mean_ci(theirs),
-        "difference_per_deal": _mean_ci(diff),
+        "expert_mean_return": mean_ci(ours),
+        "ismcts_mean_return": mean_ci(theirs),
+        "difference_per_deal": mean_ci(diff),
         "expert_ms_per_move": statistics.fmean(our_ms),
         "ismcts_ms_per_move": statistics.fmean(their_ms),
         "ismcts_time_ratio": statistics.fmean(their_ms) / statistics.fmean(our_ms),
@@ -486,7 +470,7 @@ def main() -> None:
     }
     if args.paired_with is not None:
         figures["paired_with"] = str(args.paired_with)
-        figures["difference_less_paired"] = paired_change(results, _read_log(args.paired_with))
+        figures["difference_less_paired"] = paired_change(results, read_log(args.paired_with))
     header = ("side", "mean return", "95% CI", "ms/move", "exact", "bid 0")
     print("{:<8} {:>12} {:>14} {:>8} {:>6} {:>6}".format(*header))
     for side, name in (("expert", "expert"), ("ISMCTS", "ismcts")):
