@@ -33,7 +33,8 @@ again with the same log goes on from where it stopped. ``--simulations`` and
 ``--first-deal`` run smaller or other matches, to try a change of the expert quickly
 before the full one; ``--bid-iterations`` gives the expert's bids a budget of their own;
 ``--rivalry`` and ``--noise`` set the expert's ``ExpertBot.rivalry`` and ``.noise`` (how
-much it minds the others' points, how often the others play at random in its playouts),
+much it minds the others' points, how often the others play at random in its playouts;
+``--bid-noise`` its ``.bid_noise``, the same for its bids' searches only),
 ``--worlds`` its ``.worlds`` (deals of the hidden cards a decision), ``--reuse-tree``
 its ``.reuse_tree`` (a decision goes on with the seat's last tree), ``--exploration``
 and ``--widening`` its UCB1 constant and progressive widening's. ``--paired-with LOG``
@@ -402,6 +403,9 @@ def main() -> None:
     )
     parser.add_argument("--rivalry", type=float, default=ExpertBot.rivalry, help="expert's")
     parser.add_argument("--noise", type=float, default=ExpertBot.noise, help="expert's")
+    parser.add_argument(
+        "--bid-noise", type=float, default=None, help="expert's, for its bids (--noise)"
+    )
     parser.add_argument("--worlds", type=int, default=ExpertBot.worlds, help="expert's")
     parser.add_argument("--exploration", type=float, default=ExpertBot.exploration, help="expert's")
     parser.add_argument("--widening", type=float, default=ExpertBot.widening, help="expert's")
@@ -427,6 +431,7 @@ def main() -> None:
         {
             "rivalry": args.rivalry,
             "noise": args.noise,
+            "bid_noise": args.bid_noise,
             "worlds": args.worlds,
             "reuse_tree": args.reuse_tree,
             "exploration": args.exploration,
@@ -447,6 +452,7 @@ def main() -> None:
         "expert_bid_iterations": args.bid_iterations or args.iterations,
         "expert_rivalry": args.rivalry,
         "expert_noise": args.noise,
+        "expert_bid_noise": args.bid_noise,
         "expert_worlds": args.worlds,
         "expert_reuse_tree": args.reuse_tree,
         "expert_exploration": args.exploration,

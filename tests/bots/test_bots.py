@@ -183,6 +183,30 @@ def test_the_expert_searches_its_bids_with_their_own_budget() -> None:
     assert min(moves.values()) == 3
 
 
+def test_the_expert_searches_its_bids_with_their_own_noise() -> None:
+    # With ``bid_noise`` set, a bid is searched with it and a card with ``noise``: the bot
+    # bids as a bot whose noise is the bid noise, plays as the bot it was, and some of its
+    # bids differ from that bot's (so the bid noise is not ignored).
+    def expert(noise: float, bid_noise: float | None = None) -> ExpertBot:
+        bot = ExpertBot(seed=2, iterations=300)
+        bot.noise, bot.bid_noise = noise, bid_noise
+        return bot
+
+    game = Game("oh-hell", 4, seed=5)
+    split, moves, changed = expert(ExpertBot.noise, bid_noise=0.0), {"bid": 0, "card": 0}, 0
+    while not game.is_over and min(moves.values()) < 6:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        bidding = view.phase is Phase.BID
+        action = split.act(view)
+        assert action == expert(0.0 if bidding else ExpertBot.noise).act(view)
+        changed += bidding and action != expert(ExpertBot.noise).act(view)
+        moves["bid" if bidding else "card"] += len(view.legal_actions) > 1
+        game.apply(action, seat)
+    assert min(moves.values()) == 6 and changed > 0
+
+
 def test_the_expert_solving_its_last_tricks_plays_a_whole_game() -> None:
     class SolvingExpert(ExpertBot):
         solve_tricks = 3

@@ -108,6 +108,10 @@ class ExpertBot(Bot):
     #: card in the playouts (``ismcts.RIVALRY``, ``ismcts.NOISE``; benchmarks vary them).
     rivalry = RIVALRY
     noise = NOISE
+    #: The others' random share in the playouts of a bid's search (``None``: ``noise``): a
+    #: benchmark's lever, since the bid is where a search too sure of random opponents
+    #: would ask for more tricks than real ones leave it (docs/bots.md, session 28).
+    bid_noise: float | None = None
     #: Whether a decision goes on with the subtree of the seat's last decision in the
     #: round under the actions made since (``raspisnoy.bots.reuse``), its visits kept,
     #: rather than with an empty tree: see docs/bots.md for what it measured.
@@ -147,7 +151,9 @@ class ExpertBot(Bot):
         if view.phase is Phase.CHOOSE:
             return choose_control(view)
         deadline = time.perf_counter() + self.time_ms / 1000 * _BUDGET_SHARE
-        iterations = self.bid_iterations if view.phase is Phase.BID else self.iterations
+        bidding = view.phase is Phase.BID
+        iterations = self.bid_iterations if bidding else self.iterations
+        noise = self.bid_noise if bidding and self.bid_noise is not None else self.noise
         kept = self._kept_tree(view)
         searched = _search_root(
             view,
@@ -158,7 +164,7 @@ class ExpertBot(Bot):
             worlds_wanted=self.worlds,
             cash=True,
             solve_tricks=self.solve_tricks,
-            noise=self.noise,
+            noise=noise,
             shape=(self.exploration, self.widening),
             model=shipped_model() if self.learned_inference else None,
             kept=kept,
