@@ -59,18 +59,18 @@ def by_bid(results: list[dict[str, Any]], side: str) -> dict[int, dict[str, floa
     """For each bid ``side`` ("our" or "their") made: how many times, the share of them it
     took exactly, and its mean return with that bid."""
     returns = "ours" if side == "our" else "theirs"
-    seen: dict[int, list[tuple[bool, float]]] = {}
+    outcomes: dict[int, list[tuple[bool, float]]] = {}  # by bid: (taken exactly, return)
     for result in results:
-        rows = zip(result[f"{side}_bids"], result[f"{side}_taken"], result[returns], strict=True)
-        for bid, taken, points in rows:
-            seen.setdefault(bid, []).append((bid == taken, points))
+        seats = zip(result[f"{side}_bids"], result[f"{side}_taken"], result[returns], strict=True)
+        for bid, taken, points in seats:
+            outcomes.setdefault(bid, []).append((bid == taken, points))
     return {
         bid: {
-            "count": len(rows),
-            "exact": sum(exact for exact, _ in rows) / len(rows),
-            "mean_return": statistics.fmean(points for _, points in rows),
+            "count": len(made),
+            "exact": sum(exact for exact, _ in made) / len(made),
+            "mean_return": statistics.fmean(points for _, points in made),
         }
-        for bid, rows in sorted(seen.items())
+        for bid, made in sorted(outcomes.items())
     }
 
 
