@@ -36,7 +36,8 @@ before the full one; ``--bid-iterations`` gives the expert's bids a budget of th
 much it minds the others' points, how often the others play at random in its playouts;
 ``--bid-noise`` its ``.bid_noise``, the same for its bids' searches only),
 ``--worlds`` its ``.worlds`` (deals of the hidden cards a decision), ``--reuse-tree``
-its ``.reuse_tree`` (a decision goes on with the seat's last tree), ``--exploration``
+its ``.reuse_tree`` (a decision goes on with the seat's last tree), ``--play-inference``
+its ``.play_inference`` (worlds weighed by the others' plays too), ``--exploration``
 and ``--widening`` its UCB1 constant and progressive widening's. ``--paired-with LOG``
 adds how much more the expert gained over ISMCTS than in another run's log, deal by deal
 on the deals both played (a variant against the present expert on the same deals).
@@ -412,6 +413,9 @@ def main() -> None:
     parser.add_argument(
         "--reuse-tree", action="store_true", help="expert keeps its tree between moves"
     )
+    parser.add_argument(
+        "--play-inference", action="store_true", help="expert weighs its worlds by the plays"
+    )
     parser.add_argument("--log", type=Path, default=None, help="per-deal results (resumable)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument(
@@ -434,6 +438,7 @@ def main() -> None:
             "bid_noise": args.bid_noise,
             "worlds": args.worlds,
             "reuse_tree": args.reuse_tree,
+            "play_inference": args.play_inference,
             "exploration": args.exploration,
             "widening": args.widening,
         },
@@ -455,6 +460,7 @@ def main() -> None:
         "expert_bid_noise": args.bid_noise,
         "expert_worlds": args.worlds,
         "expert_reuse_tree": args.reuse_tree,
+        "expert_play_inference": args.play_inference,
         "expert_exploration": args.exploration,
         "expert_widening": args.widening,
         "expert_mean_return": mean_ci(ours),

@@ -85,7 +85,7 @@ class _Commands(LazyGroup):
         ),
         "train-inference": LazyCommand(
             "raspisnoy.bots.command:train_inference_command",
-            "Fit the expert's bid model to the bids of seeded self-play games and write it.",
+            "Fit the expert's bid model (or play model) to seeded self-play games and write it.",
         ),
         "puzzles": LazyCommand(
             "raspisnoy.puzzles.command:puzzles_app",

@@ -48,6 +48,7 @@ from raspisnoy.bots.ismcts import (
     world_pool,
 )
 from raspisnoy.bots.knowledge import Knowledge
+from raspisnoy.bots.play_inference import PlayModel, shipped_play_model
 from raspisnoy.bots.reuse import KeptTree, history, round_key
 from raspisnoy.bots.solver import Table as SolverTable
 from raspisnoy.bots.tactics import cashing_leads
@@ -104,6 +105,10 @@ class ExpertBot(Bot):
     #: rather than the Gaussian of the quick trick count: see docs/bots.md for what it
     #: measured.
     learned_inference = False
+    #: Whether the worlds are also kept by how well they explain the others' plays so
+    #: far in the round, under the learned play model (``raspisnoy.bots.play_inference``):
+    #: see docs/bots.md for what it measured.
+    play_inference = False
     #: How much the seat minds the others' points, and how often the others play a random
     #: card in the playouts (``ismcts.RIVALRY``, ``ismcts.NOISE``; benchmarks vary them).
     rivalry = RIVALRY
@@ -167,6 +172,7 @@ class ExpertBot(Bot):
             noise=noise,
             shape=(self.exploration, self.widening),
             model=shipped_model() if self.learned_inference else None,
+            play_model=shipped_play_model() if self.play_inference else None,
             kept=kept,
         )
         self._kept = None
@@ -270,6 +276,7 @@ def _search_root(
     cash: bool = False,
     solve_tricks: int = 0,
     model: BidModel | None = None,
+    play_model: PlayModel | None = None,
     noise: float = NOISE,
     kept: tuple[Tree, tuple[float, float]] | None = None,
     shape: tuple[float, float] = (EXPLORATION, WIDENING),
@@ -283,13 +290,15 @@ def _search_root(
     about the same, and the search's noise would pick a low card as often as not. The
     last ``solve_tricks`` tricks of every playout are solved exactly for the seat
     (``ismcts.Solved``). With ``model`` the worlds are kept by that bid model
-    (``ismcts.world_pool``). ``noise``: the share of the others' cards played at random
+    (``ismcts.world_pool``), and with ``play_model`` by that play model too. ``noise``:
+    the share of the others' cards played at random
     in the playouts. With ``kept`` (a tree rooted at this decision and the reward scale
     it was searched on) the search goes on with that tree, its rewards restated on this
     decision's scale. ``shape``: UCB1's exploration constant and progressive widening's
     (``ismcts.search``)."""
     knowledge = Knowledge.from_view(view)
-    worlds = world_pool(view, knowledge, max(1, min(worlds_wanted, iterations)), rng, model)
+    wanted = max(1, min(worlds_wanted, iterations))
+    worlds = world_pool(view, knowledge, wanted, rng, model, play_model)
     if not len(worlds):
         return None
     rules = fastsim.rules_vector(view.rules, view.kind)

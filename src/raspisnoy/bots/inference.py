@@ -28,7 +28,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +43,7 @@ __all__ = [
     "MODEL_PATH",
     "BidContext",
     "BidModel",
+    "LearnedModel",
     "bid_contexts",
     "bid_log_likelihood",
     "hand_features",
@@ -198,13 +199,52 @@ def _logit(bid: int, cards: int, u0: float, u1: float, u2: float, u3: float) -> 
 
 
 @dataclass(frozen=True, slots=True)
-class BidModel:
-    """The fitted model: ``weights`` (``BASIS`` × ``FEATURES``), its ``version`` and the
-    ``command`` that made it."""
+class LearnedModel:
+    """What the learned models share: their ``weights``, their ``version`` and the
+    ``command`` that made them, and their file, a JSON document that names the features
+    (``LAYOUT``) the weights are laid out by, so that a file of another layout is refused
+    rather than misread."""
 
     weights: Floats
     version: int
     command: str
+    #: The names the weights' axes are laid out by, as the file records them.
+    LAYOUT: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: What the file holds, for its errors.
+    WHAT: ClassVar[str] = "model"
+
+    def to_json(self) -> dict[str, Any]:
+        """The model file's document."""
+        return {
+            "format": FORMAT,
+            "version": self.version,
+            "command": self.command,
+            **{name: list(names) for name, names in self.LAYOUT.items()},
+            "weights": np.round(self.weights, 6).tolist(),
+        }
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any]) -> Self:
+        """The model of a file's document; ``ValueError`` when it is not of this format."""
+        if document.get("format") != FORMAT or any(
+            tuple(document.get(name, ())) != names for name, names in cls.LAYOUT.items()
+        ):
+            raise ValueError(f"the {cls.WHAT} file is not of this version's format")
+        weights = np.array(document["weights"], dtype=np.float64)
+        return cls(weights, int(document["version"]), str(document["command"]))
+
+    @classmethod
+    def read(cls, path: Path) -> Self:
+        """The model saved at ``path``."""
+        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+@dataclass(frozen=True, slots=True)
+class BidModel(LearnedModel):
+    """The fitted bid model: ``weights`` of ``BASIS`` × ``FEATURES``."""
+
+    LAYOUT: ClassVar[dict[str, tuple[str, ...]]] = {"basis": BASIS, "features": FEATURES}
+    WHAT: ClassVar[str] = "bid model"
 
     def distribution(self, hand: int, trump: int, context: BidContext) -> Floats:
         """P(bid = b) for b = 0 … ``context.cards`` for a bidder holding ``hand``."""
@@ -220,34 +260,6 @@ class BidModel:
                 for bid in range(context.cards + 1)
             ]
         )
-
-    def to_json(self) -> dict[str, Any]:
-        """The model file's document."""
-        return {
-            "format": FORMAT,
-            "version": self.version,
-            "command": self.command,
-            "basis": list(BASIS),
-            "features": list(FEATURES),
-            "weights": [[round(float(w), 6) for w in row] for row in self.weights],
-        }
-
-    @classmethod
-    def from_json(cls, document: dict[str, Any]) -> BidModel:
-        """The model of a file's document; ``ValueError`` when it is not of this format."""
-        if (
-            document.get("format") != FORMAT
-            or tuple(document.get("features", ())) != FEATURES
-            or tuple(document.get("basis", ())) != BASIS
-        ):
-            raise ValueError("the bid model file is not of this version's format")
-        weights = np.array(document["weights"], dtype=np.float64)
-        return cls(weights, int(document["version"]), str(document["command"]))
-
-    @classmethod
-    def read(cls, path: Path) -> BidModel:
-        """The model saved at ``path``."""
-        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
 
 
 @functools.cache

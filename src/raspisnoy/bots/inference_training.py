@@ -1,4 +1,5 @@
-"""Fitting the bid model of ``raspisnoy.bots.inference`` to the bots' own bids.
+"""Fitting the bid model of ``raspisnoy.bots.inference`` to the bots' own bids, and the
+play model of ``raspisnoy.bots.play_inference`` to their plays.
 
 The data is generated, never downloaded: seeded games in which every bid is made by one
 of the named bidders (the expert at a fixed number of search iterations, the heuristic,
@@ -9,15 +10,23 @@ before it), and a random choice costs next to nothing. Each bid of a modelled ki
 round gives one sample: the bidder's hand, its ``BidContext`` and the bid. The model's
 negative log-likelihood is convex in its weights, so a few steps of Newton's method
 (with a small ridge) fit it exactly.
+
+The plays' data (``self_play_plays``) comes from games played whole by the named bots,
+since a card played at random would teach the model nothing of how a player chooses:
+each play of a standard card (before any joker in its trick) gives one sample, the
+standard cards the player could have played and the one it did. Both models are
+conditional logits (a choice among candidates scored by ``t · θ``), fitted alike
+(``fit_choices``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from raspisnoy.bots import make_bot
 from raspisnoy.bots.base import Bot
@@ -30,10 +39,24 @@ from raspisnoy.bots.inference import (
     bid_contexts,
     hand_features,
 )
-from raspisnoy.core import Bid, Game, Phase, Rules
+from raspisnoy.bots.play_inference import PLAY_FEATURES, candidates, decision_row, play_features
+from raspisnoy.core import Bid, Game, Phase, Play, Rules, View
 from raspisnoy.core.fast import mask_of
 
-__all__ = ["BidSample", "fit", "gaussian_weights", "log_loss", "self_play_bids"]
+__all__ = [
+    "BidSample",
+    "Choices",
+    "PlaySample",
+    "SelfPlay",
+    "choice_log_loss",
+    "fit",
+    "fit_choices",
+    "gaussian_weights",
+    "log_loss",
+    "play_design",
+    "self_play_bids",
+    "self_play_plays",
+]
 
 #: A time budget no decision reaches: the expert's iterations end every search.
 _OUT_OF_REACH_MS = 10.0**7
@@ -57,29 +80,40 @@ class BidSample:
     bid: int
 
 
+@dataclass(frozen=True, slots=True)
+class SelfPlay:
+    """Seeded self-play games to learn from: game g of ``games`` has
+    ``players[g % len(players)]`` seats, seat s played by ``bots[(s + g) % len(bots)]``
+    (the expert at ``iterations`` a decision), by ``rules``."""
+
+    games: int
+    seed: str
+    rules: Rules
+    players: Sequence[int]
+    bots: Sequence[str]
+    iterations: int
+
+    def tables(self) -> Iterator[tuple[int, Game, list[Bot]]]:
+        """Each game's number, the game at its start and its seats' bots."""
+        for number in range(self.games):
+            count = self.players[number % len(self.players)]
+            deal = f"{self.seed}/{number}"
+            seated = [
+                _bot(self.bots[(seat + number) % len(self.bots)], f"{deal}/{seat}", self.iterations)
+                for seat in range(count)
+            ]
+            yield number, Game(self.rules, count, seed=deal), seated
+
+
 def self_play_bids(
-    games: int,
-    *,
-    seed: str,
-    rules: Rules,
-    players: Sequence[int],
-    bidders: Sequence[str],
-    iterations: int,
-    on_game: Callable[[int], None] = lambda _: None,
+    games: SelfPlay, on_game: Callable[[int], None] = lambda _: None
 ) -> list[BidSample]:
-    """The bids of ``games`` seeded games (game g: ``players[g % len(players)]`` seats,
-    seat s bidding as ``bidders[(s + g) % len(bidders)]``, the expert at ``iterations``
-    a decision); ``on_game`` is called after each game with its number."""
+    """The bids of the ``games``' bots: every card, every bid of a round not modelled and
+    every choice of a control round is made at random instead (the module docstring);
+    ``on_game`` is called after each game with its number."""
     samples: list[BidSample] = []
-    for number in range(games):
-        count = players[number % len(players)]
-        deal = f"{seed}/{number}"
-        game = Game(rules, count, seed=deal)
-        bidding = [
-            _bidder(bidders[(seat + number) % len(bidders)], f"{deal}/{seat}", iterations)
-            for seat in range(count)
-        ]
-        rng = random.Random(deal)
+    for number, game, bidding in games.tables():
+        rng = random.Random(f"{games.seed}/{number}")
         while not game.is_over:
             seat = game.to_act
             assert seat is not None
@@ -100,24 +134,89 @@ def self_play_bids(
     return samples
 
 
-def _bidder(name: str, seed: str, iterations: int) -> Bot:
+@dataclass(frozen=True, slots=True)
+class PlaySample:
+    """One play made in self-play game number ``game``: the standard cards the player
+    could have played (``legal``, a bit mask), each one's features at that moment
+    (``features``, a row per card of ``legal`` in card order) and the place of the card
+    played among them (``chosen``)."""
+
+    game: int
+    legal: int
+    features: Floats
+    chosen: int
+
+
+def self_play_plays(
+    games: SelfPlay, on_game: Callable[[int], None] = lambda _: None
+) -> list[PlaySample]:
+    """The plays of the ``games``, played whole by their bots; ``on_game`` is called
+    after each game with its number."""
+    samples: list[PlaySample] = []
+    for number, game, seats in games.tables():
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            view = game.view(seat)
+            action = seats[seat].act(view)
+            if isinstance(action, Play) and view.hand is not None:
+                sample = _play_sample(number, view, action)
+                if sample is not None:
+                    samples.append(sample)
+            game.apply(action, seat)
+        on_game(number)
+    return samples
+
+
+def _play_sample(game: int, view: View, play: Play) -> PlaySample | None:
+    """The sample of ``play`` by the seat of ``view``; ``None`` where the model weighs
+    nothing (a joker, a play after one) or there was no choice."""
+    row = decision_row(view, play)
+    assert view.hand is not None
+    if row is None:
+        return None
+    legal = candidates(mask_of(view.hand), row)
+    cards = [index for index in range(52) if legal >> index & 1]
+    if len(cards) < 2:
+        return None
+    features = np.empty((len(cards), len(PLAY_FEATURES)))
+    for i, card in enumerate(cards):
+        play_features(card, row, features[i])
+    return PlaySample(game, legal, features, cards.index(play.card.index))
+
+
+def play_design(samples: Sequence[PlaySample]) -> Choices:
+    """The play samples as a conditional logit's arrays."""
+    most = max(sample.features.shape[0] for sample in samples)
+    t = np.zeros((len(samples), most, len(PLAY_FEATURES)))
+    allowed = np.zeros((len(samples), most), dtype=np.bool_)
+    for i, sample in enumerate(samples):
+        count = sample.features.shape[0]
+        t[i, :count] = sample.features
+        allowed[i, :count] = True
+    chosen = np.array([sample.chosen for sample in samples], dtype=np.int64)
+    return Choices(t, allowed, chosen)
+
+
+def _bot(name: str, seed: str, iterations: int) -> Bot:
     if name == ExpertBot.name:
         return ExpertBot(seed, time_ms=_OUT_OF_REACH_MS, iterations=iterations)
     return make_bot(name, seed=seed)
 
 
 @dataclass(frozen=True, slots=True)
-class _Design:
-    """The samples as arrays: features ``x`` (N × F), the bids' basis ``phi`` (N × B × J,
-    B the most cards + 1), which bids were allowed (N × B) and the bids made (N)."""
+class Choices:
+    """Samples of a choice among candidates, as arrays for a conditional logit: each
+    candidate's sufficient statistic ``t`` (N × C × D: its score is ``t · θ``), which
+    candidates there were (N × C) and the one chosen (N). The bid model's candidates are
+    the bids (t = φ(b) ⊗ x), the play model's the cards that could have been played."""
 
-    x: Floats
-    phi: Floats
-    allowed: np.ndarray
-    bids: np.ndarray
+    t: Floats
+    allowed: npt.NDArray[np.bool_]
+    chosen: npt.NDArray[np.int64]
 
 
-def _design(samples: Sequence[BidSample]) -> _Design:
+def _design(samples: Sequence[BidSample]) -> Choices:
     most = max(sample.context.cards for sample in samples) + 1
     x = np.empty((len(samples), len(FEATURES)))
     phi = np.zeros((len(samples), most, len(BASIS)))
@@ -135,13 +234,13 @@ def _design(samples: Sequence[BidSample]) -> _Design:
         if sample.context.forbidden >= 0:
             allowed[i, sample.context.forbidden] = False
     bids = np.array([sample.bid for sample in samples], dtype=np.int64)
-    return _Design(x, phi, allowed, bids)
+    t = np.einsum("nbj,nf->nbjf", phi, x).reshape(len(samples), most, -1)
+    return Choices(t, allowed, bids)
 
 
-def _probabilities(weights: Floats, design: _Design, rows: slice) -> Floats:
-    """P(b) for every sample of ``rows`` and every b (0 where not allowed)."""
-    u = design.x[rows] @ weights.T  # N × J
-    logits = np.einsum("nbj,nj->nb", design.phi[rows], u)
+def _probabilities(theta: Floats, design: Choices, rows: slice) -> Floats:
+    """P(candidate) for every sample of ``rows`` and every candidate (0 where none)."""
+    logits = design.t[rows] @ theta
     logits = np.where(design.allowed[rows], logits, -np.inf)
     logits -= logits.max(axis=1, keepdims=True)
     p: Floats = np.exp(logits)
@@ -151,15 +250,20 @@ def _probabilities(weights: Floats, design: _Design, rows: slice) -> Floats:
 
 def log_loss(weights: Floats, samples: Sequence[BidSample]) -> float:
     """The mean negative log-likelihood (nats) of the samples' bids under ``weights``."""
-    return _log_loss(weights, _design(samples)) / len(samples)
+    return choice_log_loss(weights.reshape(-1), _design(samples))
 
 
-def _log_loss(weights: Floats, design: _Design) -> float:
+def choice_log_loss(theta: Floats, design: Choices) -> float:
+    """The mean negative log-likelihood (nats) of the choices made under ``theta``."""
+    return _log_loss(theta, design) / len(design.chosen)
+
+
+def _log_loss(theta: Floats, design: Choices) -> float:
     total = 0.0
-    for start in range(0, design.bids.shape[0], _CHUNK):
+    for start in range(0, design.chosen.shape[0], _CHUNK):
         rows = slice(start, start + _CHUNK)
-        p = _probabilities(weights, design, rows)
-        total -= float(np.log(p[np.arange(p.shape[0]), design.bids[rows]]).sum())
+        p = _probabilities(theta, design, rows)
+        total -= float(np.log(p[np.arange(p.shape[0]), design.chosen[rows]]).sum())
     return total
 
 
@@ -174,19 +278,22 @@ def gaussian_weights(sigma: float = 1.0) -> Floats:
 
 def fit(samples: Sequence[BidSample]) -> Floats:
     """The weights (``BASIS`` × ``FEATURES``) of least ridge-penalised negative
-    log-likelihood of the samples' bids, by Newton's method (each step halved until the
-    objective falls)."""
-    design = _design(samples)
-    shape = (len(BASIS), len(FEATURES))
-    ridge = _RIDGE * len(samples)
+    log-likelihood of the samples' bids (``fit_choices``)."""
+    return fit_choices(_design(samples)).reshape(len(BASIS), len(FEATURES))
+
+
+def fit_choices(design: Choices) -> Floats:
+    """The θ of least ridge-penalised negative log-likelihood of the choices made, by
+    Newton's method (each step halved until the objective falls)."""
+    ridge = _RIDGE * len(design.chosen)
 
     def objective(theta: Floats) -> float:
-        return _log_loss(theta.reshape(shape), design) + ridge / 2 * float(theta @ theta)
+        return _log_loss(theta, design) + ridge / 2 * float(theta @ theta)
 
-    theta = np.zeros(shape[0] * shape[1])
+    theta = np.zeros(design.t.shape[2])
     value = objective(theta)
     for _ in range(_NEWTON_STEPS):
-        gradient, hessian = _derivatives(theta.reshape(shape), design)
+        gradient, hessian = _derivatives(theta, design)
         step = np.linalg.solve(hessian + ridge * np.eye(theta.size), gradient + ridge * theta)
         while True:
             candidate = theta - step
@@ -198,23 +305,21 @@ def fit(samples: Sequence[BidSample]) -> Floats:
         value = new_value
         if converged:
             break
-    return theta.reshape(shape)
+    return theta
 
 
-def _derivatives(weights: Floats, design: _Design) -> tuple[Floats, Floats]:
-    """The gradient and Hessian of the summed negative log-likelihood in the flattened
-    weights: the sufficient statistic of bid b is φ(b) ⊗ x, whose mean under the model
-    less its value for the bid made is the gradient, and whose covariance the Hessian."""
-    size = weights.size
+def _derivatives(theta: Floats, design: Choices) -> tuple[Floats, Floats]:
+    """The gradient and Hessian of the summed negative log-likelihood in θ: the mean of
+    the candidates' statistic t under the model less the chosen one's is the gradient,
+    and its covariance the Hessian."""
+    size = theta.size
     gradient, hessian = np.zeros(size), np.zeros((size, size))
-    for start in range(0, design.bids.shape[0], _CHUNK):
+    for start in range(0, design.chosen.shape[0], _CHUNK):
         rows = slice(start, start + _CHUNK)
-        p = _probabilities(weights, design, rows)
-        t = np.einsum("nbj,nf->nbjf", design.phi[rows], design.x[rows]).reshape(
-            p.shape[0], p.shape[1], size
-        )
+        p = _probabilities(theta, design, rows)
+        t = design.t[rows]
         mean = np.einsum("nb,nbd->nd", p, t)
-        gradient += (mean - t[np.arange(p.shape[0]), design.bids[rows]]).sum(axis=0)
+        gradient += (mean - t[np.arange(p.shape[0]), design.chosen[rows]]).sum(axis=0)
         centred = (t - mean[:, None, :]).reshape(-1, size)
         hessian += (centred * p.reshape(-1, 1)).T @ centred
     return gradient, hessian

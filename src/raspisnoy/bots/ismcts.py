@@ -54,6 +54,13 @@ from raspisnoy.bots.inference import (
     hand_features,
 )
 from raspisnoy.bots.knowledge import Knowledge, bits
+from raspisnoy.bots.play_inference import (
+    ROW_SIZE,
+    PlayModel,
+    past_plays,
+    play_misfit,
+    play_scores,
+)
 from raspisnoy.bots.solver import Table as SolverTable
 from raspisnoy.core import RoundKind, View
 
@@ -525,12 +532,14 @@ def world_pool(
     count: int,
     rng: random.Random,
     model: BidModel | None = None,
+    play_model: PlayModel | None = None,
 ) -> Int64s:
     """``count`` world states for the search (fewer, possibly none, when the deductions
     leave no consistent deal; that should not happen), kept in proportion to the
     likelihood of the others' bids: under ``model`` (learned inference,
     ``raspisnoy.bots.inference``), or without one the Gaussian of point 1 of the module
-    docstring."""
+    docstring; and with ``play_model``, of their plays so far in the round too
+    (``raspisnoy.bots.play_inference``)."""
     if view.trump_hidden:
         return _hidden_trump_pool(view, knowledge, count, rng)
     players = view.players
@@ -578,6 +587,7 @@ def world_pool(
         played,
         bids,
         likelihood,
+        _play_rows(view, play_model),
         _generator(rng),
         worlds,
     )
@@ -712,6 +722,27 @@ class _Likelihood(NamedTuple):
     forbidden: Int64s
 
 
+class _Plays(NamedTuple):
+    """The plays ``_fill_worlds`` weighs each deal by (``play_inference``): their
+    ``rows`` (none: the plays weigh nothing) and the model's ``scores`` of each card at
+    each play's moment."""
+
+    rows: Int64s
+    scores: Floats
+
+
+def _play_rows(view: View, model: PlayModel | None) -> _Plays:
+    """The others' plays of the round so far and their scores under ``model`` (none
+    without one)."""
+    if model is None:
+        return _NO_PLAYS
+    rows = past_plays(view)
+    return _Plays(rows, play_scores(rows, model.weights))
+
+
+_NO_PLAYS = _Plays(np.zeros((0, ROW_SIZE), dtype=np.int64), np.ones((0, 52)))
+
+
 #: The weights passed when no model is used (the compiled code needs an array).
 _NO_MODEL = np.zeros((len(BASIS), len(FEATURES)), dtype=np.float64)
 
@@ -744,13 +775,17 @@ def _fill_worlds(
     played: Int64s,
     bids: Int64s,
     likelihood: _Likelihood,
+    plays: _Plays,
     gen: np.random.Generator,
     worlds: Int64s,
 ) -> int:
     """Fill ``worlds`` with states of ``base`` holding dealt hands, drawn from
     ``OVERSAMPLE`` times as many deals in proportion to the ``likelihood`` of the
-    ``bids`` (-1: nothing to explain); returns how many were filled (0: no deal fits)."""
+    ``bids`` (-1: nothing to explain) and of the ``plays``' rows (none: nothing to
+    explain); returns how many were filled (0: no deal fits)."""
     players = known.shape[0]
+    # The Gaussian's misfit is the squared distance, the model's the negative log-likelihood.
+    spread = 1.0 if likelihood.learned else 2 * likelihood.sigma**2
     wanted = worlds.shape[0]
     drawn = wanted * OVERSAMPLE
     hands = np.empty((drawn, players), dtype=np.int64)
@@ -774,11 +809,11 @@ def _fill_worlds(
             if bids[seat] >= 0:
                 hand = hands[got, seat] | played[seat]
                 misfit[got] += _misfit(likelihood, hand, seat, bids, base, features)
+        if plays.rows.shape[0]:
+            misfit[got] += spread * play_misfit(hands[got], plays.rows, plays.scores)
         got += 1
     if got == 0:
         return 0
-    # The Gaussian's misfit is the squared distance, the model's the negative log-likelihood.
-    spread = 1.0 if likelihood.learned else 2 * likelihood.sigma**2
     weights = np.exp((misfit[:got].min() - misfit[:got]) / spread)
     cumulative = np.cumsum(weights)
     # Systematic resampling: ``wanted`` evenly spaced points on the cumulative weights.
