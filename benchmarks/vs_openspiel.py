@@ -37,7 +37,8 @@ much it minds the others' points, how often the others play at random in its pla
 ``--bid-noise`` its ``.bid_noise``, the same for its bids' searches only),
 ``--worlds`` its ``.worlds`` (deals of the hidden cards a decision), ``--reuse-tree``
 its ``.reuse_tree`` (a decision goes on with the seat's last tree), ``--play-inference``
-its ``.play_inference`` (worlds weighed by the others' plays too), ``--exploration``
+and ``--learned-inference`` its ``.play_inference`` and ``.learned_inference`` (worlds
+weighed by the others' plays too; by the learned bid model), ``--exploration``
 and ``--widening`` its UCB1 constant and progressive widening's. ``--paired-with LOG``
 adds how much more the expert gained over ISMCTS than in another run's log, deal by deal
 on the deals both played (a variant against the present expert on the same deals).
@@ -416,6 +417,11 @@ def main() -> None:
     parser.add_argument(
         "--play-inference", action="store_true", help="expert weighs its worlds by the plays"
     )
+    parser.add_argument(
+        "--learned-inference",
+        action="store_true",
+        help="expert weighs its worlds by the learned bid model",
+    )
     parser.add_argument("--log", type=Path, default=None, help="per-deal results (resumable)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument(
@@ -439,6 +445,7 @@ def main() -> None:
             "worlds": args.worlds,
             "reuse_tree": args.reuse_tree,
             "play_inference": args.play_inference,
+            "learned_inference": args.learned_inference,
             "exploration": args.exploration,
             "widening": args.widening,
         },
@@ -461,6 +468,7 @@ def main() -> None:
         "expert_worlds": args.worlds,
         "expert_reuse_tree": args.reuse_tree,
         "expert_play_inference": args.play_inference,
+        "expert_learned_inference": args.learned_inference,
         "expert_exploration": args.exploration,
         "expert_widening": args.widening,
         "expert_mean_return": mean_ci(ours),

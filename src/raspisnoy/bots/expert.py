@@ -290,11 +290,11 @@ def _search_root(
     about the same, and the search's noise would pick a low card as often as not. The
     last ``solve_tricks`` tricks of every playout are solved exactly for the seat
     (``ismcts.Solved``). With ``model`` the worlds are kept by that bid model
-    (``ismcts.world_pool``), and with ``play_model`` by that play model too. ``noise``:
-    the share of the others' cards played at random
-    in the playouts. With ``kept`` (a tree rooted at this decision and the reward scale
-    it was searched on) the search goes on with that tree, its rewards restated on this
-    decision's scale. ``shape``: UCB1's exploration constant and progressive widening's
+    (``ismcts.world_pool``), and with ``play_model`` by that play model too.
+    ``noise``: the share of the others' cards played at random in the playouts. With
+    ``kept`` (a tree rooted at this decision and the reward scale it was searched on)
+    the search goes on with that tree, its rewards restated on this decision's scale.
+    ``shape``: UCB1's exploration constant and progressive widening's
     (``ismcts.search``)."""
     knowledge = Knowledge.from_view(view)
     wanted = max(1, min(worlds_wanted, iterations))

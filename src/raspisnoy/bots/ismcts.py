@@ -809,7 +809,7 @@ def _fill_worlds(
             if bids[seat] >= 0:
                 hand = hands[got, seat] | played[seat]
                 misfit[got] += _misfit(likelihood, hand, seat, bids, base, features)
-        if plays.rows.shape[0]:
+        if plays.rows.shape[0]:  # a log-likelihood, on the bids' misfit's scale
             misfit[got] += spread * play_misfit(hands[got], plays.rows, plays.scores)
         got += 1
     if got == 0:
