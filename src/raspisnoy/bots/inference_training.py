@@ -136,13 +136,11 @@ def self_play_bids(
 
 @dataclass(frozen=True, slots=True)
 class PlaySample:
-    """One play made in self-play game number ``game``: the standard cards the player
-    could have played (``legal``, a bit mask), each one's features at that moment
-    (``features``, a row per card of ``legal`` in card order) and the place of the card
-    played among them (``chosen``)."""
+    """One play made in self-play game number ``game``: the features at that moment of
+    each standard card the player could have played (``features``, a row per card in
+    card order) and the place of the card played among them (``chosen``)."""
 
     game: int
-    legal: int
     features: Floats
     chosen: int
 
@@ -182,7 +180,7 @@ def _play_sample(game: int, view: View, play: Play) -> PlaySample | None:
     features = np.empty((len(cards), len(PLAY_FEATURES)))
     for i, card in enumerate(cards):
         play_features(card, row, features[i])
-    return PlaySample(game, legal, features, cards.index(play.card.index))
+    return PlaySample(game, features, cards.index(play.card.index))
 
 
 def play_design(samples: Sequence[PlaySample]) -> Choices:

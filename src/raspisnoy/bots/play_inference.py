@@ -21,9 +21,9 @@ still wants tricks and one that does not, and for a lead. The hand enters only t
 which cards were legal, so each play's scores are computed once a decision
 (``play_scores``) and a world costs a sum over its few legal cards a play
 (``play_misfit``): the card played scores the same in every world, so only the sums
-differ from world to world. Jokers are left out: a play of a joker, and every play of a trick
-after a joker was played in it (its winner then depends on the joker's mode), weigh
-nothing, and a joker is not among the cards a player could have played instead.
+differ from world to world. Jokers are left out: a play of a joker, and every play of a
+trick after a joker was played in it (its winner then depends on the joker's mode),
+weigh nothing, and a joker is not among the cards a player could have played instead.
 """
 
 from __future__ import annotations
@@ -44,8 +44,12 @@ from raspisnoy.bots.knowledge import trick_context
 from raspisnoy.core import Play, RoundKind, View
 
 __all__ = [
+    "CARD",
+    "FROM_HERE",
     "PLAY_FEATURES",
     "PLAY_MODEL_PATH",
+    "ROW_SIZE",
+    "SEAT",
     "PlayModel",
     "candidates",
     "decision_row",
@@ -133,29 +137,36 @@ def past_plays(view: View) -> Int64s:
     than ``view.seat`` in the round so far, whose trick had no joker before it."""
     taken = [0] * view.players
     rows: list[list[int]] = []
-    seats_in_order: list[int] = []
-    cards_in_order: list[int] = []
+    places: list[int] = []  # each row's play's place among all the round's plays
+    made: list[tuple[int, int]] = []  # every play of the round: its seat and card's bit
     for trick in (*view.tricks, view.trick):
-        start = len(seats_in_order)
-        for position, play in enumerate(trick.plays):
-            seats_in_order.append((trick.leader + position) % view.players)
-            cards_in_order.append(play.card.index)
-        for row in _trick_rows(_Moment(view, trick.leader, tuple(taken)), trick.plays):
-            row[FROM_HERE] = start  # (the play's place in the round, until replaced below)
-            start += 1
-            rows.append(row)
+        start = len(made)
+        made += [
+            ((trick.leader + position) % view.players, play.card.bit)
+            for position, play in enumerate(trick.plays)
+        ]
+        trick_rows = _trick_rows(_Moment(view, trick.leader, tuple(taken)), trick.plays)
+        rows += trick_rows
+        places += range(start, start + len(trick_rows))
         if trick.winner is not None:
             taken[trick.winner] += 1
-    # Each play's FROM_HERE: the cards its seat played from it on, jokers included.
-    from_here = [0] * len(seats_in_order)
-    later = [0] * view.players
-    for place in range(len(seats_in_order) - 1, -1, -1):
-        later[seats_in_order[place]] |= 1 << cards_in_order[place]
-        from_here[place] = later[seats_in_order[place]]
-    for row in rows:
-        row[FROM_HERE] = from_here[row[FROM_HERE]]
+    from_here = _from_here(made, view.players)
+    for row, place in zip(rows, places, strict=True):
+        row[FROM_HERE] = from_here[place]
     kept = [row for row in rows if row[SEAT] != view.seat]
     return np.array(kept, dtype=np.int64).reshape(len(kept), ROW_SIZE)
+
+
+def _from_here(made: list[tuple[int, int]], players: int) -> list[int]:
+    """For each play of ``made`` (seat, card bit, in order), the cards its seat played
+    from it on, jokers included."""
+    from_here = [0] * len(made)
+    later = [0] * players
+    for place in range(len(made) - 1, -1, -1):
+        seat, bit = made[place]
+        later[seat] |= bit
+        from_here[place] = later[seat]
+    return from_here
 
 
 def decision_row(view: View, play: Play) -> Int64s | None:
