@@ -41,7 +41,9 @@ and ``--learned-inference`` its ``.play_inference`` and ``.learned_inference`` (
 weighed by the others' plays too; by the learned bid model), ``--exploration``
 and ``--widening`` its UCB1 constant and progressive widening's. ``--paired-with LOG``
 adds how much more the expert gained over ISMCTS than in another run's log, deal by deal
-on the deals both played (a variant against the present expert on the same deals).
+on the deals both played (a variant against the present expert on the same deals). The
+figures record the learned models the expert ran with (``expert_learned_models``: each
+model file's document, weights included), since retraining changes the shipped files.
 """
 
 from __future__ import annotations
@@ -430,6 +432,17 @@ def main() -> None:
     args = parser.parse_args()
 
     deals = range(args.first_deal, args.first_deal + args.deals)
+    traits: dict[str, Any] = {
+        "rivalry": args.rivalry,
+        "noise": args.noise,
+        "bid_noise": args.bid_noise,
+        "worlds": args.worlds,
+        "reuse_tree": args.reuse_tree,
+        "play_inference": args.play_inference,
+        "learned_inference": args.learned_inference,
+        "exploration": args.exploration,
+        "widening": args.widening,
+    }
     results = play_deals(
         deals,
         args.workers,
@@ -438,17 +451,7 @@ def main() -> None:
         args.simulations,
         args.iterations,
         args.bid_iterations,
-        {
-            "rivalry": args.rivalry,
-            "noise": args.noise,
-            "bid_noise": args.bid_noise,
-            "worlds": args.worlds,
-            "reuse_tree": args.reuse_tree,
-            "play_inference": args.play_inference,
-            "learned_inference": args.learned_inference,
-            "exploration": args.exploration,
-            "widening": args.widening,
-        },
+        traits,
     )
     ours = [statistics.fmean(r["ours"]) for r in results]
     theirs = [statistics.fmean(r["theirs"]) for r in results]
@@ -471,6 +474,7 @@ def main() -> None:
         "expert_learned_inference": args.learned_inference,
         "expert_exploration": args.exploration,
         "expert_widening": args.widening,
+        "expert_learned_models": _expert("models", 1.0, 1, None, traits).learned_models(),
         "expert_mean_return": mean_ci(ours),
         "ismcts_mean_return": mean_ci(theirs),
         "difference_per_deal": mean_ci(diff),

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from raspisnoy.bots import fastsim as fs
 from raspisnoy.bots.expert import ExpertBot
 from raspisnoy.bots.heuristic import HeuristicBot
+from raspisnoy.bots.inference import MODEL_PATH
 from raspisnoy.bots.inference_training import (
     SelfPlay,
     choice_log_loss,
@@ -28,6 +29,7 @@ from raspisnoy.bots.play_inference import (
     CARD,
     FROM_HERE,
     PLAY_FEATURES,
+    PLAY_MODEL_PATH,
     SEAT,
     PlayModel,
     candidates,
@@ -227,3 +229,14 @@ def test_the_plays_change_what_the_expert_believes() -> None:
         elif plain.act(view) != weighing.act(view):
             changed += 1
     assert changed > 0
+
+
+def test_an_expert_names_the_learned_models_it_decides_with() -> None:
+    """What a benchmark records of the weights it measured: none by default, the shipped
+    files' documents when the expert uses them."""
+    assert ExpertBot(seed=1).learned_models() == {}
+    expert = _PlayInferringExpert(seed=1)
+    expert.learned_inference = True
+    models = expert.learned_models()
+    assert models["play"] == json.loads(PLAY_MODEL_PATH.read_text(encoding="utf-8"))
+    assert models["bid"] == json.loads(MODEL_PATH.read_text(encoding="utf-8"))

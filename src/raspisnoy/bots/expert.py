@@ -171,8 +171,8 @@ class ExpertBot(Bot):
             solve_tricks=self.solve_tricks,
             noise=noise,
             shape=(self.exploration, self.widening),
-            model=shipped_model() if self.learned_inference else None,
-            play_model=shipped_play_model() if self.play_inference else None,
+            model=self._bid_model(),
+            play_model=self._play_model(),
             kept=kept,
         )
         self._kept = None
@@ -182,6 +182,21 @@ class ExpertBot(Bot):
         if self.reuse_tree:
             self._kept = KeptTree(round_key(view), history(view), tree, scale)
         return legal[tree.best_action()]
+
+    def _bid_model(self) -> BidModel | None:
+        """The learned bid model the worlds are kept by, if ``learned_inference``."""
+        return shipped_model() if self.learned_inference else None
+
+    def _play_model(self) -> PlayModel | None:
+        """The learned play model the worlds are also kept by, if ``play_inference``."""
+        return shipped_play_model() if self.play_inference else None
+
+    def learned_models(self) -> dict[str, dict[str, object]]:
+        """The documents of the learned models this expert decides with, by kind
+        (``bid``, ``play``; none by default): what a benchmark's figures record, so that
+        they say which weights were measured (the shipped files change with retraining)."""
+        used = {"bid": self._bid_model(), "play": self._play_model()}
+        return {kind: model.to_json() for kind, model in used.items() if model is not None}
 
     def _kept_tree(self, view: View) -> tuple[Tree, tuple[float, float]] | None:
         """The tree of this seat's last decision in the round, rooted where the actions
