@@ -16,6 +16,7 @@ from rich.console import Console
 from raspisnoy.bots import BOTS, make_bot
 from raspisnoy.core import Action, Game, View, resolve_rules
 from raspisnoy.core.record import loads_record, replay
+from raspisnoy.i18n import translate
 from raspisnoy.play.screen import TerminalScreen
 from raspisnoy.play.session import (
     HUMAN,
@@ -212,6 +213,41 @@ def test_a_stop_signal_during_an_action_waits_for_it_then_saves(tmp_path: Path) 
     assert len(actions) == 6
     assert saved.events == game.events
     assert f"raspisnoy play --resume {record}" in told
+
+
+class _SignallingOutput(io.StringIO):
+    """A terminal's output that sends this process a stop signal as the first prompt is
+    written (a Ctrl-C typed just as the prompt appears, with the program not yet
+    waiting for the line)."""
+
+    def __init__(self, prompt: str) -> None:
+        super().__init__()
+        self.prompt, self.signalled = prompt, False
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if self.prompt in text and not self.signalled:
+            self.signalled = True
+            os.kill(os.getpid(), signal.SIGINT)
+        return written
+
+
+def test_a_stop_signal_as_a_prompt_is_written_neither_cuts_nor_repeats_it(
+    tmp_path: Path,
+) -> None:
+    """The screen is whole after a Ctrl-C that comes while it is written: the prompt once,
+    then the message that the game is saved (under load a Ctrl-C raised inside Rich's
+    write made it write the prompt again)."""
+    game, seating, record = start(tmp_path)
+    prompt = translate("play.prompt.bid", "en")
+    output = _SignallingOutput(prompt)
+    screen = TerminalScreen(Console(file=output, width=120), "en")
+    assert PlaySession(game, seating, screen, record).run() is False
+    told = output.getvalue()
+    assert output.signalled
+    assert told.count(prompt) == 1
+    assert told.rstrip().endswith(f"raspisnoy play --resume {record}")
+    assert replay(loads_record(record.read_text(encoding="utf-8"))).events == game.events
 
 
 def test_end_of_input_saves_the_game(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ from raspisnoy.core import (
     round_plan,
 )
 from raspisnoy.i18n import translate
-from raspisnoy.play.session import RoundsSoFar
+from raspisnoy.play.session import RoundsSoFar, read_line
 
 __all__ = ["TerminalScreen", "card_text", "parse_typed_card"]
 
@@ -110,7 +110,13 @@ class TerminalScreen:
         self.lang = lang
         self.levels = tuple(levels)
         self.delay = delay
-        self._read = read or (lambda prompt: console.input(Text(prompt)))
+        self._read = read or self._read_line
+
+    def _read_line(self, prompt: str) -> str:
+        """The prompt, then the line the person types (``session.read_line``: a Ctrl-C
+        stops the game while it waits, and never cuts the prompt off)."""
+        self.console.print(Text(prompt), end="")
+        return read_line()
 
     def t(self, key: str, **values: object) -> str:
         """The message ``key`` of the catalog in the person's language."""

@@ -21,7 +21,7 @@ import json
 import os
 import signal
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -55,6 +55,7 @@ __all__ = [
     "Seating",
     "load_game",
     "parse_levels",
+    "read_line",
     "save_record",
     "seat_names",
     "session_file",
@@ -246,6 +247,35 @@ class Screen(Protocol):
     def saved(self, record: Path) -> None: ...
 
 
+class _Stop:
+    """Where a stop signal (``_STOP_SIGNALS``) stands, process-wide as signals are: it
+    interrupts at once only while the program waits for the person's line
+    (``read_line``); anywhere else it is recorded and acted on at the next safe point.
+    Raised at an arbitrary moment it would cut a print or a save off halfway: Rich, cut
+    off after writing a prompt but before clearing its buffer, wrote the prompt a second
+    time after the Ctrl-C (what the terminal tests caught under load)."""
+
+    waiting = False
+    pending = False
+
+    @classmethod
+    def check(cls) -> None:
+        """Stop here (``KeyboardInterrupt``) if a stop signal has come."""
+        if cls.pending:
+            raise KeyboardInterrupt
+
+
+def read_line() -> str:
+    """The line the person types (``input()``); a stop signal of a running
+    ``PlaySession`` that came before or comes during the wait stops it here."""
+    _Stop.waiting = True
+    try:
+        _Stop.check()
+        return input()
+    finally:
+        _Stop.waiting = False
+
+
 class PlaySession:
     """Runs a game between the person (through a ``Screen``) and the bots, to the end or
     until it is stopped, keeping its record up to date."""
@@ -256,14 +286,14 @@ class PlaySession:
         self.record = record
         self._bots = seating.bots()
         self._announced = 0
-        self._busy = False
-        self._stop_pending = False
 
     def run(self) -> bool:
         """Play until the game is over (True) or stopped (False); the record is saved either
-        way. Ctrl-C, end of input, SIGTERM and SIGHUP stop the game; one that arrives while
-        an action is being applied waits for it, so the saved state is always whole."""
-        previous = {signum: signal.signal(signum, self._on_signal) for signum in _STOP_SIGNALS}
+        way. Ctrl-C, end of input, SIGTERM and SIGHUP stop the game: at once while it waits
+        for the person's line, else once the action or message in progress is done, so
+        the saved state and the screen are always whole."""
+        _Stop.pending = False
+        previous = {signum: signal.signal(signum, _on_signal) for signum in _STOP_SIGNALS}
         finished = False
         try:
             try:
@@ -273,8 +303,6 @@ class PlaySession:
                 pass
             finally:
                 # Saved however the loop ended, even by an error, which then goes on.
-                # From here on a stop signal changes nothing: the game is being saved.
-                self._busy = True
                 save_record(self.game, self.record)
         finally:
             for signum, handler in previous.items():
@@ -286,27 +314,10 @@ class PlaySession:
             self.screen.saved(self.record)
         return finished
 
-    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        if self._busy:
-            self._stop_pending = True
-            return
-        raise KeyboardInterrupt
-
-    @contextlib.contextmanager
-    def _shielded(self) -> Iterator[None]:
-        """Hold stop signals back until the block is done."""
-        self._busy = True
-        try:
-            yield
-        finally:
-            self._busy = False
-        if self._stop_pending:
-            self._stop_pending = False
-            raise KeyboardInterrupt
-
     def _loop(self) -> None:
         game = self.game
         while not game.is_over:
+            _Stop.check()
             if game.phase is not Phase.CHOOSE and game.round.number != self._announced:
                 self._announced = game.round.number
                 self.screen.round_start(game.view(HUMAN))
@@ -317,8 +328,7 @@ class PlaySession:
             else:
                 self.screen.pause()
                 action = self._bots[seat].act(game.view(seat))
-            with self._shielded():
-                self._apply(seat, action)
+            self._apply(seat, action)
 
     def _apply(self, seat: int, action: Action) -> None:
         """Apply one action and tell the person what followed from it."""
@@ -341,6 +351,13 @@ class PlaySession:
         if result.points is not None:
             self.screen.round_over(game.view(HUMAN), result)
             save_record(game, self.record)
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    """A stop signal's handler while a game runs (``_Stop``)."""
+    _Stop.pending = True
+    if _Stop.waiting:
+        raise KeyboardInterrupt
 
 
 #: The signals that stop a game (and save it): Ctrl-C, kill, and the terminal closing.
