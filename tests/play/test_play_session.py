@@ -26,6 +26,7 @@ from raspisnoy.play.session import (
     Seating,
     load_game,
     parse_levels,
+    read_line,
     save_record,
     save_session,
     seat_names,
@@ -233,7 +234,7 @@ class _SignallingOutput(io.StringIO):
 
 
 def test_a_stop_signal_as_a_prompt_is_written_neither_cuts_nor_repeats_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The screen is whole after a Ctrl-C that comes while it is written: the prompt once,
     then the message that the game is saved (under load a Ctrl-C raised inside Rich's
@@ -248,6 +249,9 @@ def test_a_stop_signal_as_a_prompt_is_written_neither_cuts_nor_repeats_it(
     assert told.count(prompt) == 1
     assert told.rstrip().endswith(f"raspisnoy play --resume {record}")
     assert replay(loads_record(record.read_text(encoding="utf-8"))).events == game.events
+    # The stop was the stopped game's: a line read afterwards is read as usual.
+    monkeypatch.setattr("builtins.input", lambda: "7")
+    assert read_line() == "7"
 
 
 def test_end_of_input_saves_the_game(tmp_path: Path) -> None:

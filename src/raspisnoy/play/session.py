@@ -307,6 +307,7 @@ class PlaySession:
         finally:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
+            _Stop.pending = False  # nothing left to stop: a later read waits as usual
         if finished:
             game = self.game
             self.screen.game_over(game.view(HUMAN), game.rounds(), game.winners(), self.record)
