@@ -290,8 +290,8 @@ class PlaySession:
     def run(self) -> bool:
         """Play until the game is over (True) or stopped (False); the record is saved either
         way. Ctrl-C, end of input, SIGTERM and SIGHUP stop the game: at once while it waits
-        for the person's line, else once the action or message in progress is done, so
-        the saved state and the screen are always whole."""
+        for the person's line, else once the bot's choice, the action or the message in
+        progress is done, so the saved state and the screen are always whole."""
         _Stop.pending = False
         previous = {signum: signal.signal(signum, _on_signal) for signum in _STOP_SIGNALS}
         finished = False
