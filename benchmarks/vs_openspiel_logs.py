@@ -83,10 +83,7 @@ def summary(logs: list[Path]) -> dict[str, Any]:
         raise SystemExit("no deals in these logs")
     gaps = [gap(result) for result in pooled]
     return {
-        "runs": {
-            name: {"deals": len(results), "difference_per_deal": mean_ci(list(map(gap, results)))}
-            for name, results in runs.items()
-        },
+        "runs": {name: _run_figures(results) for name, results in runs.items()},
         "deals": len(pooled),
         "difference_per_deal": mean_ci(gaps),
         "edge_a_200_deal_match_needs": needed_edge(gaps),
@@ -95,16 +92,39 @@ def summary(logs: list[Path]) -> dict[str, Any]:
     }
 
 
-def _print(figures: dict[str, Any]) -> None:
+def _run_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """One log's deals: how many, their first and last numbers (which tell runs apart where
+    a narrow terminal cuts the logs' names short) and the difference per deal."""
+    deals = [result["deal"] for result in results]
+    return {
+        "deals": len(results),
+        "first_deal": min(deals, default=None),
+        "last_deal": max(deals, default=None),
+        "difference_per_deal": mean_ci(list(map(gap, results))) if results else None,
+    }
+
+
+def print_figures(figures: dict[str, Any]) -> None:
+    """Print ``summary``'s figures: each run and the pooled sample, then the bids."""
     console = Console()
     runs = Table(title="expert − ISMCTS per seat and deal")
-    for column in ("log", "deals", "difference", "95% CI"):
-        runs.add_column(column, justify="left" if column == "log" else "right")
+    runs.add_column("log", overflow="fold")
+    for column in ("deals", "numbers", "difference", "95% CI"):
+        runs.add_column(column, justify="right")
     rows = [*figures["runs"].items(), ("pooled", figures)]
     for name, run in rows:
+        first = run.get("first_deal")
+        numbers = "" if first is None else f"{first}-{run['last_deal']}"
+        if run["difference_per_deal"] is None:
+            runs.add_row(Path(name).name, "0", numbers, "", "")
+            continue
         mean, low, high = run["difference_per_deal"]
         runs.add_row(
-            Path(name).name, str(run["deals"]), f"{mean:+.2f}", f"{low:+.2f} … {high:+.2f}"
+            Path(name).name,
+            str(run["deals"]),
+            numbers,
+            f"{mean:+.2f}",
+            f"{low:+.2f} … {high:+.2f}",
         )
     console.print(runs)
     edge = figures["edge_a_200_deal_match_needs"]
@@ -135,7 +155,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     figures = summary(args.logs)
-    _print(figures)
+    print_figures(figures)
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from vs_openspiel_logs import by_bid, gap, needed_edge, read_log, summary
+from vs_openspiel_logs import by_bid, gap, needed_edge, print_figures, read_log, summary
 
 
 def _deal(deal: int, ours: list[float], theirs: list[float]) -> dict[str, Any]:
@@ -43,6 +43,10 @@ def test_logs_pool_into_one_sample_and_each_keeps_its_own_figure(tmp_path: Path)
     assert figures["deals"] == 3
     assert figures["runs"][str(first)]["difference_per_deal"][0] == pytest.approx(1.0)
     assert figures["runs"][str(second)]["difference_per_deal"][0] == pytest.approx(-3.0)
+    assert (
+        figures["runs"][str(first)]["first_deal"],
+        figures["runs"][str(first)]["last_deal"],
+    ) == (1, 2)
     mean, low, high = figures["difference_per_deal"]  # gaps 2, 0, -3
     half = 1.96 * math.sqrt(((2 + 1 / 3) ** 2 + (1 / 3) ** 2 + (8 / 3) ** 2) / 2) / math.sqrt(3)
     assert (mean, low, high) == pytest.approx((-1 / 3, -1 / 3 - half, -1 / 3 + half))
@@ -64,6 +68,21 @@ def test_bids_are_counted_with_how_often_each_was_taken_exactly() -> None:
     assert expert[2] == {"count": 4, "exact": 0.5, "mean_return": pytest.approx(6.0)}
     ismcts = by_bid(results, "their")
     assert ismcts[3] == {"count": 2, "exact": 0.0, "mean_return": 4.0}
+
+
+def test_a_log_without_deals_beside_others_is_listed_empty_and_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    played = _log(
+        tmp_path / "played.jsonl", [_deal(12400, [4] * 4, [2] * 4), _deal(12599, [2] * 4, [2] * 4)]
+    )
+    figures = summary([played, tmp_path / "not-started.jsonl"])
+    empty = figures["runs"][str(tmp_path / "not-started.jsonl")]
+    assert empty == {"deals": 0, "first_deal": None, "last_deal": None, "difference_per_deal": None}
+    assert figures["deals"] == 2
+    print_figures(figures)
+    printed = capsys.readouterr().out
+    assert "12400-12599" in printed and "not-started.jsonl" in printed
 
 
 def test_a_missing_log_holds_no_deals_and_no_deals_at_all_is_refused(tmp_path: Path) -> None:
