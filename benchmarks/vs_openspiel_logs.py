@@ -113,19 +113,13 @@ def print_figures(figures: dict[str, Any]) -> None:
         runs.add_column(column, justify="right")
     rows = [*figures["runs"].items(), ("pooled", figures)]
     for name, run in rows:
-        first = run.get("first_deal")
+        first, difference = run.get("first_deal"), run["difference_per_deal"]
         numbers = "" if first is None else f"{first}-{run['last_deal']}"
-        if run["difference_per_deal"] is None:
-            runs.add_row(Path(name).name, "0", numbers, "", "")
-            continue
-        mean, low, high = run["difference_per_deal"]
-        runs.add_row(
-            Path(name).name,
-            str(run["deals"]),
-            numbers,
-            f"{mean:+.2f}",
-            f"{low:+.2f} … {high:+.2f}",
-        )
+        figures_cells = ("", "")
+        if difference is not None:
+            mean, low, high = difference
+            figures_cells = (f"{mean:+.2f}", f"{low:+.2f} … {high:+.2f}")
+        runs.add_row(Path(name).name, str(run["deals"]), numbers, *figures_cells)
     console.print(runs)
     edge = figures["edge_a_200_deal_match_needs"]
     needs = f"at an edge of {edge:.2f} a seat and deal"
