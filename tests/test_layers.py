@@ -37,9 +37,13 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "casino_advisor": frozenset({"core", "casino"}),
     "i18n": frozenset(),
     "store": frozenset(),
+    # Files replaced in one step (records, sheets, wallets): the standard library only.
+    "files": frozenset(),
+    # Stop signals acted on at safe points in the terminal programs.
+    "stopping": frozenset(),
     "bots": frozenset({"core"}),
-    "arena": frozenset({"core", "bots"}),
-    "scorekeeper": frozenset({"core"}),
+    "arena": frozenset({"core", "bots", "files"}),
+    "scorekeeper": frozenset({"core", "files"}),
     "rulebook": frozenset({"core"}),
     # Ratings of finished games: results from the engine, stored with the game's end.
     "ratings": frozenset({"core", "store"}),
@@ -61,7 +65,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         | {"review", "casino_advisor"}
         | {"matchmaking", "tournament", "puzzles"}
     ),
-    "play": frozenset({"core", "bots", "i18n", "cli_support", "command"}),
+    "play": frozenset({"core", "bots", "i18n", "cli_support", "command", "files", "stopping"}),
     "cli": frozenset(
         {
             "raspisnoy",
@@ -81,6 +85,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "rulebook",
             "review",
             "ratings",
+            "files",
+            "stopping",
         }
     ),
     # A part's own command modules (``raspisnoy.scorekeeper.command``…) sit on top with the
@@ -88,11 +94,12 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "command": frozenset(
         {"core", "casino", "bots", "arena", "scorekeeper", "store", "server", "i18n", "play"}
         | {"cli_support", "rulebook", "review", "research", "ratings", "casino_advisor"}
-        | {"puzzles"}
+        | {"puzzles", "files", "stopping"}
     ),
-    # The casino's commands: the rules, the advisor and the terminal game's file helpers.
+    # The casino's commands: the rules, the advisor, and the wallet's file and stop signals.
     "casino_command": frozenset(
-        {"core", "casino", "casino_advisor", "i18n", "cli_support", "play", "command"}
+        {"core", "casino", "casino_advisor", "i18n", "cli_support", "command"}
+        | {"files", "stopping"}
     ),
     # The moderators' commands (``raspisnoy moderators``): the store and the settings.
     "moderation_command": frozenset({"store", "server", "cli_support"}),

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from rich.console import Console
+from stop_signals import SignallingOutput
 
 from raspisnoy.casino.record import verify_record
 from raspisnoy.casino_command.play import START_BALANCE, CasinoTerminal, Wallet
@@ -94,3 +98,36 @@ def test_the_command_refuses_a_broken_wallet(cli, tmp_path: Path) -> None:  # ty
     result = cli("casino", "play", "--wallet", str(wallet), "--lang", "en")
     assert result.status == 1 and result.stderr.startswith("error: ")
     assert "not a raspisnoy-casino-wallet/1 file" in result.stderr
+
+
+def test_a_stop_signal_as_a_prompt_is_written_neither_cuts_nor_repeats_it(tmp_path: Path) -> None:
+    """A Ctrl-C typed as the question appears: the question once, then "saved"."""
+    wallet = tmp_path / "wallet.json"
+    question = "Antes (1-100)"
+    out = SignallingOutput(question)
+    CasinoTerminal(Console(file=out, width=200, color_system=None), "en", wallet).run()
+    assert out.signalled
+    text = out.getvalue()
+    assert text.count(question) == 1
+    assert text.rstrip().endswith(f"Saved in {wallet}; run the same command to go on.")
+
+
+def test_a_stop_signal_while_the_wallet_is_saved_waits_for_the_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hand is kept whole, then the game stops at the next question without reading."""
+    wallet = tmp_path / "wallet.json"
+    answers = iter(["10"])
+    monkeypatch.setattr("builtins.input", lambda: next(answers))
+    save = Wallet.save
+
+    def save_signalled(self: Wallet, path: Path) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        save(self, path)
+
+    monkeypatch.setattr(Wallet, "save", save_signalled)
+    out = io.StringIO()
+    CasinoTerminal(Console(file=out, width=200, color_system=None), "en", wallet).run()
+    hand = Wallet.load(wallet).hand
+    assert hand is not None and hand["antes"] == [10]  # the new hand, kept
+    assert out.getvalue().rstrip().endswith("run the same command to go on.")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from stop_signals import SignallingOutput
 
 from raspisnoy.bots import BOTS, make_bot
 from raspisnoy.core import Action, Game, View, resolve_rules
@@ -26,13 +27,12 @@ from raspisnoy.play.session import (
     Seating,
     load_game,
     parse_levels,
-    read_line,
     save_record,
     save_session,
     seat_names,
     session_file,
-    write_atomically,
 )
+from raspisnoy.stopping import read_line
 
 RULES = resolve_rules("raspisnoy.com", custom_plan=("2", "3:blind", "2"))
 
@@ -162,17 +162,6 @@ def test_a_finished_game_is_not_continued(tmp_path: Path) -> None:
     assert error.value.message("uk") == f"партію в {record} уже закінчено"
 
 
-def test_writing_is_atomic(tmp_path: Path) -> None:
-    path = tmp_path / "file.json"
-    write_atomically(path, "old")
-    write_atomically(path, "new")
-    assert path.read_text(encoding="utf-8") == "new"
-    with pytest.raises(UnicodeEncodeError):
-        write_atomically(path, "\ud800 cannot be encoded")
-    assert path.read_text(encoding="utf-8") == "new"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.json"]
-
-
 class Scripted(TerminalScreen):
     """The real screen with the person's choices scripted: always the first legal action.
     It can end the input at the given prompt, or send this process a stop signal while
@@ -216,23 +205,6 @@ def test_a_stop_signal_during_an_action_waits_for_it_then_saves(tmp_path: Path) 
     assert f"raspisnoy play --resume {record}" in told
 
 
-class _SignallingOutput(io.StringIO):
-    """A terminal's output that sends this process a stop signal as the first prompt is
-    written (a Ctrl-C typed just as the prompt appears, with the program not yet
-    waiting for the line)."""
-
-    def __init__(self, prompt: str) -> None:
-        super().__init__()
-        self.prompt, self.signalled = prompt, False
-
-    def write(self, text: str) -> int:
-        written = super().write(text)
-        if self.prompt in text and not self.signalled:
-            self.signalled = True
-            os.kill(os.getpid(), signal.SIGINT)
-        return written
-
-
 def test_a_stop_signal_as_a_prompt_is_written_neither_cuts_nor_repeats_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -241,7 +213,7 @@ def test_a_stop_signal_as_a_prompt_is_written_neither_cuts_nor_repeats_it(
     write made it write the prompt again)."""
     game, seating, record = start(tmp_path)
     prompt = translate("play.prompt.bid", "en")
-    output = _SignallingOutput(prompt)
+    output = SignallingOutput(prompt)
     screen = TerminalScreen(Console(file=output, width=120), "en")
     assert PlaySession(game, seating, screen, record).run() is False
     told = output.getvalue()

@@ -4,6 +4,7 @@ resume after the process is killed in the middle of a round."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -14,9 +15,12 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from rich.console import Console
+from stop_signals import SignallingOutput
+from typer.testing import CliRunner
 
 from raspisnoy.core import dumps_record, game_to_record
-from raspisnoy.scorekeeper import Sheet, read_sheet, write_sheet
+from raspisnoy.scorekeeper import Sheet, command, read_sheet, write_sheet
 from raspisnoy.scorekeeper.sheetfile import dumps_sheet
 
 from .helpers import fill, played_game, sheet_of
@@ -333,3 +337,51 @@ def test_the_documented_example(tmp_path: Path) -> None:
     result = run("score", "--sheet", str(tmp_path / "sheet.json"), "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == json.loads(report)
+
+
+@pytest.fixture
+def signalled_console(monkeypatch: pytest.MonkeyPatch) -> SignallingOutput:
+    """``raspisnoy score`` writes to a terminal that sends a Ctrl-C as a bid is asked."""
+    out = SignallingOutput("'s bid")
+    monkeypatch.setattr(
+        command, "_console", lambda: Console(file=out, soft_wrap=True, highlight=False)
+    )
+    return out
+
+
+def test_a_stop_signal_as_a_question_is_written_neither_cuts_nor_repeats_it(
+    tmp_path: Path, signalled_console: SignallingOutput
+) -> None:
+    path = tmp_path / "sheet.json"
+    write_sheet(Sheet.start("raspisnoy.com", PLAYERS), path)
+    result = CliRunner().invoke(command.score_app, ["resume", str(path), "--lang", "en"])
+    assert result.exit_code == 130
+    assert signalled_console.signalled
+    text = signalled_console.getvalue()
+    assert text.count("'s bid") == 1
+    assert text.rstrip().endswith(f"go on with: raspisnoy score resume {path}")
+
+
+def test_a_stop_signal_while_an_entry_is_saved_waits_for_the_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry is in the file, and the program stops at the next question unread."""
+    path = tmp_path / "sheet.json"
+    write_sheet(Sheet.start("raspisnoy.com", PLAYERS), path)
+    saves: list[Path] = []
+
+    def write_signalled(sheet: Sheet, to: Path) -> None:
+        saves.append(to)
+        if len(saves) == 2:  # the first entry's save (the first: the sheet on resuming)
+            os.kill(os.getpid(), signal.SIGINT)
+        write_sheet(sheet, to)
+
+    answers = iter(["1"])
+    monkeypatch.setattr("builtins.input", lambda: next(answers))
+    monkeypatch.setattr(command, "write_sheet", write_signalled)
+    monkeypatch.setattr(command, "_console", lambda: Console(file=io.StringIO(), soft_wrap=True))
+    result = CliRunner().invoke(command.score_app, ["resume", str(path), "--lang", "en"])
+    assert result.exit_code == 130
+    assert len(saves) == 2
+    first = read_sheet(path).rounds[0]
+    assert first.bids is not None and sorted(first.bids, key=str) == [1, None, None]

@@ -9,7 +9,6 @@ is the deal's). Games are independent work units, spread over worker processes.
 from __future__ import annotations
 
 import math
-import os
 import statistics
 import time
 from collections import defaultdict
@@ -28,6 +27,7 @@ from raspisnoy.core import (
     game_to_record,
     resolve_rules,
 )
+from raspisnoy.files import write_atomically
 
 __all__ = [
     "BotStats",
@@ -145,7 +145,7 @@ def play_game(config: MatchConfig, deal: int, rotation: int) -> GameResult:
         game.apply(action, seat)
     if config.records is not None:
         path = config.records / f"deal-{deal:05d}-seating-{rotation}.json"
-        _write_atomically(path, dumps_record(game_to_record(game)))
+        write_atomically(path, dumps_record(game_to_record(game)))
     winners = game.winners()
     rounds = [r for r in game.rounds() if r.bids is not None]
     scored = [r for r in game.rounds() if r.points is not None]
@@ -169,12 +169,6 @@ def play_game(config: MatchConfig, deal: int, rotation: int) -> GameResult:
             for seat in range(players)
         ),
     )
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    temporary = path.with_suffix(".part")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
 
 
 def _play_unit(args: tuple[MatchConfig, int, int]) -> GameResult:

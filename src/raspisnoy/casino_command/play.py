@@ -2,9 +2,10 @@
 
 The wallet file keeps the balance, the hand in progress (its seed, antes and decisions,
 from which it is replayed) and the finished hands' records, so a game stopped at any
-prompt (``q``, Ctrl-C, end of input) goes on where it stopped. Nothing is bought: a
-wallet that runs dry is refilled for free. The text is in the person's language
-(``--lang``, else ``LANG``).
+prompt (``q``, Ctrl-C, end of input) goes on where it stopped. A Ctrl-C, a kill or the
+terminal closing stops it at the next prompt, once what it was doing is shown and saved
+(``raspisnoy.stopping``). Nothing is bought: a wallet that runs dry is refilled for
+free. The text is in the person's language (``--lang``, else ``LANG``).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from raspisnoy.casino_command import WALLET_FORMAT
 from raspisnoy.casino_command.text import advice_text
 from raspisnoy.cli_support import fail
 from raspisnoy.core import RaspisnoyError
+from raspisnoy.files import write_atomically
 from raspisnoy.i18n import LANGUAGES, detect_language, translate
-from raspisnoy.play.session import write_atomically
+from raspisnoy.stopping import read_line, stopping_at_safe_points
 
 __all__ = ["START_BALANCE", "CasinoTerminal", "Wallet", "play_command"]
 
@@ -75,7 +77,8 @@ class Wallet:
             "hand": self.hand,
             "history": self.history[-HISTORY:],
         }
-        write_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+        # Private: the hand in progress has its seed, which deals the cards still hidden.
+        write_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", private=True)
 
 
 class CasinoTerminal:
@@ -94,7 +97,7 @@ class CasinoTerminal:
         self.lang = lang
         self.path = wallet_path
         self.wallet = Wallet.load(wallet_path)
-        self._read = read or (lambda prompt: console.input(Text(prompt)))
+        self._read = read or self._read_line
         self._seeds = seeds or (lambda: new_seed(random.SystemRandom()))
         self._last_antes = "10"
 
@@ -102,15 +105,23 @@ class CasinoTerminal:
         return translate(f"casino.play.{key}", self.lang, **values)
 
     def run(self, hands: int | None = None) -> None:
-        """Play until the person quits (or ``hands`` hands are finished)."""
+        """Play until the person quits (or ``hands`` hands are finished); a stop signal
+        stops it at the next prompt (``raspisnoy.stopping``)."""
         played = 0
-        try:
-            while hands is None or played < hands:
-                hand = self._resume() or self._new_hand()
-                self._play(hand)
-                played += 1
-        except Quit:
-            self._say(self.t("saved", path=self.path))
+        with stopping_at_safe_points():
+            try:
+                while hands is None or played < hands:
+                    hand = self._resume() or self._new_hand()
+                    self._play(hand)
+                    played += 1
+            except Quit:
+                self._say(self.t("saved", path=self.path))
+
+    def _read_line(self, prompt: str) -> str:
+        """The prompt, then the line the person types: a stop signal stops the game while
+        it waits, and never cuts the prompt off."""
+        self.console.print(Text(prompt), end="")
+        return read_line()
 
     # ----------------------------------------------------------------- one hand
 

@@ -41,7 +41,8 @@ from raspisnoy.core import (
     round_plan,
 )
 from raspisnoy.i18n import translate
-from raspisnoy.play.session import RoundsSoFar, read_line
+from raspisnoy.play.session import RoundsSoFar
+from raspisnoy.stopping import read_line
 
 __all__ = ["TerminalScreen", "card_text", "parse_typed_card"]
 
@@ -113,8 +114,8 @@ class TerminalScreen:
         self._read = read or self._read_line
 
     def _read_line(self, prompt: str) -> str:
-        """The prompt, then the line the person types (``session.read_line``: a Ctrl-C
-        stops the game while it waits, and never cuts the prompt off)."""
+        """The prompt, then the line the person types (``raspisnoy.stopping.read_line``: a
+        Ctrl-C stops the game while it waits, and never cuts the prompt off)."""
         self.console.print(Text(prompt), end="")
         return read_line()
 

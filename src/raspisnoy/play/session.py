@@ -16,15 +16,10 @@ so a crash leaves the last complete file, never a torn one.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any, Protocol
 
 from raspisnoy.bots import BOTS, Bot, make_bot
@@ -44,7 +39,9 @@ from raspisnoy.core import (
     player_names,
     replay,
 )
+from raspisnoy.files import write_atomically
 from raspisnoy.i18n import translate
+from raspisnoy.stopping import check_stop, stopping_at_safe_points
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -55,7 +52,6 @@ __all__ = [
     "Seating",
     "load_game",
     "parse_levels",
-    "read_line",
     "save_record",
     "seat_names",
     "session_file",
@@ -147,28 +143,14 @@ def session_file(record: Path) -> Path:
     return record.with_suffix(".session.json")
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one step: a crash leaves the old file or the new."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-
-
 def save_record(game: Game, path: Path) -> None:
     """Write the game so far as a record (docs/record.md)."""
-    write_atomically(path, dumps_record(game_to_record(game)) + "\n")
+    write_atomically(path, dumps_record(game_to_record(game)) + "\n", private=True)
 
 
 def save_session(seating: Seating, record: Path) -> None:
-    write_atomically(session_file(record), json.dumps(seating.to_json(), indent=2) + "\n")
+    text = json.dumps(seating.to_json(), indent=2) + "\n"
+    write_atomically(session_file(record), text, private=True)
 
 
 def load_game(record: Path) -> tuple[Game, Seating]:
@@ -247,35 +229,6 @@ class Screen(Protocol):
     def saved(self, record: Path) -> None: ...
 
 
-class _Stop:
-    """Where a stop signal (``_STOP_SIGNALS``) stands, process-wide as signals are: it
-    interrupts at once only while the program waits for the person's line
-    (``read_line``); anywhere else it is recorded and acted on at the next safe point.
-    Raised at an arbitrary moment it would cut a print or a save off halfway: Rich, cut
-    off after writing a prompt but before clearing its buffer, wrote the prompt a second
-    time after the Ctrl-C (what the terminal tests caught under load)."""
-
-    waiting = False
-    pending = False
-
-    @classmethod
-    def check(cls) -> None:
-        """Stop here (``KeyboardInterrupt``) if a stop signal has come."""
-        if cls.pending:
-            raise KeyboardInterrupt
-
-
-def read_line() -> str:
-    """The line the person types (``input()``); a stop signal of a running
-    ``PlaySession`` that came before or comes during the wait stops it here."""
-    _Stop.waiting = True
-    try:
-        _Stop.check()
-        return input()
-    finally:
-        _Stop.waiting = False
-
-
 class PlaySession:
     """Runs a game between the person (through a ``Screen``) and the bots, to the end or
     until it is stopped, keeping its record up to date."""
@@ -292,10 +245,8 @@ class PlaySession:
         way. Ctrl-C, end of input, SIGTERM and SIGHUP stop the game: at once while it waits
         for the person's line, else once the bot's choice, the action or the message in
         progress is done, so the saved state and the screen are always whole."""
-        _Stop.pending = False
-        previous = {signum: signal.signal(signum, _on_signal) for signum in _STOP_SIGNALS}
         finished = False
-        try:
+        with stopping_at_safe_points():
             try:
                 self._loop()
                 finished = True
@@ -304,10 +255,6 @@ class PlaySession:
             finally:
                 # Saved however the loop ended, even by an error, which then goes on.
                 save_record(self.game, self.record)
-        finally:
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
-            _Stop.pending = False  # nothing left to stop: a later read waits as usual
         if finished:
             game = self.game
             self.screen.game_over(game.view(HUMAN), game.rounds(), game.winners(), self.record)
@@ -318,7 +265,7 @@ class PlaySession:
     def _loop(self) -> None:
         game = self.game
         while not game.is_over:
-            _Stop.check()
+            check_stop()
             if game.phase is not Phase.CHOOSE and game.round.number != self._announced:
                 self._announced = game.round.number
                 self.screen.round_start(game.view(HUMAN))
@@ -352,16 +299,3 @@ class PlaySession:
         if result.points is not None:
             self.screen.round_over(game.view(HUMAN), result)
             save_record(game, self.record)
-
-
-def _on_signal(signum: int, frame: FrameType | None) -> None:
-    """A stop signal's handler while a game runs (``_Stop``)."""
-    _Stop.pending = True
-    if _Stop.waiting:
-        raise KeyboardInterrupt
-
-
-#: The signals that stop a game (and save it): Ctrl-C, kill, and the terminal closing.
-_STOP_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)

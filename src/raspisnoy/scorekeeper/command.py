@@ -11,11 +11,12 @@ standard output, one ``error:`` line on standard error and exit 1 for a bad shee
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
@@ -32,9 +33,12 @@ from raspisnoy.scorekeeper import (
     write_sheet,
 )
 from raspisnoy.scorekeeper.sheetfile import sheet_report
+from raspisnoy.stopping import read_line, stopping_at_safe_points
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.prompt import Prompt
+    from rich.text import TextType
 
 __all__ = ["score_app"]
 
@@ -59,6 +63,25 @@ def _console() -> Console:
     from rich.console import Console
 
     return Console(soft_wrap=True, highlight=False)
+
+
+@functools.cache
+def _stop_safe_prompt() -> type[Prompt]:
+    """Rich's prompt with the answer read by ``raspisnoy.stopping.read_line``: a stop
+    signal stops the program while it waits for the answer, and never cuts the question
+    off. It asks for no password and reads no other stream: the sheet needs neither.
+    (Rich is imported here, by the commands that ask.)"""
+    from rich.prompt import Prompt
+
+    class StopSafePrompt(Prompt):
+        @classmethod
+        def get_input(
+            cls, console: Console, prompt: TextType, password: bool, stream: TextIO | None = None
+        ) -> str:
+            console.print(prompt, end="")
+            return read_line()
+
+    return StopSafePrompt
 
 
 def _language(lang: str | None) -> str:
@@ -156,14 +179,13 @@ class _Session:
 
     def ask(self, question: str, default: str | None = None) -> str:
         """One answer, stripped; ``default`` is what Enter gives."""
-        from rich.prompt import Prompt
-
+        prompt = _stop_safe_prompt()
         self._notes.clear()  # the messages before a question have been seen
         if default is None:
-            answer = Prompt.ask(question, console=self.console)
+            answer = prompt.ask(question, console=self.console)
         else:
             shown = default != ""
-            answer = Prompt.ask(question, console=self.console, default=default, show_default=shown)
+            answer = prompt.ask(question, console=self.console, default=default, show_default=shown)
         return answer.strip()
 
     def say(self, markup: str) -> None:
@@ -191,18 +213,21 @@ class _Session:
 
     def run(self, set_up: Callable[[], None]) -> None:
         """Set up (for a new sheet), then ask for entries until the game is complete; a
-        closed input or Ctrl-C stops with the sheet saved."""
-        try:
-            set_up()
-            self.save()
-            self.play()
-        except EOFError:
-            self.console.print()
-            self.stopped()
-        except KeyboardInterrupt:
-            self.console.print()
-            self.stopped()
-            raise typer.Exit(130) from None
+        closed input stops with the sheet saved, and so does a stop signal (Ctrl-C, a kill,
+        the terminal closing), at the next question: an entry being saved is saved first
+        (``raspisnoy.stopping``)."""
+        with stopping_at_safe_points():
+            try:
+                set_up()
+                self.save()
+                self.play()
+            except EOFError:
+                self.console.print()
+                self.stopped()
+            except KeyboardInterrupt:
+                self.console.print()
+                self.stopped()
+                raise typer.Exit(130) from None
 
     def stopped(self) -> None:
         if self._sheet is not None and self.path is not None:

@@ -11,13 +11,12 @@ its JSON in and out.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from raspisnoy.core import DEFAULT_PRESET, RaspisnoyError, RoundKind, resolve_rules
+from raspisnoy.files import write_atomically
 from raspisnoy.scorekeeper.errors import SheetError
 from raspisnoy.scorekeeper.sheet import Seats, Sheet, SheetRound
 
@@ -167,18 +166,6 @@ def read_sheet(path: Path) -> Sheet:
 
 
 def write_sheet(sheet: Sheet, path: Path) -> None:
-    """Write the sheet atomically: to a temporary file beside ``path``, flushed to disk,
-    then renamed over it, so a crash or a closed terminal leaves the old or the new sheet,
-    never half of one."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        # mkstemp makes the file private (0600); the sheet keeps the mode it had, or 0644.
-        os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(dumps_sheet(sheet))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Write the sheet in one step (``raspisnoy.files``): a crash or a closed terminal
+    leaves the old or the new sheet, never half of one; it keeps the mode it had, or 0644."""
+    write_atomically(path, dumps_sheet(sheet))
