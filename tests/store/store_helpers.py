@@ -1,11 +1,14 @@
-"""Rows the store tests start from: people and a table of theirs; and calls made at the
-same moment from several threads."""
+"""Rows the store tests start from: people and a table of theirs; calls made at the same
+moment from several threads; and a wait for a call to queue behind a PostgreSQL lock."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import TypeVar
+
+from sqlalchemy import Connection, text
 
 from raspisnoy.store import Store, TableRow, UserRow
 
@@ -28,6 +31,22 @@ def at_the_same_moment(count: int, call: Callable[[], T]) -> list[T]:
     for thread in threads:
         thread.join()
     return answers
+
+
+def until_blocked_by(holder: Connection, store: Store, thread: threading.Thread) -> None:
+    """Wait until a query of ``thread`` waits on a lock ``holder`` holds in PostgreSQL (or
+    until ``thread`` has ended without waiting: the caller's assertions then say so).
+    Each look is a transaction of its own: PostgreSQL keeps one snapshot of
+    pg_stat_activity for a whole transaction, so a query that started after the first
+    look would never be seen (CI hung here once)."""
+    blocked = text("SELECT count(*) FROM pg_stat_activity WHERE :pid = ANY(pg_blocking_pids(pid))")
+    pid = holder.scalar(text("SELECT pg_backend_pid()"))
+    autocommit = store.engine.execution_options(isolation_level="AUTOCOMMIT")
+    deadline = time.monotonic() + 60
+    with autocommit.connect() as watching:
+        while thread.is_alive() and not watching.scalar(blocked, {"pid": pid}):
+            assert time.monotonic() < deadline, "the call never waited on the lock"
+            time.sleep(0.01)
 
 
 def people(store: Store, *nicknames: str) -> list[UserRow]:

@@ -5,11 +5,10 @@ holder at a time. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
-from sqlalchemy import delete, text, update
-from store_helpers import people
+from sqlalchemy import delete, update
+from store_helpers import people, until_blocked_by
 
 from raspisnoy.store import AlreadyInPoolError, NewPoolTable, PoolStore, Store
 from raspisnoy.store.models import GameTable, PoolEntry
@@ -93,19 +92,7 @@ def test_a_page_asking_while_a_pass_takes_its_entry_out_finds_no_entry(store: St
         dropping.execute(delete(PoolEntry).where(PoolEntry.user_id == one.id))
         asking = threading.Thread(target=lambda: answers.append(pool.seen(one.id, 10.0)))
         asking.start()
-        blocked = text(
-            "SELECT count(*) FROM pg_stat_activity WHERE :pid = ANY(pg_blocking_pids(pid))"
-        )
-        pid = dropping.scalar(text("SELECT pg_backend_pid()"))
-        # Until the page's update waits on the row. Each look in a transaction of its own:
-        # PostgreSQL keeps one snapshot of pg_stat_activity for a whole transaction, so a
-        # page that connected after the first look would never be seen (CI hung here).
-        autocommit = store.engine.execution_options(isolation_level="AUTOCOMMIT")
-        deadline = time.monotonic() + 60
-        with autocommit.connect() as watching:
-            while not watching.scalar(blocked, {"pid": pid}):
-                assert time.monotonic() < deadline, "the page's update never waited on the row"
-                time.sleep(0.01)
+        until_blocked_by(dropping, store, asking)  # the page's update waits on the row
         dropping.commit()
     asking.join()
     assert answers == [None]

@@ -4,10 +4,12 @@ seats (club tables in a club's event), results recorded once, and the runner's l
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
-from store_helpers import people
+from sqlalchemy import update
+from store_helpers import people, until_blocked_by
 
 from raspisnoy.store import (
     ClubSettings,
@@ -20,6 +22,7 @@ from raspisnoy.store import (
     Store,
     TournamentStore,
 )
+from raspisnoy.store.models import Tournament
 
 
 def new_tournament(
@@ -96,6 +99,37 @@ def test_a_person_registers_once_and_never_past_the_places_or_the_start(store: S
     with pytest.raises(RegistrationError):
         tournaments.unregister(tournament_id, anna.id)
     assert [e.name for e in tournaments.entries(tournament_id)] == ["Бот 1"]
+
+
+def test_an_entry_taken_back_as_the_tournament_starts_waits_for_the_start(store: Store) -> None:
+    """Vera takes her entry back on one worker while the runner on another starts the
+    tournament (its move to running not yet committed): her request waits for the start
+    and is refused, so round 1 never seats an entry that is gone."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has one writer at a time: nothing runs between a read and a write")
+    director, vera = people(store, "Director", "Vera")
+    tournaments = TournamentStore(store)
+    tournament_id = new_tournament(store, director.id)
+    tournaments.register(tournament_id, user_id=vera.id, bot=None, name="", now=time.time())
+    answers: list[object] = []
+
+    def take_back() -> None:
+        try:
+            answers.append(tournaments.unregister(tournament_id, vera.id))
+        except RegistrationError as error:
+            answers.append(error.reason)
+
+    with store.engine.connect() as starting:
+        starting.execute(
+            update(Tournament).where(Tournament.id == tournament_id).values(state="running")
+        )
+        asking = threading.Thread(target=take_back)
+        asking.start()
+        until_blocked_by(starting, store, asking)
+        starting.commit()
+    asking.join()
+    assert answers == ["closed"]
+    assert [e.user_id for e in tournaments.entries(tournament_id)] == [vera.id]
 
 
 def test_a_round_is_paired_once_with_its_tables_in_the_club(store: Store) -> None:

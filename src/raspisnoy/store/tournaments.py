@@ -354,9 +354,14 @@ class TournamentStore:
         return list(session.scalars(query))
 
     def unregister(self, tournament_id: str, user_id: str) -> bool:
-        """Take a person's entry back before the start; whether there was one."""
+        """Take a person's entry back before the start; whether there was one. The
+        tournament's row is locked, as ``register`` locks it: the runner's start (its
+        move to running, then the pairing of round 1) waits for the entry to be gone, or
+        this sees the tournament running and changes nothing."""
         with self._session() as session:
-            tournament = session.get(Tournament, tournament_id)
+            tournament = session.scalars(
+                select(Tournament).where(Tournament.id == tournament_id).with_for_update()
+            ).first()
             if tournament is None or tournament.state != "registering":
                 raise RegistrationError("closed")
             entry = session.scalars(
