@@ -11,14 +11,13 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fresh_databases import BACKENDS, new_database
+from injected_failures import first_statement_fails
 from server_helpers import FAST, Api, Message, Server, serve
 from server_process import free_port
-from sqlalchemy import create_engine, event, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import create_engine, text
 from test_accounts import register
 from test_ratings import engine_game, store_game
 
@@ -98,15 +97,7 @@ def test_an_end_that_failed_to_be_stored_is_stored_by_a_retry(
     start_server: Callable[[ServerSettings], Server],
 ) -> None:
     server = start_server(FAST)
-    failed: list[str] = []
-
-    def fail_the_first_results(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if statement.lstrip().upper().startswith("INSERT INTO GAME_RESULTS") and not failed:
-            failed.append(statement)
-            raise OperationalError(statement, None, Exception("injected: the connection dropped"))
-
-    event.listen(server.store.engine, "before_cursor_execute", fail_the_first_results)
-    try:
+    with first_statement_fails(server.store.engine, "INSERT INTO GAME_RESULTS") as failed:
         client = register(server, "Retried")
         table = rated_bot_game(client)
         wait_for(
@@ -114,8 +105,6 @@ def test_an_end_that_failed_to_be_stored_is_stored_by_a_retry(
             GAME_SECONDS,
             lambda: client.http.get(f"/api/tables/{table['id']}").json()["status"] == "over",
         )
-    finally:
-        event.remove(server.store.engine, "before_cursor_execute", fail_the_first_results)
     assert len(failed) == 1
     profile = client.http.get(f"/api/players/{client.user['id']}").json()
     assert [r["games"] for r in profile["ratings"]] == [1, 1]

@@ -12,12 +12,14 @@ from collections.abc import Callable
 import pytest
 from leak_check import cards_in
 from server_helpers import FAST, Api, Message, Server, at_most, play_in_threads, until
+from sqlalchemy.orm import Session
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.services.pool import COOLDOWNS, checked_choices
 from raspisnoy.server.wire.requests import PoolIn
 from raspisnoy.store import GameEnds, NewPoolTable, PoolStore
+from raspisnoy.store.models import PoolAbandon
 
 #: A pass every 0.2 s and a grace of 2 s, so the tests need not wait long.
 POOL = FAST.model_copy(
@@ -305,13 +307,13 @@ def registered(server: Server, username: str) -> Api:
 
 def test_the_rated_pool_cools_down_longer_after_each_abandoned_game(pool_server: Server) -> None:
     quitter = registered(pool_server, "Quitter")
-    pool = PoolStore(pool_server.store)
     host = Api(pool_server.base, "Host of the abandoned")
     rated = {**CLASSIC_FOUR, "rated": True}
     for number, cooldown in enumerate(COOLDOWNS[:2], 1):
         table = host.create_table(players=3)
-        pool.record_abandons(table["id"], [quitter.user["id"]], time.time())
-        pool.record_abandons(table["id"], [quitter.user["id"]], time.time())  # counted once
+        abandon = PoolAbandon(user_id=quitter.user["id"], table_id=table["id"], at=time.time())
+        with Session(pool_server.store.engine) as session, session.begin():
+            session.add(abandon)
         refused = quitter.http.post("/api/pool", json=rated)
         assert (refused.status_code, refused.json()["code"]) == (403, Refusal.POOL_COOLDOWN)
         assert refused.json()["params"] == {"minutes": cooldown // 60, "abandons": number}

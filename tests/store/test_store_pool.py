@@ -7,10 +7,20 @@ from __future__ import annotations
 import threading
 
 import pytest
+from injected_failures import first_statement_fails
 from sqlalchemy import delete, update
-from store_helpers import people, until_blocked_by
+from store_helpers import people, table_of, until_blocked_by
 
-from raspisnoy.store import AlreadyInPoolError, NewPoolTable, PoolStore, Store
+from raspisnoy.store import (
+    ROUND_COUNTS,
+    AlreadyInPoolError,
+    GameEnd,
+    GameEnds,
+    NewPoolTable,
+    PoolStore,
+    Store,
+    StoreError,
+)
 from raspisnoy.store.models import GameTable, PoolEntry
 
 CHOICES = {"presets": ["classic"], "players": [3], "speed": "normal", "rated": False}
@@ -110,3 +120,24 @@ def test_one_holder_of_the_pairing_lease_at_a_time(store: Store) -> None:
     assert not pool.take_lease("worker 2", now=6.9, seconds=5.0)
     assert pool.take_lease("worker 2", now=7.1, seconds=5.0)  # lapsed: taken over
     assert not pool.take_lease("worker 1", now=8.0, seconds=5.0)
+
+
+def test_who_abandoned_a_pool_game_is_stored_with_its_end_once(store: Store) -> None:
+    """Stored in the end's transaction: an end that fails stores no abandonment (nor is
+    the game over, so it is tried again), and an end stored twice counts it once."""
+    host, quitter = people(store, "Host", "Quitter")
+    table = table_of(store, host, rated=True)
+    figures = tuple(dict.fromkeys((*ROUND_COUNTS, "points", "place"), 0) for _ in table.seats)
+    end = GameEnd(figures, "classic", abandoned=(quitter.id,))
+    ends, pool = GameEnds(store), PoolStore(store)
+    with (
+        first_statement_fails(store.engine, "INSERT INTO GAME_RESULTS") as failed,
+        pytest.raises(StoreError),
+    ):
+        ends.finish(table.id, end)
+    assert failed and pool.abandons_since(quitter.id, 0.0) == []
+    assert store.get_table(table.id).status == "open"
+    assert ends.finish(table.id, end) is True
+    assert ends.finish(table.id, end) is False
+    assert len(pool.abandons_since(quitter.id, 0.0)) == 1
+    assert pool.abandons_since(host.id, 0.0) == []

@@ -47,19 +47,20 @@ def game_end(
     """The end of ``table``'s finished ``game``, whose stored actions are ``events``:
     every seat's summary and, if the table is rated and plays a preset's own rules, how
     to rate it (``ValueError`` if the game is not over). With ``abandon_last`` (a pool
-    table) a person who abandoned the game (``abandoned_by_person``) is rated last too."""
+    table) a person who abandoned the game (``abandoned_by_person``) is rated last too,
+    and named in the end's ``abandoned``: stored with it, once (docs/pool.md, "Fair play")."""
     summaries = summarize(game)
     figures = tuple({name: getattr(summary, name) for name in _FIGURES} for summary in summaries)
     preset = str(table.rules.get("preset"))
+    stored, seats = tuple(events), len(summaries)
+    gone = abandoned_by_person(stored, seats) if abandon_last else (False,) * seats
+    abandoned = tuple(s.user_id for s in table.seats if s.user_id is not None and gone[s.seat])
     if not (table.rated and is_rated_rules(table.rules)):
-        return GameEnd(figures, preset)
+        return GameEnd(figures, preset, abandoned=abandoned)
     totals = tuple(summary.points for summary in summaries)
-    stored = tuple(events)
     played = played_by_person(stored, len(totals))
-    if abandon_last:
-        gone = abandoned_by_person(stored, len(totals))
-        played = tuple(own and not left for own, left in zip(played, gone, strict=True))
-    return GameEnd(figures, preset, partial(rate_seats, totals, played), NEWCOMER)
+    played = tuple(own and not left for own, left in zip(played, gone, strict=True))
+    return GameEnd(figures, preset, partial(rate_seats, totals, played), NEWCOMER, abandoned)
 
 
 def played_by_person(events: Iterable[EventRow], seats: int) -> tuple[bool, ...]:

@@ -231,21 +231,6 @@ class PoolStore:
         with self._session() as session:
             return session.get(PoolTable, table_id) is not None
 
-    def record_abandons(self, table_id: str, user_ids: Sequence[str], at: float) -> None:
-        """These people abandoned the rated pool game of ``table_id`` (ended ``at``); a
-        person recorded for it already is not counted again (a finish tried twice)."""
-        with self._session() as session:
-            known = set(
-                session.scalars(
-                    select(PoolAbandon.user_id).where(
-                        PoolAbandon.table_id == table_id, PoolAbandon.user_id.in_(user_ids)
-                    )
-                )
-            )
-            for user_id in user_ids:
-                if user_id not in known:
-                    session.add(PoolAbandon(user_id=user_id, table_id=table_id, at=at))
-
     def abandons_since(self, user_id: str, since: float) -> list[float]:
         """When the person's abandoned rated pool games since ``since`` ended, oldest
         first."""

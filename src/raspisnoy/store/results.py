@@ -1,6 +1,7 @@
 """The SQL of a game's end: the table marked over, one ``GameResult`` per seat and, for a
-rated table, the new ratings of its people, all in one transaction, so a result never
-exists without its rating change nor the other way round, and exactly once.
+rated table, the new ratings of its people (and who abandoned a rated pool game), all in
+one transaction, so a result never exists without its rating change nor the other way
+round, and exactly once.
 
 The figures and the rating arithmetic come from outside (``raspisnoy.ratings``, which
 reads them from the finished game): the store knows nothing of games or ratings. What
@@ -20,7 +21,14 @@ from typing import Any
 from sqlalchemy import exists, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.models import GameResult, GameTable, PlayerRating, RatingChange, Seat
+from raspisnoy.store.models import (
+    GameResult,
+    GameTable,
+    PlayerRating,
+    PoolAbandon,
+    RatingChange,
+    Seat,
+)
 from raspisnoy.store.players import ALL_SCOPE, add_figures, hold_ratings, move_rating_counts
 from raspisnoy.store.repository import Store, check_fences, transaction
 
@@ -53,12 +61,14 @@ Rate = Callable[[Sequence[RatedSeat], Mapping[str, StoredRating]], Mapping[str, 
 class GameEnd:
     """What a finished game stores with its end: each seat's ``GameResult`` figures by
     column name (the round counts, ``points`` and ``place``), its preset, and for a
-    rated game how to rate it and the rating a newcomer starts from."""
+    rated game how to rate it, the rating a newcomer starts from and, at a rated pool
+    table, the people who abandoned it (user ids: their cooldown before the next)."""
 
     figures: tuple[Mapping[str, int], ...]
     preset: str
     rate: Rate | None = None
     newcomer: StoredRating | None = None
+    abandoned: tuple[str, ...] = ()
 
 
 class GameEnds:
@@ -113,6 +123,10 @@ def _record_end(session: Session, table_id: str, end: GameEnd | None, now: datet
     ]
     session.execute(insert(GameResult).execution_options(render_nulls=True), results)
     add_figures(session, results)
+    session.add_all(
+        PoolAbandon(user_id=user_id, table_id=table_id, at=now.timestamp())
+        for user_id in end.abandoned
+    )
     if end.rate is not None:
         assert end.newcomer is not None, "a rated game's end names the newcomer's rating"
         rated_seats = [RatedSeat(seat.user_id, seat.bot) for seat in seats]

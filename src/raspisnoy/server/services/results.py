@@ -14,11 +14,9 @@ share of a seat counts for its rating) is read from the stored events.
 from __future__ import annotations
 
 import asyncio
-import time
 
 from raspisnoy.core import Game
 from raspisnoy.ratings import game_end
-from raspisnoy.ratings.results import abandoned_by_person
 from raspisnoy.server.services.tournament_results import record_table_result
 from raspisnoy.store import GameEnds, PoolStore, Store, TableRow, TournamentStore
 
@@ -52,15 +50,12 @@ class Results:
 
     def _finish(self, table: TableRow, game: Game, fence: int | None) -> bool:
         events = self._store.events_of(table.id)
+        # A rated pool game: who abandoned it waits before the next (docs/pool.md), stored
+        # with the end, so never lost nor counted twice.
         pool = table.rated and self._pool.is_pool_table(table.id)
         stored = self._ends.finish(
             table.id, game_end(table, game, events, abandon_last=pool), fence
         )
-        if pool:  # a rated pool game: who abandoned it waits before the next (docs/pool.md)
-            gone = abandoned_by_person(events, len(table.seats))
-            people = [s.user_id for s in table.seats if s.user_id is not None and gone[s.seat]]
-            if people:
-                self._pool.record_abandons(table.id, people, time.time())
         # A tournament's table: its result now, so the round's last game leaves the
         # tournament runner only the next pairing (docs/tournaments.md, "Running").
         record_table_result(self._tournaments, table, game, events)
