@@ -1,7 +1,8 @@
 """Leak tests for tournaments: a club's tournament, its entrants, standings and tables are
 nothing to anyone outside the club, at every route, exactly as a tournament that does not
-exist (as the club's tables are); and a tournament's page, while a round is played, names
-no card, no seed and no score of a game not over."""
+exist (as the club's tables are); a tournament's page, while a round is played, names
+no card, no seed and no score of the round; and each table of a round being played is
+its own players' only (every table of a round holds the same hands)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from typing import Any
 
 import httpx
 from leak_check import cards_in
-from server_helpers import Api, Server
+from server_helpers import Api, Player, Server
+from test_club_leaks import table_routes
 from test_clubs import account, new_club
+from test_protocol import close_of
 from test_tournaments import (
     add_bots,
     create,
@@ -95,3 +98,46 @@ def test_the_page_tells_no_card_no_seed_and_no_game_not_over(tournament_server: 
         assert all(seat["points"] is None for seat in table["seats"])
         assert all(line["games"] == 0 for line in text["standings"])
     assert director.post(f"/api/tournaments/{made['id']}/end").json()["state"] == "finished"
+
+
+def test_a_round_being_played_hides_each_table_from_all_but_its_players(
+    tournament_server: Server,
+) -> None:
+    """Every table of a round holds the same hands: while Anna's game is played, the
+    other table of her round (its bots' game over already) is nothing to her, to the
+    director or to anyone, at every route and on its socket; the page shows none of the
+    round's points. Once the event ends, the table is open to all."""
+    director, anna = account(tournament_server, "director"), account(tournament_server, "anna")
+    made = create(director, table_size=3, rounds=1, turn_seconds=120)
+    assert anna.post(f"/api/tournaments/{made['id']}/register").status_code == 200
+    add_bots(director, made["id"], 5)
+    start_now(tournament_server, made["id"])
+    page = until_page(anna, made["id"], _a_table_over, "the bots' table over")
+    mine = page["table_id"]
+    (other,) = [t for t in page["round_list"][0]["tables"] if t["table_id"] != mine]
+    sister = other["table_id"]
+    assert anna.http.get(f"/api/tables/{mine}").status_code == 200
+    for caller in (anna, director, Api(tournament_server.base)):
+        for (method, path), (_, nowhere) in zip(
+            table_routes(sister), table_routes("no-such-table"), strict=True
+        ):
+            body = {"seat": 1} if path.endswith("/sit") else None
+            answer = caller.http.request(method, path, json=body)
+            missing = caller.http.request(method, nowhere, json=body)
+            assert answer.status_code == missing.status_code, (path, answer.text)
+            assert answer.text == missing.text.replace("no-such-table", sister), path
+        if caller.token is not None:
+            code, _ = close_of(Player(tournament_server.base, sister, caller.token))
+            assert code == 4404
+        seen_now = caller.http.get(f"/api/tournaments/{made['id']}").json()
+        tables = seen_now["round_list"][0]["tables"]
+        assert all(seat["points"] is None for table in tables for seat in table["seats"])
+        assert all(line["games"] == 0 for line in seen_now["standings"])
+    lobby = httpx.get(f"{tournament_server.base}/api/tables").json()["tables"]
+    assert not {mine, sister} & {t["id"] for t in lobby}
+    assert director.post(f"/api/tournaments/{made['id']}/end").json()["state"] == "finished"
+    assert anna.http.get(f"/api/games/{sister}/record").status_code == 200
+
+
+def _a_table_over(page: Message) -> bool:
+    return any(t["status"] == "over" for r in page["round_list"] for t in r["tables"])

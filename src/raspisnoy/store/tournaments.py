@@ -30,6 +30,7 @@ from raspisnoy.store.leases import Leases
 from raspisnoy.store.models import (
     ClubTable,
     GameTable,
+    Seat,
     Tournament,
     TournamentEntry,
     TournamentRound,
@@ -593,6 +594,33 @@ class TournamentStore:
         with self._session() as session:
             row = session.get(TournamentTable, table_id)
             return None if row is None else row.tournament_id
+
+    def hides_table(self, table_id: str, user_id: str | None) -> bool:
+        """Whether the table is one of a tournament round still being played (the event
+        running or paused, the round's last game not yet recorded) and the person
+        (``None``: anonymous) does not sit at it. Every table of a round is dealt the
+        same cards (duplicate deals), so until the round is over a table is its own
+        players' only: another table's cards, play or points would tell them the hands
+        they hold (docs/tournaments.md). An event ended by its director hides nothing."""
+        round_open = (
+            select(TournamentTable.table_id)
+            .join(
+                TournamentRound,
+                (TournamentRound.tournament_id == TournamentTable.tournament_id)
+                & (TournamentRound.number == TournamentTable.round_number),
+            )
+            .join(Tournament, Tournament.id == TournamentTable.tournament_id)
+            .where(
+                TournamentTable.table_id == table_id,
+                TournamentRound.finished_at.is_(None),
+                Tournament.state.in_(["running", "paused"]),
+            )
+        )
+        seated = select(Seat.table_id).where(Seat.table_id == table_id, Seat.user_id == user_id)
+        with self._session() as session:
+            if session.scalar(round_open) is None:
+                return False
+            return user_id is None or session.scalar(seated) is None
 
     def take_lease(self, holder: str, now: float, seconds: float) -> bool:
         """Hold the runner's lease (``Leases.take``)."""

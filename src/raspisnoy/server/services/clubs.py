@@ -50,6 +50,7 @@ from raspisnoy.store import (
     MemberRow,
     NotFoundError,
     TableRow,
+    TournamentStore,
     UserRow,
 )
 
@@ -77,9 +78,10 @@ class Manage(StrEnum):
 class Clubs:
     """Clubs over the store; club tables through the tables service."""
 
-    def __init__(self, clubs: ClubStore, tables: TableDesk) -> None:
+    def __init__(self, clubs: ClubStore, tables: TableDesk, tournaments: TournamentStore) -> None:
         self._clubs = clubs
         self._tables = tables
+        self._tournaments = tournaments
 
     async def create(self, user: UserRow, request: ClubIn) -> ClubView:
         """A new club owned by ``user``, with house rules (a preset plus options)."""
@@ -238,14 +240,21 @@ class Clubs:
 
     async def admits(self, table_id: str, user: UserRow | None) -> bool:
         """Whether ``user`` may see the table: any table but a club's, which is its
-        members' only (one read: the table's club and the user's state in it)."""
+        members' only, and one of a tournament round still being played, which is its
+        own players' only (``TournamentStore.hides_table``: duplicate deals)."""
         user_id = None if user is None else user.id
-        club_id, state = await in_thread(lambda: self._clubs.table_place(table_id, user_id))
-        return club_id is None or state == "member"
+
+        def look() -> bool:
+            club_id, state = self._clubs.table_place(table_id, user_id)
+            if club_id is not None and state != "member":
+                return False
+            return not self._tournaments.hides_table(table_id, user_id)
+
+        return await in_thread(look)
 
     async def guard(self, table_id: str, user: UserRow | None, noun: str = "table") -> None:
-        """Refuse a club table to anyone not in its club, in the very words a route
-        answers for a table (or, ``noun``, a game) that does not exist."""
+        """Refuse a table to anyone it does not admit (``admits``), in the very words a
+        route answers for a table (or, ``noun``, a game) that does not exist."""
         if not await self.admits(table_id, user):
             raise RequestError(Refusal.NOT_FOUND, f"no {noun} {table_id!r}")
 

@@ -150,9 +150,9 @@ class Services:
         self.moderation = ModerationDesk(self.store, self.moderation_store, self.limits, self.hub)
         self.casino = Casino(self.store)
         self.club_store = ClubStore(self.store)
-        self.clubs = Clubs(self.club_store, self.table_desk)
-        self.puzzle_desk = PuzzleDesk(PuzzleStore(self.store, NEW_PAIR), settings)
         tournament_store = TournamentStore(self.store)
+        self.clubs = Clubs(self.club_store, self.table_desk, tournament_store)
+        self.puzzle_desk = PuzzleDesk(PuzzleStore(self.store, NEW_PAIR), settings)
         self.tournaments = Tournaments(tournament_store, self.club_store, settings)
         self.tournament_runner = TournamentRunner(tournament_store, self.store, self.hub, settings)
 

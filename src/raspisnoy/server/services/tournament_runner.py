@@ -180,7 +180,9 @@ class TournamentRunner:
             stand_in=RATED_STAND_IN if options.rated else default_bot(),
             seed=round_seed(options.seed, number),
             rated=options.rated,
-            public=options.club_id is None,
+            # Never in the lobby: a round's tables are their players' only while it is
+            # played (duplicate deals, ``TournamentStore.hides_table``).
+            public=False,
         )
         seated = _seated(seating, {entry.entry_id: entry for entry in entries})
         table_ids = await in_thread(

@@ -19,7 +19,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from raspisnoy.bots import TABLE_BOTS
@@ -247,7 +247,11 @@ class Tournaments:
         return row
 
     async def _page(self, row: TournamentRow, user: UserRow | None) -> TournamentOut:
+        """The page: while the event runs, standings and points of the rounds over only
+    (``_settled``)."""
         entries, rounds, tables = await in_thread(self._read, row.id)
+        if row.state != "finished":
+            tables = _settled(rounds, tables)
         lines = standings_of(row, entries, rounds, tables)
         by_id = {entry.entry_id: entry for entry in entries}
         mine = next((e for e in entries if user is not None and e.user_id == user.id), None)
@@ -439,6 +443,16 @@ def _standing(line: Line, entry: EntryRow) -> TournamentLineOut:
         byes=line.byes,
         withdrawn=entry.state == "withdrawn",
     )
+
+
+def _settled(
+    rounds: Sequence[RoundRow], tables: Sequence[TournamentTableRow]
+) -> list[TournamentTableRow]:
+    """The tables as the page may show them: a table of a round still being played
+    without its result (every table of a round is dealt the same cards, so one table's
+    points would tell the players of another what they hold: docs/tournaments.md)."""
+    over = {paired.number for paired in rounds if paired.finished_at is not None}
+    return [t if t.round_number in over else replace(t, result=None) for t in tables]
 
 
 def _round(

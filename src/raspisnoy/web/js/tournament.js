@@ -181,8 +181,15 @@ function roundsMarkup(event) {
           return `${esc(name)}${esc(score)}${seat.absent ? ` (${esc(t("web.tournament.absent"))})` : ""}`;
         })
         .join(", ");
+      const number = { table: table.position + 1 };
+      // A round being played: every table holds the same hands, so each is its own
+      // players' only until the round is over (docs/tournaments.md); no link to the others.
+      const mine = event.entry_id !== null && table.seats.some((seat) => seat.entry_id === event.entry_id);
+      if (round.finished_at === null && event.state !== "finished" && !mine) {
+        return `<li><span class="muted">${esc(t("web.tournament.table.hidden", number))}</span> ${seats}</li>`;
+      }
       const href = table.status === "over" ? `/?replay=${encodeURIComponent(table.table_id)}` : `/?table=${encodeURIComponent(table.table_id)}`;
-      const label = t(table.status === "over" ? "web.tournament.table.record" : "web.tournament.table.watch", { table: table.position + 1 });
+      const label = t(table.status === "over" ? "web.tournament.table.record" : "web.tournament.table.watch", number);
       return `<li><a data-nav href="${href}">${esc(label)}</a> ${seats}</li>`;
     });
     const byes = round.byes.length ? `<p class="muted">${esc(t("web.tournament.byes", { names: round.byes.join(", ") }))}</p>` : "";
