@@ -1,6 +1,7 @@
-"""Leak tests for clubs: a club's table, its chat, its game's score, record and reviews,
-and a club's people are hidden from everyone not in it, at every route and on the table
-socket, exactly as a table that does not exist; a private club is not found at all."""
+"""Leak tests for clubs: a club's table (its rematch too), its chat, its game's score,
+record and reviews, and a club's people are hidden from everyone not in it, at every
+route and on the table socket, exactly as a table that does not exist; a private club is
+not found at all."""
 
 from __future__ import annotations
 
@@ -67,6 +68,28 @@ def test_a_club_table_is_nothing_to_anyone_outside_the_club(server: Server) -> N
     assert member.user["nickname"] not in text and club["invite"] not in text
     lobby = httpx.get(f"{server.base}/api/tables").json()["tables"]
     assert table_id not in {t["id"] for t in lobby}
+
+
+def test_the_rematch_of_a_club_table_is_the_clubs(server: Server) -> None:
+    owner, member, club, table_id = club_table(server)
+    player = member.socket(table_id)
+    player.recv_until(lambda m: m["type"] == "state")
+    player.send({"type": "rematch", "accept": True})
+    started = player.recv_until(lambda m: m["type"] == "rematch" and m["status"] == "started")
+    player.close()
+    rematch = started["table"]
+    paths = [f"/api/tables/{rematch}", f"/api/games/{rematch}/record", f"/api/games/{rematch}/chat"]
+    for person in (owner, member):
+        assert [person.http.get(path).status_code for path in paths] == [200] * 3
+    for caller in (account(server, "outsider"), Api(server.base)):
+        for path in paths:
+            answer = caller.http.get(path)
+            missing = caller.http.get(path.replace(rematch, "no-such-table"))
+            assert answer.status_code == missing.status_code == 404, (path, answer.text)
+            assert answer.text == missing.text.replace("no-such-table", rematch), path
+    seen = page(member, club["id"]).json()  # the club's page lists it as the club's
+    listed = [t["id"] for t in seen["tables"]] + [g["table_id"] for g in seen["history"]]
+    assert rematch in listed
 
 
 def test_a_member_who_leaves_or_is_banned_loses_the_club_table(server: Server) -> None:

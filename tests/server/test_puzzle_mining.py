@@ -1,6 +1,7 @@
 """Puzzles mined from finished games (docs/review.md, "Puzzles from finished games"): the
 review processes mine a finished game once, only the seats of people, never the seat of a
-person who opted out (a setting they keep), and every puzzle is from its seat's view."""
+person who opted out (a setting they keep), never a private table's game, and every
+puzzle is from its seat's view."""
 
 from __future__ import annotations
 
@@ -35,9 +36,12 @@ def miner(start_server: Callable[[ServerSettings], Server]) -> Server:
     return start_server(MINING)
 
 
-def two_people_game(server: Server, anna: Api, boris: Api) -> str:
-    """A whole game of Anna (seat 0), Boris (seat 1) and a bot; its id."""
-    table = anna.create_table(rules=RULES, players=3, bots="random", bot_delay_ms=0, turn_seconds=0)
+def two_people_game(server: Server, anna: Api, boris: Api, public: bool = True) -> str:
+    """A whole game of Anna (seat 0), Boris (seat 1) and a bot at a table ``public`` or
+    not; its id."""
+    table = anna.create_table(
+        rules=RULES, players=3, bots="random", bot_delay_ms=0, turn_seconds=0, public=public
+    )
     assert boris.post(f"/api/tables/{table['id']}/sit", seat=1).status_code == 200
     assert anna.post(f"/api/tables/{table['id']}/start").status_code == 200
     players = [anna.socket(table["id"]), boris.socket(table["id"])]
@@ -105,6 +109,17 @@ def test_a_game_of_people_who_all_opted_out_gives_none(miner: Server) -> None:
     game = two_people_game(miner, vera, gleb)
     assert mined(miner, game)[0] == 0
     assert PuzzleStore(miner.store, NEW_PAIR).count() == before
+
+
+def test_a_private_tables_game_is_never_mined(miner: Server) -> None:
+    """Its puzzles would show anyone its players' names and a seat's hand. Games are
+    claimed in the order they ended, so once the public game that ended after it is
+    mined, it would have been claimed before: it was not."""
+    dana, egor = Api(miner.base, "Dana"), Api(miner.base, "Egor")
+    private = two_people_game(miner, dana, egor, public=False)
+    mined(miner, two_people_game(miner, dana, egor))
+    with Session(miner.store.engine) as session:
+        assert session.get(MinedGame, private) is None
 
 
 def test_settings_need_a_session_and_a_boolean(miner: Server) -> None:

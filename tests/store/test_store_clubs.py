@@ -1,5 +1,6 @@
 """``ClubStore``: clubs with unique names whatever the case, members' places kept through
-every change of state, the directory without private clubs, and club tables."""
+every change of state, the directory without private clubs, and club tables (a club
+table's rematch is the club's too)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from raspisnoy.store import (
     NotFoundError,
     Players,
     Store,
+    Together,
 )
 
 
@@ -94,6 +96,19 @@ def test_club_tables(store: Store) -> None:
     members, tables, results = clubs.page(club_id)
     assert [m.user_id for m in members] == [owner.id, stranger.id]
     assert [row.table_id for row in tables] == [table.id] and results == []
+
+
+def test_the_rematch_of_a_club_table_is_the_clubs(store: Store) -> None:
+    owner, stranger = people(store, "Owner", "Stranger")
+    clubs, together = ClubStore(store), Together(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    table = table_of(store, owner, public=False)
+    clubs.add_table(club_id, table.id)
+    rematch = together.open_rematch(table, {0: owner.id}, owner.id, 1, "seed")
+    assert clubs.table_place(rematch.id, stranger.id) == (club_id, None)
+    assert clubs.table_place(rematch.id, owner.id) == (club_id, "member")
+    elsewhere = together.open_rematch(table_of(store, owner), {0: owner.id}, owner.id, 1, "seed")
+    assert clubs.table_place(elsewhere.id, owner.id) == (None, None)
 
 
 def test_a_mute_holds_at_the_club_tables_until_it_ends(store: Store) -> None:

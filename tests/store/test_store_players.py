@@ -1,5 +1,6 @@
 """``Players``: accounts under one normalization of user names, passwords (as hashes),
-the sessions of a user, deletion (docs/accounts.md)."""
+the sessions of a user, deletion, and a profile's recent games as others see them: only
+those anyone may know of (docs/accounts.md)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,22 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from store_helpers import people, table_of
+from test_store_clubs import new_club
 
 from raspisnoy.store import (
     ANONYMOUS,
+    ROUND_COUNTS,
     ChatRow,
+    ClubStore,
+    GameEnd,
+    GameEnds,
     NotFoundError,
     Players,
     PoolStore,
     Store,
     Together,
     UsernameTakenError,
+    UserRow,
     clean_name,
     username_key,
 )
@@ -25,6 +32,17 @@ from raspisnoy.store.offline_sheets import OfflineSheetIn, OfflineSheetsReposito
 LATER = datetime.now(UTC) + timedelta(days=1)
 SHEET = {"format": "raspisnoy-sheet/1", "players": ["Мама", "Папа", "Лена"], "rounds": []}
 CHOICES = {"presets": ["classic"], "players": [4], "speed": "normal", "rated": False}
+
+
+def finished_game(store: Store, host: UserRow, *, public: bool = True) -> str:
+    """A new table of ``host`` (seat 0) and three bots whose unrated game is over, each
+    seat's result stored (the host first); its id."""
+    table = table_of(store, host, public=public)
+    store.start_table(table.id, [host.nickname, "Bot 2", "Bot 3", "Bot 4"], 0)
+    nothing = dict.fromkeys(ROUND_COUNTS, 0)
+    figures = tuple(nothing | {"points": 0, "place": seat + 1} for seat in range(4))
+    GameEnds(store).finish(table.id, GameEnd(figures, "classic"))
+    return table.id
 
 
 def test_one_normalization_for_every_spelling() -> None:
@@ -165,3 +183,18 @@ def test_a_deleted_accounts_name_leaves_its_games_and_their_chat(store: Store) -
     assert [line.name for line in together.chat_of(table.id)] == ["Anonymous #1", "Watching"]
     assert sorted(players.delete_account(watcher.id)[0]) == sorted([table.id, other.id])
     assert [line.name for line in together.chat_of(table.id)] == ["Anonymous #1", ANONYMOUS]
+
+
+def test_a_profile_shows_others_only_the_games_anyone_may_know_of(store: Store) -> None:
+    """Not a private table's game nor a club's (a public one too, as a club tournament's):
+    those are hidden information; the player sees every game of their own."""
+    players, clubs = Players(store), ClubStore(store)
+    anna, other = players.register("Anna", "h"), players.register("Other", "h")
+    games = [finished_game(store, anna, public=public) for public in (True, False, True)]
+    clubs.add_table(new_club(clubs, other.id, "Club"), games[2])
+    own = players.profile(anna.id, viewer=anna.id).recent
+    assert {game.table_id for game in own} == set(games)
+    for viewer in (other.id, None):
+        seen = players.profile(anna.id, viewer=viewer).recent
+        assert [game.table_id for game in seen] == games[:1]
+    assert [game.table_id for game in players.profile(anna.id).recent] == games[:1]

@@ -1,7 +1,8 @@
 """Puzzles in the store (docs/review.md, "Puzzles on the server"): stored once each, the
 next one is the nearest rated that a person never answered, one answer per person and
 puzzle (a second is refused and changes nothing), a rated answer moves both ratings in
-one transaction, and the daily puzzle is the same all day however the set grows."""
+one transaction, the daily puzzle is the same all day however the set grows, and mining
+claims only the finished games anyone may know of."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from puzzle_positions import puzzles_with_states
+from store_helpers import people
+from test_store_clubs import new_club
+from test_store_players import finished_game
 
-from raspisnoy.store import AlreadyAnsweredError, PuzzleStore, RatingPair, Store
+from raspisnoy.store import AlreadyAnsweredError, ClubStore, PuzzleStore, RatingPair, Store
 from raspisnoy.store.puzzles import day_index
 
 NEW = RatingPair(25.0, 25.0 / 3)
@@ -132,3 +136,16 @@ def test_the_day_picks_one_of_the_puzzles(day: date, count: int) -> None:
 def test_days_in_a_row_get_different_puzzles() -> None:
     picks = [day_index(date.fromordinal(date(2026, 1, 1).toordinal() + n), 500) for n in range(30)]
     assert len(set(picks)) >= 25
+
+
+def test_mining_claims_only_games_anyone_may_know_of(store: Store) -> None:
+    """Never a private table's game nor a club's (a public one too, as a club
+    tournament's), though they ended first: a puzzle shows anyone a seat's hand and the
+    players' names."""
+    (host,) = people(store, "Host")
+    clubs = ClubStore(store)
+    games = [finished_game(store, host, public=public) for public in (False, True, True)]
+    clubs.add_table(new_club(clubs, host.id, "Club"), games[1])
+    puzzles = PuzzleStore(store, NEW)
+    assert puzzles.claim_game("worker") == games[2]
+    assert puzzles.claim_game("worker") is None

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, exists, func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
@@ -39,6 +39,7 @@ __all__ = [
     "DirectoryKey",
     "MemberRow",
     "club_name_key",
+    "known_to_all",
     "new_invite_code",
 ]
 
@@ -56,6 +57,15 @@ def club_name_key(club_id: str, name: str, private: bool) -> str:
     is: it claims nothing, since refusing the name to another club would tell that the
     private club exists."""
     return "\n" + club_id if private else name.casefold()
+
+
+def known_to_all() -> ColumnElement[bool]:
+    """Whether the table of the query (``GameTable``) and its game are anyone's to know,
+    a condition for a query's ``where``: a public table that is not a club's. A club's
+    table is its members' only even when public (a club tournament's), a private one its
+    people's; what shows a table's game to others (a profile, a mined puzzle) shows these
+    only."""
+    return GameTable.public.is_(True) & ~exists().where(ClubTable.table_id == GameTable.id)
 
 
 class ClubNameTakenError(StoreError):

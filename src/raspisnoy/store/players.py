@@ -21,6 +21,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raspisnoy.store.clubs import known_to_all
 from raspisnoy.store.leaving import (
     delete_sheets,
     forget_ties,
@@ -184,7 +185,8 @@ class RecentGame:
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """What anyone may know of a player: only finished games count."""
+    """What the viewer may know of a player: only finished games count, and of the
+    recent ones only those the viewer may know of (``Players.profile``)."""
 
     user: UserRow
     username: str | None
@@ -420,8 +422,12 @@ class Players:
             rows = session.execute(query.where(GameResult.user_id == user_id))
             return {table: (place, points) for table, place, points in rows}
 
-    def profile(self, user_id: str, recent: int = 20, history: int = 200) -> Profile:
-        """A player's profile from their finished games (``NotFoundError``: no such user)."""
+    def profile(
+        self, user_id: str, *, viewer: str | None = None, recent: int = 20, history: int = 200
+    ) -> Profile:
+        """A player's profile from their finished games, as ``viewer`` (``None``: anyone)
+        may see it (``NotFoundError``: no such user): their recent games are those anyone
+        may know of (``known_to_all``), all of them for the player themselves."""
         named = select(User, Account.username).outerjoin(Account).where(User.id == user_id)
         with self._snapshot() as session:
             found = session.execute(named).first()
@@ -435,7 +441,7 @@ class Players:
                 history=_history(session, user_id, history),
                 figures=figures,
                 per_preset=per_preset,
-                recent=_recent(session, user_id, recent),
+                recent=_recent(session, user_id, recent, everything=viewer == user_id),
             )
 
     # ------------------------------------------------------------- leaderboards
@@ -722,14 +728,19 @@ def _summed(rows: Sequence[PlayerFigures]) -> Figures:
     return Figures(games=games, wins=by_place.get(1, 0), places=places, **totals)
 
 
-def _recent(session: Session, user_id: str, limit: int) -> tuple[RecentGame, ...]:
+def _recent(
+    session: Session, user_id: str, limit: int, *, everything: bool
+) -> tuple[RecentGame, ...]:
+    """The person's last ``limit`` finished games: only those anyone may know of (a
+    private or a club's table is hidden information), unless ``everything``."""
     query = (
         select(GameResult, GameTable.names)
         .join(GameTable, GameTable.id == GameResult.table_id)
         .where(GameResult.user_id == user_id)
-        .order_by(GameResult.finished_at.desc())
-        .limit(limit)
     )
+    if not everything:
+        query = query.where(known_to_all())
+    query = query.order_by(GameResult.finished_at.desc()).limit(limit)
     found = list(session.execute(query))
     registered = select(Seat.table_id, Seat.seat, Seat.user_id).join(User, User.id == Seat.user_id)
     registered = registered.where(

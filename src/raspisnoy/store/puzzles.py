@@ -11,8 +11,8 @@ server workers, two tabs) never lose a rating change.
 One answer per person and puzzle: the attempt's key is the pair, so a second answer is
 refused by the database itself (``AlreadyAnsweredError``), whichever worker gets it.
 Puzzles are also mined from finished games (``mined_games``: each finished game is
-claimed once, by one worker, with a compare-and-set insert), never from the seat of a
-person who opted out (``puzzle_opt_outs``).
+claimed once, by one worker, with a compare-and-set insert), only those of public tables
+that are not a club's, never from the seat of a person who opted out (``puzzle_opt_outs``).
 
 The daily puzzle is chosen once per day from the puzzles stored then (the day's digest
 picks one in the order of their ids) and kept in ``daily_puzzles``, so adding puzzles
@@ -44,6 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
+from raspisnoy.store.clubs import known_to_all
 from raspisnoy.store.models import Base, GameTable
 from raspisnoy.store.repository import Store, StoreError, transaction
 
@@ -432,12 +433,14 @@ class PuzzleStore:
 
     def claim_game(self, worker: str) -> str | None:
         """Claim the finished game longest over that nobody claimed for mining yet, for
-        ``worker``; ``None`` if there is none. Of two workers claiming one game at once,
-        the insert of one fails and it tries the next."""
+        ``worker``; ``None`` if there is none. Only games anyone may know of are mined
+        (``known_to_all``): a puzzle, served to anyone, shows its seat's hand and the
+        players' names, so never a private or a club's table's. Of two workers claiming
+        one game at once, the insert of one fails and it tries the next."""
         claimed = exists().where(MinedGame.table_id == GameTable.id)
         query = (
             select(GameTable.id)
-            .where(GameTable.status == "over", ~claimed)
+            .where(GameTable.status == "over", known_to_all(), ~claimed)
             .order_by(GameTable.finished_at, GameTable.id)
             .limit(4)
         )

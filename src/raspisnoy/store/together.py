@@ -15,8 +15,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.models import ChatMessage
-from raspisnoy.store.repository import Store, TableRow, transaction
+from raspisnoy.store.models import ChatMessage, ClubTable
+from raspisnoy.store.repository import Store, TableRow, add_table, transaction
 
 __all__ = ["ChatRow", "Together"]
 
@@ -98,18 +98,26 @@ class Together:
         """A new open table like ``old`` (rules, seats and their bots, clocks, who may see
         it, chat): the ``people`` (seat → user id) in their old seats, every other seat
         played by its bot, ``host_id`` its host. Its game's first dealer is fixed now
-        (``first_dealer``) instead of drawn from the seed when it starts."""
-        return self._store.create_table(
-            host_id=host_id,
-            public=old.public,
-            rules=old.rules,
-            bots=[seat.bot for seat in old.seats],
-            turn_seconds=old.turn_seconds,
-            bot_delay_ms=old.bot_delay_ms,
-            stand_in=old.stand_in,
-            seed=seed,
-            rated=old.rated,
-            spectator_chat=old.spectator_chat,
-            people=people,
-            first_dealer=first_dealer,
-        )
+        (``first_dealer``) instead of drawn from the seed when it starts. The rematch of a
+        club's table is the club's too, recorded in the transaction that adds it, so no
+        one outside the club ever sees it (docs/clubs.md)."""
+        with self._session() as session:
+            table_id = add_table(
+                session,
+                host_id=host_id,
+                public=old.public,
+                rules=old.rules,
+                bots=[seat.bot for seat in old.seats],
+                turn_seconds=old.turn_seconds,
+                bot_delay_ms=old.bot_delay_ms,
+                stand_in=old.stand_in,
+                seed=seed,
+                rated=old.rated,
+                spectator_chat=old.spectator_chat,
+                people=people,
+                first_dealer=first_dealer,
+            )
+            club_id = session.scalar(select(ClubTable.club_id).where(ClubTable.table_id == old.id))
+            if club_id is not None:
+                session.add(ClubTable(table_id=table_id, club_id=club_id))
+        return self._store.get_table(table_id)

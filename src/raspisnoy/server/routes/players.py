@@ -24,11 +24,13 @@ RECENT_DAYS = 30
 
 
 @router.get("/players/{user_id}", response_model=ProfileOut)
-async def profile(user_id: str, services: ServicesDep) -> ProfileOut:
+async def profile(user_id: str, services: ServicesDep, viewer: OptionalUser) -> ProfileOut:
     """A player's profile: ratings and their history, statistics overall and per preset,
-    recent finished games (each with its replay)."""
+    recent finished games (each with its replay): to others only the games anyone may know
+    of (no private table, no club's), to the player themselves all of them."""
+    viewer_id = None if viewer is None else viewer.id
     try:
-        found = await in_thread(services.players.profile, user_id)
+        found = await in_thread(lambda: services.players.profile(user_id, viewer=viewer_id))
     except NotFoundError:
         raise RequestError(Refusal.NOT_FOUND, f"no player {user_id!r}") from None
     return ProfileOut.of(found)
