@@ -248,7 +248,7 @@ class Tournaments:
 
     async def _page(self, row: TournamentRow, user: UserRow | None) -> TournamentOut:
         """The page: while the event runs, standings and points of the rounds over only
-    (``_settled``)."""
+        (``_settled``)."""
         entries, rounds, tables = await in_thread(self._read, row.id)
         if row.state != "finished":
             tables = _settled(rounds, tables)
