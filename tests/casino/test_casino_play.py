@@ -131,3 +131,18 @@ def test_a_stop_signal_while_the_wallet_is_saved_waits_for_the_save(
     hand = Wallet.load(wallet).hand
     assert hand is not None and hand["antes"] == [10]  # the new hand, kept
     assert out.getvalue().rstrip().endswith("run the same command to go on.")
+
+
+def test_antes_out_of_bounds_or_past_the_balance_are_refused_in_the_persons_words(
+    tmp_path: Path,
+) -> None:
+    wallet = tmp_path / "wallet.json"
+    Wallet(balance=50).save(wallet)
+    terminal, out = _terminal(wallet, ["40 40", "0", "5 5 5 5", "10 10 10", "q"], lang="ru")
+    terminal.run()
+    text = out.getvalue()
+    assert text.count("Не хватает фишек: этим анте нужно 80") == 1
+    assert text.count("Анте — от 1 до 100 фишек, на 1–3 бокса.") == 2
+    assert "целые числа" not in text
+    hand = Wallet.load(wallet).hand
+    assert hand is not None and hand["antes"] == [10, 10, 10]

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from raspisnoy.casino.actions import Action, Bet, BuyCard, BuyDealer, Decline, Fold, Phase
 from raspisnoy.casino.cards import Card
-from raspisnoy.casino.game import MAX_BOXES, CasinoHand
+from raspisnoy.casino.game import MAX_BOXES, CasinoHand, hand_cost
 from raspisnoy.casino.record import replay_record
 from raspisnoy.casino.settle import MAX_ANTE, MIN_ANTE
 from raspisnoy.casino.shuffle import new_seed
@@ -142,18 +142,30 @@ class CasinoTerminal:
         while True:
             text = self._ask(self.t("antes", low=MIN_ANTE, high=MAX_ANTE, boxes=MAX_BOXES))
             text = text or self._last_antes
-            try:
-                antes = [int(part) for part in text.split()]
-                hand = CasinoHand(antes, self.wallet.balance, self._seeds())
-            except ValueError:
-                self._say(self.t("bad_antes", text=text))
+            antes = self._antes(text)
+            if antes is None:
                 continue
-            except RaspisnoyError as error:
-                self._say(str(error))
-                continue
+            hand = CasinoHand(antes, self.wallet.balance, self._seeds())
             self._last_antes = text
             self._keep(hand)
             return hand
+
+    def _antes(self, text: str) -> list[int] | None:
+        """The antes typed, or ``None`` once the person is told, in their language, what
+        is wrong with them: not numbers, out of bounds, or more than the balance."""
+        try:
+            antes = [int(part) for part in text.split()]
+        except ValueError:
+            self._say(self.t("bad_antes", text=text))
+            return None
+        if not 1 <= len(antes) <= MAX_BOXES or not all(MIN_ANTE <= a <= MAX_ANTE for a in antes):
+            self._say(self.t("antes_range", low=MIN_ANTE, high=MAX_ANTE, boxes=MAX_BOXES))
+            return None
+        cost, balance = hand_cost(antes), self.wallet.balance
+        if cost > balance:
+            self._say(self.t("antes_short", cost=cost, balance=balance))
+            return None
+        return antes
 
     def _play(self, hand: CasinoHand) -> None:
         self._say(self.t("commitment", commitment=hand.commitment))
