@@ -25,7 +25,8 @@ from test_ratings import engine_game, store_game
 from raspisnoy.core import Game, resolve_rules
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.connection import Connection
-from raspisnoy.server.protocol import parse_client_message
+from raspisnoy.server.errors import Refusal
+from raspisnoy.server.protocol import ProtocolError, RematchAnswer, parse_client_message
 from raspisnoy.server.services.chat import ChatMute
 from raspisnoy.server.services.tables import Hub, TableActor, seat_names
 from raspisnoy.server.wire import encode, trick_json, view_json
@@ -83,6 +84,8 @@ class FakePort:
         self.finished: list[Game] = []
         self.failing_finishes = failing_finishes
         self.dropped = 0
+        #: The rematch the table started, as stored.
+        self.rematch: str | None = None
 
     async def append(self, row: EventRow) -> None:
         self.events.append(row)
@@ -136,6 +139,9 @@ class FakePort:
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
     ) -> str:
         raise AssertionError("nobody asks for a rematch here")
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        return self.rematch
 
 
 class Client(Connection):
@@ -279,6 +285,28 @@ def test_an_actor_loaded_for_a_game_over_but_not_ended_ends_it() -> None:
         again = TableActor(port, port.table, port.events)
         await until(lambda: again.table.status == "over")
         assert len(port.finished) == 1 and port.finished[0].totals == actor.game.totals  # type: ignore[union-attr]
+        await again.close()
+
+    run(scenario)
+
+
+def test_an_actor_loaded_for_a_game_over_knows_the_rematch_it_started() -> None:
+    """Another worker held the table and started its rematch (or this one, before a
+    restart): the actor loaded now tells a client where it went and opens no other."""
+
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", None, None, None]))
+        actor = await started(port)
+        await until(lambda: actor.table.status == "over")
+        await actor.close()
+        port.rematch = "t2"
+        again = TableActor(port, port.table, port.events)
+        anna = Client(ANNA)
+        await again.call(lambda: again.join(anna))
+        assert anna.last("rematch")["status"] == "started" and anna.last("rematch")["table"] == "t2"
+        with pytest.raises(ProtocolError) as closed:
+            await again.call(lambda: again.rematch.receive(anna, RematchAnswer(accept=True)))
+        assert closed.value.code == Refusal.REMATCH_CLOSED
         await again.close()
 
     run(scenario)

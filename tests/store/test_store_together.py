@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from store_helpers import people, table_of
+from store_helpers import at_the_same_moment, people, table_of
 
 from raspisnoy.store import ChatRow, Store, StoreError, Together
 
@@ -40,3 +40,18 @@ def test_a_rematch_is_like_the_old_table(store: Store) -> None:
     assert (new.public, new.rated, new.rules, new.first_dealer) == (False, True, old.rules, 3)
     assert [seat.user_id for seat in new.seats] == [guest.id, None, host.id, None]
     assert [seat.bot for seat in new.seats] == [seat.bot for seat in old.seats]
+
+
+def test_a_table_starts_one_rematch_whoever_settles_it(store: Store) -> None:
+    """Settled again (another worker after a hand-over, a restart) or at the same moment
+    by two, the rematch of a table is the one opened first."""
+    host, guest = people(store, "Host", "Guest")
+    old = table_of(store, host)
+    together = Together(store)
+    assert together.rematch_of(old.id) is None
+    opened = at_the_same_moment(
+        2, lambda: together.open_rematch(old, {0: host.id}, host.id, 1, "seed").id
+    )
+    again = together.open_rematch(old, {0: host.id, 1: guest.id}, guest.id, 2, "other seed")
+    assert opened[0] == opened[1] == again.id == together.rematch_of(old.id)
+    assert again.host_id == host.id  # the first one's, not the second's

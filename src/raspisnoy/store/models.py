@@ -405,6 +405,18 @@ class PoolTable(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
 
 
+class TableRematch(Base):
+    """The rematch a finished table started (docs/PROTOCOL.md, "Rematch"): one per table,
+    so a second settling of its rematch (another worker holding the table after a
+    hand-over, or the same after a restart, which remember no answer) finds this one
+    instead of opening another. ``rematch_id`` is the new table's id."""
+
+    __tablename__ = "table_rematches"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    rematch_id: Mapped[str] = mapped_column(String(32))
+
+
 class PoolAbandon(Base):
     """A rated pool game a person abandoned (docs/pool.md, "Fair play"), when it ended
     (epoch seconds): the cooldown before their next rated pool game grows with these."""

@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.models import ChatMessage, ClubTable
+from raspisnoy.store.models import ChatMessage, ClubTable, GameTable, TableRematch
 from raspisnoy.store.repository import Store, TableRow, add_table, transaction
 
 __all__ = ["ChatRow", "Together"]
@@ -95,29 +95,56 @@ class Together:
         first_dealer: int,
         seed: str,
     ) -> TableRow:
-        """A new open table like ``old`` (rules, seats and their bots, clocks, who may see
-        it, chat): the ``people`` (seat → user id) in their old seats, every other seat
-        played by its bot, ``host_id`` its host. Its game's first dealer is fixed now
-        (``first_dealer``) instead of drawn from the seed when it starts. The rematch of a
-        club's table is the club's too, recorded in the transaction that adds it, so no
-        one outside the club ever sees it (docs/clubs.md)."""
+        """The rematch of ``old``, opened once: a new open table like ``old`` (rules,
+        seats and their bots, clocks, who may see it, chat): the ``people`` (seat → user
+        id) in their old seats, every other seat played by its bot, ``host_id`` its host.
+        Its game's first dealer is fixed now (``first_dealer``) instead of drawn from the
+        seed when it starts. The rematch of a club's table is the club's too, recorded
+        in the same transaction, so no one outside the club ever sees it
+        (docs/clubs.md). With ``old``'s row locked, a rematch it started already
+        (``rematch_of``: settled by a worker that held the table before) is answered
+        instead of a second one."""
         with self._session() as session:
-            table_id = add_table(
-                session,
-                host_id=host_id,
-                public=old.public,
-                rules=old.rules,
-                bots=[seat.bot for seat in old.seats],
-                turn_seconds=old.turn_seconds,
-                bot_delay_ms=old.bot_delay_ms,
-                stand_in=old.stand_in,
-                seed=seed,
-                rated=old.rated,
-                spectator_chat=old.spectator_chat,
-                people=people,
-                first_dealer=first_dealer,
+            session.execute(select(GameTable.id).where(GameTable.id == old.id).with_for_update())
+            table_id = session.scalar(
+                select(TableRematch.rematch_id).where(TableRematch.table_id == old.id)
             )
-            club_id = session.scalar(select(ClubTable.club_id).where(ClubTable.table_id == old.id))
-            if club_id is not None:
-                session.add(ClubTable(table_id=table_id, club_id=club_id))
+            if table_id is None:
+                table_id = self._add_rematch(session, old, people, host_id, first_dealer, seed)
         return self._store.get_table(table_id)
+
+    @staticmethod
+    def _add_rematch(
+        session: Session,
+        old: TableRow,
+        people: Mapping[int, str],
+        host_id: str,
+        first_dealer: int,
+        seed: str,
+    ) -> str:
+        table_id = add_table(
+            session,
+            host_id=host_id,
+            public=old.public,
+            rules=old.rules,
+            bots=[seat.bot for seat in old.seats],
+            turn_seconds=old.turn_seconds,
+            bot_delay_ms=old.bot_delay_ms,
+            stand_in=old.stand_in,
+            seed=seed,
+            rated=old.rated,
+            spectator_chat=old.spectator_chat,
+            people=people,
+            first_dealer=first_dealer,
+        )
+        club_id = session.scalar(select(ClubTable.club_id).where(ClubTable.table_id == old.id))
+        if club_id is not None:
+            session.add(ClubTable(table_id=table_id, club_id=club_id))
+        session.add(TableRematch(table_id=old.id, rematch_id=table_id))
+        return table_id
+
+    def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch the table started, if it started one."""
+        query = select(TableRematch.rematch_id).where(TableRematch.table_id == table_id)
+        with self._session() as session:
+            return session.scalar(query)

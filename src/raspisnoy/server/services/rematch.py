@@ -13,6 +13,12 @@ cancels it.
 
 The new table counts as one more game for the people in it; the old one is over, so the
 limit of games being played per user (``max_games_per_user``) is not checked again.
+
+A table starts one rematch only, whichever worker holds it: the store records it with
+the old table (``Together.open_rematch``, under the old table's lock), a second settling
+finds it there, and a worker loading a finished table reads it (``restore``). Answers to
+an open offer live in the actor only: after a hand-over or a restart an offer not yet
+settled is made anew.
 """
 
 from __future__ import annotations
@@ -43,7 +49,11 @@ class RematchOpener(Protocol):
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
     ) -> str:
-        """Open and start the rematch of ``old`` for ``people``; its id."""
+        """Open and start the rematch of ``old`` for ``people``, or the one it started
+        already; its id."""
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch the table started, if any."""
 
 
 class RematchTable(Protocol):
@@ -81,6 +91,14 @@ class Rematch:
         #: ``none`` (nobody answered yet), ``open``, ``started`` or ``cancelled``.
         self.status = "none"
         self._table_id: str | None = None
+
+    async def restore(self) -> None:
+        """For a table loaded with its game over: the rematch it started, as stored (the
+        worker that held the table before a hand-over or a restart may have started one;
+        its answers are not kept, so one not yet settled is offered anew)."""
+        found = await self._actor.port.rematch_of(self._actor.table.id)
+        if found is not None and self.status == "none":
+            self.status, self._table_id = "started", found
 
     def _people(self) -> dict[int, str]:
         return {s.seat: s.user_id for s in self._actor.table.seats if s.user_id is not None}

@@ -125,7 +125,11 @@ class TablePort(Protocol):
     async def open_rematch(
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
     ) -> str:
-        """Open and start the rematch of ``old`` for ``people`` (``rematch``); its id."""
+        """Open and start the rematch of ``old`` for ``people`` (``rematch``), or the one
+        it started already (a worker that held the table before opened it); its id."""
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch the table started, if any (as stored)."""
 
 
 def seat_names(table: TableRow) -> tuple[str, ...]:
@@ -198,6 +202,8 @@ class TableActor:
         )
         self.chat = ChatRoom(self)
         self.rematch = Rematch(self, rematch_seconds)
+        if table.status == "over":  # its rematch may have been started by another worker
+            self.submit(self.rematch.restore)
         #: Failed tries to store the game's end, and the timer of the next one.
         self._finish_failures = 0
         self._finish_retry: asyncio.TimerHandle | None = None

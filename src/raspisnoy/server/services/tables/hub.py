@@ -238,9 +238,13 @@ class _Port:
         seed = secrets.token_hex(16)
         args = (old, people, host_id, first_dealer, seed)
         table = await self.run(self._together.open_rematch, *args)
-        async with self._hub.using(table.id) as actor:
-            await actor.call(partial(actor.start, host_id, tuple(people)))
+        if table.status == "open":  # not started yet (by a worker that opened it before)
+            async with self._hub.using(table.id) as actor:
+                await actor.call(partial(actor.start, host_id, tuple(people)))
         return table.id
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        return await self.run(self._together.rematch_of, table_id)
 
 
 class Hub:
