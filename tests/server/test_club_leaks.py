@@ -41,6 +41,22 @@ def table_routes(table_id: str) -> list[tuple[str, str]]:
     ]
 
 
+def assert_as_missing(caller: Api, base: str, table_id: str) -> None:
+    """Every route (``table_routes``) and the table socket answer ``caller`` about the
+    table exactly as about a table that does not exist."""
+    for (method, path), (_, nowhere) in zip(
+        table_routes(table_id), table_routes("no-such-table"), strict=True
+    ):
+        body = {"seat": 1} if path.endswith("/sit") else None
+        answer = caller.http.request(method, path, json=body)
+        missing = caller.http.request(method, nowhere, json=body)
+        assert answer.status_code == missing.status_code, (path, answer.text)
+        assert answer.text == missing.text.replace("no-such-table", table_id), path
+    if caller.token is not None:
+        code, _ = close_of(Player(base, table_id, caller.token))
+        assert code == 4404
+
+
 def test_a_club_table_is_nothing_to_anyone_outside_the_club(server: Server) -> None:
     owner, member, club, table_id = club_table(server)
     outsider, guest = account(server, "outsider"), Api(server.base, "Guest")
@@ -50,17 +66,7 @@ def test_a_club_table_is_nothing_to_anyone_outside_the_club(server: Server) -> N
         assert member.http.get(f"/api/games/{table_id}/{path}").status_code == 200, path
     assert owner.http.get(f"/api/games/{table_id}/record").status_code == 200
     for caller in (outsider, guest, anonymous):
-        for (method, path), (_, nowhere) in zip(
-            table_routes(table_id), table_routes("no-such-table"), strict=True
-        ):
-            body = {"seat": 1} if path.endswith("/sit") else None
-            answer = caller.http.request(method, path, json=body)
-            missing = caller.http.request(method, nowhere, json=body)
-            assert answer.status_code == missing.status_code, (path, answer.text)
-            assert answer.text == missing.text.replace("no-such-table", table_id), path
-        if caller.token is not None:
-            code, _ = close_of(Player(server.base, table_id, caller.token))
-            assert code == 4404
+        assert_as_missing(caller, server.base, table_id)
     # The club page tells a visitor of a public club nothing but its card.
     seen = page(outsider, club["id"]).json()
     text = json.dumps(seen, ensure_ascii=False)

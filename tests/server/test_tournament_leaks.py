@@ -10,10 +10,9 @@ from typing import Any
 
 import httpx
 from leak_check import cards_in
-from server_helpers import Api, Player, Server
-from test_club_leaks import table_routes
+from server_helpers import Api, Server
+from test_club_leaks import assert_as_missing
 from test_clubs import account, new_club
-from test_protocol import close_of
 from test_tournaments import (
     add_bots,
     create,
@@ -118,17 +117,7 @@ def test_a_round_being_played_hides_each_table_from_all_but_its_players(
     sister = other["table_id"]
     assert anna.http.get(f"/api/tables/{mine}").status_code == 200
     for caller in (anna, director, Api(tournament_server.base)):
-        for (method, path), (_, nowhere) in zip(
-            table_routes(sister), table_routes("no-such-table"), strict=True
-        ):
-            body = {"seat": 1} if path.endswith("/sit") else None
-            answer = caller.http.request(method, path, json=body)
-            missing = caller.http.request(method, nowhere, json=body)
-            assert answer.status_code == missing.status_code, (path, answer.text)
-            assert answer.text == missing.text.replace("no-such-table", sister), path
-        if caller.token is not None:
-            code, _ = close_of(Player(tournament_server.base, sister, caller.token))
-            assert code == 4404
+        assert_as_missing(caller, tournament_server.base, sister)
         seen_now = caller.http.get(f"/api/tournaments/{made['id']}").json()
         tables = seen_now["round_list"][0]["tables"]
         assert all(seat["points"] is None for table in tables for seat in table["seats"])
