@@ -104,6 +104,9 @@ class MemoryPort:
     ) -> str:
         raise NotImplementedError
 
+    async def rematch_of(self, table_id: str) -> str | None:
+        return None
+
 
 class Socket(Connection):
     """A connection whose socket takes each message as it comes (the writer's cost is
