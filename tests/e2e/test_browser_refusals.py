@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from e2e_helpers import PHONE_SMALL, SCREENS, enter, open_private_tables
+from e2e_helpers import PHONE_SMALL, SCREENS, enter, open_private_tables, set_language
 from playwright.sync_api import Browser, Page
 
 LATIN = re.compile(r"[A-Za-z]")
@@ -82,6 +82,61 @@ def test_an_unknown_code_and_a_count_are_worded_in_russian(russian_phone: Page) 
         "достанется каждому. Уменьшите число карт или игроков.",
         "За рейтинговым столом замена — не сильнее бота «опытный», а не «эксперт».",
     ]
+
+
+def test_what_a_refusal_names_is_worded_in_russian(russian_phone: Page) -> None:
+    """A tournament's state, a rules option and a preset named by a refusal are worded
+    in Russian, not shown as the server's ids; an id the page does not know stays."""
+    page = russian_phone
+    page.goto("/")
+    page.wait_for_selector(".welcome form")
+    worded = page.evaluate(
+        """() => import("/js/api.js").then(({ refusalText }) => [
+          refusalText("tournament_state", { state: "running" }, "…"),
+          refusalText("bad_rules", { option: "custom_plan" }, "…"),
+          refusalText("bad_rules", { option: "preset" }, "…"),
+          refusalText("pool_players", { preset: "georgian", players: 3 }, "…"),
+          refusalText("pool_preset", { preset: "no_such_rules" }, "…"),
+        ])"""
+    )
+    assert worded == [
+        "Сейчас этого сделать нельзя: турнир в состоянии «идёт».",
+        "Это правило не подходит: Свой план раздач.",
+        "Это правило не подходит: Правила.",
+        "По правилам «Грузинский джокер» нельзя играть, когда игроков 3: "
+        "выберите другое число игроков.",
+        "Правил «no_such_rules» нет.",
+    ]
+
+
+def test_no_answer_from_the_server_is_said_in_russian(russian_phone: Page) -> None:
+    """A request that gets no answer at all (offline) is said in the page's language,
+    not as the browser's English «Failed to fetch», and not as a name that does not fit."""
+    page = russian_phone
+    page.goto("/")
+    page.wait_for_selector(".welcome form")
+    page.route("**/api/session", lambda route: route.abort("internetdisconnected"))
+    page.fill("#nickname", "Без сети")
+    page.click(".nickname-form button[type=submit]")
+    shown = refusal_shown(page, ".welcome form", "network")
+    assert shown == "Нет связи с сервером: проверьте подключение к интернету и попробуйте ещё раз."
+
+
+def test_dates_follow_the_page_language_not_the_browser(browser: Browser, server: str) -> None:
+    """A browser set to English showing the page in Russian writes the profile's dates
+    in Russian (the page's language), not in the browser's English."""
+    context = browser.new_context(base_url=server, locale="en-US", viewport=PHONE_SMALL)
+    page = context.new_page()
+    try:
+        enter(page, "Date Reader")
+        set_language(page, "ru")
+        user = page.evaluate("fetch('/api/session').then(r => r.json()).then(a => a.user.id)")
+        page.goto(f"/?player={user}")
+        shown = page.locator(".own .list .muted").first.text_content() or ""
+    finally:
+        context.close()
+    assert "г." in shown and "это устройство" in shown, shown
+    assert not LATIN.search(shown), shown
 
 
 def test_a_socket_error_is_worded_with_its_params(russian_phone: Page) -> None:

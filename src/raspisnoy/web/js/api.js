@@ -1,5 +1,5 @@
 // The REST API (docs/PROTOCOL.md): JSON over fetch, the session in its cookie.
-import { language, t, tMaybe, tn } from "./i18n.js";
+import { language, presetLabel, t, tMaybe, tn } from "./i18n.js";
 import { toast } from "./ui.js";
 
 /** A refused request: the HTTP status, the refusal in the page's language as one line,
@@ -18,33 +18,42 @@ export class ApiError extends Error {
 /** The parameters a refusal may count (its message then has CLDR plural forms). */
 const COUNTED = ["count", "seconds"];
 
-/** The parameters that name a bot level (`web.bot.<level>` words them). */
-const BOT_LEVELS = ["level", "strongest"];
-
-/** The parameters that name a moment (ISO 8601, as a mute's end: docs/moderation.md). */
-const MOMENTS = ["until"];
-
-/** A moment (ISO 8601) as the page's language writes a date and time, in local time. */
+/** A moment (ISO 8601, or milliseconds since the epoch) as the page's language writes a
+ * date and time, in local time. */
 export function formatMoment(iso) {
   const moment = new Date(iso);
-  if (Number.isNaN(moment.getTime())) return iso;
+  if (Number.isNaN(moment.getTime())) return String(iso);
   return moment.toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
 }
 
-/** `params` with each bot level worded in the page's language, and moments written in it. */
+/** A rules option's name in the page's language (`preset`: the rules as a whole). */
+function optionLabel(name) {
+  return tMaybe(`web.option.${name}`) ?? (name === "preset" ? t("web.create.rules") : name);
+}
+
+/** How each parameter that names a thing is worded in the page's language: bot levels
+ * (`web.bot.<level>`), moments (ISO 8601, as a mute's end: docs/moderation.md), a
+ * tournament's state, a rules option and a preset; unknown names stay as sent. */
+const WORDINGS = {
+  level: (level) => tMaybe(`web.bot.${level}`) ?? level,
+  strongest: (level) => tMaybe(`web.bot.${level}`) ?? level,
+  until: formatMoment,
+  state: (state) => tMaybe(`web.tournament.state.${state}`) ?? state,
+  option: optionLabel,
+  preset: presetLabel,
+};
+
+/** `params` with each parameter that names a thing worded in the page's language. */
 function worded(params) {
   const out = { ...(params ?? {}) };
-  for (const name of BOT_LEVELS) {
-    if (typeof out[name] === "string") out[name] = tMaybe(`web.bot.${out[name]}`) ?? out[name];
-  }
-  for (const name of MOMENTS) {
-    if (typeof out[name] === "string") out[name] = formatMoment(out[name]);
+  for (const [name, word] of Object.entries(WORDINGS)) {
+    if (typeof out[name] === "string") out[name] = word(out[name]);
   }
   return out;
 }
 
 /** The message `key` filled from `params` (in the plural form of a counted parameter,
- * bot levels worded), or null where the page has no such message. */
+ * the things it names worded), or null where the page has no such message. */
 function wordedRefusal(key, sent) {
   const params = worded(sent);
   const counted = COUNTED.find((name) => typeof params[name] === "number");
@@ -92,7 +101,8 @@ export async function api(method, path, body, headers = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
-    throw new ApiError(0, String(error));
+    // No answer (offline, a dropped connection): the browser's own text is English.
+    throw new ApiError(0, t("web.error.network"), String(error));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {

@@ -2,7 +2,7 @@
 // seats, bots, privacy, timer, bot speed), the open public tables, the games to watch and
 // your own games.
 import { accountPanel } from "./account.js";
-import { get, post } from "./api.js";
+import { formatMoment, get, post } from "./api.js";
 import { formatNumber, language, presetLabel, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
 import { showInvitation } from "./friends.js";
@@ -37,6 +37,12 @@ export function nicknameForm(value = "") {
   </form>`;
 }
 
+/** Why the nickname form's name was not taken: a refusal as "this name does not fit: …",
+ * but no answer at all (status 0: offline) as it is, for the name may well fit. */
+export function nicknameRefused(error) {
+  return error.status === 0 ? error.message : t("web.nickname.invalid", { detail: error.message });
+}
+
 /** First visit: a welcome and the nickname; `done(user)` once the session exists. */
 export function askNickname(view, done) {
   const screen = {
@@ -55,7 +61,7 @@ export function askNickname(view, done) {
           const answer = await post("/session", { nickname: form.nickname.value });
           done(answer.user);
         } catch (error) {
-          form.querySelector(".form-error").textContent = t("web.nickname.invalid", { detail: error.message });
+          form.querySelector(".form-error").textContent = nicknameRefused(error);
         }
       });
     },
@@ -239,7 +245,7 @@ function gamesMarkup(games, waiting) {
   return `<ul class="list">${waiting.map(waitingMarkup).join("")}${ordered
     .map((game) => {
       const over = game.status === "over";
-      const when = new Date(game.finished_at ?? game.started_at ?? Date.now()).toLocaleString();
+      const when = formatMoment(game.finished_at ?? game.started_at ?? Date.now());
       const link = over
         ? `<a class="button small" data-nav href="/?replay=${esc(game.id)}">${esc(t("web.games.replay"))}</a>`
         : `<a class="button small primary" data-nav href="/?table=${esc(game.id)}">${esc(t("web.games.resume"))}</a>`;

@@ -21,7 +21,7 @@ import {
 } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { checkStanding, showModeration } from "./moderation.js";
-import { askNickname, nicknameForm, showLobby } from "./lobby.js";
+import { askNickname, nicknameForm, nicknameRefused, showLobby } from "./lobby.js";
 import { watchInstall } from "./install.js";
 import { failureMarkup, installOffline } from "./offline.js";
 import { prepareEngine, showOffline, showOfflineTable } from "./offline_play.js";
@@ -176,7 +176,7 @@ function rename() {
       renderHeader();
       app.screen?.render();
     } catch (error) {
-      body.querySelector(".form-error").textContent = t("web.nickname.invalid", { detail: error.message });
+      body.querySelector(".form-error").textContent = nicknameRefused(error);
     }
   });
 }

@@ -4,7 +4,7 @@
 // (/?offline=ID: table.js itself, behind OfflineConnection) and the lobby's note. The game
 // runs in offline_worker.js on raspisnoy's own engine; it is never rated and lives only
 // on this device.
-import { ApiError, post } from "./api.js";
+import { ApiError, formatMoment, post } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { presetLabel, t } from "./i18n.js";
 import { deleteGame, saveGame, savedGames } from "./offline_store.js";
@@ -262,7 +262,7 @@ export function showOffline(view, app) {
   function gameLine(game) {
     const settings = game.settings ?? {};
     const preset = presetLabel(settings.rules?.preset ?? "");
-    const when = new Date(game.updated ?? 0).toLocaleString();
+    const when = formatMoment(game.updated ?? 0);
     const status = [
       t(game.over ? "web.offline.saved.over" : "web.offline.saved.playing"),
       ...(game.uploaded ? [t("web.offline.saved.history")] : []),

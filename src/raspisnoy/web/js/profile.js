@@ -2,7 +2,7 @@
 // overall and per preset, recent games (each opening its replay); on one's own profile
 // also the sessions on every device, the password and the account itself.
 import { accountForm, accountMade, logOut } from "./account.js";
-import { del, get, put } from "./api.js";
+import { del, formatMoment, get, put } from "./api.js";
 import { friendButtons } from "./friends.js";
 import { formatNumber, language, t, tMaybe, tn } from "./i18n.js";
 import { nameLink } from "./leaderboard.js";
@@ -70,7 +70,7 @@ function recentMarkup(recent) {
     .map(
       // the place and points as one line of the row's grid (a bare " · " would be its own)
       (game) => `<li class="game-row"><span><span><strong>${esc(t("web.profile.place", { place: game.place }))}</strong> · ${signedPoints(game.points)}</span>
-        <span class="muted">${esc(presetLabel(game.preset))} · ${esc(new Date(game.finished_at).toLocaleString())} · ${game.players.map((n, seat) => nameLink(game.profiles[seat], playerName(n))).join(", ")}</span></span>
+        <span class="muted">${esc(presetLabel(game.preset))} · ${esc(formatMoment(game.finished_at))} · ${game.players.map((n, seat) => nameLink(game.profiles[seat], playerName(n))).join(", ")}</span></span>
         <a class="button small" data-nav href="${esc(game.replay)}">${esc(t("web.games.replay"))}</a></li>`,
     )
     .join("")}</ul>`;
@@ -88,7 +88,7 @@ function ownMarkup(sessions, registered) {
   const lines = sessions
     .map(
       (s) => `<li class="game-row"><span>${esc(s.user_agent ?? t("web.profile.device.unknown"))}
-      <span class="muted">${esc(new Date(s.created_at).toLocaleString())}${s.current ? ` · ${esc(t("web.profile.device.this"))}` : ""}</span></span>
+      <span class="muted">${esc(formatMoment(s.created_at))}${s.current ? ` · ${esc(t("web.profile.device.this"))}` : ""}</span></span>
       ${s.current ? "" : `<button type="button" class="small" data-end="${esc(s.id)}">${esc(t("web.profile.device.end"))}</button>`}</li>`,
     )
     .join("");

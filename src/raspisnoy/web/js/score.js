@@ -11,7 +11,7 @@
 // list and any of them open with no network too. The page
 // knows no rule: it offers what the server's `next` entry allows (raspisnoy.scorekeeper,
 // PROTOCOL.md "Score sheets") and shows the model's problems in the page's language.
-import { ApiError, del, get, post, put } from "./api.js";
+import { ApiError, del, formatMoment, get, post, put } from "./api.js";
 import { fill, language, t, tMaybe, tn } from "./i18n.js";
 import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
 import { failureMarkup } from "./offline.js";
@@ -206,7 +206,7 @@ function sheetsMarkup(sheets, local, deletable) {
       const progress = sheet.complete
         ? t("web.score.finished")
         : tn("web.score.progress", sheet.planned, { rounds: sheet.rounds });
-      const when = new Date(sheet.updated_at).toLocaleString();
+      const when = formatMoment(sheet.updated_at);
       return `<li class="game-row"><span><strong>${esc(sheet.players.join(", "))}</strong>
         <span class="muted">${esc(presetLabel(sheet.rules))} · ${esc(progress)} · ${esc(when)}</span></span>
         <span class="row-actions"><a class="button small ${sheet.complete ? "" : "primary"}" data-nav href="/score?sheet=${esc(sheet.id)}">${esc(t(sheet.complete ? "web.score.view" : "web.games.resume"))}</a>

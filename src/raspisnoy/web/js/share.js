@@ -49,6 +49,7 @@ async function showCode(img, url) {
     img.src = URL.createObjectURL(await response.blob());
     img.hidden = false;
   } catch (error) {
-    toast(t("web.error.server", { detail: error.message }), "error");
+    // No answer at all (offline): the browser's own text is English.
+    toast(error instanceof TypeError ? t("web.error.network") : t("web.error.server", { detail: error.message }), "error");
   }
 }
