@@ -155,7 +155,9 @@ export function showReview(view, app, gameId, firstSeat) {
         ${found.length ? `<h3>${esc(t("web.review.so_far"))}</h3>${groupedMarkup(job.review, found)}` : ""}`;
     }
     if (job.status === "failed") {
-      return `<p class="error">${esc(t("web.review.failed", { detail: job.error ?? "" }))}</p>
+      // `job.error` is the server's own account of the failure (for its operators, in
+      // English): the person is told it failed, and may ask again.
+      return `<p class="error">${esc(t("web.review.failed"))}</p>
         <button class="primary ask">${esc(t("web.review.again"))}</button>`;
     }
     const review = job.review;
