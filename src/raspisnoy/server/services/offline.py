@@ -53,11 +53,13 @@ PYODIDE_FILES = (
 #: The ``raspisnoy`` package's folder (``server/services/`` is two below it).
 _PACKAGE = Path(__file__).resolve().parents[2]
 #: What the workers' Python needs, relative to the package's folder: the rules, the pure
-#: bots, the socket's message shapes, the offline table and the scorekeeper. Folders
+#: bots, the socket's message shapes, the offline table and the scorekeeper (with the
+#: file writer its sheet module imports, standard library only). Folders
 #: whose ``__init__`` would pull in the server's or Numba's imports (``bots``,
 #: ``server/wire``) are shipped without it, as namespace packages.
 BUNDLE_FILES = (
     "__init__.py",
+    "files.py",
     "core/*.py",
     "bots/base.py",
     "bots/beginner.py",
