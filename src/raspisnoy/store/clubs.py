@@ -62,9 +62,8 @@ def club_name_key(club_id: str, name: str, private: bool) -> str:
 def known_to_all() -> ColumnElement[bool]:
     """Whether the table of the query (``GameTable``) and its game are anyone's to know,
     a condition for a query's ``where``: a public table that is not a club's. A club's
-    table is its members' only even when public (a club tournament's), a private one its
-    people's; what shows a table's game to others (a profile, a mined puzzle) shows these
-    only."""
+    table is its members' only whatever its ``public`` says, a private one its people's;
+    what shows a table's game to others (a profile, a mined puzzle) shows these only."""
     return GameTable.public.is_(True) & ~exists().where(ClubTable.table_id == GameTable.id)
 
 
