@@ -16,8 +16,13 @@ import contextlib
 import signal
 from collections.abc import Iterator
 from types import FrameType
+from typing import TYPE_CHECKING
 
-__all__ = ["STOP_SIGNALS", "check_stop", "read_line", "stopping_at_safe_points"]
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+__all__ = ["STOP_SIGNALS", "ask_line", "check_stop", "read_line", "stopping_at_safe_points"]
 
 #: The signals that stop a program (and save its work): Ctrl-C, kill, the terminal closing.
 STOP_SIGNALS = tuple(
@@ -64,6 +69,16 @@ def read_line() -> str:
         return input()
     finally:
         _Stop.waiting = False
+
+
+def ask_line(console: Console, prompt: str | Text) -> str:
+    """``prompt`` written to ``console`` (a string as plain text, never Rich markup: ``[1]``
+    stays ``[1]``), then the person's line (``read_line``), so a stop signal never cuts
+    the prompt off. Rich is imported here, by the programs that ask."""
+    from rich.text import Text
+
+    console.print(Text(prompt) if isinstance(prompt, str) else prompt, end="")
+    return read_line()
 
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:

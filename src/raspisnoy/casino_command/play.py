@@ -14,6 +14,7 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -35,7 +36,7 @@ from raspisnoy.cli_support import fail
 from raspisnoy.core import RaspisnoyError
 from raspisnoy.files import write_atomically
 from raspisnoy.i18n import LANGUAGES, detect_language, translate
-from raspisnoy.stopping import read_line, stopping_at_safe_points
+from raspisnoy.stopping import ask_line, stopping_at_safe_points
 
 __all__ = ["START_BALANCE", "CasinoTerminal", "Wallet", "play_command"]
 
@@ -97,7 +98,7 @@ class CasinoTerminal:
         self.lang = lang
         self.path = wallet_path
         self.wallet = Wallet.load(wallet_path)
-        self._read = read or self._read_line
+        self._read = read or partial(ask_line, console)
         self._seeds = seeds or (lambda: new_seed(random.SystemRandom()))
         self._last_antes = "10"
 
@@ -116,12 +117,6 @@ class CasinoTerminal:
                     played += 1
             except Quit:
                 self._say(self.t("saved", path=self.path))
-
-    def _read_line(self, prompt: str) -> str:
-        """The prompt, then the line the person types: a stop signal stops the game while
-        it waits, and never cuts the prompt off."""
-        self.console.print(Text(prompt), end="")
-        return read_line()
 
     # ----------------------------------------------------------------- one hand
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from rich import box
@@ -42,7 +43,7 @@ from raspisnoy.core import (
 )
 from raspisnoy.i18n import translate
 from raspisnoy.play.session import RoundsSoFar
-from raspisnoy.stopping import read_line
+from raspisnoy.stopping import ask_line
 
 __all__ = ["TerminalScreen", "card_text", "parse_typed_card"]
 
@@ -111,13 +112,7 @@ class TerminalScreen:
         self.lang = lang
         self.levels = tuple(levels)
         self.delay = delay
-        self._read = read or self._read_line
-
-    def _read_line(self, prompt: str) -> str:
-        """The prompt, then the line the person types (``raspisnoy.stopping.read_line``: a
-        Ctrl-C stops the game while it waits, and never cuts the prompt off)."""
-        self.console.print(Text(prompt), end="")
-        return read_line()
+        self._read = read or partial(ask_line, console)
 
     def t(self, key: str, **values: object) -> str:
         """The message ``key`` of the catalog in the person's language."""

@@ -33,7 +33,7 @@ from raspisnoy.scorekeeper import (
     write_sheet,
 )
 from raspisnoy.scorekeeper.sheetfile import sheet_report
-from raspisnoy.stopping import read_line, stopping_at_safe_points
+from raspisnoy.stopping import ask_line, stopping_at_safe_points
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -67,7 +67,7 @@ def _console() -> Console:
 
 @functools.cache
 def _stop_safe_prompt() -> type[Prompt]:
-    """Rich's prompt with the answer read by ``raspisnoy.stopping.read_line``: a stop
+    """Rich's prompt with the answer read by ``raspisnoy.stopping.ask_line``: a stop
     signal stops the program while it waits for the answer, and never cuts the question
     off. It asks for no password and reads no other stream: the sheet needs neither.
     (Rich is imported here, by the commands that ask.)"""
@@ -78,8 +78,7 @@ def _stop_safe_prompt() -> type[Prompt]:
         def get_input(
             cls, console: Console, prompt: TextType, password: bool, stream: TextIO | None = None
         ) -> str:
-            console.print(prompt, end="")
-            return read_line()
+            return ask_line(console, prompt)
 
     return StopSafePrompt
 
