@@ -201,7 +201,6 @@ class LocalCluster:
             **os.environ,
             "RASPISNOY_DATABASE_URL": self.database_url,
             "RASPISNOY_REDIS_URL": self.redis_url,
-            "RASPISNOY_RATE_LIMIT_STORAGE": self.redis_url,
             "RASPISNOY_DATA_DIR": str(folder / "data"),
             **self._environment,
         }

@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from raspisnoy.cli import app
+from raspisnoy.server.config import ServerSettings
 
 
 def _serve(*options: str, **given: str) -> tuple[int, str]:
@@ -37,6 +38,14 @@ def _serve(*options: str, **given: str) -> tuple[int, str]:
             {"RASPISNOY_REDIS_URL": "redis://127.0.0.1:1/0"},
             "cannot reach Redis at redis://127.0.0.1:1/0",
         ),
+        (
+            ["--workers", "2", "--database-url", "postgresql+psycopg://u@127.0.0.1:1/db"],
+            {
+                "RASPISNOY_REDIS_URL": "redis://127.0.0.1:1/0",
+                "RASPISNOY_RATE_LIMIT_STORAGE": "memory://",
+            },
+            "RATE_LIMIT_STORAGE=memory:// counts each worker's rate limits apart",
+        ),
     ],
 )
 def test_several_workers_need_postgresql_and_redis(
@@ -47,3 +56,25 @@ def test_several_workers_need_postgresql_and_redis(
     lines = stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), stderr
     assert says in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("given", "counted_at"),
+    [
+        ({}, "memory://"),
+        ({"redis_url": "redis://r:6379/0"}, "redis://r:6379/0"),
+        (
+            {"redis_url": "redis://r:6379/0", "rate_limit_storage": "redis://r:6379/1"},
+            "redis://r:6379/1",
+        ),
+        ({"rate_limit_storage": "redis://r:6379/1"}, "redis://r:6379/1"),
+    ],
+)
+def test_rate_limits_are_counted_where_the_workers_share_them(
+    given: dict[str, str], counted_at: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unset, the rate limits are counted in the workers' Redis when there is one, so
+    that an operator who sets only ``RASPISNOY_REDIS_URL`` does not get a limit a worker."""
+    for name in [name for name in os.environ if name.startswith("RASPISNOY_")]:
+        monkeypatch.delenv(name)
+    assert ServerSettings(**given).rate_limits_at() == counted_at

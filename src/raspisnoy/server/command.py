@@ -169,8 +169,9 @@ def serve(
 
 
 def _check_cluster(settings: ServerSettings, workers: int) -> None:
-    """Several workers share one PostgreSQL and one Redis: refuse to start without them,
-    and check that Redis answers before anything listens."""
+    """Several workers share one PostgreSQL and one Redis: refuse to start without them
+    or with rate limits counted apart in each worker's memory, and check that Redis
+    answers before anything listens."""
     from redis import Redis
     from redis.exceptions import RedisError
 
@@ -187,6 +188,12 @@ def _check_cluster(settings: ServerSettings, workers: int) -> None:
         fail(
             "RASPISNOY_REDIS_URL is for several workers, which need PostgreSQL: "
             "set RASPISNOY_DATABASE_URL=postgresql+psycopg://... (docs/cluster.md)"
+        )
+    if settings.rate_limits_at().startswith("memory://"):
+        fail(
+            "RASPISNOY_RATE_LIMIT_STORAGE=memory:// counts each worker's rate limits "
+            "apart, so several workers would allow several times each limit: leave it "
+            "unset (the workers' Redis) or name a Redis (docs/server-settings.md)"
         )
     try:
         Redis.from_url(settings.redis_url, socket_timeout=5).ping()

@@ -66,9 +66,11 @@ class ServerSettings(BaseSettings):
     #: it): after a worker dies its tables move to another within about this long.
     lease_seconds: Annotated[float, Field(gt=0.2, le=60)] = 3.0
 
-    #: Where rate limits are counted: ``memory://`` (this process) or a ``limits``
-    #: storage URL such as ``redis://host:6379`` for several workers.
-    rate_limit_storage: str = "memory://"
+    #: Where rate limits are counted: a ``limits`` storage URL (``memory://``: this
+    #: process; ``redis://host:6379/1``: shared). ``None``: this process's memory alone,
+    #: or, with ``redis_url`` set, that Redis, so that several workers count together
+    #: (``rate_limits_at``).
+    rate_limit_storage: str | None = None
     #: REST calls of one address and of one user (``limits`` notation, ``;`` between
     #: several); over them, 429 with ``Retry-After``.
     requests_per_address: Rate = "1200/minute"
@@ -197,6 +199,13 @@ class ServerSettings(BaseSettings):
     #: Mine puzzles from finished games in the review processes when no review waits
     #: (docs/review.md, "Puzzles from finished games"); never from an opted-out seat.
     puzzle_mining: bool = False
+
+    def rate_limits_at(self) -> str:
+        """Where the rate limits are counted: ``rate_limit_storage``, else the workers'
+        Redis if they share one (``redis_url``), else this process's memory."""
+        if self.rate_limit_storage is not None:
+            return self.rate_limit_storage
+        return self.redis_url if self.redis_url is not None else "memory://"
 
     def database(self) -> str:
         """The database URL: ``database_url``, else the SQLite file in ``data_dir``."""

@@ -1,9 +1,9 @@
 """Limits on abuse: how often one address or one user may call the server, and how many
 sockets one user or table may hold. Rates are counted by the ``limits`` library over a
 sliding window (two counters a key: the current window's and the previous one's, weighted
-by how much of it still overlaps), in memory by default (``RASPISNOY_RATE_LIMIT_STORAGE``
-may name a Redis that several workers share). Not its moving window: that keeps one
-entry per hit, and in memory the library's expiry thread copies every key's entries a
+by how much of it still overlaps), in memory for one process and in the Redis that
+several workers share (``ServerSettings.rate_limits_at``). Not its moving window: that
+keeps one entry per hit, and in memory the library's expiry thread copies every key's entries a
 hundred times a second, holding the interpreter's lock (issue 32: 15% of the server's
 samples while 1,000 tables were set up over HTTP). The socket counts are this process's
 with one worker (``SocketCounts``) and shared by every worker through Redis with several
@@ -46,7 +46,7 @@ class Limits:
     """The rate limits of one app, each a list of ``limits`` items (``"30/minute;300/day"``)."""
 
     def __init__(self, settings: ServerSettings) -> None:
-        storage = storage_from_string(settings.rate_limit_storage)
+        storage = storage_from_string(settings.rate_limits_at())
         self._limiter = SlidingWindowCounterRateLimiter(storage)
         self.requests_per_address = parse_many(settings.requests_per_address)
         self.requests_per_user = parse_many(settings.requests_per_user)
