@@ -107,6 +107,9 @@ class MemoryPort:
     async def rematch_of(self, table_id: str) -> str | None:
         return None
 
+    def bot_failed(self, level: str) -> None:
+        raise AssertionError(f"a {level} bot failed: the measured path has none")
+
 
 class Socket(Connection):
     """A connection whose socket takes each message as it comes (the writer's cost is

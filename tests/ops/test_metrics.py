@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import httpx
 import pytest
@@ -15,8 +16,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from server_helpers import FAST, Api, Server, game_over, play_until
 from starlette.websockets import WebSocketDisconnect
 
+from raspisnoy.bots import TABLE_BOTS, Bot, make_bot
+from raspisnoy.core import Action, View
 from raspisnoy.server.app import create_app
 from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.services.tables import actor
 from raspisnoy.store import Store
 
 #: Every label the endpoint may use and the values it may take: fixed sets only, so that
@@ -31,6 +35,7 @@ ALLOWED_LABELS: dict[str, Callable[[str], bool]] = {
         value in {"1000", "1001", "1008", "1009", "1012", "1013"}
         or value in {"4401", "4403", "4404", "4429"}
     ),
+    "level": lambda value: value in TABLE_BOTS,
     "le": lambda value: value == "+Inf" or float(value) > 0,
 }
 #: Seconds a scrape may take on a busy machine (the expert's search compiles beside the
@@ -191,6 +196,7 @@ def test_after_a_game_and_nothing_private(store: Store) -> None:
     assert samples[("raspisnoy_action_seconds_count", ())] == acts
     assert samples[("raspisnoy_action_seconds_sum", ())] > 0
     assert samples[("raspisnoy_tables", (("status", "playing"),))] == 0
+    assert samples[("raspisnoy_bot_failures_total", (("level", "random"),))] == 0
     # Nothing about this game: no table id, no name, and no label (so no card) outside its
     # fixed set of values.
     for secret in (table["id"], "Secretname", anna.user["id"]):
@@ -199,6 +205,49 @@ def test_after_a_game_and_nothing_private(store: Store) -> None:
         for sample in family.samples:
             for label, value in sample.labels.items():
                 assert ALLOWED_LABELS[label](value), (sample.name, label, value)
+
+
+class _BrokenBot:
+    """A bot whose every move fails, as a bot with a defect would."""
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+
+    def act(self, view: View) -> Action:
+        raise RuntimeError(f"a {self.level} bot with a defect")
+
+
+def test_failed_bot_moves_are_counted_by_level_and_the_game_goes_on(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot that fails plays its first legal action instead (the game is not stopped),
+    and each such move is counted for the operators under the bot's level."""
+
+    def broken(name: str, seed: int | str = 0, time_ms: float | None = None) -> Bot:
+        return cast(Bot, _BrokenBot(make_bot(name, seed, time_ms).name))
+
+    monkeypatch.setattr(actor, "make_bot", broken)
+    server = Server(store, FAST)
+    try:
+        anna = Api(server.base, "Anna")
+        table = anna.create_table(
+            rules=SHORT_RULES, bots="heuristic", bot_delay_ms=0, turn_seconds=0
+        )
+        player = anna.socket(table["id"])
+        player.recv()
+        assert anna.post(f"/api/tables/{table['id']}/start").status_code == 200
+        play_until(player, game_over)
+        bot_moves = sum(
+            1 for m in player.messages if m["type"] == "event" and m["action"]["by"] == "bot"
+        )
+        player.close()
+        key = ("raspisnoy_bot_failures_total", (("level", "heuristic"),))
+        _, samples = _metrics_once(server.base, key, bot_moves)
+    finally:
+        server.stop()
+    assert bot_moves > 0
+    assert samples[key] == bot_moves
+    assert samples[("raspisnoy_bot_failures_total", (("level", "expert"),))] == 0
 
 
 def test_the_settings_read_lists_of_networks(monkeypatch: pytest.MonkeyPatch) -> None:

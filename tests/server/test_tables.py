@@ -86,6 +86,8 @@ class FakePort:
         self.dropped = 0
         #: The rematch the table started, as stored.
         self.rematch: str | None = None
+        #: The levels of the bots that failed to choose a move, one entry a failure.
+        self.bot_failures: list[str] = []
 
     async def append(self, row: EventRow) -> None:
         self.events.append(row)
@@ -142,6 +144,9 @@ class FakePort:
 
     async def rematch_of(self, table_id: str) -> str | None:
         return self.rematch
+
+    def bot_failed(self, level: str) -> None:
+        self.bot_failures.append(level)
 
 
 class Client(Connection):

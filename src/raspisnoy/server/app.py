@@ -70,7 +70,7 @@ def create_app(
         app.include_router(router, dependencies=[Depends(count_request)])
     for router in OTHER_ROUTERS:
         app.include_router(router)
-    install_metrics(app, store)  # /metrics, guarded (docs/operations.md)
+    install_metrics(app, store, services.hub.bot_failures)  # /metrics, guarded (docs/operations.md)
     app.add_middleware(RequestIdMiddleware)  # outermost: every request has its id
     if web_dir.is_dir():  # mounted last: the routes above take precedence
         app.include_router(score_page_router(web_dir))

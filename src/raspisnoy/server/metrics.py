@@ -18,13 +18,13 @@ import asyncio
 import ipaddress
 import secrets
 import time
-from collections.abc import Awaitable, Iterable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import cast
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 from sqlalchemy import func, select
@@ -33,6 +33,7 @@ from sqlalchemy.pool import QueuePool
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from raspisnoy.bots import TABLE_BOTS
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.deps import services_of
 from raspisnoy.store import ReviewStatus, Store
@@ -56,7 +57,7 @@ class ServerMetrics:
     """One server process's metrics, in a registry of its own (one per app, so a test
     can build many)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, bot_failures: Mapping[str, int]) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.actions = Counter(
             "raspisnoy_actions",
@@ -88,11 +89,31 @@ class ServerMetrics:
             registry=self.registry,
         )
         self.registry.register(_StoreCollector(store))
+        self.registry.register(_BotFailures(bot_failures))
 
     def exposition(self) -> bytes:
         """The metrics in Prometheus' text format (reads the database: call it off the
         event loop)."""
         return generate_latest(self.registry)
+
+
+class _BotFailures(Collector):
+    """The bots that failed to choose a move in this process (the hub's count), by level:
+    each failure is a move the table played for the bot (its first legal one), which a
+    player sees as a bot's blunder. Every table level is reported, 0 included."""
+
+    def __init__(self, failures: Mapping[str, int]) -> None:
+        self._failures = failures
+
+    def collect(self) -> Iterable[Metric]:
+        family = CounterMetricFamily(
+            "raspisnoy_bot_failures",
+            "Bot moves that failed and were played as the first legal action, by level.",
+            labels=["level"],
+        )
+        for level in TABLE_BOTS:
+            family.add_metric([level], self._failures.get(level, 0))
+        yield family
 
 
 class _StoreCollector(Collector):
@@ -265,9 +286,10 @@ async def metrics(request: Request) -> Response:
     return Response(body, media_type=CONTENT_TYPE_LATEST)
 
 
-def install_metrics(app: FastAPI, store: Store) -> None:
+def install_metrics(app: FastAPI, store: Store, bot_failures: Mapping[str, int]) -> None:
     """Give ``app`` its metrics: the registry, the counting middleware and ``/metrics``
-    (call it before the browser client is mounted at ``/``)."""
-    app.state.metrics = server_metrics = ServerMetrics(store)
+    (call it before the browser client is mounted at ``/``); ``bot_failures`` is the
+    hub's count of failed bot moves by level."""
+    app.state.metrics = server_metrics = ServerMetrics(store, bot_failures)
     app.add_middleware(AnswerCounter, metrics=server_metrics)
     app.include_router(router)

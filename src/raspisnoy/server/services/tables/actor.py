@@ -131,6 +131,10 @@ class TablePort(Protocol):
     async def rematch_of(self, table_id: str) -> str | None:
         """The id of the rematch the table started, if any (as stored)."""
 
+    def bot_failed(self, level: str) -> None:
+        """A bot of ``level`` failed to choose a move (its first legal one was played
+        instead): counted for the operators (``raspisnoy_bot_failures_total``)."""
+
 
 def seat_names(table: TableRow) -> tuple[str, ...]:
     """The game's player names: nicknames, bots as ``Bot N (level)``; repeats get the seat."""
@@ -541,6 +545,7 @@ class TableActor:
             action = await self.port.run(bot.act, view)
         except Exception:  # a broken bot must not stop the game: play the first legal action
             _log.exception("table %s: %s bot failed at seat %d", self.table.id, level, seat)
+            self.port.bot_failed(level)
             action = view.legal_actions[0]
         self.submit(lambda: self._bot_move(number, seat, action, by))
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager, suppress
 from functools import partial
@@ -243,6 +244,9 @@ class _Port:
                 await actor.call(partial(actor.start, host_id, tuple(people)))
         return table.id
 
+    def bot_failed(self, level: str) -> None:
+        self._hub.bot_failures[level] += 1
+
     async def rematch_of(self, table_id: str) -> str | None:
         return await self.run(self._together.rematch_of, table_id)
 
@@ -271,6 +275,8 @@ class Hub:
         self.results = Results(store)
         #: The live lobby's sockets (``lobby_feed``), told of every change of a table.
         self.lobby = LobbyFeed(store, self.broadcast, settings.lobby_open_table_hours)
+        #: The bots of each level that failed to choose a move in this process (metrics).
+        self.bot_failures: Counter[str] = Counter()
         self._actors: dict[str, TableActor] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._checkpoints: asyncio.Task[None] | None = None
