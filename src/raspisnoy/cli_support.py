@@ -100,8 +100,17 @@ def escape_markup(text: str) -> str:
 
 
 def print_json(data: Any) -> None:
-    """One JSON document on standard output (UTF-8, not escaped)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    """One JSON document on standard output, in UTF-8 (names not escaped) whatever the
+    terminal's encoding: the contracts (RECORD.md, CASINO.md §3) promise UTF-8 JSON, and
+    a cp1251 or latin-1 console would otherwise get other bytes or fail on a name."""
+    text = json.dumps(data, ensure_ascii=False) + "\n"
+    binary = getattr(sys.stdout, "buffer", None)
+    if binary is None:  # a text-only stream (a capture in tests) takes the text itself
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()  # what was written as text before goes first
+    binary.write(text.encode("utf-8"))
+    binary.flush()
 
 
 def rules_from(name: str, settings: list[str]) -> Rules:
