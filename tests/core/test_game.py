@@ -472,7 +472,7 @@ ONE_CARD = (["QD"], ["KD"], ["AH"])
         (("1",), (["QD", "9D"], ["KD"], ["AH"]), "7C", "Anna's hand has 2 cards, expected 1"),
         (("1",), (["QD"], ["KD"], []), "7C", "Vera's hand has 0 cards, expected 1"),
         (("1",), (["QD"], ["KD"]), "7C", "2 hands dealt for 3 players"),
-        (("1",), (["QD"], ["QD"], ["AH"]), "7C", "QD is dealt twice"),
+        (("1",), (["QD"], ["QD"], ["AH"]), "7C", "Boris's hand: QD is dealt twice"),
         (("1",), (["7S"], ["KD"], ["AH"]), "7C", "Anna's hand: 7S is not in this deck"),
         (("1",), (["QD"], ["5D"], ["AH"]), "7C", "Boris's hand: 5D is not in this deck"),
         (("1",), ONE_CARD, "7S", "trump card: 7S is not in this deck"),

@@ -229,18 +229,28 @@ def set_in(path: tuple[str | int, ...], value: object) -> Callable[[dict[str, An
         ),
         (edited(set_in(("moves",), [])), "record: unknown field 'moves'"),
         (edited(set_in(("rounds", 1, "trump"), "C")), "round 2: unknown field 'trump'"),
-        (edited(set_in(("rounds", 1, "hands", 0, 1), "9Z")), "round 2: hands: '9Z' is not a card"),
+        (
+            edited(set_in(("rounds", 1, "hands", 0, 1), "9Z")),
+            "round 2: Anna's hand: '9Z' is not a card",
+        ),
         (
             edited(set_in(("rounds", 0, "trump_card"), "7")),
             "round 1: trump_card: '7' is not a card",
         ),
         (
             edited(set_in(("rounds", 1, "tricks", 1, 2), "6Q")),
-            "round 2, trick 2: '6Q' is not a card",
+            "round 2, trick 2: Boris's card: '6Q' is not a card",
         ),
         (
             edited(set_in(("rounds", 1, "tricks", 0, 0), "X")),
-            "round 2, trick 1: 'X': a joker play needs a mode, e.g. X:take or X:discard:D",
+            "round 2, trick 1: Vera's card: 'X': a joker play needs a mode, "
+            "e.g. X:take or X:discard:D",
+        ),
+        (  # an unreadable card after an illegal one: the first error in play order
+            edited(
+                set_in(("rounds", 1, "tricks"), [["X:highest:D", "9C", "QD"], ["AH", "6Q", "KD"]])
+            ),
+            "round 2, trick 1: Anna must play the highest ♦ (KD) and may not play 9C",
         ),
         (
             edited(set_in(("rounds", 1, "dealer"), 2)),
@@ -323,7 +333,10 @@ def test_malformed_record_message(record: dict[str, Any] | str, expected: str) -
             edited(set_in(("rounds", 0, "bids"), [1, 1, 0, 0])),
             "round 1: bids: 4 bids for 3 players",
         ),
-        (edited(set_in(("rounds", 0, "bids"), [1, "1", 0])), "round 1: bids: '1' is not a bid"),
+        (
+            edited(set_in(("rounds", 0, "bids"), [1, "1", 0])),
+            "round 1: Boris's bid: '1' is not a bid",
+        ),
         (edited(set_in(("rounds", 0, "dealer"), "0")), "round 1: dealer: expected a seat number"),
         (edited(set_in(("rounds", 0, "trump_card"), None)), "round 1: the trump card is missing"),
         (
@@ -332,7 +345,7 @@ def test_malformed_record_message(record: dict[str, Any] | str, expected: str) -
         ),
         (
             edited(set_in(("rounds", 0, "hands", 2), ["QD"])),
-            "round 1: QD is dealt twice",
+            "round 1: Vera's hand: QD is dealt twice",
         ),
         (
             edited(set_in(("rounds", 0, "trump_card"), "7S")),

@@ -1228,7 +1228,7 @@ class Game:
             for card in hand:
                 self._check_in_deck(card, f"{name}'s hand")
                 if card in seen:
-                    raise self._error(f"{card} is dealt twice")
+                    raise self._error(f"{name}'s hand: {card} is dealt twice")
                 seen.add(card)
         self._verify_trump_card(trump_card, hands, seen)
 

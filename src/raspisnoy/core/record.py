@@ -94,11 +94,15 @@ def parse_record(data: Any) -> Record:
         raise InvalidInputError("rules: expected a preset name or an object, got null")
     rules = resolve_rules(data.get("rules", DEFAULT_PRESET))
     players = _parse_players(data.get("players"), rules)
-    rounds = _expect(data.get("rounds", []), list, "rounds", "a list")
-    parsed = tuple(
-        _parse_round(raw, number, len(players)) for number, raw in enumerate(rounds, start=1)
-    )
-    return Record(rules, players, parsed)
+    parsed: list[RecordRound] = []
+    for number, raw in enumerate(_expect(data.get("rounds", []), list, "rounds", "a list"), 1):
+        round_, unreadable = _parse_round(raw, number, players)
+        parsed.append(round_)
+        if unreadable is not None:
+            trick, error = unreadable
+            player = _next_player(Record(rules, players, tuple(parsed)))
+            raise InvalidInputError(f"round {number}, trick {trick}: {player}'s card: {error}")
+    return Record(rules, players, tuple(parsed))
 
 
 def _parse_players(raw: Any, rules: Rules) -> tuple[str, ...]:
@@ -107,54 +111,85 @@ def _parse_players(raw: Any, rules: Rules) -> tuple[str, ...]:
     return names
 
 
-def _parse_round(raw: Any, number: int, players: int) -> RecordRound:
+#: Where a round's tricks stop being readable: the trick's number and the play's error.
+_Unreadable = tuple[int, InvalidInputError]
+
+
+def _parse_round(
+    raw: Any, number: int, names: tuple[str, ...]
+) -> tuple[RecordRound, _Unreadable | None]:
+    """The round, and where its tricks stop being readable (its tricks then end with the
+    plays before that one: who was to play it is known only by replaying them)."""
     where = f"round {number}"
     data = _expect(raw, dict, where, "an object")
     _reject_unknown(data, _ROUND_KEYS, where)
+    players = len(names)
     dealer = _expect(data.get("dealer"), int, f"{where}: dealer", "a seat number")
     if not 0 <= dealer < players:
         raise InvalidInputError(f"{where}: dealer {dealer} is not a seat (0 to {players - 1})")
     hands_raw = _expect(data.get("hands"), list, f"{where}: hands", "a list of hands")
     hands = tuple(
         tuple(
-            _located(Card.parse, card, f"{where}: hands")
+            _located(Card.parse, card, f"{where}: {_name(names, seat)}'s hand")
             for card in _expect(hand, list, f"{where}: hands", "lists of cards")
         )
-        for hand in hands_raw
+        for seat, hand in enumerate(hands_raw)
     )
     trump_raw = data.get("trump_card")
     trump_card = (
         None if trump_raw is None else _located(Card.parse, trump_raw, f"{where}: trump_card")
     )
-    tricks = tuple(
-        tuple(
-            _located(Play.parse, play, f"{where}, trick {t}")
-            for play in _expect(trick, list, f"{where}, trick {t}", "a list of cards")
-        )
-        for t, trick in enumerate(
-            _expect(data.get("tricks", []), list, f"{where}: tricks", "a list"), 1
-        )
-    )
-    return RecordRound(
+    tricks, unreadable = _parse_tricks(data.get("tricks", []), where)
+    round_ = RecordRound(
         dealer=dealer,
         hands=hands,
         trump_card=trump_card,
-        bids=_parse_bids(data.get("bids"), where, players),
+        bids=_parse_bids(data.get("bids"), where, names),
         tricks=tricks,
         cards=_optional_int(data.get("cards"), f"{where}: cards"),
         kind=_parse_kind(data.get("kind"), where),
     )
+    return round_, unreadable
 
 
-def _parse_bids(raw: Any, where: str, players: int) -> tuple[int | None, ...] | None:
+def _name(names: tuple[str, ...], seat: int) -> str:
+    """The player of ``seat``, or the seat's number where the record has more hands than
+    players (an error the replay reports)."""
+    return names[seat] if seat < len(names) else f"seat {seat}"
+
+
+def _parse_tricks(raw: Any, where: str) -> tuple[tuple[tuple[Play, ...], ...], _Unreadable | None]:
+    """The tricks as far as their plays read, and where the first unreadable play is."""
+    tricks: list[tuple[Play, ...]] = []
+    for t, trick in enumerate(_expect(raw, list, f"{where}: tricks", "a list"), 1):
+        plays: list[Play] = []
+        for play in _expect(trick, list, f"{where}, trick {t}", "a list of cards"):
+            try:
+                plays.append(Play.parse(play))
+            except InvalidInputError as error:
+                return (*tricks, tuple(plays)), (t, error)
+        tricks.append(tuple(plays))
+    return tuple(tricks), None
+
+
+def _next_player(record: Record) -> str:
+    """Who plays next after ``record`` (which stops before an unreadable play); an error
+    in the record before that play is raised instead, as the first one."""
+    seat = replay(record).to_act
+    assert seat is not None, "a round's tricks end inside it (_replay_tricks checks)"
+    return record.players[seat]
+
+
+def _parse_bids(raw: Any, where: str, names: tuple[str, ...]) -> tuple[int | None, ...] | None:
     if raw is None:
         return None
+    players = len(names)
     bids = _expect(raw, list, f"{where}: bids", "a list of numbers by seat, or null")
     if len(bids) > players:
         raise InvalidInputError(f"{where}: bids: {len(bids)} bids for {players} players")
-    for bid in bids:
+    for seat, bid in enumerate(bids):
         if bid is not None and (isinstance(bid, bool) or not isinstance(bid, int)):
-            raise InvalidInputError(f"{where}: bids: {bid!r} is not a bid")
+            raise InvalidInputError(f"{where}: {names[seat]}'s bid: {bid!r} is not a bid")
     return tuple(bids) + (None,) * (players - len(bids))
 
 
