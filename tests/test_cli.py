@@ -14,10 +14,13 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+import typer
+import typer.core
+import typer.main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from raspisnoy.cli import main
+from raspisnoy.cli import app, main
 from raspisnoy.core import PRESETS, Game, resolve_rules, round_plan
 from raspisnoy.core.record import dumps_record, game_to_record, replay_report
 
@@ -246,6 +249,28 @@ def test_no_command_shows_help() -> None:
     result = run()
     assert result.returncode == 0
     assert "schedule" in result.stdout and "replay" in result.stdout
+
+
+def _command_groups() -> list[str]:
+    """Every command group of ``raspisnoy`` (``rules``, ``casino``…), found by loading each
+    command the application registers, so that a group added later is tested too."""
+    root = typer.main.get_group(app)
+    context = typer.Context(root)
+    return [
+        name
+        for name in root.list_commands(context)
+        if isinstance(root.resolve_command(context, [name])[1], typer.core.TyperGroup)
+    ]
+
+
+@pytest.mark.parametrize("group", _command_groups())
+def test_a_group_without_a_command_shows_its_help(group: str) -> None:
+    """``raspisnoy GROUP`` alone prints what ``raspisnoy GROUP --help`` prints and exits 0,
+    as ``raspisnoy`` alone does, with nothing on standard error (Typer's
+    ``no_args_is_help`` printed the help, then an empty ``error:`` line, and exited 2)."""
+    result = run_here(group)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == run_here(group, "--help").stdout
 
 
 def test_rules_diff_of_a_preset_with_itself_has_no_differences() -> None:

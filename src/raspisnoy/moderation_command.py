@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from raspisnoy.cli_support import DatabaseUrl, DataDir, fail
+from raspisnoy.cli_support import DatabaseUrl, DataDir, fail, help_without_command
 
 if TYPE_CHECKING:
     from raspisnoy.store import Moderation
@@ -26,9 +26,16 @@ _T = TypeVar("_T")
 
 moderators_app = typer.Typer(
     help="Give, take and list the moderator role (accounts named by user name).",
-    no_args_is_help=True,
     add_completion=False,
 )
+
+
+@moderators_app.callback(invoke_without_command=True)
+def _moderators(context: typer.Context) -> None:
+    """Without a command: the help, exit 0, as ``raspisnoy rules`` (Typer's
+    ``no_args_is_help`` printed it, then an empty ``error:`` line, and exited 2)."""
+    help_without_command(context)
+
 
 Name = Annotated[str, typer.Argument(help="The account's user name.")]
 

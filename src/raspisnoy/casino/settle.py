@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from raspisnoy.casino.cards import Card, parse_card, parse_cards, require_distinct
+from raspisnoy.casino.cards import Card, parse_card, parse_cards
 from raspisnoy.casino.evaluate import Evaluation, evaluate, hand_key
 from raspisnoy.core import InvalidInputError
 
@@ -149,8 +149,15 @@ class BoxRecord:
             raise InvalidInputError(f"decision: {decision!r} is not 'bet' or 'fold'")
         dealer = _card_list(data["dealer"], "dealer", 5)
         dealer_draw = _dealer_draw(data.get("buy_dealer"), decision, dealer)
-        every = [*cards, *draw, *([bought] if bought else []), *dealer]
-        require_distinct([*every, *([dealer_draw] if dealer_draw else [])], "every card")
+        _require_distinct_across(
+            {
+                "cards": cards,
+                "exchange.draw": draw,
+                "exchange.buy": (bought,) if bought else (),
+                "dealer": dealer,
+                "buy_dealer.draw": (dealer_draw,) if dealer_draw else (),
+            }
+        )
         return cls(ante, cards, change, draw, bought, decision == "fold", dealer, dealer_draw)
 
     @property
@@ -173,6 +180,17 @@ class BoxRecord:
             exchanged=bool(self.change) or self.bought is not None,
             dealer_bought=bought,
         )
+
+
+def _require_distinct_across(fields: Mapping[str, Sequence[Card]]) -> None:
+    """Every card of the file once: a card in two fields is an error naming both (each
+    field's own repeats are refused when it is read, naming it)."""
+    where: dict[Card, str] = {}
+    for field, cards in fields.items():
+        for card in cards:
+            if card in where:
+                raise InvalidInputError(f"{field}: {card} is also in {where[card]}")
+            where[card] = field
 
 
 def _card_list(value: object, field: str, size: int) -> tuple[Card, ...]:

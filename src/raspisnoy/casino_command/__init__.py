@@ -13,7 +13,6 @@ output, exit status 1 (2 for a usage error, as the rest of the command line).
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,8 +24,14 @@ from raspisnoy.casino.cards import parse_card, parse_cards
 from raspisnoy.casino.evaluate import Evaluation, compare, evaluate
 from raspisnoy.casino.record import verify_record
 from raspisnoy.casino.settle import BoxRecord
-from raspisnoy.cli_support import LazyCommand, LazyGroup, guarded, print_json
-from raspisnoy.core import InvalidInputError
+from raspisnoy.cli_support import (
+    LazyCommand,
+    LazyGroup,
+    guarded,
+    help_without_command,
+    print_json,
+)
+from raspisnoy.core import InvalidInputError, loads_json
 from raspisnoy.i18n import detect_language, translate
 
 if TYPE_CHECKING:
@@ -52,9 +57,16 @@ class _CasinoCommands(LazyGroup):
 
 casino_app = typer.Typer(
     help="Casino Russian poker against the dealer: hands, settlement, advice, a game.",
-    no_args_is_help=True,
     cls=_CasinoCommands,
 )
+
+
+@casino_app.callback(invoke_without_command=True)
+def _casino(context: typer.Context) -> None:
+    """Without a command: the help, exit 0, as ``raspisnoy rules`` (Typer's
+    ``no_args_is_help`` printed it, then an empty ``error:`` line, and exited 2)."""
+    help_without_command(context)
+
 
 _LANG = detect_language()
 _JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -212,9 +224,12 @@ def advise_command(
 
 
 def _load_json(file: str) -> Any:
-    """The JSON document in ``file`` (``-``: standard input)."""
+    """The JSON document in ``file`` (``-``: standard input): UTF-8 text, a leading
+    byte-order mark allowed as ``replay`` allows it. A document Python cannot decode
+    (nested too deep, a number too long) is an error like text that is not JSON."""
     data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    text = data.decode("utf-8")  # not caught here: the command says "not UTF-8" itself
     try:
-        return json.loads(data.decode("utf-8"))
-    except json.JSONDecodeError as error:
-        raise InvalidInputError(f"{file}: not JSON ({error.msg}, line {error.lineno})") from None
+        return loads_json(text)
+    except InvalidInputError as error:
+        raise InvalidInputError(f"{file}: {error}") from None

@@ -30,6 +30,7 @@ __all__ = [
     "RecordRound",
     "dumps_record",
     "game_to_record",
+    "loads_json",
     "loads_record",
     "parse_record",
     "record_to_json",
@@ -72,15 +73,22 @@ def loads_record(text: str) -> Record:
     """Parse a record from JSON text (a leading byte-order mark is allowed)."""
     if not isinstance(text, str):
         raise InvalidInputError(f"a record is JSON text, not {type(text).__name__}")
+    return parse_record(loads_json(text))
+
+
+def loads_json(text: str) -> Any:
+    """The JSON document of ``text`` as the project's files are read (records, sheets,
+    casino boxes): a leading byte-order mark allowed; ``InvalidInputError`` naming the
+    problem for text that is not JSON, or that Python cannot decode (nested too deep,
+    a number too long), so that a command answers it in one line, not a traceback."""
     try:
-        data = json.loads(text.removeprefix("\ufeff"))
+        return json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as error:
         raise InvalidInputError(
             f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
     except (RecursionError, ValueError) as error:  # nesting too deep, a number too long
         raise InvalidInputError(f"not a usable JSON document: {error}") from None
-    return parse_record(data)
 
 
 def parse_record(data: Any) -> Record:

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from raspisnoy.bots.master import MASTER_ITERATIONS
-from raspisnoy.cli_support import guarded
+from raspisnoy.cli_support import guarded, help_without_command
 from raspisnoy.core import DEFAULT_PRESET, InvalidInputError, resolve_rules
 from raspisnoy.puzzles import Mining, Puzzle, Theme, mine_puzzles
 from raspisnoy.puzzles.sets import PUZZLE_SET_FORMAT
@@ -26,9 +26,10 @@ _DEFAULTS = Mining()
 puzzles_app = typer.Typer(help="Puzzles («задачи»): mine verified positions from expert self-play.")
 
 
-@puzzles_app.callback()
-def _puzzles() -> None:
+@puzzles_app.callback(invoke_without_command=True)
+def _puzzles(context: typer.Context) -> None:
     """Puzzles («задачи»): mine verified positions from expert self-play."""
+    help_without_command(context)
 
 
 @puzzles_app.command("generate")

@@ -15,7 +15,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from raspisnoy.core import DEFAULT_PRESET, RaspisnoyError, RoundKind, resolve_rules
+from raspisnoy.core import (
+    DEFAULT_PRESET,
+    InvalidInputError,
+    RaspisnoyError,
+    RoundKind,
+    loads_json,
+    resolve_rules,
+)
 from raspisnoy.files import write_atomically
 from raspisnoy.scorekeeper.errors import SheetError
 from raspisnoy.scorekeeper.sheet import Seats, Sheet, SheetRound
@@ -43,12 +50,9 @@ def _format_error(detail: str, number: int | None = None) -> SheetError:
 def loads_sheet(text: str) -> Sheet:
     """Read a sheet from JSON text (a leading byte-order mark is allowed)."""
     try:
-        data = json.loads(text.removeprefix("\ufeff"))
-    except json.JSONDecodeError as error:
-        detail = f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
-        raise _format_error(detail) from None
-    except (RecursionError, ValueError) as error:  # nesting too deep, a number too long
-        raise _format_error(f"not a usable JSON document: {error}") from None
+        data = loads_json(text)
+    except InvalidInputError as error:
+        raise _format_error(str(error)) from None
     return sheet_from_json(data)
 
 
