@@ -15,13 +15,17 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, exists, or_, select
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from raspisnoy.store.models import Block, Follow, User
-from raspisnoy.store.repository import NotFoundError, Store, transaction
+from raspisnoy.store.repository import NotFoundError, Store, StoreError, lock_users, transaction
 
-__all__ = ["FriendRow", "FriendsRepository"]
+__all__ = ["BlockedError", "FriendRow", "FriendsRepository"]
+
+
+class BlockedError(StoreError):
+    """A follow refused: one of the two blocked the other."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +50,14 @@ class FriendsRepository:
 
     def follow(self, follower_id: str, followed_id: str) -> bool:
         """``follower_id`` follows ``followed_id`` from now on; whether that is new.
-        ``NotFoundError`` if ``followed_id`` is nobody, or an account deleted."""
+        ``NotFoundError`` if ``followed_id`` is nobody, or an account deleted;
+        ``BlockedError`` if either blocked the other (checked with the pair's rows
+        locked, as ``block`` locks them: a follow never outlives a block)."""
         with self._session() as session:
+            lock_users(session, {follower_id, followed_id})
             _check_person(session, followed_id)
+            if _blocked_either_way(session, follower_id, followed_id):
+                raise BlockedError(f"{follower_id!r} and {followed_id!r}: there is a block")
             if session.get(Follow, (follower_id, followed_id)) is not None:
                 return False
             session.add(Follow(follower_id=follower_id, followed_id=followed_id, created_at=_now()))
@@ -101,6 +110,7 @@ class FriendsRepository:
         account deleted."""
         pair = {blocker_id, blocked_id}
         with self._session() as session:
+            lock_users(session, pair)
             _check_person(session, blocked_id)
             session.execute(
                 delete(Follow).where(Follow.follower_id.in_(pair), Follow.followed_id.in_(pair))
@@ -160,6 +170,15 @@ class FriendsRepository:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _blocked_either_way(session: Session, one_id: str, other_id: str) -> bool:
+    """Whether ``one_id`` blocked ``other_id`` or the other way round."""
+    either = or_(
+        (Block.blocker_id == one_id) & (Block.blocked_id == other_id),
+        (Block.blocker_id == other_id) & (Block.blocked_id == one_id),
+    )
+    return bool(session.scalar(select(exists().where(either))))
 
 
 def _check_person(session: Session, user_id: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -53,6 +53,8 @@ __all__ = [
     "EventRow",
     "FencedError",
     "NotFoundError",
+    "SeatCap",
+    "SeatCapError",
     "SeatRow",
     "SheetRow",
     "StaleWriteError",
@@ -65,6 +67,7 @@ __all__ = [
     "check_fences",
     "drop_sheets",
     "hand_over_host",
+    "lock_users",
     "transaction",
     "utc",
     "utc_or_none",
@@ -86,6 +89,25 @@ class FencedError(StoreError):
 
 class StaleWriteError(StoreError):
     """The row changed since the version the write was based on; read it again."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCap:
+    """A cap on a new table's host: at most ``limit`` tables waiting for players (opened
+    after ``since``: those the lobby still lists) where they hold a seat."""
+
+    limit: int
+    since: datetime
+
+
+class SeatCapError(StoreError):
+    """A new table refused: its host holds seats at ``held`` tables waiting for players
+    already, its ``SeatCap``'s ``limit`` or more."""
+
+    def __init__(self, held: int, limit: int) -> None:
+        super().__init__(f"the host holds seats at {held} waiting tables, at most {limit}")
+        self.held = held
+        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,12 +460,18 @@ class Store:
         spectator_chat: bool = False,
         people: Mapping[int, str] | None = None,
         first_dealer: int | None = None,
+        cap: SeatCap | None = None,
     ) -> TableRow:
         """A new open table with ``bots[i]`` as each seat's bot level and the host in seat 0
         (or ``people``, seat → user id, in their seats); a ``rated`` game's end moves its
         players' ratings; with ``spectator_chat`` spectators read and write its chat; a
-        ``first_dealer`` is fixed now instead of drawn from the seed when the game starts."""
+        ``first_dealer`` is fixed now instead of drawn from the seed when the game starts.
+        With a ``cap``, ``SeatCapError`` and no table where the host is at it: counted in
+        this transaction with the host's row locked, so two tables opened at once (on two
+        workers) cannot both pass the count."""
         with self._session() as session:
+            if cap is not None:
+                _check_seat_cap(session, host_id, cap)
             table_id = add_table(
                 session,
                 host_id=host_id,
@@ -496,9 +524,7 @@ class Store:
     def waiting_tables_of_user(self, user_id: str, created_after: datetime) -> list[TableRow]:
         """The tables waiting for players where the user holds a seat, opened since
         ``created_after``, newest first."""
-        query = _seating_user(user_id).where(
-            GameTable.status == "open", GameTable.created_at > created_after
-        )
+        query = _waiting_seating_user(user_id, created_after)
         with self._session() as session:
             return _table_rows(session, list(session.scalars(query)))
 
@@ -696,6 +722,25 @@ def _seating_user(user_id: str) -> Select[GameTable]:
         .where(Seat.user_id == user_id)
         .order_by(GameTable.created_at.desc())
     )
+
+
+def _waiting_seating_user(user_id: str, created_after: datetime) -> Select[GameTable]:
+    """The tables waiting for players, opened since ``created_after``, where ``user_id``
+    holds a seat, newest first."""
+    return _seating_user(user_id).where(
+        GameTable.status == "open", GameTable.created_at > created_after
+    )
+
+
+def _check_seat_cap(session: Session, host_id: str, cap: SeatCap) -> None:
+    """``SeatCapError`` unless ``host_id`` holds seats at fewer waiting tables than
+    ``cap`` allows; their row stays locked until the transaction ends (``lock_users``),
+    so the count holds until the new table is stored."""
+    lock_users(session, [host_id])
+    waiting = _waiting_seating_user(host_id, cap.since).order_by(None).subquery()
+    held = int(session.scalar(select(func.count()).select_from(waiting)) or 0)
+    if held >= cap.limit:
+        raise SeatCapError(held, cap.limit)
 
 
 def _seating(table_id: str, seat: int, user_id: str | None) -> Update:
@@ -936,6 +981,23 @@ def check_fences(session: Session | Connection, fences: Mapping[str, int | None]
         query = _FENCE_TOKENS_LOCKING_SQLITE if sqlite else _FENCE_TOKENS
         stored = dict(session.execute(query, {"ids": list(given)}).all())
         _refuse_fenced_off(given, stored)
+
+
+def lock_users(session: Session, user_ids: Collection[str]) -> None:
+    """Hold these people's rows until the transaction ends, so that a write checked
+    against what they have (a follow against their blocks, a new table against its
+    host's cap) runs one at a time with every other such write of theirs. PostgreSQL:
+    ``FOR NO KEY UPDATE`` in id order (two such transactions never wait on each other
+    in a circle), which leaves rows that merely refer to them (a seat, an event) free to
+    be written; SQLite: an update that changes nothing, which takes the database's
+    write lock (as ``_FENCE_TOKENS_LOCKING_SQLITE``)."""
+    ids = sorted(set(user_ids))
+    if _dialect(session).name == "sqlite":
+        unchanged = update(User).where(User.id.in_(ids)).values(kind=User.kind)
+        session.execute(unchanged.execution_options(synchronize_session=False))
+        return
+    locked = select(User.id).where(User.id.in_(ids)).order_by(User.id)
+    session.execute(locked.with_for_update(key_share=True))
 
 
 def _dialect(session: Session | Connection) -> Dialect:

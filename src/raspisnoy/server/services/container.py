@@ -147,11 +147,13 @@ class Services:
             self.table_desk,
             avoid=follows.blocked_among,
         )
-        self.moderation = ModerationDesk(self.store, self.moderation_store, self.limits, self.hub)
         self.casino = Casino(self.store)
         self.club_store = ClubStore(self.store)
         tournament_store = TournamentStore(self.store)
         self.clubs = Clubs(self.club_store, self.table_desk, tournament_store)
+        self.moderation = ModerationDesk(
+            self.store, self.moderation_store, self.limits, self.hub, self.clubs.admits
+        )
         self.puzzle_desk = PuzzleDesk(PuzzleStore(self.store, NEW_PAIR), settings)
         self.tournaments = Tournaments(tournament_store, self.club_store, settings)
         self.tournament_runner = TournamentRunner(tournament_store, self.store, self.hub, settings)

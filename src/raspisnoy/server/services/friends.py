@@ -29,6 +29,7 @@ from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import epoch_ms
 from raspisnoy.server.wire.friends import FriendOut, FriendsOut, InvitedOut, PersonOut
 from raspisnoy.store import FriendsRepository, NotFoundError, Store, UserRow
+from raspisnoy.store.friends import BlockedError
 
 __all__ = ["Friends", "invitation_message"]
 
@@ -76,9 +77,12 @@ class Friends:
     async def follow(self, user: UserRow, other_id: str) -> FriendsOut:
         """``user`` follows ``other_id`` (again: nothing changes)."""
         _not_self(user, other_id, "follow")
-        if other_id in await in_thread(self._friends.blocked_with, user.id):
-            raise RequestError(Refusal.BLOCKED, "you cannot follow this person: there is a block")
-        await self._existing(self._friends.follow, user.id, other_id)
+        try:
+            await self._existing(self._friends.follow, user.id, other_id)
+        except BlockedError:  # checked in the follow's own transaction: a block races none
+            raise RequestError(
+                Refusal.BLOCKED, "you cannot follow this person: there is a block"
+            ) from None
         return await self.list(user)
 
     async def unfollow(self, user: UserRow, other_id: str) -> FriendsOut:

@@ -12,6 +12,7 @@ anyone reads it by, so a game in progress shows them no hidden hand.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from raspisnoy.server.errors import Refusal, RequestError
@@ -55,11 +56,21 @@ _MAY_END = frozenset({"mute", "ban"})
 class ModerationDesk:
     """The moderation operations of one app."""
 
-    def __init__(self, store: Store, moderation: Moderation, limits: Limits, hub: Hub) -> None:
+    def __init__(
+        self,
+        store: Store,
+        moderation: Moderation,
+        limits: Limits,
+        hub: Hub,
+        admits: Callable[[str, UserRow | None], Awaitable[bool]],
+    ) -> None:
+        """``admits``: whether a person may see a table, by the rule of every table route
+        (``Clubs.admits``)."""
         self._store = store
         self._moderation = moderation
         self._limits = limits
         self._hub = hub
+        self._admits = admits
 
     # ------------------------------------------------------------- everyone
 
@@ -103,7 +114,10 @@ class ModerationDesk:
     async def _check_place(self, user: UserRow, body: PlayerReportIn) -> None:
         """Refuse a report whose person is not where it says: not seated at the table,
         not the writer of the chat message (a chat the reporter may read), or no person
-        at all. What the reporter may not see is answered as if it did not exist."""
+        at all. What the reporter may not see is answered as if it did not exist: a
+        table they may not see (a club's, a running tournament round's) before anything
+        about it is looked at, so that a report cannot tell them who sits there. A
+        private table is seen by anyone who holds its id, the invite link."""
         missing = RequestError(Refusal.NOT_FOUND, "no such player there")
         try:
             reported = await in_thread(self._store.get_user, body.user_id)
@@ -115,6 +129,8 @@ class ModerationDesk:
             return
         if body.table_id is None:
             raise RequestError(Refusal.INVALID, f"a report from a {body.place} names its table_id")
+        if not await self._admits(body.table_id, user):
+            raise missing
         try:
             table = await in_thread(self._store.get_table, body.table_id)
         except NotFoundError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
 from raspisnoy.bots import TABLE_BOTS
 from raspisnoy.core import DEFAULT_PRESET, RaspisnoyError, Rules, resolve_rules, round_plan
@@ -22,6 +23,7 @@ from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import Json, TableIn
 from raspisnoy.store import Store, TableRow, UserRow
+from raspisnoy.store.repository import SeatCap, SeatCapError
 
 __all__ = ["NewTable", "TableDesk", "check_new_table"]
 
@@ -54,26 +56,34 @@ class TableDesk:
 
     async def open(self, user: UserRow, request: TableIn) -> TableRow:
         """A new table with ``user`` as host in seat 0. A private table is found only
-        through its invite link. One user holds seats at a few open tables at most."""
+        through its invite link. One user holds seats at a few open tables at most: a
+        user at the cap is refused before the count of new tables (``tables_per_user``)
+        is spent, and the store counts again in the transaction that adds the table, so
+        two opened at once on two workers do not both pass."""
         settings, limits = self._settings, self._limits
         table = check_new_table(request, settings)
         waiting = len(await self.waiting(user))  # (not those the lobby no longer lists)
         _refuse_at(settings.max_open_tables_per_user, waiting, Refusal.WAITING_TABLES_HELD)
         limits.hit(limits.tables_per_user, "new tables of this user", user.id)
-        row = await in_thread(
-            lambda: self._store.create_table(
-                host_id=user.id,
-                public=request.public,
-                rules=table.rules.to_json(),
-                bots=table.bots,
-                turn_seconds=request.turn_seconds,
-                bot_delay_ms=request.bot_delay_ms,
-                stand_in=request.stand_in,
-                seed=secrets.token_hex(16),
-                rated=request.rated,
-                spectator_chat=request.spectator_chat,
+        cap = SeatCap(settings.max_open_tables_per_user, self._listed_since())
+        try:
+            row = await in_thread(
+                lambda: self._store.create_table(
+                    host_id=user.id,
+                    public=request.public,
+                    rules=table.rules.to_json(),
+                    bots=table.bots,
+                    turn_seconds=request.turn_seconds,
+                    bot_delay_ms=request.bot_delay_ms,
+                    stand_in=request.stand_in,
+                    seed=secrets.token_hex(16),
+                    rated=request.rated,
+                    spectator_chat=request.spectator_chat,
+                    cap=cap,
+                )
             )
-        )
+        except SeatCapError as error:  # another of their tables came in since the count
+            raise _held(Refusal.WAITING_TABLES_HELD, error.held, error.limit) from None
         self._hub.lobby.changed()
         return row
 
@@ -81,8 +91,13 @@ class TableDesk:
         """The tables waiting for players where ``user`` holds a seat and that count
         against ``max_open_tables_per_user`` (``open``), newest first: those where they
         may start a game or leave, to open another."""
-        since = listed_since(self._settings.lobby_open_table_hours)
+        since = self._listed_since()
         return await in_thread(self._store.waiting_tables_of_user, user.id, since)
+
+    def _listed_since(self) -> datetime:
+        """When the oldest table the lobby lists was opened: one opened before counts
+        against no cap (nobody finds it to sit)."""
+        return listed_since(self._settings.lobby_open_table_hours)
 
     async def start(self, actor: TableActor, user: UserRow) -> Json:
         """The host starts the game; empty seats are filled with their bots. One user
@@ -114,15 +129,20 @@ def _at_cap(limit: int, held: int) -> dict[str, int] | None:
 def _refuse_at(limit: int, held: int, code: Refusal) -> None:
     """Refuse with ``code`` (429) a user who holds seats at ``held`` tables of a cap of
     ``limit``, once they are at it (``_at_cap``)."""
-    params = _at_cap(limit, held)
-    if params is not None:
-        raise RequestError(
-            code,
-            f"{_HELD_AT[code]}: you hold seats at {held}, at most {limit}; "
-            "finish or leave one of them first",
-            retry_after=_CAP_RETRY_SECONDS,
-            params=params,
-        )
+    if _at_cap(limit, held) is not None:
+        raise _held(code, held, limit)
+
+
+def _held(code: Refusal, held: int, limit: int) -> RequestError:
+    """The refusal (429 ``code``) of one who holds seats at ``held`` tables of a cap of
+    ``limit``, at it or past it."""
+    return RequestError(
+        code,
+        f"{_HELD_AT[code]}: you hold seats at {held}, at most {limit}; "
+        "finish or leave one of them first",
+        retry_after=_CAP_RETRY_SECONDS,
+        params={"count": held, "limit": limit},
+    )
 
 
 def check_new_table(request: TableIn, settings: ServerSettings) -> NewTable:

@@ -1,0 +1,44 @@
+"""The cap on tables waiting for players (``max_open_tables_per_user``) under opens made
+at the same moment (several tabs, several workers): the count is the store's, made in
+the transaction that adds the table, so exactly the cap is reached."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import httpx
+from server_helpers import FAST, Api, Server
+
+from raspisnoy.server.config import ServerSettings
+
+
+def at_the_same_moment(count: int, call: Callable[[], httpx.Response]) -> list[httpx.Response]:
+    """The answers of ``call`` made by ``count`` threads released together."""
+    start = threading.Barrier(count)
+    answers: list[httpx.Response] = []
+
+    def run() -> None:
+        start.wait()
+        answers.append(call())
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def test_tables_opened_at_once_reach_the_cap_exactly(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    server = start_server(FAST.model_copy(update={"max_open_tables_per_user": 2}))
+    host = Api(server.base, "Hurried")
+    answers = at_the_same_moment(5, lambda: host.http.post("/api/tables", json={}))
+    assert sorted(answer.status_code for answer in answers) == [201] * 2 + [429] * 3
+    for answer in answers:
+        if answer.status_code == 429:
+            assert answer.json()["code"] == "waiting_tables_held", answer.text
+            assert answer.json()["params"]["limit"] == 2
+    assert len(host.http.get("/api/me/tables").json()["tables"]) == 2
