@@ -29,6 +29,7 @@ from raspisnoy.server.errors import Refusal
 from raspisnoy.server.protocol import ProtocolError, RematchAnswer, parse_client_message
 from raspisnoy.server.services.chat import ChatMute
 from raspisnoy.server.services.tables import Hub, TableActor, seat_names
+from raspisnoy.server.services.tables import actor as actor_module
 from raspisnoy.server.wire import encode, trick_json, view_json
 from raspisnoy.store import (
     ChatRow,
@@ -275,6 +276,41 @@ def test_an_actor_rebuilt_from_its_events_goes_on_where_it_was() -> None:
         assert actor.game is not None
         assert again.game.view(None) == actor.game.view(None)
         await again.close()
+
+    run(scenario)
+
+
+def test_a_game_loaded_mid_play_gives_its_people_a_moment_to_reconnect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table moved to this worker (a restart, a hand-over): at a table without a turn
+    timer nobody is played for while their client reconnects; who has not come back
+    within the arrival time is away, and a stand-in plays for them."""
+    monkeypatch.setattr(actor_module, "_ARRIVAL_SECONDS", 0.5)
+
+    async def scenario() -> None:
+        port = FakePort(table_row(["anna", "boris", None, None]))
+        first = TableActor(port, port.table, [])
+        anna, boris = Client(ANNA), Client(UserRow("boris", "Boris", "guest"))
+        await first.call(lambda: first.join(anna))
+        await first.call(lambda: first.join(boris))
+        await first.call(lambda: first.start("anna"))
+        await until(lambda: first.game is not None and first.game.to_act in (0, 1))
+        await first.close()  # the worker lets the table go, mid-game
+        moved = TableActor(port, port.table, port.events)
+        assert moved.game is not None and moved.game.to_act is not None
+        gone = moved.game.to_act  # to act, and does not come back
+        back = 1 - gone
+        played = len(port.events)
+        await asyncio.sleep(0.25)
+        assert len(port.events) == played  # nobody played for them while they might return
+        await moved.call(lambda: moved.join(Client([anna, boris][back].user)))
+        await until(lambda: any(e.seat == gone for e in port.events[played:]))  # a stand-in
+        await until(lambda: moved.game is not None and moved.game.to_act == back)
+        waited = len(port.events)
+        await asyncio.sleep(0.75)  # past the arrival time: who came back is not played for
+        assert len(port.events) == waited
+        await moved.close()
 
     run(scenario)
 

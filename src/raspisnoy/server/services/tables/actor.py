@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -66,8 +66,9 @@ __all__ = ["TableActor", "TablePort", "seat_names"]
 _log = logging.getLogger(__name__)
 #: How long a bot waits before trying again when its move could not be stored.
 _RETRY_SECONDS = 1.0
-#: How long the people a started game expects (a rematch's) count as present without a
-#: connection, at a table without a turn timer, before they are marked away.
+#: How long the people a game expects (a rematch's, or a game's that moved to this worker)
+#: count as present without a connection, at a table without a turn timer, before they
+#: are marked away.
 _ARRIVAL_SECONDS = 15.0
 _CLOSED = "the table is moving to another server worker: try again in a moment"
 _T = TypeVar("_T")
@@ -193,7 +194,8 @@ class TableActor:
         self._connections: set[Connection] = set()
         #: The ``spectators`` message last sent to everyone (encoded).
         self._spectators_sent = ""
-        # Without a turn timer nobody would ever mark an absent player away: they start so.
+        # Without a turn timer nobody would ever mark an absent player away: they start so
+        # (a game loaded mid-play gives them a moment to reconnect first: ``_expect``).
         self._presence = [_Presence(away=table.turn_seconds == 0) for _ in table.seats]
         self._bots: dict[tuple[int, str], Bot] = {}
         self._turn: asyncio.Task[None] | None = None
@@ -211,6 +213,8 @@ class TableActor:
         #: Failed tries to store the game's end, and the timer of the next one.
         self._finish_failures = 0
         self._finish_retry: asyncio.TimerHandle | None = None
+        if self.game is not None and not self.game.is_over:  # loaded mid-game: they return
+            self._expect(seat.seat for seat in table.seats if seat.user_id is not None)
         self._schedule_turn()
         if self.game is not None and self.game.is_over and table.status == "playing":
             self.submit(self._finish)  # the last action was stored, the end was not
@@ -629,15 +633,24 @@ class TableActor:
         )
         self.table = await self.port.start(self.table.id, names, game.dealer)
         self.game, self.version = game, 0
-        for seat in arriving:
-            self._presence[seat].away = False
-        if arriving and self.table.turn_seconds == 0:
-            loop = asyncio.get_running_loop()
-            loop.call_later(_ARRIVAL_SECONDS, lambda: self.submit(self._absent_are_away))
+        self._expect(arriving)
         self._schedule_turn()
         for connection in self._connections:
             connection.send(self._state(connection))
         return self.table_json()
+
+    def _expect(self, seats: Iterable[int]) -> None:
+        """The people in ``seats`` are on their way: a rematch's, or those of a game loaded
+        mid-play (the table moved to this worker, whose clients reconnect in a moment).
+        Without a turn timer they are present until ``_ARRIVAL_SECONDS`` pass without a
+        connection, so that no stand-in plays for someone reconnecting; with one, the
+        timer tells who is away."""
+        expected = list(seats)
+        for seat in expected:
+            self._presence[seat].away = False
+        if expected and self.table.turn_seconds == 0:
+            loop = asyncio.get_running_loop()
+            loop.call_later(_ARRIVAL_SECONDS, lambda: self.submit(self._absent_are_away))
 
     async def _absent_are_away(self) -> None:
         """Who is expected but has not connected is away (a stand-in plays for them)."""
