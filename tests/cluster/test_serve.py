@@ -77,4 +77,4 @@ def test_rate_limits_are_counted_where_the_workers_share_them(
     that an operator who sets only ``RASPISNOY_REDIS_URL`` does not get a limit a worker."""
     for name in [name for name in os.environ if name.startswith("RASPISNOY_")]:
         monkeypatch.delenv(name)
-    assert ServerSettings(**given).rate_limits_at() == counted_at
+    assert ServerSettings.model_validate(given).rate_limits_at() == counted_at
