@@ -1,9 +1,11 @@
 """The live lobby, quick game, sharing and the installable page, in Chromium: a second
 visitor's lobby follows a table being opened, a seat taken and the game started without
-a reload; a host who leaves hands the table on or takes it out of the lobby; one tap
-starts a game against bots with the last settings and the lobby then shows its place;
-the invite's share sheet and QR code; the manifest, the service worker and the shell
-opened without a connection; the phone's lobby in ru, uk and en."""
+a reload, and "your games" follows your own private table opened in another tab, its
+seat taken, its game started and over; a host who leaves hands the table on or takes it
+out of the lobby; one tap starts a game against bots with the last settings and the
+lobby then shows its place; the invite's share sheet and QR code; the manifest, the
+service worker and the shell opened without a connection; the phone's lobby in ru, uk
+and en."""
 
 from __future__ import annotations
 
@@ -71,6 +73,48 @@ def test_a_second_lobby_follows_a_table_without_a_reload(
     assert watcher.evaluate("window.notReloaded") is True
     watcher.click(playing)  # watching: the game as a spectator sees it
     watcher.wait_for_selector(".game")
+
+
+def test_your_games_follow_your_tables_without_a_reload(phone: Page, server: str) -> None:
+    """On a phone, in Russian: the person stays in the lobby while in another tab they
+    open a private one-round table for three, someone takes a seat there, they start the
+    game and play it to the end; "your games" shows each step without a reload."""
+    enter(phone, "Живой")
+    phone.wait_for_selector("#my-games .empty")
+    phone.evaluate("window.notReloaded = true")
+    other_tab = phone.context.new_page()
+    other_tab.goto("/")
+    open_create_form(other_tab)
+    other_tab.click("details.options summary")
+    other_tab.fill("input[name=option-custom_plan]", "1")
+    other_tab.dispatch_event("input[name=option-custom_plan]", "change")
+    table_id = create_table(other_tab, players=3, public=False)
+    waiting = f"#my-games .waiting[data-table='{table_id}']"
+    phone.wait_for_selector(f"{waiting}:has-text('людей: 1 из 3')")
+
+    guest = httpx.Client(base_url=server)
+    guest.post("/api/session", json={"nickname": "Гостья"}).raise_for_status()
+    guest.post(f"/api/tables/{table_id}/sit", json={"seat": 1}).raise_for_status()
+    phone.wait_for_selector(f"{waiting}:has-text('людей: 2 из 3'):has-text('Гостья')")
+    problems = check_screen(phone, "lobby-your-table-waiting")
+
+    other_tab.click("button.start")
+    playing = f"#my-games .game-row:has(a[href='/?table={table_id}'])"
+    phone.wait_for_selector(f"{playing}:has-text('идёт')")
+    assert phone.locator(waiting).count() == 0
+    problems += check_screen(phone, "lobby-your-game-playing")
+
+    while other_tab.locator("#results").count() == 0:  # the guest's seat: its stand-in
+        other_tab.wait_for_selector(".bids button.bid:not([disabled]), .hand .card.legal, #results")
+        if other_tab.locator("#results").count() == 0:
+            act(other_tab)
+    over = f"#my-games .game-row:has(a[href='/?replay={table_id}'])"
+    phone.wait_for_selector(f"{over}:has-text('окончена')")
+    assert "из 3" in phone.inner_text(over)  # the place
+    assert phone.locator(playing).count() == 0
+    assert phone.evaluate("window.notReloaded") is True
+    problems += check_screen(phone, "lobby-your-game-over")
+    assert not problems, "\n".join(problems)
 
 
 def test_a_host_who_leaves_hands_the_table_on_or_takes_it_out_of_the_lobby(

@@ -1,17 +1,22 @@
 """The live lobby (``/ws/lobby``): the lobby at once and after every change (a table
 opened, a seat taken, a game started), only public tables and public facts about them,
-the same checks as the table socket (origin, token, socket count, size, flood), and
+the same checks as the table socket (origin, token, socket count, size, flood), each
+person's ``mine`` following their own tables (private ones too) and nobody else's, and
 with several workers the changes of one reach the lobby sockets of the other through
 Redis. Also the places in ``/api/me/games`` and the QR codes of ``POST /api/qr``."""
 
 from __future__ import annotations
 
+import asyncio
+import math
 import secrets
 import time
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator
 from contextlib import suppress
+from itertools import pairwise
 from pathlib import Path
+from typing import cast
 
 import httpx
 import pytest
@@ -19,12 +24,24 @@ from fresh_databases import new_database
 from leak_check import cards_in
 from redis import Redis
 from redis.exceptions import RedisError
-from server_helpers import FAST, Api, Message, Player, Server, game_over, play_until
+from server_helpers import (
+    FAST,
+    Api,
+    Message,
+    Player,
+    Server,
+    game_over,
+    play_in_threads,
+    play_until,
+)
 from test_protocol import close_of
 from websockets.exceptions import ConnectionClosed
 
+from raspisnoy.server.broadcast import Broadcast
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.store import Store
+from raspisnoy.server.connection import Connection
+from raspisnoy.server.services.lobby import NO_TABLES, LobbyFeed, tables_digest
+from raspisnoy.store import Store, UserRow
 
 #: The facts a lobby line gives, and nothing else.
 LINE_KEYS = {
@@ -159,6 +176,101 @@ def test_the_lobby_tells_nothing_hidden(server: Server) -> None:
             assert set(line) == LINE_KEYS
             assert cards_in(line) == set(), line
     watcher.close()
+
+
+def mine_of(server: Server, *table_ids: str) -> str:
+    """The ``mine`` of a person whose live tables are ``table_ids``, as they are now."""
+    return tables_digest(server.store.get_table(table_id) for table_id in table_ids)
+
+
+def lists_of(message: Message) -> tuple[object, object]:
+    return message["open"], message["playing"]
+
+
+def test_mine_follows_my_own_tables_and_tells_nobody_else(server: Server) -> None:
+    """A person's lobby socket gets a new ``mine`` when their private table is opened, a
+    seat there taken, the game started and over, though the lobby's lists stay as they
+    were; another person's socket and one without a session are sent nothing for it (each
+    message they get has lists of its own) and never a fingerprint but their own."""
+    owner, guest, other = (
+        Api(server.base, "Owner"),
+        Api(server.base, "Sits"),
+        Api(server.base, "Other"),
+    )
+    mine, theirs = lobby_socket(server.base, owner.token), lobby_socket(server.base, other.token)
+    anyone = lobby_socket(server.base)
+    assert mine.recv()["mine"] == NO_TABLES and theirs.recv()["mine"] == NO_TABLES
+    assert "mine" not in anyone.recv()
+
+    table = owner.create_table(
+        public=False, bots="random", bot_delay_ms=0, rules=ONE_ROUND, players=3
+    )
+    mine.recv_until(lambda m: m["mine"] == mine_of(server, table["id"]))
+    assert guest.post(f"/api/tables/{table['id']}/sit", seat=1).status_code == 200
+    mine.recv_until(lambda m: m["mine"] == mine_of(server, table["id"]))
+    assert owner.post(f"/api/tables/{table['id']}/start").status_code == 200
+    mine.recv_until(lambda m: m["mine"] == mine_of(server, table["id"]))
+    players = [owner.socket(table["id"]), guest.socket(table["id"])]
+    play_in_threads(players)
+    mine.recv_until(lambda m: m["mine"] == NO_TABLES)  # the game over: no live table left
+    for player in players:
+        player.close()
+
+    # A public table of a fourth person: a change of the lists, which everyone gets.
+    marker = Api(server.base, "Marker").create_table(bots="random")
+    for socket in (theirs, anyone):
+        socket.recv_until(lambda m: line_of(m, marker["id"], "open") is not None)
+        received = socket.messages
+        assert all(lists_of(a) != lists_of(b) for a, b in pairwise(received))
+        assert all(m.get("mine", NO_TABLES) == NO_TABLES for m in received)
+        assert all(table["id"] not in repr(m) for m in received)
+    assert "mine" not in repr(anyone.messages)
+    for socket in (mine, theirs, anyone):
+        socket.close()
+
+
+class CountingStore:
+    """A store without tables that counts the feed's reads of the people's live tables."""
+
+    def __init__(self) -> None:
+        self.live_reads = 0
+
+    def list_tables(self, **_: object) -> list[object]:
+        return []
+
+    def live_tables_of(self, user_ids: object, created_after: object) -> list[object]:
+        self.live_reads += 1
+        return []
+
+
+class Listener:
+    """A lobby socket with a session, as the feed sees it."""
+
+    user = UserRow("listener", "Listener", "guest")
+
+    def send(self, message: str) -> None:
+        pass
+
+
+def test_a_busy_lobby_reads_the_peoples_tables_once_a_second_at_most() -> None:
+    """With changes coming every 50 ms, the people's live tables are read for ``mine`` once
+    when the socket joins, once after the first change, then once a second while they keep
+    coming (not once a change, as the lists are)."""
+
+    async def changes() -> tuple[int, float]:
+        store = CountingStore()
+        feed = LobbyFeed(cast(Store, store), Broadcast(), open_table_hours=24)
+        await feed.join(cast(Connection, Listener()))
+        began = time.monotonic()
+        for _ in range(30):
+            feed.changed()
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.5)  # the last read, then quiet
+        await feed.stop()
+        return store.live_reads, time.monotonic() - began
+
+    reads, seconds = asyncio.run(changes())
+    assert 3 <= reads <= 2 + math.ceil(seconds), (reads, seconds)
 
 
 def test_bad_lobby_messages_are_answered_and_the_socket_stays(server: Server) -> None:
@@ -319,3 +431,19 @@ def test_a_change_on_one_worker_reaches_the_lobby_of_another(
     assert Api(first.base, "Seated").post(f"/api/tables/{table['id']}/sit", seat=1).is_success
     until_line(watcher, table["id"], "open", lambda line: line.get("people") == 2)
     watcher.close()
+
+
+def test_my_private_table_on_one_worker_reaches_my_lobby_on_another(
+    two_workers: tuple[Server, Server],
+) -> None:
+    """``mine`` is read from the shared database: a seat taken at a private table opened
+    through one worker changes it on the lobby socket that another worker holds."""
+    first, second = two_workers
+    owner = Api(first.base, f"M{secrets.token_hex(3)}")
+    mine = lobby_socket(second.base, owner.token)
+    assert mine.recv()["mine"] == NO_TABLES
+    table = owner.create_table(public=False, players=3)
+    mine.recv_until(lambda m: m["mine"] == mine_of(first, table["id"]))
+    assert Api(first.base, "Seated").post(f"/api/tables/{table['id']}/sit", seat=1).is_success
+    mine.recv_until(lambda m: m["mine"] == mine_of(first, table["id"]))
+    mine.close()

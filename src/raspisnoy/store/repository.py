@@ -30,6 +30,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    or_,
     select,
     text,
     update,
@@ -518,6 +519,16 @@ class Store:
     def tables_of_user(self, user_id: str) -> list[TableRow]:
         """Every started table where the user holds a seat, newest first."""
         query = _seating_user(user_id).where(GameTable.status != "open")
+        with self._session() as session:
+            return _table_rows(session, list(session.scalars(query)))
+
+    def live_tables_of(self, user_ids: Collection[str], created_after: datetime) -> list[TableRow]:
+        """The tables where any of ``user_ids`` holds a seat that are being played or wait
+        for players (opened since ``created_after``), each once, private ones too."""
+        seated = select(Seat.table_id).where(Seat.user_id.in_(sorted(user_ids)))
+        waiting = (GameTable.status == "open") & (GameTable.created_at > created_after)
+        live = or_(GameTable.status == "playing", waiting)
+        query = select(GameTable).where(GameTable.id.in_(seated), live)
         with self._session() as session:
             return _table_rows(session, list(session.scalars(query)))
 

@@ -13,22 +13,34 @@ players longer than ``ServerSettings.lobby_open_table_hours`` is not listed: it 
 the REST list at once, and the sockets' lists at a rebuild that each worker sets for
 the moment the oldest table it lists is due to leave (no other change needed).
 
-Only what anyone may know is in it: ``wire.lobby_line`` takes a table's public settings and
-the names at it, never its seed, its hands or its private tables.
+Only what anyone may know is in its lists: ``wire.lobby_line`` takes a table's public
+settings and the names at it, never its seed, its hands or its private tables.
+
+A socket with a session also gets ``mine``: a fingerprint of its own person's live
+tables (waiting for players, private ones too, or being played: each id, status and
+who sits where), so that their page reads their games again when it changes. The same
+changes start a second rebuild: one read of the live tables of the people in this
+worker's lobby (``Store.live_tables_of``, by the seats' index) gives each of them their
+fingerprint, and the lobby is sent again to those whose fingerprint changed, to them
+alone. It runs at most once every ``_MINE_SECONDS`` while changes keep coming, and only
+while someone with a session is in the lobby; nothing of anyone's tables reaches anyone
+else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from raspisnoy.server.broadcast import Broadcast
 from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.wire import encode, lobby_message
-from raspisnoy.store import Store, TableRow
+from raspisnoy.store import Store, TableRow, UserRow
 
 __all__ = ["LOBBY_CHANNEL", "LobbyFeed", "listed_open_tables", "listed_since"]
 
@@ -37,6 +49,9 @@ _log = logging.getLogger(__name__)
 LOBBY_CHANNEL = "lobby"
 #: Seconds a rebuild waits for more changes of the same burst.
 _SETTLE_SECONDS = 0.1
+#: Least seconds between two reads of the people's tables (``mine``), while changes keep
+#: coming: a busy server's changes cost one read of every live table a second at most.
+_MINE_SECONDS = 1.0
 #: Most tables of each list in the lobby (newest first).
 MAX_LINES = 50
 #: Seconds after a table's time in the lobby is up that the rebuild which drops it runs
@@ -56,6 +71,38 @@ def listed_open_tables(store: Store, hours: int, limit: int | None = MAX_LINES) 
     return store.list_tables(status="open", limit=limit, created_after=listed_since(hours))
 
 
+def tables_digest(tables: Iterable[TableRow]) -> str:
+    """The fingerprint of one person's live ``tables`` (the lobby message's ``mine``): it
+    changes when one of them is opened, started or over, or a seat at one is taken or
+    freed; the same on every worker."""
+    lines = sorted(
+        (table.id, table.status, [seat.user_id for seat in table.seats]) for table in tables
+    )
+    return hashlib.blake2b(json.dumps(lines).encode(), digest_size=8).hexdigest()
+
+
+#: The fingerprint of a person with no live table.
+NO_TABLES = tables_digest(())
+
+
+def digests_by_person(tables: Iterable[TableRow]) -> dict[str, str]:
+    """The fingerprint of every person seated at one of the live ``tables``."""
+    theirs: dict[str, list[TableRow]] = {}
+    for table in tables:
+        for user_id in {seat.user_id for seat in table.seats if seat.user_id is not None}:
+            theirs.setdefault(user_id, []).append(table)
+    return {user_id: tables_digest(rows) for user_id, rows in theirs.items()}
+
+
+def with_mine(lobby: str, mine: dict[str, str] | None, user: UserRow | None) -> str:
+    """The encoded ``lobby`` message for a socket of ``user``: with their ``mine`` where the
+    socket has a session and the fingerprints are known (hexadecimal, so inserted into the
+    JSON text as it is)."""
+    if user is None or mine is None:
+        return lobby
+    return f'{lobby[:-1]},"mine":"{mine.get(user.id, NO_TABLES)}"}}'
+
+
 class LobbyFeed:
     """The lobby sockets of this process and the snapshot they were last sent."""
 
@@ -64,12 +111,17 @@ class LobbyFeed:
         #: How long a table waits for players in the lobby (``listed_open_tables``).
         self._open_table_hours = open_table_hours
         self._broadcast = broadcast
-        broadcast.subscribe(LOBBY_CHANNEL, lambda _message: self._refresh_soon())
+        broadcast.subscribe(LOBBY_CHANNEL, lambda _message: self._changed_here())
         self._subscribers: set[Connection] = set()
         #: The last snapshot sent (encoded); ``None``: none is up to date.
         self._snapshot: str | None = None
         self._refresh: asyncio.Task[None] | None = None
         self._again = False
+        #: The fingerprint of each person in the lobby as last read (``_read_mine``);
+        #: ``None``: none is up to date (nobody with a session was in the lobby).
+        self._mine: dict[str, str] | None = None
+        self._mine_refresh: asyncio.Task[None] | None = None
+        self._mine_again = False
         self._tasks: set[asyncio.Task[None]] = set()
         #: The rebuild due when the oldest open table listed leaves the lobby.
         self._expiry: asyncio.TimerHandle | None = None
@@ -79,8 +131,9 @@ class LobbyFeed:
         return len(self._subscribers)
 
     async def stop(self) -> None:
-        for task in [*self._tasks, *([self._refresh] if self._refresh else [])]:
-            task.cancel()
+        for task in [*self._tasks, self._refresh, self._mine_refresh]:
+            if task is not None:
+                task.cancel()
         if self._expiry is not None:
             self._expiry.cancel()
 
@@ -110,7 +163,16 @@ class LobbyFeed:
             built = await self._build()
             if self._snapshot is None:  # (a refresh meanwhile is newer)
                 self._snapshot = built
-        subscriber.send(self._snapshot)
+        user = subscriber.user
+        if user is not None and (self._mine is None or user.id not in self._mine):
+            read = await self._read_mine()  # (theirs among them: they are subscribed)
+            self._mine = {**read, **(self._mine or {})}  # (a refresh meanwhile is newer)
+        subscriber.send(with_mine(self._snapshot, self._mine, subscriber.user))
+
+    def _changed_here(self) -> None:
+        """A change reached this worker: the lists and the people's tables are read again."""
+        self._refresh_soon()
+        self._mine_soon()
 
     def _refresh_soon(self) -> None:
         if self._refresh is not None and not self._refresh.done():
@@ -134,9 +196,56 @@ class LobbyFeed:
                     if snapshot != self._snapshot:
                         self._snapshot = snapshot
                         for subscriber in list(self._subscribers):
-                            subscriber.send(snapshot)
+                            subscriber.send(with_mine(snapshot, self._mine, subscriber.user))
             if not self._again:
                 return
+
+    def _mine_soon(self) -> None:
+        if self._mine_refresh is not None and not self._mine_refresh.done():
+            self._mine_again = True  # the running refresh reads once more when it may
+            return
+        self._mine_refresh = asyncio.create_task(self._mine_refreshing(), name="lobby mine")
+
+    async def _mine_refreshing(self) -> None:
+        """Read the people's tables after the settling time, and again at most once every
+        ``_MINE_SECONDS`` while changes keep coming."""
+        while True:
+            self._mine_again = False
+            await asyncio.sleep(_SETTLE_SECONDS)
+            if not any(subscriber.user is not None for subscriber in self._subscribers):
+                self._mine = None  # nobody to tell: the next join reads afresh
+            else:
+                try:
+                    self._send_mine(await self._read_mine())
+                except Exception:  # a busy database: the next change tries again
+                    _log.exception("cannot read the people's tables")
+            if not self._mine_again:
+                return
+            await asyncio.sleep(_MINE_SECONDS - _SETTLE_SECONDS)
+
+    def _send_mine(self, mine: dict[str, str]) -> None:
+        """Keep ``mine``, and send the lobby again to each socket whose person's
+        fingerprint it changes. Nothing is sent where no fingerprints were known (each
+        socket with a session that joined since got its own with the lobby) or no lists
+        are (their next refresh sends both)."""
+        last, self._mine = self._mine, mine
+        lobby = self._snapshot
+        if last is None or lobby is None:
+            return
+        for subscriber in list(self._subscribers):
+            user = subscriber.user
+            if user is not None and last.get(user.id, NO_TABLES) != mine.get(user.id, NO_TABLES):
+                subscriber.send(with_mine(lobby, mine, user))
+
+    async def _read_mine(self) -> dict[str, str]:
+        """The fingerprint of every person with a lobby socket here, from one read of
+        their live tables: waiting for players in the lobby's time, or being played;
+        private ones too."""
+        people = {s.user.id for s in self._subscribers if s.user is not None}
+        since = listed_since(self._open_table_hours)
+        tables = await asyncio.to_thread(self._store.live_tables_of, people, since)
+        found = digests_by_person(tables)  # (others at their tables: partly, so left out)
+        return {person: found.get(person, NO_TABLES) for person in people}
 
     async def _build(self) -> str:
         """The lobby as it is now, encoded; sets the rebuild that drops the oldest open

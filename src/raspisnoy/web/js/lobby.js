@@ -24,6 +24,9 @@ const SPEEDS = [
 const DEFAULTS = { players: 4, timer: 60, speed: 800, bot: "heuristic" };
 /** Wide screens show the new-table form from the start; phones behind its button. */
 const WIDE = "(min-width: 900px)";
+/** How long "your games" waits for more changes of the person's tables before it reads
+ * them again (a game started is a seat taken, then the start: one read). */
+const MINE_SETTLE_MS = 300;
 
 /** The nickname form's markup (first visit, and renaming from the header). */
 export function nicknameForm(value = "") {
@@ -71,10 +74,26 @@ export function askNickname(view, done) {
 }
 
 /** The lobby screen: quick game, your games, the open tables and the games to watch (kept
- * live by the lobby socket, lobby_live.js), the new-table form (behind its button on a
- * phone), the scorekeeper's link. */
+ * live by the lobby socket, lobby_live.js: your games are read again when it says that
+ * your tables changed, and when the page is seen again), the new-table form (behind its
+ * button on a phone), the scorekeeper's link. */
 export function showLobby(view, app) {
-  const state = { catalogue: null, lobby: null, games: [], waiting: [], form: null, feed: null, stopped: false, createOpen: matchMedia(WIDE).matches, pool: null };
+  const state = {
+    catalogue: null,
+    lobby: null,
+    games: [],
+    waiting: [],
+    form: null,
+    feed: null,
+    stopped: false,
+    createOpen: matchMedia(WIDE).matches,
+    pool: null,
+    // the lobby socket's fingerprint of the person's tables (PROTOCOL.md, `mine`), the
+    // pending read of their games and the number of the latest read
+    mine: null,
+    mineTimer: null,
+    mineReads: 0,
+  };
 
   async function load() {
     const [rules, bots, games, waiting] = await Promise.all([get("/rules"), get("/bots"), get("/me/games"), get("/me/tables")]);
@@ -88,8 +107,53 @@ export function showLobby(view, app) {
     state.feed = new LobbyFeed((message) => {
       state.lobby = message;
       drawLive();
+      followMine(message.mine);
     }, showInvitation);
     state.feed.connect();
+    document.addEventListener("visibilitychange", seenAgain);
+  }
+
+  /** A new fingerprint of the person's tables: one of them was opened, a seat there taken
+   * or freed, a game started or over (here or in another tab), so their games are read
+   * again. The first only sets the mark: load() has just read them. */
+  function followMine(mine) {
+    if (mine === undefined || mine === state.mine) return;
+    const first = state.mine === null;
+    state.mine = mine;
+    if (!first) readMineSoon();
+  }
+
+  /** The page seen again: what the socket may have missed meanwhile (it was closed, or
+   * refused at the cap of sockets) is read. */
+  function seenAgain() {
+    if (!document.hidden) readMineSoon();
+  }
+
+  function readMineSoon() {
+    clearTimeout(state.mineTimer);
+    state.mineTimer = setTimeout(readMine, MINE_SETTLE_MS);
+  }
+
+  /** Reads the person's games and waiting tables again and redraws "your games"; only the
+   * latest read is drawn (an earlier one may answer last). */
+  async function readMine() {
+    const read = ++state.mineReads;
+    let games, waiting;
+    try {
+      [games, waiting] = await Promise.all([get("/me/games"), get("/me/tables")]);
+    } catch {
+      return; // the list stays as it was until the next change
+    }
+    if (state.stopped || read !== state.mineReads) return;
+    state.games = games.games;
+    state.waiting = waiting.tables;
+    drawMine();
+  }
+
+  /** "Your games" redrawn in place. */
+  function drawMine() {
+    const mine = view.querySelector("#my-games");
+    if (mine) mine.innerHTML = gamesMarkup(state.games, state.waiting);
   }
 
   /** The lists the lobby socket keeps up to date, redrawn in place. */
@@ -120,8 +184,7 @@ export function showLobby(view, app) {
     } catch {
       return; // the refusal is shown; the list stays as it was
     }
-    const mine = view.querySelector("#my-games");
-    if (mine) mine.innerHTML = gamesMarkup(state.games, state.waiting);
+    drawMine();
   }
 
   const screen = {
@@ -193,6 +256,8 @@ export function showLobby(view, app) {
       state.stopped = true;
       state.feed?.stop();
       state.pool?.stop();
+      clearTimeout(state.mineTimer);
+      document.removeEventListener("visibilitychange", seenAgain);
     },
   };
 
