@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -26,7 +28,7 @@ from raspisnoy.casino.actions import Action, Bet, BuyCard, BuyDealer, Decline, F
 from raspisnoy.casino.cards import Card
 from raspisnoy.casino.game import MAX_BOXES, CasinoHand, hand_cost
 from raspisnoy.casino.record import replay_record
-from raspisnoy.casino.settle import MAX_ANTE, MIN_ANTE
+from raspisnoy.casino.settle import MAX_ANTE, MIN_ANTE, BoxResult, dealer_after_purchase
 from raspisnoy.casino.shuffle import new_seed
 from raspisnoy.casino.view import HandView
 from raspisnoy.casino_advisor.hint import advice_for
@@ -99,7 +101,8 @@ class CasinoTerminal:
         self.path = wallet_path
         self.wallet = Wallet.load(wallet_path)
         self._read = read or partial(ask_line, console)
-        self._seeds = seeds or (lambda: new_seed(random.SystemRandom()))
+        #: Where each new hand's seed comes from.
+        self.seeds = seeds or (lambda: new_seed(random.SystemRandom()))
         self._last_antes = "10"
 
     def t(self, key: str, **values: object) -> str:
@@ -135,12 +138,15 @@ class CasinoTerminal:
         self._say()
         self._say(self.t("balance", balance=self.wallet.balance))
         while True:
-            text = self._ask(self.t("antes", low=MIN_ANTE, high=MAX_ANTE, boxes=MAX_BOXES))
-            text = text or self._last_antes
+            last = self._last_antes
+            text = self._ask(
+                self.t("antes", low=MIN_ANTE, high=MAX_ANTE, boxes=MAX_BOXES, last=last)
+            )
+            text = text or last
             antes = self._antes(text)
             if antes is None:
                 continue
-            hand = CasinoHand(antes, self.wallet.balance, self._seeds())
+            hand = CasinoHand(antes, self.wallet.balance, self.seeds())
             self._last_antes = text
             self._keep(hand)
             return hand
@@ -223,35 +229,29 @@ class CasinoTerminal:
         return tuple(cards[number - 1] for number in picked)
 
     def _hint(self, view: HandView) -> None:
-        self._say(advice_text(advice_for(view), self.lang), end="")
+        self._say(advice_text(advice_for(view), self.lang, self.console.width), end="")
 
     def _finish(self, hand: CasinoHand) -> None:
         for number, result in enumerate(hand.results, 1):
-            self._say(
-                self.t(
-                    "result",
-                    box=number,
-                    outcome=translate(f"casino.outcome.{result.outcome}", self.lang),
-                    pays=result.pays,
-                    net=f"{result.net:+d}",
-                )
-            )
-        self._say(self.t("seed", seed=hand.seed))
+            self._say(self._result(number, result))
+        self._say(self.t("seed", seed=hand.seed, path=shlex.quote(str(self.path))))
         self.wallet.balance = hand.balance
         self.wallet.history.append(hand.to_record())
         self.wallet.hand = None
         self.wallet.save(self.path)
 
+    def _result(self, number: int, result: BoxResult) -> str:
+        """A box's outcome and net, with the pay on its bet only where the bet is paid (a
+        win): a fold or a loss is not said to pay 0:1."""
+        outcome = translate(f"casino.outcome.{result.outcome}", self.lang)
+        key = "result_paid" if result.pays else "result"
+        return self.t(key, box=number, outcome=outcome, pays=result.pays, net=f"{result.net:+d}")
+
     # ----------------------------------------------------------------- the table
 
     def _show(self, view: HandView) -> None:
         self._say()
-        dealer = (
-            " ".join(card.pretty() for card in view.dealer)
-            if view.dealer is not None
-            else "▒▒ ▒▒ ▒▒ ▒▒ " + view.up_card.pretty()
-        )
-        self.console.print(Text(self.t("dealer", cards=dealer), style="bold"))
+        self.console.print(Text(self.t("dealer", cards=self._dealer_cards(view)), style="bold"))
         if view.dealer_draw is not None:
             draw = view.dealer_draw
             self._say(self.t("dealer_drew", discard=draw.discard.pretty(), draw=draw.draw.pretty()))
@@ -267,6 +267,18 @@ class CasinoTerminal:
                 f"{marker} {self.t('box', number=box.number, ante=box.ante)}  {cards}  {state}"
             )
         self._say(self.t("balance", balance=view.balance))
+
+    @staticmethod
+    def _dealer_cards(view: HandView) -> str:
+        """The dealer's hand as it stands: four cards face down and the up card, his five
+        cards once shown, and, once his game is bought, the hand after his draw (the line
+        below says which card he changed)."""
+        if view.dealer is None:
+            return "▒▒ ▒▒ ▒▒ ▒▒ " + view.up_card.pretty()
+        cards = view.dealer
+        if view.dealer_draw is not None:
+            cards = dealer_after_purchase(cards, view.dealer_draw.draw)
+        return " ".join(card.pretty() for card in cards)
 
     def _keep(self, hand: CasinoHand) -> None:
         """Save the hand in progress (its seed stays in the wallet, never on screen)."""
@@ -285,6 +297,8 @@ class CasinoTerminal:
         try:
             text = self._read(prompt + " ").strip()
         except (EOFError, KeyboardInterrupt):
+            # Ctrl-C or Ctrl-D leaves the prompt's line open: what follows goes below it.
+            self._say()
             raise Quit from None
         if text.lower() in ("q", "quit", "й"):
             raise Quit
@@ -311,9 +325,11 @@ def play_command(
     language = lang or detect_language()
     if language not in LANGUAGES:
         fail(translate("play.error.lang", language, lang=language, langs=", ".join(LANGUAGES)))
-    seeds = None if seed is None else _numbered_seeds(seed)
     try:
-        CasinoTerminal(Console(), language, wallet, seeds=seeds).run()
+        terminal = CasinoTerminal(Console(), language, wallet)
+        if seed is not None:
+            terminal.seeds = _numbered_seeds(seed, terminal.wallet)
+        terminal.run()
     except RaspisnoyError as error:
         fail(str(error))
     except OSError as error:
@@ -322,8 +338,16 @@ def play_command(
         fail(f"{wallet}: not a {WALLET_FORMAT} file")
 
 
-def _numbered_seeds(seed: str) -> Callable[[], str]:
+def _numbered_seeds(seed: str, wallet: Wallet) -> Callable[[], str]:
     """``SEED/1``, ``SEED/2``…: the hands of a game replayed with ``--seed`` (for tests and
-    demonstrations; without it every seed is fresh system randomness)."""
-    numbers = iter(range(1, 2**62))
-    return lambda: f"{seed}/{next(numbers)}"
+    demonstrations; without it every seed is fresh system randomness). The numbers go on
+    after the last ``SEED/N`` among the wallet's finished hands, so a second run with the
+    same ``--seed`` deals new hands rather than ones whose seed is already revealed."""
+    numbered = re.compile(re.escape(seed) + r"/([1-9][0-9]*)")
+
+    def next_seed() -> str:
+        seeds = (str(record.get("seed")) for record in wallet.history)
+        dealt = (int(match[1]) for text in seeds if (match := numbered.fullmatch(text)))
+        return f"{seed}/{max(dealt, default=0) + 1}"
+
+    return next_seed
