@@ -7,6 +7,7 @@ and in lists link to the profiles of registered players, not of guests or bots."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from e2e_helpers import (
@@ -22,6 +23,7 @@ from e2e_helpers import (
     set_language,
 )
 from playwright.sync_api import Browser, BrowserContext, Page
+from test_browser_phone import IPHONE
 from test_browser_screens import every_language
 
 PASSWORD = "browser password 1"
@@ -236,3 +238,113 @@ def test_names_link_to_the_profiles_of_registered_players(browser: Browser, serv
         context.close()
     assert errors == []
     assert problems == [], "\n".join(problems)
+
+
+#: The gap, in CSS pixels, that sets a heading apart from the button above it (at least
+#: half a line: a heading right under a button reads as the button's caption).
+HEADING_GAP = 8
+
+#: The headings of the own profile's account forms, which follow buttons.
+PROFILE_HEADINGS = ("Сменить пароль", "Удалить аккаунт")
+
+#: The distance of each heading in ``scope`` from the last button above it there, by the
+#: heading's text.
+_GAPS_ABOVE = """(scope) => {
+  const within = document.querySelector(scope);
+  const buttons = [...within.querySelectorAll("button, a.button")]
+    .filter((b) => b.checkVisibility());
+  return Object.fromEntries([...within.querySelectorAll("h2, h3")].map((h) => {
+    const above = buttons.filter(
+      (b) => b.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const bottom = Math.max(...above.map((b) => b.getBoundingClientRect().bottom));
+    return [h.textContent, Math.round(h.getBoundingClientRect().top - bottom)];
+  }));
+}"""
+
+#: Whether every line of the text of the checkbox's label in ``scope`` starts to the right
+#: of the box (none wrapped under it).
+_TEXT_BESIDE_BOX = """(scope) => {
+  const box = document.querySelector(`${scope} input[type=checkbox]`);
+  const text = document.createRange();
+  text.selectNodeContents(box.closest("label"));
+  text.setStartAfter(box);
+  const lines = [...text.getClientRects()].filter((line) => line.width > 1);
+  return lines.length > 0 && lines.every((line) => line.left >= box.getBoundingClientRect().right);
+}"""
+
+
+def russian_phone(browser: Browser, server: str, **options: Any) -> Page:
+    """A new visitor on a small Russian touch phone (``options`` add to its context)."""
+    context = browser.new_context(
+        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True, **options
+    )
+    return context.new_page()
+
+
+def test_a_phone_shows_the_own_profile_in_words_with_its_parts_apart(
+    browser: Browser, server: str
+) -> None:
+    """On a 360×640 phone in Russian, one's profile names each device by its browser and
+    system («Chrome, Linux», «Safari, iPhone»; the whole user agent in its title), not by
+    four lines of «Mozilla/5.0 (X11; Linux x86_64) AppleWebKit…»; «Сменить пароль» and
+    «Удалить аккаунт» stand apart from the buttons above them, the first asking for the
+    «Текущий пароль»; the puzzle setting's text stands beside its box, not under it; and
+    kinds of rounds never played read «—», not «— · 0»."""
+    page = russian_phone(browser, server)
+    iphone = russian_phone(browser, server, user_agent=IPHONE)
+    errors: list[str] = []
+    for each in (page, iphone):
+        each.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        account(page, "register", "Профильная")
+        account(iphone, "login", "Профильная")
+        page.goto(f"/?player={user_id(page)}")
+        page.wait_for_function("document.querySelectorAll('.own li').length === 2")
+        devices = page.locator(".own li > span > span:first-child")
+        titles = [devices.nth(i).get_attribute("title") or "" for i in range(2)]
+        gaps = page.evaluate(_GAPS_ABOVE, ".profile")
+        figures = page.locator(".profile .seat-stats").first
+        shown = {
+            "devices": sorted(devices.all_inner_texts()),
+            "user agents": sorted(titles),
+            "user agent in the text": "Mozilla" in page.inner_text(".own"),
+            "headings apart": [gaps.get(h, 0) >= HEADING_GAP for h in PROFILE_HEADINGS],
+            "password asked": page.inner_text("label[for=old-password]"),
+            "setting beside its box": page.evaluate(_TEXT_BESIDE_BOX, ".puzzle-settings"),
+            "blind": figures.locator(".stat:has(dt:text-is('Тёмные')) dd").inner_text(),
+            "a dash and points": "— ·" in page.inner_text(".profile"),
+        }
+        assert shown == {
+            "devices": ["Chrome, Linux", "Safari, iPhone"],
+            "user agents": sorted([IPHONE, page.evaluate("navigator.userAgent")]),
+            "user agent in the text": False,
+            "headings apart": [True, True],
+            "password asked": "Текущий пароль",
+            "setting beside its box": True,
+            "blind": "—",
+            "a dash and points": False,
+        }
+        problems = check_screen(page, "profile-own-parts")
+        assert problems == [], "\n".join(problems)
+        assert errors == []
+    finally:
+        page.context.close()
+        iphone.context.close()
+
+
+def test_a_guest_s_account_menu_sets_saving_the_account_apart(
+    browser: Browser, server: str
+) -> None:
+    """The account menu of a guest on a 360×640 phone: «Сохранить как аккаунт» starts
+    below «Выйти» with room between, not flush under the button as its caption."""
+    page = russian_phone(browser, server)
+    try:
+        enter(page, "Гостья")
+        page.click("#me")
+        page.wait_for_selector("dialog[open] .account-menu")
+        gaps = page.evaluate(_GAPS_ABOVE, "dialog[open] .dialog-body")
+        assert gaps["Сохранить как аккаунт"] >= HEADING_GAP, gaps
+        problems = check_screen(page, "account-menu-guest")
+        assert problems == [], "\n".join(problems)
+    finally:
+        page.context.close()

@@ -6,6 +6,7 @@ kept as /tmp/puzzles-*.png and checked for overflow and accessibility."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,4 +120,54 @@ def test_the_opt_out_is_a_checkbox_on_one_s_profile_and_is_kept(
         page.reload()
         page.locator(".puzzle-settings input[type=checkbox]").wait_for()
         assert not page.locator(".puzzle-settings input[type=checkbox]").is_checked()
+        assert problems == []
+
+
+def register(page: Page, username: str) -> None:
+    """Registers ``username`` on the welcome screen, then the lobby."""
+    page.goto("/")
+    page.click(".account-entry [data-mode=register]")
+    page.fill(".account-entry input[name=username]", username)
+    page.fill(".account-entry input[name=password]", "browser password 1")
+    page.click(".account-entry button[type=submit]")
+    page.wait_for_selector("a.puzzles-link")
+
+
+def off_screen(page: Page, selector: str) -> list[str]:
+    """The elements of ``selector`` not wholly on the first screen, under the header."""
+    found: list[str] = page.eval_on_selector_all(
+        selector,
+        """(found) => {
+          const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
+          return found.filter((el) => { const box = el.getBoundingClientRect();
+            return box.top < top - 1 || box.bottom > innerHeight + 1; })
+            .map((el) => `${el.className}: ${Math.round(el.getBoundingClientRect().top)}`
+              + `..${Math.round(el.getBoundingClientRect().bottom)} of ${innerHeight}`);
+        }""",
+    )
+    return found
+
+
+def test_a_player_sees_the_position_at_once_and_the_rating_change_in_words(
+    browser: Browser, puzzle_server: str
+) -> None:
+    """On a 360×640 phone the puzzle opens with what to answer on screen (the prompt, the
+    bids or the hand: the table scrolls them into view on the player's turn), not a
+    screen further down under the head; once answered, the rating's change reads as a
+    signed number in its colour, not as markup («(<span class="neg">-105</span>)»)."""
+    with russian_phones(browser, puzzle_server, 1) as (page,):
+        register(page, "Задачник")
+        page.click("a.puzzles-link")
+        puzzle = shown_puzzle(page)
+        page.wait_for_timeout(300)  # whatever moves the page after drawing has moved it
+        answer = ".puzzle-table .prompt, .puzzle-table .bids, .puzzle-table .hand"
+        assert page.locator(answer).count() >= 2
+        assert off_screen(page, answer) == []
+        problems = keep(page, "position")
+        make(page, action_text(puzzle.best))
+        page.wait_for_selector(".verdict[data-solved=true] .puzzle-change")
+        change = page.inner_text(".verdict .puzzle-change")
+        assert re.fullmatch(r"Ваш рейтинг в задачах: \d+ \(\+\d+\)\.", change), change
+        assert page.locator(".verdict .puzzle-change span.pos").count() == 1
+        problems += keep(page, "rating-change")
         assert problems == []

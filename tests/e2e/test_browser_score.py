@@ -17,6 +17,7 @@ from playwright.sync_api import (
     BrowserContext,
     Dialog,
     Page,
+    Response,
     Route,
     ViewportSize,
 )
@@ -412,5 +413,39 @@ def test_a_sheet_is_deleted_from_the_list_on_a_phone(browser: Browser, server: s
         page.goto(f"/score?sheet={gone}")
         page.wait_for_selector("text=Такой записи нет: проверьте ссылку.")
         assert problems == [] and errors == []
+    finally:
+        phone.close()
+
+
+def test_trick_counts_the_page_fills_in_are_each_sent_once(browser: Browser, server: str) -> None:
+    """Once one player has taken every trick, the others' 0s are the only counts left and
+    the page enters them by itself, one after another. Each goes to the server once: a
+    second copy of one was applied to whatever came next (the next round's first bid
+    expected) and refused with a red error, «взятки вводятся раньше заказа»."""
+    phone, page, errors = russian_phone(browser, server)
+    sent: list[tuple[str, int]] = []  # the entries posted: body and answer's status
+
+    def record(answer: Response) -> None:
+        if answer.request.method == "POST" and answer.url.endswith("/entries"):
+            sent.append((answer.request.post_data or "", answer.status))
+
+    page.on("response", record)
+    try:
+        sheet_id = set_up(page, NAMES, PLAN)
+        enter(page, "bid", [1, 1, 0, 0])  # Anna deals one card
+        assert next_entry(page) == ("taken", 1, 1)
+        sent.clear()
+        tap(page, ".entry-pad button.bid[data-value='1']")  # Boris takes the only trick
+        page.wait_for_selector(".score-page[data-next='bid:2:2'][data-busy=false]")
+        page.wait_for_load_state("networkidle")  # a second copy would be on its way by now
+        assert [json.loads(body)["seat"] for body, _ in sent] == [1, 2, 3, 0]
+        assert [status for _, status in sent] == [200] * 4
+        assert page.inner_text(".entry-pad .score-error") == ""
+        assert "Анна: 0 взяток — записано само" in page.inner_text(".entry-pad .score-note")
+        assert sheet_api(page, sheet_id)["sheet"]["rounds"] == [
+            {"bids": [1, 1, 0, 0], "taken": [0, 1, 0, 0]}
+        ]
+        assert check_screen(page, "score-autofilled") == []
+        assert errors == []
     finally:
         phone.close()

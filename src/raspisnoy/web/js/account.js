@@ -68,6 +68,14 @@ export async function logOut(app, everywhere = false) {
   app.navigate("/");
 }
 
+/** A guest's way to keep their games as an account, under the menu's buttons: set apart
+ * from them by the top margin of `.action-form` (style.css); its heading and words kept
+ * together in a header, the form in its slot below. */
+function upgradeMarkup() {
+  return `<section class="action-form account-upgrade"><header><h3>${esc(t("web.account.upgrade"))}</h3>
+    <p class="hint">${esc(t("web.account.upgrade.hint"))}</p></header><div class="account-slot"></div></section>`;
+}
+
 /** The dialog of the header's name: the profile, renaming, registering, logging out. */
 export function accountMenu(app, rename) {
   const guest = app.user.kind === "guest";
@@ -77,7 +85,7 @@ export function accountMenu(app, rename) {
     ${app.moderator ? `<a class="button" data-nav href="/?moderation">${esc(t("web.moderation.title"))}</a>` : ""}
     <button type="button" data-do="rename">${esc(t("web.rename.title"))}</button>
     <button type="button" data-do="logout">${esc(t("web.account.logout"))}</button></nav>
-    ${guest ? `<h3>${esc(t("web.account.upgrade"))}</h3><p class="hint">${esc(t("web.account.upgrade.hint"))}</p><div class="account-slot"></div>` : ""}`);
+    ${guest ? upgradeMarkup() : ""}`);
   body.addEventListener("click", (event) => {
     if (event.target.closest("a[data-nav]")) closeDialog();
     const action = event.target.closest("button[data-do]")?.dataset.do;

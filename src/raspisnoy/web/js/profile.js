@@ -46,10 +46,17 @@ function figures(stats) {
     [t("web.profile.ppg"), stats.points_per_game === null ? "—" : formatNumber(stats.points_per_game)],
     [t("web.profile.exact"), percent(stats.exact_rate)],
     [t("web.profile.zero"), percent(stats.zero_exact_rate)],
-    [t("web.profile.blind"), `${percent(stats.blind.exact_rate)} · ${signedPoints(stats.blind.points)}`],
-    [t("web.profile.misere"), signedPoints(stats.misere.points)],
-    [t("web.profile.golden"), signedPoints(stats.golden.points)],
+    [t("web.profile.blind"), kindFigure(stats.blind, { exact: true })],
+    [t("web.profile.misere"), kindFigure(stats.misere)],
+    [t("web.profile.golden"), kindFigure(stats.golden)],
   ]);
+}
+
+/** The points of a kind of round (with `exact`, the share of exact bids first): a dash
+ * where none was played, as for the other figures («—», not «— · 0»). */
+function kindFigure(kind, { exact = false } = {}) {
+  if (kind.rounds === 0) return "—";
+  return exact ? `${percent(kind.exact_rate)} · ${signedPoints(kind.points)}` : signedPoints(kind.points);
 }
 
 function ratingLine(rating) {
@@ -83,37 +90,79 @@ function presetsMarkup(presets) {
     .join("")}</section>`;
 }
 
-/** The own profile's part: sessions, log out (here, everywhere), password, deletion. */
-function ownMarkup(sessions, registered) {
+/** The browsers and the systems a user agent names, each found by its own token; the
+ * more particular first: Edge's, Opera's and Yandex's name Chrome too, Chrome's Safari, an
+ * iPhone's "like Mac OS X" and Android's Linux. Product names, the same in every language. */
+const BROWSERS = [
+  ["Edge", /\bEdg(e|A|iOS)?\//],
+  ["Opera", /\b(OPR|OPT|Opera)\//],
+  ["Yandex Browser", /\bYaBrowser\//],
+  ["Samsung Internet", /\bSamsungBrowser\//],
+  ["Firefox", /\b(Firefox|FxiOS)\//],
+  ["Chrome", /\b(HeadlessChrome|Chrome|CriOS|Chromium)\//],
+  ["Safari", /\bVersion\/.*\bSafari\//],
+];
+const SYSTEMS = [
+  ["iPhone", /\biPhone\b/],
+  ["iPad", /\biPad\b/],
+  ["Android", /\bAndroid\b/],
+  ["Windows", /\bWindows\b/],
+  ["ChromeOS", /\bCrOS\b/],
+  ["macOS", /\bMacintosh\b/],
+  ["Linux", /\bLinux\b/],
+];
+
+/** The name of the first of `known` whose token `userAgent` has, else null. */
+const knownName = (known, userAgent) => known.find(([, token]) => token.test(userAgent))?.[0] ?? null;
+
+/** A session's device as a person names it, read from its browser's user agent: the
+ * browser and the system («Chrome, Linux», «Safari, iPhone»), or the one that is known. */
+function deviceName(userAgent) {
+  const browser = knownName(BROWSERS, userAgent ?? "");
+  const system = knownName(SYSTEMS, userAgent ?? "");
+  if (browser && system) return t("web.profile.device.name", { browser, system });
+  return browser ?? system ?? t("web.profile.device.unknown");
+}
+
+/** The sessions on every device (the whole user agent in the name's title), with log out
+ * here and everywhere. */
+function devicesMarkup(sessions) {
   const lines = sessions
     .map(
-      (s) => `<li class="game-row"><span>${esc(s.user_agent ?? t("web.profile.device.unknown"))}
+      (s) => `<li class="game-row"><span><span ${s.user_agent ? `title="${esc(s.user_agent)}"` : ""}>${esc(deviceName(s.user_agent))}</span>
       <span class="muted">${esc(formatMoment(s.created_at))}${s.current ? ` · ${esc(t("web.profile.device.this"))}` : ""}</span></span>
       ${s.current ? "" : `<button type="button" class="small" data-end="${esc(s.id)}">${esc(t("web.profile.device.end"))}</button>`}</li>`,
     )
     .join("");
-  const account = registered
-    ? `<form class="password-form"><h3>${esc(t("web.account.change"))}</h3>
-        <label for="old-password">${esc(t("web.account.password"))}</label>
-        <input id="old-password" name="password" type="password" required autocomplete="current-password">
-        <label for="new-password">${esc(t("web.account.password.new"))}</label>
-        <input id="new-password" name="new_password" type="password" required minlength="8" autocomplete="new-password">
-        <p class="form-error" role="alert"></p><button type="submit">${esc(t("web.account.change"))}</button></form>
-      <form class="delete-form"><h3>${esc(t("web.account.delete"))}</h3><p class="hint">${esc(t("web.account.delete.hint"))}</p>
-        <label for="delete-password">${esc(t("web.account.password"))}</label>
-        <input id="delete-password" name="password" type="password" required autocomplete="current-password">
-        <p class="form-error" role="alert"></p><button type="submit" class="danger">${esc(t("web.account.delete"))}</button></form>`
-    : `<h3>${esc(t("web.account.upgrade"))}</h3><p class="hint">${esc(t("web.account.upgrade.hint"))}</p><div class="account-slot"></div>`;
   return `<section class="panel own"><h2>${esc(t("web.profile.devices"))}</h2><ul class="list">${lines}</ul>
-    <div class="actions"><button type="button" data-do="logout">${esc(t("web.account.logout"))}</button>
-    <button type="button" data-do="everywhere">${esc(t("web.account.logout.everywhere"))}</button></div>${account}</section>`;
+    <div class="actions-row"><button type="button" data-do="logout">${esc(t("web.account.logout"))}</button>
+    <button type="button" data-do="everywhere">${esc(t("web.account.logout.everywhere"))}</button></div></section>`;
+}
+
+/** The account's panels, each apart like the profile's others: a registered player's
+ * password change and deletion, or a guest's way to keep their games as an account. */
+function accountMarkup(registered) {
+  if (!registered) {
+    return `<section class="panel"><h2>${esc(t("web.account.upgrade"))}</h2><p class="hint">${esc(t("web.account.upgrade.hint"))}</p>
+      <div class="account-slot"></div></section>`;
+  }
+  return `<section class="panel"><h2>${esc(t("web.account.change"))}</h2><form class="password-form">
+      <label for="old-password">${esc(t("web.account.password.current"))}</label>
+      <input id="old-password" name="password" type="password" required autocomplete="current-password">
+      <label for="new-password">${esc(t("web.account.password.new"))}</label>
+      <input id="new-password" name="new_password" type="password" required minlength="8" autocomplete="new-password">
+      <p class="form-error" role="alert"></p><button type="submit">${esc(t("web.account.change"))}</button></form></section>
+    <section class="panel"><h2>${esc(t("web.account.delete"))}</h2><form class="delete-form"><p class="hint">${esc(t("web.account.delete.hint"))}</p>
+      <label for="delete-password">${esc(t("web.account.password"))}</label>
+      <input id="delete-password" name="password" type="password" required autocomplete="current-password">
+      <p class="form-error" role="alert"></p><button type="submit" class="danger">${esc(t("web.account.delete"))}</button></form></section>`;
 }
 
 /** The owner's choice whether puzzles may come from their games (docs/review.md). */
 function puzzleSettingsMarkup(settings) {
   return `<section class="panel puzzle-settings"><h2>${esc(t("web.puzzles.title"))}</h2>
-    <label><input type="checkbox" ${settings.from_my_games ? "checked" : ""}> ${esc(t("web.puzzles.settings.from_games"))}</label>
-    <p class="hint">${esc(t("web.puzzles.settings.help"))}</p></section>`;
+    <label class="check"><input type="checkbox" ${settings.from_my_games ? "checked" : ""}>
+      <span>${esc(t("web.puzzles.settings.from_games"))}<small class="hint">${esc(t("web.puzzles.settings.help"))}</small></span></label></section>`;
 }
 
 export function showProfile(view, app, userId) {
@@ -207,7 +256,7 @@ export function showProfile(view, app, userId) {
         ${presetsMarkup(p.presets)}
         <section class="panel"><h2>${esc(t("web.profile.recent"))}</h2>${recentMarkup(p.recent)}</section>
         ${s.puzzleSettings === null ? "" : puzzleSettingsMarkup(s.puzzleSettings)}
-        ${s.sessions === null ? "" : ownMarkup(s.sessions, p.user.kind === "registered")}</div>`;
+        ${s.sessions === null ? "" : devicesMarkup(s.sessions) + accountMarkup(p.user.kind === "registered")}</div>`;
       wire();
     },
     stop() {

@@ -5,7 +5,7 @@
 // table's own components, and the move the player makes there is the answer.
 import { ApiError, get, post } from "./api.js";
 import { TableConnection } from "./connection.js";
-import { t, tn } from "./i18n.js";
+import { fill, t, tn } from "./i18n.js";
 import { actionLabel, reasonText } from "./review.js";
 import { showTable } from "./table.js";
 import { esc, signedPoints } from "./ui.js";
@@ -105,7 +105,10 @@ export function showPuzzles(view, app, which) {
   function verdictMarkup() {
     const v = s.verdict;
     if (!v) return "";
-    const change = v.rating ? `<p class="puzzle-change">${esc(t("web.puzzles.change", { rating: v.rating.after, change: signedPoints(v.rating.change) }))}</p>` : "";
+    // the change is markup (its sign coloured): filled in once the sentence is escaped
+    const change = v.rating
+      ? `<p class="puzzle-change">${fill(esc(t("web.puzzles.change", { rating: v.rating.after })), { change: signedPoints(v.rating.change) })}</p>`
+      : "";
     return `<section class="panel verdict ${v.solved ? "solved" : "missed"}" data-solved="${v.solved}" aria-live="polite">
       <h3>${esc(t(v.solved ? "web.puzzles.solved" : "web.puzzles.missed"))}</h3>
       <p class="puzzle-best">${esc(t("web.puzzles.best", { move: actionLabel(v.best) }))}</p>

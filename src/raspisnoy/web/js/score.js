@@ -317,10 +317,12 @@ function showSheet(view, app, ref) {
   const path = ref.share ? `/sheets/shared/${encodeURIComponent(ref.share)}` : `/sheets/${encodeURIComponent(ref.id)}`;
   const headers = ref.token ? { "X-Sheet-Token": ref.token } : {};
   // `undone`: the entry an undo went back to, which is then never entered by itself;
-  // `automatic`: the entry the page is entering by itself (once, whatever redraws meanwhile).
+  // `automatic`: whether the page is entering an entry by itself, from the render that
+  // queues it until its answer is handled: meanwhile no other is queued and the pad is off,
+  // so each is sent once, whatever redraws (the answer's, a poll's) come in between.
   // `note`: what the page did by itself (an only possible trick count entered), said in the pad.
   // `stale`: a server's sheet shown as last seen on this device (no network).
-  const s = { data: null, busy: false, error: "", note: "", failed: null, stopped: false, undone: null, automatic: null, stale: false };
+  const s = { data: null, busy: false, error: "", note: "", failed: null, stopped: false, undone: null, automatic: false, stale: false };
 
   /** Shows the server's answer `data`, kept on the device for a visit with no network. */
   function shownFromServer(data) {
@@ -367,26 +369,31 @@ function showSheet(view, app, ref) {
   const enter = (body) => change(() => send(body, () => post(`${entries}/entries`, body, headers)));
   const entryKey = (next) => `${next.entry}:${next.round}:${next.seat}`;
 
+  /** Whether an entry is on its way: one tapped, or one the page queued by itself. */
+  const waiting = () => s.busy || s.automatic;
+
   /** The trick count the sheet expects when only one is possible (the last player's, or
    * 0 for everyone once the tricks add up): the page enters it by itself, and it stays
    * correctable by undo or ✎. Null when the person has to choose. */
   function onlyTrickCount() {
     const next = s.data.next;
-    if (!s.data.editable || s.busy || next?.entry !== "taken" || next.choices.length !== 1) return null;
-    return [s.undone, s.automatic].includes(entryKey(next)) ? null : next;
+    if (!s.data.editable || waiting() || next?.entry !== "taken" || next.choices.length !== 1) return null;
+    return s.undone === entryKey(next) ? null : next;
   }
 
+  /** Enters the only possible trick count `next` that a render queued (`s.automatic`); the
+   * next one is queued only by the render after this one's answer is handled. */
   async function enterOnlyTrickCount(next) {
     const value = next.choices[0];
-    s.automatic = entryKey(next);
     const entered = await enter({ entry: "taken", seat: next.seat, value });
-    // said in the pad, not in a toast over the sheet's totals; it stays until the next entry
-    if (!entered) s.undone = s.automatic; // refused: the pad waits for a tap rather than retrying
-    s.automatic = null;
-    if (entered && !s.stopped) {
+    s.automatic = false;
+    if (entered) {
+      // said in the pad, not in a toast over the sheet's totals; it stays until the next entry
       s.note = tn("web.score.autofilled", value, { name: s.data.sheet.players[next.seat] });
-      screen.render();
+    } else {
+      s.undone = entryKey(next); // refused: the pad waits for a tap rather than retrying
     }
+    if (!s.stopped) screen.render();
   }
 
   const undo = () =>
@@ -397,12 +404,12 @@ function showSheet(view, app, ref) {
     });
 
   async function refresh() {
-    if (local || linked || s.busy || dialogOpen()) return; // these change only here, or never
+    if (local || linked || waiting() || dialogOpen()) return; // these change only here, or never
     try {
       const data = await get(path, headers);
       // Only a newer sheet is shown: the stored version only grows, and a poll sent before
       // a tap can come back after it with the sheet as it was.
-      if (!s.stopped && !s.busy && (s.stale || !s.data || data.version > s.data.version)) {
+      if (!s.stopped && !waiting() && (s.stale || !s.data || data.version > s.data.version)) {
         s.data = shownFromServer(data);
         screen.render();
       }
@@ -436,12 +443,12 @@ function showSheet(view, app, ref) {
       body = `<p class="prompt mine">${esc(t("web.score.prompt.control", { name: who }))}</p>
         <label class="control-dealer"><span>${esc(t("web.score.control.dealer"))}</span><select name="control-dealer">${dealers}</select></label>
         <div class="choices">${next.kinds
-          .map((kind) => `<button type="button" class="choice" data-kind="${esc(kind)}" ${s.busy ? "disabled" : ""}>${esc(t(`web.kind.${kind}`))}</button>`)
+          .map((kind) => `<button type="button" class="choice" data-kind="${esc(kind)}" ${waiting() ? "disabled" : ""}>${esc(t(`web.kind.${kind}`))}</button>`)
           .join("")}</div>`;
     } else {
       const buttons = [];
       for (let n = 0; n <= next.cards; n += 1) {
-        const allowed = next.choices.includes(n) && !s.busy;
+        const allowed = next.choices.includes(n) && !waiting();
         buttons.push(`<button type="button" class="bid" data-value="${n}" ${allowed ? "" : "disabled"}>${n}</button>`);
       }
       const reasons = [];
@@ -466,7 +473,7 @@ function showSheet(view, app, ref) {
       ${body}
       <p class="score-error" role="alert">${esc(s.error)}</p>
       <p class="score-note" role="status">${esc(s.note)}</p>
-      <div class="pad-actions"><button type="button" class="undo" ${sheet.rounds.length && !s.busy ? "" : "disabled"}>${esc(t("web.score.undo"))}</button></div>
+      <div class="pad-actions"><button type="button" class="undo" ${sheet.rounds.length && !waiting() ? "" : "disabled"}>${esc(t("web.score.undo"))}</button></div>
     </section>`;
   }
 
@@ -576,7 +583,7 @@ function showSheet(view, app, ref) {
         return;
       }
       const automatic = onlyTrickCount();
-      if (automatic) s.busy = true; // the page shows the entry on its way, not a pad to tap
+      if (automatic) s.automatic = true; // the pad shows it on its way, not to tap
       const { sheet, report: scored, next, editable } = s.data;
       const names = sheet.players;
       const editButton = (round) =>
@@ -587,7 +594,7 @@ function showSheet(view, app, ref) {
         : "";
       const nextText = next ? `${next.entry}:${next.round}:${next.seat}` : "";
       const picked = pickedDealer(nextText);
-      view.innerHTML = `<div class="score-page" data-version="${s.data.version}" data-busy="${s.busy}" data-complete="${scored.complete}"
+      view.innerHTML = `<div class="score-page" data-version="${s.data.version}" data-busy="${waiting()}" data-complete="${scored.complete}"
           data-next="${nextText}">
         <section class="panel score-head">
           <h2>${esc(t("web.score.title"))}</h2>
@@ -610,11 +617,7 @@ function showSheet(view, app, ref) {
         </div></div>`;
       if (picked !== null) view.querySelector(".entry-pad select[name=control-dealer]").value = picked;
       wire();
-      if (automatic) {
-        s.busy = false;
-        s.automatic = entryKey(automatic);
-        setTimeout(() => enterOnlyTrickCount(automatic));
-      }
+      if (automatic) setTimeout(() => enterOnlyTrickCount(automatic));
     },
     stop() {
       s.stopped = true;
