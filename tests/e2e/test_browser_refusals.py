@@ -210,3 +210,16 @@ def test_a_server_without_puzzles_yet_says_so_in_russian(russian_phone: Page) ->
         shown
         == "На этом сервере ещё нет задач: их набор готовится. Загляните через несколько минут."
     )
+
+
+def test_a_known_refusal_of_a_screen_is_said_alone(russian_phone: Page) -> None:
+    """A screen the server refuses in words of its own (a player who is no moderator at
+    /?moderation) says just those words, not «Что-то пошло не так: Это могут…»: that
+    prefix is for a fault of the page, not for an answer the person can act on."""
+    page = russian_phone
+    enter(page, "Не модератор")
+    page.goto("/?moderation")
+    page.wait_for_selector(".panel.error")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / "refusal-not-moderator-ru-360x640.png", animations="disabled")
+    assert (page.text_content(".panel.error p") or "").strip() == "Это могут только модераторы."

@@ -109,7 +109,7 @@ export function showCasino(view) {
       s.hand = s.state.hand ?? (s.hand?.phase === "over" ? s.hand : null);
       s.error = null;
     } catch (error) {
-      s.error = error.message;
+      s.error = error;
     }
     if (!s.stopped) screen.render();
   }

@@ -43,7 +43,7 @@ export function showFriends(view) {
       s.list = await get("/friends");
       s.error = null;
     } catch (error) {
-      s.error = error.message;
+      s.error = error;
     }
     if (!s.stopped) screen.render();
   }

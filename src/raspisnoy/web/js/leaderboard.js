@@ -36,7 +36,7 @@ export function showLeaderboard(view, app) {
       s.board = await get(`/leaderboard?${query}`);
       s.error = null;
     } catch (error) {
-      s.error = error.message;
+      s.error = error;
     }
     if (!s.stopped) screen.render();
   }

@@ -130,7 +130,7 @@ export function showModeration(view) {
       else s.reports = (await get(`/moderation/reports?status=${s.tab}`)).reports;
       s.error = null;
     } catch (error) {
-      s.error = error.message;
+      s.error = error;
     }
     if (!s.stopped) screen.render();
   }

@@ -3,7 +3,7 @@
 // page comes back by itself when the connection does.
 import { ApiError } from "./api.js";
 import { t } from "./i18n.js";
-import { esc } from "./ui.js";
+import { esc, failureText } from "./ui.js";
 
 /** Registers the service worker (served at /sw.js, so its scope is the whole site). */
 export function installOffline() {
@@ -38,9 +38,9 @@ function unreachable(error) {
 }
 
 /** A screen's failure as a panel: "no connection" with a way to try again when the server
- * could not be reached, else the server's own message. */
+ * could not be reached, else what went wrong (`failureText`). */
 export function failureMarkup(error) {
-  if (!unreachable(error)) return `<p class="panel error">${esc(t("web.error.server", { detail: error.message }))}</p>`;
+  if (!unreachable(error)) return `<p class="panel error">${esc(failureText(error))}</p>`;
   return `<section class="panel offline" role="alert">
     <h1>${esc(t("web.lobby.offline.title"))}</h1>
     <p>${esc(t("web.lobby.offline.text"))}</p>

@@ -178,7 +178,7 @@ export function showProfile(view, app, userId) {
       s.sessions = own() ? (await get("/sessions")).sessions : null;
       s.puzzleSettings = own() ? await get("/puzzles/settings") : null;
     } catch (error) {
-      s.error = error.message;
+      s.error = error;
     }
     if (!s.stopped) screen.render();
   }

@@ -125,7 +125,7 @@ export function showReplay(view, gameId) {
       render();
     })
     .catch((error) => {
-      s.error = error.message;
+      s.error = error;
       render();
     });
   render();

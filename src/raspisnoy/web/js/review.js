@@ -79,7 +79,7 @@ export function showReview(view, app, gameId, firstSeat) {
     try {
       s.job = await get(path());
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) s.error = error.message;
+      if (!(error instanceof ApiError && error.status === 404)) s.error = error;
       s.job = null;
     }
     render();
@@ -290,7 +290,7 @@ export function showReview(view, app, gameId, firstSeat) {
       load();
     })
     .catch((error) => {
-      s.error = error.message;
+      s.error = error;
       render();
     });
   render();

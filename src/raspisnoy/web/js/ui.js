@@ -20,11 +20,22 @@ export function unfoldNamesOnTap() {
   document.addEventListener("click", (event) => event.target.closest?.(".short-name")?.classList.toggle("unfolded"));
 }
 
-/** What a screen shows until it can draw itself: its error (with a way back to the lobby
- * when `back`), or "loading…" while `data` has not come; `null` once it has. */
+/** What went wrong, as the person reads it: a refusal of the server or a failed
+ * connection (`api.js`'s `ApiError`, whose `status` is a number) is in their words
+ * already and stands alone; anything else is a fault of the page, said after «Что-то
+ * пошло не так:». A string is the screen's own words, shown as they are. */
+export function failureText(error) {
+  if (typeof error === "string") return error;
+  if (typeof error?.status === "number") return error.message;
+  return t("web.error.server", { detail: error?.message ?? error });
+}
+
+/** What a screen shows until it can draw itself: its error (`failureText`; with a way
+ * back to the lobby when `back`), or "loading…" while `data` has not come; `null` once
+ * it has. */
 export function pendingMarkup(error, data, back = false) {
   if (error) {
-    const message = esc(t("web.error.server", { detail: error }));
+    const message = esc(failureText(error));
     if (!back) return `<p class="panel error">${message}</p>`;
     return `<section class="panel error"><p>${message}</p>
         <a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a></section>`;
@@ -43,7 +54,7 @@ export function loadedScreen(view, load, draw, { again = () => false, everyMs = 
       s.data = await load();
       s.error = null;
     } catch (error) {
-      s.error = error.message;
+      s.error = error;
     }
     if (s.stopped) return;
     screen.render();
