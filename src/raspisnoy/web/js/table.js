@@ -110,7 +110,12 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
       showStatus(status);
     },
     onFatal(code) {
+      // the connection has given up (no such table, an expired session...): it does not
+      // try again when the tab comes back or the network returns, no badge says it is
+      // still connecting, and the dock (🔔, 💬) goes with the table
+      connection.stop();
       s.fatal = code;
+      s.status = null;
       if (code === 4401) app.user = null;
       render();
     },
@@ -160,7 +165,8 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
 
   function render() {
     showStatus(s.status);
-    chat.element.style.display = connection.offline ? "none" : ""; // nobody to talk to offline
+    // nobody to talk to offline, nor at a table the connection gave up on
+    chat.element.hidden = connection.offline || s.fatal !== null;
     if (s.fatal !== null) {
       // offline, the way on is the offline screen (its form, its kept games): the lobby needs the server
       const back = connection.offline ? `<a class="button primary" data-nav href="/?offline">${esc(t("web.offline.title"))}</a>` : `<a class="button primary" data-nav href="/">${esc(t("web.back.lobby"))}</a>`;
@@ -433,20 +439,32 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
 
   /** On a phone the bids and the hand are below the table: when the player's turn comes,
    * the page scrolls them into view (all of them, if they are partly off the screen),
-   * below the round bar that sticks under the header. */
+   * below the round bar that sticks under the header (at the screen's top on a short
+   * screen, where the header scrolls away: style.css); with them the player's own seat
+   * above, and while cards are played the trick above that, where the screen has room. */
   function showActions() {
     const game = s.game;
     // one turn: a round's bid or a trick's card (a turn may follow this player's own)
     const turn = myTurn() ? `${game.round}:${game.phase}:${game.tricks.length}` : null;
     if (turn !== null && turn !== s.turnShown) {
       const actions = view.querySelector(".actions").getBoundingClientRect();
-      const bar = view.querySelector(".round-bar").getBoundingClientRect().height;
-      const header = document.querySelector(".topbar").getBoundingClientRect().bottom + bar;
-      // the table dock (🔔, 💬) sits at the bottom corner: the hand ends above it
-      const dock = document.querySelector(".table-dock .dock-button")?.getBoundingClientRect().top ?? innerHeight;
-      const bottom = Math.min(innerHeight, dock - 4);
-      if (actions.bottom > bottom) scrollBy(0, Math.min(actions.bottom - bottom, actions.top - header));
-      else if (actions.top < header) scrollBy(0, actions.top - header);
+      const bar = view.querySelector(".round-bar");
+      // the bar sticks as far down as the header that stays above it reaches
+      const header = parseFloat(getComputedStyle(bar).top) + bar.getBoundingClientRect().height;
+      // the table dock (🔔, 💬) sits at the bottom corner: the hand ends above it, unless
+      // the dock stands beside the table (a short screen's margin) or is hidden (offline)
+      const dock = document.querySelector(".table-dock")?.getBoundingClientRect();
+      const clear = !dock?.width || dock.left >= actions.right;
+      const bottom = clear ? innerHeight : Math.min(innerHeight, dock.top - 4);
+      // the highest of what belongs with the actions that still fits the room between
+      const above = [view.querySelector(".seats.me"), game.phase === "play" ? view.querySelector(".centre") : null];
+      let top = actions.top;
+      for (const part of above.filter(Boolean)) {
+        const partTop = part.getBoundingClientRect().top;
+        if (actions.bottom - partTop <= bottom - header) top = partTop;
+      }
+      if (actions.bottom > bottom) scrollBy(0, Math.min(actions.bottom - bottom, top - header));
+      else if (top < header) scrollBy(0, top - header);
     }
     s.turnShown = turn;
   }
@@ -688,7 +706,9 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
   };
 }
 
-/** The connection badge in the header: connecting, online or offline (reconnecting). */
+/** The connection badge in the header: connecting, online, offline (reconnecting) or
+ * local (an offline game on this device); none when `status` is null. Its words are also
+ * its title: on a phone the badge shows only its dot (style.css). */
 function showStatus(status) {
   const badge = document.getElementById("conn");
   badge.hidden = status === null;
@@ -696,4 +716,5 @@ function showStatus(status) {
   badge.className = `conn ${status}`;
   badge.dataset.status = status;
   badge.textContent = t(`web.conn.${status}`);
+  badge.title = badge.textContent;
 }
