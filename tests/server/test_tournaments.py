@@ -153,6 +153,19 @@ def test_registration_once_never_full_never_started(tournament_server: Server) -
     refusal(director.post(f"{path}/resume"), 409, "tournament_state")
 
 
+def test_entrants_level_in_the_standings_are_listed_by_name(tournament_server: Server) -> None:
+    """Before any game every entrant ties: the standings list them by name without regard
+    to case, as their note says («…затем имя»), not in the order of their entry ids."""
+    director = Api(tournament_server.base, "Директор")
+    made = create(director, max_players=8)
+    names = ["Бот номер 2", "бот номер 5", "Бот номер 3", "Бот номер 1", "бот номер 4"]
+    for name in names:
+        answer = director.post(f"/api/tournaments/{made['id']}/bots", level="random", name=name)
+        assert answer.status_code == 200, answer.text
+    standing = [line["name"] for line in seen(director, made["id"])["standings"]]
+    assert standing == sorted(names, key=str.casefold)
+
+
 def test_a_director_acts_in_their_own_club_only(tournament_server: Server) -> None:
     owner, other_owner, member = (account(tournament_server, n) for n in ("own", "oth", "mem"))
     club, other = new_club(owner), new_club(other_owner, private=True)

@@ -7,8 +7,9 @@ is 3 points and every table hands out the same total whatever its size's share o
 A bye (``choose_byes``) scores half a point per opponent of the event's table size: the
 average a table hands out. The standing orders by points, then by duplicate score (the
 matchpoint percentage of ``duplicate_scores``; none counts as 50 %, the field's
-average), then by the game points summed (the score sheets' totals), then by name, so
-the order is total and the same on every worker.
+average), then by the game points summed (the score sheets' totals), then by name
+(without regard to case; two of one name by their key), so the order is total and the
+same on every worker.
 """
 
 from __future__ import annotations
@@ -53,12 +54,15 @@ def standings(
     size: int,
     players: Iterable[str] = (),
     *,
+    names: Mapping[str, str] | None = None,
     duplicate_first: bool = False,
 ) -> list[Line]:
     """The standings after ``rounds`` (each round's finished tables) and the byes each
     player had (``byes``) in an event of tables of ``size``. ``players`` adds those who
-    have neither played nor had a bye yet (with nothing). ``duplicate_first``: the
-    duplicate format, ordered by the duplicate score first, then by points."""
+    have neither played nor had a bye yet (with nothing). ``names``: the players' names
+    where they are known by other keys (a tournament's entry ids), for the last
+    tie-break; a key without one is its own name. ``duplicate_first``: the duplicate
+    format, ordered by the duplicate score first, then by points."""
     points: dict[str, Fraction] = {}
     totals: dict[str, int] = {}
     games: dict[str, int] = {}
@@ -77,7 +81,11 @@ def standings(
         points[player] = points.get(player, Fraction(0)) + Fraction(count * (size - 1), 2)
     everyone = set(points) | set(byes) | set(players)
     duplicate = duplicate_scores(plays)
-    ordered = sorted(everyone, key=lambda p: _order(p, points, duplicate, totals, duplicate_first))
+    known = names or {}
+    ordered = sorted(
+        everyone,
+        key=lambda p: _order(p, known.get(p, p), points, duplicate, totals, duplicate_first),
+    )
     return [
         Line(
             place,
@@ -100,16 +108,19 @@ def _totals(table: TablePlay) -> list[int]:
 
 def _order(
     player: str,
+    name: str,
     points: Mapping[str, Fraction],
     duplicate: Mapping[str, DuplicateScore],
     totals: Mapping[str, int],
     duplicate_first: bool,
-) -> tuple[Fraction | float, Fraction | float, int, str]:
+) -> tuple[Fraction | float, Fraction | float, int, str, str]:
     """The sort key: more points, better duplicate score (these two the other way round
-    with ``duplicate_first``), more game points, then name."""
+    with ``duplicate_first``), more game points, then the name ``name`` without regard to
+    case (as the standings' note says), then the key ``player``, so that two players of
+    one name keep one order."""
     score = duplicate[player].percent if player in duplicate else None
     first: Fraction | float = -points.get(player, Fraction(0))
     second: Fraction | float = -(_NO_DUPLICATE if score is None else score)
     if duplicate_first:
         first, second = second, first
-    return (first, second, -totals.get(player, 0), player)
+    return (first, second, -totals.get(player, 0), name.casefold(), player)

@@ -106,7 +106,7 @@ def standings_of(
     tables: Sequence[TournamentTableRow],
 ) -> list[Line]:
     """The standings over the recorded tables and the byes of ``rounds``, every entrant
-    listed (by entry id)."""
+    listed (by entry id); ties that remain are ordered by the entrants' names."""
     played: dict[int, list[TablePlay]] = {}
     for row in tables:
         if row.result is not None:
@@ -117,6 +117,7 @@ def standings_of(
         byes,
         tournament.options.table_size,
         [entry.entry_id for entry in entries],
+        names={entry.entry_id: entry.name for entry in entries},
         duplicate_first=tournament.options.scoring == "duplicate",
     )
 
