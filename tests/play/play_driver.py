@@ -218,10 +218,8 @@ class Terminal:
         return "|".join(starts)
 
     def _parse_card(self, text: str) -> Card:
-        # The screen writes ranks in the session's letters (В♣ in Russian).
-        return (
-            Card.parse("X") if text == self.t("play.joker") else parse_typed_card(text, self.lang)
-        )
+        # The screen writes ranks in the session's letters (В♣ in Russian), the joker by name.
+        return parse_typed_card(text, self.lang)
 
 
 _CHOICE_MARKS = re.compile(r"([\[(])(\d+)[\])]")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,10 +14,12 @@ import pytest
 from raspisnoy.core.record import loads_record, replay
 
 
-def play(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def play(cwd: Path, *args: str, lang: str = "en") -> subprocess.CompletedProcess[str]:
+    """``raspisnoy play ARGS`` in ``cwd``, in an environment whose language is ``lang``."""
     return subprocess.run(
         [sys.executable, "-m", "raspisnoy", "play", "--delay", "0", *args],
         cwd=cwd,
+        env={**os.environ, "LANG": f"{lang}_XX.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""},
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -50,6 +53,12 @@ def test_bad_input_is_one_error_line_and_no_files(
     assert lines[0].startswith("error: ")
     assert message in lines[0]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unknown_language_is_refused_in_the_environments_language(tmp_path: Path) -> None:
+    """``--lang de`` cannot word its own refusal: it is said in the language ``LANG`` names."""
+    result = play(tmp_path, "--lang", "de", lang="ru")
+    assert result.stderr == "error: неизвестный язык 'de'; языки: ru, uk, en\n"
 
 
 def test_an_existing_record_is_never_overwritten(tmp_path: Path) -> None:

@@ -11,9 +11,10 @@ from collections.abc import Sequence
 import pytest
 from rich.console import Console
 
+from raspisnoy.bots import BOTS
 from raspisnoy.core import Bid, Card, ControlRound, Game, Play, RoundKind, resolve_rules
-from raspisnoy.i18n import LANGUAGES, translate
-from raspisnoy.play.screen import TerminalScreen, hand_order
+from raspisnoy.i18n import LANGUAGES, catalog, translate
+from raspisnoy.play.screen import TerminalScreen, hand_order, parse_typed_card
 
 NAMES = ("You", "Anna", "Boris")
 
@@ -193,7 +194,8 @@ def test_the_last_placed_person_chooses_a_control_round_from_a_menu() -> None:
     typist = Typist("en", ["99", "7"])
     choice = typist.screen.ask(game.view(0), game.rounds)
     assert choice == ControlRound(RoundKind.BLIND, 0)
-    assert "[7] blind, dealt by You" in typist.text
+    assert "[7] blind, you deal" in typist.text  # the person's own case, not "dealt by You"
+    assert "[2] normal, dealt by Anna" in typist.text
     assert "There is no choice 99" in typist.text
 
 
@@ -233,3 +235,86 @@ def test_cards_are_written_and_typed_in_the_persons_letters(
     assert f"[1] {king}" in typist.text  # the hand, numbered
     assert translate("play.not_in_hand", lang, card=queen) in typist.text
     assert f"Anna · {level}" in typist.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "refusal"),
+    [
+        ("ru", "T♠ — неясно, какая это карта: Т — туз, 10 — десятка."),
+        ("uk", "T♠ — незрозуміло, яка це карта: Т — туз, 10 — десятка."),
+    ],
+)
+def test_a_latin_t_that_looks_like_the_ace_is_refused_as_ambiguous(lang: str, refusal: str) -> None:
+    """The screen writes the ace «Т♠» (Cyrillic); a Latin T means ten in records, so
+    ``T♠``, ``Tч`` and ``TH`` typed with a Latin T are refused, saying what to type,
+    rather than played as a ten."""
+    game = dealt("2", "AS TH | QD 6C | KC 9C", "6D", dealer=2, bids=(0, 0, 1))
+    typist = Typist(lang, ["T♠", "Tч", "TH", "10ч"])
+    assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("TH")
+    assert "[1] Т♠  [2] 10♥" in typist.text
+    assert refusal in typist.text
+    assert typist.text.count("10 — десятка.") == 3
+
+
+def test_in_english_a_latin_t_is_the_ten() -> None:
+    game = dealt("2", "AS TH | QD 6C | KC 9C", "6D", dealer=2, bids=(0, 0, 1))
+    typist = Typist("en", ["TH"])
+    assert typist.screen.ask(game.view(0), game.rounds) == Play.parse("TH")
+
+
+@pytest.mark.parametrize(
+    ("typed", "card"),
+    [("Т♠", "AS"), ("тт", "AC"), ("K♠", "KS"), ("B♠", "JS"), ("ДT", "QC"), ("10H", "TH")],
+)
+def test_latin_look_alikes_without_another_meaning_are_read_as_russian(
+    typed: str, card: str
+) -> None:
+    """Latin K is the king in both notations, Latin B (В, валет) and T as a suit (Т,
+    трефы) mean nothing else in records: they are read as the Russian letters."""
+    assert parse_typed_card(typed, "ru") == Card.parse(card)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_joker_is_named_as_in_the_hand_and_may_be_typed_by_that_name(lang: str) -> None:
+    """Typing the joker one does not hold names it as the hand does («Джокер», not X);
+    the joker held may be typed by its name, in any case."""
+    joker = translate("play.joker", lang)
+    without = dealt("2", "AS TH | QD 6C | X 9C", "6D", dealer=2, bids=(0, 0, 1))
+    typist = Typist(lang, ["Х", joker.lower(), "1"])
+    typist.screen.ask(without.view(0), without.rounds)
+    assert typist.text.count(translate("play.not_in_hand", lang, card=joker)) == 2
+    held = dealt("2", "X TH | QD 6C | AS 9C", "6D", dealer=2, bids=(0, 0, 1))
+    typist = Typist(lang, [joker.upper(), "1"])
+    played = typist.screen.ask(held.view(0), held.rounds)
+    assert isinstance(played, Play) and played.card == Card.parse("X")
+    assert parse_typed_card(f"{joker} 2", lang) == Card.parse("X2")
+
+
+@pytest.mark.parametrize(
+    ("lang", "menu", "log"),
+    [
+        ("ru", "[1] обычная, сдаёте вы", "Anna выбирает контрольную: тёмная, сдаёте вы"),
+        ("uk", "[1] звичайна, роздаєте ви", "Anna вибирає контрольну: темна, роздаєте ви"),
+        ("en", "[1] normal, you deal", "Anna chooses a control round: blind, you deal"),
+    ],
+)
+def test_a_control_round_the_person_deals_is_worded_in_their_person(
+    lang: str, menu: str, log: str
+) -> None:
+    """Not «сдаёт Вы»: the person's own dealing is said to them, in the menu and in the
+    log of another player's choice."""
+    game = dealt(
+        "1", "AS | QH | 9S", "6D", dealer=2, control_game=True, bids=(0, 0, 0), plays="AS QH 9S"
+    )
+    typist = Typist(lang, ["1"])
+    typist.screen.ask(game.view(0), game.rounds)
+    typist.screen.acted(1, ControlRound(RoundKind.BLIND, 0), game.view(0))
+    assert menu in typist.text
+    assert log in typist.text
+
+
+def test_every_bot_level_is_named_in_every_language_and_in_the_help() -> None:
+    for lang in LANGUAGES:
+        for level in BOTS:
+            assert f"bot.{level}" in catalog(lang), (lang, level)
+            assert level in translate("play.help.bots", lang)

@@ -139,7 +139,7 @@ def _break_session(record: Path, data: object) -> None:
             lambda r: save_session(Seating("6", (None, "random", "random")), r),
             "play.error.mismatch",
         ),
-        (lambda r: save_session(Seating("5", (None, "random")), r), "play.error.mismatch"),
+        (lambda r: save_session(Seating("5", (None, "random")), r), "play.error.seats"),
     ],
 )
 def test_a_game_that_cannot_be_continued_says_why(
@@ -151,6 +151,24 @@ def test_a_game_that_cannot_be_continued_says_why(
         load_game(record)
     assert error.value.key == key
     assert str(tmp_path) in error.value.message("en")  # names the file at fault
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("ru", "игроков в записи: 3, мест в сессии: 2"),
+        ("uk", "гравців у записі: 3, місць у сесії: 2"),
+        ("en", "players in the record: 3, seats in the session: 2"),
+    ],
+)
+def test_a_session_with_another_number_of_seats_is_named_in_the_persons_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    _, _, record = start(tmp_path)
+    save_session(Seating("5", (None, "random")), record)
+    with pytest.raises(PlayError) as error:
+        load_game(record)
+    assert words in error.value.message(lang)
 
 
 def test_a_finished_game_is_not_continued(tmp_path: Path) -> None:

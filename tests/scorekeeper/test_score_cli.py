@@ -20,6 +20,7 @@ from stop_signals import SignallingOutput
 from typer.testing import CliRunner
 
 from raspisnoy.core import dumps_record, game_to_record
+from raspisnoy.i18n import translate
 from raspisnoy.scorekeeper import Sheet, command, read_sheet, write_sheet
 from raspisnoy.scorekeeper.sheetfile import dumps_sheet
 
@@ -172,8 +173,7 @@ def test_new_speaks_russian_and_refuses_bad_answers(tmp_path: Path) -> None:
     answers = [
         "9",  # no such ruleset
         "1",
-        "descending=maybe",  # a bad option value: asked again
-        "1",
+        "descending=maybe",  # a bad option value: the options are asked again
         "",
         "Anna, Anna, Vera",
         "Anna, Boris",
@@ -189,6 +189,8 @@ def test_new_speaks_russian_and_refuses_bad_answers(tmp_path: Path) -> None:
     assert "2. Классические (classic) — Классический лист правил" in out
     assert "Введите число от 1 до 5" in out
     assert "descending must be true or false" in out
+    assert out.count(translate("score.ruleset", "ru")) == 2  # not asked again after an option
+    assert out.count(translate("score.options", "ru")) == 2
     assert "У каждого игрока должно быть своё имя" in out
     assert "По этим правилам играют от 3 до 5 игроков, а не 2" in out
     assert "two — не число" in out
@@ -197,6 +199,16 @@ def test_new_speaks_russian_and_refuses_bad_answers(tmp_path: Path) -> None:
     assert "raspisnoy score resume" in out
     sheet = read_sheet(path)
     assert (sheet.first_dealer, sheet.rounds) == (2, ())
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_the_commands_name_the_keys_of_a_cyrillic_keyboard_too(lang: str) -> None:
+    """u, e and q are also taken as г, у and й, the same keys on a Russian or Ukrainian
+    keyboard: the prompt says so."""
+    commands = translate("score.commands", lang)
+    for keys in (command._UNDO, command._EDIT, command._QUIT):
+        for key in keys:
+            assert re.search(rf"\b{key}\b", commands), (key, commands)
 
 
 def test_new_refuses_to_overwrite_a_sheet(tmp_path: Path) -> None:

@@ -57,10 +57,13 @@ def play_command(
     delay: Annotated[float, typer.Option("--delay", help=_help("delay"))] = DEFAULT_DELAY,
 ) -> None:
     """Play raspisnoy in the terminal against bots; Ctrl-C saves the game, --resume goes on."""
-    language = lang or detect_language()
+    # Until --lang is known to be one of ours, messages are in the environment's language.
+    language = detect_language()
     try:
-        if language not in LANGUAGES:
-            raise PlayError("play.error.lang", lang=language, langs=", ".join(LANGUAGES))
+        if lang is not None:
+            if lang not in LANGUAGES:
+                raise PlayError("play.error.lang", lang=lang, langs=", ".join(LANGUAGES))
+            language = lang
         if delay < 0:
             raise PlayError("play.error.delay", delay=delay)
         if resume is not None:

@@ -6,7 +6,9 @@ total and card in the trick, the trump card, and the person's hand sorted by sui
 a number on every card, ``[n]`` on those that may be played now and ``(n)`` on the rest
 (so the marking survives a terminal without colours). Bids are listed the same way,
 ``(n)`` for a bid refused, with the reason. Typing a refused bid or card shows why it is
-refused; a joker opens a menu of its legal modes; ``s`` shows the score sheet.
+refused; a joker opens a menu of its legal modes; ``s`` shows the score sheet. A table
+too wide for the terminal (a phone's) is drawn compact (``raspisnoy.play.layout``), and
+the hand breaks between cards.
 
 Everything the person reads comes from the ``play`` catalog in their language. The
 screen only ever sees the person's ``View`` (and, for the score sheet, the finished
@@ -21,6 +23,7 @@ from functools import partial
 from pathlib import Path
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -42,10 +45,20 @@ from raspisnoy.core import (
     round_plan,
 )
 from raspisnoy.i18n import translate
+from raspisnoy.play.layout import (
+    ROUND_CELL,
+    compact_table,
+    fits,
+    fitted,
+    flow,
+    name_width,
+    round_cell,
+    short_names,
+)
 from raspisnoy.play.session import RoundsSoFar
 from raspisnoy.stopping import ask_line
 
-__all__ = ["TerminalScreen", "card_text", "parse_typed_card"]
+__all__ = ["TerminalScreen", "card_text", "parse_typed_card", "play_text"]
 
 #: Keys that show the score sheet: ``s`` and the letters on that key in Russian and
 #: Ukrainian layouts, so nobody has to switch layouts to look at the scores.
@@ -53,39 +66,98 @@ SHEET_KEYS = frozenset({"s", "ы", "і"})
 HELP_KEYS = frozenset({"?", "h", "р"})
 _FACE_DOWN = "▒▒"
 _RED_SUITS = (Suit.DIAMONDS, Suit.HEARTS)
+#: The cells a rule needs beside its title.
+_RULE_ENDS = 4
+#: The longest a name is shown in a compact table of the seats.
+_COMPACT_NAME = 7
 
 
 #: The ranks and suits that have letters of their own in each language's catalog.
 _LETTER_RANKS = "JQKA"
 _SUIT_LETTERS = "SCDH"
+#: Latin capitals drawn like a Cyrillic one: ``T`` typed on a Latin layout looks like the
+#: Russian «Т» (туз) on the screen, but means ten in docs/record.md's notation.
+_CYRILLIC_LOOK = str.maketrans("ABCEHKMOPTX", "АВСЕНКМОРТХ")
+#: The ranks written as a letter in record notation.
+_RECORD_RANKS = "TJQKA"
+
+
+class AmbiguousCardError(InvalidInputError):
+    """A card typed with a Latin letter that looks like one of the session's letters but
+    means another rank in record notation (``T♠`` where «Т» is the ace): refused rather
+    than guessed. ``letter`` is the session's letter and ``meant``/``record`` the ranks
+    (``A``, ``T``) that the look-alike and the Latin letter stand for."""
+
+    def __init__(self, text: str, letter: str, meant: str, record: str) -> None:
+        super().__init__(f"{text!r} is ambiguous")
+        self.letter, self.meant, self.record = letter, meant, record
 
 
 def card_text(card: Card, lang: str) -> str:
     """A card as players of ``lang`` write it, like the web client: ``Д♦`` and ``10♦`` in
-    Russian, ``Q♦`` in English; a joker by its record name (``X``, ``X1``)."""
+    Russian, ``Q♦`` in English; a joker as the hand shows it (``Джокер``, ``Джокер 1``)."""
     if card.suit is None:
-        return str(card)
-    rank = "10" if card.rank == 10 else RANK_NAMES[card.rank]
-    if rank in _LETTER_RANKS:
-        rank = translate(f"rank.{rank}", lang)
-    return rank + card.suit.symbol
+        return f"{translate('play.joker', lang)} {str(card).removeprefix('X')}".strip()
+    return rank_text(RANK_NAMES[card.rank], lang) + card.suit.symbol
+
+
+def play_text(play: Play, lang: str) -> str:
+    """A card played as ``raspisnoy play`` shows someone else's move: ``Д♦``, ``Джокер:
+    забирает``, ``Джокер: старшая ♥`` (the trump unknown, highest trumps too)."""
+    if play.mode is None:
+        return card_text(play.card, lang)
+    return f"{card_text(play.card, lang)}: {mode_text(play, lang, None, mine=False)}"
+
+
+def mode_text(play: Play, lang: str, trump: Suit | None, *, mine: bool) -> str:
+    """A joker's mode as the person says it (the menu, their own move) or, not ``mine``,
+    as it is said of someone else: «забирает», «скидывает ♣»."""
+    person = "" if mine else "_others"
+    if play.mode is JokerMode.TAKE or play.suit is None:
+        return translate(f"play.mode.take{person}", lang)
+    if play.mode is JokerMode.HIGHEST:
+        key = "highest_trumps" if play.suit is trump else "highest"
+        return translate(f"play.mode.{key}", lang, suit=play.suit.symbol)
+    return translate(f"play.mode.discard{person}", lang, suit=play.suit.symbol)
+
+
+def rank_text(rank: str, lang: str) -> str:
+    """A rank named in record notation (``T``, ``Q``) as players of ``lang`` write it."""
+    if rank == "T":
+        return "10"
+    return translate(f"rank.{rank}", lang) if rank in _LETTER_RANKS else rank
 
 
 def parse_typed_card(text: str, lang: str) -> Card:
     """The card typed: docs/record.md's notation (``QD``, ``10♦``, ``X``) or ``lang``'s letters
     for ranks and suits (``ДБ`` is the queen of diamonds, ``ТТ`` the ace of clubs, ``10Ч``
-    the ten of hearts in Russian), in either case; ``Х`` (Cyrillic) is the joker too.
-    Raises ``InvalidInputError`` for anything else."""
+    the ten of hearts in Russian), in either case; the joker also as ``Х`` (Cyrillic) or by
+    its name on the screen (``джокер``, ``Джокер 1``). A Latin letter that looks like one
+    of ``lang``'s is read as that letter, unless it means something else in record notation
+    (``T♠`` in Russian, where «Т» is the ace): then ``AmbiguousCardError``. Raises
+    ``InvalidInputError`` for anything else."""
     typed = text.strip().upper().replace("Х", "X")
+    joker = translate("play.joker", lang).upper()
+    if typed.startswith(joker):
+        typed = "X" + typed.removeprefix(joker).strip()
     if len(typed) >= 2:
         ranks = {translate(f"rank.{rank}", lang).upper(): rank for rank in _LETTER_RANKS}
         suits = dict(zip(translate("suit.letters", lang).upper(), _SUIT_LETTERS, strict=True))
-        head, tail = typed[:-1], typed[-1]
-        typed = ranks.get(head, head) + suits.get(tail, tail)
+        head = typed[:-1]
+        rank = _read(head, ranks)
+        if head in _RECORD_RANKS and rank != head:  # records read the Latin letter otherwise
+            raise AmbiguousCardError(text, head.translate(_CYRILLIC_LOOK), rank, head)
+        typed = rank + _read(typed[-1], suits)
     try:
         return Card.parse(typed)
     except InvalidInputError:
         raise InvalidInputError(f"{text!r} is not a card") from None
+
+
+def _read(typed: str, letters: dict[str, str]) -> str:
+    """``typed`` (a rank or a suit) in record notation: what the session's ``letters``
+    make of it or of the Cyrillic letter it is drawn like (Latin ``B``, «В»), else itself."""
+    return letters.get(typed) or letters.get(typed.translate(_CYRILLIC_LOOK)) or typed
 
 
 def hand_order(hand: Sequence[Card]) -> list[Card]:
@@ -124,11 +196,15 @@ class TerminalScreen:
         total = len(round_plan(view.rules, view.players))
         kind = self.t(f"kind.{view.kind}")
         key = "play.round" if view.round <= total else "play.control_round"
+        heading = Text(self.t(key, number=view.round, total=total, cards=view.cards, kind=kind))
         self.console.print()
-        self.console.rule(
-            Text(self.t(key, number=view.round, total=total, cards=view.cards, kind=kind))
-        )
-        self.console.print(self._dealer_and_trump(view), soft_wrap=True)
+        # A rule cuts a title too long for it: a narrow terminal gets the title below it.
+        if cell_len(heading.plain) + _RULE_ENDS <= self.console.width:
+            self.console.rule(heading)
+        else:
+            self.console.rule()
+            self.console.print(heading)
+        self.console.print(self._dealer_and_trump(view))
 
     def pause(self) -> None:
         if self.delay > 0:
@@ -144,8 +220,8 @@ class TerminalScreen:
             lead = self.t(f"play.log.play{suffix}", **who)
             self._say(Text.assemble(lead, self._play(action, view, mine=seat == view.seat)))
         elif isinstance(action, ControlRound):
-            kind, dealer = self.t(f"kind.{action.kind}"), view.names[action.dealer]
-            self._say(self.t(f"play.log.control{suffix}", kind=kind, dealer=dealer, **who))
+            choice = self._control_choice(action, view)
+            self._say(self.t(f"play.log.control{suffix}", choice=choice, **who))
 
     def trick_won(self, view: View, winner: int) -> None:
         suffix = "_you" if winner == view.seat else ""
@@ -156,15 +232,22 @@ class TerminalScreen:
         self._say(Text.assemble(self.t("play.log.revealed"), " ", self._trump(view)))
 
     def round_over(self, view: View, result: RoundResult) -> None:
-        table = Table(title=self.t("play.round_over", number=result.number), box=box.SIMPLE)
-        for key in ("play.col.player", "play.col.bid", "play.col.taken", "play.col.points"):
-            table.add_column(self.t(key), justify="left" if key == "play.col.player" else "right")
-        table.add_column(self.t("play.col.total"), justify="right")
-        for seat, name in enumerate(view.names):
+        self.console.print(fitted(self.console, partial(self._round_table, view, result)))
+
+    def _round_table(self, view: View, result: RoundResult, compact: bool) -> Table:
+        """Each player's bid, tricks, points and total after a round; ``compact``: no
+        frame, short names and headers, for a narrow terminal."""
+        title = self.t("play.round_over", number=result.number)
+        table = compact_table(title) if compact else Table(title=title, box=box.SIMPLE)
+        table.add_column(self.t("play.col.player"))
+        bid_key = "play.col.bid_short" if compact else "play.col.bid"
+        for key in (bid_key, "play.col.taken", "play.col.points", "play.col.total"):
+            table.add_column(self.t(key), justify="right")
+        for seat, name in enumerate(self._names(view, compact)):
             bid = "–" if result.bids is None else str(result.bids[seat])
             points = "" if result.points is None else f"{result.points[seat]:+d}"
             table.add_row(Text(name), bid, str(result.taken[seat]), points, str(view.totals[seat]))
-        self.console.print(table)
+        return table
 
     def game_over(
         self, view: View, rounds: Sequence[RoundResult], winners: Sequence[int], record: Path
@@ -186,25 +269,49 @@ class TerminalScreen:
         """The «расписная» sheet of the finished rounds: bid/taken and points per player.
 
         The round in progress is left out: its trump may still be face down."""
-        table = Table(title=self.t("play.sheet"), box=box.SIMPLE_HEAD)
-        for key in ("play.col.round", "play.col.cards", "play.col.kind", "play.col.trump"):
-            table.add_column(self.t(key))
-        for name in view.names:
+        self.console.print(fitted(self.console, partial(self._sheet, view, rounds)))
+
+    def _sheet(self, view: View, rounds: Sequence[RoundResult], compact: bool) -> Table:
+        """The sheet: a row per round, a column per player, the totals at the bottom.
+        ``compact`` (a narrow terminal): the round, its kind, cards and trump in one
+        two-line cell, each player's bid/taken above the points, names shortened."""
+        heads = ("play.col.round", "play.col.cards", "play.col.kind", "play.col.trump")
+        if compact:
+            table = compact_table(self.t("play.sheet"))
+            number, cards, kind, trump = map(self.t, heads)
+            table.add_column(round_cell(number, kind, cards, trump))
+        else:
+            table = Table(title=self.t("play.sheet"), box=box.SIMPLE_HEAD)
+            for key in heads:
+                table.add_column(self.t(key))
+        width = name_width(self.console.width, ROUND_CELL, view.players)
+        for name in self._names(view, compact, width):
             table.add_column(Text(name), justify="right")
+        between = "\n" if compact else "  "
         for result in rounds:
             if result.points is None:
                 continue
             bids = result.bids or ("–",) * view.players
             cells = [
-                f"{bid}/{taken}  {points:+d}"
+                f"{bid}/{taken}{between}{points:+d}"
                 for bid, taken, points in zip(bids, result.taken, result.points, strict=True)
             ]
             trump = "–" if result.trump is None else result.trump.symbol
             kind = self.t(f"kind.{result.kind}")
-            table.add_row(str(result.number), str(result.cards), kind, trump, *cells)
+            if compact:
+                head = [round_cell(result.number, kind, result.cards, trump)]
+            else:
+                head = [str(result.number), str(result.cards), kind, trump]
+            table.add_row(*head, *cells)
         table.add_section()
-        table.add_row(self.t("play.col.total"), "", "", "", *map(str, view.totals))
-        self.console.print(table)
+        blanks = [] if compact else [""] * 3
+        table.add_row(self.t("play.col.total"), *blanks, *map(str, view.totals))
+        return table
+
+    @staticmethod
+    def _names(view: View, compact: bool, width: int = _COMPACT_NAME) -> tuple[str, ...]:
+        """The players' names, in a compact table shortened to ``width``."""
+        return short_names(view.names, width) if compact else view.names
 
     # ------------------------------------------------------------------ the person's turn
 
@@ -218,17 +325,36 @@ class TerminalScreen:
         return self._ask_play(view, rounds)
 
     def show(self, view: View) -> None:
-        """The table: every seat, the trick, the trump and the person's hand."""
+        """The table: every seat, the trick, the trump and the person's hand. Where the
+        table does not fit the terminal, a compact one, with the bots' levels below it."""
+        table = self._seats(view, compact=False)
+        if fits(self.console, table):
+            self.console.print(table)
+        else:
+            self.console.print(self._seats(view, compact=True))
+            if any(self.levels):
+                self.console.print(Text(self._levels(view), style="dim"))
+        self.console.print(self._dealer_and_trump(view))
+
+    def _seats(self, view: View, compact: bool) -> Table:
+        """A row per seat: its bid, tricks, total and card in the trick (or, bidding a
+        forehead round, the card on its forehead). ``compact`` (a narrow terminal): no
+        frame, short names and headers, the bots' levels below the table (the dealer is
+        named under it anyway)."""
         forehead = view.kind is RoundKind.FOREHEAD and view.phase is Phase.BID
-        table = Table(box=box.ROUNDED, show_edge=True)
+        table = compact_table() if compact else Table(box=box.ROUNDED, show_edge=True)
         table.add_column("")
-        for key in ("play.col.player", "play.col.bid", "play.col.taken", "play.col.total"):
-            table.add_column(self.t(key), justify="left" if key == "play.col.player" else "right")
-        table.add_column(self.t("play.col.forehead" if forehead else "play.col.trick"))
+        table.add_column(self.t("play.col.player"))
+        bid_key = "play.col.bid_short" if compact else "play.col.bid"
+        for key in (bid_key, "play.col.taken", "play.col.total"):
+            table.add_column(self.t(key), justify="right")
+        last = "play.col.forehead" if forehead else "play.col.trick"
+        table.add_column(self.t(f"{last}_short" if compact else last))
         in_trick = {
             (view.trick.leader + offset) % view.players: play
             for offset, play in enumerate(view.trick.plays)
         }
+        names = self._names(view, compact)
         for seat in range(view.players):
             if forehead:
                 shown = view.shown_hands[seat]
@@ -239,23 +365,22 @@ class TerminalScreen:
             bid = view.bids[seat] if view.bids is not None else "–"
             table.add_row(
                 "▶" if seat == view.to_act else "",
-                self._seat_name(view, seat),
+                self._seat_name(view, seat, names[seat], notes=not compact),
                 "" if bid is None else str(bid),
                 str(view.taken[seat]),
                 str(view.totals[seat]),
                 card,
             )
-        self.console.print(table)
-        self.console.print(self._dealer_and_trump(view), soft_wrap=True)
+        return table
 
     def _ask_bid(self, view: View, rounds: RoundsSoFar) -> Bid:
         self._show_hand(view, legal=None)
         allowed = {action.amount for action in view.legal_actions if isinstance(action, Bid)}
-        line = Text(self.t("play.bids") + " ")
-        for amount in range(view.cards + 1):
-            mark = f"[{amount}]" if amount in allowed else f"({amount})"
-            line.append(mark + " ", style="bold" if amount in allowed else "dim")
-        self.console.print(line, soft_wrap=True)
+        marks = [
+            Text(f"[{amount}]", style="bold") if amount in allowed else Text(f"({amount})", "dim")
+            for amount in range(view.cards + 1)
+        ]
+        self._print_items("play.bids", marks, gap=" ")
         for amount in range(view.cards + 1):
             if amount not in allowed:
                 self._warn(f"({amount}) {self._why_not_bid(view, amount)}")
@@ -305,6 +430,9 @@ class TerminalScreen:
             return None
         try:
             card = parse_typed_card(text, self.lang)
+        except AmbiguousCardError as error:
+            self._warn(self._ambiguity(error, text))
+            return None
         except InvalidInputError:
             self._warn(self.t("play.not_a_card", text=text))
             return None
@@ -312,6 +440,18 @@ class TerminalScreen:
             self._warn(self.t("play.not_in_hand", card=card_text(card, self.lang)))
             return None
         return card
+
+    def _ambiguity(self, error: AmbiguousCardError, text: str) -> str:
+        """What to type for each of the two cards a look-alike letter might mean:
+        «T♠ — неясно, какая это карта: Т — туз, 10 — десятка»."""
+        return self.t(
+            "play.ambiguous",
+            text=text,
+            letter=error.letter,
+            meant=self.t(f"play.rank_name.{error.meant}"),
+            other=rank_text(error.record, self.lang),
+            record=self.t(f"play.rank_name.{error.record}"),
+        )
 
     def _why_not_card(self, view: View, card: Card, playable: set[Card]) -> str:
         """Why ``card`` may not be played: a suit to follow, a highest card demanded by a
@@ -333,17 +473,15 @@ class TerminalScreen:
     def _ask_control(self, view: View, rounds: RoundsSoFar) -> ControlRound:
         choices = [action for action in view.legal_actions if isinstance(action, ControlRound)]
         self._say(self.t("play.control_choice"))
-        labels = [
-            Text(
-                self.t(
-                    "play.control_option",
-                    kind=self.t(f"kind.{choice.kind}"),
-                    dealer=view.names[choice.dealer],
-                )
-            )
-            for choice in choices
-        ]
+        labels = [Text(self._control_choice(choice, view)) for choice in choices]
         return choices[self._menu(labels, "play.prompt.control", view, rounds)]
+
+    def _control_choice(self, choice: ControlRound, view: View) -> str:
+        """A control round's kind and dealer, «сдаёте вы» when the person deals."""
+        kind = self.t(f"kind.{choice.kind}")
+        if choice.dealer == view.seat:
+            return self.t("play.control_option_you", kind=kind)
+        return self.t("play.control_option", kind=kind, dealer=view.names[choice.dealer])
 
     # ------------------------------------------------------------------ pieces
 
@@ -358,9 +496,9 @@ class TerminalScreen:
     ) -> int:
         """Numbered choices; the index chosen, or -1 for ``0`` (back) when ``back``."""
         for number, label in enumerate(labels, start=1):
-            self.console.print(Text.assemble(f"  [{number}] ", label), soft_wrap=True)
+            self.console.print(Text.assemble(f"  [{number}] ", label))
         if back:
-            self.console.print(Text(f"  [0] {self.t('play.back')}"), soft_wrap=True)
+            self.console.print(Text(f"  [0] {self.t('play.back')}"))
         while True:
             text = self._prompt(prompt, view, rounds)
             if text.isdecimal() and 1 <= int(text) <= len(labels):
@@ -382,42 +520,55 @@ class TerminalScreen:
 
     def _show_hand(self, view: View, legal: set[Card] | None) -> list[Card]:
         """Print the hand (face down when hidden); with ``legal``, numbered for choosing."""
-        line = Text(self.t("play.hand") + " ")
         if view.hand is None:
             hidden = "play.hand_forehead" if view.kind is RoundKind.FOREHEAD else "play.hand_blind"
-            line.append(" ".join([_FACE_DOWN] * view.cards) + "  ")
+            line = Text(self.t("play.hand") + " " + " ".join([_FACE_DOWN] * view.cards) + "  ")
             line.append(self.t(hidden), style="dim")
-            self.console.print(line, soft_wrap=True)
+            self.console.print(line)
             return []
         hand = hand_order(view.hand)
+        cards = []
         for number, card in enumerate(hand, start=1):
             if legal is None:
-                line.append_text(self._card(card))
+                cards.append(self._card(card))
             elif card in legal:
-                line.append(f"[{number}] ", style="bold")
-                line.append_text(self._card(card))
+                cards.append(Text.assemble((f"[{number}] ", "bold"), self._card(card)))
             else:
-                line.append(f"({number}) ", style="dim")
-                line.append(self._card(card).plain, style="dim")
-            line.append("  ")
-        self.console.print(line, soft_wrap=True)
+                cards.append(Text(f"({number}) {self._card(card).plain}", style="dim"))
+        self._print_items("play.hand", cards, gap="  ")
         if legal is not None:
-            self.console.print(Text(self.t("play.legend"), style="dim"), soft_wrap=True)
+            self.console.print(Text(self.t("play.legend"), style="dim"))
         return hand
 
-    def _seat_name(self, view: View, seat: int) -> Text:
-        name = Text(view.names[seat], style="bold" if seat == view.seat else "")
-        notes = []
-        if seat == view.dealer:
-            notes.append(self.t("play.dealer_mark"))
+    def _print_items(self, label: str, items: Sequence[Text], gap: str) -> None:
+        """The ``label`` message, then ``items`` (cards, bids), on as many lines as the
+        terminal needs: a line breaks between two items, never inside one."""
+        first = Text.assemble(self.t(label), " ", *items[:1])
+        self.console.print(flow([first, *items[1:]], self.console.width, gap), soft_wrap=True)
+
+    def _seat_name(self, view: View, seat: int, name: str, *, notes: bool) -> Text:
+        """The seat's ``name``, the person's in bold; with ``notes``, the dealer's mark and
+        the bot's level beside it."""
+        text = Text(name, style="bold" if seat == view.seat else "")
+        marks = []
+        if notes and seat == view.dealer:
+            marks.append(self.t("play.dealer_mark"))
         level = self.levels[seat] if seat < len(self.levels) else None
-        if level is not None:
-            # A level without a translation (a bot added later) shows as it is typed.
-            label = self.t(f"bot.{level}")
-            notes.append(level if label == f"bot.{level}" else label)
-        if notes:
-            name.append(" · " + ", ".join(notes), style="dim")
-        return name
+        if notes and level is not None:
+            marks.append(self.t(f"bot.{level}"))
+        if marks:
+            text.append(" · " + ", ".join(marks), style="dim")
+        return text
+
+    def _levels(self, view: View) -> str:
+        """The bots' levels in one line: «Боты: Анна, Борис — опытный; Вера — мастер»."""
+        names = self._names(view, compact=True)
+        by_level: dict[str, list[str]] = {}
+        for seat, level in enumerate(self.levels):
+            if level is not None:
+                by_level.setdefault(self.t(f"bot.{level}"), []).append(names[seat])
+        groups = "; ".join(f"{', '.join(bots)} — {label}" for label, bots in by_level.items())
+        return self.t("play.levels", levels=groups)
 
     def _dealer_and_trump(self, view: View) -> Text:
         return Text.assemble(
@@ -434,10 +585,9 @@ class TerminalScreen:
         return Text.assemble(self.t("play.trump") + " ", self._card(view.trump_card))
 
     def _card(self, card: Card) -> Text:
-        if card.suit is None:  # X, or X1 and X2 in decks with two jokers
-            label = f"{self.t('play.joker')} {str(card).removeprefix('X')}".strip()
-            return Text(label, style="bold magenta")
         label = card_text(card, self.lang)
+        if card.suit is None:  # X, or X1 and X2 in decks with two jokers
+            return Text(label, style="bold magenta")
         return Text(label, style="bold red" if card.suit in _RED_SUITS else "bold")
 
     def _cards(self, cards: Sequence[Card]) -> Text:
@@ -449,18 +599,8 @@ class TerminalScreen:
         забирает»)."""
         if play.mode is None:
             return self._card(play.card)
-        return Text.assemble(self._card(play.card), ": ", self._mode(play, view.trump, mine=mine))
-
-    def _mode(self, play: Play, trump: Suit | None, *, mine: bool = True) -> str:
-        """A joker's mode as the person says it (the menu, their own move) or, not
-        ``mine``, as it is said of someone else: «забирает», «скидывает ♣»."""
-        person = "" if mine else "_others"
-        if play.mode is JokerMode.TAKE or play.suit is None:
-            return self.t(f"play.mode.take{person}")
-        if play.mode is JokerMode.HIGHEST:
-            key = "highest_trumps" if play.suit is trump else "highest"
-            return self.t(f"play.mode.{key}", suit=play.suit.symbol)
-        return self.t(f"play.mode.discard{person}", suit=play.suit.symbol)
+        mode = mode_text(play, self.lang, view.trump, mine=mine)
+        return Text.assemble(self._card(play.card), ": ", mode)
 
     def _joker_choice(self, play: Play, view: View) -> Text:
         """A joker mode in the menu: its name and what it does here."""
@@ -473,7 +613,8 @@ class TerminalScreen:
         else:
             key = "play.explain.discard_lead" if leading else "play.explain.discard"
             meaning = self.t(key, suit=suit)
-        return Text.assemble((self._mode(play, view.trump), "bold"), " — ", meaning)
+        mode = mode_text(play, self.lang, view.trump, mine=True)
+        return Text.assemble((mode, "bold"), " — ", meaning)
 
     def _say(self, message: str | Text) -> None:
         self.console.print(message, soft_wrap=True, markup=False, highlight=False)

@@ -180,10 +180,11 @@ def load_game(record: Path) -> tuple[Game, Seating]:
         raise PlayError("play.error.over", path=record)
     if len(seating.levels) != replayed.players:
         raise PlayError(
-            "play.error.mismatch",
+            "play.error.seats",
             record=record,
             path=sidecar,
-            problem=f"{replayed.players} players, {len(seating.levels)} seats",
+            players=replayed.players,
+            seats=len(seating.levels),
         )
     rounds = replayed.rounds()
     try:

@@ -38,6 +38,7 @@ from raspisnoy.stopping import ask_line, stopping_at_safe_points
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.prompt import Prompt
+    from rich.table import Table
     from rich.text import TextType
 
 __all__ = ["score_app"]
@@ -405,6 +406,17 @@ class _Session:
             fail(str(error))
 
     def ask_rules(self) -> Rules:
+        """The preset, then its options: a bad option asks for the options again, not for
+        the preset already chosen."""
+        preset = self.ask_preset()
+        while True:
+            options = self.ask(self.t("options"), "")
+            try:
+                return rules_from(preset, options.split())
+            except RaspisnoyError as error:
+                self.say_error(str(error))
+
+    def ask_preset(self) -> str:
         names = list(PRESETS)
         for number, name in enumerate(names, 1):
             # The preset by its name in the person's language (the web client's), with the
@@ -414,17 +426,11 @@ class _Session:
             self.console.print(f"  {number}. [bold]{label}[/] ({name}) — {description}")
         while True:
             answer = self.ask(self.t("ruleset"), "1")
-            preset = answer if answer in names else None
-            if preset is None and answer.isdigit() and 1 <= int(answer) <= len(names):
-                preset = names[int(answer) - 1]
-            if preset is None:
-                self.say_error(self.t("pick_one", low=1, high=len(names)))
-                continue
-            options = self.ask(self.t("options"), "")
-            try:
-                return rules_from(preset, options.split())
-            except RaspisnoyError as error:
-                self.say_error(str(error))
+            if answer in names:
+                return answer
+            if answer.isdigit() and 1 <= int(answer) <= len(names):
+                return names[int(answer) - 1]
+            self.say_error(self.t("pick_one", low=1, high=len(names)))
 
     def ask_players(self, rules: Rules) -> tuple[str, ...]:
         low, high = rules.min_players, rules.max_players
@@ -456,46 +462,81 @@ class _Session:
     def show(self, ahead: int = _AHEAD, *, clear: bool = True) -> None:
         """The «расписная»: a row per round entered (and ``ahead`` rounds to come), bid/taken
         and points per player, the totals; the entry awaited is highlighted. ``clear``
-        redraws it in place of the screen (on a terminal), as a live sheet."""
-        from rich.table import Table
+        redraws it in place of the screen (on a terminal), as a live sheet. A terminal too
+        narrow for it (a phone's) gets a compact sheet (``raspisnoy.play.layout``)."""
+        from raspisnoy.play.layout import fitted
 
-        sheet = self.sheet
         redrawn = clear and self.console.is_terminal and not self.console.is_dumb_terminal
         if redrawn:
             self.console.clear()
-        table = Table(title=self.t("sheet_title"), show_footer=True)
-        for key in ("col_round", "col_cards", "col_kind", "col_dealer"):
-            table.add_column(self.t(key), footer=self.t("total") if key == "col_kind" else "")
-        for seat, name in enumerate(sheet.players):
-            table.add_column(escape_markup(name), justify="right", footer=str(sheet.totals[seat]))
-        entry = sheet.next_entry
-        for row in sheet.scored:
-            cells = [_cell(row, seat, entry) for seat in range(len(sheet.players))]
-            table.add_row(*self.row_head(row.number, row.cards, row.kind, row.dealer), *cells)
-        upcoming = sheet.plan[len(sheet.scored) :]
-        for spec in upcoming[:ahead]:
-            dealer = (sheet.first_dealer + spec.number - 1) % len(sheet.players)
-            table.add_row(*self.row_head(spec.number, spec.cards, spec.kind, dealer))
-        if ahead and len(upcoming) > ahead:
-            more = translate_count("score.more_rounds", self.lang, len(upcoming) - ahead)
-            table.add_row("…", "", more)
-        self.console.print(table)
+        self.console.print(fitted(self.console, functools.partial(self.sheet_table, ahead)))
         if redrawn:
             for note in self._notes:
                 self.console.print(note)
 
-    def row_head(self, number: int, cards: int, kind: RoundKind, dealer: int) -> list[str]:
-        return [str(number), str(cards), self.kind(kind), escape_markup(self.sheet.players[dealer])]
+    def sheet_table(self, ahead: int, compact: bool) -> Table:
+        """The sheet as a table; ``compact``: the round's number, kind, cards and dealer in
+        one two-line cell, each player's bid/taken above the points, names shortened."""
+        from rich.table import Table
+
+        from raspisnoy.play.layout import (
+            ROUND_CELL,
+            compact_table,
+            name_width,
+            round_cell,
+            short_names,
+        )
+
+        sheet = self.sheet
+        heads = ("col_round", "col_cards", "col_kind", "col_dealer")
+        names = sheet.players
+        if compact:
+            table = compact_table(self.t("sheet_title"), show_footer=True)
+            number, cards, kind, dealer = map(self.t, heads)
+            table.add_column(round_cell(number, kind, cards, dealer), footer=self.t("total"))
+            names = short_names(names, name_width(self.console.width, ROUND_CELL, len(names)))
+        else:
+            table = Table(title=self.t("sheet_title"), show_footer=True)
+            for key in heads:
+                table.add_column(self.t(key), footer=self.t("total") if key == "col_kind" else "")
+        for seat, name in enumerate(names):
+            table.add_column(escape_markup(name), justify="right", footer=str(sheet.totals[seat]))
+        entry = sheet.next_entry
+        between = "\n" if compact else " "
+        for row in sheet.scored:
+            cells = [_cell(row, seat, entry, between) for seat in range(len(names))]
+            dealer = names[row.dealer]
+            table.add_row(*self.row_head(row.number, row.cards, row.kind, dealer, compact), *cells)
+        upcoming = sheet.plan[len(sheet.scored) :]
+        for spec in upcoming[:ahead]:
+            dealer = names[(sheet.first_dealer + spec.number - 1) % len(names)]
+            table.add_row(*self.row_head(spec.number, spec.cards, spec.kind, dealer, compact))
+        if ahead and len(upcoming) > ahead:
+            more = translate_count("score.more_rounds", self.lang, len(upcoming) - ahead)
+            table.add_row(f"… {more}" if compact else "…", *([] if compact else ["", more]))
+        return table
+
+    def row_head(
+        self, number: int, cards: int, kind: RoundKind, dealer: str, compact: bool
+    ) -> list[str]:
+        """The cells that describe a round: number, cards, kind and dealer, or on a compact
+        sheet one cell of two lines."""
+        from raspisnoy.play.layout import round_cell
+
+        if compact:
+            return [round_cell(number, self.kind(kind), cards, escape_markup(dealer))]
+        return [str(number), str(cards), self.kind(kind), escape_markup(dealer)]
 
 
-def _cell(row: ScoredRound, seat: int, entry: Entry | None) -> str:
-    """``bid/taken points`` for one player in one round; the awaited entry in reverse."""
+def _cell(row: ScoredRound, seat: int, entry: Entry | None, between: str) -> str:
+    """``bid/taken``, ``between``, ``points`` for one player in one round; the awaited
+    entry in reverse."""
     bid = "–" if row.bids is None else _value(row.bids[seat])
     text = f"{bid}/{_value(row.taken[seat])}"
     if row.points is not None:
         points = row.points[seat]
         exact = row.bids is None or row.bids[seat] == row.taken[seat]
-        return f"[{'green' if exact else 'red'}]{text} {points:+d}[/]"
+        return f"[{'green' if exact else 'red'}]{text}{between}{points:+d}[/]"
     if entry is not None and entry.round == row.number and entry.seat == seat:
         return f"[reverse]{text}[/]"
     return text
