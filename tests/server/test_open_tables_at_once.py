@@ -4,30 +4,12 @@ the transaction that adds the table, so exactly the cap is reached."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
-import httpx
+from racing import at_the_same_moment
 from server_helpers import FAST, Api, Server
 
 from raspisnoy.server.config import ServerSettings
-
-
-def at_the_same_moment(count: int, call: Callable[[], httpx.Response]) -> list[httpx.Response]:
-    """The answers of ``call`` made by ``count`` threads released together."""
-    start = threading.Barrier(count)
-    answers: list[httpx.Response] = []
-
-    def run() -> None:
-        start.wait()
-        answers.append(call())
-
-    threads = [threading.Thread(target=run) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
 
 
 def test_tables_opened_at_once_reach_the_cap_exactly(

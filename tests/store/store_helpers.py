@@ -1,36 +1,15 @@
-"""Rows the store tests start from: people and a table of theirs; calls made at the same
-moment from several threads; and a wait for a call to queue behind a PostgreSQL lock."""
+"""Rows the store tests start from: people and a table of theirs; and a wait for a call to
+queue behind a PostgreSQL lock (calls made at the same moment: ``racing``)."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
-from typing import TypeVar
 
 from sqlalchemy import Connection, text
 
 from raspisnoy.store import Store, TableRow, UserRow
-
-T = TypeVar("T")
-
-
-def at_the_same_moment(count: int, call: Callable[[], T]) -> list[T]:
-    """The answers of ``call`` made by ``count`` threads released together (two workers,
-    two devices racing), in the order they came."""
-    start = threading.Barrier(count)
-    answers: list[T] = []
-
-    def run() -> None:
-        start.wait()
-        answers.append(call())
-
-    threads = [threading.Thread(target=run) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
+from raspisnoy.store.repository import SeatCap
 
 
 def until_blocked_by(holder: Connection, store: Store, thread: threading.Thread) -> None:
@@ -54,8 +33,15 @@ def people(store: Store, *nicknames: str) -> list[UserRow]:
     return [store.create_user(nickname) for nickname in nicknames]
 
 
-def table_of(store: Store, host: UserRow, *, public: bool = True, rated: bool = False) -> TableRow:
-    """An open four-seat table of random bots with ``host`` in seat 0."""
+def table_of(
+    store: Store,
+    host: UserRow,
+    *,
+    public: bool = True,
+    rated: bool = False,
+    cap: SeatCap | None = None,
+) -> TableRow:
+    """An open four-seat table of random bots with ``host`` in seat 0 (within ``cap``)."""
     return store.create_table(
         host_id=host.id,
         public=public,
@@ -66,4 +52,5 @@ def table_of(store: Store, host: UserRow, *, public: bool = True, rated: bool = 
         stand_in="random",
         seed="seed",
         rated=rated,
+        cap=cap,
     )

@@ -5,8 +5,9 @@ decides the race)."""
 
 from __future__ import annotations
 
+from racing import at_the_same_moment
 from sqlalchemy import func, select
-from store_helpers import at_the_same_moment, people
+from store_helpers import people
 
 from raspisnoy.store import Store, UserRow
 from raspisnoy.store.models import GameTable, OfflineUpload

@@ -6,8 +6,9 @@ decides the race); a continued sheet names its original, which stays as it was."
 from __future__ import annotations
 
 import pytest
+from racing import at_the_same_moment
 from sqlalchemy import delete, func, select
-from store_helpers import at_the_same_moment, people
+from store_helpers import people
 
 from raspisnoy.store import NotFoundError, Store, UserRow
 from raspisnoy.store.models import OfflineSheetUpload, ScoreSheet

@@ -8,30 +8,16 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from racing import at_the_same_moment
 from sqlalchemy.orm import Session
-from store_helpers import at_the_same_moment, people, until_blocked_by
+from store_helpers import people, table_of, until_blocked_by
 
-from raspisnoy.store import Store, TableRow, UserRow
+from raspisnoy.store import Store, UserRow
 from raspisnoy.store.repository import SeatCap, SeatCapError, add_table, lock_users
 
 
 def a_day_ago() -> datetime:
     return datetime.now(UTC) - timedelta(hours=24)
-
-
-def open_table(store: Store, host: UserRow, cap: SeatCap) -> TableRow:
-    """A four-seat table of bots with ``host`` in seat 0, within ``cap``."""
-    return store.create_table(
-        host_id=host.id,
-        public=True,
-        rules={"preset": "classic"},
-        bots=["random"] * 4,
-        turn_seconds=0,
-        bot_delay_ms=0,
-        stand_in="random",
-        seed="seed",
-        cap=cap,
-    )
 
 
 def held(store: Store, host: UserRow) -> int:
@@ -42,19 +28,19 @@ def held(store: Store, host: UserRow) -> int:
 def test_a_new_table_is_refused_at_the_cap_counting_only_waiting_tables(store: Store) -> None:
     host, other = people(store, "Host", "Other")
     cap = SeatCap(2, a_day_ago())
-    first = open_table(store, host, cap)
-    open_table(store, host, cap)
+    first = table_of(store, host, cap=cap)
+    table_of(store, host, cap=cap)
     with pytest.raises(SeatCapError) as refused:
-        open_table(store, host, cap)
+        table_of(store, host, cap=cap)
     assert (refused.value.held, refused.value.limit) == (2, 2)
     assert held(store, host) == 2
-    open_table(store, other, cap)  # another host's cap is their own
+    table_of(store, other, cap=cap)  # another host's cap is their own
     store.start_table(first.id, ["Host", "Bot", "Bot", "Bot"], 0)  # no longer waiting
-    open_table(store, host, cap)
+    table_of(store, host, cap=cap)
     with pytest.raises(SeatCapError):
-        open_table(store, host, cap)
+        table_of(store, host, cap=cap)
     forgotten = SeatCap(2, datetime.now(UTC))  # the lobby lists none of them now
-    open_table(store, host, forgotten)
+    table_of(store, host, cap=forgotten)
 
 
 def test_tables_opened_at_once_reach_the_cap_exactly(store: Store) -> None:
@@ -65,7 +51,7 @@ def test_tables_opened_at_once_reach_the_cap_exactly(store: Store) -> None:
 
     def try_open() -> bool:
         try:
-            open_table(store, host, cap)
+            table_of(store, host, cap=cap)
         except SeatCapError:
             return False
         return True
@@ -85,7 +71,7 @@ def test_an_open_waits_for_another_of_the_hosts_and_counts_it(store: Store) -> N
 
     def second() -> None:
         try:
-            answers.append(open_table(store, host, cap).id)
+            answers.append(table_of(store, host, cap=cap).id)
         except SeatCapError as error:
             answers.append(error.held)
 

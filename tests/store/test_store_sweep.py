@@ -8,7 +8,8 @@ import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from store_helpers import at_the_same_moment, people, table_of
+from racing import at_the_same_moment
+from store_helpers import people, table_of
 
 from raspisnoy.store import (
     ChatRow,

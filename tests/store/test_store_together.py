@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from store_helpers import at_the_same_moment, people, table_of
+from racing import at_the_same_moment
+from store_helpers import people, table_of
 
 from raspisnoy.store import ChatRow, Store, StoreError, Together
 
