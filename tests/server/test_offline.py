@@ -218,6 +218,7 @@ def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
         "bots": list(OFFLINE_BOTS),
         "prepare": False,
         "snapshot": None,
+        "files": [],
     }
     assert httpx.get(f"{bare.base}/offline/pyodide/pyodide.mjs").status_code == 404
     if not OfflineFiles(default_pyodide_dir()).installed:
@@ -226,6 +227,12 @@ def test_the_offline_routes_serve_the_files_or_say_they_are_missing(
     status = httpx.get(f"{server.base}/offline/status").json()
     assert status["installed"] is True and status["pyodide"]
     assert status["prepare"] is True  # pages make the engine ready by default
+    # The one list the page and its service worker keep: the status first, every file
+    # served, Pyodide's each.
+    assert status["files"][0] == "/offline/status"
+    assert set(status["files"]) >= {f"/offline/pyodide/{name}" for name in PYODIDE_FILES}
+    for path in status["files"]:
+        assert httpx.get(f"{server.base}{path}").status_code == 200, path
     for name in PYODIDE_FILES:
         answer = httpx.get(f"{server.base}/offline/pyodide/{name}")
         assert answer.status_code == 200

@@ -9,6 +9,12 @@
 // always gets the newest page; the kept copy is used only when the network fails. The
 // API, the sockets and the health probe are never touched: game state comes from the
 // server or not at all, never stale from a cache.
+//
+// Offline play's files are kept as one set, with the status that names their versions:
+// all of the server's or none of them. A download that fails leaves the set kept before
+// (an update copies it into its new cache before the old one goes), and a later visit
+// with the network tries again; so an update never leaves the device with less than it
+// had, and the kept status never names files that are not kept.
 
 const CACHE = "raspisnoy-shell-v2";
 /** The offline engine's memory snapshot (js/offline_engine.js): made on the device, kept
@@ -71,17 +77,9 @@ const SHELL = [
   "/js/turn.js",
   "/js/ui.js",
 ];
-/** Offline play's files, kept when the server says it has them (GET /offline/status). */
-const OFFLINE = [
-  "/offline/status",
-  "/offline/raspisnoy.zip",
-  "/offline/pyodide/pyodide.mjs",
-  "/offline/pyodide/pyodide.asm.mjs",
-  "/offline/pyodide/pyodide.asm.wasm",
-  "/offline/pyodide/python_stdlib.zip",
-  "/offline/pyodide/pyodide-lock.json",
-];
-const KEPT = new Set([...SHELL, ...OFFLINE]);
+/** Whether the server has offline play, and its files' versions. */
+const STATUS = "/offline/status";
+const KEPT = new Set(SHELL);
 /** Paths whose answers are live: never from the cache. */
 const LIVE = /^\/(api|ws)\/|^\/healthz$/;
 
@@ -89,24 +87,87 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(SHELL).then(() => keepOffline(cache)))
+      .then(async (cache) => {
+        await cache.addAll(SHELL);
+        if (!(await keepOffline(cache))) await copyKeptOffline(cache);
+      })
       .then(() => self.skipWaiting()),
   );
 });
 
-/** Offline play's files, if the server has them; without them the shell works online.
- * With them, the engine's snapshot made at install time, if the server has one. */
-async function keepOffline(cache) {
+/** The server's answer to GET /offline/status, or null (no network, a server in trouble). */
+async function serverStatus() {
   try {
-    const status = await fetch("/offline/status");
-    const about = status.ok ? await status.json() : {};
-    if (!about.installed) return;
-    await cache.addAll(OFFLINE);
-    if (about.snapshot) await keepEngineSnapshot(about.snapshot);
+    const response = await fetch(STATUS, { cache: "no-store" });
+    return response.ok ? await response.json() : null;
   } catch {
-    // not installed, or the network went: the page says offline play is not at hand (or,
-    // without the snapshot, the first offline start makes one on the device)
+    return null;
   }
+}
+
+/** Offline play's files, if the server has them, into `cache` as one set (addAll stores
+ * all or none); with them, the engine's snapshot made at install time, if the server has
+ * one. Without them the shell works online. Resolves to false when the server has them
+ * but they could not all be downloaded (the set kept before stays). */
+async function keepOffline(cache) {
+  const about = await serverStatus();
+  if (about === null) return false;
+  if (!about.installed) return true; // nothing to keep: the page says offline play is not here
+  try {
+    await cache.addAll(about.files);
+  } catch {
+    return false; // the network went, or a file failed: tried again on a later visit
+  }
+  // without the snapshot, the first offline start makes one on the device
+  if (about.snapshot) await keepEngineSnapshot(about.snapshot).catch(() => {});
+  return true;
+}
+
+/** The files of offline play that `cache`'s kept status names (the server's list, kept
+ * with them as one set), or none. */
+async function keptFiles(cache) {
+  const kept = await cache.match(STATUS).then((response) => response?.json()).catch(() => null);
+  return kept?.files ?? [];
+}
+
+/** Whether `cache` has every file of offline play. */
+async function hasOffline(cache) {
+  const files = await keptFiles(cache);
+  const kept = await Promise.all(files.map((path) => cache.match(path)));
+  return files.length > 0 && kept.every(Boolean);
+}
+
+/** The set of offline play's files an older cache kept whole, copied into `cache` (the
+ * new one, whose download failed), so that the activation dropping the old caches does
+ * not drop them. */
+async function copyKeptOffline(cache) {
+  for (const name of (await caches.keys()).filter((other) => other !== CACHE && other !== ENGINE)) {
+    const old = await caches.open(name);
+    if (!(await hasOffline(old))) continue;
+    for (const path of await keptFiles(old)) await cache.put(path, await old.match(path));
+    return;
+  }
+}
+
+/** The run of refreshOffline under way, if any. */
+let refreshing = null;
+
+/** Offline play's files kept as the server has them now: downloaded again where the set
+ * is missing or its kept status names other versions than the server's (an update's
+ * download that failed, say). Run on every visit with the network (a navigation), one at
+ * a time. */
+function refreshOffline() {
+  refreshing ??= (async () => {
+    const cache = await caches.open(CACHE);
+    const about = await serverStatus();
+    if (!about?.installed) return;
+    const kept = await cache.match(STATUS).then((response) => response?.json()).catch(() => null);
+    const current = kept?.pyodide === about.pyodide && kept?.bundle === about.bundle;
+    if (!(current && (await hasOffline(cache)))) await keepOffline(cache);
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
 }
 
 /** The engine's snapshot made at install time for these files (`path`: its name,
@@ -140,11 +201,13 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin || LIVE.test(url.pathname)) return;
   event.respondWith(networkFirst(event.request, url));
+  if (event.request.mode === "navigate") event.waitUntil(refreshOffline());
 });
 
-/** The server's answer (kept if it is part of the shell), else the kept copy; a page of
- * any address of the site falls back to the kept page shell, whose script routes on the
- * address (and finds the server unreachable). */
+/** The server's answer (kept if it is part of the shell: offline play's files are kept as
+ * a set only, by keepOffline), else the kept copy; a page of any address of the site
+ * falls back to the kept page shell, whose script routes on the address (and finds the
+ * server unreachable). */
 async function networkFirst(request, url) {
   const cache = await caches.open(CACHE);
   try {

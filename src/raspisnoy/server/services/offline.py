@@ -35,6 +35,7 @@ from raspisnoy.store.offline_games import GAME_ID_LENGTH, OfflineGameIn, Offline
 
 __all__ = [
     "BUNDLE_FILES",
+    "OFFLINE_PATHS",
     "PYODIDE_FILES",
     "OfflineFiles",
     "OfflineGames",
@@ -49,6 +50,14 @@ PYODIDE_FILES = (
     "pyodide.asm.wasm",
     "python_stdlib.zip",
     "pyodide-lock.json",
+)
+#: Offline play's files as the page and its service worker fetch them, one set that is
+#: kept whole (``status``'s ``files``; routes/offline.py serves each): the status first,
+#: which names the versions of the others.
+OFFLINE_PATHS = (
+    "/offline/status",
+    "/offline/raspisnoy.zip",
+    *(f"/offline/pyodide/{name}" for name in PYODIDE_FILES),
 )
 #: The ``raspisnoy`` package's folder (``server/services/`` is two below it).
 _PACKAGE = Path(__file__).resolve().parents[2]
@@ -163,7 +172,8 @@ class OfflineFiles:
         the bots that run offline, for the offline new-table form; and whether pages make
         the engine ready in the background (``ServerSettings.offline_prepare``), which
         the install-time snapshot's address (``snapshot``, kept by the service worker
-        with the files) is part of."""
+        with the files) is part of; and the files to keep (``files``, ``OFFLINE_PATHS``),
+        so that the page and the service worker read one list."""
         prepare = self.installed and self.prepare
         return {
             "installed": self.installed,
@@ -172,6 +182,7 @@ class OfflineFiles:
             "bots": list(OFFLINE_BOTS),
             "prepare": prepare,
             "snapshot": self.snapshot_path if prepare and self.snapshot_file() else None,
+            "files": list(OFFLINE_PATHS) if self.installed else [],
         }
 
 

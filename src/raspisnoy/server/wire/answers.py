@@ -721,7 +721,8 @@ class OfflineStatusOut(_Out):
     that run offline, weakest first (the offline new-table form offers these), and whether
     a page makes the engine ready in the background on a first visit (``prepare``), and
     if so the address of the engine's snapshot made at install time (``snapshot``), which
-    the service worker keeps with the files."""
+    the service worker keeps with the files; and the paths of the files to keep as one
+    set (``files``, the status itself first; none where offline play is not installed)."""
 
     installed: bool
     pyodide: str | None
@@ -729,6 +730,7 @@ class OfflineStatusOut(_Out):
     bots: list[str]
     prepare: bool
     snapshot: str | None
+    files: list[str]
 
 
 class OfflineGameOut(_Out):

@@ -3,12 +3,14 @@
 // server), resume or forget the games kept on this device), the offline table
 // (/?offline=ID: table.js itself, behind OfflineConnection) and the lobby's note. The game
 // runs in offline_worker.js on raspisnoy's own engine; it is never rated and lives only
-// on this device.
-import { ApiError, formatMoment, post } from "./api.js";
+// on this device. Each game is its person's (offline_store.js): the screen lists, and the
+// lobby uploads, only the games of the person signed in.
+import { formatMoment, get, post } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { presetLabel, t } from "./i18n.js";
-import { deleteGame, saveGame, savedGames } from "./offline_store.js";
+import { deleteGame, devicePerson, markGame, notePerson, ownGames } from "./offline_store.js";
 import { CATALOGUE_KEY, LEVELS_KEY, presetOf, quickSettings } from "./quick.js";
+import { stopsUploads, uploadsPaused } from "./sheet_local.js";
 import { showTable } from "./table.js";
 import { esc, toast } from "./ui.js";
 
@@ -26,8 +28,9 @@ let listener = null; // the connection on show gets the worker's messages
 let preparing = null;
 /** Free storage below which the snapshot (31 MB) is not made in the background. */
 const SNAPSHOT_ROOM = 100 * 1024 * 1024;
-/** A file of offline play that the service worker keeps: its presence says they are kept. */
-const KEPT_FILE = "/offline/pyodide/pyodide.asm.wasm";
+/** The server's refusals of an uploaded game that are final (routes/offline_games.py):
+ * it does not replay, or it is not over. Any other failure is sent again later. */
+const FINAL_REFUSALS = new Set(["offline_game_invalid", "offline_game_not_over"]);
 
 function engine() {
   if (worker === null) {
@@ -52,7 +55,7 @@ export async function prepareEngine() {
   if (!("serviceWorker" in navigator) || typeof caches === "undefined") return;
   if ((await offlineStatus())?.prepare !== true) return; // the server leaves it to the first offline game
   await navigator.serviceWorker.ready; // active: its install has kept the files it could
-  if (!(await caches.match(KEPT_FILE)) || !(await roomForSnapshot())) return;
+  if (!(await filesKept()) || !(await roomForSnapshot())) return;
   await idle();
   if (worker !== null) return; // the offline screen's engine started meanwhile
   preparing = new Worker("/js/engine_snapshot_worker.js", { type: "module" });
@@ -93,6 +96,41 @@ async function offlineStatus() {
 /** Whether this server has offline play's files (the kept answer when offline). */
 export async function offlineInstalled() {
   return (await offlineStatus())?.installed === true;
+}
+
+/** Whether every file of offline play is kept on this device (by the service worker):
+ * those its kept status names (the server's list, `files`). */
+async function filesKept() {
+  if (typeof caches === "undefined") return false;
+  const status = await caches.match("/offline/status").then((response) => response?.json()).catch(() => null);
+  const files = status?.files ?? [];
+  const kept = await Promise.all(files.map((path) => caches.match(path)));
+  return files.length > 0 && kept.every(Boolean);
+}
+
+/** Whether the server answers now (`/healthz`, which the service worker never keeps). */
+async function serverAnswers() {
+  try {
+    return (await fetch("/healthz", { cache: "no-store" })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** What offline play is here, by `status` (GET /offline/status's answer, or the kept
+ * one; null: neither): "ready" when a game can start now (every file kept on the device,
+ * or else the server answers and serves them), "not kept" when the files are not on this
+ * device and the server cannot be reached, "missing" when the server has none. */
+async function offlineReadiness(status) {
+  if (status !== null && status.installed !== true) return "missing";
+  return status !== null && ((await filesKept()) || (await serverAnswers())) ? "ready" : "not kept";
+}
+
+/** The person whose games are shown: the one signed in (noted for visits with no
+ * network), else the one the server last said is signed in here. */
+function currentPerson(app) {
+  if (app.user) notePerson(app.user);
+  return app.user?.id ?? devicePerson();
 }
 
 /** The next offline game's settings: the offline form's last, else the quick game's. */
@@ -184,9 +222,9 @@ class OfflineConnection extends TableConnection {
   heartbeat() {}
 }
 
-/** The offline table `id` (a kept game), or a new one when `id` is "new". */
+/** The offline table `id` (a kept game of the person's), or a new one when `id` is "new". */
 export function showOfflineTable(view, app, id) {
-  const request = id === "new" ? newGameRequest(app) : { type: "open", id };
+  const request = id === "new" ? newGameRequest(app) : { type: "open", id, owner: currentPerson(app) };
   return showTable(view, app, id, (tableId, handlers) => {
     return new OfflineConnection(request, {
       ...handlers,
@@ -199,32 +237,44 @@ export function showOfflineTable(view, app, id) {
 function newGameRequest(app) {
   const body = offlineSettings();
   const name = app.user?.nickname ?? localStorage.getItem(NAME_KEY) ?? t("web.offline.you");
-  return { type: "new", settings: body, name };
+  return { type: "new", settings: body, name, owner: currentPerson(app) };
 }
 
-/** Brings the finished offline games not yet uploaded to the signed-in player's history
- * (unrated; the server replays each). A game the server refuses is marked so, with the
- * reason said; one that could not be sent (no network) waits for the next time. */
+/** Brings the finished offline games of the person signed in (the server says who: the
+ * session the uploads go with) not yet uploaded to their history (unrated; the server
+ * replays each). A game the server refuses for good (FINAL_REFUSALS) is marked so, and
+ * said; one that failed otherwise is sent again next time, and a failure that stops
+ * every upload (no network, no session, over a limit: stopsUploads) stops this run. One
+ * message says what was uploaded and what was refused. */
 export async function uploadFinished() {
+  if (uploadsPaused()) return; // over a limit: not before its Retry-After
   let games;
   try {
-    games = await savedGames();
+    const { user } = await get("/session");
+    notePerson(user);
+    games = await ownGames(user.id);
   } catch {
-    return; // the store cannot be read: the offline screen says so
+    return; // no network or no session, or the store cannot be read: the screens say so
   }
   let uploaded = 0;
-  for (const game of games.filter((kept) => kept.over && !kept.uploaded && !kept.refused)) {
+  const refused = [];
+  for (const game of games.filter((kept) => kept.over && !kept.uploaded && !FINAL_REFUSALS.has(kept.refused))) {
     try {
       const stored = await post("/offline/games", { game });
-      await saveGame({ ...game, uploaded: stored.id });
+      await markGame(game.id, { uploaded: stored.id, refused: undefined });
       uploaded += 1;
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500) return;
-      await saveGame({ ...game, refused: error.code ?? "invalid" });
-      toast(error.message, "error");
+      if (stopsUploads(error)) break;
+      if (!FINAL_REFUSALS.has(error.code)) continue; // this game's trouble, for now
+      await markGame(game.id, { refused: error.code });
+      refused.push(error.message);
     }
   }
-  if (uploaded) toast(t("web.offline.uploaded", { count: uploaded }));
+  const said = [
+    ...(uploaded ? [t("web.offline.uploaded", { count: uploaded })] : []),
+    ...(refused.length ? [refused.length === 1 ? refused[0] : t("web.offline.refused", { count: refused.length })] : []),
+  ];
+  if (said.length) toast(said.join(" "), refused.length ? "error" : "info");
 }
 
 /** The lobby's note: what offline play is, and the way to it (or that it is missing);
@@ -242,16 +292,17 @@ export function offlineNote(app, element) {
   });
 }
 
-/** The offline screen: a new game against bots and the games kept on this device. */
+/** The offline screen: a new game against bots and the person's games kept on this device. */
 export function showOffline(view, app) {
-  const state = { installed: null, bots: [], games: null, damaged: false, form: null, stopped: false };
+  // `readiness`: offlineReadiness's answer, null until known
+  const state = { readiness: null, bots: [], games: null, damaged: false, form: null, stopped: false };
 
   async function load() {
     const status = await offlineStatus();
-    state.installed = status?.installed === true;
+    state.readiness = await offlineReadiness(status);
     state.bots = status?.bots ?? [];
     try {
-      state.games = await savedGames();
+      state.games = await ownGames(currentPerson(app));
     } catch {
       state.games = [];
       state.damaged = true; // the device's store cannot be read: said, nothing deleted
@@ -266,7 +317,7 @@ export function showOffline(view, app) {
     const status = [
       t(game.over ? "web.offline.saved.over" : "web.offline.saved.playing"),
       ...(game.uploaded ? [t("web.offline.saved.history")] : []),
-      ...(game.refused ? [t("web.offline.saved.refused")] : []),
+      ...(FINAL_REFUSALS.has(game.refused) ? [t("web.offline.saved.refused")] : []),
     ].join(" · ");
     return `<li class="saved-game" data-id="${esc(game.id)}"><span>${esc(preset)} · ${esc(status)} · <time>${esc(when)}</time></span>
       <a class="button small" data-nav href="/?offline=${encodeURIComponent(game.id)}">${esc(t(game.over ? "web.offline.saved.show" : "web.offline.saved.resume"))}</a>
@@ -275,7 +326,7 @@ export function showOffline(view, app) {
 
   const screen = {
     render() {
-      if (state.installed === null) {
+      if (state.readiness === null) {
         view.innerHTML = `<p class="panel loading">${esc(t("web.loading"))}</p>`;
         return;
       }
@@ -287,12 +338,12 @@ export function showOffline(view, app) {
         <h1>${esc(t("web.offline.title"))}</h1>
         <p class="offline-terms">${esc(t("web.offline.note"))}</p>
         ${
-          state.installed
+          state.readiness === "ready"
             ? `<p class="hint">${esc(t("web.lobby.quick.hint", { preset: presetLabel(presetOf(body)), players: body.players ?? 4 }))} ${esc(t("web.offline.bots"))}</p>
                <a class="button primary big offline-start" data-nav href="/?offline=new">${esc(t("web.offline.start"))}</a>
                <details class="create offline-create"><summary><h2>${esc(t("web.create.title"))}</h2></summary>
                  <form id="offline-form"></form></details>`
-            : `<p class="error">${esc(t("web.offline.missing"))}</p>`
+            : `<p class="error">${esc(t(state.readiness === "not kept" ? "web.close.offline_not_installed" : "web.offline.missing"))}</p>`
         }
         <h2>${esc(t("web.offline.saved.title"))}</h2>
         ${state.damaged ? `<p class="error">${esc(t("web.offline.store.damaged"))}</p>` : games}
@@ -305,7 +356,7 @@ export function showOffline(view, app) {
           screen.render();
         });
       }
-      if (state.installed) newTableForm(view.querySelector("#offline-form"));
+      if (state.readiness === "ready") newTableForm(view.querySelector("#offline-form"));
     },
     stop() {
       state.stopped = true;

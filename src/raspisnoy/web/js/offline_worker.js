@@ -9,12 +9,16 @@
 // closed before that resumes from the save before and the bots play the same moves
 // again (their draws come from the game's seed). The worker notes each bot move's and
 // each save's time as User Timing measures ("raspisnoy:bot-move", "raspisnoy:save"),
-// which benchmarks/offline_play.py reads.
+// which benchmarks/offline_play.py reads. A game open in two tabs: a save that would
+// write over moves another tab kept is refused by the store (offline_store.js), and this
+// tab says so and shows the game as kept.
 import { loadEngine } from "./offline_engine.js";
-import { deleteGame, loadGame, saveGame } from "./offline_store.js";
+import { belongsTo, deleteGame, loadGame, saveGame } from "./offline_store.js";
 
 let engine = null; // the raspisnoy.server.offline module, once loaded
 let table = null; // the LocalTable of the game on show
+let owner = null; // the person whose game it is (its entry's `owner`, offline_store.js)
+let acting = null; // the id of the person's action being kept, until it is shown
 let botTimer = null;
 let storageWarned = false;
 let writing = null; // the save being written, until the latest state is kept
@@ -50,13 +54,13 @@ function keep() {
 
 /** Writes the table's save until no change is left unsaved; a storage that does not
  * take it (full, or a store that cannot be opened) is said once, and the game goes on in
- * memory. */
+ * memory; a save refused because another tab played the game on shows the game as kept. */
 async function writeLatest() {
   while (due) {
     due = false;
     const start = performance.now();
     try {
-      await saveGame(plain(table.save()));
+      if (!(await saveGame({ ...plain(table.save()), owner }))) await showKeptGame();
     } catch (error) {
       const code = error?.name === "QuotaExceededError" ? "offline_storage_full" : "offline_store_damaged";
       if (!storageWarned) post({ type: "storage", code, detail: String(error) });
@@ -65,6 +69,24 @@ async function writeLatest() {
     performance.measure("raspisnoy:save", { start });
   }
   writing = null; // at once, so that no change slips between the last check and this
+}
+
+/** The game as another tab kept it, in place of this tab's, whose changes since its last
+ * save are dropped: said as the refusal of the person's action being kept (if any), so
+ * that the page does not send it again, then shown. A game forgotten there is missing. */
+async function showKeptGame() {
+  clearTimeout(botTimer);
+  due = false;
+  const saved = await loadGame(table.id);
+  post({ type: "error", id: acting, code: "offline_changed", message: "the game changed in another tab" });
+  if (saved === undefined) {
+    table = null;
+    post({ type: "failed", code: "offline_game_missing" });
+    return;
+  }
+  table = engine.module.LocalTable.load(engine.pyodide.toPy(saved));
+  post(plain(table.state()));
+  deliver(engine.pyodide.toPy([]));
 }
 
 /** Sends `messages` (a Python list of socket messages) and waits for the next bot's turn
@@ -83,13 +105,20 @@ function botTurn() {
   keep();
 }
 
-/** The person's action: kept, then shown, so that no action the person saw taken is lost. */
+/** The person's action: kept, then shown, so that no action the person saw taken is lost;
+ * not shown when another tab had played the game on (showKeptGame). */
 async function act(message) {
+  const playing = table;
   const messages = table.act(message.id, message.action);
+  acting = message.id;
   await keep();
-  deliver(messages);
+  acting = null;
+  if (table === playing) deliver(messages);
+  else messages.destroy();
 }
 
+/** A new game (`request.settings`), kept at once, or kept game `request.id` if it is
+ * `request.owner`'s (another person's is missing to them): shown as that person's. */
 async function open(request) {
   const { module } = engine;
   await writing; // the game on show is kept to its last move before another opens
@@ -100,9 +129,10 @@ async function open(request) {
       post({ type: "failed", code: "offline_settings_refused", detail: String(error) });
       return;
     }
+    owner = request.owner;
   } else {
     const saved = await loadGame(request.id);
-    if (saved === undefined) {
+    if (saved === undefined || !belongsTo(saved, request.owner)) {
       post({ type: "failed", code: "offline_game_missing" });
       return;
     }
@@ -112,11 +142,12 @@ async function open(request) {
       post({ type: "failed", code: "offline_game_damaged", detail: String(error) });
       return;
     }
+    owner = saved.owner ?? request.owner;
   }
   post({ type: "opened", id: table.id });
   post(plain(table.state()));
   deliver(engine.pyodide.toPy([]));
-  keep();
+  if (request.type === "new") keep(); // opening a kept game writes nothing: its marks stay
 }
 
 const handlers = {

@@ -5,6 +5,7 @@
 // in when they were kept: another person's session (or none) online drops them, and so
 // does logging out, so nothing of a sheet is kept for anyone who may not see it.
 import { get } from "./api.js";
+import { notePerson } from "./offline_store.js";
 
 const KEY = "raspisnoy.score.kept";
 /** How many of the most recently changed sheets are kept whole. */
@@ -36,9 +37,12 @@ function keptFor(user) {
 }
 
 /** Drops the sheets kept for anyone but `user` (null: for anyone). Called whenever the
- * server said who is signed in, and on logging out. */
+ * server said who is signed in, and on logging out: so `user` is also noted as the
+ * device's person, whose offline games and sheets the device shows and uploads
+ * (offline_store.js; the others' stay, unseen, for their owners). */
 export function forgetSheetsOfOthers(user) {
   if (read()?.user !== user?.id) localStorage.removeItem(KEY);
+  notePerson(user);
 }
 
 /** Keeps one sheet's answer `data` (the person may see it: the server gave it to them). */
