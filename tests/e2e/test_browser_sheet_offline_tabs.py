@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from e2e_helpers import PHONE_SMALL, SCREENS, enter
@@ -16,9 +15,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route
 from test_browser_offline import TOASTS, wait_until_kept
 from test_browser_score import enter as enter_round
 from test_browser_score import next_entry
+from test_browser_sheet_offline import kept_sheets
 
 NAMES = ["Вера", "Глеб", "Дина"]
-KEPT_SHEETS = "() => import('/js/offline_store.js').then((store) => store.savedSheets())"
 #: Holds this page's uploads of sheets until ``window.releaseUploads()``; sets
 #: ``window.uploading`` once one is held.
 HELD_UPLOADS = """(() => {
@@ -49,11 +48,6 @@ def visitor(browser: Browser, server: str) -> Iterator[BrowserContext]:
 def shot(page: Page, name: str) -> None:
     SCREENS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENS / f"sheet-tabs-{name}-ru-360x640.png", animations="disabled")
-
-
-def kept_sheets(page: Page) -> list[dict[str, Any]]:
-    sheets: list[dict[str, Any]] = page.evaluate(KEPT_SHEETS)
-    return sheets
 
 
 def sheet_on_device(page: Page, plan: str) -> None:
