@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 from e2e_helpers import check_screen, enter, russian_phones
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Route
 from test_browser_chat import HOOKS
 
 
@@ -126,3 +126,25 @@ def test_an_invitation_to_a_hidden_tab_shows_in_its_title_and_as_a_notification(
     }
     assert boris.title() == "Приглашение от Анна"
     assert boris.locator(".invitation").count() == 1  # in the page as well
+
+
+def test_a_following_list_that_changes_nothing_keeps_the_tables_buttons(
+    two_phones: list[Page],
+) -> None:
+    """Whom she follows arrives after her table is drawn; with nobody at the table to
+    follow it changes nothing, so the buttons she may be tapping stay the same elements
+    (a redraw between a finger's down and up loses the tap)."""
+    anna = two_phones[0]
+    enter(anna, "Анна")
+    table = anna.request.post("/api/tables", data={"players": 3}).json()["id"]
+    held: list[Route] = []
+    anna.route("**/api/friends", lambda route: held.append(route))
+    anna.goto(f"/?table={table}")
+    leave = anna.wait_for_selector(".seating button.leave")
+    assert leave is not None
+    while not held:  # the list is asked for once the table is drawn; it waits unanswered
+        anna.wait_for_timeout(20)
+    with anna.expect_response("**/api/friends"):
+        held[0].continue_()
+    anna.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # its redraw, if any
+    assert leave.evaluate("(button) => button.isConnected")

@@ -163,6 +163,20 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
 
   // ------------------------------------------------------------------ drawing
 
+  /** The markup last drawn by `draw` and the element it became. */
+  let drawn = { markup: "", element: null };
+
+  /** Puts `markup` in the view unless the view already shows exactly it, so a redraw that
+   * changes nothing (the following list arriving, a state resent) keeps the elements: a
+   * button is not replaced between a finger's down and up, which would lose the tap.
+   * True when it drew, and the new elements need their handlers. */
+  function draw(markup) {
+    if (markup === drawn.markup && drawn.element?.isConnected) return false;
+    view.innerHTML = markup;
+    drawn = { markup, element: view.firstElementChild };
+    return true;
+  }
+
   function render() {
     showStatus(s.status);
     // nobody to talk to offline, nor at a table the connection gave up on
@@ -203,7 +217,7 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
       t(table.public ? "web.seating.public" : "web.seating.private"),
       ...(table.rated ? [t("web.create.rated")] : []),
     ].join(" · ");
-    view.innerHTML = `<section class="panel seating">
+    const drew = draw(`<section class="panel seating">
       <h2>${esc(t("web.seating.title"))}</h2>
       <p class="muted">${esc(settings)}</p>
       <div class="invite"><label for="invite-link">${esc(t("web.invite.label"))}</label>
@@ -214,7 +228,8 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
       ${seated ? `<button type="button" class="invite-friend">${esc(t("web.invite.button"))}</button>` : ""}
       ${host && seated ? `<button class="primary big start">${esc(t("web.seating.start"))}</button>` : `<p class="waiting">${esc(t(seated ? "web.seating.wait" : "web.seating.choose"))}</p>`}
       ${seated ? `<button class="leave">${esc(t("web.seating.leave"))}</button>` : ""}
-    </section>`;
+    </section>`);
+    if (!drew) return;
     wireShare(view, t("web.lobby.share.table"));
     view.querySelector(".start")?.addEventListener("click", () => lobbyCall("start"));
     view.querySelector(".invite-friend")?.addEventListener("click", () => inviteDialog(tableId));
@@ -625,14 +640,15 @@ export function showTable(view, app, tableId, connect = (id, handlers) => new Ta
     const totals = s.game.totals;
     const best = Math.max(...totals);
     const winners = totals.flatMap((total, seat) => (total === best ? [seat] : []));
-    view.innerHTML = `<section class="panel results" id="results">
+    const drew = draw(`<section class="panel results" id="results">
       <h2>${esc(t("web.results.title"))}</h2>
       ${standingsMarkup(names(), totals, winners)}
       ${profilesMarkup()}
       ${s.table.offline ? "" : followPeopleMarkup()}
       ${s.table.offline ? `<p class="offline-terms">${esc(t("web.offline.note"))}</p>` : '<div class="rematch-box"></div>'}
       <div class="report">${esc(t("web.loading"))}</div>
-      <div class="actions-row">${s.table.offline ? offlineLinks() : onlineLinks()}</div></section>`;
+      <div class="actions-row">${s.table.offline ? offlineLinks() : onlineLinks()}</div></section>`);
+    if (!drew) return;
     if (!s.table.offline) {
       rematch.render(view.querySelector(".rematch-box"));
       wireFollowButtons(view, followed);
