@@ -16,6 +16,7 @@ from casino_helpers import Result
 from rich.console import Console
 
 from raspisnoy.casino_command.play import CasinoTerminal, Wallet
+from raspisnoy.i18n import translate
 
 Cli = Callable[..., Result]
 
@@ -166,3 +167,36 @@ def test_what_was_typed_is_quoted_in_the_persons_quotes(
     for words in said:
         assert words in screen
     assert "'" not in screen
+
+
+@pytest.mark.parametrize(
+    ("lang", "jack", "queen"), [("ru", "В", "Д"), ("uk", "В", "Д"), ("en", "J", "Q")]
+)
+def test_cards_are_named_in_the_persons_language(
+    tmp_path: Path, lang: str, jack: str, queen: str
+) -> None:
+    """Every card on the screen is written as ``raspisnoy play`` writes it: «В♠» and «Д♠»
+    in Russian and Ukrainian, ``J♠`` and ``Q♠`` in English. Seed ``u/1`` deals the box
+    7♦ J♠ 3♥ 9♥ 10♣ against the up card 6♣ and a dealer without a game (5♦ 8♥ 2♣ 4♦ 6♣).
+    One hand asks for the hint, changes the 7♦ and the 3♥ (drawing Q♠ and 8♠), bets and
+    asks for the purchase's hint; the other bets and buys the dealer's game, who discards
+    the 8♥ and draws the Q♠."""
+    changed, _ = _play(
+        tmp_path / "a.json", ["10", "0", "4", "1 3", "2", "0", "1"], lang=lang, seed="u/1"
+    )
+    lines = changed.splitlines()
+    box = f"7♦ {jack}♠ 3♥ 9♥ 10♣"
+    assert any(line.endswith(f")  {box}  ") for line in lines), changed
+    assert translate("casino.advise.head", lang, cards=box, up="6♣") in lines, "the hint"
+    change = translate("casino.option.change", lang)
+    assert any(line.startswith(f"  {change} 7♦ {jack}♠ ") for line in lines), "the options"
+    assert f"  [1] 7♦  [2] {jack}♠  [3] 3♥  [4] 9♥  [5] 10♣" in lines, "the change's menu"
+    after = f"{jack}♠ 9♥ 10♣ {queen}♠ 8♠"
+    assert translate("casino.advise.head_purchase", lang, cards=after) in lines, "the purchase"
+
+    bought, _ = _play(tmp_path / "b.json", ["10", "2", "1"], lang=lang, seed="u/1")
+    dealer = translate("casino.play.dealer", lang, cards=f"5♦ {queen}♠ 2♣ 4♦ 6♣")
+    assert dealer in bought.splitlines()
+    assert translate("casino.play.dealer_drew", lang, discard="8♥", draw=f"{queen}♠") in bought
+    if lang != "en":
+        assert not re.search(r"[JQKA][♠♣♦♥]", changed + bought)

@@ -13,7 +13,8 @@ from rich.console import Console
 from raspisnoy.bots import make_bot
 from raspisnoy.core import Game, Phase, resolve_rules
 from raspisnoy.i18n import LANGUAGES, translate
-from raspisnoy.play.screen import TerminalScreen, card_text, hand_order
+from raspisnoy.i18n.cards import card_text
+from raspisnoy.play.screen import TerminalScreen, hand_order
 from raspisnoy.play.session import seat_names
 
 WIDTHS = (40, 80)

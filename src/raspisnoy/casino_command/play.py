@@ -5,7 +5,9 @@ from which it is replayed) and the finished hands' records, so a game stopped at
 prompt (``q``, Ctrl-C, end of input) goes on where it stopped. A Ctrl-C, a kill or the
 terminal closing stops it at the next prompt, once what it was doing is shown and saved
 (``raspisnoy.stopping``). Nothing is bought: a wallet that runs dry is refilled for
-free. The text is in the person's language (``--lang``, else ``LANG``).
+free. The text is in the person's language (``--lang``, else ``LANG``), its cards too,
+written as ``raspisnoy play`` writes them (``raspisnoy.i18n.cards``: «Д♣» in Russian);
+the wallet's records keep docs/record.md's notation (``QC``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import json
 import random
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -38,6 +40,7 @@ from raspisnoy.cli_support import fail
 from raspisnoy.core import RaspisnoyError
 from raspisnoy.files import write_atomically
 from raspisnoy.i18n import LANGUAGES, detect_language, translate
+from raspisnoy.i18n.cards import card_text
 from raspisnoy.stopping import ask_line, stopping_at_safe_points
 
 __all__ = ["START_BALANCE", "CasinoTerminal", "Wallet", "play_command"]
@@ -216,7 +219,7 @@ class CasinoTerminal:
 
     def _ask_change(self, view: HandView) -> tuple[Card, ...]:
         cards = view.boxes[view.to_act or 0].cards or ()
-        numbers = "  ".join(f"[{i}] {card.pretty()}" for i, card in enumerate(cards, 1))
+        numbers = "  ".join(f"[{i}] {self._card(card)}" for i, card in enumerate(cards, 1))
         self._say("  " + numbers)
         text = self._ask(self.t("which"))
         try:
@@ -229,7 +232,8 @@ class CasinoTerminal:
         return tuple(cards[number - 1] for number in picked)
 
     def _hint(self, view: HandView) -> None:
-        self._say(advice_text(advice_for(view), self.lang, self.console.width), end="")
+        table = advice_text(advice_for(view), self.lang, self.console.width, card_name=self._card)
+        self._say(table, end="")
 
     def _finish(self, hand: CasinoHand) -> None:
         for number, result in enumerate(hand.results, 1):
@@ -254,9 +258,11 @@ class CasinoTerminal:
         self.console.print(Text(self.t("dealer", cards=self._dealer_cards(view)), style="bold"))
         if view.dealer_draw is not None:
             draw = view.dealer_draw
-            self._say(self.t("dealer_drew", discard=draw.discard.pretty(), draw=draw.draw.pretty()))
+            self._say(
+                self.t("dealer_drew", discard=self._card(draw.discard), draw=self._card(draw.draw))
+            )
         for box in view.boxes:
-            cards = " ".join(c.pretty() for c in box.cards) if box.cards else "▒▒ ▒▒ ▒▒ ▒▒ ▒▒"
+            cards = self._cards(box.cards) if box.cards else "▒▒ ▒▒ ▒▒ ▒▒ ▒▒"
             state = self.t("closed") if box.closed else ""
             if box.folded:
                 state = self.t("folded")
@@ -268,17 +274,24 @@ class CasinoTerminal:
             )
         self._say(self.t("balance", balance=view.balance))
 
-    @staticmethod
-    def _dealer_cards(view: HandView) -> str:
+    def _dealer_cards(self, view: HandView) -> str:
         """The dealer's hand as it stands: four cards face down and the up card, his five
         cards once shown, and, once his game is bought, the hand after his draw (the line
         below says which card he changed)."""
         if view.dealer is None:
-            return "▒▒ ▒▒ ▒▒ ▒▒ " + view.up_card.pretty()
+            return "▒▒ ▒▒ ▒▒ ▒▒ " + self._card(view.up_card)
         cards = view.dealer
         if view.dealer_draw is not None:
             cards = dealer_after_purchase(cards, view.dealer_draw.draw)
-        return " ".join(card.pretty() for card in cards)
+        return self._cards(cards)
+
+    def _card(self, card: Card) -> str:
+        """A card as the person's language writes it: «Д♣» in Russian, ``Q♣`` in English."""
+        return card_text(card, self.lang)
+
+    def _cards(self, cards: Sequence[Card]) -> str:
+        """Cards in the order given, written as ``_card`` writes them."""
+        return " ".join(map(self._card, cards))
 
     def _keep(self, hand: CasinoHand) -> None:
         """Save the hand in progress (its seed stays in the wallet, never on screen)."""

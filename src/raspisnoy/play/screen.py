@@ -10,7 +10,8 @@ refused; a joker opens a menu of its legal modes; ``s`` shows the score sheet. A
 too wide for the terminal (a phone's) is drawn compact (``raspisnoy.play.layout``), and
 the hand breaks between cards.
 
-Everything the person reads comes from the ``play`` catalog in their language. The
+Everything the person reads comes from the ``play`` catalog in their language, and the
+cards are written by ``raspisnoy.i18n.cards``, as ``raspisnoy casino play`` writes them. The
 screen only ever sees the person's ``View`` (and, for the score sheet, the finished
 rounds' bids, tricks taken and points), so it cannot show a hidden card.
 """
@@ -29,7 +30,6 @@ from rich.table import Table
 from rich.text import Text
 
 from raspisnoy.core import (
-    RANK_NAMES,
     Action,
     Bid,
     Card,
@@ -45,6 +45,7 @@ from raspisnoy.core import (
     round_plan,
 )
 from raspisnoy.i18n import translate
+from raspisnoy.i18n.cards import LETTER_RANKS, card_text, rank_text
 from raspisnoy.play.layout import (
     ROUND_CELL,
     compact_table,
@@ -58,7 +59,7 @@ from raspisnoy.play.layout import (
 from raspisnoy.play.session import RoundsSoFar
 from raspisnoy.stopping import ask_line
 
-__all__ = ["TerminalScreen", "card_text", "parse_typed_card", "play_text"]
+__all__ = ["TerminalScreen", "parse_typed_card", "play_text"]
 
 #: Keys that show the score sheet: ``s`` and the letters on that key in Russian and
 #: Ukrainian layouts, so nobody has to switch layouts to look at the scores.
@@ -72,8 +73,7 @@ _RULE_ENDS = 4
 _COMPACT_NAME = 7
 
 
-#: The ranks and suits that have letters of their own in each language's catalog.
-_LETTER_RANKS = "JQKA"
+#: The suits, in record notation, in the order of each language's ``suit.letters``.
 _SUIT_LETTERS = "SCDH"
 #: Latin capitals drawn like a Cyrillic one: ``T`` typed on a Latin layout looks like the
 #: Russian «Т» (туз) on the screen, but means ten in docs/record.md's notation.
@@ -91,14 +91,6 @@ class AmbiguousCardError(InvalidInputError):
     def __init__(self, text: str, letter: str, meant: str, record: str) -> None:
         super().__init__(f"{text!r} is ambiguous")
         self.letter, self.meant, self.record = letter, meant, record
-
-
-def card_text(card: Card, lang: str) -> str:
-    """A card as players of ``lang`` write it, like the web client: ``Д♦`` and ``10♦`` in
-    Russian, ``Q♦`` in English; a joker as the hand shows it (``Джокер``, ``Джокер 1``)."""
-    if card.suit is None:
-        return f"{translate('play.joker', lang)} {str(card).removeprefix('X')}".strip()
-    return rank_text(RANK_NAMES[card.rank], lang) + card.suit.symbol
 
 
 def play_text(play: Play, lang: str) -> str:
@@ -121,13 +113,6 @@ def mode_text(play: Play, lang: str, trump: Suit | None, *, mine: bool) -> str:
     return translate(f"play.mode.discard{person}", lang, suit=play.suit.symbol)
 
 
-def rank_text(rank: str, lang: str) -> str:
-    """A rank named in record notation (``T``, ``Q``) as players of ``lang`` write it."""
-    if rank == "T":
-        return "10"
-    return translate(f"rank.{rank}", lang) if rank in _LETTER_RANKS else rank
-
-
 def parse_typed_card(text: str, lang: str) -> Card:
     """The card typed: docs/record.md's notation (``QD``, ``10♦``, ``X``) or ``lang``'s letters
     for ranks and suits (``ДБ`` is the queen of diamonds, ``ТТ`` the ace of clubs, ``10Ч``
@@ -141,7 +126,7 @@ def parse_typed_card(text: str, lang: str) -> Card:
     if typed.startswith(joker):
         typed = "X" + typed.removeprefix(joker).strip()
     if len(typed) >= 2:
-        ranks = {translate(f"rank.{rank}", lang).upper(): rank for rank in _LETTER_RANKS}
+        ranks = {translate(f"rank.{rank}", lang).upper(): rank for rank in LETTER_RANKS}
         suits = dict(zip(translate("suit.letters", lang).upper(), _SUIT_LETTERS, strict=True))
         head = typed[:-1]
         rank = _read(head, ranks)
