@@ -4,13 +4,13 @@ make one move."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 from server_process import ServerProcess
 
 
@@ -220,6 +220,41 @@ def set_language(page: Page, lang: str) -> None:
     if page.get_attribute("html", "lang") != lang:
         page.select_option("#lang", lang)
         page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+
+
+#: How long a wait on an offline page may last: Pyodide's start takes seconds, and many
+#: more on a loaded machine; a wait that includes it must not fail for the machine's load.
+OFFLINE_WAIT_MS = 180_000
+#: Keeps every text the toast shows (``window.toasts``).
+TOASTS = """addEventListener('DOMContentLoaded', () => {
+  window.toasts = [];
+  const box = document.getElementById('toast');
+  new MutationObserver(() => box.textContent && window.toasts.push(box.textContent))
+    .observe(box, {childList: true, characterData: true, subtree: true});
+})"""
+
+
+@contextmanager
+def russian_device(
+    browser: Browser, base_url: str, *, scripts: Sequence[str] = (), **options: Any
+) -> Iterator[BrowserContext]:
+    """One visitor's small Russian touch phone for offline play: a context whose pages
+    share its storage as a phone's tabs do, ``scripts`` run in each of its pages before the
+    page's own, waits as long as ``OFFLINE_WAIT_MS``; ``options`` add to the context."""
+    context = browser.new_context(
+        base_url=base_url, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True, **options
+    )
+    for script in scripts:
+        context.add_init_script(script)
+    context.set_default_timeout(OFFLINE_WAIT_MS)
+    yield context
+    context.close()
+
+
+def phone_shot(page: Page, name: str) -> None:
+    """Keeps a screenshot of a small Russian phone's page as ``name``-ru-360x640.png."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / f"{name}-ru-360x640.png", animations="disabled")
 
 
 def check_screen(page: Page, name: str, *, axe: bool = True) -> list[str]:

@@ -11,7 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import ACTIONABLE, PHONE_SMALL, SCREENS, act, enter, server_process
+from e2e_helpers import (
+    ACTIONABLE,
+    PHONE_SMALL,
+    TOASTS,
+    act,
+    enter,
+    phone_shot,
+    russian_device,
+    server_process,
+)
 from playwright.sync_api import Browser, BrowserContext, Page
 from server_process import ServerProcess
 
@@ -30,13 +39,6 @@ KEPT = """() => navigator.serviceWorker.controller !== null && caches.keys()
   .then((names) => Promise.all(names.map((name) => caches.open(name)
     .then((cache) => cache.match('/offline/pyodide/pyodide.asm.wasm')))))
   .then((found) => found.some(Boolean))"""
-#: Keeps every text the toast shows (``window.toasts``).
-TOASTS = """addEventListener('DOMContentLoaded', () => {
-  window.toasts = [];
-  const box = document.getElementById('toast');
-  new MutationObserver(() => box.textContent && window.toasts.push(box.textContent))
-    .observe(box, {childList: true, characterData: true, subtree: true});
-})"""
 #: Keeps whether the page's offline engine was restored from its snapshot
 #: (``window.engineRestored``, from the worker's ``ready`` message).
 ENGINE_READY = """(() => {
@@ -71,23 +73,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture
 def visitor(browser: Browser, server: str) -> Iterator[BrowserContext]:
     """A Russian visitor on a small phone, asking for less motion."""
-    context = browser.new_context(
-        base_url=server,
-        locale="ru-RU",
-        viewport=PHONE_SMALL,
-        has_touch=True,
-        reduced_motion="reduce",
-    )
-    # Starting Pyodide takes seconds, and many more on a loaded machine: a wait that
-    # includes it must not fail for the machine's load.
-    context.set_default_timeout(180_000)
-    yield context
-    context.close()
-
-
-def shot(page: Page, name: str) -> None:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENS / f"offline-{name}-ru-360x640.png", animations="disabled")
+    with russian_device(browser, server, reduced_motion="reduce") as context:
+        yield context
 
 
 def first_visit(context: BrowserContext) -> Page:
@@ -170,7 +157,7 @@ def test_a_first_visit_keeps_the_snapshot_the_first_offline_game_starts_from(
     page.click(".offline-start")
     page.wait_for_selector(".game")
     assert page.evaluate("window.engineRestored") is True
-    shot(page, "first-game-from-snapshot")
+    phone_shot(page, "offline-first-game-from-snapshot")
     assert play_until(page, "2") == "2"
     assert page.evaluate(SNAPSHOTS) == [status["snapshot"]]
 
@@ -190,12 +177,12 @@ def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> Non
     page.goto("/?offline")
     page.wait_for_selector(".offline-start")
     assert "на рейтинг не влияет" in page.inner_text(".offline-terms")
-    shot(page, "screen")
+    phone_shot(page, "offline-screen")
     page.click(".offline-start")
     page.wait_for_selector(".game")
     assert page.inner_text("#conn") == "на этом устройстве"
     assert page.url.split("?offline=")[1].startswith("local-")
-    shot(page, "game")
+    phone_shot(page, "offline-game")
     assert play_until(page, "2") == "2"
     assert page.evaluate("window.engineRestored") is False  # the device's first start
     (snapshot,) = kept_snapshots(page)
@@ -210,13 +197,13 @@ def test_a_short_game_offline_closed_and_resumed(visitor: BrowserContext) -> Non
     assert "идёт" in page.inner_text(".saved-game")
     (kept,) = kept_games(page)
     assert kept["actions"][before][0] == 0  # the bid the person saw taken is kept
-    shot(page, "kept")
+    phone_shot(page, "offline-kept")
     page.click(".saved-game a")
     page.wait_for_selector(".game[data-round='2']")
     assert page.evaluate("window.engineRestored") is True
     assert play_until(page, None) == "over"
     page.wait_for_selector("#results table.sheet")
-    shot(page, "results")
+    phone_shot(page, "offline-results")
     assert "Ещё партия без сети" in page.inner_text("#results")
 
     (game,) = kept_games(page)
@@ -273,7 +260,7 @@ def test_a_damaged_kept_game_is_said_and_kept(visitor: BrowserContext) -> None:
     page.goto("/?offline=local-broken")
     page.wait_for_selector(".panel.error")
     assert "повреждена" in page.inner_text(".panel.error")
-    shot(page, "damaged")
+    phone_shot(page, "offline-damaged")
     page.goto("/?offline")
     page.wait_for_selector(".saved-game[data-id='local-broken']")
 
@@ -290,7 +277,7 @@ def test_a_full_storage_is_said_and_the_game_goes_on(visitor: BrowserContext, se
     page.click(".offline-start")
     page.wait_for_selector("#toast.show")
     assert "Память устройства заполнена" in page.inner_text("#toast")
-    shot(page, "storage-full")
+    phone_shot(page, "offline-storage-full")
     assert play_until(page, "2") == "2"  # the game went on
 
 
@@ -359,15 +346,15 @@ def test_the_new_table_form_offline_starts_the_game_chosen(visitor: BrowserConte
     assert shown[1:] == [f"новичок · {ratings['beginner']}", f"опытный · {ratings['heuristic']}"]
     assert page.locator(f"{form} .bot-levels li").count() == 3
     page.locator(f"{form} .bot-levels").scroll_into_view_if_needed()
-    shot(page, "form-levels")
+    phone_shot(page, "offline-form-levels")
     page.select_option(f"{form} select[data-seat='2']", "beginner")
     page.select_option(f"{form} select[name=speed]", "0")
     page.locator(f"{form} select[name=preset]").scroll_into_view_if_needed()
-    shot(page, "form")
+    phone_shot(page, "offline-form")
     page.click(f"{form} details.options summary")
     page.fill("input[name=option-custom_plan]", "1, 2")
     page.dispatch_event("input[name=option-custom_plan]", "change")
-    shot(page, "form-options")
+    phone_shot(page, "offline-form-options")
     page.click(f"{form} button[type=submit]")
     page.wait_for_selector(".game")
     settings = kept_game_when_saved(page)["settings"]
@@ -386,7 +373,7 @@ def test_the_new_table_form_offline_starts_the_game_chosen(visitor: BrowserConte
     page.click(f"{form} button[type=submit]")
     page.wait_for_selector(".panel.error")
     assert "Партию с такими настройками не начать" in page.inner_text(".panel.error")
-    shot(page, "form-refused")
+    phone_shot(page, "offline-form-refused")
     page.click(".panel.error a[href='/?offline']")  # back to the form, offline
     page.wait_for_selector(".offline-create")
 
@@ -483,7 +470,7 @@ def test_a_store_that_does_not_open_is_said_and_nothing_is_deleted(
     page.goto("/?offline")
     page.wait_for_selector(".offline-play .error")
     assert "не читается" in page.inner_text(".offline-play .error")
-    shot(page, "store-unreadable")
+    phone_shot(page, "offline-store-unreadable")
     page.click(".offline-start")
     page.wait_for_selector("#toast.show")
     assert "не сохраняется" in page.inner_text("#toast")

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_helpers import ACTIONABLE, PHONE_SMALL, SCREENS, enter
+from e2e_helpers import ACTIONABLE, TOASTS, enter, phone_shot, russian_device
 from playwright.sync_api import Browser, BrowserContext, Page, Route
-from test_browser_offline import TOASTS, kept_games, wait_until_kept
+from test_browser_offline import kept_games, wait_until_kept
 
 from raspisnoy.server.offline import OFFLINE_BOTS, LocalTable
 
@@ -41,22 +41,8 @@ SAVE = "game => import('/js/offline_store.js').then((store) => store.saveGame(ga
 @pytest.fixture
 def visitor(browser: Browser, server: str) -> Iterator[BrowserContext]:
     """A Russian visitor on a small phone, asking for less motion; the toasts kept."""
-    context = browser.new_context(
-        base_url=server,
-        locale="ru-RU",
-        viewport=PHONE_SMALL,
-        has_touch=True,
-        reduced_motion="reduce",
-    )
-    context.add_init_script(TOASTS)
-    context.set_default_timeout(180_000)  # Pyodide's start, on a loaded machine
-    yield context
-    context.close()
-
-
-def shot(page: Page, name: str) -> None:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENS / f"offline-people-{name}-ru-360x640.png", animations="disabled")
+    with russian_device(browser, server, scripts=[TOASTS], reduced_motion="reduce") as context:
+        yield context
 
 
 def finished_game(name: str, owner: str) -> dict[str, Any]:
@@ -135,13 +121,13 @@ def test_each_person_sees_and_uploads_only_their_own(visitor: BrowserContext) ->
     page.wait_for_selector("#sheet-form input[data-seat='0']")
     assert page.locator(".local-sheet").count() == 0
     assert page.evaluate("() => fetch('/api/sheets').then((r) => r.json())")["sheets"] == []
-    shot(page, "score-of-another")
+    phone_shot(page, "offline-people-score-of-another")
     page.goto("/?offline")
     page.wait_for_selector(".saved-game")
     assert page.eval_on_selector_all(".saved-game", "ls => ls.map((l) => l.dataset.id)") == [
         his["id"]
     ]
-    shot(page, "screen-of-another")
+    phone_shot(page, "offline-people-screen-of-another")
     page.goto(f"/?offline={playing}")
     page.wait_for_selector(".panel.error")
     assert NO_SUCH_GAME in page.inner_text(".panel.error")
@@ -200,7 +186,7 @@ def test_uploads_wait_out_a_limit_and_viewing_a_game_keeps_its_marks(
     assert [id for id, (uploaded, _) in first_run.items() if uploaded] == [games[2]["id"]]
     assert {refused for _, refused in first_run.values()} == {None, "too_many"}
     assert len(page.evaluate("window.toasts")) == 2  # one for the limit, one for the upload
-    shot(page, "limit")
+    phone_shot(page, "offline-people-limit")
     page.goto("/")  # within the Retry-After: nothing is sent
     page.wait_for_selector(".offline-note a[href='/?offline']")
     assert len(sent) == 2
@@ -224,7 +210,7 @@ def test_uploads_wait_out_a_limit_and_viewing_a_game_keeps_its_marks(
     page.wait_for_selector(f".saved-game[data-id='{games[1]['id']}']")
     assert "в истории" in page.inner_text(f".saved-game[data-id='{games[1]['id']}']")
     assert "не принята" in page.inner_text(".saved-game[data-id='local-tampered']")
-    shot(page, "marks")
+    phone_shot(page, "offline-people-marks")
 
 
 def test_one_game_in_two_tabs_never_loses_a_move_silently(visitor: BrowserContext) -> None:
@@ -267,7 +253,7 @@ def test_one_game_in_two_tabs_never_loses_a_move_silently(visitor: BrowserContex
         "v => document.querySelector('.game')?.dataset.version === v",
         arg=str(len(kept_now["actions"])),
     )
-    shot(second, "two-tabs")
+    phone_shot(second, "offline-people-two-tabs")
 
 
 def copy_then_drop(source: str, target: str) -> str:
@@ -323,7 +309,7 @@ def test_files_not_kept_are_said_and_kept_on_a_later_visit(visitor: BrowserConte
     page.wait_for_selector(".offline-play .error")
     assert NOT_KEPT in page.inner_text(".offline-play .error")
     assert page.locator(".offline-start").count() == 0
-    shot(page, "files-not-kept")
+    phone_shot(page, "offline-people-files-not-kept")
 
     visitor.set_offline(False)
     visitor.unroute(f"**{WASM}", refuse_wasm)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_helpers import PHONE_SMALL, SCREENS, enter
+from e2e_helpers import TOASTS, enter, phone_shot, russian_device
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_browser_offline import wait_until_kept
 from test_browser_score import enter as enter_round
@@ -24,31 +24,14 @@ from raspisnoy.scorekeeper import sheet_from_json
 NAMES = ["Анна", "Борис", "Вера"]
 #: Two rounds, of one card and of two.
 PLAN = "1, 2"
-#: Keeps every text the toast shows (``window.toasts``).
-TOASTS = """addEventListener('DOMContentLoaded', () => {
-  window.toasts = [];
-  const box = document.getElementById('toast');
-  new MutationObserver(() => box.textContent && window.toasts.push(box.textContent))
-    .observe(box, {childList: true, characterData: true, subtree: true});
-})"""
 KEPT_SHEETS = "() => import('/js/offline_store.js').then((store) => store.savedSheets())"
 
 
 @pytest.fixture
 def visitor(browser: Browser, server: str) -> Iterator[BrowserContext]:
     """A Russian visitor on a small phone."""
-    context = browser.new_context(
-        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True
-    )
-    # Starting Pyodide takes seconds, and many more on a loaded machine.
-    context.set_default_timeout(120_000)
-    yield context
-    context.close()
-
-
-def shot(page: Page, name: str) -> None:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENS / f"sheet-offline-{name}-ru-360x640.png", animations="disabled")
+    with russian_device(browser, server) as context:
+        yield context
 
 
 def kept_sheets(page: Page) -> list[dict[str, Any]]:
@@ -64,7 +47,7 @@ def set_up_offline(page: Page) -> str:
     assert "сохранится на этом устройстве" in page.inner_text(".offline-note")
     for seat, name in enumerate(NAMES):
         page.fill(f"#sheet-form input[data-seat='{seat}']", name)
-    shot(page, "form")
+    phone_shot(page, "sheet-offline-form")
     page.click("#sheet-form details.options summary")
     page.fill("input[name=option-custom_plan]", PLAN)
     page.dispatch_event("input[name=option-custom_plan]", "change")
@@ -89,7 +72,7 @@ def test_a_sheet_kept_offline_then_uploaded(visitor: BrowserContext) -> None:
     enter_round(page, "bid", [1, 1, 0])
     enter_round(page, "taken", [0, 1, 0])
     assert "на этом устройстве" in page.inner_text(".score-head .offline-note")
-    shot(page, "sheet")
+    phone_shot(page, "sheet-offline-sheet")
     page.close()  # the app closed in the middle of the game
 
     page = visitor.new_page()
@@ -112,7 +95,7 @@ def test_a_sheet_kept_offline_then_uploaded(visitor: BrowserContext) -> None:
     page.wait_for_function(
         "v => document.querySelector('.score-page')?.dataset.version !== v", arg=version
     )
-    shot(page, "results")
+    phone_shot(page, "sheet-offline-results")
 
     (kept,) = kept_sheets(page)
     assert kept["id"] == local
@@ -146,12 +129,12 @@ def share_the_whole_game(context: BrowserContext, page: Page, totals: list[int])
     reader.wait_for_selector(".score-page[data-complete=true] #results")
     assert page_totals(reader) == totals
     assert reader.locator(".entry-pad, button[data-edit]").count() == 0
-    shot(reader, "link")
+    phone_shot(reader, "sheet-offline-link")
     reader.goto("about:blank")
     reader.goto(url[:-12])
     reader.wait_for_selector(".panel.error")
     assert "Ссылка обрезана или изменена" in reader.inner_text(".panel.error")
-    shot(reader, "link-cut")
+    phone_shot(reader, "sheet-offline-link-cut")
     reader.close()
 
 
@@ -188,7 +171,7 @@ def test_a_server_sheet_continued_offline(visitor: BrowserContext) -> None:
     assert isinstance(local, str) and local.startswith("device-")
     assert "загрузятся новой записью" in page.inner_text(".score-head .offline-note")
     assert next_entry(page) == ("bid", 2, 2)
-    shot(page, "continued")
+    phone_shot(page, "sheet-offline-continued")
 
     page.reload()  # still no network: the device's copy, with round 1 whole
     page.wait_for_selector(".score-page .entry-pad")
@@ -213,7 +196,7 @@ def test_a_server_sheet_continued_offline(visitor: BrowserContext) -> None:
     told = page.locator(".uploaded-continued li")
     assert "прежняя запись не изменилась" in told.inner_text()
     assert told.locator("a").nth(1).get_attribute("href") == f"/score?sheet={original}"
-    shot(page, "continued-uploaded")
+    phone_shot(page, "sheet-offline-continued-uploaded")
     assert kept_sheets(page) == []
     assert sheet_api(page, original) == before  # the server's sheet as it was
     sheets = page.evaluate("() => fetch('/api/sheets').then((r) => r.json())")["sheets"]
@@ -224,7 +207,7 @@ def test_a_server_sheet_continued_offline(visitor: BrowserContext) -> None:
     told.locator("a").first.click()  # the new sheet names the original in its header
     page.wait_for_selector(".score-head .continues-note a")
     assert f"sheet={new}" in page.url
-    shot(page, "continuation")
+    phone_shot(page, "sheet-offline-continuation")
     page.click(".score-head .continues-note a")
     page.wait_for_function("id => location.search === `?sheet=${id}`", arg=original)
     page.wait_for_selector(f".score-page[data-version='{before['version']}']")
@@ -263,12 +246,12 @@ def test_a_server_sheet_not_open_is_opened_offline(visitor: BrowserContext) -> N
     page.wait_for_selector(f".game-row a[href='/score?sheet={made['id']}']")
     assert "какими были при последней связи" in page.inner_text(".offline-note >> nth=1")
     page.locator(".game-row").scroll_into_view_if_needed()
-    shot(page, "kept-list")
+    phone_shot(page, "sheet-offline-kept-list")
     page.click(f".game-row a[href='/score?sheet={made['id']}']")
     page.wait_for_selector(".score-page .entry-pad")
     assert "при последней связи" in page.inner_text(".score-head .offline-note")
     assert next_entry(page) == ("bid", 1, 1)
-    shot(page, "kept-sheet")
+    phone_shot(page, "sheet-offline-kept-sheet")
     page.click(".entry-pad button.bid[data-value='0']")  # on the device, continuing it
     page.wait_for_function("() => new URLSearchParams(location.search).has('local')")
     assert next_entry(page) == ("bid", 1, 2)

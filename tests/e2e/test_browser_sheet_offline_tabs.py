@@ -10,9 +10,9 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from e2e_helpers import PHONE_SMALL, SCREENS, enter
+from e2e_helpers import TOASTS, enter, phone_shot, russian_device
 from playwright.sync_api import Browser, BrowserContext, Page, Route
-from test_browser_offline import TOASTS, wait_until_kept
+from test_browser_offline import wait_until_kept
 from test_browser_score import enter as enter_round
 from test_browser_score import next_entry
 from test_browser_sheet_offline import kept_sheets
@@ -36,18 +36,8 @@ HELD_UPLOADS = """(() => {
 @pytest.fixture
 def visitor(browser: Browser, server: str) -> Iterator[BrowserContext]:
     """A Russian visitor on a small phone; the toasts kept."""
-    context = browser.new_context(
-        base_url=server, locale="ru-RU", viewport=PHONE_SMALL, has_touch=True
-    )
-    context.add_init_script(TOASTS)
-    context.set_default_timeout(120_000)  # Pyodide's start, on a loaded machine
-    yield context
-    context.close()
-
-
-def shot(page: Page, name: str) -> None:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENS / f"sheet-tabs-{name}-ru-360x640.png", animations="disabled")
+    with russian_device(browser, server, scripts=[TOASTS]) as context:
+        yield context
 
 
 def sheet_on_device(page: Page, plan: str) -> None:
@@ -121,7 +111,7 @@ def test_a_change_made_while_uploading_is_kept(visitor: BrowserContext) -> None:
     page.wait_for_function(
         "() => window.toasts.some((t) => t.includes('Этой записи на устройстве нет'))"
     )
-    shot(page, "gone")
+    phone_shot(page, "sheet-tabs-gone")
     assert errors == []
 
 
@@ -157,7 +147,7 @@ def test_a_tab_left_behind_does_not_write_over_another(visitor: BrowserContext) 
     assert kept_sheets(second) == [kept]  # nothing written over the first tab's change
     second.wait_for_selector(f".score-page[data-version='{kept['version']}'][data-busy=false]")
     assert "изменили в другой вкладке" in second.inner_text("#toast")  # the message left on show
-    shot(second, "left-behind")
+    phone_shot(second, "sheet-tabs-left-behind")
     assert kept["sheet"]["rounds"][0]["bids"] == round_one["bids"]
 
 
