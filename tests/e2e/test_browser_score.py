@@ -449,3 +449,55 @@ def test_trick_counts_the_page_fills_in_are_each_sent_once(browser: Browser, ser
         assert errors == []
     finally:
         phone.close()
+
+
+def test_a_correction_made_on_an_older_sheet_is_refused_and_said_in_russian(
+    browser: Browser, server: str
+) -> None:
+    """Two pages correct round 1 from the same sheet. The first correction is kept; the
+    second, made on the sheet as it was, would have rewritten the round over it: it is
+    refused (409 ``sheet_changed``), the page says so in Russian and shows the round as
+    stored now, and nothing of the first is lost."""
+    phone, page, errors = russian_phone(browser, server)
+    try:
+        sheet_id = set_up(page, NAMES, PLAN)
+        enter(page, "bid", [1, 0, 0, 1])
+        enter(page, "taken", [0, 0, 0, 1])
+        other = phone.new_page()
+        other.on("pageerror", lambda error: errors.append(str(error)))
+        other.goto(f"/score?sheet={sheet_id}")
+        other.wait_for_selector(".score-page button[data-edit='1']")
+        before = other.get_attribute(".score-page", "data-version")
+        for each in (page, other):
+            each.click("button[data-edit='1']")
+            each.wait_for_selector("dialog[open] select[name=taken]")
+        # Anna took round 1's trick, not Grigory: the first page says so.
+        page.select_option("dialog[open] select[name=taken][data-seat='0']", "1")
+        page.select_option("dialog[open] select[name=taken][data-seat='3']", "0")
+        tap(page, "dialog[open] button[type=submit]")
+        page.wait_for_selector("dialog[open]", state="detached")
+        first = {"bids": [1, 0, 0, 1], "taken": [1, 0, 0, 0]}
+        assert sheet_api(page, sheet_id)["sheet"]["rounds"][0] == first
+        # The other page, still on the sheet as it was, says Boris took it.
+        other.select_option("dialog[open] select[name=taken][data-seat='1']", "1")
+        other.select_option("dialog[open] select[name=taken][data-seat='3']", "0")
+        other.click("dialog[open] button[type=submit]")
+        other.wait_for_selector("dialog[open] .form-error:not(:empty)")
+        assert other.inner_text("dialog[open] .form-error") == (
+            "Запись изменили на другом устройстве, и ваше изменение не сохранено. "
+            "Показана запись, как она есть сейчас."
+        )
+        stored = sheet_api(other, sheet_id)
+        assert stored["sheet"]["rounds"][0] == first  # the first correction is kept
+        assert other.get_attribute(".score-page", "data-version") == str(stored["version"])
+        assert stored["version"] == int(before or "") + 1
+        shown = [
+            other.input_value(f"dialog[open] select[name=taken][data-seat='{seat}']")
+            for seat in range(4)
+        ]
+        assert shown == ["1", "0", "0", "0"]  # the round as stored, to correct again
+        assert page_totals(other) == page_totals(page)
+        problems = check_screen(other, "score-changed-elsewhere")
+        assert problems == [] and errors == []
+    finally:
+        phone.close()

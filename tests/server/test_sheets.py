@@ -298,6 +298,76 @@ def test_racing_writers_lose_nothing(server: Server) -> None:
     assert rounds == [edits[1], edits[2], edits[3]]
 
 
+def refused_as_changed(answer: httpx.Response, stored: int) -> None:
+    """``answer`` is the 409 of a change made on a version the sheet has left behind."""
+    assert answer.status_code == 409, answer.text
+    assert answer.json()["code"] == "sheet_changed"
+    assert answer.json()["params"] == {"version": stored}
+
+
+def test_an_entry_sent_twice_from_one_version_is_entered_once(server: Server) -> None:
+    """A retry (or a second phone) sending the entry again with the version it was made
+    on is refused with 409, not applied to whatever the sheet expects next; so is an undo
+    sent twice. Without ``version`` an entry is applied to the sheet as it is, as before."""
+    anna = Api(server.base, "Anna")
+    created = new_sheet(anna)
+    sheet_id, version = created["id"], created["version"]
+    entry = {"entry": "bid", "seat": 1, "value": 0, "version": version}
+    first = anna.post(f"/api/sheets/{sheet_id}/entries", **entry)
+    assert first.status_code == 200, first.text
+    refused_as_changed(anna.post(f"/api/sheets/{sheet_id}/entries", **entry), version + 1)
+    stored = anna.http.get(f"/api/sheets/{sheet_id}").json()
+    assert stored["sheet"]["rounds"] == [{"bids": [None, 0, None], "taken": [None, None, None]}]
+    assert stored["version"] == version + 1
+    state = entered(anna, sheet_id, "bid", 2, 0)  # an old client's, with no version
+    undo = {"version": state["version"]}
+    assert anna.post(f"/api/sheets/{sheet_id}/undo", **undo).status_code == 200
+    refused_as_changed(anna.post(f"/api/sheets/{sheet_id}/undo", **undo), state["version"] + 1)
+    rounds = anna.http.get(f"/api/sheets/{sheet_id}").json()["sheet"]["rounds"]
+    assert rounds == [{"bids": [None, 0, None], "taken": [None, None, None]}]
+
+
+def test_the_second_of_two_corrections_from_one_version_is_refused(server: Server) -> None:
+    """Two phones correct round 1 from the sheet they both show: the first correction is
+    kept, the second refused with 409 (it rewrote the whole round over the first)."""
+    anna = Api(server.base, "Anna")
+    sheet_id = new_sheet(anna)["id"]
+    version = play_round(anna, sheet_id, [1, 1, 0], [0, 1, 0])["version"]
+    path = f"/api/sheets/{sheet_id}/rounds/1"
+    first = {"bids": [1, 1, 0], "taken": [1, 0, 0]}
+    second = {"bids": [0, 1, 1], "taken": [0, 0, 1]}
+    kept = anna.http.put(path, json={**first, "version": version})
+    assert kept.status_code == 200, kept.text
+    refused_as_changed(anna.http.put(path, json={**second, "version": version}), version + 1)
+    stored = anna.http.get(f"/api/sheets/{sheet_id}").json()
+    assert stored["sheet"]["rounds"] == [first] and stored["version"] == version + 1
+
+
+def test_racing_corrections_from_one_version_keep_exactly_one(server: Server) -> None:
+    """The version is checked in the write itself (a conditional update), so two
+    corrections from one version sent at once are one kept and one refused."""
+    anna = Api(server.base, "Anna")
+    sheet_id = new_sheet(anna)["id"]
+    version = play_round(anna, sheet_id, [1, 1, 0], [0, 1, 0])["version"]
+    corrections = [{"bids": [1, 1, 0], "taken": [1, 0, 0]}, {"bids": [0, 1, 1], "taken": [0, 0, 1]}]
+    answers: dict[int, int] = {}
+
+    def correct(index: int) -> None:
+        client = httpx.Client(base_url=server.base, headers=anna.http.headers, timeout=HTTP_SECONDS)
+        body = {**corrections[index], "version": version}
+        answers[index] = client.put(f"/api/sheets/{sheet_id}/rounds/1", json=body).status_code
+
+    threads = [threading.Thread(target=correct, args=(index,)) for index in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers.values()) == [200, 409]
+    stored = anna.http.get(f"/api/sheets/{sheet_id}").json()
+    kept = next(index for index, status in answers.items() if status == 200)
+    assert stored["sheet"]["rounds"] == [corrections[kept]] and stored["version"] == version + 1
+
+
 def test_csv_export_in_the_pages_language(server: Server) -> None:
     anna = Api(server.base, "Anna")
     created = new_sheet(anna, players=["Анна", "=cmd", "Vera"])

@@ -176,6 +176,10 @@ class Refusal(StrEnum):
     NO_PUZZLES_YET = "no_puzzles_yet"
     PUZZLE_MOVE = "puzzle_move"
     PUZZLE_ANSWERED = "puzzle_answered"
+    #: Score sheets (``services.sheets``): a change made on a version of the sheet it has
+    #: left behind (``params.version``: the stored one), sent twice or made on another
+    #: device meanwhile; nothing is changed.
+    SHEET_CHANGED = "sheet_changed"
 
 
 #: The HTTP status of each refusal a REST route answers with.
@@ -235,6 +239,7 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NO_PUZZLES_YET: 404,
     Refusal.PUZZLE_MOVE: 422,
     Refusal.PUZZLE_ANSWERED: 409,
+    Refusal.SHEET_CHANGED: 409,
     Refusal.CLUB_ACCOUNT: 403,
     Refusal.CLUB_NAME_LENGTH: 422,
     Refusal.CLUB_NAME_TAKEN: 409,

@@ -20,6 +20,7 @@ from raspisnoy.server.wire import (
     EntryIn,
     ProblemsOut,
     RoundIn,
+    SheetChangeIn,
     SheetOut,
     SheetsOut,
     SheetSummaryOut,
@@ -133,7 +134,8 @@ async def delete_sheet(sheet_id: str, user: OptionalUser, services: ServicesDep)
 async def add_entry(
     sheet_id: str, body: EntryIn, user: OptionalUser, services: ServicesDep, token: Token = None
 ) -> SheetOut:
-    """Enter the next bid, trick count or control round (the sheet's ``next``)."""
+    """Enter the next bid, trick count or control round (the sheet's ``next``); with
+    ``version``, only into the sheet at that version (409 ``sheet_changed`` else)."""
     with _problems():
         return SheetOut.of(await services.sheets.enter(sheet_id, user, token, body))
 
@@ -149,15 +151,21 @@ async def edit_round(
     services: ServicesDep,
     token: Token = None,
 ) -> SheetOut:
-    """Rewrite round ``number`` (from 1); later rounds are checked again, totals follow."""
+    """Rewrite round ``number`` (from 1); later rounds are checked again, totals follow.
+    With ``version``, only the sheet at that version (409 ``sheet_changed`` else)."""
     with _problems():
         return SheetOut.of(await services.sheets.edit_round(sheet_id, user, token, number, body))
 
 
 @router.post("/{sheet_id}/undo", response_model=SheetOut, response_model_exclude_unset=True)
 async def undo(
-    sheet_id: str, user: OptionalUser, services: ServicesDep, token: Token = None
+    sheet_id: str,
+    user: OptionalUser,
+    services: ServicesDep,
+    token: Token = None,
+    body: SheetChangeIn | None = None,
 ) -> SheetOut:
-    """Take back the last entry."""
+    """Take back the last entry; with ``version``, only of the sheet at that version."""
+    expected = None if body is None else body.version
     with _problems():
-        return SheetOut.of(await services.sheets.undo(sheet_id, user, token))
+        return SheetOut.of(await services.sheets.undo(sheet_id, user, token, expected))

@@ -5,8 +5,12 @@ without ever overwriting another writer's, and the sheet as CSV.
 A sheet is stored as its ``raspisnoy-sheet/1`` JSON (docs/sheet-format.md). Every change
 reads it, applies one entry, edit or undo (the scorekeeper checks it against the rules:
 this module knows none of them) and writes it back only if nobody changed it meanwhile,
-so entries from two phones never overwrite each other. A change the rules refuse raises
-the scorekeeper's ``SheetError``, which the routes answer with its structured problem.
+so entries from two phones never overwrite each other. A change that names the version
+it was made on (the client's last seen) is refused once the sheet has moved on from it
+(``sheet_changed``), rather than applied again to the newer sheet: a retry, or a second
+phone's correction of the same round, then changes nothing. A change the rules refuse
+raises the scorekeeper's ``SheetError``, which the routes answer with its structured
+problem.
 
 Who may do what: the owner (the session that created the sheet) or anyone holding its
 edit token reads and changes it by id; anyone with the share id reads it, and nothing
@@ -127,11 +131,15 @@ class Sheets:
         user: UserRow | None,
         token: str | None,
         apply: Callable[[Sheet], Sheet],
+        expected: int | None,
     ) -> SheetRow:
         """Apply a change to the stored sheet and store the result, reading it again if
-        another writer changed it in between."""
+        another writer changed it in between. A change made on version ``expected`` is
+        refused once the sheet is at another: the store writes only over the version
+        read, so the check holds across workers however the writes interleave."""
         for _ in range(_WRITE_ATTEMPTS):
             row = await self.editable(sheet_id, user, token)
+            _check_version(row, expected)
             changed = apply(stored_sheet(row))
             try:
                 return await in_thread(
@@ -145,7 +153,9 @@ class Sheets:
         self, sheet_id: str, user: UserRow | None, token: str | None, entry: EntryIn
     ) -> SheetRow:
         """Enter the next bid, trick count or control round (the sheet's ``next``)."""
-        return await self._change(sheet_id, user, token, lambda sheet: _enter(sheet, entry))
+        return await self._change(
+            sheet_id, user, token, lambda sheet: _enter(sheet, entry), entry.version
+        )
 
     async def edit_round(
         self, sheet_id: str, user: UserRow | None, token: str | None, number: int, body: RoundIn
@@ -154,12 +164,24 @@ class Sheets:
         bids = None if body.bids is None else tuple(body.bids)
         taken = tuple(body.taken)
         return await self._change(
-            sheet_id, user, token, lambda sheet: sheet.edit_round(number, bids, taken)
+            sheet_id, user, token, lambda sheet: sheet.edit_round(number, bids, taken), body.version
         )
 
-    async def undo(self, sheet_id: str, user: UserRow | None, token: str | None) -> SheetRow:
-        """Take back the last entry."""
-        return await self._change(sheet_id, user, token, Sheet.undo)
+    async def undo(
+        self, sheet_id: str, user: UserRow | None, token: str | None, expected: int | None
+    ) -> SheetRow:
+        """Take back the last entry (of version ``expected``, if given)."""
+        return await self._change(sheet_id, user, token, Sheet.undo, expected)
+
+
+def _check_version(row: SheetRow, expected: int | None) -> None:
+    """Refuse a change made on version ``expected`` of a sheet that is at another now."""
+    if expected is not None and expected != row.version:
+        raise RequestError(
+            Refusal.SHEET_CHANGED,
+            f"the sheet changed since version {expected}: it is at version {row.version}",
+            params={"version": row.version},
+        )
 
 
 def _enter(sheet: Sheet, body: EntryIn) -> Sheet:

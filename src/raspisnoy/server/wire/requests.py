@@ -30,6 +30,7 @@ __all__ = [
     "Reason",
     "RoundIn",
     "SeatIn",
+    "SheetChangeIn",
     "SheetUploadIn",
     "TableIn",
     "default_bot",
@@ -97,12 +98,22 @@ class TableIn(_StrictIn):
     spectator_chat: bool = False
 
 
-class EntryIn(BaseModel):
+class SheetChangeIn(BaseModel):
+    """A change of a score sheet. ``version``, when sent, is the sheet's version the change
+    was made on (the ``version`` of the SHEET last shown): a sheet at another version
+    refuses it (409 ``sheet_changed``), so that a change sent twice, or made on a sheet
+    another device changed meanwhile, is not applied to what came after. Without it the
+    change applies to the sheet as it is, as it did for clients older than the field."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt | None = None
+
+
+class EntryIn(SheetChangeIn):
     """One entry of a score sheet, as the model's ``next_entry`` asks for it: a bid or a
     trick count of a seat (``value``), or the kind and dealer of a control round
     («контрольная»)."""
 
-    model_config = ConfigDict(extra="forbid")
     entry: Literal["bid", "taken", "control"]
     seat: StrictInt | None = None
     value: StrictInt | None = None
@@ -110,11 +121,10 @@ class EntryIn(BaseModel):
     dealer: StrictInt | None = None
 
 
-class RoundIn(BaseModel):
+class RoundIn(SheetChangeIn):
     """A past round of a score sheet rewritten: bids (``null`` for a round without bids)
     and tricks by seat."""
 
-    model_config = ConfigDict(extra="forbid")
     bids: list[StrictInt | None] | None
     taken: list[StrictInt | None]
 

@@ -341,7 +341,7 @@ function showSheet(view, app, ref) {
       s.data = await send();
       return true;
     } catch (error) {
-      s.error = await problemText(error);
+      s.error = (await storedShown(error)) ? error.message : await problemText(error);
       toast(s.error, "error");
       return false;
     } finally {
@@ -351,6 +351,21 @@ function showSheet(view, app, ref) {
   }
 
   const entries = `/sheets/${encodeURIComponent(ref.id)}`;
+
+  /** Whether `error` refuses a change made on a version of the sheet that another
+   * device's change has left behind (409 `sheet_changed`: every change names the version
+   * it was made on, PROTOCOL.md "Score sheets"). The stored sheet is then fetched and
+   * shown, so that the person sees what the other device entered rather than their view
+   * of the sheet before it; the refusal's message says why. */
+  async function storedShown(error) {
+    if (!(error instanceof ApiError) || error.code !== "sheet_changed") return false;
+    try {
+      s.data = shownFromServer(await get(path, headers));
+    } catch {
+      // no answer: the next poll brings the newer sheet
+    }
+    return true;
+  }
 
   /** A change of the server's sheet that did not reach it (no network): the sheet goes on
    * on this device with the change (continueLocalSheet), at its own address, and the
@@ -366,7 +381,7 @@ function showSheet(view, app, ref) {
   };
   /** Sends `body` to the sheet's `route` (or the device's copy's); see orOffline. */
   const send = (body, request) => (local ? changeLocalSheet(local, body) : request().then(shownFromServer, orOffline(body)));
-  const enter = (body) => change(() => send(body, () => post(`${entries}/entries`, body, headers)));
+  const enter = (body) => change(() => send(body, () => post(`${entries}/entries`, { ...body, version: s.data.version }, headers)));
   const entryKey = (next) => `${next.entry}:${next.round}:${next.seat}`;
 
   /** Whether an entry is on its way: one tapped, or one the page queued by itself. */
@@ -398,7 +413,7 @@ function showSheet(view, app, ref) {
 
   const undo = () =>
     change(async () => {
-      const data = await send({ entry: "undo" }, () => post(`${entries}/undo`, {}, headers));
+      const data = await send({ entry: "undo" }, () => post(`${entries}/undo`, { version: s.data.version }, headers));
       s.undone = data.next ? entryKey(data.next) : null;
       return data;
     });
@@ -501,7 +516,10 @@ function showSheet(view, app, ref) {
       ${shareMarkup(s.link.url, { inputClass: "game-link-url", label: t("web.score.link") })}</section>`;
   }
 
-  function openEdit(number) {
+  /** The dialog correcting round `number` as the sheet shown has it; `notice`: why it is
+   * shown again (a correction refused as made on an older sheet). */
+  function openEdit(number, notice = "") {
+    const version = s.data.version; // the polls wait while the dialog is open
     const entered = s.data.sheet.rounds[number - 1];
     const round = s.data.report.rounds[number - 1];
     const names = s.data.sheet.players;
@@ -527,7 +545,7 @@ function showSheet(view, app, ref) {
         <p class="muted">${esc(t("web.sheet.cards", { cards: round.cards }))} ${kindBadge(round.kind)} · ${esc(t("web.score.deals", { name: names[round.dealer] }))}</p>
         <table class="edit-table"><thead><tr><th></th>${hasBids ? `<th scope="col">${esc(t("web.score.edit.bid"))}</th>` : ""}
           <th scope="col">${esc(t("web.score.edit.taken"))}</th></tr></thead><tbody>${rows}</tbody></table>
-        <p class="form-error" role="alert"></p>
+        <p class="form-error" role="alert">${esc(notice)}</p>
         <button type="submit" class="primary big">${esc(t("web.score.edit.save"))}</button></form>`,
     );
     const form = body.querySelector("form");
@@ -538,16 +556,30 @@ function showSheet(view, app, ref) {
       button.disabled = true;
       try {
         const round = { bids: hasBids ? read("bid") : null, taken: read("taken") };
-        s.data = await send({ entry: "round", number, ...round }, () => put(`${entries}/rounds/${number}`, round, headers));
+        s.data = await send({ entry: "round", number, ...round }, () => put(`${entries}/rounds/${number}`, { ...round, version }, headers));
         closeDialog();
         s.error = "";
         screen.render();
         toast(t("web.score.edited", { round: number }));
       } catch (error) {
+        if (await storedShown(error)) return editAgain(number, error.message);
         button.disabled = false;
         form.querySelector(".form-error").textContent = await problemText(error);
       }
     });
+  }
+
+  /** After a correction of round `number` refused as made on an older sheet: the sheet as
+   * stored now, and the dialog again with the round as stored and `notice` (or, if the
+   * round is no longer a finished one, undone elsewhere, the notice alone). */
+  function editAgain(number, notice) {
+    screen.render();
+    if (s.data.report.rounds[number - 1]) {
+      openEdit(number, notice);
+    } else {
+      closeDialog();
+      toast(notice, "error");
+    }
   }
 
   function wire() {
