@@ -354,13 +354,14 @@ function showSheet(view, app, ref) {
 
   /** Whether `error` refuses a change made on a version of the sheet that another
    * device's change has left behind (409 `sheet_changed`: every change names the version
-   * it was made on, PROTOCOL.md "Score sheets"). The stored sheet is then fetched and
-   * shown, so that the person sees what the other device entered rather than their view
-   * of the sheet before it; the refusal's message says why. */
+   * it was made on, PROTOCOL.md "Score sheets"), or another tab's for a sheet kept on the
+   * device. The stored sheet is then fetched and shown, so that the person sees what the
+   * other device or tab entered rather than their view of the sheet before it; the
+   * refusal's message says why. */
   async function storedShown(error) {
     if (!(error instanceof ApiError) || error.code !== "sheet_changed") return false;
     try {
-      s.data = shownFromServer(await get(path, headers));
+      s.data = local ? ((await localSheet(local)) ?? s.data) : shownFromServer(await get(path, headers));
     } catch {
       // no answer: the next poll brings the newer sheet
     }

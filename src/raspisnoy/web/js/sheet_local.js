@@ -9,7 +9,6 @@
 import { ApiError, get, post } from "./api.js";
 import { t } from "./i18n.js";
 import { belongsTo, deleteSheet, devicePerson, loadSheet, notePerson, ownSheets, saveSheet } from "./offline_store.js";
-import { toast } from "./ui.js";
 
 /** Whether a failed request never reached the server (no network): api.js's status 0. */
 export const unreachable = (error) => !(error instanceof ApiError) || error.status === 0;
@@ -121,29 +120,23 @@ export async function localSheet(id) {
 
 /** Applies one change (an entry, `{entry: "round", number, bids, taken}`, `{entry:
  * "undo"}`) to the kept sheet and keeps the result; a refusal changes nothing. A change
- * made from a view another tab's change has left behind is not kept: said, and the sheet
- * is shown as it is now; a sheet no longer on the device (uploaded) is said in words. */
+ * made from a view another tab's change has left behind is refused as the server refuses
+ * one made on a sheet another device changed (`sheet_changed`), so score.js shows the
+ * sheet as kept now and says why the same way; a sheet no longer on the device
+ * (uploaded) is said in words. */
 export async function changeLocalSheet(id, change) {
   const entry = await ownSheet(id);
   if (entry === undefined) throw goneError();
-  if (entry.version !== (shownVersions.get(id) ?? entry.version)) return changedElsewhere(entry);
+  if (entry.version !== (shownVersions.get(id) ?? entry.version)) throw changedElsewhere();
   const view = await ask(entry.sheet, change);
   const next = { ...entry, owner: entry.owner ?? devicePerson(), sheet: view.sheet, version: entry.version + 1 };
   if (await saveSheet(next, entry.version)) return shown(next, view);
-  const now = await ownSheet(id); // changed in another tab while this change was made
-  if (now === undefined) throw goneError();
-  return changedElsewhere(now);
+  throw changedElsewhere(); // another tab's change was kept while this one was made
 }
 
-/** Kept `entry` shown as it is now, in place of a view another tab's change left behind,
- * and said so: once the page has taken this answer, after any message of its own on an
- * answer (score.js says «Раздача N исправлена» when a correction's answer comes), so
- * that this one is the one left on the screen. */
-async function changedElsewhere(entry) {
-  const view = shown(entry, await ask(entry.sheet));
-  setTimeout(() => toast(t("web.score.local.elsewhere"), "error"));
-  return view;
-}
+/** The refusal of a change made from a view another tab's change has left behind: the
+ * server's code for one made on an older sheet, worded for tabs. */
+const changedElsewhere = () => new ApiError(409, t("web.score.local.elsewhere"), null, "sheet_changed");
 
 /** The person's sheets on the device, as the list of sheets shows them (the API's summary). */
 export async function localSheets() {
