@@ -69,11 +69,20 @@ class MemoryPort:
     async def leave_open_table(self, table_id: str, seat: int, user_id: str) -> None:
         raise NotImplementedError
 
-    async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
+    async def start(
+        self,
+        table_id: str,
+        names: Sequence[str],
+        first_dealer: int,
+        games_cap: int | None = None,
+    ) -> TableRow:
         self.table = dataclasses.replace(
             self.table, status="playing", names=tuple(names), first_dealer=first_dealer
         )
         return self.table
+
+    async def set_away(self, table_id: str, seat: int, away: bool) -> None:
+        """Nothing to store: everyone is connected here."""
 
     async def reload(self, table_id: str) -> TableRow:
         return self.table

@@ -108,11 +108,22 @@ class FakePort:
     async def leave_open_table(self, table_id: str, seat: int, user_id: str) -> None:
         raise AssertionError("nobody leaves before the start here")
 
-    async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
+    async def start(
+        self,
+        table_id: str,
+        names: Sequence[str],
+        first_dealer: int,
+        games_cap: int | None = None,
+    ) -> TableRow:
         self.table = dataclasses.replace(
             self.table, status="playing", names=tuple(names), first_dealer=first_dealer
         )
         return self.table
+
+    async def set_away(self, table_id: str, seat: int, away: bool) -> None:
+        seats = list(self.table.seats)
+        seats[seat] = dataclasses.replace(seats[seat], away=away)
+        self.table = dataclasses.replace(self.table, seats=tuple(seats))
 
     async def reload(self, table_id: str) -> TableRow:
         return self.table
@@ -434,6 +445,53 @@ def test_the_hub_ends_at_start_a_game_whose_end_was_lost_once_its_store_answers(
     assert tries == [table_id, table_id]
     profile = Players(store).profile(person.id)
     assert profile.figures.games == 1 and [r.games for r in profile.ratings] == [1, 1]
+    store.close()
+
+
+def test_a_seat_away_after_its_timer_lapsed_stays_away_on_the_next_worker(
+    tmp_path: Path,
+) -> None:
+    """Anna's turn timer lapsed and a stand-in plays her seat when her worker goes (a
+    crash, a hand-over): the worker that loads the table next finds her away, so the
+    stand-in plays on at once instead of giving her a whole turn again; she is present
+    again, there and in the store, once she connects."""
+    store = Store.open(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    anna = store.create_user("Anna")
+    table = store.create_table(
+        host_id=anna.id,
+        public=True,
+        rules=RULES,
+        bots=["random"] * 4,
+        turn_seconds=1,
+        bot_delay_ms=500,  # the stand-in has not played when the first worker goes
+        stand_in="random",
+        seed="seed",
+    )
+
+    def stored_away() -> bool:
+        return store.get_table(table.id).seats[0].away
+
+    async def scenario() -> None:
+        first = hub_of(store)
+        await first.start()
+        async with first.using(table.id) as actor:
+            await actor.call(lambda: actor.start(anna.id))
+        await until(stored_away)
+        await first.stop()
+        second = hub_of(store)
+        await second.start()  # loads the games being played
+        async with second.using(table.id) as moved:
+            assert moved.game is not None and moved.game.to_act == 0
+            seat = moved.table_json()["seats"][0]
+            assert seat["away"] and moved.table_json()["deadline_ms"] is None  # no timer
+            played = store.events_of(table.id)
+            await until(lambda: len(store.events_of(table.id)) > len(played))
+            assert store.events_of(table.id)[len(played)].seat == 0  # the stand-in's move
+            await moved.call(lambda: moved.join(Client(anna)))
+            assert not moved.table_json()["seats"][0]["away"] and not stored_away()
+        await second.stop()
+
+    run(scenario)
     store.close()
 
 

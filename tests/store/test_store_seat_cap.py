@@ -1,6 +1,7 @@
-"""``Store.create_table`` with a ``SeatCap``: the host's tables waiting for players are
-counted in the transaction that adds the new one, with the host's row locked, so tables
-opened at once (two workers, two devices) never take the host past the cap."""
+"""The caps on one host's seats, counted by the store in the transaction that writes, with
+the host's row locked, so that writes made at once (two workers, two devices) never take
+the host past the cap: ``Store.create_table`` with a ``SeatCap`` (tables waiting for
+players) and ``Store.start_table`` with a ``games_cap`` (games being played)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,17 @@ from racing import at_the_same_moment
 from sqlalchemy.orm import Session
 from store_helpers import people, table_of, until_blocked_by
 
-from raspisnoy.store import Store, UserRow
-from raspisnoy.store.repository import SeatCap, SeatCapError, add_table, lock_users
+from raspisnoy.store import GameEnds, Store, TableRow, UserRow
+from raspisnoy.store.repository import (
+    SeatCap,
+    SeatCapError,
+    add_table,
+    lock_users,
+    mark_started,
+)
+
+#: The names of a started table's players: its host and three bots.
+NAMES = ["Host", "Bot", "Bot", "Bot"]
 
 
 def a_day_ago() -> datetime:
@@ -35,7 +45,7 @@ def test_a_new_table_is_refused_at_the_cap_counting_only_waiting_tables(store: S
     assert (refused.value.held, refused.value.limit) == (2, 2)
     assert held(store, host) == 2
     table_of(store, other, cap=cap)  # another host's cap is their own
-    store.start_table(first.id, ["Host", "Bot", "Bot", "Bot"], 0)  # no longer waiting
+    store.start_table(first.id, NAMES, 0)  # no longer waiting
     table_of(store, host, cap=cap)
     with pytest.raises(SeatCapError):
         table_of(store, host, cap=cap)
@@ -100,3 +110,76 @@ def test_an_open_waits_for_another_of_the_hosts_and_counts_it(store: Store) -> N
     asking.join()
     assert answers == [1]
     assert [table.id for table in store.waiting_tables_of_user(host.id, a_day_ago())] == [table_id]
+
+
+def playing(store: Store, host: UserRow) -> int:
+    """How many games the host plays now."""
+    return store.count_seated_tables(host.id, "playing")
+
+
+def test_a_start_is_refused_at_the_games_cap_counting_only_games_played(store: Store) -> None:
+    host, other = people(store, "Host", "Other")
+    first, second, third = (table_of(store, host) for _ in range(3))
+    store.start_table(first.id, NAMES, 0, games_cap=2)
+    finished = table_of(store, host)
+    store.start_table(finished.id, NAMES, 0)
+    GameEnds(store).finish(finished.id)
+    store.start_table(second.id, NAMES, 0, games_cap=3)  # the finished one counts no more
+    with pytest.raises(SeatCapError) as refused:
+        store.start_table(third.id, NAMES, 0, games_cap=2)
+    assert (refused.value.held, refused.value.limit) == (2, 2)
+    assert store.get_table(third.id).status == "open" and playing(store, host) == 2
+    guest_table = table_of(store, other)  # the host sits there as a guest: not theirs to cap
+    store.set_seat(guest_table.id, 1, host.id)
+    store.start_table(guest_table.id, ["Other", "Host", "Bot", "Bot"], 0, games_cap=1)
+    store.start_table(third.id, NAMES, 0)  # without a cap (a rematch, the pool): no count
+
+
+def test_tables_started_at_once_reach_the_games_cap_exactly(store: Store) -> None:
+    """Six of one host's tables started at the same moment under a cap of three: three
+    games (on SQLite too: the count runs under the database's write lock)."""
+    (host,) = people(store, "Host")
+    waiting = [table_of(store, host).id for _ in range(6)]
+
+    def try_start() -> bool:
+        try:
+            store.start_table(waiting.pop(), NAMES, 0, games_cap=3)
+        except SeatCapError:
+            return False
+        return True
+
+    assert sorted(at_the_same_moment(6, try_start)) == [False] * 3 + [True] * 3
+    assert playing(store, host) == 3
+
+
+def test_a_start_waits_for_another_of_the_hosts_and_counts_it(store: Store) -> None:
+    """The host's other start is being stored (their row locked, not yet committed) when
+    a second one counts: it waits for the first and finds the cap reached."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("until_blocked_by watches PostgreSQL's locks")
+    (host,) = people(store, "Host")
+    first_table, second_table = table_of(store, host), table_of(store, host)
+    answers: list[object] = []
+
+    def second() -> None:
+        try:
+            store.start_table(second_table.id, NAMES, 0, games_cap=1)
+            answers.append("started")
+        except SeatCapError as error:
+            answers.append(error.held)
+
+    with Session(store.engine) as first:
+        mark_started(first, first_table.id, NAMES, 0, games_cap=1)
+        first.flush()
+        asking = threading.Thread(target=second)
+        asking.start()
+        until_blocked_by(first.connection(), store, asking)
+        first.commit()
+    asking.join()
+    assert answers == [1]
+    assert [status(store, t) for t in (first_table, second_table)] == ["playing", "open"]
+
+
+def status(store: Store, table: TableRow) -> str:
+    """The table's status as stored now."""
+    return store.get_table(table.id).status

@@ -1,5 +1,6 @@
-"""Tables and their events in the store: the lobby's list, a player's history, seats,
-the start, ownership fences, and actions stored all-or-nothing in order."""
+"""Tables and their events in the store: the lobby's list, a player's history, seats
+(and a seat kept away), the start, ownership fences, and actions stored all-or-nothing in
+order."""
 
 from __future__ import annotations
 
@@ -98,6 +99,22 @@ def test_a_claim_fences_off_the_previous_owner(store: Store) -> None:
     assert store.events_of(table.id) == []
     with pytest.raises(NotFoundError):
         store.claim_table("no such table")
+
+
+def test_a_seat_kept_away_is_read_back_and_fenced(store: Store) -> None:
+    """``set_away`` (a stand-in plays the seat after a lapse) is what a worker loading
+    the table reads in its seats; an old owner's write of it is refused."""
+    (host,) = people(store, "Away")
+    table = table_of(store, host)
+    assert not any(seat.away for seat in table.seats)
+    first = store.claim_table(table.id)
+    store.set_away(table.id, 0, True, fence=first)
+    assert [seat.away for seat in store.get_table(table.id).seats] == [True, False, False, False]
+    store.claim_table(table.id)
+    with pytest.raises(FencedError):
+        store.set_away(table.id, 0, False, fence=first)
+    store.set_away(table.id, 0, False)
+    assert not store.get_table(table.id).seats[0].away
 
 
 def test_events_are_stored_in_order_and_all_or_nothing(store: Store) -> None:

@@ -137,6 +137,11 @@ class Seat(Base):
     #: The bot level for this seat when nobody takes it (and the bot that plays it once
     #: the game has started without a person there).
     bot: Mapped[str] = mapped_column(String(32))
+    #: A stand-in plays the seat for its person, away since their turn timer lapsed or
+    #: they left the game, until they come back: kept here (it changes rarely) so that a
+    #: worker that loads the table mid-game lets the stand-in play at once, as the last
+    #: owner did, instead of giving them a whole turn again.
+    away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class GameEvent(Base):

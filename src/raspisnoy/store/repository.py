@@ -69,6 +69,7 @@ __all__ = [
     "drop_sheets",
     "hand_over_host",
     "lock_users",
+    "mark_started",
     "transaction",
     "utc",
     "utc_or_none",
@@ -102,11 +103,12 @@ class SeatCap:
 
 
 class SeatCapError(StoreError):
-    """A new table refused: its host holds seats at ``held`` tables waiting for players
-    already, its ``SeatCap``'s ``limit`` or more."""
+    """A table refused its host, who holds seats at ``held`` tables of those a cap counts
+    already, its ``limit`` or more: waiting for players (a new table under a ``SeatCap``)
+    or being played (a start under ``Store.start_table``'s ``games_cap``)."""
 
     def __init__(self, held: int, limit: int) -> None:
-        super().__init__(f"the host holds seats at {held} waiting tables, at most {limit}")
+        super().__init__(f"the host holds seats at {held} tables of this cap, at most {limit}")
         self.held = held
         self.limit = limit
 
@@ -137,6 +139,10 @@ class SeatRow:
     bot: str
     #: The seat's person has an account (so a profile worth linking); not a guest.
     registered: bool
+    #: A stand-in plays the seat since its person's turn timer lapsed or they left the
+    #: game (``Store.set_away``): as stored, for an actor loading the table; the live
+    #: presence is the actor's own.
+    away: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,7 +478,7 @@ class Store:
         workers) cannot both pass the count."""
         with self._session() as session:
             if cap is not None:
-                _check_seat_cap(session, host_id, cap)
+                _check_cap(session, host_id, _waiting_seating_user(host_id, cap.since), cap.limit)
             table_id = add_table(
                 session,
                 host_id=host_id,
@@ -541,14 +547,8 @@ class Store:
 
     def count_seated_tables(self, user_id: str, status: str) -> int:
         """How many tables of ``status`` the user holds a seat at."""
-        query = (
-            select(func.count())
-            .select_from(GameTable)
-            .join(Seat, Seat.table_id == GameTable.id)
-            .where(Seat.user_id == user_id, GameTable.status == status)
-        )
         with self._session() as session:
-            return int(session.scalar(query) or 0)
+            return _count_of(session, _seating_user(user_id).where(GameTable.status == status))
 
     def set_seat(
         self, table_id: str, seat: int, user_id: str | None, fence: int | None = None
@@ -585,19 +585,27 @@ class Store:
                 hand_over_host(session, table)
 
     def start_table(
-        self, table_id: str, names: Sequence[str], first_dealer: int, fence: int | None = None
+        self,
+        table_id: str,
+        names: Sequence[str],
+        first_dealer: int,
+        fence: int | None = None,
+        games_cap: int | None = None,
     ) -> None:
+        """Mark the table's game started with these player names and first dealer (under
+        ``fence``: ``set_seat``). With a ``games_cap``, ``SeatCapError`` and nothing
+        changed where the host plays that many games already (``mark_started``)."""
+        with self._session() as session:
+            check_fences(session, {table_id: fence})
+            mark_started(session, table_id, names, first_dealer, games_cap)
+
+    def set_away(self, table_id: str, seat: int, away: bool, fence: int | None = None) -> None:
+        """Keep whether a stand-in plays ``seat`` for its away person (``SeatRow.away``),
+        under ``fence`` (``set_seat``)."""
         with self._session() as session:
             check_fences(session, {table_id: fence})
             session.execute(
-                update(GameTable)
-                .where(GameTable.id == table_id)
-                .values(
-                    status="playing",
-                    names=list(names),
-                    first_dealer=first_dealer,
-                    started_at=_now(),
-                )
+                update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(away=away)
             )
 
     # ----------------------------------------------------------------- events
@@ -743,15 +751,43 @@ def _waiting_seating_user(user_id: str, created_after: datetime) -> Select[GameT
     )
 
 
-def _check_seat_cap(session: Session, host_id: str, cap: SeatCap) -> None:
-    """``SeatCapError`` unless ``host_id`` holds seats at fewer waiting tables than
-    ``cap`` allows; their row stays locked until the transaction ends (``lock_users``),
-    so the count holds until the new table is stored."""
+def mark_started(
+    session: Session,
+    table_id: str,
+    names: Sequence[str],
+    first_dealer: int,
+    games_cap: int | None = None,
+) -> None:
+    """Mark the table's game started in ``session``'s transaction. With a ``games_cap``,
+    ``SeatCapError`` where its host holds seats at that many games being played already:
+    counted with the host's row locked until the transaction ends, so that several of
+    their tables started at once (on several workers) cannot all pass the count."""
+    if games_cap is not None:
+        host_id = session.scalar(select(GameTable.host_id).where(GameTable.id == table_id))
+        if host_id is not None:
+            playing = _seating_user(host_id).where(GameTable.status == "playing")
+            _check_cap(session, host_id, playing, games_cap)
+    session.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id)
+        .values(status="playing", names=list(names), first_dealer=first_dealer, started_at=_now())
+    )
+
+
+def _check_cap(session: Session, host_id: str, held: Select[GameTable], limit: int) -> None:
+    """``SeatCapError`` unless ``host_id`` holds seats at fewer than ``limit`` of the
+    ``held`` tables; their row stays locked until the transaction ends (``lock_users``),
+    so the count holds until the write it allows is stored."""
     lock_users(session, [host_id])
-    waiting = _waiting_seating_user(host_id, cap.since).order_by(None).subquery()
-    held = int(session.scalar(select(func.count()).select_from(waiting)) or 0)
-    if held >= cap.limit:
-        raise SeatCapError(held, cap.limit)
+    count = _count_of(session, held)
+    if count >= limit:
+        raise SeatCapError(count, limit)
+
+
+def _count_of(session: Session, tables: Select[GameTable]) -> int:
+    """How many rows ``tables`` selects."""
+    counted = tables.order_by(None).subquery()
+    return int(session.scalar(select(func.count()).select_from(counted)) or 0)
 
 
 def _seating(table_id: str, seat: int, user_id: str | None) -> Update:
@@ -896,7 +932,7 @@ def _table_rows(session: Session, tables: Sequence[GameTable]) -> list[TableRow]
     for seat, nickname, kind in session.execute(query):
         registered = kind == "registered"
         seats[seat.table_id].append(
-            SeatRow(seat.seat, seat.user_id, nickname, seat.bot, registered)
+            SeatRow(seat.seat, seat.user_id, nickname, seat.bot, registered, seat.away)
         )
     return [_row_of(table, tuple(seats[table.id])) for table in tables]
 

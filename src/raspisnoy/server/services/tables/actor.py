@@ -4,8 +4,10 @@ at a time, so nothing about a table ever races.
 Commands come from WebSocket clients (actions, returning from away), from REST routes
 (take a seat, leave, start) and from the actor's own turn task: a bot's move after the
 table's bot delay, or the turn timer running out, after which a stand-in bot plays the
-seat and the player is marked away until they act again (docs/rules.md §3.5). An action is
-applied to a copy of the game, stored, and only then made the table's state and sent.
+seat and the player is marked away until they act again (docs/rules.md §3.5); the store
+keeps that mark, so a worker that loads the table next keeps the stand-in playing. An
+action is applied to a copy of the game, stored, and only then made the table's state and
+sent.
 """
 
 from __future__ import annotations
@@ -95,8 +97,20 @@ class TablePort(Protocol):
         """``user_id`` leaves ``seat`` before the start; a host's part passes on
         (``Store.leave_open_table``)."""
 
-    async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
-        """Store that the game started with these names and first dealer; the table now."""
+    async def start(
+        self,
+        table_id: str,
+        names: Sequence[str],
+        first_dealer: int,
+        games_cap: int | None = None,
+    ) -> TableRow:
+        """Store that the game started with these names and first dealer; the table now.
+        With a ``games_cap``, ``SeatCapError`` and nothing stored where the host plays
+        that many games already (``Store.start_table``)."""
+
+    async def set_away(self, table_id: str, seat: int, away: bool) -> None:
+        """Keep whether a stand-in plays ``seat`` for its away person (``Store.set_away``),
+        for a worker that loads the table later; raises ``StoreError`` if not stored."""
 
     async def reload(self, table_id: str) -> TableRow:
         """The table as stored now."""
@@ -168,6 +182,9 @@ def _exact_action(text: str, client_id: str) -> Action:
 class _Presence:
     connections: int = 0
     away: bool = False
+    #: The store keeps the seat away (``TablePort.set_away``): a stand-in plays it since
+    #: its turn timer lapsed or its person left the game.
+    kept: bool = False
 
 
 class TableActor:
@@ -213,8 +230,12 @@ class TableActor:
         #: Failed tries to store the game's end, and the timer of the next one.
         self._finish_failures = 0
         self._finish_retry: asyncio.TimerHandle | None = None
-        if self.game is not None and not self.game.is_over:  # loaded mid-game: they return
-            self._expect(seat.seat for seat in table.seats if seat.user_id is not None)
+        if self.game is not None and not self.game.is_over:  # loaded mid-game
+            people = [seat for seat in table.seats if seat.user_id is not None]
+            for seat in people:  # away as the last owner left them: the stand-in plays on
+                if seat.away:
+                    self._presence[seat.seat] = _Presence(away=True, kept=True)
+            self._expect(seat.seat for seat in people if not seat.away)  # the others return
         self._schedule_turn()
         if self.game is not None and self.game.is_over and table.status == "playing":
             self.submit(self._finish)  # the last action was stored, the end was not
@@ -311,6 +332,7 @@ class TableActor:
             presence.connections += 1
             presence.away = False
             self._schedule_turn()
+            await self._keep_away(connection.seat, False)
         connection.send(self._state(connection))
         await self.chat.send_history(connection)
         self.rematch.send_to(connection)
@@ -340,7 +362,7 @@ class TableActor:
                 case Sync():
                     connection.send(self._state(connection))
                 case Back():
-                    self._back(self._seat_for(connection, None))
+                    await self._back(self._seat_for(connection, None))
                 case Chat() | Mute():
                     await self.chat.receive(connection, message)
                 case RematchAnswer():
@@ -367,11 +389,12 @@ class TableActor:
             )
         return connection.seat
 
-    def _back(self, seat: int) -> None:
+    async def _back(self, seat: int) -> None:
         if self._presence[seat].away:
             self._presence[seat].away = False
             self._schedule_turn()
             self._broadcast_table()
+            await self._keep_away(seat, False)
 
     async def _act(self, connection: Connection, message: Act) -> None:
         client_id, text = message.id, message.action
@@ -394,6 +417,7 @@ class TableActor:
         connection.send(ack_message(client_id, self.version, duplicate=False))
         if was_away:
             self._broadcast_table()
+            await self._keep_away(seat, False)
 
     @staticmethod
     def _resent(
@@ -573,6 +597,24 @@ class TableActor:
         self._presence[seat].away = True
         self._schedule_turn()
         self._broadcast_table()
+        await self._keep_away(seat, True)
+
+    async def _keep_away(self, seat: int, away: bool) -> None:
+        """Store that ``seat`` is away after a lapse or a leave, or back from it (only
+        when that changes, which is rare), so that a worker loading the table after a
+        hand-over or a crash lets the stand-in play on at once. Not stored, the cost is
+        only that: the player gets a turn of their own there (logged)."""
+        presence = self._presence[seat]
+        if presence.kept == away:
+            return
+        try:
+            await self.port.set_away(self.table.id, seat, away)
+        except StoreError as error:
+            _log.warning(
+                "table %s: seat %d away=%s not stored: %s", self.table.id, seat, away, error
+            )
+            return
+        presence.kept = away
 
     # ----------------------------------------------------------------- lobby (REST)
 
@@ -614,12 +656,17 @@ class TableActor:
             self._presence[seat].away = True
             self._schedule_turn()
             self._broadcast_table()
+            await self._keep_away(seat, True)
         return self.table_json()
 
-    async def start(self, user_id: str, arriving: Sequence[int] = ()) -> Json:
+    async def start(
+        self, user_id: str, arriving: Sequence[int] = (), games_cap: int | None = None
+    ) -> Json:
         """The host starts the game; every empty seat gets its bot. The people in the
         ``arriving`` seats (a rematch's, on their way) are not away at a table without
-        a turn timer unless they have not connected within ``_ARRIVAL_SECONDS``."""
+        a turn timer unless they have not connected within ``_ARRIVAL_SECONDS``. With a
+        ``games_cap``, a host who plays that many games already is refused
+        (``SeatCapError``: ``TablePort.start``) and the table stays open."""
         self._require_open()
         if user_id != self.table.host_id:
             raise RequestError(Refusal.FORBIDDEN, "only the host of the table can start the game")
@@ -631,7 +678,7 @@ class TableActor:
             seed=self.table.seed,
             first_dealer=self.table.first_dealer,
         )
-        self.table = await self.port.start(self.table.id, names, game.dealer)
+        self.table = await self.port.start(self.table.id, names, game.dealer, games_cap)
         self.game, self.version = game, 0
         self._expect(arriving)
         self._schedule_turn()

@@ -191,12 +191,22 @@ class _Port:
         await self._fenced(table_id, self.run(write, table_id, seat, user_id, fence))
         self._hub.lobby.changed()
 
-    async def start(self, table_id: str, names: Sequence[str], first_dealer: int) -> TableRow:
+    async def start(
+        self,
+        table_id: str,
+        names: Sequence[str],
+        first_dealer: int,
+        games_cap: int | None = None,
+    ) -> TableRow:
         fence = self._hub.fences.get(table_id, -1)
-        write = self.run(self._store.start_table, table_id, names, first_dealer, fence)
+        write = self.run(self._store.start_table, table_id, names, first_dealer, fence, games_cap)
         await self._fenced(table_id, write)
         self._hub.lobby.changed()
         return await self.reload(table_id)
+
+    async def set_away(self, table_id: str, seat: int, away: bool) -> None:
+        fence = self._hub.fences.get(table_id, -1)
+        await self._fenced(table_id, self.run(self._store.set_away, table_id, seat, away, fence))
 
     async def _fenced(self, table_id: str, write: Awaitable[object]) -> None:
         """Await ``write``; if the database refused it because another worker owns the

@@ -83,7 +83,7 @@ class TableDesk:
                 )
             )
         except SeatCapError as error:  # another of their tables came in since the count
-            raise _held(Refusal.WAITING_TABLES_HELD, error.held, error.limit) from None
+            raise _refused(Refusal.WAITING_TABLES_HELD, error) from None
         self._hub.lobby.changed()
         return row
 
@@ -100,14 +100,20 @@ class TableDesk:
         return listed_since(self._settings.lobby_open_table_hours)
 
     async def start(self, actor: TableActor, user: UserRow) -> Json:
-        """The host starts the game; empty seats are filled with their bots. One user
-        plays a few games at once at most. The table as JSON."""
-        await self.below_games_cap(user)
-        return await actor.call(lambda: actor.start(user.id))
+        """The host starts the game; empty seats are filled with their bots. The table as
+        JSON. One user plays ``max_games_per_user`` games at once at most (429
+        ``games_held``): the store counts them in the transaction that marks the table
+        started, under the host's lock, so that starts of several of their tables at once
+        (on several workers) cannot all pass the count."""
+        cap = self._settings.max_games_per_user
+        try:
+            return await actor.call(lambda: actor.start(user.id, games_cap=cap))
+        except SeatCapError as error:
+            raise _refused(Refusal.GAMES_HELD, error) from None
 
     async def below_games_cap(self, user: UserRow) -> None:
         """Refuse (429 ``games_held``) a user who already plays ``max_games_per_user``
-        games at once: before a new game of theirs, started here or found by the pool."""
+        games at once: before the pool looks for a new game of theirs."""
         _refuse_at(self._settings.max_games_per_user, await self._playing(user), Refusal.GAMES_HELD)
 
     async def games_held(self, user: UserRow) -> dict[str, int] | None:
@@ -129,19 +135,27 @@ def _at_cap(limit: int, held: int) -> dict[str, int] | None:
 def _refuse_at(limit: int, held: int, code: Refusal) -> None:
     """Refuse with ``code`` (429) a user who holds seats at ``held`` tables of a cap of
     ``limit``, once they are at it (``_at_cap``)."""
-    if _at_cap(limit, held) is not None:
-        raise _held(code, held, limit)
+    at_cap = _at_cap(limit, held)
+    if at_cap is not None:
+        raise _held(code, at_cap)
 
 
-def _held(code: Refusal, held: int, limit: int) -> RequestError:
-    """The refusal (429 ``code``) of one who holds seats at ``held`` tables of a cap of
-    ``limit``, at it or past it."""
+def _refused(code: Refusal, error: SeatCapError) -> RequestError:
+    """The refusal (429 ``code``) of a write the store refused at the cap, counted in the
+    write's own transaction (another table of the user's came in since any count before)."""
+    at_cap = _at_cap(error.limit, error.held)
+    assert at_cap is not None, "the store refuses only at the cap"
+    return _held(code, at_cap)
+
+
+def _held(code: Refusal, at_cap: dict[str, int]) -> RequestError:
+    """The refusal (429 ``code``) of one at a cap, with its parameters (``_at_cap``)."""
     return RequestError(
         code,
-        f"{_HELD_AT[code]}: you hold seats at {held}, at most {limit}; "
+        f"{_HELD_AT[code]}: you hold seats at {at_cap['count']}, at most {at_cap['limit']}; "
         "finish or leave one of them first",
         retry_after=_CAP_RETRY_SECONDS,
-        params={"count": held, "limit": limit},
+        params=at_cap,
     )
 
 
