@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 from sqlalchemy import Connection, text
+from sqlalchemy.orm import Session
 
 from raspisnoy.store import Store, TableRow, UserRow
 from raspisnoy.store.repository import SeatCap
+
+T = TypeVar("T")
 
 
 def until_blocked_by(holder: Connection, store: Store, thread: threading.Thread) -> None:
@@ -26,6 +31,24 @@ def until_blocked_by(holder: Connection, store: Store, thread: threading.Thread)
         while thread.is_alive() and not watching.scalar(blocked, {"pid": pid}):
             assert time.monotonic() < deadline, "the call never waited on the lock"
             time.sleep(0.01)
+
+
+def answer_behind(store: Store, hold: Callable[[Session], object], call: Callable[[], T]) -> T:
+    """``call``'s answer when made while another transaction holds its locks: ``hold``
+    writes in a transaction of its own (flushed, not committed), ``call`` starts in a
+    thread and waits on those locks (PostgreSQL: ``until_blocked_by``), then ``hold``'s
+    transaction commits and ``call`` goes on. ``call`` answers its refusals itself."""
+    answers: list[T] = []
+    with Session(store.engine) as holding:
+        hold(holding)
+        holding.flush()
+        asking = threading.Thread(target=lambda: answers.append(call()))
+        asking.start()
+        until_blocked_by(holding.connection(), store, asking)
+        holding.commit()
+    asking.join()
+    (answer,) = answers
+    return answer
 
 
 def people(store: Store, *nicknames: str) -> list[UserRow]:

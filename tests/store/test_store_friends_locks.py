@@ -5,12 +5,11 @@ its locks, and SQLite has one writer at a time anyway."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy.orm import Session
-from store_helpers import people, until_blocked_by
+from store_helpers import answer_behind, people
 
 from raspisnoy.store import FriendsRepository, Store
 from raspisnoy.store.friends import BlockedError
@@ -30,24 +29,18 @@ def test_a_follow_waits_for_a_block_of_the_pair_and_is_refused(store: Store) -> 
     only_postgresql(store)
     anna, boris = people(store, "Anna", "Boris")
     friends = FriendsRepository(store)
-    answers: list[object] = []
 
-    def follow() -> None:
+    def block(session: Session) -> None:
+        lock_users(session, {anna.id, boris.id})  # as ``block`` begins
+        session.add(Block(blocker_id=boris.id, blocked_id=anna.id, created_at=datetime.now(UTC)))
+
+    def follow() -> object:
         try:
-            answers.append(friends.follow(anna.id, boris.id))
+            return friends.follow(anna.id, boris.id)
         except BlockedError as error:
-            answers.append(type(error))
+            return type(error)
 
-    with Session(store.engine) as blocking:
-        lock_users(blocking, {anna.id, boris.id})  # as ``block`` begins
-        blocking.add(Block(blocker_id=boris.id, blocked_id=anna.id, created_at=datetime.now(UTC)))
-        blocking.flush()
-        asking = threading.Thread(target=follow)
-        asking.start()
-        until_blocked_by(blocking.connection(), store, asking)
-        blocking.commit()
-    asking.join()
-    assert answers == [BlockedError]
+    assert answer_behind(store, block, follow) is BlockedError
     assert not friends.follows(anna.id, boris.id)
     assert friends.blocked_with(anna.id) == {boris.id}
 
@@ -58,19 +51,12 @@ def test_a_block_waits_for_a_follow_of_the_pair_and_ends_it(store: Store) -> Non
     only_postgresql(store)
     anna, boris = people(store, "Anna", "Boris")
     friends = FriendsRepository(store)
-    answers: list[bool] = []
-    with Session(store.engine) as following:
-        lock_users(following, {anna.id, boris.id})  # as ``follow`` begins
-        following.add(
-            Follow(follower_id=anna.id, followed_id=boris.id, created_at=datetime.now(UTC))
-        )
-        following.flush()
-        blocking = threading.Thread(target=lambda: answers.append(friends.block(boris.id, anna.id)))
-        blocking.start()
-        until_blocked_by(following.connection(), store, blocking)
-        following.commit()
-    blocking.join()
-    assert answers == [True]
+
+    def follow(session: Session) -> None:
+        lock_users(session, {anna.id, boris.id})  # as ``follow`` begins
+        session.add(Follow(follower_id=anna.id, followed_id=boris.id, created_at=datetime.now(UTC)))
+
+    assert answer_behind(store, follow, lambda: friends.block(boris.id, anna.id)) is True
     assert not friends.follows(anna.id, boris.id)
     assert friends.blocked_with(anna.id) == {boris.id}
 

@@ -5,13 +5,14 @@ players) and ``Store.start_table`` with a ``games_cap`` (games being played)."""
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import pytest
 from racing import at_the_same_moment
 from sqlalchemy.orm import Session
-from store_helpers import people, table_of, until_blocked_by
+from store_helpers import answer_behind, people, table_of
 
 from raspisnoy.store import GameEnds, Store, TableRow, UserRow
 from raspisnoy.store.repository import (
@@ -28,6 +29,16 @@ NAMES = ["Host", "Bot", "Bot", "Bot"]
 
 def a_day_ago() -> datetime:
     return datetime.now(UTC) - timedelta(hours=24)
+
+
+def refused_at_cap(write: Callable[[], object]) -> int | None:
+    """How many tables the host held where the store refused ``write`` at a cap; ``None``
+    where it was stored."""
+    try:
+        write()
+    except SeatCapError as error:
+        return error.held
+    return None
 
 
 def held(store: Store, host: UserRow) -> int:
@@ -58,15 +69,10 @@ def test_tables_opened_at_once_reach_the_cap_exactly(store: Store) -> None:
     SQLite too: the count runs under the database's write lock)."""
     (host,) = people(store, "Host")
     cap = SeatCap(3, a_day_ago())
-
-    def try_open() -> bool:
-        try:
-            table_of(store, host, cap=cap)
-        except SeatCapError:
-            return False
-        return True
-
-    assert sorted(at_the_same_moment(6, try_open)) == [False] * 3 + [True] * 3
+    answers = at_the_same_moment(
+        6, partial(refused_at_cap, partial(table_of, store, host, cap=cap))
+    )
+    assert sorted(answer is None for answer in answers) == [False] * 3 + [True] * 3
     assert held(store, host) == 3
 
 
@@ -77,18 +83,11 @@ def test_an_open_waits_for_another_of_the_hosts_and_counts_it(store: Store) -> N
         pytest.skip("until_blocked_by watches PostgreSQL's locks")
     (host,) = people(store, "Host")
     cap = SeatCap(1, a_day_ago())
-    answers: list[object] = []
 
-    def second() -> None:
-        try:
-            answers.append(table_of(store, host, cap=cap).id)
-        except SeatCapError as error:
-            answers.append(error.held)
-
-    with Session(store.engine) as first:
-        lock_users(first, [host.id])  # as ``create_table`` begins under a cap
-        table_id = add_table(
-            first,
+    def first(session: Session) -> None:
+        lock_users(session, [host.id])  # as ``create_table`` begins under a cap
+        add_table(
+            session,
             host_id=host.id,
             public=True,
             rules={"preset": "classic"},
@@ -102,14 +101,12 @@ def test_an_open_waits_for_another_of_the_hosts_and_counts_it(store: Store) -> N
             people={0: host.id},
             first_dealer=None,
         )
-        first.flush()
-        asking = threading.Thread(target=second)
-        asking.start()
-        until_blocked_by(first.connection(), store, asking)
-        first.commit()
-    asking.join()
-    assert answers == [1]
-    assert [table.id for table in store.waiting_tables_of_user(host.id, a_day_ago())] == [table_id]
+
+    second = answer_behind(
+        store, first, partial(refused_at_cap, partial(table_of, store, host, cap=cap))
+    )
+    assert second == 1
+    assert held(store, host) == 1
 
 
 def playing(store: Store, host: UserRow) -> int:
@@ -141,14 +138,11 @@ def test_tables_started_at_once_reach_the_games_cap_exactly(store: Store) -> Non
     (host,) = people(store, "Host")
     waiting = [table_of(store, host).id for _ in range(6)]
 
-    def try_start() -> bool:
-        try:
-            store.start_table(waiting.pop(), NAMES, 0, games_cap=3)
-        except SeatCapError:
-            return False
-        return True
+    def start() -> None:
+        store.start_table(waiting.pop(), NAMES, 0, games_cap=3)
 
-    assert sorted(at_the_same_moment(6, try_start)) == [False] * 3 + [True] * 3
+    answers = at_the_same_moment(6, partial(refused_at_cap, start))
+    assert sorted(answer is None for answer in answers) == [False] * 3 + [True] * 3
     assert playing(store, host) == 3
 
 
@@ -159,24 +153,12 @@ def test_a_start_waits_for_another_of_the_hosts_and_counts_it(store: Store) -> N
         pytest.skip("until_blocked_by watches PostgreSQL's locks")
     (host,) = people(store, "Host")
     first_table, second_table = table_of(store, host), table_of(store, host)
-    answers: list[object] = []
-
-    def second() -> None:
-        try:
-            store.start_table(second_table.id, NAMES, 0, games_cap=1)
-            answers.append("started")
-        except SeatCapError as error:
-            answers.append(error.held)
-
-    with Session(store.engine) as first:
-        mark_started(first, first_table.id, NAMES, 0, games_cap=1)
-        first.flush()
-        asking = threading.Thread(target=second)
-        asking.start()
-        until_blocked_by(first.connection(), store, asking)
-        first.commit()
-    asking.join()
-    assert answers == [1]
+    second = answer_behind(
+        store,
+        lambda session: mark_started(session, first_table.id, NAMES, 0, games_cap=1),
+        lambda: refused_at_cap(lambda: store.start_table(second_table.id, NAMES, 0, games_cap=1)),
+    )
+    assert second == 1
     assert [status(store, t) for t in (first_table, second_table)] == ["playing", "open"]
 
 
