@@ -15,6 +15,7 @@ from raspisnoy.i18n import (
     plural_tags,
     translate,
     translate_count,
+    translate_error,
 )
 
 CATALOGS = Path(__file__).resolve().parents[1] / "src" / "raspisnoy" / "i18n"
@@ -70,6 +71,27 @@ def test_translate_formats_and_falls_back() -> None:
     assert translate("kind.blind", "ru") == "тёмная"
     assert translate("kind.blind", "de") == "blind"
     assert translate("no.such.key", "uk") == "no.such.key"
+
+
+def test_translate_error_words_a_code_else_says_the_english() -> None:
+    """The engine's error by its code, in the plural form its count takes; an error
+    without a code, with one the catalogs do not know (a sheet's problem) or without the
+    values its words need is its English message."""
+    from raspisnoy.core import RaspisnoyError
+
+    values: dict[str, str | int] = {"preset": "classic", "low": 3, "high": 6, "count": 21}
+    english = "classic is played by 3 to 6 players, not 21"
+    players = RaspisnoyError(english, code="players", params=values)
+    assert translate_error(players, "ru").startswith("за столом 21 игрок, а по правилам «classic»")
+    assert translate_error(players, "uk").startswith("за столом 21 гравець, а за правилами")
+    assert translate_error(players, "de") == english
+    for uncoded in (
+        RaspisnoyError("no code"),
+        RaspisnoyError("a sheet's problem", code="bid_range", params={"cards": 1, "bid": 2}),
+        RaspisnoyError("too few values", code="players", params={"count": 2}),
+        RaspisnoyError("no count", code="plan_cards", params={"number": 1}),
+    ):
+        assert translate_error(uncoded, "ru") == str(uncoded)
 
 
 def test_detect_language() -> None:

@@ -121,7 +121,11 @@ def rules_from(name: str, settings: list[str]) -> Rules:
     for setting in settings:
         option, sep, value = setting.partition("=")
         if not sep:
-            raise RaspisnoyError(f"an option setting is OPTION=VALUE, not {setting!r}")
+            raise RaspisnoyError(
+                f"an option setting is OPTION=VALUE, not {setting!r}",
+                code="setting_syntax",
+                params={"setting": setting},
+            )
         overrides[option.strip()] = parse_option_value(option.strip(), value)
     return resolve_rules(name, **overrides)
 

@@ -27,6 +27,81 @@ def play(cwd: Path, *args: str, lang: str = "en") -> subprocess.CompletedProcess
     )
 
 
+#: The engine's refusals of what was asked (the players, a preset, an option, a round plan,
+#: a name), which the engine words in English, said in the person's language; Russian and
+#: Ukrainian count in their CLDR plural forms (21 игрок, 2 игрока, 7 игроков).
+PLAN = ["--players", "4", "--set", "custom_plan=1,10"]
+ENGINE_REFUSALS = [
+    (
+        ["--lang", "ru", "--players", "7"],
+        "error: за столом 7 игроков, а по правилам «raspisnoy.com» играют от 3 до 5",
+    ),
+    (
+        ["--lang", "ru", "--players", "2"],
+        "error: за столом 2 игрока, а по правилам «raspisnoy.com» играют от 3 до 5",
+    ),
+    (
+        ["--lang", "ru", "--players", "21", "--rules", "classic"],
+        "error: за столом 21 игрок, а по правилам «classic» играют от 3 до 6",
+    ),
+    (
+        ["--lang", "uk", "--players", "7"],
+        "error: за столом 7 гравців, а за правилами «raspisnoy.com» грають від 3 до 5",
+    ),
+    (
+        ["--lang", "uk", "--players", "2"],
+        "error: за столом 2 гравці, а за правилами «raspisnoy.com» грають від 3 до 5",
+    ),
+    (["--lang", "en", "--players", "7"], "error: raspisnoy.com is played by 3 to 5 players, not 7"),
+    (
+        ["--lang", "ru", "--set", "nonsense=1"],
+        "error: нет такого параметра правил: «nonsense» (есть: min_players, max_players, ",
+    ),
+    (
+        ["--lang", "uk", "--set", "nonsense=1"],
+        "error: немає такого параметра правил: «nonsense» (є: min_players, max_players, ",
+    ),
+    (
+        ["--lang", "en", "--set", "nonsense=1"],
+        "error: unknown rules option 'nonsense' (known: min_players, max_players, ",
+    ),
+    (
+        ["--lang", "ru", "--rules", "whist"],
+        "error: нет таких правил: «whist» (есть: raspisnoy.com, classic, ukrainian, ",
+    ),
+    (
+        ["--lang", "ru", "--set", "descending=maybe"],
+        "error: параметр правил descending — да или нет (true или false), а не 'maybe'",
+    ),
+    (
+        ["--lang", "uk", "--set", "descending"],
+        "error: параметр задається як ПАРАМЕТР=ЗНАЧЕННЯ, а не «descending»",
+    ),
+    (
+        ["--lang", "ru", *PLAN],
+        "error: план раздач custom_plan, раздача 2 «10»: когда игроков 4, "
+        "каждому можно сдать не больше 9 карт",
+    ),
+    (
+        ["--lang", "uk", *PLAN],
+        "error: план роздач custom_plan, роздача 2 «10»: коли гравців 4, "
+        "кожному можна роздати не більше 9 карт",
+    ),
+    (
+        ["--lang", "en", *PLAN],
+        "error: custom_plan entry 2 '10': with 4 players, each can be dealt at most 9 cards",
+    ),
+    (
+        ["--lang", "ru", "--name", "x" * 41],
+        f"error: --name: игроки: имя '{'x' * 41}' длиннее 40 символов",
+    ),
+    (
+        ["--lang", "ru", "--set", "custom_plan=1,x"],
+        "error: план раздач custom_plan, раздача 2 «x»: нужно число карт или число карт и вид",
+    ),
+]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -40,6 +115,7 @@ def play(cwd: Path, *args: str, lang: str = "en") -> subprocess.CompletedProcess
         (["--lang", "en", "--bots", "random", "--name", "x" * 41], "--name"),
         (["--lang", "en", "--resume", "missing.json"], "missing.json: no such file"),
         (["--lang", "en", "--resume", "g.json", "--seed", "1"], "drop --seed"),
+        *ENGINE_REFUSALS,
     ],
 )
 def test_bad_input_is_one_error_line_and_no_files(

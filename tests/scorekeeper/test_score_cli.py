@@ -188,7 +188,7 @@ def test_new_speaks_russian_and_refuses_bad_answers(tmp_path: Path) -> None:
     # the presets by their Russian names (the web client's), with the id one may type
     assert "2. Классические (classic) — Классический лист правил" in out
     assert "Введите число от 1 до 5" in out
-    assert "descending must be true or false" in out
+    assert "параметр правил descending — да или нет (true или false), а не 'maybe'" in out
     assert out.count(translate("score.ruleset", "ru")) == 2  # not asked again after an option
     assert out.count(translate("score.options", "ru")) == 2
     assert "У каждого игрока должно быть своё имя" in out
@@ -199,6 +199,24 @@ def test_new_speaks_russian_and_refuses_bad_answers(tmp_path: Path) -> None:
     assert "raspisnoy score resume" in out
     sheet = read_sheet(path)
     assert (sheet.first_dealer, sheet.rounds) == (2, ())
+
+
+def test_new_words_the_rules_refusals_in_the_persons_language(tmp_path: Path) -> None:
+    """An unknown option given on the command line ends the command; a round plan that
+    cannot be dealt to the players named is refused, and the players asked for again."""
+    refused = run("score", "new", "--lang", "uk", "--set", "nonsense=1")
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("error: немає такого параметра правил: «nonsense» (є: ")
+    assert len(refused.stderr.splitlines()) == 1
+    answers = ["Anna, Boris, Vera, Gleb", "Anna, Boris, Vera", "Anna", str(tmp_path / "s.json")]
+    stdin = "\n".join(answers) + "\n"
+    result = run("score", "new", "--set", "custom_plan=12", stdin=stdin, lang="ru")
+    assert result.returncode == 0, result.stderr
+    assert (
+        "план раздач custom_plan, раздача 1 «12»: когда игроков 4, "
+        "каждому можно сдать не больше 9 карт"
+    ) in result.stdout
+    assert read_sheet(tmp_path / "s.json").players == PLAYERS
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])

@@ -99,11 +99,11 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Parse ``TD``, ``10d``, ``Q♦``, ``X``, ``X1``… (docs/record.md); raise otherwise."""
         if not isinstance(text, str):
-            raise InvalidInputError(f"{text!r} is not a card")
+            raise _not_a_card(text)
         cleaned = text.strip().upper()
         card = _CARD_BY_TEXT.get(cleaned)
         if card is None:
-            raise InvalidInputError(f"{text!r} is not a card")
+            raise _not_a_card(text)
         return card
 
     def __str__(self) -> str:
@@ -120,6 +120,12 @@ class Card:
             return str(self)
         rank = "10" if self.rank == 10 else RANK_NAMES[self.rank]
         return rank + self.suit.symbol
+
+
+def _not_a_card(text: object) -> InvalidInputError:
+    """The error of text that names no card (as typed, or a JSON value that is no text)."""
+    message = f"{text!r} is not a card"
+    return InvalidInputError(message, code="not_a_card", params={"text": repr(text)})
 
 
 def _make_cards() -> tuple[Card, ...]:

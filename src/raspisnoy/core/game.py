@@ -134,11 +134,19 @@ def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
         raise InvalidInputError(f"players must be a number or a list of names, not {players!r}")
     for name in players:
         if not isinstance(name, str) or not name.strip() or not name.isprintable():
-            raise InvalidInputError(f"players: {name!r} is not a name (printable text)")
+            raise InvalidInputError(
+                f"players: {name!r} is not a name (printable text)",
+                code="player_name",
+                params={"name": repr(name)},
+            )
         if len(name) > MAX_NAME_LENGTH:
-            raise InvalidInputError(f"players: {name!r} is longer than {MAX_NAME_LENGTH}")
+            raise InvalidInputError(
+                f"players: {name!r} is longer than {MAX_NAME_LENGTH}",
+                code="player_name_length",
+                params={"name": repr(name), "count": MAX_NAME_LENGTH},
+            )
     if len(set(players)) != len(players):
-        raise InvalidInputError("players: names must be different")
+        raise InvalidInputError("players: names must be different", code="player_names_twice")
     return tuple(players)
 
 

@@ -58,8 +58,14 @@ def parse_plan_entry(number: int, text: str) -> tuple[int, RoundKind]:
     except ValueError:
         kinds = ", ".join(kind.value for kind in RoundKind)
         raise InvalidInputError(
-            f"custom_plan entry {number} {text!r}: expected CARDS or CARDS:KIND ({kinds})"
+            f"custom_plan entry {number} {text!r}: expected CARDS or CARDS:KIND ({kinds})",
+            code="plan_entry",
+            params={"number": number, "entry": text, "kinds": kinds},
         ) from None
     if cards < 1:
-        raise InvalidInputError(f"custom_plan entry {number} {text!r}: cards must be at least 1")
+        raise InvalidInputError(
+            f"custom_plan entry {number} {text!r}: cards must be at least 1",
+            code="plan_no_cards",
+            params={"number": number, "entry": text},
+        )
     return cards, kind

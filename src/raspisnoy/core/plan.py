@@ -35,9 +35,11 @@ class RoundSpec:
 def check_players(rules: Rules, players: int) -> None:
     """Raise ``InvalidInputError`` unless the ruleset allows this many players."""
     if not rules.min_players <= players <= rules.max_players:
+        low, high = rules.min_players, rules.max_players
         raise InvalidInputError(
-            f"{rules.preset} is played by {rules.min_players} to {rules.max_players} players, "
-            f"not {players}"
+            f"{rules.preset} is played by {low} to {high} players, not {players}",
+            code="players",
+            params={"preset": rules.preset, "low": low, "high": high, "count": players},
         )
 
 
@@ -47,7 +49,8 @@ def round_plan(rules: Rules, players: int) -> tuple[RoundSpec, ...]:
     check_players(rules, players)
     top = max_cards(rules, players)
     if rules.custom_plan:
-        return tuple(_custom_round(n, text, top) for n, text in enumerate(rules.custom_plan, 1))
+        plan = enumerate(rules.custom_plan, start=1)
+        return tuple(_custom_round(number, text, top, players) for number, text in plan)
     deals = [(cards, RoundKind.NORMAL) for cards in _deal_sequence(rules, players, top)]
     for name in rules.special_rounds:
         kind = RoundKind(name)
@@ -66,11 +69,14 @@ def _deal_sequence(rules: Rules, players: int, top: int) -> list[int]:
     return up + [top] + (down if rules.descending else []) + [top] * (players - 1)
 
 
-def _custom_round(number: int, text: str, top: int) -> RoundSpec:
-    """One entry of the ``custom_plan`` option (already checked by ``parse_plan_entry``)."""
+def _custom_round(number: int, text: str, top: int, players: int) -> RoundSpec:
+    """One entry of the ``custom_plan`` option (already checked by ``parse_plan_entry``),
+    which may deal each of the ``players`` at most ``top`` cards."""
     cards, kind = parse_plan_entry(number, text)
     if cards > top:
         raise InvalidInputError(
-            f"custom_plan entry {number} {text!r}: cards must be 1 to {top} for this many players"
+            f"custom_plan entry {number} {text!r}: cards must be 1 to {top} for this many players",
+            code="plan_cards",
+            params={"number": number, "entry": text, "count": top, "players": players},
         )
     return RoundSpec(number, cards, kind)

@@ -352,7 +352,11 @@ def _info(name: str) -> OptionInfo:
         if info.name == name:
             return info
     known = ", ".join(i.name for i in option_info())
-    raise InvalidInputError(f"unknown rules option {name!r} (known: {known})")
+    raise InvalidInputError(
+        f"unknown rules option {name!r} (known: {known})",
+        code="unknown_option",
+        params={"option": name, "known": known},
+    )
 
 
 #: Preset name -> the options it changes from the defaults, and its description.
@@ -441,34 +445,50 @@ def _validate(rules: Rules) -> None:
     for info in option_info():
         value = getattr(rules, info.name)
         if not _has_type(value, info.type):
-            raise InvalidInputError(
-                f"rules option {info.name} must be {_TYPE_NAMES[info.type]}, not {value!r}"
-            )
+            raise _wrong_type(info, value)
         if info.choices and value not in info.choices:
+            choices = ", ".join(info.choices)
             raise InvalidInputError(
-                f"rules option {info.name} must be one of {', '.join(info.choices)}, not {value!r}"
+                f"rules option {info.name} must be one of {choices}, not {value!r}",
+                code="option_choice",
+                params={"option": info.name, "choices": choices, "value": repr(value)},
             )
         if info.low is not None and info.high is not None and not info.low <= value <= info.high:
+            shown = _shortened(value)
             raise InvalidInputError(
-                f"rules option {info.name} must be between {info.low} and {info.high}, "
-                f"not {_shortened(value)}"
+                f"rules option {info.name} must be between {info.low} and {info.high}, not {shown}",
+                code="option_range",
+                params={"option": info.name, "low": info.low, "high": info.high, "value": shown},
             )
         if info.max_items is not None and len(value) > info.max_items:
             raise InvalidInputError(
-                f"rules option {info.name} has at most {info.max_items} entries, not {len(value)}"
+                f"rules option {info.name} has at most {info.max_items} entries, not {len(value)}",
+                code="option_entries",
+                params={"option": info.name, "most": info.max_items, "count": len(value)},
             )
     if rules.min_players > rules.max_players:
-        raise InvalidInputError("rules: min_players is greater than max_players")
+        raise InvalidInputError(
+            "rules: min_players is greater than max_players",
+            code="players_order",
+            params={"low": rules.min_players, "high": rules.max_players},
+        )
     _validate_jokers(rules)
     for number, entry in enumerate(rules.custom_plan, start=1):
         parse_plan_entry(number, entry)
     for entry in rules.special_rounds:
         if entry not in SPECIAL_KINDS:
+            kinds = ", ".join(SPECIAL_KINDS)
             raise InvalidInputError(
-                f"rules option special_rounds: {entry!r} is not one of {', '.join(SPECIAL_KINDS)}"
+                f"rules option special_rounds: {entry!r} is not one of {kinds}",
+                code="special_round",
+                params={"entry": entry, "kinds": kinds},
             )
     if len(deck_cards(rules)) // rules.max_players < 1:
-        raise InvalidInputError("rules: the deck is too small for max_players")
+        raise InvalidInputError(
+            "rules: the deck is too small for max_players",
+            code="deck_too_small",
+            params={"high": rules.max_players},
+        )
 
 
 def _shortened(value: int) -> str:
@@ -483,6 +503,18 @@ _TYPE_NAMES = {
     tuple: "a list of texts",
     str: "a text",
 }
+#: The error code of a value of the wrong type, by the option's type.
+_TYPE_CODES = {bool: "option_not_bool", int: "option_not_int", tuple: "option_not_list"}
+
+
+def _wrong_type(info: OptionInfo, value: object) -> InvalidInputError:
+    """The error of option ``info`` given ``value`` of the wrong type: from a rules object
+    (any JSON value) or from ``--set`` text (shown as the text typed)."""
+    return InvalidInputError(
+        f"rules option {info.name} must be {_TYPE_NAMES[info.type]}, not {value!r}",
+        code=_TYPE_CODES.get(info.type, "option_not_text"),
+        params={"option": info.name, "value": repr(value)},
+    )
 
 
 def _has_type(value: Any, kind: type) -> bool:
@@ -495,14 +527,24 @@ def _has_type(value: Any, kind: type) -> bool:
 
 def _validate_jokers(rules: Rules) -> None:
     if len(rules.jokers) + rules.extra_jokers > 2:
-        raise InvalidInputError("rules: a deck has at most two jokers (jokers + extra_jokers)")
+        raise InvalidInputError(
+            "rules: a deck has at most two jokers (jokers + extra_jokers)",
+            code="jokers_count",
+            params={"count": len(rules.jokers) + rules.extra_jokers},
+        )
     seen = set()
     for text in rules.jokers:
         card = Card.parse(text)
         if card.is_joker or card.rank < rules.lowest_rank:
-            raise InvalidInputError(f"rules option jokers: {text} is not a card of this deck")
+            raise InvalidInputError(
+                f"rules option jokers: {text} is not a card of this deck",
+                code="joker_card",
+                params={"card": text},
+            )
         if card in seen:
-            raise InvalidInputError(f"rules option jokers names {text} twice")
+            raise InvalidInputError(
+                f"rules option jokers names {text} twice", code="joker_twice", params={"card": text}
+            )
         seen.add(card)
 
 
@@ -532,14 +574,12 @@ def parse_option_value(name: str, text: str) -> Any:
             return True
         if lowered in {"false", "no", "off", "0"}:
             return False
-        raise InvalidInputError(f"rules option {name} must be true or false, not {text!r}")
+        raise _wrong_type(info, text)
     if info.type is int:
         try:
             return int(cleaned)
         except ValueError:
-            raise InvalidInputError(
-                f"rules option {name} must be a whole number, not {text!r}"
-            ) from None
+            raise _wrong_type(info, text) from None
     if info.type is tuple:
         return tuple(part.strip() for part in cleaned.split(",") if part.strip())
     return cleaned
@@ -568,12 +608,20 @@ def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None, **overrid
     if isinstance(spec, str):
         spec = {"preset": spec}
     if not isinstance(spec, Mapping):
-        raise InvalidInputError(f"rules must be a preset name or an object, not {spec!r}")
+        raise InvalidInputError(
+            f"rules must be a preset name or an object, not {spec!r}",
+            code="rules_type",
+            params={"value": repr(spec)},
+        )
     options = dict(spec)
     preset = options.pop("preset", DEFAULT_PRESET)
     if not isinstance(preset, str) or preset not in PRESETS:
         known = ", ".join(PRESETS)
-        raise InvalidInputError(f"unknown rules preset {preset!r} (known: {known})")
+        raise InvalidInputError(
+            f"unknown rules preset {preset!r} (known: {known})",
+            code="unknown_preset",
+            params={"preset": str(preset), "known": known},
+        )
     values: dict[str, Any] = dict(PRESETS[preset])
     for name, value in {**options, **overrides}.items():
         values[name] = _coerce(name, value)

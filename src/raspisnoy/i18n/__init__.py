@@ -12,6 +12,12 @@ A message that counts something has one key per CLDR plural category of its lang
 (``score.more_rounds.one``, ``.few``, ``.many``, ``.other`` in Russian; ``.one`` and
 ``.other`` in English): ``translate_count`` picks the category with Babel, so no ending
 is written by hand. The browser does the same with ``Intl.PluralRules``.
+
+The engine's errors that a person can cause (an unknown preset or option, a bad value, a
+round plan that cannot be dealt, a number of players the rules do not allow, a name that
+cannot be a player's) carry a code and its values; ``translate_error`` words them from the
+``error.<code>`` messages (``errors.json``), so every terminal front end says them alike.
+This layer reads only the code and the values, and imports nothing of the engine.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import os
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from babel import Locale
@@ -35,6 +41,7 @@ __all__ = [
     "plural_tags",
     "translate",
     "translate_count",
+    "translate_error",
 ]
 
 #: Supported languages, primary first.
@@ -88,6 +95,43 @@ def translate_count(key: str, lang: str, /, count: int, **values: Any) -> str:
         if template is not None:
             return template.format(count=count, **values)
     return key
+
+
+class CodedError(Protocol):
+    """What ``translate_error`` reads of an error: the engine's ``RaspisnoyError`` (its
+    English text, its code or ``None``, and the values of its message)."""
+
+    @property
+    def code(self) -> str | None: ...
+
+    @property
+    def params(self) -> Mapping[str, str | int]: ...
+
+
+def translate_error(error: CodedError, lang: str, /) -> str:
+    """The engine's error ``error`` in ``lang``: its ``error.<code>`` message, in the plural
+    form of its ``count`` value where the message counts something, filled with its values.
+
+    An error without a code, or with one the catalogs do not know (the scorekeeper's sheet
+    problems, worded by ``score.problem.<code>``), is its English text: a person is always
+    told what went wrong, if need be in English. So is a message its values cannot fill,
+    rather than a crash in place of the error.
+    """
+    if error.code is None:
+        return str(error)
+    key = f"error.{error.code}"
+    english = catalog(DEFAULT_LANGUAGE)
+    values = dict(error.params)
+    try:
+        if f"{key}.other" in english:
+            count = values.pop("count")
+            if isinstance(count, int):
+                return translate_count(key, lang, count, **values)
+        elif key in english:
+            return translate(key, lang, **values)
+    except (KeyError, IndexError, ValueError):
+        pass
+    return str(error)
 
 
 def detect_language(environ: Mapping[str, str] | None = None) -> str:

@@ -2,7 +2,8 @@
 
 Every expected failure ends, like the rest of the command line, in one ``error: ...``
 line on standard error and exit status 1; the messages of this command are in the
-person's language (``--lang``, else the one ``LANG`` names).
+person's language (``--lang``, else the one ``LANG`` names), the engine's refusals of the
+rules, their options and the number of players included.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from rich.console import Console
 
 from raspisnoy.cli_support import fail, rules_from
 from raspisnoy.core import DEFAULT_PRESET, Game, RaspisnoyError
-from raspisnoy.i18n import LANGUAGES, detect_language, translate
+from raspisnoy.i18n import LANGUAGES, detect_language, translate, translate_error
 from raspisnoy.play.screen import TerminalScreen
 from raspisnoy.play.session import (
     DEFAULT_LEVEL,
@@ -99,8 +100,8 @@ def play_command(
         PlaySession(game, seating, screen, record).run()
     except PlayError as error:
         fail(error.message(language))
-    except RaspisnoyError as error:
-        fail(str(error))
+    except RaspisnoyError as error:  # the rules refusing a preset, an option, the players
+        fail(translate_error(error, language))
     except OSError as error:
         fail(f"{error.filename}: {error.strerror}")
 

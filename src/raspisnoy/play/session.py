@@ -40,7 +40,7 @@ from raspisnoy.core import (
     replay,
 )
 from raspisnoy.files import write_atomically
-from raspisnoy.i18n import translate
+from raspisnoy.i18n import translate, translate_error
 from raspisnoy.stopping import check_stop, stopping_at_safe_points
 
 __all__ = [
@@ -135,7 +135,7 @@ def seat_names(lang: str, players: int, person: str | None = None) -> tuple[str,
     try:
         return player_names(names)
     except RaspisnoyError as error:
-        raise PlayError("play.error.name", problem=str(error)) from None
+        raise PlayError("play.error.name", problem=translate_error(error, lang)) from None
 
 
 def session_file(record: Path) -> Path:

@@ -22,7 +22,13 @@ import typer
 
 from raspisnoy.cli_support import escape_markup, fail, print_json, rules_from
 from raspisnoy.core import PRESETS, RaspisnoyError, RoundKind, Rules
-from raspisnoy.i18n import LANGUAGES, detect_language, translate, translate_count
+from raspisnoy.i18n import (
+    LANGUAGES,
+    detect_language,
+    translate,
+    translate_count,
+    translate_error,
+)
 from raspisnoy.scorekeeper import (
     Entry,
     EntryKind,
@@ -196,18 +202,31 @@ class _Session:
     def say_error(self, message: str) -> None:
         self.say(f"[bold red]{escape_markup(message)}[/]")
 
-    def problem(self, error: SheetError) -> str:
-        """The error in the session's language: place and problem."""
-        values = dict(error.params)
-        for name in ("kind", "expected"):  # round kinds in the reader's language
-            if values.get(name) in _KIND_NAMES:
-                values[name] = self.kind(RoundKind(values[name]))
-        problem = self.t(f"problem.{error.code}", **values)
+    def problem(self, error: RaspisnoyError) -> str:
+        """An error in the session's language: a sheet's problem with its place (a format
+        problem that the engine found in the engine's wording), any other error of the
+        engine (the rules asked for, their options) by ``translate_error``."""
+        if not isinstance(error, SheetError):
+            return translate_error(error, self.lang)
+        cause = error.__cause__
+        if error.code == "format" and isinstance(cause, RaspisnoyError) and cause.code:
+            problem = translate_error(cause, self.lang)
+        else:
+            problem = self.sheet_problem(error)
         if error.round is None:
             return problem
         if error.player is None:
             return self.t("where_round", round=error.round, problem=problem)
         return self.t("where_player", round=error.round, player=error.player, problem=problem)
+
+    def sheet_problem(self, error: SheetError) -> str:
+        """What is wrong with the sheet, without the place, from ``score.problem.<code>``."""
+        values = dict(error.params)
+        for name in ("kind", "expected"):  # round kinds in the reader's language
+            value = values.get(name)
+            if isinstance(value, str) and value in _KIND_NAMES:
+                values[name] = self.kind(RoundKind(value))
+        return self.t(f"problem.{error.code}", **values)
 
     # ------------------------------------------------------------------ the game
 
@@ -403,7 +422,7 @@ class _Session:
         try:
             return rules_from(preset or "raspisnoy.com", settings)
         except RaspisnoyError as error:
-            fail(str(error))
+            fail(self.problem(error))
 
     def ask_rules(self) -> Rules:
         """The preset, then its options: a bad option asks for the options again, not for
@@ -414,7 +433,7 @@ class _Session:
             try:
                 return rules_from(preset, options.split())
             except RaspisnoyError as error:
-                self.say_error(str(error))
+                self.say_error(self.problem(error))
 
     def ask_preset(self) -> str:
         names = list(PRESETS)

@@ -49,9 +49,14 @@ class SheetError(RaspisnoyError, ValueError):
 
     ``round`` is 1-based (``None``: the sheet as a whole), ``seat`` the player's seat
     (``None``: the round as a whole), ``code`` a key of ``PROBLEMS`` and ``params`` the
-    values its template needs. ``str(error)`` is the English line
-    ``round 3, Boris: a bid is 0 to 3, not 4``.
+    values its template needs (the engine's ``code`` and ``params``, in the sheet's own
+    codes). ``str(error)`` is the English line ``round 3, Boris: a bid is 0 to 3, not 4``.
+    A ``format`` problem that the engine found (players the rules do not allow, a round
+    plan that cannot be dealt) has the engine's error as its ``__cause__``.
     """
+
+    #: Always one of ``PROBLEMS``.
+    code: str
 
     def __init__(
         self,
@@ -62,12 +67,11 @@ class SheetError(RaspisnoyError, ValueError):
         player: str | None = None,
         **params: Any,
     ) -> None:
-        self.code = code
         self.round = round
         self.seat = seat
         self.player = player
-        self.params = params
-        super().__init__(self.where() + PROBLEMS[code].format(**params))
+        message = self.where() + PROBLEMS[code].format(**params)
+        super().__init__(message, code=code, params=params)
 
     def where(self) -> str:
         """``round 3, Boris: `` — the place, or nothing for the sheet as a whole."""

@@ -568,11 +568,13 @@ def _check(sheet: Sheet) -> _Score:
     try:
         player_names(sheet.players)
         check_players(rules, players)
+        plan = round_plan(rules, players)  # a custom plan may deal more than each can get
     except ValueError as error:
-        raise SheetError("format", detail=str(error)) from None
+        # Chained: the engine's error keeps its code, for a wording in the reader's language.
+        raise SheetError("format", detail=str(error)) from error
     if not _is_seat(sheet.first_dealer, players):
         raise SheetError("not_seat", last=players - 1, value=sheet.first_dealer)
-    walk = _Walk(sheet, round_plan(rules, players), [0] * players, [0] * players, [])
+    walk = _Walk(sheet, plan, [0] * players, [0] * players, [])
     for index, entered in enumerate(sheet.rounds):
         walk.add_round(index, entered)
     return _Score(tuple(walk.rows), tuple(walk.totals), tuple(walk.streaks), walk.next_entry())
