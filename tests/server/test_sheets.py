@@ -155,6 +155,15 @@ def test_a_new_sheet_is_checked_by_the_model(server: Server) -> None:
     assert (
         anna.post("/api/sheets", format="raspisnoy-sheet/2").json()["detail"]["problem"] == "format"
     )
+    too_big = anna.post(  # 13 cards each to three players: a 36-card deck gives at most 12
+        "/api/sheets",
+        format="raspisnoy-sheet/1",
+        rules={"preset": "raspisnoy.com", "custom_plan": ["1", "13"]},
+        players=PLAYERS,
+        first_dealer=0,
+    )
+    assert too_big.status_code == 422 and too_big.json()["detail"]["problem"] == "format"
+    assert "custom_plan" in too_big.json()["detail"]["message"]
     assert anna.http.get("/api/sheets").json() == {"sheets": []}  # nothing was stored
 
 
