@@ -11,6 +11,7 @@ from raspisnoy.i18n import (
     LANGUAGES,
     catalog,
     detect_language,
+    error_templates,
     plural_category,
     plural_tags,
     translate,
@@ -71,6 +72,24 @@ def test_translate_formats_and_falls_back() -> None:
     assert translate("kind.blind", "ru") == "тёмная"
     assert translate("kind.blind", "de") == "blind"
     assert translate("no.such.key", "uk") == "no.such.key"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_error_templates_fill_in_a_page_as_in_python(lang: str) -> None:
+    """The engine's errors a page words itself: every code (plural forms of ``lang``'s
+    categories), each with only plain ``{name}`` places, and filled the page's way they
+    say what ``translate_error`` says for every error the engine's tests raise alike."""
+    from raspisnoy.core import RaspisnoyError
+
+    templates = error_templates(lang)
+    codes = {key.removeprefix("error.") for key in catalog("en") if key.startswith("error.")}
+    assert set(templates) >= codes
+    for template in templates.values():
+        assert re.fullmatch(r"([^{}]|\{\w+\})*", template), template
+    values: dict[str, str | int] = {"number": 2, "entry": "13", "players": 3, "count": 12}
+    error = RaspisnoyError("custom_plan entry 2 '13': …", code="plan_cards", params=values)
+    key = f"plan_cards.{plural_category(lang, 12)}"
+    assert templates[key].format(**values) == translate_error(error, lang)
 
 
 def test_translate_error_words_a_code_else_says_the_english() -> None:

@@ -90,6 +90,17 @@ def cli_report(sheet: Any, folder: Path) -> Any:
 def set_up(page: Page, names: list[str], plan: str, *, control: bool = False) -> str:
     """A new visitor (the first of ``names``) sets up a sheet for ``names`` with the round
     plan ``plan`` (and control rounds) through the page, and returns its id."""
+    fill_in_sheet_form(page, names, plan, control=control)
+    page.click("#sheet-form button[type=submit]")
+    page.wait_for_selector(".score-page .entry-pad")
+    sheet_id = page.evaluate("new URLSearchParams(location.search).get('sheet')")
+    assert isinstance(sheet_id, str)
+    return sheet_id
+
+
+def fill_in_sheet_form(page: Page, names: list[str], plan: str, *, control: bool = False) -> None:
+    """A new visitor (the first of ``names``) fills in the new sheet's form for ``names``
+    with the round plan ``plan`` (and control rounds), not sending it yet."""
     page.goto("/score")
     page.fill("#nickname", names[0])
     page.click(".nickname-form button[type=submit]")
@@ -105,11 +116,6 @@ def set_up(page: Page, names: list[str], plan: str, *, control: bool = False) ->
     page.dispatch_event("input[name=option-custom_plan]", "change")
     page.set_checked("input[name=option-control_game]", control)
     no_horizontal_overflow(page)
-    page.click("#sheet-form button[type=submit]")
-    page.wait_for_selector(".score-page .entry-pad")
-    sheet_id = page.evaluate("new URLSearchParams(location.search).get('sheet')")
-    assert isinstance(sheet_id, str)
-    return sheet_id
 
 
 def russian_phone(browser: Browser, server: str) -> tuple[BrowserContext, Page, list[str]]:
@@ -498,6 +504,30 @@ def test_a_correction_made_on_an_older_sheet_is_refused_and_said_in_russian(
         assert shown == ["1", "0", "0", "0"]  # the round as stored, to correct again
         assert page_totals(other) == page_totals(page)
         problems = check_screen(other, "score-changed-elsewhere")
+        assert problems == [] and errors == []
+    finally:
+        phone.close()
+
+
+def test_a_round_plan_that_cannot_be_dealt_is_said_in_russian(
+    browser: Browser, server: str
+) -> None:
+    """A plan dealing 13 cards to each of three players, where the 36-card deck gives
+    each at most 12: the server refuses the sheet, and the form says why in Russian
+    (the engine's error by its code, in the plural form of 12), keeping what was typed."""
+    phone, page, errors = russian_phone(browser, server)
+    try:
+        fill_in_sheet_form(page, NAMES[:3], "1, 13")
+        page.click("#sheet-form button[type=submit]")
+        page.wait_for_selector("#sheet-form .form-error:not(:empty)")
+        assert page.inner_text("#sheet-form .form-error") == (
+            "План раздач custom_plan, раздача 2 «13»: "
+            "когда игроков 3, каждому можно сдать не больше 12 карт"
+        )
+        assert page.input_value("input[name=option-custom_plan]") == "1, 13"
+        assert page.input_value("#sheet-form input[data-seat='2']") == NAMES[2]
+        page.locator("#sheet-form .form-error").scroll_into_view_if_needed()
+        problems = check_screen(page, "score-plan-cannot-be-dealt")
         assert problems == [] and errors == []
     finally:
         phone.close()

@@ -350,6 +350,38 @@ def test_errors_are_structured_values() -> None:
         "message": "round 1, Boris: a bid is 0 to 1, not 7",
     }
     assert error.value.problem == "a bid is 0 to 1, not 7"
+    assert "cause" not in error.value.to_json()  # the sheet's own problem, not the engine's
+
+
+@pytest.mark.parametrize(
+    ("rules", "cause"),
+    [
+        (  # 13 cards each to three players: a 36-card deck gives at most 12
+            {"preset": "raspisnoy.com", "custom_plan": ["1", "13"]},
+            {
+                "code": "plan_cards",
+                "params": {"number": 2, "entry": "13", "players": 3, "count": 12},
+            },
+        ),
+        (
+            {"preset": "raspisnoy.com", "lowest_rank": 9},
+            {
+                "code": "option_range",
+                "params": {"option": "lowest_rank", "low": 2, "high": 6, "value": "9"},
+            },
+        ),
+    ],
+)
+def test_a_format_problem_the_engine_found_carries_its_code(
+    rules: dict[str, Any], cause: dict[str, Any]
+) -> None:
+    """So a page can word it in its reader's language, as the terminal does."""
+    data = {"format": "raspisnoy-sheet/1", "rules": rules, "players": list(PLAYERS),
+            "first_dealer": 0, "rounds": []}  # fmt: skip
+    with pytest.raises(SheetError) as error:
+        sheet_from_json(data)
+    assert error.value.to_json()["problem"] == "format"
+    assert error.value.to_json()["cause"] == cause
 
 
 @pytest.mark.parametrize(

@@ -164,6 +164,10 @@ def test_a_new_sheet_is_checked_by_the_model(server: Server) -> None:
     )
     assert too_big.status_code == 422 and too_big.json()["detail"]["problem"] == "format"
     assert "custom_plan" in too_big.json()["detail"]["message"]
+    assert too_big.json()["detail"]["cause"] == {  # for wording it in the reader's language
+        "code": "plan_cards",
+        "params": {"number": 2, "entry": "13", "players": 3, "count": 12},
+    }
     assert anna.http.get("/api/sheets").json() == {"sheets": []}  # nothing was stored
 
 
@@ -421,6 +425,10 @@ def test_problems_read_in_each_language(server: Server) -> None:
     russian = httpx.get(f"{server.base}/api/sheets/problems/ru").json()
     assert english["problems"]["dealer_bid"] == PROBLEMS["dealer_bid"]
     assert russian["problems"]["dealer_bid"].startswith("сдающему нельзя")
+    # the engine's errors, for a format problem's cause: by code, counting ones by plural form
+    assert {"plan_cards.one", "plan_cards.few", "plan_cards.many"} <= set(russian["errors"])
+    assert "{count} карт" in russian["errors"]["plan_cards.many"]
+    assert english["errors"]["unknown_option"] == "unknown rules option '{option}' (known: {known})"
     assert httpx.get(f"{server.base}/api/sheets/problems/de").status_code == 404
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -37,6 +38,7 @@ __all__ = [
     "LANGUAGES",
     "catalog",
     "detect_language",
+    "error_templates",
     "plural_category",
     "plural_tags",
     "translate",
@@ -132,6 +134,20 @@ def translate_error(error: CodedError, lang: str, /) -> str:
     except (KeyError, IndexError, ValueError):
         pass
     return str(error)
+
+
+def error_templates(lang: str) -> dict[str, str]:
+    """The engine's error messages in ``lang`` (English where it has none), keyed by code
+    (a message that counts by ``CODE.<plural category>``), for a page that words an
+    error's code and values itself. Python's ``{name!r}`` becomes ``'{name}'``, which a
+    page's plain ``{name}`` filler fills as the engine's English message quotes a text."""
+    prefix = "error."
+    messages = {**catalog(DEFAULT_LANGUAGE), **catalog(lang)}
+    return {
+        key.removeprefix(prefix): re.sub(r"\{(\w+)!r\}", r"'{\1}'", template)
+        for key, template in messages.items()
+        if key.startswith(prefix)
+    }
 
 
 def detect_language(environ: Mapping[str, str] | None = None) -> str:

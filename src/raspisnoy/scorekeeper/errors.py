@@ -86,8 +86,11 @@ class SheetError(RaspisnoyError, ValueError):
         return PROBLEMS[self.code].format(**self.params)
 
     def to_json(self) -> dict[str, Any]:
-        """The error as a JSON object, for an API: place, code, parameters and message."""
-        return {
+        """The error as a JSON object, for an API: place, code, parameters and message,
+        and for a ``format`` problem that the engine found, the engine's ``cause`` (its
+        code and values), so a page can word it in the reader's language as a terminal
+        does (``translate_error``)."""
+        data: dict[str, Any] = {
             "round": self.round,
             "seat": self.seat,
             "player": self.player,
@@ -95,3 +98,7 @@ class SheetError(RaspisnoyError, ValueError):
             "params": self.params,
             "message": str(self),
         }
+        cause = self.__cause__
+        if isinstance(cause, RaspisnoyError) and cause.code is not None:
+            data["cause"] = {"code": cause.code, "params": dict(cause.params)}
+        return data

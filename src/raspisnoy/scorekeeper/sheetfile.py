@@ -65,8 +65,8 @@ def sheet_from_json(data: Any) -> Sheet:
         raise _format_error(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
     try:
         rules = resolve_rules(data.get("rules", DEFAULT_PRESET))
-    except RaspisnoyError as error:
-        raise _format_error(str(error)) from None
+    except RaspisnoyError as error:  # chained: its code words it in the reader's language
+        raise _format_error(str(error)) from error
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise _format_error(f"players: expected a list of names, got {json.dumps(players)}")

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Response
 
-from raspisnoy.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
+from raspisnoy.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, error_templates
 from raspisnoy.scorekeeper import PROBLEMS, SheetError
 from raspisnoy.server.deps import OptionalUser, ServicesDep
 from raspisnoy.server.errors import Refusal, RequestError
@@ -78,7 +78,8 @@ async def upload_sheet(body: SheetUploadIn, user: OptionalUser, services: Servic
 @router.get("/problems/{lang}", response_model=ProblemsOut)
 async def problems(lang: str) -> ProblemsOut:
     """How the scorekeeper's problems read in ``lang`` (ru, uk, en): the templates of
-    the ``score`` catalog, filled in with an error's ``params``, ``round`` and ``player``."""
+    the ``score`` catalog, filled in with an error's ``params``, ``round`` and ``player``,
+    and the engine's errors, filled in with a ``format`` problem's ``cause``."""
     if lang not in LANGUAGES:
         raise RequestError(
             Refusal.NOT_FOUND, f"no language {lang[:8]!r}; languages: {', '.join(LANGUAGES)}"
@@ -88,6 +89,7 @@ async def problems(lang: str) -> ProblemsOut:
         where_round=messages["score.where_round"],
         where_player=messages["score.where_player"],
         problems={code: messages[f"score.problem.{code}"] for code in PROBLEMS},
+        errors=error_templates(lang),
     )
 
 

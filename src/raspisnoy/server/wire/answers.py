@@ -446,6 +446,9 @@ class ProblemsOut(_Out):
     where_round: str
     where_player: str
     problems: dict[str, str]
+    #: The engine's error templates by code (plural forms as ``CODE.one`` …): the words of
+    #: a ``format`` problem's ``cause``.
+    errors: dict[str, str]
 
 
 # ------------------------------------------------------------------------- profiles, ratings

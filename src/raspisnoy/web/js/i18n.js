@@ -76,6 +76,12 @@ export function tn(key, count, values = {}) {
   return fill(template, { count: numbers.format(count), ...values });
 }
 
+/** The CLDR plural category ("one", "few", "many", "other") `count` takes in the page's
+ * language, for messages whose forms come from elsewhere than the catalog. */
+export function pluralCategory(count) {
+  return plurals.select(count);
+}
+
 /** A number as the page's language writes it, negative numbers with a real minus sign. */
 export function formatNumber(value) {
   return numbers.format(value);

@@ -12,7 +12,7 @@
 // knows no rule: it offers what the server's `next` entry allows (raspisnoy.scorekeeper,
 // PROTOCOL.md "Score sheets") and shows the model's problems in the page's language.
 import { ApiError, del, formatMoment, get, post, put } from "./api.js";
-import { fill, language, t, tMaybe, tn } from "./i18n.js";
+import { fill, language, pluralCategory, t, tMaybe, tn } from "./i18n.js";
 import { changeRules, chosenRules, optionsField, presetField, presetLabel, rulesInEffect } from "./lobby.js";
 import { failureMarkup } from "./offline.js";
 import { CATALOGUE_KEY } from "./quick.js";
@@ -79,17 +79,36 @@ async function problemText(error) {
   }
   const template = problems.messages.problems[detail.problem];
   if (template === undefined) return t("web.score.failed", { detail: error.message });
-  const values = { ...detail.params };
+  const problem = causeText(detail.cause) ?? problemWords(template, detail.params);
+  if (detail.round === null) return problem;
+  if (detail.player === null) return fill(problems.messages.where_round, { round: detail.round, problem });
+  return fill(problems.messages.where_player, { round: detail.round, player: detail.player, problem });
+}
+
+/** The engine's error behind a `format` problem in the page's language (its template by
+ * code, in the plural form of its `count`), as a sentence of its own (the terminals put it
+ * after «ошибка:»); null where there is none to word it (an older server, a problem of the
+ * sheet's own shape): its English message is shown then. */
+function causeText(cause) {
+  const errors = problems.messages.errors;
+  if (!cause || !errors) return null;
+  const counted = typeof cause.params.count === "number" && `${cause.code}.other` in errors;
+  const template = counted ? errors[`${cause.code}.${pluralCategory(cause.params.count)}`] ?? errors[`${cause.code}.other`] : errors[cause.code];
+  if (template === undefined) return null;
+  const text = fill(template, cause.params);
+  return text.charAt(0).toLocaleUpperCase(language()) + text.slice(1);
+}
+
+/** A sheet problem's template filled with its values, round kinds in the page's language. */
+function problemWords(template, params) {
+  const values = { ...params };
   for (const name of ["kind", "expected"]) {
     if (name in values) values[name] = tMaybe(`web.kind.${values[name]}`) ?? values[name];
   }
   if (typeof values.kinds === "string") {
     values.kinds = values.kinds.split(", ").map((kind) => tMaybe(`web.kind.${kind}`) ?? kind).join(", ");
   }
-  const problem = fill(template, values);
-  if (detail.round === null) return problem;
-  if (detail.player === null) return fill(problems.messages.where_round, { round: detail.round, problem });
-  return fill(problems.messages.where_player, { round: detail.round, player: detail.player, problem });
+  return fill(template, values);
 }
 
 // ------------------------------------------------------------------ home: list and set-up
