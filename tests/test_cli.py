@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -30,13 +31,20 @@ EXAMPLE = DATA / "record-example.json"
 EXPECTED_REPORT = json.loads((DATA / "record-example.report.json").read_text())
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, stdin: str | None = None, lang: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``raspisnoy ARGS`` in a new process; ``lang``: the system's language (``LANG``)."""
+    env = None
+    if lang is not None:
+        env = {**os.environ, "LANG": f"{lang}_XX.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
     return subprocess.run(
         [sys.executable, "-m", "raspisnoy", *args],
         input=stdin,
         capture_output=True,
         text=True,
         timeout=60,
+        env=env,
     )
 
 
@@ -89,10 +97,39 @@ def test_schedule_descending_option() -> None:
     assert len(cards) == 28 + 8
 
 
-def test_schedule_human_table() -> None:
-    result = run("schedule", "--players", "3")
-    assert result.returncode == 0
-    assert "no-trump" in result.stdout and "golden" in result.stdout
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["raspisnoy.com: 3 players, 26 rounds", "Cards", "no trump", "golden"]),
+        ("ru", ["raspisnoy.com — игроков: 3, раздач: 26", "Карт", "бескозырка", "золотая"]),
+        ("uk", ["raspisnoy.com — гравців: 3, роздач: 26", "Карт", "безкозирка", "золота"]),
+    ],
+)
+def test_schedule_human_table_in_the_persons_language(lang: str, words: list[str]) -> None:
+    for result in (run("schedule", "--players", "3", "--lang", lang), run(
+        "schedule", "--players", "3", lang=lang
+    )):  # fmt: skip
+        assert result.returncode == 0
+        assert all(word in result.stdout for word in words), result.stdout
+
+
+def test_the_contract_is_the_same_in_every_language() -> None:
+    """A Russian system gets Russian tables, but the same JSON and error lines."""
+    english = run("schedule", "--players", "4", "--json", lang="en").stdout
+    assert run("schedule", "--players", "4", "--json", lang="ru").stdout == english
+    assert json.loads(run("replay", str(EXAMPLE), "--json", lang="ru").stdout) == EXPECTED_REPORT
+    record = json.loads(EXAMPLE.read_text())
+    record["rounds"][0]["bids"] = [0, 1, 0]
+    wrong = run("replay", "-", stdin=json.dumps(record), lang="ru")
+    assert_one_error_line(wrong, "round 1: Anna (dealer) may not bid 0")
+    listed = run("rules", "list", "--json", lang="uk").stdout
+    assert listed == run("rules", "list", "--json", lang="en").stdout
+
+
+def test_an_unknown_language_is_one_error_line_in_the_systems() -> None:
+    result = run("schedule", "--players", "4", "--lang", "de", lang="ru")
+    assert result.stderr == "error: неизвестный язык 'de'; языки: ru, uk, en\n"
+    assert result.returncode == 1 and result.stdout == ""
 
 
 @pytest.mark.parametrize(
@@ -122,9 +159,23 @@ def test_replay_reads_standard_input() -> None:
 
 
 def test_replay_prints_a_score_sheet() -> None:
-    result = run("replay", str(EXAMPLE))
+    result = run("replay", str(EXAMPLE), "--lang", "en")
     assert result.returncode == 0
     assert "Boris" in result.stdout and "-9" in result.stdout
+    assert "Game in progress." in result.stdout and "♣" in result.stdout  # trump: clubs
+
+
+def test_replay_prints_the_sheet_in_the_systems_language() -> None:
+    result = run("replay", str(EXAMPLE), lang="ru")
+    assert result.returncode == 0
+    for words in ("Расписка", "Козырь", "обычная", "Итог", "Игра не закончена."):
+        assert words in result.stdout, result.stdout
+
+
+def test_rules_list_in_the_persons_language() -> None:
+    result = run("rules", "list", "--lang", "uk")
+    assert result.returncode == 0
+    assert "Правила" in result.stdout and "Класичний аркуш правил" in result.stdout
 
 
 def test_replay_illegal_card_names_round_trick_player_and_card() -> None:

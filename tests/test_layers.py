@@ -52,7 +52,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "research": frozenset({"core", "bots"}),
     # Puzzles mined from expert self-play, verified and explained by the review's search.
     "puzzles": frozenset({"core", "bots", "review"}),
-    "cli_support": frozenset({"core"}),
+    # The commands' shared parts: rules from the command line, and the person's language.
+    "cli_support": frozenset({"core", "i18n"}),
     # The pool's pairing (who sits with whom): pure, over the rules' player counts.
     "matchmaking": frozenset({"core"}),
     # Tournaments' pure logic: seating and duplicate scoring over core's games.

@@ -1,6 +1,7 @@
 """What every ``raspisnoy`` subcommand shares: the one-line error convention, JSON output,
 rules from ``--rules``/``--set``, command groups whose commands are imported only when
-one runs (``LazyGroup``), and parameters read without Pydantic (``coerce_plain_values``).
+one runs (``LazyGroup``), parameters read without Pydantic (``coerce_plain_values``) and
+the person's language from ``--lang`` (``chosen_language``).
 
 Every expected failure ends with one line ``error: ...`` on standard error and exit
 status 1; nothing else is printed then, and never a traceback.
@@ -30,9 +31,11 @@ if TYPE_CHECKING:
 __all__ = [
     "DataDir",
     "DatabaseUrl",
+    "LangOption",
     "LazyCommand",
     "LazyGroup",
     "PlainRuntimeParam",
+    "chosen_language",
     "coerce_plain_values",
     "escape_markup",
     "fail",
@@ -59,6 +62,26 @@ DatabaseUrl = Annotated[
         envvar="RASPISNOY_DATABASE_URL",
     ),
 ]
+
+
+#: ``--lang`` of a command that prints for a person (``chosen_language`` reads it).
+LangOption = Annotated[
+    str | None,
+    typer.Option("--lang", help="Language of the output: ru, uk or en (default: the system's)."),
+]
+
+
+def chosen_language(lang: str | None) -> str:
+    """The language ``--lang`` names, the system's where none is given (``LANG``…); an
+    unknown one fails, said in the system's language."""
+    from raspisnoy.i18n import LANGUAGES, detect_language, translate
+
+    system = detect_language()
+    if lang is None:
+        return system
+    if lang not in LANGUAGES:
+        fail(translate("lang.unknown", system, lang=lang, langs=", ".join(LANGUAGES)))
+    return lang
 
 
 def fail(message: str) -> NoReturn:

@@ -128,7 +128,9 @@ def test_unreadable_sheets_and_options_are_one_error_line(tmp_path: Path) -> Non
     assert_one_error_line(run("score", "--sheet", str(tmp_path / "none.json")), "none.json")
     (tmp_path / "bad.json").write_text("{")
     assert_one_error_line(run("score", "--sheet", str(tmp_path / "bad.json")), "not valid JSON")
-    assert_one_error_line(run("score", "new", "--lang", "de"), "--lang must be one of")
+    assert_one_error_line(
+        run("score", "new", "--lang", "de"), "unknown language 'de'; languages: ru, uk, en"
+    )
 
 
 # ---------------------------------------------------------------------- interactive

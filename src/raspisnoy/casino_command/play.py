@@ -36,10 +36,10 @@ from raspisnoy.casino.view import HandView
 from raspisnoy.casino_advisor.hint import advice_for
 from raspisnoy.casino_command import WALLET_FORMAT
 from raspisnoy.casino_command.text import advice_text
-from raspisnoy.cli_support import fail
+from raspisnoy.cli_support import chosen_language, fail
 from raspisnoy.core import RaspisnoyError
 from raspisnoy.files import write_atomically
-from raspisnoy.i18n import LANGUAGES, detect_language, translate
+from raspisnoy.i18n import detect_language, translate
 from raspisnoy.i18n.cards import card_text
 from raspisnoy.stopping import ask_line, stopping_at_safe_points
 
@@ -335,9 +335,7 @@ def play_command(
 ) -> None:
     """Play casino Russian poker in the terminal; the wallet keeps the balance and the
     hand in progress, so q or Ctrl-C stops and the next run goes on."""
-    language = lang or detect_language()
-    if language not in LANGUAGES:
-        fail(translate("play.error.lang", language, lang=language, langs=", ".join(LANGUAGES)))
+    language = chosen_language(lang)
     try:
         terminal = CasinoTerminal(Console(), language, wallet)
         if seed is not None:

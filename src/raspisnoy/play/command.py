@@ -16,9 +16,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from raspisnoy.cli_support import fail, rules_from
+from raspisnoy.cli_support import chosen_language, fail, rules_from
 from raspisnoy.core import DEFAULT_PRESET, Game, RaspisnoyError
-from raspisnoy.i18n import LANGUAGES, detect_language, translate, translate_error
+from raspisnoy.i18n import detect_language, translate, translate_error
 from raspisnoy.play.screen import TerminalScreen
 from raspisnoy.play.session import (
     DEFAULT_LEVEL,
@@ -58,13 +58,8 @@ def play_command(
     delay: Annotated[float, typer.Option("--delay", help=_help("delay"))] = DEFAULT_DELAY,
 ) -> None:
     """Play raspisnoy in the terminal against bots; Ctrl-C saves the game, --resume goes on."""
-    # Until --lang is known to be one of ours, messages are in the environment's language.
-    language = detect_language()
+    language = chosen_language(lang)
     try:
-        if lang is not None:
-            if lang not in LANGUAGES:
-                raise PlayError("play.error.lang", lang=lang, langs=", ".join(LANGUAGES))
-            language = lang
         if delay < 0:
             raise PlayError("play.error.delay", delay=delay)
         if resume is not None:

@@ -21,9 +21,9 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text as RichText
 
-from raspisnoy.cli_support import guarded, print_json
+from raspisnoy.cli_support import chosen_language, guarded, print_json
 from raspisnoy.core import Bid, Play, loads_record
-from raspisnoy.i18n import detect_language, translate
+from raspisnoy.i18n import translate
 from raspisnoy.play.layout import compact_table, fits, flow
 from raspisnoy.play.screen import play_text
 from raspisnoy.review import (
@@ -90,7 +90,7 @@ def review_command(
     ] = None,
 ) -> None:
     """Review every bid and card of a game with the expert's search: points lost, worst first."""
-    language = lang or detect_language()
+    language = chosen_language(lang)
 
     def text(key: str, **values: Any) -> str:
         return translate(f"review.{key}", language, **values)

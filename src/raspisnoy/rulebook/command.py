@@ -1,7 +1,9 @@
 """The rule book's commands: ``raspisnoy rules`` (list, show, compare and document
 rulesets), ``raspisnoy schedule`` (a ruleset's round plan) and ``raspisnoy replay``
 (check and score a game record). ``schedule`` and ``replay`` are a public contract
-(docs/record.md).
+(docs/record.md): their ``--json`` forms and error lines are the same in every language;
+the tables a person reads (``schedule``, ``replay``, ``rules list``) are in ``--lang``'s
+language, by default the system's.
 
 Each command imports the part of the rules it uses when it runs (``raspisnoy.core``
 imports a name's module on first use), so ``rules list`` loads the rules catalogue and
@@ -18,6 +20,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from raspisnoy.cli_support import (
+    LangOption,
+    chosen_language,
     escape_markup,
     guarded,
     help_without_command,
@@ -25,6 +29,7 @@ from raspisnoy.cli_support import (
     rules_from,
 )
 from raspisnoy.core import PRESET_DESCRIPTIONS, PRESETS
+from raspisnoy.i18n import translate
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -41,7 +46,7 @@ def _table(title: str) -> Table:
     ``--json`` forms (a public contract, read by scripts) start without it."""
     from rich.table import Table
 
-    return Table(title=title)
+    return Table(title=title, min_width=len(title))  # a title on one line
 
 
 def _print(*renderables: object) -> None:
@@ -65,19 +70,24 @@ def schedule_command(
         list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Print the round plan: cards and kind of every round."""
     from raspisnoy.core import round_plan
 
+    language = chosen_language(lang)
     plan = guarded(lambda: round_plan(rules_from(rules, settings or []), players))
     if as_json:
         print_json([spec.to_json() for spec in plan])
         return
-    table = _table(f"{rules}: {players} players, {len(plan)} rounds")
-    for column in ("round", "cards", "kind"):
-        table.add_column(column, justify="right" if column != "kind" else "left")
+    title = "rulebook.schedule_title"
+    table = _table(translate(title, language, rules=rules, players=players, rounds=len(plan)))
+    for column in ("round", "cards"):
+        table.add_column(translate(f"play.col.{column}", language), justify="right")
+    table.add_column(translate("play.col.kind", language))
     for spec in plan:
-        table.add_row(str(spec.number), str(spec.cards), str(spec.kind))
+        kind = translate(f"kind.{spec.kind}", language)
+        table.add_row(str(spec.number), str(spec.cards), kind)
     _print(table)
 
 
@@ -86,9 +96,12 @@ def replay_command(
         str, typer.Argument(help="Record file (docs/record.md); - reads standard input.")
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the scored game as JSON.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Check every card and action of a game record against the rules and score it."""
     from raspisnoy.core import loads_record, replay, replay_report
+
+    language = chosen_language(lang)
 
     def load() -> Game:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
@@ -99,14 +112,20 @@ def replay_command(
     if as_json:
         print_json(report)
         return
-    _print_score_sheet(report)
+    _print_score_sheet(report, language)
 
 
-def _print_score_sheet(report: dict[str, Any]) -> None:
-    """The «расписная» sheet: a row per round, bid/taken and points per player."""
-    table = _table("Score sheet")
-    for column in ("#", "cards", "kind", "trump"):
-        table.add_column(column)
+def _print_score_sheet(report: dict[str, Any], language: str) -> None:
+    """The «расписная» sheet in ``language``: a row per round, bid/taken and points per
+    player (the round in progress with its bids so far), the totals and the winners."""
+    from raspisnoy.core import Suit
+
+    def words(key: str, **values: object) -> str:
+        return translate(key, language, **values)
+
+    table = _table(words("play.sheet"))
+    for column in ("round", "cards", "kind", "trump"):
+        table.add_column(words(f"play.col.{column}"))
     for name in report["players"]:
         table.add_column(escape_markup(name), justify="right")
     for r in report["rounds"]:
@@ -115,32 +134,37 @@ def _print_score_sheet(report: dict[str, Any]) -> None:
             bid = "–" if r["bids"] is None or r["bids"][seat] is None else str(r["bids"][seat])
             points = "…" if r["points"] is None else f"{r['points'][seat]:+d}"
             cells.append(f"{bid}/{r['taken'][seat]}  {points}")
-        table.add_row(str(r["round"]), str(r["cards"]), r["kind"], r["trump"] or "–", *cells)
+        kind = words(f"kind.{r['kind']}")
+        trump = "–" if r["trump"] is None else Suit.parse(r["trump"]).symbol
+        table.add_row(str(r["round"]), str(r["cards"]), kind, trump, *cells)
     table.add_section()
-    table.add_row("", "", "total", "", *(str(total) for total in report["totals"]))
+    totals = (str(total) for total in report["totals"])
+    table.add_row("", "", words("play.col.total"), "", *totals)
     if report["complete"]:
         names = escape_markup(", ".join(report["players"][seat] for seat in report["winners"]))
-        end = f"Winner: {names}" if len(report["winners"]) == 1 else f"Winners: {names}"
+        end = words("play.winner" if len(report["winners"]) == 1 else "play.winners", names=names)
     else:
-        end = "Game in progress."
+        end = words("rulebook.in_progress")
     _print(table, end)
 
 
 @rules_app.command("list")
 def rules_list(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """List the ruleset presets."""
+    language = chosen_language(lang)
     if as_json:
         print_json(
             [{"name": name, "description": PRESET_DESCRIPTIONS[name][0]} for name in PRESETS]
         )
         return
-    table = _table("Rulesets")
-    table.add_column("name")
-    table.add_column("description")
-    for name in PRESETS:
-        table.add_row(name, PRESET_DESCRIPTIONS[name][0])
+    table = _table(translate("rulebook.rulesets", language))
+    table.add_column(translate("rulebook.col.name", language))
+    table.add_column(translate("rulebook.col.description", language))
+    for name in PRESETS:  # described as the web page describes it in each language
+        table.add_row(name, translate(f"web.preset.{name}.desc", language))
     _print(table)
 
 

@@ -20,11 +20,9 @@ from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
-from raspisnoy.cli_support import escape_markup, fail, print_json, rules_from
+from raspisnoy.cli_support import chosen_language, escape_markup, fail, print_json, rules_from
 from raspisnoy.core import PRESETS, RaspisnoyError, RoundKind, Rules
 from raspisnoy.i18n import (
-    LANGUAGES,
-    detect_language,
     translate,
     translate_count,
     translate_error,
@@ -90,14 +88,6 @@ def _stop_safe_prompt() -> type[Prompt]:
     return StopSafePrompt
 
 
-def _language(lang: str | None) -> str:
-    if lang is None:
-        return detect_language()
-    if lang not in LANGUAGES:
-        fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
-    return lang
-
-
 def _load(path: Path) -> Sheet:
     try:
         return read_sheet(path)
@@ -124,7 +114,7 @@ def score(
     if sheet_file is None:
         sys.stdout.write(context.get_help() + "\n")
         raise typer.Exit()
-    language = _language(lang)
+    language = chosen_language(lang)
     sheet = _load(sheet_file)
     if as_json:
         print_json(sheet_report(sheet))
@@ -146,7 +136,7 @@ def new(
     lang: LangOption = None,
 ) -> None:
     """Set up a table and keep its score round by round."""
-    session = _Session(_console(), _language(lang), file, None)
+    session = _Session(_console(), chosen_language(lang), file, None)
     session.run(lambda: session.set_up(rules, settings or []))
 
 
@@ -156,7 +146,7 @@ def resume(
     lang: LangOption = None,
 ) -> None:
     """Go on keeping score on a saved sheet."""
-    session = _Session(_console(), _language(lang), file, _load(file))
+    session = _Session(_console(), chosen_language(lang), file, _load(file))
     session.run(lambda: None)
 
 
