@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from leak_check import cards_in
@@ -217,6 +218,39 @@ def test_a_person_who_reaches_the_cap_of_games_while_waiting_is_passed_over(
     GameEnds(server.store).finish(table["id"])
     tables = {matched(api)["table"] for api in (busy, *others)}
     assert len(tables) == 1 and table["id"] not in tables
+
+
+def test_a_game_started_elsewhere_as_the_pass_opens_its_table_keeps_the_cap(
+    start_server: Callable[[ServerSettings], Server], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass found everyone below ``max_games_per_user``; then, before it opens their
+    table, one of them starts a game of their own (on another worker, say): the opening
+    counts again under their lock and opens nothing, so nobody is past the cap; they
+    wait on, and are seated once that game ends."""
+    capped = {"max_games_per_user": 1, "pool_grace_seconds": 60.0}
+    server = start_server(POOL.model_copy(update=capped))
+    busy, *others = (Api(server.base, f"Racing {n}") for n in range(3))
+    own = busy.create_table(bots="random", bot_delay_ms=10_000)
+    pool = server.services.pool._pool
+    opening = pool.open_table
+
+    def started_first(*args: Any) -> str | None:
+        """The pool's opening, after ``busy`` has started their own game (first time)."""
+        if server.store.get_table(own["id"]).status == "open":
+            assert busy.post(f"/api/tables/{own['id']}/start").status_code == 200
+        return opening(*args)
+
+    monkeypatch.setattr(pool, "open_table", started_first)
+    three = {**CLASSIC_FOUR, "players": [3]}
+    for api in (busy, *others):
+        join(api, **three)
+    held = until(lambda: status_of(busy), lambda s: s.get("games_held") is not None)
+    assert held["status"] == "waiting" and held["games_held"] == {"count": 1, "limit": 1}
+    assert server.store.count_games_held(busy.user["id"]) == 1
+    assert [status_of(api)["status"] for api in others] == ["waiting"] * 2
+    GameEnds(server.store).finish(own["id"])
+    tables = {matched(api)["table"] for api in (busy, *others)}
+    assert len(tables) == 1 and own["id"] not in tables
 
 
 def test_the_rated_pool_is_for_accounts(pool_server: Server) -> None:

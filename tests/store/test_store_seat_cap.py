@@ -1,7 +1,8 @@
 """The caps on one host's seats, counted by the store in the transaction that writes, with
 the host's row locked, so that writes made at once (two workers, two devices) never take
 the host past the cap: ``Store.create_table`` with a ``SeatCap`` (tables waiting for
-players) and ``Store.start_table`` with a ``games_cap`` (games being played)."""
+players), ``Store.start_table`` with a ``games_cap`` (games being played) and the pool's
+``PoolStore.open_table`` with the same cap (a game it opens counts from then on)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from racing import at_the_same_moment
 from sqlalchemy.orm import Session
 from store_helpers import answer_behind, people, table_of
 
-from raspisnoy.store import GameEnds, Store, TableRow, UserRow
+from raspisnoy.store import GameEnds, NewPoolTable, PoolStore, Store, TableRow, UserRow
+from raspisnoy.store.pool import open_pool_table
 from raspisnoy.store.repository import (
     SeatCap,
     SeatCapError,
@@ -165,3 +167,88 @@ def test_a_start_waits_for_another_of_the_hosts_and_counts_it(store: Store) -> N
 def status(store: Store, table: TableRow) -> str:
     """The table's status as stored now."""
     return store.get_table(table.id).status
+
+
+# ------------------------------------------------- the pool's games and one's own
+
+#: A three-seat table the pool opens (``PoolStore.open_table``).
+POOL_TABLE = NewPoolTable({"preset": "classic"}, ["random"] * 3, 30, 0, "random", "seed", False)
+#: What the people of these tests accept in the pool.
+CHOICES = {"presets": ["classic"], "players": [3], "speed": "normal", "rated": False}
+
+
+def waiting(pool: PoolStore, *persons: UserRow) -> None:
+    """Put ``persons`` in the pool."""
+    for person in persons:
+        pool.join(person.id, CHOICES, 1000.0, 1.0)
+
+
+def test_the_pool_opens_no_game_for_someone_at_the_games_cap(store: Store) -> None:
+    host, other = people(store, "Host", "Other")
+    pool = PoolStore(store)
+    waiting(pool, host, other)
+    store.start_table(table_of(store, host).id, NAMES, 0)  # the host plays one game
+    assert pool.open_table([other.id, host.id], POOL_TABLE, games_cap=1) is None
+    assert {entry.user_id for entry in pool.waiting()} == {host.id, other.id}
+    assert store.list_tables(status="open") == []  # nothing was made
+    table_id = pool.open_table([other.id, host.id], POOL_TABLE, games_cap=2)
+    assert table_id is not None and pool.waiting() == []
+    # Opened, not started yet: it counts, for the pool as for a start of one's own.
+    assert pool.games_held([host.id, other.id]) == {host.id: 2, other.id: 1}
+    assert store.count_games_held(host.id) == 2
+
+
+def test_a_start_counts_the_game_the_pool_has_just_opened(store: Store) -> None:
+    host, other = people(store, "Host", "Other")
+    pool = PoolStore(store)
+    waiting(pool, host, other)
+    own = table_of(store, host)
+    pooled = pool.open_table([other.id, host.id], POOL_TABLE, games_cap=1)
+    assert pooled is not None
+    with pytest.raises(SeatCapError) as refused:
+        store.start_table(own.id, NAMES, 0, games_cap=1)
+    assert (refused.value.held, refused.value.limit) == (1, 1)
+    assert status(store, own) == "open"
+    store.start_table(pooled, ["Other", "Host", "Bot"], 0)  # the pool's own start: no count
+    assert store.count_games_held(host.id) == 1
+
+
+def test_the_pools_opening_waits_for_a_start_of_the_same_person_and_counts_it(
+    store: Store,
+) -> None:
+    """The host's own game is being started (their row locked, not yet committed) when the
+    pool opens a game for them: the opening waits for it and finds the cap reached."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("until_blocked_by watches PostgreSQL's locks")
+    host, other = people(store, "Host", "Other")
+    pool = PoolStore(store)
+    waiting(pool, host, other)
+    own = table_of(store, host)
+    opened = answer_behind(
+        store,
+        lambda session: mark_started(session, own.id, NAMES, 0, games_cap=1),
+        lambda: pool.open_table([other.id, host.id], POOL_TABLE, games_cap=1),
+    )
+    assert opened is None and status(store, own) == "playing"
+    assert {entry.user_id for entry in pool.waiting()} == {host.id, other.id}
+
+
+def test_a_start_waits_for_the_pools_opening_of_the_same_person_and_counts_it(
+    store: Store,
+) -> None:
+    """The pool is opening a game for the host (their row locked, not yet committed) when
+    they start one of their own: the start waits for the opening and finds the cap
+    reached."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("until_blocked_by watches PostgreSQL's locks")
+    host, other = people(store, "Host", "Other")
+    pool = PoolStore(store)
+    waiting(pool, host, other)
+    own = table_of(store, host)
+    refused = answer_behind(
+        store,
+        lambda session: open_pool_table(session, [other.id, host.id], POOL_TABLE, 1),
+        lambda: refused_at_cap(lambda: store.start_table(own.id, NAMES, 0, games_cap=1)),
+    )
+    assert refused == 1 and status(store, own) == "open"
+    assert pool.waiting() == []

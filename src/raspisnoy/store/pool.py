@@ -4,9 +4,11 @@ tables the pool opened for them, and the pairing lease.
 Everything lives here, never in a worker's memory, so that with several workers any of
 them answers a person and one of them pairs at a time (``take_lease``). Taking people out
 of the pool and opening their table is one transaction (``open_table``) that does nothing
-unless every one of them is still waiting: a worker killed mid-pairing has either opened
-the table with its people marked, or changed nothing; two pairing at once (a lease lost
-while pairing) cannot seat a person twice. A table opened but not yet started (its worker
+unless every one of them is still waiting and below the cap of games at once: a worker
+killed mid-pairing has either opened the table with its people marked, or changed
+nothing; two pairing at once (a lease lost while pairing) cannot seat a person twice, and
+a game a person starts elsewhere at that moment cannot take them past the cap with the
+pool's (both count under the person's lock). A table opened but not yet started (its worker
 died in between) is found by ``unstarted`` and started by the next pass.
 """
 
@@ -17,7 +19,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -30,12 +32,11 @@ from raspisnoy.store.models import (
     PoolEntry,
     PoolPairing,
     PoolTable,
-    Seat,
 )
 from raspisnoy.store.players import ALL_SCOPE
-from raspisnoy.store.repository import Store, add_table, transaction
+from raspisnoy.store.repository import Store, add_table, games_held, lock_users, transaction
 
-__all__ = ["AlreadyInPoolError", "NewPoolTable", "PoolEntryRow", "PoolStore"]
+__all__ = ["AlreadyInPoolError", "NewPoolTable", "PoolEntryRow", "PoolStore", "open_pool_table"]
 
 #: The pairing lease's row.
 _LEASE = "pairing"
@@ -50,8 +51,9 @@ class AlreadyInPoolError(Exception):
         self.table_id = table_id
 
 
-class _SomeoneLeft(Exception):
-    """One of the people of a table being opened is no longer waiting."""
+class _NotOpened(Exception):
+    """One of the people of a table being opened is no longer waiting, or holds as many
+    games as the cap allows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,17 +173,11 @@ class PoolStore:
         with self._session() as session:
             return [_row(e) for e in session.scalars(query.order_by(PoolEntry.joined_at))]
 
-    def games_playing(self, user_ids: Sequence[str]) -> dict[str, int]:
-        """How many games each of these people plays now (tables started, not over, where
-        they hold a seat); a person playing none is left out."""
-        query = (
-            select(Seat.user_id, func.count())
-            .join(GameTable, GameTable.id == Seat.table_id)
-            .where(Seat.user_id.in_(user_ids), GameTable.status == "playing")
-            .group_by(Seat.user_id)
-        )
+    def games_held(self, user_ids: Sequence[str]) -> dict[str, int]:
+        """How many games each of these people holds now (``repository.games_held``); a
+        person holding none is left out."""
         with self._session() as session:
-            return {str(user_id): int(count) for user_id, count in session.execute(query)}
+            return games_held(session, user_ids)
 
     def drop_unseen(self, before: float) -> int:
         """Take out the people waiting whose page has not asked since ``before`` (closed,
@@ -190,41 +186,18 @@ class PoolStore:
         with self._session() as session:
             return int(getattr(session.execute(delete(PoolEntry).where(*condition)), "rowcount", 0))
 
-    def open_table(self, people: Sequence[str], table: NewPoolTable) -> str | None:
+    def open_table(
+        self, people: Sequence[str], table: NewPoolTable, games_cap: int | None = None
+    ) -> str | None:
         """Open ``table`` with ``people`` in seats 0, 1… (the first its host) and take them
         out of the pool, all in one transaction; ``None`` (nothing changed) unless every
-        one of them is still waiting."""
+        one of them is still waiting and, with a ``games_cap``, holds fewer games than it
+        (``open_pool_table``)."""
         try:
-            return self._open_table(people, table)
-        except _SomeoneLeft:
+            with self._session() as session:
+                return open_pool_table(session, people, table, games_cap)
+        except _NotOpened:
             return None
-
-    def _open_table(self, people: Sequence[str], table: NewPoolTable) -> str:
-        with self._session() as session:
-            table_id = add_table(
-                session,
-                host_id=people[0],
-                public=True,
-                rules=table.rules,
-                bots=table.bots,
-                turn_seconds=table.turn_seconds,
-                bot_delay_ms=table.bot_delay_ms,
-                stand_in=table.stand_in,
-                seed=table.seed,
-                rated=table.rated,
-                spectator_chat=False,
-                people=dict(enumerate(people)),
-                first_dealer=None,
-            )
-            marked = session.execute(
-                update(PoolEntry)
-                .where(PoolEntry.user_id.in_(people), PoolEntry.table_id.is_(None))
-                .values(table_id=table_id)
-            )
-            if getattr(marked, "rowcount", 0) != len(people):
-                raise _SomeoneLeft  # the transaction rolls back: no table, nobody marked
-            session.add(PoolTable(table_id=table_id))
-            return table_id
 
     def is_pool_table(self, table_id: str) -> bool:
         """Whether the pool opened this table."""
@@ -270,3 +243,44 @@ class PoolStore:
         with self._session() as session:
             lease = session.get(PoolPairing, _LEASE)
             return {} if lease is None else dict(lease.counts)
+
+
+def open_pool_table(
+    session: Session, people: Sequence[str], table: NewPoolTable, games_cap: int | None
+) -> str:
+    """Open ``table`` with ``people`` in seats 0, 1… and take them out of the pool in
+    ``session``'s transaction; ``_NotOpened`` (the caller rolls back) unless every one is
+    still waiting and, with a ``games_cap``, holds fewer games than it. The pass read
+    both before pairing; here they are read again with the people's rows locked
+    (``lock_users``), as a start of their own counts its host's (``mark_started``), so
+    that a game one of them starts on another worker at this moment cannot take them
+    past the cap with the pool's."""
+    if games_cap is not None:
+        lock_users(session, people)
+        held = games_held(session, people)
+        if any(held.get(person, 0) >= games_cap for person in people):
+            raise _NotOpened
+    table_id = add_table(
+        session,
+        host_id=people[0],
+        public=True,
+        rules=table.rules,
+        bots=table.bots,
+        turn_seconds=table.turn_seconds,
+        bot_delay_ms=table.bot_delay_ms,
+        stand_in=table.stand_in,
+        seed=table.seed,
+        rated=table.rated,
+        spectator_chat=False,
+        people=dict(enumerate(people)),
+        first_dealer=None,
+    )
+    marked = session.execute(
+        update(PoolEntry)
+        .where(PoolEntry.user_id.in_(people), PoolEntry.table_id.is_(None))
+        .values(table_id=table_id)
+    )
+    if getattr(marked, "rowcount", 0) != len(people):
+        raise _NotOpened  # the transaction rolls back: no table, nobody marked
+    session.add(PoolTable(table_id=table_id))
+    return table_id

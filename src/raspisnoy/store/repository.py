@@ -25,6 +25,7 @@ from sqlalchemy import (
     Select,
     Table,
     Update,
+    and_,
     bindparam,
     create_engine,
     delete,
@@ -43,6 +44,7 @@ from raspisnoy.store.models import (
     GameEvent,
     GameTable,
     OfflineSheetUpload,
+    PoolTable,
     ScoreSheet,
     Seat,
     SessionToken,
@@ -67,6 +69,7 @@ __all__ = [
     "add_table",
     "check_fences",
     "drop_sheets",
+    "games_held",
     "hand_over_host",
     "lock_users",
     "mark_started",
@@ -550,6 +553,12 @@ class Store:
         with self._session() as session:
             return _count_of(session, _seating_user(user_id).where(GameTable.status == status))
 
+    def count_games_held(self, user_id: str) -> int:
+        """How many games the user holds now (``games_held``: being played, or opened for
+        them by the pool)."""
+        with self._session() as session:
+            return games_held(session, [user_id]).get(user_id, 0)
+
     def set_seat(
         self, table_id: str, seat: int, user_id: str | None, fence: int | None = None
     ) -> None:
@@ -759,14 +768,16 @@ def mark_started(
     games_cap: int | None = None,
 ) -> None:
     """Mark the table's game started in ``session``'s transaction. With a ``games_cap``,
-    ``SeatCapError`` where its host holds seats at that many games being played already:
+    ``SeatCapError`` where its host holds that many games already (``games_held``):
     counted with the host's row locked until the transaction ends, so that several of
-    their tables started at once (on several workers) cannot all pass the count."""
+    their tables started at once (on several workers), or one started as the pool opens
+    a game for them, cannot all pass the count."""
     if games_cap is not None:
         host_id = session.scalar(select(GameTable.host_id).where(GameTable.id == table_id))
         if host_id is not None:
-            playing = _seating_user(host_id).where(GameTable.status == "playing")
-            _check_cap(session, host_id, playing, games_cap)
+            lock_users(session, [host_id])
+            held = games_held(session, [host_id], besides=table_id).get(host_id, 0)
+            _refuse_at_cap(held, games_cap)
     session.execute(
         update(GameTable)
         .where(GameTable.id == table_id)
@@ -774,14 +785,41 @@ def mark_started(
     )
 
 
+def games_held(
+    session: Session, user_ids: Collection[str], besides: str | None = None
+) -> dict[str, int]:
+    """How many games each of these people holds (those holding none left out): a seat at
+    a table being played, or at one the pool has opened for them and not yet started (it
+    starts within the pairing pass: counted from the moment it is opened, so that a game
+    they start elsewhere meanwhile cannot take them past the cap with it); ``besides``: a
+    table not to count (the one being started)."""
+    pool_opened = select(PoolTable.table_id).where(PoolTable.table_id == GameTable.id).exists()
+    query = (
+        select(Seat.user_id, func.count(func.distinct(GameTable.id)))
+        .join(GameTable, GameTable.id == Seat.table_id)
+        .where(
+            Seat.user_id.in_(list(user_ids)),
+            or_(GameTable.status == "playing", and_(GameTable.status == "open", pool_opened)),
+        )
+        .group_by(Seat.user_id)
+    )
+    if besides is not None:
+        query = query.where(GameTable.id != besides)
+    return {str(user_id): int(count) for user_id, count in session.execute(query)}
+
+
 def _check_cap(session: Session, host_id: str, held: Select[GameTable], limit: int) -> None:
     """``SeatCapError`` unless ``host_id`` holds seats at fewer than ``limit`` of the
     ``held`` tables; their row stays locked until the transaction ends (``lock_users``),
     so the count holds until the write it allows is stored."""
     lock_users(session, [host_id])
-    count = _count_of(session, held)
-    if count >= limit:
-        raise SeatCapError(count, limit)
+    _refuse_at_cap(_count_of(session, held), limit)
+
+
+def _refuse_at_cap(held: int, limit: int) -> None:
+    """``SeatCapError`` for one who holds ``held`` of a cap of ``limit``, once at it."""
+    if held >= limit:
+        raise SeatCapError(held, limit)
 
 
 def _count_of(session: Session, tables: Select[GameTable]) -> int:

@@ -189,7 +189,8 @@ class PoolDesk:
         opened: list[str] = []
         seated: set[str] = set()
         for match in pair((_seek(entry) for entry in waiting), now, avoid=avoid):
-            table_id = await in_thread(self._pool.open_table, list(match.people), _table(match))
+            people, cap = list(match.people), self._settings.max_games_per_user
+            table_id = await in_thread(self._pool.open_table, people, _table(match), cap)
             if table_id is not None:
                 opened.append(table_id)
                 seated.update(match.people)
@@ -203,10 +204,11 @@ class PoolDesk:
     async def _pairable(self, waiting: list[PoolEntryRow]) -> list[PoolEntryRow]:
         """The people of ``waiting`` below the cap of games at once: one who has started
         other games since joining, up to the cap, waits on, passed over, until one ends
-        (their status says so: ``games_held``)."""
-        playing = await in_thread(self._pool.games_playing, [e.user_id for e in waiting])
+        (their status says so: ``games_held``). The table's opening counts again, under
+        their locks, should they start one elsewhere meanwhile (``open_pool_table``)."""
+        held = await in_thread(self._pool.games_held, [e.user_id for e in waiting])
         limit = self._settings.max_games_per_user
-        return [entry for entry in waiting if playing.get(entry.user_id, 0) < limit]
+        return [entry for entry in waiting if held.get(entry.user_id, 0) < limit]
 
 
 def checked_choices(

@@ -122,8 +122,9 @@ class TableDesk:
         return _at_cap(self._settings.max_games_per_user, await self._playing(user))
 
     async def _playing(self, user: UserRow) -> int:
-        """How many games ``user`` plays now (a seat at a table started, not over)."""
-        return await in_thread(self._store.count_seated_tables, user.id, "playing")
+        """How many games ``user`` holds now (a seat at a table started, not over, or at
+        one the pool has just opened for them: ``Store.count_games_held``)."""
+        return await in_thread(self._store.count_games_held, user.id)
 
 
 def _at_cap(limit: int, held: int) -> dict[str, int] | None:
