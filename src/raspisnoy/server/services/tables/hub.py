@@ -353,10 +353,18 @@ class Hub:
             self._spawn(actor.close(CloseCode.RESTART, _MOVED))
 
     def hand_over(self, table_id: str) -> None:
-        """Another worker asks for the table: let it go once its current command is done."""
-        actor = self._actors.get(table_id)
+        """Another worker asks for the table: let it go once its current command is done.
+        Asked while this worker is still loading it (the lease taken, the actor not yet
+        made), it lets the load finish first and then hands the actor over like any
+        other: let go before, the load would go on to install an actor whose lease is
+        gone, serving its clients a table another worker owns until its first write."""
 
         async def let_go() -> None:
+            loading = self._loading.get(table_id)
+            if loading is not None:
+                async with loading:  # the load under way ends (an actor, or none) first
+                    pass
+            actor = self._actors.get(table_id)
             if actor is not None:
                 with suppress(RequestError):  # closed meanwhile: nothing left to finish
                     await actor.call(_nothing)  # the commands queued before the request finish
