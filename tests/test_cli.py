@@ -122,8 +122,25 @@ def test_the_contract_is_the_same_in_every_language() -> None:
     record["rounds"][0]["bids"] = [0, 1, 0]
     wrong = run("replay", "-", stdin=json.dumps(record), lang="ru")
     assert_one_error_line(wrong, "round 1: Anna (dealer) may not bid 0")
-    listed = run("rules", "list", "--json", lang="uk").stdout
-    assert listed == run("rules", "list", "--json", lang="en").stdout
+    for rules in (("list",), ("show", "classic"), ("diff", "classic", "georgian")):
+        listed = run("rules", *rules, "--json", lang="uk").stdout
+        assert listed == run("rules", *rules, "--json", lang="en").stdout
+
+
+def test_rules_show_and_diff_speak_the_persons_language() -> None:
+    """Titles, columns and each option's description as the web page's rules form words
+    them; the options' names and values as ``--set`` takes them."""
+    shown = run("rules", "show", "raspisnoy.com", "--lang", "ru")
+    assert shown.returncode == 0, shown.stderr
+    for words in ("Правила raspisnoy.com", "параметр", "значение", "описание"):
+        assert words in shown.stdout
+    assert "Наименьшее число игроков" in shown.stdout and "dealer_constraint" in shown.stdout
+    assert "Fewest players" not in shown.stdout
+    same = run("rules", "diff", "classic", "classic", lang="uk")
+    assert (same.returncode, same.stdout) == (0, "відмінностей немає\n")
+    changed = run("rules", "diff", "classic", "classic", "--set", "descending=on", lang="ru")
+    assert "Правила classic и classic с --set" in changed.stdout
+    assert "нисходящую" in changed.stdout and "descending" in changed.stdout
 
 
 def test_an_unknown_language_is_one_error_line_in_the_systems() -> None:

@@ -2,8 +2,8 @@
 rulesets), ``raspisnoy schedule`` (a ruleset's round plan) and ``raspisnoy replay``
 (check and score a game record). ``schedule`` and ``replay`` are a public contract
 (docs/record.md): their ``--json`` forms and error lines are the same in every language;
-the tables a person reads (``schedule``, ``replay``, ``rules list``) are in ``--lang``'s
-language, by default the system's.
+the tables a person reads (``schedule``, ``replay``, ``rules list``, ``show`` and ``diff``)
+are in ``--lang``'s language, by default the system's.
 
 Each command imports the part of the rules it uses when it runs (``raspisnoy.core``
 imports a name's module on first use), so ``rules list`` loads the rules catalogue and
@@ -177,21 +177,38 @@ def rules_show(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print every resolved option as JSON.")
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """Show every option of a ruleset, resolved."""
     from raspisnoy.core import option_info
 
+    language = chosen_language(lang)
     rules = guarded(lambda: rules_from(name, settings or []))
     data = rules.to_json()
     if as_json:
         print_json(data)
         return
-    table = _table(f"Ruleset {name}")
-    for column in ("option", "value", "description"):
-        table.add_column(column)
+    table = _options_table(translate("rulebook.ruleset", language, name=name), language, [])
     for info in option_info():
-        table.add_row(info.name, _json_cell(data[info.name]), info.en)
+        table.add_row(info.name, _json_cell(data[info.name]), _described(info.name, language))
     _print(table)
+
+
+def _options_table(title: str, language: str, values: list[str]) -> Table:
+    """A table of options: the option's name (as ``--set`` takes it), a column of values
+    for each of ``values`` (one, "value", when empty) and the option's description, as
+    the web page's rules form words it."""
+    table = _table(title)
+    table.add_column(translate("rulebook.col.option", language))
+    for column in values or [translate("rulebook.col.value", language)]:
+        table.add_column(column)
+    table.add_column(translate("rulebook.col.description", language))
+    return table
+
+
+def _described(option: str, language: str) -> str:
+    """What ``option`` does, in ``language`` (the web form's help text)."""
+    return translate(f"web.option.{option}.help", language)
 
 
 def _json_cell(value: Any) -> str:
@@ -207,10 +224,12 @@ def rules_diff(
         list[str] | None, typer.Option("--set", help="Override an option of B: OPTION=VALUE.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the differences as JSON.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Show the options in which ruleset B (with any --set overrides) differs from A."""
     from raspisnoy.core import option_info
 
+    language = chosen_language(lang)
     data_a, data_b = guarded(
         lambda: (rules_from(a, []).to_json(), rules_from(b, settings or []).to_json())
     )
@@ -223,16 +242,14 @@ def rules_diff(
         print_json({"a": a, "b": b, "differences": differences})
         return
     if not changed:
-        sys.stdout.write("no differences\n")
+        sys.stdout.write(translate("rulebook.no_differences", language) + "\n")
         return
-    label_b = f"{b} with --set" if settings else b
-    table = _table(f"Ruleset {a} vs {label_b}")
-    for column in ("option", a, label_b, "description"):
-        table.add_column(column)
+    label_b = translate("rulebook.with_set", language, name=b) if settings else b
+    title = translate("rulebook.diff_title", language, a=a, b=label_b)
+    table = _options_table(title, language, [a, label_b])
     for info in changed:
-        table.add_row(
-            info.name, _json_cell(data_a[info.name]), _json_cell(data_b[info.name]), info.en
-        )
+        cells = _json_cell(data_a[info.name]), _json_cell(data_b[info.name])
+        table.add_row(info.name, *cells, _described(info.name, language))
     _print(table)
 
 
