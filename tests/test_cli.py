@@ -143,6 +143,14 @@ def test_rules_show_and_diff_speak_the_persons_language() -> None:
     assert "нисходящую" in changed.stdout and "descending" in changed.stdout
 
 
+def test_rules_show_names_round_kinds_as_set_takes_them() -> None:
+    """The form's help says «9:тёмная»; the terminal's says what ``--set`` accepts."""
+    shown = run("rules", "show", "classic", "--lang", "ru").stdout.replace("\n", " ")
+    assert "9:blind" in shown and "тёмная" not in shown
+    ok = run("rules", "show", "classic", "--set", "custom_plan=9:blind", "--json")
+    assert json.loads(ok.stdout)["custom_plan"] == ["9:blind"]
+
+
 def test_an_unknown_language_is_one_error_line_in_the_systems() -> None:
     result = run("schedule", "--players", "4", "--lang", "de", lang="ru")
     assert result.stderr == "error: неизвестный язык 'de'; языки: ru, uk, en\n"

@@ -207,8 +207,21 @@ def _options_table(title: str, language: str, values: list[str]) -> Table:
 
 
 def _described(option: str, language: str) -> str:
-    """What ``option`` does, in ``language`` (the web form's help text)."""
-    return translate(f"web.option.{option}.help", language)
+    """What ``option`` does, in ``language``: the web form's help text, or for an option
+    whose values name round kinds, this command's own, naming them as ``--set`` takes
+    them (the form's names them in words: «9:тёмная»)."""
+    kinds = _kinds_taken().get(option)
+    if kinds is None:
+        return translate(f"web.option.{option}.help", language)
+    return translate(f"rulebook.option.{option}", language, kinds=", ".join(kinds))
+
+
+def _kinds_taken() -> dict[str, tuple[str, ...]]:
+    """The round kinds each option that names them takes, as ``--set`` spells them."""
+    from raspisnoy.core import RoundKind
+    from raspisnoy.core.kinds import SPECIAL_KINDS
+
+    return {"custom_plan": tuple(map(str, RoundKind)), "special_rounds": SPECIAL_KINDS}
 
 
 def _json_cell(value: Any) -> str:
