@@ -124,6 +124,19 @@ def test_an_invalid_sheet_is_one_error_line(tmp_path: Path, edit: object, fragme
     assert_one_error_line(result, *fragments)
 
 
+def test_a_sheet_resumed_in_russian_says_what_is_wrong_in_russian(tmp_path: Path) -> None:
+    """``score resume`` is a person's: a sheet the rules refuse is one error line in their
+    language; ``score --sheet`` keeps the English line that programs read."""
+    data = json.loads(dumps_sheet(fill(Sheet.start("raspisnoy.com", PLAYERS), 2)))
+    data["rounds"][1].update(bids=[0, 2, 0])
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(data))
+    resumed = run("score", "resume", str(path), "--lang", "ru", stdin="")
+    assert_one_error_line(resumed, "раздача 2, Boris: сдающему нельзя заказать 2")
+    checked = run("score", "--sheet", str(path), "--lang", "ru")
+    assert_one_error_line(checked, "round 2, Boris: the dealer may not bid 2")
+
+
 def test_unreadable_sheets_and_options_are_one_error_line(tmp_path: Path) -> None:
     assert_one_error_line(run("score", "--sheet", str(tmp_path / "none.json")), "none.json")
     (tmp_path / "bad.json").write_text("{")

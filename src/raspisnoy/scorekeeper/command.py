@@ -88,11 +88,14 @@ def _stop_safe_prompt() -> type[Prompt]:
     return StopSafePrompt
 
 
-def _load(path: Path) -> Sheet:
+def _load(path: Path, session: _Session | None = None) -> Sheet:
+    """The sheet in ``path``, or one ``error:`` line: in English for ``score --sheet``
+    (its error lines are read by programs, as ``replay``'s are), in the language of the
+    ``session`` that resumes it (``_Session.problem``)."""
     try:
         return read_sheet(path)
     except SheetError as error:
-        fail(f"{path}: {error}")
+        fail(f"{path}: {error if session is None else session.problem(error)}")
     except OSError as error:
         fail(f"{error.filename}: {error.strerror}")
     except UnicodeDecodeError:
@@ -146,8 +149,8 @@ def resume(
     lang: LangOption = None,
 ) -> None:
     """Go on keeping score on a saved sheet."""
-    session = _Session(_console(), chosen_language(lang), file, _load(file))
-    session.run(lambda: None)
+    session = _Session(_console(), chosen_language(lang), file, None)
+    session.resume(_load(file, session))
 
 
 class _Session:
@@ -165,6 +168,11 @@ class _Session:
     def sheet(self) -> Sheet:
         assert self._sheet is not None, "set_up() first"
         return self._sheet
+
+    def resume(self, sheet: Sheet) -> None:
+        """Go on keeping score on ``sheet``, read from the session's file."""
+        self._sheet = sheet
+        self.run(lambda: None)
 
     def t(self, key: str, **values: Any) -> str:
         """A message of the ``score`` catalog in the session's language."""
