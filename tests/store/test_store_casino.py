@@ -47,6 +47,23 @@ def test_a_hand_is_started_once_and_its_decisions_never_overwritten(store: Store
         casino.hand(other.id, hand.id)  # not theirs
 
 
+def test_a_hand_is_not_started_from_a_balance_a_settlement_has_changed(store: Store) -> None:
+    """A deal read the wallet; the last hand was settled (on another worker) before the
+    new one was stored: it is refused, else the new hand would start from the balance
+    before the settlement and write it back when it ends, undoing the last hand's net."""
+    (player,) = people(store, "Player")
+    casino = CasinoStore(store)
+    first = casino.start_hand(casino.wallet(player.id, 1000, lambda: "s1"), [100], "c", "s2")
+    read = casino.wallet(player.id, 0, lambda: "x")  # the deal's read, hand 1 still open
+    casino.save_decisions(first, [], record={"r": 1}, final_balance=900)  # folded elsewhere
+    with pytest.raises(StaleWriteError):
+        casino.start_hand(read, [1], "c", "s3")
+    again = casino.wallet(player.id, 0, lambda: "x")
+    assert (again.balance, again.hands) == (900, 1)
+    second = casino.start_hand(again, [1], "c", "s3")  # read again: from 900
+    assert (second.number, second.balance) == (2, 900)
+
+
 def test_a_refill_only_when_the_chips_are_gone(store: Store) -> None:
     (player,) = people(store, "Broke")
     casino = CasinoStore(store)

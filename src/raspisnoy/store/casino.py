@@ -180,7 +180,9 @@ class CasinoStore:
     ) -> HandRow:
         """A new hand dealt from the wallet's next seed (its ``commitment``); the wallet
         gets ``next_seed`` for the hand after. ``StaleWriteError`` if the wallet changed
-        since it was read (another hand was started meanwhile)."""
+        since it was read: another hand was started meanwhile, or the last one was settled
+        (on another worker: the new hand would start from the balance before it, and its
+        own settlement would write that balance back, undoing the last hand's)."""
         now = datetime.now(UTC)
         row = CasinoHandRow(
             id=new_id(),
@@ -202,6 +204,7 @@ class CasinoStore:
                     CasinoWallet.user_id == wallet.user_id,
                     CasinoWallet.hands == wallet.hands,
                     CasinoWallet.next_seed == wallet.next_seed,
+                    CasinoWallet.balance == wallet.balance,
                 )
                 .values(hands=wallet.hands + 1, next_seed=next_seed, updated_at=now)
             )
