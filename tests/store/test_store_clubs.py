@@ -16,6 +16,7 @@ from raspisnoy.store import (
     DirectoryKey,
     NotFoundError,
     Players,
+    StaleWriteError,
     Store,
     Together,
 )
@@ -57,12 +58,36 @@ def test_members_keep_their_place_through_every_state(store: Store) -> None:
     clubs = ClubStore(store)
     club_id = new_club(clubs, owner.id, "Club")
     assert clubs.member(club_id, anna.id) is None
+    was: tuple[str, str] | None = None
     for role, state in [("member", "requested"), ("member", "member"), ("admin", "member")]:
-        clubs.set_member(club_id, anna.id, role=role, state=state)
+        clubs.set_member(club_id, anna.id, role=role, state=state, was=was)
         found = clubs.member(club_id, anna.id)
         assert found is not None and (found.role, found.state) == (role, state)
-    clubs.set_member(club_id, anna.id, role="member", state="banned")
+        was = (role, state)
+    clubs.set_member(club_id, anna.id, role="member", state="banned", was=was)
     assert [m.state for m in clubs.members(club_id)] == ["member", "banned"]
+
+
+def test_a_place_changes_only_from_the_place_the_write_was_decided_on(store: Store) -> None:
+    """A leave or a join decided on the place as it was read is refused once an admin's
+    ban has been stored meanwhile (on another worker): the ban stays; so does a place made
+    meanwhile by another request."""
+    owner, anna, boris = people(store, "Owner", "Anna", "Boris")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+    read = ("member", "member")  # what Anna's leave read
+    clubs.set_member(club_id, anna.id, role="member", state="banned", was=read)  # the ban
+    for state in ("left", "member"):
+        with pytest.raises(StaleWriteError):
+            clubs.set_member(club_id, anna.id, role="member", state=state, was=read)
+    found = clubs.member(club_id, anna.id)
+    assert found is not None and found.state == "banned"
+    clubs.set_member(club_id, boris.id, role="member", state="requested", was=None)
+    with pytest.raises(StaleWriteError):  # a join that read no place, after the request
+        clubs.set_member(club_id, boris.id, role="member", state="member", was=None)
+    joined = clubs.member(club_id, boris.id)
+    assert joined is not None and joined.state == "requested"
 
 
 def test_the_directory_lists_clubs_that_are_not_private(store: Store) -> None:
@@ -71,7 +96,7 @@ def test_the_directory_lists_clubs_that_are_not_private(store: Store) -> None:
     small = new_club(clubs, owner.id, "Small")
     big = new_club(clubs, owner.id, "Big")
     new_club(clubs, owner.id, "Hidden", private=True)
-    clubs.set_member(big, anna.id, role="member", state="member")
+    clubs.set_member(big, anna.id, role="member", state="member", was=None)
     assert [(club.id, count) for club, count in clubs.directory()] == [(big, 2), (small, 1)]
     assert [club.id for club, _ in clubs.directory("SMA")] == [small]
     assert [club.id for club, _ in clubs.directory("_")] == []  # no wildcard
@@ -91,7 +116,7 @@ def test_club_tables(store: Store) -> None:
     assert clubs.table_place(table.id, stranger.id) == (club_id, None)
     assert clubs.table_place(table.id, None) == (club_id, None)
     assert clubs.table_place(other.id, owner.id) == (None, None)
-    clubs.set_member(club_id, stranger.id, role="member", state="banned")
+    clubs.set_member(club_id, stranger.id, role="member", state="banned", was=None)
     assert clubs.table_place(table.id, stranger.id) == (club_id, "banned")
     members, tables, results = clubs.page(club_id)
     assert [m.user_id for m in members] == [owner.id, stranger.id]
@@ -116,7 +141,7 @@ def test_a_mute_holds_at_the_club_tables_until_it_ends(store: Store) -> None:
     clubs = ClubStore(store)
     club_id = new_club(clubs, owner.id, "Club")
     other_club = new_club(clubs, anna.id, "Other")
-    clubs.set_member(club_id, anna.id, role="member", state="member")
+    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
     table, elsewhere, plain = (table_of(store, owner, public=False) for _ in range(3))
     clubs.add_table(club_id, table.id)
     clubs.add_table(other_club, elsewhere.id)
@@ -201,16 +226,18 @@ def test_a_deleted_account_leaves_its_clubs_and_its_clubs_pass_on(store: Store) 
     clubs = ClubStore(store)
     with_admin, members_only, alone = (new_club(clubs, olga.id, n) for n in "ABC")
     invite = clubs.club_and_place(alone, None)[0].invite_code
-    clubs.set_member(with_admin, anna.id, role="member", state="member")
-    clubs.set_member(with_admin, boris.id, role="admin", state="member")  # later, but admin
-    clubs.set_member(members_only, vera.id, role="member", state="member")
-    clubs.set_member(members_only, anna.id, role="member", state="member")
+    clubs.set_member(with_admin, anna.id, role="member", state="member", was=None)
+    clubs.set_member(
+        with_admin, boris.id, role="admin", state="member", was=None
+    )  # later, but admin
+    clubs.set_member(members_only, vera.id, role="member", state="member", was=None)
+    clubs.set_member(members_only, anna.id, role="member", state="member", was=None)
     annas, veras, barred = (
         new_club(clubs, owner.id, n) for owner, n in ((anna, "D"), (vera, "E"), (vera, "F"))
     )
-    clubs.set_member(annas, olga.id, role="admin", state="member")
-    clubs.set_member(veras, olga.id, role="member", state="requested")
-    clubs.set_member(barred, olga.id, role="member", state="banned")
+    clubs.set_member(annas, olga.id, role="admin", state="member", was=None)
+    clubs.set_member(veras, olga.id, role="member", state="requested", was=None)
+    clubs.set_member(barred, olga.id, role="member", state="banned", was=None)
     Players(store).delete_account(olga.id)
     for club_id, heir in ((with_admin, boris), (members_only, vera)):
         club, place = clubs.club_and_place(club_id, heir.id)

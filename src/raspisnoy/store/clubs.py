@@ -15,19 +15,23 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, func, select
+from sqlalchemy import ColumnElement, exists, func, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from raspisnoy.store.models import Club, ClubMember, ClubTable, GameResult, GameTable, User
 from raspisnoy.store.repository import (
     NotFoundError,
+    StaleWriteError,
     Store,
     StoreError,
     new_id,
     transaction,
     utc_or_none,
 )
+
+#: A person's role and state in a club, as a write expects to find them.
+Place = tuple[str, str]
 
 __all__ = [
     "ClubNameTakenError",
@@ -269,16 +273,36 @@ class ClubStore:
                 _results(session, club_id, results),
             )
 
-    def set_member(self, club_id: str, user_id: str, *, role: str, state: str) -> None:
-        """Give the person this role and state in the club (a new place, or a changed one)."""
+    def set_member(
+        self, club_id: str, user_id: str, *, role: str, state: str, was: Place | None
+    ) -> None:
+        """Give the person this role and state in the club, over the place ``was`` that
+        the caller decided on (``(role, state)``; ``None``: no place yet).
+        ``StaleWriteError``, and nothing changed, if the place is no longer that: a ban, a
+        leave or a join stored meanwhile (on another worker, from another device) is never
+        overwritten by a write decided on what was there before."""
         with self._session() as session:
-            found = session.get(ClubMember, (club_id, user_id))
-            if found is None:
+            if was is None:
                 session.add(_member(club_id, user_id, role, state))
-            else:
-                if found.state != state:
-                    found.since = datetime.now(UTC)
-                found.role, found.state = role, state
+                try:
+                    session.flush()
+                except IntegrityError:
+                    raise StaleWriteError("the place was made meanwhile; read it again") from None
+                return
+            was_role, was_state = was
+            since = ClubMember.since if state == was_state else datetime.now(UTC)
+            changed = session.execute(
+                update(ClubMember)
+                .where(
+                    ClubMember.club_id == club_id,
+                    ClubMember.user_id == user_id,
+                    ClubMember.role == was_role,
+                    ClubMember.state == was_state,
+                )
+                .values(role=role, state=state, since=since)
+            )
+            if getattr(changed, "rowcount", 0) != 1:
+                raise StaleWriteError("the place changed meanwhile; read it again")
 
     def mute(self, club_id: str, user_id: str, until: datetime | None) -> None:
         """Mute the person in the chat of the club's tables until ``until`` (``None``:

@@ -49,6 +49,7 @@ from raspisnoy.store import (
     DirectoryKey,
     MemberRow,
     NotFoundError,
+    StaleWriteError,
     TableRow,
     TournamentStore,
     UserRow,
@@ -182,7 +183,7 @@ class Clubs:
         place = await in_thread(lambda: self._clubs.member(club.id, user.id))
         if place is None or place.state != "member":
             _not_banned(place)
-            await self._set(club.id, user.id, "member", "member")
+            await self._set(club.id, user.id, "member", "member", place)
         return await self.view(club.id, user)
 
     async def ask(self, club_id: str, user: UserRow) -> ClubView:
@@ -190,7 +191,7 @@ class Clubs:
         _need_account(user)
         _, place = await self._club_for(club_id, user)
         if place is None or place.state == "left":
-            await self._set(club_id, user.id, "member", "requested")
+            await self._set(club_id, user.id, "member", "requested", place)
         else:
             _not_banned(place)
         return await self.view(club_id, user)
@@ -201,7 +202,7 @@ class Clubs:
         if club.owner_id == user.id:
             raise RequestError(Refusal.CLUB_OWNER_STAYS, "the club's owner cannot leave it")
         if place is not None and place.state in {"member", "requested"}:
-            await self._set(club_id, user.id, "member", "left")
+            await self._set(club_id, user.id, "member", "left", place)
         return await self.view(club_id, user)
 
     async def manage(self, club_id: str, user: UserRow, member_id: str, what: Manage) -> ClubView:
@@ -209,7 +210,7 @@ class Clubs:
         naming = what in {Manage.ADMIN, Manage.UNADMIN}
         other = await self._other(club_id, user, member_id, owners_only=naming)
         role, state = _after(what, other)
-        await self._set(club_id, member_id, role, state)
+        await self._set(club_id, member_id, role, state, other)
         return await self.view(club_id, user)
 
     async def mute(
@@ -289,8 +290,21 @@ class Clubs:
             raise RequestError(Refusal.CLUB_OWNER_ONLY, "only the club's owner may do this")
         return other
 
-    async def _set(self, club_id: str, user_id: str, role: str, state: str) -> None:
-        await in_thread(lambda: self._clubs.set_member(club_id, user_id, role=role, state=state))
+    async def _set(
+        self, club_id: str, user_id: str, role: str, state: str, was: MemberRow | None
+    ) -> None:
+        """Give ``user_id`` this role and state over the place ``was`` that the request
+        decided on; 409 ``conflict`` if it changed meanwhile (a ban, a leave elsewhere),
+        which the write does not overwrite (``ClubStore.set_member``)."""
+        place = None if was is None else (was.role, was.state)
+        try:
+            await in_thread(
+                lambda: self._clubs.set_member(club_id, user_id, role=role, state=state, was=place)
+            )
+        except StaleWriteError:
+            raise RequestError(
+                Refusal.CONFLICT, "this place in the club changed meanwhile: look again"
+            ) from None
 
 
 def _need_account(user: UserRow) -> None:
