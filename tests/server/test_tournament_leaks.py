@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 from leak_check import cards_in
-from server_helpers import Api, Server
+from server_helpers import Api, Server, game_over, play_until
 from test_club_leaks import assert_as_missing
 from test_clubs import account, new_club
 from test_tournaments import (
@@ -126,6 +126,41 @@ def test_a_round_being_played_hides_each_table_from_all_but_its_players(
     assert not {mine, sister} & {t["id"] for t in lobby}
     assert director.post(f"/api/tournaments/{made['id']}/end").json()["state"] == "finished"
     assert anna.http.get(f"/api/games/{sister}/record").status_code == 200
+
+
+def test_a_profile_counts_no_game_of_a_round_being_played_for_others(
+    tournament_server: Server,
+) -> None:
+    """Boris's game of the round is over while Anna still plays the same hands at the
+    other table: his profile's figures do not count it for Anna (they would tell her his
+    points, his place, his bids of 0 on her deals), only for Boris; once the round is
+    over they do for everyone."""
+    director = account(tournament_server, "director")
+    anna, boris = account(tournament_server, "anna"), account(tournament_server, "boris")
+    made = create(director, table_size=3, rounds=1, turn_seconds=600)
+    for person in (anna, boris):
+        assert person.post(f"/api/tournaments/{made['id']}/register").status_code == 200
+    for name in ("a-bot 1", "a-bot 2"):  # round 1 seats by name: these, Anna | Boris, Бот…
+        bot = director.post(f"/api/tournaments/{made['id']}/bots", level="random", name=name)
+        assert bot.status_code == 200, bot.text
+    add_bots(director, made["id"], 2)
+    start_now(tournament_server, made["id"])
+    page = until_page(boris, made["id"], lambda p: p["table_id"] is not None, "Boris seated")
+    assert (
+        until_page(anna, made["id"], lambda p: p["table_id"] is not None, "")["table_id"]
+        != (page["table_id"])
+    )
+    player = boris.socket(page["table_id"])
+    player.recv()
+    play_until(player, game_over)
+    player.close()
+    until_page(anna, made["id"], _a_table_over, "Boris's table over")
+    profile = f"/api/players/{boris.user['id']}"
+    for caller in (anna, director, Api(tournament_server.base)):
+        assert caller.http.get(profile).json()["stats"]["games"] == 0
+    assert boris.http.get(profile).json()["stats"]["games"] == 1
+    assert director.post(f"/api/tournaments/{made['id']}/end").json()["state"] == "finished"
+    assert anna.http.get(profile).json()["stats"]["games"] == 1
 
 
 def _a_table_over(page: Message) -> bool:

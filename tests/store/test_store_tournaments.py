@@ -6,20 +6,26 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping, Sequence
 
 import pytest
 from sqlalchemy import update
-from store_helpers import people, until_blocked_by
+from store_helpers import people, table_of, until_blocked_by
 
 from raspisnoy.store import (
+    ROUND_COUNTS,
     ClubSettings,
     ClubStore,
+    GameEnd,
+    GameEnds,
     NewTournament,
     Players,
+    RatedSeat,
     RegistrationError,
     RoundTable,
     SeatedTable,
     Store,
+    StoredRating,
     TournamentStore,
 )
 from raspisnoy.store.models import Tournament
@@ -232,3 +238,59 @@ def test_a_deleted_account_leaves_the_tournaments_not_yet_finished(store: Store)
         "Anonymous": "registered",
         "Boris": "registered",
     }
+
+
+def _ten_up(
+    seats: Sequence[RatedSeat], before: Mapping[str, StoredRating]
+) -> Mapping[str, StoredRating]:
+    """A rated game's arithmetic for these tests: everyone's rating goes up by 10."""
+    return {who: StoredRating(r.mu + 1, r.sigma, r.display + 10) for who, r in before.items()}
+
+
+def _rated_end(seats: int) -> GameEnd:
+    """A rated game's end: the first seat first, the others after it."""
+    nothing = dict.fromkeys(ROUND_COUNTS, 0)
+    figures = tuple(nothing | {"points": 10 - seat, "place": seat + 1} for seat in range(seats))
+    return GameEnd(figures, "classic", _ten_up, StoredRating(25.0, 8.0, 1500))
+
+
+def test_a_game_of_a_round_being_played_counts_only_for_its_player(store: Store) -> None:
+    """Every table of a round holds the same hands: until the round ends, Anna's game
+    there counts in her profile (figures, ratings, their history) for her alone; anyone
+    else sees her profile as it was before it."""
+    director, anna, other = people(store, "Director", "Anna", "Other")
+    players, ends, tournaments = Players(store), GameEnds(store), TournamentStore(store)
+    earlier = table_of(store, anna)
+    store.start_table(earlier.id, ["Anna", "Bot 2", "Bot 3", "Bot 4"], 0)
+    ends.finish(earlier.id, _rated_end(4))
+    tournament_id = new_tournament(store, director.id)
+    tournaments.set_state(tournament_id, "running", {"registering"})
+    table = SeatedTable(("a", None, None), {0: anna.id}, ("random",) * 3)
+    (table_id,) = tournaments.pair_round(tournament_id, 1, [], HOW, [table], time.time()) or []
+    ends.finish(table_id, _rated_end(3))
+
+    def seen_by(viewer: str | None) -> tuple[int, list[tuple[str, int, int]], int]:
+        profile = players.profile(anna.id, viewer=viewer)
+        ratings = [(line.scope, line.display, line.games) for line in profile.ratings]
+        return profile.figures.games, ratings, len(profile.history)
+
+    before = (1, [("all", 1510, 1), ("classic", 1510, 1)], 1)
+    after = (2, [("all", 1520, 2), ("classic", 1520, 2)], 2)
+    assert seen_by(other.id) == seen_by(None) == seen_by(director.id) == before
+    assert seen_by(anna.id) == after
+    assert tournaments.end_round(tournament_id, 1, time.time())
+    assert seen_by(other.id) == after
+
+
+def test_a_rating_made_by_a_game_of_a_round_being_played_is_shown_to_its_player_only(
+    store: Store,
+) -> None:
+    director, anna = people(store, "Director", "Anna")
+    players, tournaments = Players(store), TournamentStore(store)
+    tournament_id = new_tournament(store, director.id)
+    tournaments.set_state(tournament_id, "running", {"registering"})
+    table = SeatedTable(("a", None, None), {0: anna.id}, ("random",) * 3)
+    (table_id,) = tournaments.pair_round(tournament_id, 1, [], HOW, [table], time.time()) or []
+    GameEnds(store).finish(table_id, _rated_end(3))
+    assert players.profile(anna.id, viewer=director.id).ratings == ()
+    assert [line.display for line in players.profile(anna.id, viewer=anna.id).ratings] == [1510] * 2

@@ -9,7 +9,7 @@ returns frozen values like the repository does. Passwords arrive here already ha
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.clubs import known_to_all
+from raspisnoy.store.hidden import in_round_being_played
 from raspisnoy.store.leaving import (
     delete_sheets,
     forget_ties,
@@ -427,21 +428,26 @@ class Players:
     ) -> Profile:
         """A player's profile from their finished games, as ``viewer`` (``None``: anyone)
         may see it (``NotFoundError``: no such user): their recent games are those anyone
-        may know of (``known_to_all``), all of them for the player themselves."""
+        may know of (``known_to_all``), all of them for the player themselves; and to
+        anyone else, the games of a tournament round still being played count nowhere
+        yet (figures, ratings, their history), since its other tables hold the same cards
+        (``in_round_being_played``)."""
         named = select(User, Account.username).outerjoin(Account).where(User.id == user_id)
         with self._snapshot() as session:
             found = session.execute(named).first()
             if found is None:
                 raise NotFoundError(f"no player {user_id!r}")
-            figures, per_preset = _figures(session, user_id)
+            own = viewer == user_id
+            unsettled = () if own else _in_rounds_being_played(session, user_id)
+            figures, per_preset = _figures(session, user_id, unsettled)
             return Profile(
                 user=user_row(found[0]),
                 username=found[1],
-                ratings=_ratings(session, user_id),
-                history=_history(session, user_id, history),
+                ratings=_ratings(session, user_id, {r.table_id for r in unsettled}),
+                history=_history(session, user_id, history, everything=own),
                 figures=figures,
                 per_preset=per_preset,
-                recent=_recent(session, user_id, recent, everything=viewer == user_id),
+                recent=_recent(session, user_id, recent, everything=own),
             )
 
     # ------------------------------------------------------------- leaderboards
@@ -687,44 +693,103 @@ def _own_row(
     return BoardKey(found.display, viewer), found.games, found.nickname
 
 
-def _ratings(session: Session, user_id: str) -> tuple[RatingLine, ...]:
+def _in_rounds_being_played(session: Session, user_id: str) -> tuple[GameResult, ...]:
+    """The person's results at tables of tournament rounds still being played."""
+    query = select(GameResult).where(
+        GameResult.user_id == user_id, in_round_being_played(GameResult.table_id)
+    )
+    return tuple(session.scalars(query))
+
+
+def _ratings(
+    session: Session, user_id: str, unsettled: Collection[str] = ()
+) -> tuple[RatingLine, ...]:
+    """The person's ratings by scope; a rating that a game of the ``unsettled`` tables
+    moved is shown as it was before (or not at all, if that game made it)."""
     query = select(PlayerRating).where(PlayerRating.user_id == user_id)
     rows = sorted(session.scalars(query), key=lambda r: (r.scope != ALL_SCOPE, r.scope))
-    return tuple(RatingLine(r.scope, r.display, r.mu, r.sigma, r.games) for r in rows)
-
-
-def _history(session: Session, user_id: str, limit: int) -> tuple[tuple[datetime, int], ...]:
-    """The overall rating after each of the last ``limit`` rated games, oldest first."""
-    query = (
-        select(RatingChange.at, RatingChange.display)
-        .where(RatingChange.user_id == user_id, RatingChange.scope == ALL_SCOPE)
-        .order_by(RatingChange.at.desc())
-        .limit(limit)
+    lines = [RatingLine(r.scope, r.display, r.mu, r.sigma, r.games) for r in rows]
+    if not unsettled:
+        return tuple(lines)
+    return tuple(
+        line
+        for line in (_rating_before(session, user_id, line, unsettled) for line in lines)
+        if line is not None
     )
+
+
+def _rating_before(
+    session: Session, user_id: str, line: RatingLine, unsettled: Collection[str]
+) -> RatingLine | None:
+    """``line`` as it stood before the games of the ``unsettled`` tables moved it (from
+    its last change by another game); ``None`` if there was none before them."""
+    changes = select(RatingChange).where(
+        RatingChange.user_id == user_id, RatingChange.scope == line.scope
+    )
+    moved = list(session.scalars(changes.where(RatingChange.table_id.in_(unsettled))))
+    if not moved:
+        return line
+    first = min(change.at for change in moved)
+    before = session.scalars(
+        changes.where(RatingChange.at < first, RatingChange.table_id.not_in(unsettled))
+        .order_by(RatingChange.at.desc())
+        .limit(1)
+    ).first()
+    if before is None:
+        return None
+    games = line.games - len(moved)
+    return RatingLine(line.scope, before.display, before.mu, before.sigma, games)
+
+
+def _history(
+    session: Session, user_id: str, limit: int, *, everything: bool = True
+) -> tuple[tuple[datetime, int], ...]:
+    """The overall rating after each of the last ``limit`` rated games, oldest first;
+    unless ``everything``, not after those of tournament rounds still being played."""
+    query = select(RatingChange.at, RatingChange.display).where(
+        RatingChange.user_id == user_id, RatingChange.scope == ALL_SCOPE
+    )
+    if not everything:
+        query = query.where(~in_round_being_played(RatingChange.table_id))
+    query = query.order_by(RatingChange.at.desc()).limit(limit)
     return tuple(reversed([(at, display) for at, display in session.execute(query)]))
 
 
-def _figures(session: Session, user_id: str) -> tuple[Figures, tuple[tuple[str, Figures], ...]]:
+def _figures(
+    session: Session, user_id: str, unsettled: Sequence[GameResult] = ()
+) -> tuple[Figures, tuple[tuple[str, Figures], ...]]:
     """The sums over the player's results, overall and per preset, from their kept
-    sums per preset and place (a dozen rows however many games they played)."""
+    sums per preset and place (a dozen rows however many games they played), less the
+    ``unsettled`` results."""
     query = select(PlayerFigures).where(PlayerFigures.user_id == user_id)
-    by_preset: dict[str, list[PlayerFigures]] = {}
-    for row in session.scalars(query):
-        by_preset.setdefault(row.preset, []).append(row)
+    kept = {(row.preset, row.place): _sums_of(row, row.games) for row in session.scalars(query)}
+    for result in unsettled:
+        sums = kept[result.preset, result.place]
+        for name, value in _sums_of(result, 1).items():
+            sums[name] -= value
+    by_preset: dict[str, list[tuple[int, dict[str, int]]]] = {}
+    for (preset, place), sums in sorted(kept.items()):
+        if sums["games"]:
+            by_preset.setdefault(preset, []).append((place, sums))
     every = [row for rows in by_preset.values() for row in rows]
     return _summed(every), tuple(
         (preset, _summed(by_preset[preset])) for preset in sorted(by_preset)
     )
 
 
-def _summed(rows: Sequence[PlayerFigures]) -> Figures:
-    """One ``Figures`` of the sums per place of ``rows``."""
+def _sums_of(row: PlayerFigures | GameResult, games: int) -> dict[str, int]:
+    """The summed columns of a kept sum or of one result (``games`` of them)."""
+    return {"games": games, **{name: getattr(row, name) for name in _SUMMED}}
+
+
+def _summed(rows: Sequence[tuple[int, Mapping[str, int]]]) -> Figures:
+    """One ``Figures`` of the sums per place of ``rows`` (place, sums)."""
     by_place: dict[int, int] = {}
-    for row in rows:
-        by_place[row.place] = by_place.get(row.place, 0) + row.games
+    for place, sums in rows:
+        by_place[place] = by_place.get(place, 0) + sums["games"]
     places = tuple(by_place.get(p, 0) for p in range(1, max(by_place, default=0) + 1))
-    totals = {name: sum(getattr(row, name) for row in rows) for name in _SUMMED}
-    games = sum(row.games for row in rows)
+    totals = {name: sum(sums[name] for _, sums in rows) for name in _SUMMED}
+    games = sum(sums["games"] for _, sums in rows)
     return Figures(games=games, wins=by_place.get(1, 0), places=places, **totals)
 
 

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raspisnoy.store.hidden import in_round_being_played
 from raspisnoy.store.leases import Leases
 from raspisnoy.store.models import (
     ClubTable,
@@ -602,23 +603,9 @@ class TournamentStore:
         same cards (duplicate deals), so until the round is over a table is its own
         players' only: another table's cards, play or points would tell them the hands
         they hold (docs/tournaments.md). An event ended by its director hides nothing."""
-        round_open = (
-            select(TournamentTable.table_id)
-            .join(
-                TournamentRound,
-                (TournamentRound.tournament_id == TournamentTable.tournament_id)
-                & (TournamentRound.number == TournamentTable.round_number),
-            )
-            .join(Tournament, Tournament.id == TournamentTable.tournament_id)
-            .where(
-                TournamentTable.table_id == table_id,
-                TournamentRound.finished_at.is_(None),
-                Tournament.state.in_(["running", "paused"]),
-            )
-        )
         seated = select(Seat.table_id).where(Seat.table_id == table_id, Seat.user_id == user_id)
         with self._session() as session:
-            if session.scalar(round_open) is None:
+            if not session.scalar(select(in_round_being_played(literal(table_id)))):
                 return False
             return user_id is None or session.scalar(seated) is None
 
