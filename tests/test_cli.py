@@ -143,6 +143,13 @@ def test_rules_show_and_diff_speak_the_persons_language() -> None:
     assert "нисходящую" in changed.stdout and "descending" in changed.stdout
 
 
+def test_rules_show_and_diff_refuse_in_the_persons_language() -> None:
+    shown = run("rules", "show", "bridge", "--lang", "ru")
+    assert_one_error_line(shown, "нет таких правил: «bridge»")
+    differing = run("rules", "diff", "classic", "classic", "--set", "foo=1", lang="uk")
+    assert_one_error_line(differing, "немає такого параметра правил: «foo»")
+
+
 def test_rules_show_names_round_kinds_as_set_takes_them() -> None:
     """The form's help says «9:тёмная»; the terminal's says what ``--set`` accepts."""
     shown = run("rules", "show", "classic", "--lang", "ru").stdout.replace("\n", " ")

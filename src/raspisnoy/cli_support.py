@@ -97,20 +97,23 @@ def help_without_command(context: typer.Context) -> None:
         raise typer.Exit()
 
 
-def guarded(action: Callable[[], _T]) -> _T:
-    """Run ``action``, turning the engine's and the file system's errors into ``fail``.
+def guarded(action: Callable[[], _T], language: str | None = None) -> _T:
+    """Run ``action``, turning the engine's and the file system's errors into ``fail``:
+    in ``language`` for a command a person reads (``translate_error``), in English
+    without one, as the error lines of the contract's commands are (docs/record.md).
     (The rules are imported here and in ``rules_from``, not with the module: the command
     line's own ``--help`` and ``--version`` need none of them.)"""
     from raspisnoy.core import RaspisnoyError
+    from raspisnoy.i18n import translate, translate_error
 
     try:
         return action()
     except RaspisnoyError as error:
-        fail(str(error))
+        fail(str(error) if language is None else translate_error(error, language))
     except OSError as error:
         fail(f"{error.filename}: {error.strerror}")
     except UnicodeDecodeError:
-        fail("the input is not UTF-8 text")
+        fail("the input is not UTF-8 text" if language is None else translate("not_utf8", language))
 
 
 def escape_markup(text: str) -> str:

@@ -273,6 +273,15 @@ def test_command_line_review_json(tmp_path: Path, record: Record) -> None:
     assert wrong.returncode == 1 and wrong.stderr.startswith("error: ") and wrong.stdout == ""
 
 
+def test_command_line_review_errors_speak_the_persons_language(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xff\xfe not a record")
+    command = [sys.executable, "-m", "raspisnoy", "review", str(path), "--lang", "ru"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "error: это не текст в кодировке UTF-8\n"
+
+
 def test_the_master_review_searches_every_move_with_the_masters_budget(tmp_path: Path) -> None:
     """``--master``: the benchmark's reference, ten times the default deep budget, no
     screen, every move searched with all of it (a one-round game of two cards)."""

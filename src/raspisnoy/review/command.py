@@ -2,8 +2,8 @@
 
 Prints, for the chosen seats, the points each lost to bids and to play, the rounds, and
 every move judged, the worst first; ``--json`` prints the review object instead. The
-tables are translated (``--lang``, by default the system's language); errors follow
-RECORD.md's convention (one ``error:`` line on standard error, exit 1).
+tables and the errors are translated (``--lang``, by default the system's language);
+errors follow RECORD.md's convention (one ``error:`` line on standard error, exit 1).
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def review_command(
                 lambda done, total: progress.update(task, completed=done, total=total),
             )
 
-    review = guarded(run)
+    review = guarded(run, language)
     if as_json:
         print_json(review.to_json())
         return

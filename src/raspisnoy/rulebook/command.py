@@ -183,7 +183,7 @@ def rules_show(
     from raspisnoy.core import option_info
 
     language = chosen_language(lang)
-    rules = guarded(lambda: rules_from(name, settings or []))
+    rules = guarded(lambda: rules_from(name, settings or []), language)
     data = rules.to_json()
     if as_json:
         print_json(data)
@@ -244,7 +244,7 @@ def rules_diff(
 
     language = chosen_language(lang)
     data_a, data_b = guarded(
-        lambda: (rules_from(a, []).to_json(), rules_from(b, settings or []).to_json())
+        lambda: (rules_from(a, []).to_json(), rules_from(b, settings or []).to_json()), language
     )
     changed = [info for info in option_info() if data_a[info.name] != data_b[info.name]]
     if as_json:
