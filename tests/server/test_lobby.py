@@ -25,7 +25,13 @@ def test_health_and_docs(server: Server) -> None:
 
 @pytest.mark.parametrize(
     ("nickname", "words"),
-    [("A", "2 to 24"), ("x" * 25, "2 to 24"), ("Anna<script>", "'<'"), ("-anna", "starts with")],
+    [
+        ("A", "2 to 24"),
+        ("x" * 25, "2 to 24"),
+        ("Anna<script>", "'<'"),
+        ("-anna", "starts with"),
+        (" ANONYMOUS ", "deleted accounts"),  # a deleted account's name: nobody else's
+    ],
 )
 def test_nicknames_are_checked(server: Server, nickname: str, words: str) -> None:
     answer = httpx.post(f"{server.base}/api/session", json={"nickname": nickname})

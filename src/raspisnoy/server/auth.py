@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from raspisnoy.server.errors import Params, Refusal
-from raspisnoy.store import clean_name
+from raspisnoy.store import ANONYMOUS, clean_name
 
 __all__ = [
     "KEY_FILE",
@@ -52,7 +52,8 @@ def check_nickname(raw: str) -> str:
     """The nickname cleaned (NFC, trimmed, inner spaces collapsed) or ``InvalidNicknameError``.
 
     2 to 24 characters: letters of any script, digits, single spaces and ``- _ . '``,
-    starting with a letter or digit.
+    starting with a letter or digit; never ``Anonymous``, the name deleted accounts leave
+    (``store.players.ANONYMOUS``: the pages word it as a deleted player).
     """
     name = clean_name(raw)
     if not MIN_NICKNAME <= len(name) <= MAX_NICKNAME:
@@ -72,6 +73,10 @@ def check_nickname(raw: str) -> str:
     if not name[0].isalnum():
         raise InvalidNicknameError(
             Refusal.NICKNAME_START, "a nickname starts with a letter or a digit"
+        )
+    if name.casefold() == ANONYMOUS.casefold():
+        raise InvalidNicknameError(
+            Refusal.NICKNAME_RESERVED, f"{ANONYMOUS!r} is the name of deleted accounts"
         )
     return name
 

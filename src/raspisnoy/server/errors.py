@@ -65,6 +65,7 @@ class Refusal(StrEnum):
     NICKNAME_LENGTH = "nickname_length"
     NICKNAME_CHAR = "nickname_char"
     NICKNAME_START = "nickname_start"
+    NICKNAME_RESERVED = "nickname_reserved"
     #: A new table (``services.tables.opening``): rules that do not resolve (``params.option``: the
     #: option at fault, or ``preset``), a custom round plan that cannot be dealt to this
     #: many players (``plan``, ``count``: the players) and a rated table's stand-in bot
@@ -205,6 +206,7 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.NICKNAME_LENGTH: 422,
     Refusal.NICKNAME_CHAR: 422,
     Refusal.NICKNAME_START: 422,
+    Refusal.NICKNAME_RESERVED: 422,
     Refusal.BAD_RULES: 422,
     Refusal.CUSTOM_PLAN: 422,
     Refusal.STAND_IN_TOO_STRONG: 422,

@@ -8,7 +8,7 @@ import { LANGUAGE_NAMES, LANGUAGES, formatNumber, language, presetLabel, t, tMay
 import { nameLink } from "./leaderboard.js";
 import { changeRules, chosenRules, optionsField, presetField } from "./lobby.js";
 import { clubTournaments } from "./tournament.js";
-import { closeDialog, copyText, esc, loadedScreen, openDialog, refreshingRunner, toast } from "./ui.js";
+import { closeDialog, copyText, esc, loadedScreen, openDialog, playerName, refreshingRunner, toast } from "./ui.js";
 
 /** The link that joins the club of `code`. */
 export function inviteLink(code) {
@@ -314,7 +314,7 @@ function historyMarkup(club) {
   const rows = club.history.map((game) => {
     const seats = [...game.seats]
       .sort((a, b) => a.place - b.place)
-      .map((seat) => `${esc(seat.bot ? (tMaybe(`web.bot.${seat.name}`) ?? seat.name) : seat.name)} ${formatNumber(seat.points)}`)
+      .map((seat) => `${esc(seat.bot ? (tMaybe(`web.bot.${seat.name}`) ?? seat.name) : playerName(seat.name))} ${formatNumber(seat.points)}`)
       .join(", ");
     return `<li><a data-nav href="/?replay=${encodeURIComponent(game.table_id)}">${esc(new Date(game.finished_at).toLocaleDateString(language()))}</a> ${seats}</li>`;
   });

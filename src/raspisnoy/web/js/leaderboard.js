@@ -3,7 +3,7 @@
 // line wherever they stand. Bots are never on it.
 import { get } from "./api.js";
 import { formatNumber, presetLabel, t } from "./i18n.js";
-import { esc, pendingMarkup } from "./ui.js";
+import { esc, pendingMarkup, playerName } from "./ui.js";
 
 const SIZE = 25;
 
@@ -15,7 +15,7 @@ export function profileLink(userId, name) {
 /** A name in a game or a list: a link for a registered person (`userId`), plain text
  * for a guest, a bot or a deleted account (`userId` null). */
 export function nameLink(userId, name) {
-  return userId ? profileLink(userId, name) : esc(name);
+  return userId ? profileLink(userId, name) : esc(playerName(name));
 }
 
 function row(line, mine) {

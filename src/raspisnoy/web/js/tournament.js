@@ -6,7 +6,7 @@
 import { get, post } from "./api.js";
 import { formatDecimal, formatNumber, language, presetLabel, t } from "./i18n.js";
 import { shareMarkup, wireShare } from "./share.js";
-import { esc, loadedScreen, refreshingRunner } from "./ui.js";
+import { esc, loadedScreen, playerName, refreshingRunner } from "./ui.js";
 
 const tournamentHref = (id) => `/?tournament=${encodeURIComponent(id)}`;
 const listHref = (clubId) => `/?tournaments${clubId ? `=${encodeURIComponent(clubId)}` : ""}`;
@@ -126,7 +126,7 @@ function headMarkup(event) {
     <p class="muted">${esc(t(`web.tournament.state.${event.state}`))}${round ? ` · ${esc(round)}` : ""} · ${esc(when(event.starts_at))}</p>
     <p class="muted">${esc(presetLabel(event.rules.preset))} · ${esc(t("web.tournament.summary", { size: event.table_size, rounds: event.rounds, seconds: event.turn_seconds }))}
       · ${esc(t(`web.tournament.scoring.${event.scoring}`))}</p>
-    <p class="muted">${esc(t("web.tournament.director", { name: event.director }))} · ${esc(t("web.tournament.places", { registered: event.registered, places: event.max_players }))}</p>
+    <p class="muted">${esc(t("web.tournament.director", { name: playerName(event.director) }))} · ${esc(t("web.tournament.places", { registered: event.registered, places: event.max_players }))}</p>
     ${warnings.join("")}${action}</section>`;
 }
 
@@ -149,7 +149,7 @@ const botMark = (bot) => (bot ? ` <span class="muted">${esc(t("web.tournament.bo
 function standingsMarkup(event) {
   if (!event.standings.length) return "";
   const rows = event.standings.map(
-    (line) => `<tr class="${line.withdrawn ? "muted" : ""}"><td>${formatNumber(line.place)}</td><td>${esc(line.name)}${botMark(line.bot)}</td>
+    (line) => `<tr class="${line.withdrawn ? "muted" : ""}"><td>${formatNumber(line.place)}</td><td>${esc(playerName(line.name))}${botMark(line.bot)}</td>
       <td>${points(line.points)}</td><td>${duplicate(line)}</td><td>${formatNumber(line.games)}</td></tr>`,
   );
   const order = event.scoring === "duplicate" ? "web.tournament.order.duplicate" : "web.tournament.order.swiss";
@@ -161,7 +161,7 @@ function standingsMarkup(event) {
 
 function finalMarkup(event) {
   const podium = event.standings.slice(0, 3).map(
-    (line) => `<li>${esc(line.name)}${botMark(line.bot)}
+    (line) => `<li>${esc(playerName(line.name))}${botMark(line.bot)}
       <span class="muted">${esc(t("web.tournament.final.line", { points: points(line.points), duplicate: duplicate(line) }))}</span></li>`,
   );
   const link = `${location.origin}${tournamentHref(event.id)}`;

@@ -98,6 +98,9 @@ export function element(markup) {
 
 /** The name a deleted account leaves in a game: "Anonymous #N", N its seat from 1. */
 const DELETED_NAME = /^Anonymous #(\d+)$/;
+/** The name it leaves elsewhere (a club's or a tournament's lists, a spectator's chat
+ * line): no living person may take it (`nickname_reserved`). */
+const DELETED_PERSON = "Anonymous";
 
 /** Whether `name`, as a game records it, is a deleted account's (nobody to follow). */
 export function isDeletedName(name) {
@@ -105,12 +108,14 @@ export function isDeletedName(name) {
 }
 
 /** A player's name as games record it, with bots ("Bot 2 (random)", PROTOCOL.md) and
- * deleted accounts ("Anonymous #2") named in the page's language; `level: false` leaves a
+ * deleted accounts ("Anonymous #2", or "Anonymous" outside a game) named in the page's
+ * language; `level: false` leaves a
  * bot's level out (a card's label in a trick has no room for it). Nicknames cannot
  * contain brackets or "#", so no person matches. */
 export function playerName(name, { level = true } = {}) {
   const deleted = DELETED_NAME.exec(name);
   if (deleted) return t("web.seat.deleted", { seat: deleted[1] });
+  if (name === DELETED_PERSON) return t("web.person.deleted");
   const bot = /^Bot (\d+) \(([\w-]+)\)$/.exec(name);
   if (!bot) return name;
   if (!level) return t("web.seat.bot", { seat: bot[1] });
