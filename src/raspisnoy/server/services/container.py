@@ -132,7 +132,6 @@ class Services:
             else Presence(broadcast)
         )
         follows = FriendsRepository(self.store)
-        self.friends = Friends(self.store, follows, self.presence, self.limits)
         self.offline = OfflineFiles(
             settings.pyodide_dir or default_pyodide_dir(), prepare=settings.offline_prepare
         )
@@ -151,6 +150,9 @@ class Services:
         self.club_store = ClubStore(self.store)
         tournament_store = TournamentStore(self.store)
         self.clubs = Clubs(self.club_store, self.table_desk, tournament_store)
+        self.friends = Friends(
+            self.store, follows, self.presence, self.limits, self.clubs.admits
+        )
         self.moderation = ModerationDesk(
             self.store, self.moderation_store, self.limits, self.hub, self.clubs.admits
         )
