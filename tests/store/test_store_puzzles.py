@@ -6,7 +6,7 @@ claims only the finished games anyone may know of."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,7 +18,7 @@ from test_store_clubs import new_club
 from test_store_players import finished_game
 
 from raspisnoy.store import AlreadyAnsweredError, ClubStore, PuzzleStore, RatingPair, Store
-from raspisnoy.store.puzzles import day_index
+from raspisnoy.store.puzzles import MINING_STALE, day_index
 
 NEW = RatingPair(25.0, 25.0 / 3)
 
@@ -149,3 +149,20 @@ def test_mining_claims_only_games_anyone_may_know_of(store: Store) -> None:
     puzzles = PuzzleStore(store, NEW)
     assert puzzles.claim_game("worker") == games[2]
     assert puzzles.claim_game("worker") is None
+
+
+def test_a_game_a_dead_worker_was_mining_is_claimed_again(store: Store) -> None:
+    """A worker killed while mining leaves its claim unfinished: after ``MINING_STALE``
+    another worker claims the game again, once; a finished claim never is."""
+    (host,) = people(store, "Host")
+    first, second = finished_game(store, host), finished_game(store, host)
+    puzzles = PuzzleStore(store, NEW)
+    start = datetime.now(UTC)
+    assert puzzles.claim_game("dead", start) == first
+    assert puzzles.claim_game("busy", start) == second
+    puzzles.finish_game(second, 0)
+    soon = start + MINING_STALE / 2
+    assert puzzles.claim_game("other", soon) is None  # the dead one may still be mining
+    later = start + MINING_STALE + timedelta(seconds=1)
+    assert puzzles.claim_game("other", later) == first
+    assert puzzles.claim_game("third", later) is None  # taken over once

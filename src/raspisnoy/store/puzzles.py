@@ -11,7 +11,8 @@ server workers, two tabs) never lose a rating change.
 One answer per person and puzzle: the attempt's key is the pair, so a second answer is
 refused by the database itself (``AlreadyAnsweredError``), whichever worker gets it.
 Puzzles are also mined from finished games (``mined_games``: each finished game is
-claimed once, by one worker, with a compare-and-set insert), only those of public tables
+claimed once, by one worker, with a compare-and-set insert, and claimed again once its
+claim has gone unfinished for ``MINING_STALE``, its worker dead), only those of public tables
 that are not a club's, never from the seat of a person who opted out (``puzzle_opt_outs``).
 
 The daily puzzle is chosen once per day from the puzzles stored then (the day's digest
@@ -25,7 +26,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -40,6 +41,7 @@ from sqlalchemy import (
     exists,
     func,
     select,
+    update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
@@ -185,6 +187,12 @@ class SolverRow:
 
 #: Rates one answer: the solver's and the puzzle's ratings before → after.
 Rate = Callable[[RatingPair, RatingPair], tuple[RatingPair, RatingPair]]
+
+
+#: A claim for mining left without a result this long is taken for a dead worker's, and
+#: the game is claimed again (mining a game takes minutes; mining it twice stores nothing
+#: twice, since a puzzle's id is what it is: ``PuzzleStore.add``).
+MINING_STALE = timedelta(hours=1)
 
 
 def _now() -> datetime:
@@ -431,12 +439,37 @@ class PuzzleStore:
         with self._session() as session:
             return set(session.scalars(query))
 
-    def claim_game(self, worker: str) -> str | None:
-        """Claim the finished game longest over that nobody claimed for mining yet, for
-        ``worker``; ``None`` if there is none. Only games anyone may know of are mined
-        (``known_to_all``): a puzzle, served to anyone, shows its seat's hand and the
-        players' names, so never a private or a club's table's. Of two workers claiming
-        one game at once, the insert of one fails and it tries the next."""
+    def claim_game(self, worker: str, now: datetime | None = None) -> str | None:
+        """Claim for ``worker`` the finished game longest over that nobody has mined: a
+        claim that a worker left unfinished for ``MINING_STALE`` first (it died while
+        mining), else one nobody claimed yet; ``None`` if there is none. Only games anyone
+        may know of are mined (``known_to_all``): a puzzle, served to anyone, shows its
+        seat's hand and the players' names, so never a private or a club's table's. Of
+        two workers claiming one game at once, the write of one fails and it tries the
+        next."""
+        now = now or _now()
+        return self._claim_abandoned(worker, now) or self._claim_new(worker, now)
+
+    def _claim_abandoned(self, worker: str, now: datetime) -> str | None:
+        """Take over a claim left unfinished for ``MINING_STALE``, the oldest first (a
+        compare-and-set on its claim's time: one taker only)."""
+        stale = MinedGame.finished_at.is_(None), MinedGame.claimed_at < now - MINING_STALE
+        query = select(MinedGame.table_id, MinedGame.claimed_at).where(*stale)
+        with self._session() as session:
+            candidates = list(session.execute(query.order_by(MinedGame.claimed_at).limit(4)))
+        for table_id, claimed_at in candidates:
+            taken = (
+                update(MinedGame)
+                .where(MinedGame.table_id == table_id, MinedGame.claimed_at == claimed_at)
+                .values(worker=worker[:128], claimed_at=now)
+            )
+            with self._session() as session:
+                if getattr(session.execute(taken), "rowcount", 0) == 1:
+                    return str(table_id)
+        return None
+
+    def _claim_new(self, worker: str, now: datetime) -> str | None:
+        """Claim a finished game nobody claimed yet, the longest over first."""
         claimed = exists().where(MinedGame.table_id == GameTable.id)
         query = (
             select(GameTable.id)
@@ -449,8 +482,7 @@ class PuzzleStore:
         for table_id in candidates:
             try:
                 with self._session() as session:
-                    mined = MinedGame(table_id=table_id, worker=worker[:128], claimed_at=_now())
-                    session.add(mined)
+                    session.add(MinedGame(table_id=table_id, worker=worker[:128], claimed_at=now))
                 return table_id
             except StoreError as error:
                 if not isinstance(error.__cause__ or error.__context__, IntegrityError):
