@@ -86,9 +86,13 @@ def test_a_sheet_kept_offline_then_uploaded(visitor: BrowserContext) -> None:
     enter_round(page, "bid", [1, 0, 0])
     enter_round(page, "taken", [1, 0, 1])
     page.wait_for_selector(".score-page[data-complete=true] #results")
-    # A correction: Анна took round 1's trick, not Борис.
+    # A correction: Анна took round 1's trick, not Борис. Given to both first, it is
+    # refused in Russian: the words were kept at the first visit, before any problem.
     page.click("button[data-edit='1']")
     page.select_option("select[name=taken][data-seat='0']", "1")
+    page.click(".edit-form button[type=submit]")
+    page.wait_for_function("() => document.querySelector('.edit-form .form-error')?.textContent")
+    assert "взяток вместе получилось бы 2" in page.inner_text(".edit-form .form-error")
     page.select_option("select[name=taken][data-seat='1']", "0")
     version = page.get_attribute(".score-page", "data-version")
     page.click(".edit-form button[type=submit]")

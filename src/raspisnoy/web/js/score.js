@@ -49,6 +49,9 @@ async function kept(path, key) {
 /** The screen for /score: a shared sheet (?share=ID), a sheet to keep (?sheet=ID), or the
  * list of your sheets with the form for a new one. */
 export function showScore(view, app, params) {
+  // Kept now, while there may be a network, so that a sheet kept on the device says its
+  // problems in the page's language when there is none (nothing is lost if it fails).
+  problemTemplates().catch(() => {});
   if (params.has("share")) return showSheet(view, app, { share: params.get("share") });
   if (params.has("local")) return showSheet(view, app, { local: params.get("local") });
   if (isSheetFragment(location.hash.slice(1))) return showSheet(view, app, { link: location.hash.slice(1) });
@@ -69,13 +72,10 @@ const problems = { lang: null, messages: null };
 async function problemText(error) {
   const detail = error instanceof ApiError ? error.detail : null;
   if (!detail?.problem) return t("web.score.failed", { detail: error.message });
-  if (problems.lang !== language()) {
-    try {
-      problems.messages = await kept(`/sheets/problems/${language()}`, PROBLEMS_KEY + language());
-      problems.lang = language();
-    } catch {
-      return t("web.score.failed", { detail: error.message });
-    }
+  try {
+    await problemTemplates();
+  } catch {
+    return t("web.score.failed", { detail: error.message });
   }
   const template = problems.messages.problems[detail.problem];
   if (template === undefined) return t("web.score.failed", { detail: error.message });
@@ -83,6 +83,15 @@ async function problemText(error) {
   if (detail.round === null) return problem;
   if (detail.player === null) return fill(problems.messages.where_round, { round: detail.round, problem });
   return fill(problems.messages.where_player, { round: detail.round, player: detail.player, problem });
+}
+
+/** The problem templates in the page's language, asked for once a language and kept on
+ * the device (`kept`): with no network, the ones kept at the last visit. */
+async function problemTemplates() {
+  if (problems.lang !== language()) {
+    problems.messages = await kept(`/sheets/problems/${language()}`, PROBLEMS_KEY + language());
+    problems.lang = language();
+  }
 }
 
 /** The engine's error behind a `format` problem in the page's language (its template by
