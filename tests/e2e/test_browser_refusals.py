@@ -59,7 +59,8 @@ def test_a_nickname_with_a_forbidden_character_is_refused_in_russian(russian_pho
 
 def test_an_unknown_code_and_a_count_are_worded_in_russian(russian_phone: Page) -> None:
     """A code the page does not know gives the general refusal, never the English text;
-    a counted parameter picks its Russian plural form, and a bot level is worded."""
+    a counted parameter picks its Russian plural form, and a bot level and a round
+    plan's kinds are worded."""
     page = russian_phone
     page.goto("/")
     page.wait_for_selector(".welcome form")
@@ -69,7 +70,7 @@ def test_an_unknown_code_and_a_count_are_worded_in_russian(russian_phone: Page) 
           refusalText(undefined, undefined, "Internal Server Error"),
           refusalText("too_many", { seconds: 5 }, "too many"),
           refusalText("too_many", { seconds: 22 }, "too many"),
-          refusalText("custom_plan", { plan: "5,9", count: 5 }, "custom_plan: …"),
+          refusalText("custom_plan", { plan: "9:blind,5", count: 5 }, "custom_plan: …"),
           refusalText("stand_in_too_strong", { level: "expert", strongest: "heuristic" }, "…"),
         ])"""
     )
@@ -78,7 +79,7 @@ def test_an_unknown_code_and_a_count_are_worded_in_russian(russian_phone: Page) 
         "Сервер отклонил запрос.",
         "Слишком много попыток: попробуйте через 5 секунд.",
         "Слишком много попыток: попробуйте через 22 секунды.",
-        "Свой план раздач 5,9 не сдать на 5 игроков: в какой-то раздаче больше карт, чем "
+        "Свой план раздач 9:тёмная, 5 не сдать на 5 игроков: в какой-то раздаче больше карт, чем "
         "достанется каждому. Уменьшите число карт или игроков.",
         "За рейтинговым столом замена — не сильнее бота «опытный», а не «эксперт».",
     ]

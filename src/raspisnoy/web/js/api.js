@@ -31,9 +31,19 @@ function optionLabel(name) {
   return tMaybe(`web.option.${name}`) ?? (name === "preset" ? t("web.create.rules") : name);
 }
 
+/** A round plan as sent (`9:blind,5`) with its round kinds in the page's language, as
+ * the rules form takes them (`9:тёмная, 5`). */
+function planLabel(plan) {
+  return plan
+    .split(",")
+    .map((entry) => entry.trim().replace(/:(.+)$/, (_, kind) => `:${tMaybe(`web.kind.${kind}`) ?? kind}`))
+    .join(", ");
+}
+
 /** How each parameter that names a thing is worded in the page's language: bot levels
  * (`web.bot.<level>`), moments (ISO 8601, as a mute's end: docs/moderation.md), a
- * tournament's state, a rules option and a preset; unknown names stay as sent. */
+ * tournament's state, a rules option, a preset and a round plan; unknown names stay as
+ * sent. */
 const WORDINGS = {
   level: (level) => tMaybe(`web.bot.${level}`) ?? level,
   strongest: (level) => tMaybe(`web.bot.${level}`) ?? level,
@@ -41,6 +51,7 @@ const WORDINGS = {
   state: (state) => tMaybe(`web.tournament.state.${state}`) ?? state,
   option: optionLabel,
   preset: presetLabel,
+  plan: planLabel,
 };
 
 /** `params` with each parameter that names a thing worded in the page's language. */
