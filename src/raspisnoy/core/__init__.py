@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     )
     from raspisnoy.core.events import Deal, Event, Phase, RoundResult, Trick
     from raspisnoy.core.game import Game, player_names
-    from raspisnoy.core.kinds import RoundKind
+    from raspisnoy.core.kinds import SPECIAL_KINDS, RoundKind
     from raspisnoy.core.plan import RoundSpec, check_players, round_plan
     from raspisnoy.core.record import (
         RECORD_FORMAT,
@@ -108,6 +108,7 @@ __all__ = [
     "PRESET_DESCRIPTIONS",
     "RANK_NAMES",
     "RECORD_FORMAT",
+    "SPECIAL_KINDS",
     "Action",
     "Bid",
     "Card",

@@ -218,8 +218,7 @@ def _described(option: str, language: str) -> str:
 
 def _kinds_taken() -> dict[str, tuple[str, ...]]:
     """The round kinds each option that names them takes, as ``--set`` spells them."""
-    from raspisnoy.core import RoundKind
-    from raspisnoy.core.kinds import SPECIAL_KINDS
+    from raspisnoy.core import SPECIAL_KINDS, RoundKind
 
     return {"custom_plan": tuple(map(str, RoundKind)), "special_rounds": SPECIAL_KINDS}
 
