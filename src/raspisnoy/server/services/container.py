@@ -150,9 +150,7 @@ class Services:
         self.club_store = ClubStore(self.store)
         tournament_store = TournamentStore(self.store)
         self.clubs = Clubs(self.club_store, self.table_desk, tournament_store)
-        self.friends = Friends(
-            self.store, follows, self.presence, self.limits, self.clubs.admits
-        )
+        self.friends = Friends(self.store, follows, self.presence, self.limits, self.clubs.admits)
         self.moderation = ModerationDesk(
             self.store, self.moderation_store, self.limits, self.hub, self.clubs.admits
         )
