@@ -20,6 +20,7 @@ from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal
 from raspisnoy.server.protocol import MAX_TEXT, PHRASES, ProtocolError, check_text
 from raspisnoy.server.services.chat import chat_mute
+from raspisnoy.store import ChatRow, Together
 
 #: A text a browser would run or draw if it were ever put into the page as markup.
 HTML = '<img src=x onerror="alert(1)"><script>alert(2)</script> & <b>bold</b>'
@@ -205,6 +206,32 @@ def test_a_muted_person_is_not_heard_by_who_muted_them(
     assert history["muted"] == []
     assert [m["text"] or m["phrase"] for m in history["messages"]] == ["can you hear me?", "oops"]
     for player in (a, b, again):
+        player.close()
+
+
+def test_after_a_line_stored_by_a_worker_that_held_the_table_the_chat_goes_on(
+    server: Server, table: tuple[Api, Api, Message]
+) -> None:
+    """A line stored behind the room's back (by a worker that held the table before,
+    docs/cluster.md) takes the number the room would give its next line: that line is
+    refused as not stored, and the room reads the chat again, so the lines after it are
+    numbered on from the store instead of each being refused."""
+    anna, boris, row = table
+    (a, _), (b, _) = joined(anna, row["id"]), joined(boris, row["id"])
+    a.send({"type": "chat", "text": "first"})
+    assert chat_of(b)["messages"][0]["seq"] == 1
+    moment = datetime.now(UTC)
+    elsewhere = ChatRow(row["id"], 2, boris.user["id"], "Boris", 1, "late", None, 1, 0, moment)
+    Together(server.store).add_chat(elsewhere)
+    assert error_of(a, {"type": "chat", "text": "lost"})["code"] == Refusal.STORAGE_FAILED
+    a.send({"type": "chat", "text": "again"})
+    answer = a.recv_until(lambda m: m["type"] in ("chat", "error"))
+    assert answer["type"] == "chat", answer
+    for message in (answer["messages"][0], chat_of(b)["messages"][0]):
+        assert (message["seq"], message["text"]) == (3, "again")
+    stored = anna.http.get(f"/api/games/{row['id']}/chat").json()["messages"]
+    assert [m["text"] for m in stored] == ["first", "late", "again"]
+    for player in (a, b):
         player.close()
 
 

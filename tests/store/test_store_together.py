@@ -9,7 +9,7 @@ import pytest
 from racing import at_the_same_moment
 from store_helpers import people, table_of
 
-from raspisnoy.store import ChatRow, Store, StoreError, Together
+from raspisnoy.store import ChatRow, FencedError, Store, StoreError, Together
 
 AT = datetime(2026, 12, 1, 12, tzinfo=UTC)
 
@@ -31,6 +31,29 @@ def test_the_chat_is_kept_in_order_and_a_seq_once(store: Store) -> None:
     with pytest.raises(StoreError):
         together.add_chat(rows[0])
     assert together.chat_of(table_of(store, host).id) == []
+
+
+def test_a_worker_that_lost_the_table_stores_no_chat_line(store: Store) -> None:
+    """A chat line is written under the writer's ownership token: once another worker
+    claimed the table, the old owner's line is refused and takes no number, so the new
+    owner's next line (numbered after the chat it read on claiming) is stored."""
+    (host,) = people(store, "Talker")
+    table = table_of(store, host)
+    together = Together(store)
+
+    def line(seq: int, text: str) -> ChatRow:
+        return ChatRow(table.id, seq, host.id, "Talker", 0, text, None, 1, 0, AT)
+
+    stale = store.claim_table(table.id)
+    together.add_chat(line(1, "before the hand-over"), stale)
+    owner = store.claim_table(table.id)
+    with pytest.raises(FencedError):
+        together.add_chat(line(2, "from the old owner"), stale)
+    together.add_chat(line(2, "from the owner"), owner)
+    assert [(row.seq, row.text) for row in together.chat_of(table.id)] == [
+        (1, "before the hand-over"),
+        (2, "from the owner"),
+    ]
 
 
 def test_a_rematch_is_like_the_old_table(store: Store) -> None:

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import ChatMessage, ClubTable, GameTable, TableRematch
-from raspisnoy.store.repository import Store, TableRow, add_table, transaction
+from raspisnoy.store.repository import Store, TableRow, add_table, check_fences, transaction
 
 __all__ = ["ChatRow", "Together"]
 
@@ -49,9 +49,14 @@ class Together:
         """A transaction that commits on success; database errors → ``StoreError``."""
         return transaction(self._sessions)
 
-    def add_chat(self, row: ChatRow) -> None:
-        """Store one message (its ``seq`` must be the table's next)."""
+    def add_chat(self, row: ChatRow, fence: int | None = None) -> None:
+        """Store one message (its ``seq`` must be the table's next), under ``fence``: the
+        writer's ownership token of the table (``Store.set_seat``), as every write of a
+        live table. A worker that lost the table without knowing it yet (paused, cut off)
+        is refused with ``FencedError``, so it cannot take a number the new owner, which
+        read the chat after claiming the table, will give its own next line."""
         with self._session() as session:
+            check_fences(session, {row.table_id: fence})
             session.add(
                 ChatMessage(
                     table_id=row.table_id,

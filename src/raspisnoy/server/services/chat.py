@@ -3,6 +3,9 @@ the people at a table, and by its spectators if the host allowed it at creation.
 
 Each message is stored with the game (``store.Together``) before anyone is sent it, with
 the round and the tricks finished at that moment, so the replay shows it in its place.
+It is numbered after the history the room read from the store, and stored under the
+table's ownership token (docs/cluster.md), so a worker that lost the table stores no
+line; a line that could not be stored makes the room read the history again.
 A text is kept as written (after trimming and folding whitespace) and never interpreted:
 the client shows it as text. A phrase is an id of ``PHRASES``, which each reader's client
 shows in its own language. Each viewer may mute a person: the server then sends them none
@@ -45,7 +48,9 @@ class ChatStore(Protocol):
     """Where a table's chat is stored (the actor's port)."""
 
     async def add_chat(self, row: ChatRow) -> None:
-        """Store a message; raises ``StoreError`` if it could not be stored."""
+        """Store a message under the table's ownership token (``Together.add_chat``);
+        raises ``StoreError`` if it could not be stored (``FencedError``: another
+        worker owns the table now)."""
 
     async def chat_of(self, table_id: str) -> list[ChatRow]:
         """The table's chat as stored."""
@@ -230,9 +235,13 @@ class ChatRoom:
         )
         try:
             await actor.port.add_chat(row)
-        except StoreError as error:
+        except StoreError:
+            # The history read may be behind the store (a line stored by a worker that
+            # held the table before): read it again for the next line, whose number
+            # would otherwise be taken too, and every line after it.
+            self.forget()
             raise ProtocolError(
-                Refusal.STORAGE_FAILED, f"the message was not stored: {error}"
+                Refusal.STORAGE_FAILED, "the message was not stored: write it again"
             ) from None
         rows.append(row)
         shared = encode({"type": "chat", "history": False, "messages": [chat_json(row)]})

@@ -230,7 +230,8 @@ class _Port:
         self._hub.drop_later(table_id)
 
     async def add_chat(self, row: ChatRow) -> None:
-        await self.run(self._together.add_chat, row)
+        fence = self._hub.fences.get(row.table_id, -1)
+        await self._fenced(row.table_id, self.run(self._together.add_chat, row, fence))
 
     async def chat_of(self, table_id: str) -> list[ChatRow]:
         return await self.run(self._together.chat_of, table_id)
