@@ -1,17 +1,23 @@
 """Leak tests for clubs: a club's table (its rematch too), its chat, its game's score,
 record and reviews, and a club's people are hidden from everyone not in it, at every
 route and on the table socket, exactly as a table that does not exist; a private club is
-not found at all."""
+not found at all. One whose place in the club ends loses the sockets of its tables at
+once; the club page tells no game of a club tournament's round still being played."""
 
 from __future__ import annotations
 
 import json
 import uuid
+from typing import Any
 
 import httpx
+import pytest
 from server_helpers import Api, Player, Server
-from test_clubs import account, bots_game, finished, mute, new_club, page, refusal
+from test_clubs import account, act, bots_game, finished, mute, new_club, page, refusal
+from test_moderation import chat
 from test_protocol import close_of
+from test_tournaments import add_bots, create, start_now, until_page, until_state
+from test_tournaments import tournament_server as tournament_server
 
 
 def club_table(server: Server) -> tuple[Api, Api, dict[str, str], str]:
@@ -164,3 +170,67 @@ def test_a_private_club_is_never_in_the_directory(server: Server) -> None:
             if cursor is None:
                 break
         assert all(club["id"] not in text and tag not in text for text in pages)
+
+
+@pytest.mark.parametrize(
+    ("how", "private"), [("ban", False), ("remove", False), ("leave", False), ("leave", True)]
+)
+def test_one_whose_place_ends_loses_the_club_tables_socket_at_once(
+    server: Server, how: str, private: bool
+) -> None:
+    """A member watching a club table, banned, removed or leaving, is closed at once
+    (4404, as the table is not theirs to see any more) and gets no later chat line; the
+    leaver of a private club too, though their answer is the club's 404 (to them, it is
+    no longer there)."""
+    owner, member = account(server, "owner"), account(server, "member")
+    club = new_club(owner, private=private)
+    assert member.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    table = bots_game(owner, club["id"], spectator_chat=True).json()
+    host, watcher = owner.socket(table["id"]), member.socket(table["id"])
+    for player in (host, watcher):
+        player.recv_until(lambda m: m["type"] == "chat" and m["history"])
+    if how == "leave":
+        ended = member.post(f"/api/clubs/{club['id']}/leave")
+    else:
+        ended = act(owner, club["id"], member, how)
+    assert ended.status_code == (404 if private else 200), ended.text
+    assert chat(host, "после")["type"] == "chat"
+    code, _ = close_of(watcher)
+    assert code == 4404
+    lines = [m for m in watcher.messages if m["type"] == "chat" and not m["history"]]
+    assert lines == []
+    host.close()
+
+
+def test_the_club_page_tells_no_game_of_a_round_being_played(tournament_server: Server) -> None:
+    """Every table of a club tournament's round holds the same hands: while the member
+    still plays theirs, the bots' table of the round is over, and its points are not on
+    the club page (history, leaderboard, games) for anyone; once the round is over, they
+    are."""
+    owner, member = account(tournament_server, "owner"), account(tournament_server, "member")
+    club = new_club(owner)
+    assert member.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    made = create(owner, club_id=club["id"], table_size=3, rounds=1, turn_seconds=120)
+    assert member.post(f"/api/tournaments/{made['id']}/register").status_code == 200
+    add_bots(owner, made["id"], 5)
+    start_now(tournament_server, made["id"])
+    seen = until_page(member, made["id"], _a_table_over, "the bots' table over")
+    (sister,) = [t["table_id"] for t in _tables(seen) if t["table_id"] != seen["table_id"]]
+    for person in (owner, member):
+        club_page = page(person, club["id"]).json()
+        assert club_page["history"] == [] and club_page["leaderboard"] == []
+        assert all(line["games"] == 0 for line in club_page["members"])
+        assert sister not in json.dumps(club_page)
+    assert owner.post(f"/api/tournaments/{made['id']}/end").json()["state"] == "finished"
+    until_state(member, made["id"], "finished")
+    history = page(member, club["id"]).json()["history"]
+    assert sister in {game["table_id"] for game in history}
+
+
+def _tables(tournament: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every table of every round of a tournament's page."""
+    return [table for line in tournament["round_list"] for table in line["tables"]]
+
+
+def _a_table_over(tournament: dict[str, Any]) -> bool:
+    return any(table["status"] == "over" for table in _tables(tournament))

@@ -19,6 +19,7 @@ from sqlalchemy import ColumnElement, exists, func, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
+from raspisnoy.store.hidden import in_round_being_played
 from raspisnoy.store.models import Club, ClubMember, ClubTable, GameResult, GameTable, User
 from raspisnoy.store.repository import (
     NotFoundError,
@@ -265,7 +266,8 @@ class ClubStore:
         self, club_id: str, results: int = 2000
     ) -> tuple[list[MemberRow], list[ClubTableRow], list[ClubResultRow]]:
         """What a member's club page is made of, read in one transaction: everyone with a
-        place, the unfinished tables, and the seats of the newest finished games."""
+        place, the unfinished tables, and the seats of the newest finished games (those
+        of a tournament round still being played left out: ``_results``)."""
         with self._session() as session:
             return (
                 _members(session, club_id),
@@ -332,6 +334,11 @@ class ClubStore:
         with self._session() as session:
             session.add(ClubTable(table_id=table_id, club_id=club_id))
 
+    def club_of(self, table_id: str) -> str | None:
+        """The club the table was opened in (``None`` for any other table)."""
+        with self._session() as session:
+            return session.scalar(select(ClubTable.club_id).where(ClubTable.table_id == table_id))
+
     def table_place(self, table_id: str, user_id: str | None) -> tuple[str | None, str | None]:
         """The club the table was opened in (``None`` for any other table) and the
         person's state in that club (``None`` if they have no place there), in one query."""
@@ -374,7 +381,11 @@ def _tables(session: Session, club_id: str) -> list[ClubTableRow]:
 
 
 def _results(session: Session, club_id: str, limit: int) -> list[ClubResultRow]:
-    """The newest ``limit`` seats of the club's finished games, newest game first."""
+    """The newest ``limit`` seats of the club's finished games, newest game first. A
+    game of a club tournament's round still being played is left out until the round is
+    over (``in_round_being_played``, the condition ``TournamentStore.hides_table`` asks):
+    the round's other tables play the same hands, and its points, in the history or
+    moving the club ratings, would tell them to the club's members."""
     query = (
         select(
             GameResult.table_id,
@@ -388,7 +399,7 @@ def _results(session: Session, club_id: str, limit: int) -> list[ClubResultRow]:
         )
         .join(ClubTable, ClubTable.table_id == GameResult.table_id)
         .outerjoin(User, User.id == GameResult.user_id)
-        .where(ClubTable.club_id == club_id)
+        .where(ClubTable.club_id == club_id, ~in_round_being_played(GameResult.table_id))
         .order_by(GameResult.finished_at.desc(), GameResult.table_id, GameResult.seat)
         .limit(limit)
     )

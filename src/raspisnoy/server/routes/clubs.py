@@ -73,7 +73,8 @@ async def ask_to_join(club_id: str, user: CurrentUser, services: ServicesDep) ->
 
 @router.post("/{club_id}/leave", response_model=ClubOut)
 async def leave(club_id: str, user: CurrentUser, services: ServicesDep) -> ClubOut:
-    """Leave the club, or take back a request to join; one's games stay in its history."""
+    """Leave the club, or take back a request to join; one's games stay in its history,
+    and one's sockets to its tables close."""
     return ClubOut.of(await services.clubs.leave(club_id, user))
 
 
@@ -96,7 +97,8 @@ async def manage(
     club_id: str, member_id: str, what: Manage, user: CurrentUser, services: ServicesDep
 ) -> ClubOut:
     """An admin accepts or declines a request, removes, bans or unbans a member; the owner
-    also names admins (``admin``, ``unadmin``)."""
+    also names admins (``admin``, ``unadmin``). A member removed or banned loses their
+    sockets to the club's tables."""
     return ClubOut.of(await services.clubs.manage(club_id, user, member_id, what))
 
 

@@ -19,7 +19,7 @@ and the muted.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -55,13 +55,17 @@ from raspisnoy.store import (
     UserRow,
 )
 
-__all__ = ["NAME_LENGTH", "Clubs", "Manage", "club_ratings"]
+__all__ = ["NAME_LENGTH", "Clubs", "Manage", "PlaceEnded", "club_ratings"]
 
 #: The shortest and longest club name, in characters (after trimming spaces).
 NAME_LENGTH = (2, 64)
 #: How many finished games the club page lists.
 HISTORY_GAMES = 50
 _ADMINS = frozenset({"owner", "admin"})
+#: What is told that a person's place in a club ended (the club's id, the person's), once
+#: it is stored: the club's tables are no longer theirs to see, so their sockets to them
+#: close on every worker (``Hub.close_club_sockets``).
+PlaceEnded = Callable[[str, str], Awaitable[None]]
 
 
 class Manage(StrEnum):
@@ -79,10 +83,18 @@ class Manage(StrEnum):
 class Clubs:
     """Clubs over the store; club tables through the tables service."""
 
-    def __init__(self, clubs: ClubStore, tables: TableDesk, tournaments: TournamentStore) -> None:
+    def __init__(
+        self,
+        clubs: ClubStore,
+        tables: TableDesk,
+        tournaments: TournamentStore,
+        place_ended: PlaceEnded,
+    ) -> None:
+        """``place_ended``: told each member's place that ends (``PlaceEnded``)."""
         self._clubs = clubs
         self._tables = tables
         self._tournaments = tournaments
+        self._place_ended = place_ended
 
     async def create(self, user: UserRow, request: ClubIn) -> ClubView:
         """A new club owned by ``user``, with house rules (a preset plus options)."""
@@ -197,7 +209,9 @@ class Clubs:
         return await self.view(club_id, user)
 
     async def leave(self, club_id: str, user: UserRow) -> ClubView:
-        """Leave the club (or take back a request); one's games stay in its history."""
+        """Leave the club (or take back a request); one's games stay in its history, and
+        one's sockets to its tables close (``PlaceEnded``, told before the page is read:
+        of a private club, it is then not found)."""
         club, place = await self._club_for(club_id, user)
         if club.owner_id == user.id:
             raise RequestError(Refusal.CLUB_OWNER_STAYS, "the club's owner cannot leave it")
@@ -206,7 +220,8 @@ class Clubs:
         return await self.view(club_id, user)
 
     async def manage(self, club_id: str, user: UserRow, member_id: str, what: Manage) -> ClubView:
-        """An admin's act on ``member_id``'s place (naming admins: the owner's)."""
+        """An admin's act on ``member_id``'s place (naming admins: the owner's); a member
+        removed or banned loses their sockets to the club's tables (``PlaceEnded``)."""
         naming = what in {Manage.ADMIN, Manage.UNADMIN}
         other = await self._other(club_id, user, member_id, owners_only=naming)
         role, state = _after(what, other)
@@ -295,7 +310,8 @@ class Clubs:
     ) -> None:
         """Give ``user_id`` this role and state over the place ``was`` that the request
         decided on; 409 ``conflict`` if it changed meanwhile (a ban, a leave elsewhere),
-        which the write does not overwrite (``ClubStore.set_member``)."""
+        which the write does not overwrite (``ClubStore.set_member``). A member's place
+        that this ends (a leave, a removal, a ban) is told, once stored (``PlaceEnded``)."""
         place = None if was is None else (was.role, was.state)
         try:
             await in_thread(
@@ -305,6 +321,8 @@ class Clubs:
             raise RequestError(
                 Refusal.CONFLICT, "this place in the club changed meanwhile: look again"
             ) from None
+        if was is not None and was.state == "member" and state != "member":
+            await self._place_ended(club_id, user_id)
 
 
 def _need_account(user: UserRow) -> None:

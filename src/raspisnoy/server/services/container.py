@@ -149,7 +149,9 @@ class Services:
         self.casino = Casino(self.store)
         self.club_store = ClubStore(self.store)
         tournament_store = TournamentStore(self.store)
-        self.clubs = Clubs(self.club_store, self.table_desk, tournament_store)
+        self.clubs = Clubs(
+            self.club_store, self.table_desk, tournament_store, self.hub.close_club_sockets
+        )
         self.friends = Friends(self.store, follows, self.presence, self.limits, self.clubs.admits)
         self.moderation = ModerationDesk(
             self.store, self.moderation_store, self.limits, self.hub, self.clubs.admits

@@ -197,8 +197,12 @@ class TableActor:
         events: Sequence[EventRow],
         max_connections: int = 64,
         rematch_seconds: float = 60.0,
+        club_id: str | None = None,
     ) -> None:
         self.port = port
+        #: The club the table was opened in (``None``: none): its clients are the club's
+        #: members, each closed once their place in it ends (``Hub.close_club_sockets``).
+        self.club_id = club_id
         self.max_connections = max_connections
         self.table = table
         self.game = rebuild_game(table, events) if table.status != "open" else None
@@ -304,9 +308,14 @@ class TableActor:
     def close_sessions(self, ended: Callable[[Connection], bool]) -> None:
         """Close the clients whose session has ended (4401), as a logged-out token must
         stop playing at once."""
+        self.close_clients(ended, CloseCode.UNAUTHORIZED, "the session was ended (logged out)")
+
+    def close_clients(self, which: Callable[[Connection], bool], code: int, reason: str) -> None:
+        """Close the clients ``which`` picks with ``code`` and ``reason``; the others stay.
+        A closed client gets nothing more (``Connection.send``), and parts as it goes."""
         for connection in self._connections:
-            if ended(connection):
-                connection.close(CloseCode.UNAUTHORIZED, "the session was ended (logged out)")
+            if which(connection):
+                connection.close(code, reason)
 
     @property
     def idle(self) -> bool:

@@ -9,9 +9,9 @@ With several workers (``ownership`` given, see ``cluster``) a table is loaded on
 its lease, and every write for it carries the fencing token the hub got when it claimed
 the table: the database refuses the writes of a worker that lost the table. Tables whose
 owner died are adopted by a sweep every lease period, so bot games go on too. Ended
-sessions and renamed tables (a deleted account) reach every worker through ``broadcast``
-(Redis pub/sub with several workers), so their table sockets close, and their clients
-see the new names, wherever they are.
+sessions, places in clubs that ended and renamed tables (a deleted account) reach every
+worker through ``broadcast`` (Redis pub/sub with several workers), so their table
+sockets close, and their clients see the new names, wherever they are.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from raspisnoy.server import revocation
 from raspisnoy.server.broadcast import Broadcast
 from raspisnoy.server.cluster import LeaseBusyError, Ownership
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.connection import CloseCode
+from raspisnoy.server.connection import CloseCode, Connection
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.chat import ChatMute, chat_mute
@@ -50,7 +50,7 @@ from raspisnoy.store import (
     Together,
 )
 
-__all__ = ["RENAMED", "EventWriter", "Hub", "renamed_tables"]
+__all__ = ["CLUB_PLACE_ENDED", "RENAMED", "EventWriter", "Hub", "renamed_tables"]
 
 _log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -64,6 +64,10 @@ _CHECKPOINT_SECONDS = 2.0
 _MOVED = "the table moved to another server worker: reconnect"
 #: The broadcast channel of tables whose names changed in the store (``Hub.renamed``).
 RENAMED = "tables-renamed"
+#: The broadcast channel of people whose place in a club ended (``Hub.close_club_sockets``).
+CLUB_PLACE_ENDED = "club-place-ended"
+#: Why a client of a club's table is closed when its person's place in the club ends.
+_NOT_IN_CLUB = "no longer a member of this table's club"
 
 
 class EventWriter:
@@ -165,7 +169,7 @@ class _Port:
         self._together = Together(hub.store)
         self._friends = FriendsRepository(hub.store)
         self._moderation = Moderation(hub.store)
-        self._clubs = ClubStore(hub.store)
+        self._clubs = hub.clubs
 
     async def append(self, row: EventRow) -> None:
         await self._fenced(row.table_id, self._hub.writer.write(row))
@@ -279,6 +283,9 @@ class Hub:
         self.broadcast = broadcast or Broadcast()
         self.broadcast.subscribe(revocation.CHANNEL, self._sessions_ended)
         self.broadcast.subscribe(RENAMED, self._renamed)
+        self.broadcast.subscribe(CLUB_PLACE_ENDED, self._club_place_ended)
+        #: The clubs' tables and places (which club a table loaded here is of).
+        self.clubs = ClubStore(store)
         #: The fencing token of each table this worker has claimed (``Store.claim_table``).
         self.fences: dict[str, int] = {}
         self.writer = EventWriter(store, self.fences)
@@ -399,6 +406,23 @@ class Hub:
             actor.close_sessions(ended.matches)
         self.lobby.close_sessions(ended.matches)
 
+    async def close_club_sockets(self, club_id: str, user_id: str) -> None:
+        """``user_id``'s place in the club ended (they left, were removed or banned): close
+        their sockets to the club's tables on every worker (4404, as for a table that
+        does not exist: a club's tables are its members' only, docs/clubs.md), this
+        one's at once, the others' as soon as they hear of it (``broadcast``)."""
+        await self.broadcast.publish(CLUB_PLACE_ENDED, {"club": club_id, "user": user_id})
+
+    def _club_place_ended(self, message: dict[str, Any]) -> None:
+        club_id, user_id = _club_and_person(message)
+
+        def theirs(connection: Connection) -> bool:
+            return connection.user is not None and connection.user.id == user_id
+
+        for actor in self._actors.values():
+            if actor.club_id == club_id:
+                actor.close_clients(theirs, CloseCode.NOT_FOUND, _NOT_IN_CLUB)
+
     async def renamed(self, table_ids: Sequence[str]) -> None:
         """The names of these tables changed in the store (``Players.delete_account``):
         every worker's live actor of one reloads them and tells its clients."""
@@ -470,6 +494,7 @@ class Hub:
             self.fences[table_id] = await self.run(self.store.claim_table, table_id)
             table = await self.run(self.store.get_table, table_id)
             events = await self.run(self.store.events_of, table_id)
+            club_id = await self.run(self.clubs.club_of, table_id)
         except Exception:
             self.fences.pop(table_id, None)
             if ownership is not None:
@@ -481,12 +506,22 @@ class Hub:
             events,
             self.settings.max_sockets_per_table,
             self.settings.rematch_seconds,
+            club_id,
         )
         return actor
 
 
 async def _nothing() -> None:
     """A command that does nothing: waiting for it waits for the commands before it."""
+
+
+def _club_and_person(message: dict[str, Any]) -> tuple[str, str]:
+    """The club and the person of a ``CLUB_PLACE_ENDED`` message (``ValueError`` if it
+    is not one)."""
+    club_id, user_id = message.get("club"), message.get("user")
+    if not isinstance(club_id, str) or not isinstance(user_id, str):
+        raise ValueError(f"not a club and a person: {message!r}")
+    return club_id, user_id
 
 
 def renamed_tables(message: dict[str, Any]) -> list[str]:
