@@ -143,8 +143,9 @@ def test_a_rated_tournaments_table_is_rated_as_any_rated_table(store: Store) -> 
     game = played(store, table_id, acting={0, 1})
     assert asyncio.run(Results(store).finish(store.get_table(table_id), game))
     for person in (anna, boris):  # the game's rating path: the overall and the preset's
-        ratings = {line.scope: line.games for line in Players(store).profile(person.id).ratings}
-        assert ratings == {ALL_SCOPE: 1, "classic": 1}
+        # (as each sees their own profile: to others, not until the round is over)
+        profile = Players(store).profile(person.id, viewer=person.id)
+        assert {line.scope: line.games for line in profile.ratings} == {ALL_SCOPE: 1, "classic": 1}
     assert tournaments.tables(tournament_id, 1)[0].result is not None
 
 
