@@ -12,6 +12,7 @@ from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session
 
 from raspisnoy.store import Store, TableRow, UserRow
+from raspisnoy.store.models import ClubTable
 from raspisnoy.store.repository import SeatCap
 
 T = TypeVar("T")
@@ -63,8 +64,10 @@ def table_of(
     public: bool = True,
     rated: bool = False,
     cap: SeatCap | None = None,
+    club_id: str | None = None,
 ) -> TableRow:
-    """An open four-seat table of random bots with ``host`` in seat 0 (within ``cap``)."""
+    """An open four-seat table of random bots with ``host`` in seat 0 (within ``cap``;
+    a ``club_id``'s table)."""
     return store.create_table(
         host_id=host.id,
         public=public,
@@ -76,4 +79,12 @@ def table_of(
         seed="seed",
         rated=rated,
         cap=cap,
+        club_id=club_id,
     )
+
+
+def in_club(store: Store, club_id: str, table_id: str) -> None:
+    """Make a table the club's, as a table opened in it is from its first moment (the
+    ``club_id`` of ``Store.create_table``), for tests that need a given table there."""
+    with Session(store.engine) as session, session.begin():
+        session.add(ClubTable(table_id=table_id, club_id=club_id))

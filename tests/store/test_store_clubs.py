@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from store_helpers import people, table_of
+from store_helpers import in_club, people, table_of
 
 from raspisnoy.store import (
     ClubNameTakenError,
@@ -18,6 +18,7 @@ from raspisnoy.store import (
     Players,
     StaleWriteError,
     Store,
+    StoreError,
     Together,
 )
 
@@ -111,7 +112,7 @@ def test_club_tables(store: Store) -> None:
     club_id = new_club(clubs, owner.id, "Club")
     table = table_of(store, owner, public=False)
     other = table_of(store, owner)
-    clubs.add_table(club_id, table.id)
+    in_club(store, club_id, table.id)
     assert clubs.table_place(table.id, owner.id) == (club_id, "member")
     assert clubs.table_place(table.id, stranger.id) == (club_id, None)
     assert clubs.table_place(table.id, None) == (club_id, None)
@@ -123,12 +124,28 @@ def test_club_tables(store: Store) -> None:
     assert [row.table_id for row in tables] == [table.id] and results == []
 
 
+def test_a_club_table_is_the_clubs_from_the_transaction_that_makes_it(store: Store) -> None:
+    """A table opened in a club is the club's in the same transaction: a worker killed
+    in between cannot leave a private table outside its club (anyone with its link could
+    reach it, and its club's page would not list it); if its club cannot be written,
+    there is no table."""
+    (owner,) = people(store, "Owner")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    made = table_of(store, owner, public=False, club_id=club_id)
+    assert clubs.table_place(made.id, owner.id) == (club_id, "member")
+    before = store.list_tables(status="open")
+    with pytest.raises(StoreError):
+        table_of(store, owner, public=False, club_id="no-such-club")
+    assert store.list_tables(status="open") == before
+
+
 def test_the_rematch_of_a_club_table_is_the_clubs(store: Store) -> None:
     owner, stranger = people(store, "Owner", "Stranger")
     clubs, together = ClubStore(store), Together(store)
     club_id = new_club(clubs, owner.id, "Club")
     table = table_of(store, owner, public=False)
-    clubs.add_table(club_id, table.id)
+    in_club(store, club_id, table.id)
     rematch = together.open_rematch(table, {0: owner.id}, owner.id, 1, "seed")
     assert clubs.table_place(rematch.id, stranger.id) == (club_id, None)
     assert clubs.table_place(rematch.id, owner.id) == (club_id, "member")
@@ -143,8 +160,8 @@ def test_a_mute_holds_at_the_club_tables_until_it_ends(store: Store) -> None:
     other_club = new_club(clubs, anna.id, "Other")
     clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
     table, elsewhere, plain = (table_of(store, owner, public=False) for _ in range(3))
-    clubs.add_table(club_id, table.id)
-    clubs.add_table(other_club, elsewhere.id)
+    in_club(store, club_id, table.id)
+    in_club(store, other_club, elsewhere.id)
     assert clubs.table_mute(table.id, anna.id) is None
     until = datetime.now(UTC) + timedelta(hours=1)
     clubs.mute(club_id, anna.id, until)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from store_helpers import people, table_of
+from store_helpers import in_club, people, table_of
 from test_store_clubs import new_club
 
 from raspisnoy.store import (
@@ -191,7 +191,7 @@ def test_a_profile_shows_others_only_the_games_anyone_may_know_of(store: Store) 
     players, clubs = Players(store), ClubStore(store)
     anna, other = players.register("Anna", "h"), players.register("Other", "h")
     games = [finished_game(store, anna, public=public) for public in (True, False, True)]
-    clubs.add_table(new_club(clubs, other.id, "Club"), games[2])
+    in_club(store, new_club(clubs, other.id, "Club"), games[2])
     own = players.profile(anna.id, viewer=anna.id).recent
     assert {game.table_id for game in own} == set(games)
     for viewer in (other.id, None):

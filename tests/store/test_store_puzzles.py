@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from puzzle_positions import puzzles_with_states
-from store_helpers import people
+from store_helpers import in_club, people
 from test_store_clubs import new_club
 from test_store_players import finished_game
 
@@ -145,7 +145,7 @@ def test_mining_claims_only_games_anyone_may_know_of(store: Store) -> None:
     (host,) = people(store, "Host")
     clubs = ClubStore(store)
     games = [finished_game(store, host, public=public) for public in (False, True, True)]
-    clubs.add_table(new_club(clubs, host.id, "Club"), games[1])
+    in_club(store, new_club(clubs, host.id, "Club"), games[1])
     puzzles = PuzzleStore(store, NEW)
     assert puzzles.claim_game("worker") == games[2]
     assert puzzles.claim_game("worker") is None

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from racing import at_the_same_moment
-from store_helpers import people, table_of
+from store_helpers import in_club, people, table_of
 
 from raspisnoy.store import (
     ChatRow,
@@ -41,7 +41,7 @@ def test_an_old_table_nobody_sits_at_goes_with_its_seats_chat_and_club_listing(
     chat_line(store, empty.id, host.id)
     clubs = ClubStore(store)
     club = clubs.create(host.id, ClubSettings("Клуб", "", "ru", {"preset": "classic"}, False))
-    clubs.add_table(club.id, empty.id)
+    in_club(store, club.id, empty.id)
     assert clubs.table_place(empty.id, None) == (club.id, None)
     store.leave_open_table(empty.id, 0, host.id)
     seated = table_of(store, guest)  # someone sits: kept

@@ -329,11 +329,6 @@ class ClubStore:
             until = utc_or_none(session.scalar(query))
         return until if until is not None and until > (now or datetime.now(UTC)) else None
 
-    def add_table(self, club_id: str, table_id: str) -> None:
-        """Mark the table as opened in the club."""
-        with self._session() as session:
-            session.add(ClubTable(table_id=table_id, club_id=club_id))
-
     def club_of(self, table_id: str) -> str | None:
         """The club the table was opened in (``None`` for any other table)."""
         with self._session() as session:

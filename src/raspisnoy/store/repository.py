@@ -41,6 +41,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import (
+    ClubTable,
     GameEvent,
     GameTable,
     OfflineSheetUpload,
@@ -471,11 +472,13 @@ class Store:
         people: Mapping[int, str] | None = None,
         first_dealer: int | None = None,
         cap: SeatCap | None = None,
+        club_id: str | None = None,
     ) -> TableRow:
         """A new open table with ``bots[i]`` as each seat's bot level and the host in seat 0
         (or ``people``, seat → user id, in their seats); a ``rated`` game's end moves its
         players' ratings; with ``spectator_chat`` spectators read and write its chat; a
-        ``first_dealer`` is fixed now instead of drawn from the seed when the game starts.
+        ``first_dealer`` is fixed now instead of drawn from the seed when the game starts;
+        a ``club_id``'s table is the club's from its first moment (``add_table``).
         With a ``cap``, ``SeatCapError`` and no table where the host is at it: counted in
         this transaction with the host's row locked, so two tables opened at once (on two
         workers) cannot both pass the count."""
@@ -496,6 +499,7 @@ class Store:
                 spectator_chat=spectator_chat,
                 people={0: host_id} if people is None else people,
                 first_dealer=first_dealer,
+                club_id=club_id,
             )
         return self.get_table(table_id)
 
@@ -890,9 +894,12 @@ def add_table(
     spectator_chat: bool,
     people: Mapping[int, str],
     first_dealer: int | None,
+    club_id: str | None = None,
 ) -> str:
     """Add a new open table and its seats in ``session`` (``Store.create_table``; the pool
-    adds one in the transaction that takes its people out of the pool); its id."""
+    adds one in the transaction that takes its people out of the pool); its id. With a
+    ``club_id``, the table is that club's in the same transaction, so it never exists,
+    even for a moment, outside its club (where anyone with its link could reach it)."""
     table_id = new_id()
     session.add(
         GameTable(
@@ -915,6 +922,8 @@ def add_table(
     session.flush()
     for seat, bot in enumerate(bots):
         session.add(Seat(table_id=table_id, seat=seat, user_id=people.get(seat), bot=bot))
+    if club_id is not None:
+        session.add(ClubTable(table_id=table_id, club_id=club_id))
     return table_id
 
 

@@ -141,10 +141,8 @@ class Together:
             spectator_chat=old.spectator_chat,
             people=people,
             first_dealer=first_dealer,
+            club_id=session.scalar(select(ClubTable.club_id).where(ClubTable.table_id == old.id)),
         )
-        club_id = session.scalar(select(ClubTable.club_id).where(ClubTable.table_id == old.id))
-        if club_id is not None:
-            session.add(ClubTable(table_id=table_id, club_id=club_id))
         session.add(TableRematch(table_id=old.id, rematch_id=table_id))
         return table_id
 

@@ -29,7 +29,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from raspisnoy.store.hidden import in_round_being_played
 from raspisnoy.store.leases import Leases
 from raspisnoy.store.models import (
-    ClubTable,
     GameTable,
     Seat,
     Tournament,
@@ -492,6 +491,7 @@ class TournamentStore:
             spectator_chat=False,
             people=table.people,
             first_dealer=None,
+            club_id=tournament.club_id,
         )
         session.add(
             TournamentTable(
@@ -503,8 +503,6 @@ class TournamentStore:
                 result=None,
             )
         )
-        if tournament.club_id is not None:
-            session.add(ClubTable(table_id=table_id, club_id=tournament.club_id))
         return table_id
 
     def round(self, tournament_id: str, number: int) -> RoundRow | None:

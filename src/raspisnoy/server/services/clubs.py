@@ -248,11 +248,8 @@ class Clubs:
         if place is None or place.state != "member":
             raise RequestError(Refusal.CLUB_MEMBERS_ONLY, "only the club's members may do this")
         rules = request.rules if "rules" in request.model_fields_set else club.rules
-        table = await self._tables.open(
-            user, request.model_copy(update={"rules": rules, "public": False})
-        )
-        await in_thread(lambda: self._clubs.add_table(club_id, table.id))
-        return table
+        private = request.model_copy(update={"rules": rules, "public": False})
+        return await self._tables.open(user, private, club_id)
 
     async def admits(self, table_id: str, user: UserRow | None) -> bool:
         """Whether ``user`` may see the table: any table but a club's, which is its

@@ -54,9 +54,10 @@ class TableDesk:
         self._limits = limits
         self._hub = hub
 
-    async def open(self, user: UserRow, request: TableIn) -> TableRow:
-        """A new table with ``user`` as host in seat 0. A private table is found only
-        through its invite link. One user holds seats at a few open tables at most: a
+    async def open(self, user: UserRow, request: TableIn, club_id: str | None = None) -> TableRow:
+        """A new table with ``user`` as host in seat 0 (a ``club_id``'s table: the club's
+        from the transaction that makes it). A private table is found only through its
+        invite link. One user holds seats at a few open tables at most: a
         user at the cap is refused before the count of new tables (``tables_per_user``)
         is spent, and the store counts again in the transaction that adds the table, so
         two opened at once on two workers do not both pass."""
@@ -80,6 +81,7 @@ class TableDesk:
                     rated=request.rated,
                     spectator_chat=request.spectator_chat,
                     cap=cap,
+                    club_id=club_id,
                 )
             )
         except SeatCapError as error:  # another of their tables came in since the count
