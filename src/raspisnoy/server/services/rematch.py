@@ -16,8 +16,10 @@ limit of games being played per user (``max_games_per_user``) is not checked aga
 
 A table starts one rematch only, whichever worker holds it: the store records it with
 the old table (``Together.open_rematch``, under the old table's lock), a second settling
-finds it there, and a worker loading a finished table reads it (``restore``). Answers to
-an open offer live in the actor only: after a hand-over or a restart an offer not yet
+finds it there, and a worker loading a finished table reads it (``restore``). Its game is
+started after it is stored, so a worker that dies in between leaves it open: whoever
+finds it (a second settling, ``restore``) starts it if it is still open. Answers to an
+open offer live in the actor only: after a hand-over or a restart an offer not yet
 settled is made anew.
 """
 
@@ -50,10 +52,13 @@ class RematchOpener(Protocol):
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
     ) -> str:
         """Open and start the rematch of ``old`` for ``people``, or the one it started
-        already; its id."""
+        already; its id. A rematch table still open (stored by a worker that died before
+        starting it) is started; a failed start is logged, not raised, as the rematch is
+        stored all the same (the next ``rematch_of`` starts it)."""
 
     async def rematch_of(self, table_id: str) -> str | None:
-        """The id of the rematch the table started, if any."""
+        """The id of the rematch the table started, if any; its game is started now if it
+        is still open (the worker that stored it died before starting it)."""
 
 
 class RematchTable(Protocol):
@@ -94,7 +99,8 @@ class Rematch:
 
     async def restore(self) -> None:
         """For a table loaded with its game over: the rematch it started, as stored (the
-        worker that held the table before a hand-over or a restart may have started one;
+        worker that held the table before a hand-over or a restart may have started one,
+        or stored it and died before starting its game, which ``rematch_of`` starts now;
         its answers are not kept, so one not yet settled is offered anew)."""
         found = await self._actor.port.rematch_of(self._actor.table.id)
         if found is not None and self.status == "none":

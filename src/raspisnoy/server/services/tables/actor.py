@@ -141,10 +141,12 @@ class TablePort(Protocol):
         self, old: TableRow, people: dict[int, str], host_id: str, first_dealer: int
     ) -> str:
         """Open and start the rematch of ``old`` for ``people`` (``rematch``), or the one
-        it started already (a worker that held the table before opened it); its id."""
+        it started already (a worker that held the table before opened it); its id. A
+        rematch table found still open is started (``RematchOpener``)."""
 
     async def rematch_of(self, table_id: str) -> str | None:
-        """The id of the rematch the table started, if any (as stored)."""
+        """The id of the rematch the table started, if any (as stored); its game is
+        started now if it was not (``RematchOpener``)."""
 
     def bot_failed(self, level: str) -> None:
         """A bot of ``level`` failed to choose a move (its first legal one was played
@@ -694,6 +696,16 @@ class TableActor:
         for connection in self._connections:
             connection.send(self._state(connection))
         return self.table_json()
+
+    async def start_if_open(self) -> None:
+        """Start the game of a table opened for the people seated at it, who are on their
+        way (a rematch's: ``start``'s ``arriving``), as its host, unless it started
+        already. So starting it is harmless for whoever finds it open, whichever worker
+        started it meanwhile: a worker reads the table after claiming it (``Hub``), and
+        a worker that lost it is refused the start by its fence."""
+        if self.table.status == "open":
+            arriving = tuple(s.seat for s in self.table.seats if s.user_id is not None)
+            await self.start(self.table.host_id, arriving)
 
     def _expect(self, seats: Iterable[int]) -> None:
         """The people in ``seats`` are on their way: a rematch's, or those of a game loaded

@@ -22,7 +22,6 @@ import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager, suppress
-from functools import partial
 from typing import Any, TypeVar
 
 from raspisnoy.core import Game
@@ -254,16 +253,33 @@ class _Port:
         seed = secrets.token_hex(16)
         args = (old, people, host_id, first_dealer, seed)
         table = await self.run(self._together.open_rematch, *args)
-        if table.status == "open":  # not started yet (by a worker that opened it before)
-            async with self._hub.using(table.id) as actor:
-                await actor.call(partial(actor.start, host_id, tuple(people)))
+        await self._start_rematch(table.id)
         return table.id
 
     def bot_failed(self, level: str) -> None:
         self._hub.bot_failures[level] += 1
 
     async def rematch_of(self, table_id: str) -> str | None:
-        return await self.run(self._together.rematch_of, table_id)
+        rematch_id = await self.run(self._together.rematch_of, table_id)
+        if rematch_id is not None:
+            await self._start_rematch(rematch_id)
+        return rematch_id
+
+    async def _start_rematch(self, table_id: str) -> None:
+        """Start the game of a stored rematch table if it is still open: the worker that
+        stored it may have died before starting it, so whoever finds it (a settling, or
+        a worker loading the old table) starts it. Only an open table is loaded here (one
+        being played stays with the worker that holds it); its actor, holding it under
+        its lease and fence, starts it unless it started meanwhile
+        (``TableActor.start_if_open``). A failed start (a busy database or lease) is
+        logged, not raised: the rematch is stored, and the next load of the old table
+        starts it."""
+        try:
+            if (await self.reload(table_id)).status == "open":
+                async with self._hub.using(table_id) as actor:
+                    await actor.call(actor.start_if_open)
+        except (RequestError, StoreError):
+            _log.exception("rematch table %s could not be started", table_id)
 
 
 class Hub:

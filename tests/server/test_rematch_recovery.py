@@ -1,0 +1,127 @@
+"""A rematch whose table was stored but whose game was not started (docs/PROTOCOL.md,
+"Rematch"): the worker that settled it died between the two, or another worker started
+it meanwhile. Whoever finds it stored starts it if it is still open, once: the hub over
+a real store, on each backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fresh_databases import BACKENDS, new_store
+from test_tables import RULES, Client, hub_of, run, until
+
+from raspisnoy.server.protocol import RematchAnswer
+from raspisnoy.server.services.tables import seat_names
+from raspisnoy.store import Store, TableRow, Together, UserRow
+
+
+def over_table(store: Store, host: UserRow) -> TableRow:
+    """A table of ``host`` and three bots, its game played to its end (by stand-ins: the
+    host never connects) on a worker that is stopped afterwards."""
+    table = store.create_table(
+        host_id=host.id,
+        public=True,
+        rules=RULES,
+        bots=["random"] * 4,
+        turn_seconds=0,
+        bot_delay_ms=0,
+        stand_in="random",
+        seed="old seed",
+    )
+
+    async def scenario() -> None:
+        worker = hub_of(store)
+        await worker.start()
+        async with worker.using(table.id) as actor:
+            await actor.call(lambda: actor.start(host.id))
+        await until(lambda: store.get_table(table.id).status == "over")
+        await worker.stop()
+
+    run(scenario)
+    return store.get_table(table.id)
+
+
+def next_dealer(old: TableRow) -> int:
+    assert old.first_dealer is not None
+    return (old.first_dealer + 1) % len(old.seats)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_rematch_stored_by_a_worker_that_died_starts_when_its_old_table_loads(
+    backend: str, tmp_path: Path
+) -> None:
+    """The worker that settled Anna's rematch stored its table and died before starting
+    it. The worker that loads the old table next starts it (Anna its host, expected in
+    her seat) and sends her there; a later load leaves the game being played alone."""
+    with new_store(backend, tmp_path) as store:
+        anna = store.create_user("Anna")
+        old = over_table(store, anna)
+        # What the dying worker left: the rematch stored with the old table, not started.
+        rematch = Together(store).open_rematch(old, {0: anna.id}, anna.id, next_dealer(old), "s")
+        assert rematch.status == "open"
+
+        async def scenario() -> None:
+            worker = hub_of(store)
+            await worker.start()
+            async with worker.using(old.id) as actor:
+                client = Client(anna)
+                await actor.call(lambda: actor.join(client))
+                told = client.last("rematch")
+            assert (told["status"], told["table"]) == ("started", rematch.id)
+            started = store.get_table(rematch.id)
+            assert started.status == "playing" and started.host_id == anna.id
+            assert started.first_dealer == next_dealer(old)
+            async with worker.using(rematch.id) as game:
+                assert game.game is not None and not game.table_json()["seats"][0]["away"]
+            await worker.stop()
+
+            again = hub_of(store)  # the next restart finds it started
+            await again.start()
+            async with again.using(old.id) as actor:
+                await actor.call(lambda: actor.join(Client(anna)))
+            assert store.get_table(rematch.id).started_at == started.started_at
+            await again.stop()
+
+        run(scenario)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_rematch_started_meanwhile_by_another_worker_counts_as_started(
+    backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anna settles her rematch; between storing its table and starting it, another
+    worker that found it open starts it (just before this one claims the table). This
+    worker's start is then no start at all, not a failure: the rematch is started, and
+    everyone at the old table learns where."""
+    with new_store(backend, tmp_path) as store:
+        anna = store.create_user("Anna")
+        old = over_table(store, anna)
+        claim = Store.claim_table
+        started_elsewhere: list[str] = []
+
+        def started_first(self: Store, table_id: str, *args: Any) -> int:
+            if table_id != old.id and not started_elsewhere:
+                row = self.get_table(table_id)
+                assert row.first_dealer is not None  # a rematch table fixes it
+                self.start_table(table_id, seat_names(row), row.first_dealer)
+                started_elsewhere.append(table_id)
+            return claim(self, table_id, *args)
+
+        monkeypatch.setattr(Store, "claim_table", started_first)
+
+        async def scenario() -> None:
+            worker = hub_of(store)
+            await worker.start()
+            async with worker.using(old.id) as actor:
+                client = Client(anna)
+                await actor.call(lambda: actor.join(client))
+                answer = RematchAnswer(accept=True)
+                await actor.call(lambda: actor.rematch.receive(client, answer))
+                told = client.last("rematch")
+            assert told["status"] == "started" and [told["table"]] == started_elsewhere
+            assert store.get_table(told["table"]).status == "playing"
+            await worker.stop()
+
+        run(scenario)
