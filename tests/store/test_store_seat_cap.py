@@ -213,17 +213,25 @@ def test_a_start_counts_the_game_the_pool_has_just_opened(store: Store) -> None:
     assert store.count_games_held(host.id) == 1
 
 
-def test_the_pools_opening_waits_for_a_start_of_the_same_person_and_counts_it(
+def _waiting_with_a_table_of_ones_own(
     store: Store,
-) -> None:
-    """The host's own game is being started (their row locked, not yet committed) when the
-    pool opens a game for them: the opening waits for it and finds the cap reached."""
+) -> tuple[UserRow, UserRow, PoolStore, TableRow]:
+    """Host and Other waiting in the pool, and a table of Host's not started (for the
+    tests of two transactions at once: PostgreSQL only, whose locks they watch)."""
     if store.engine.dialect.name != "postgresql":
         pytest.skip("until_blocked_by watches PostgreSQL's locks")
     host, other = people(store, "Host", "Other")
     pool = PoolStore(store)
     waiting(pool, host, other)
-    own = table_of(store, host)
+    return host, other, pool, table_of(store, host)
+
+
+def test_the_pools_opening_waits_for_a_start_of_the_same_person_and_counts_it(
+    store: Store,
+) -> None:
+    """The host's own game is being started (their row locked, not yet committed) when the
+    pool opens a game for them: the opening waits for it and finds the cap reached."""
+    host, other, pool, own = _waiting_with_a_table_of_ones_own(store)
     opened = answer_behind(
         store,
         lambda session: mark_started(session, own.id, NAMES, 0, games_cap=1),
@@ -239,12 +247,7 @@ def test_a_start_waits_for_the_pools_opening_of_the_same_person_and_counts_it(
     """The pool is opening a game for the host (their row locked, not yet committed) when
     they start one of their own: the start waits for the opening and finds the cap
     reached."""
-    if store.engine.dialect.name != "postgresql":
-        pytest.skip("until_blocked_by watches PostgreSQL's locks")
-    host, other = people(store, "Host", "Other")
-    pool = PoolStore(store)
-    waiting(pool, host, other)
-    own = table_of(store, host)
+    host, other, pool, own = _waiting_with_a_table_of_ones_own(store)
     refused = answer_behind(
         store,
         lambda session: open_pool_table(session, [other.id, host.id], POOL_TABLE, 1),
