@@ -213,16 +213,16 @@ class PoolStore:
         with self._session() as session:
             return list(session.scalars(query.order_by(PoolAbandon.at)))
 
-    def unstarted(self) -> list[tuple[str, str]]:
-        """The tables the pool opened that have not started (table id, host id)."""
+    def unstarted(self) -> list[str]:
+        """The tables the pool opened that have not started."""
         query = (
-            select(GameTable.id, GameTable.host_id)
+            select(GameTable.id)
             .join(PoolEntry, PoolEntry.table_id == GameTable.id)
             .where(GameTable.status == "open")
             .distinct()
         )
         with self._session() as session:
-            return [(table_id, host_id) for table_id, host_id in session.execute(query)]
+            return list(session.scalars(query))
 
     def take_lease(self, holder: str, now: float, seconds: float) -> bool:
         """Hold the pairing lease for ``seconds`` from ``now`` if nobody else holds it (or

@@ -15,15 +15,11 @@ import os
 import secrets
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from functools import partial
 from typing import Any
 
-from raspisnoy.server.errors import RequestError
-from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.store import StoreError
 
-__all__ = ["LEASE_PASSES", "LeasedPass", "start_game"]
+__all__ = ["LEASE_PASSES", "LeasedPass"]
 
 _log = logging.getLogger(__name__)
 
@@ -77,15 +73,3 @@ class LeasedPass:
             return False
         await self._work()
         return True
-
-
-async def start_game(hub: Hub, table_id: str, host_id: str) -> None:
-    """Start the game of a table a pass opened, as its host ``host_id``: its people are on
-    their way (a stand-in plays a seat whose person is not there when its turn times out).
-    A table started meanwhile, or a busy database, is left to the next pass."""
-    try:
-        async with hub.using(table_id) as actor:
-            arriving = tuple(s.seat for s in actor.table.seats if s.user_id is not None)
-            await actor.call(partial(actor.start, host_id, arriving))
-    except (RequestError, StoreError):
-        _log.exception("table %s could not be started", table_id)

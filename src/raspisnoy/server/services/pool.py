@@ -31,7 +31,7 @@ from raspisnoy.ratings.results import NEWCOMER
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
-from raspisnoy.server.services.passes import LeasedPass, start_game
+from raspisnoy.server.services.passes import LeasedPass
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.tables.opening import TableDesk
 from raspisnoy.server.services.threads import in_thread
@@ -182,8 +182,8 @@ class PoolDesk:
         opened, pair everyone waiting; the tables opened."""
         now = self._clock()
         await in_thread(self._pool.drop_unseen, now - self._settings.pool_grace_seconds)
-        for unstarted, host_id in await in_thread(self._pool.unstarted):
-            await start_game(self._hub, unstarted, host_id)
+        for unstarted in await in_thread(self._pool.unstarted):
+            await self._hub.start_if_open(unstarted)
         waiting = await self._pairable(await in_thread(self._pool.waiting))
         avoid = await in_thread(self._avoid, [entry.user_id for entry in waiting])
         opened: list[str] = []
@@ -194,7 +194,7 @@ class PoolDesk:
             if table_id is not None:
                 opened.append(table_id)
                 seated.update(match.people)
-                await start_game(self._hub, table_id, match.people[0])
+                await self._hub.start_if_open(table_id)
         left = [entry for entry in waiting if entry.user_id not in seated]
         await in_thread(self._pool.save_counts, self.name, _counts(left))
         if opened:

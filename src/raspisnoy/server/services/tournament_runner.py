@@ -35,7 +35,7 @@ from collections.abc import Callable
 from raspisnoy.ratings import RATED_STAND_IN
 from raspisnoy.ratings.replay import rebuild_game
 from raspisnoy.server.config import ServerSettings
-from raspisnoy.server.services.passes import LeasedPass, start_game
+from raspisnoy.server.services.passes import LeasedPass
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.services.tournament_ratings import round_rating
@@ -137,7 +137,7 @@ class TournamentRunner:
         if table.result is not None:
             return True
         if table.status == "open":
-            await start_game(self._hub, table.table_id, tournament.options.director_id)
+            await self._hub.start_if_open(table.table_id)
         if table.status != "over":
             return False
         # Its game's worker records it as the game ends; this is for a worker that died
@@ -189,9 +189,7 @@ class TournamentRunner:
             store.pair_round, tournament.id, number, seating.byes, how, seated, self._clock()
         )
         # Every game at once: each table's start waits on its own store writes only.
-        await asyncio.gather(
-            *(start_game(self._hub, table_id, options.director_id) for table_id in table_ids or ())
-        )
+        await asyncio.gather(*(self._hub.start_if_open(table_id) for table_id in table_ids or ()))
         if table_ids:
             self._hub.lobby.changed()
 

@@ -268,18 +268,12 @@ class _Port:
     async def _start_rematch(self, table_id: str) -> None:
         """Start the game of a stored rematch table if it is still open: the worker that
         stored it may have died before starting it, so whoever finds it (a settling, or
-        a worker loading the old table) starts it. Only an open table is loaded here (one
-        being played stays with the worker that holds it); its actor, holding it under
-        its lease and fence, starts it unless it started meanwhile
-        (``TableActor.start_if_open``). A failed start (a busy database or lease) is
-        logged, not raised: the rematch is stored, and the next load of the old table
-        starts it."""
-        try:
+        a worker loading the old table) starts it (``Hub.start_if_open``; a failed start
+        is left to the next load of the old table). Only an open table is loaded here:
+        one being played stays with the worker that holds it."""
+        with suppress(StoreError):  # a busy database: the next load of the old table
             if (await self.reload(table_id)).status == "open":
-                async with self._hub.using(table_id) as actor:
-                    await actor.call(actor.start_if_open)
-        except (RequestError, StoreError):
-            _log.exception("rematch table %s could not be started", table_id)
+                await self._hub.start_if_open(table_id)
 
 
 class Hub:
@@ -462,6 +456,19 @@ class Hub:
         finally:
             self._users[table_id] -= 1
             await self.drop_if_idle(table_id)
+
+    async def start_if_open(self, table_id: str) -> None:
+        """Start the game of a table opened for the people seated at it, who are on their
+        way (a pool's or a tournament's table, a rematch), as its host, unless it started
+        meanwhile (``TableActor.start_if_open``: its actor holds it under its lease and
+        fence, so a second start, on whatever worker, is none). A busy database or lease
+        is logged, not raised: whoever opened the table finds it open again later (the
+        next pass, the next load of a rematch's old table)."""
+        try:
+            async with self.using(table_id) as actor:
+                await actor.call(actor.start_if_open)
+        except (RequestError, StoreError):
+            _log.exception("table %s could not be started", table_id)
 
     async def drop_if_idle(self, table_id: str) -> None:
         """Drop the table's actor if nothing uses it any more."""
