@@ -699,10 +699,11 @@ class TableActor:
 
     async def start_if_open(self) -> None:
         """Start the game of a table opened for the people seated at it, who are on their
-        way (a rematch's: ``start``'s ``arriving``), as its host, unless it started
-        already. So starting it is harmless for whoever finds it open, whichever worker
-        started it meanwhile: a worker reads the table after claiming it (``Hub``), and
-        a worker that lost it is refused the start by its fence."""
+        way (a pool's, a tournament's or a rematch's: ``start``'s ``arriving``), as its
+        host, unless it started already (``Hub.start_if_open``). So starting it is
+        harmless for whoever finds it open, whichever worker started it meanwhile: a
+        worker reads the table after claiming it (``Hub``), and a worker that lost it is
+        refused the start by its fence."""
         if self.table.status == "open":
             arriving = tuple(s.seat for s in self.table.seats if s.user_id is not None)
             await self.start(self.table.host_id, arriving)
