@@ -24,8 +24,10 @@ from raspisnoy.ratings import (
 from raspisnoy.ratings.results import (
     ABANDON_RUN,
     NEWCOMER,
+    TABLE_RATING,
     abandoned_by_person,
     played_by_person,
+    rank_points,
     rate_seats,
 )
 from raspisnoy.store import EventRow, RatedSeat, SeatRow, StoredRating, TableRow
@@ -104,15 +106,15 @@ def test_an_end_holds_every_seats_summary(seed: int) -> None:
     assert [f["points"] for f in end.figures] == list(game.totals)
     assert [f["place"] for f in end.figures] == [s.place for s in summaries]
     assert min(f["place"] for f in end.figures) == 1
-    assert end.rate is None  # custom rules are never rated
+    assert end.rating is None and end.ranks == ()  # custom rules are never rated
 
 
 def test_only_a_rated_table_of_a_presets_own_rules_gets_the_arithmetic() -> None:
     seed = 1
     game = played(seed)
-    assert game_end(table_of(game, seed, rated=False), game, events_of(game)).rate is None
+    assert game_end(table_of(game, seed, rated=False), game, events_of(game)).rating is None
     end = game_end(table_of(game, seed, rated=True), game, events_of(game))
-    assert end.rate is not None and end.newcomer == NEWCOMER
+    assert end.rating is TABLE_RATING and end.rating.newcomer == NEWCOMER
     assert NEWCOMER.display == displayed(DEFAULT_RATING) == 1000
 
 
@@ -121,7 +123,7 @@ def test_the_arithmetic_moves_people_as_openskill_does_and_never_bots() -> None:
     seats = [RatedSeat("anna", "random"), RatedSeat(None, "expert")]
     seats += [RatedSeat(None, "random"), RatedSeat("boris", "beginner")]
     before = {"anna": NEWCOMER, "boris": StoredRating(30.0, 5.0, 1300)}
-    after = rate_seats(totals, [True] * 4, seats, before)
+    after = rate_seats(totals, seats, before)
     assert set(after) == {"anna", "boris"}
     expected = rate_game(
         [
@@ -139,12 +141,20 @@ def test_the_arithmetic_moves_people_as_openskill_does_and_never_bots() -> None:
     assert after["anna"].mu > NEWCOMER.mu  # she won
 
 
+def test_rank_points_put_a_seat_its_person_left_last_and_never_a_bots() -> None:
+    """A person's seat the stand-in mostly played ranks below every seat, whatever its
+    total; a bot's seat, which no person plays, keeps its total."""
+    totals, played = (50, 80, -20, 10), (True, False, False, True)
+    assert rank_points(totals, played, (False, False, True, True)) == (50, -21, -20, 10)
+    assert rank_points(totals, played, (False, False, False, False)) == (50, -21, -21, 10)
+
+
 def anna_after(game: Game, events: list[EventRow]) -> StoredRating:
     """Anna's (seat 0's) rating after ``game`` at a rated table, against three random bots."""
     end = game_end(table_of(game, 1, rated=True), game, events)
-    assert end.rate is not None
+    assert end.rating is not None
     seats = [RatedSeat("anna", "random"), *[RatedSeat(None, "random")] * 3]
-    return end.rate(seats, {"anna": NEWCOMER})["anna"]
+    return end.rating.rate(end.ranks, seats, {"anna": NEWCOMER})["anna"]
 
 
 def winning_game() -> Game:
@@ -195,9 +205,9 @@ def test_played_by_person_is_at_least_half_of_each_seats_actions(shares: list[in
 def anna_at_a_pool_table(game: Game, events: list[EventRow]) -> StoredRating:
     """Anna's rating after ``game`` at a rated pool table (abandoning ranks last)."""
     end = game_end(table_of(game, 1, rated=True), game, events, abandon_last=True)
-    assert end.rate is not None
+    assert end.rating is not None
     seats = [RatedSeat("anna", "random"), *[RatedSeat(None, "random")] * 3]
-    return end.rate(seats, {"anna": NEWCOMER})["anna"]
+    return end.rating.rate(end.ranks, seats, {"anna": NEWCOMER})["anna"]
 
 
 def test_abandoning_a_pool_game_ranks_last_and_a_short_absence_does_not() -> None:

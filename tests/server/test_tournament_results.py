@@ -21,7 +21,7 @@ from test_ratings import kept_sums
 
 from raspisnoy.core import Deal, Game, resolve_rules
 from raspisnoy.ratings import RATED_STAND_IN
-from raspisnoy.ratings.results import NEWCOMER
+from raspisnoy.ratings.results import NEWCOMER, TABLE_RATING
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.services.results import Results
 from raspisnoy.server.services.tables.hub import Hub
@@ -142,11 +142,16 @@ def test_a_rated_tournaments_table_is_rated_as_any_rated_table(store: Store) -> 
     assert store.get_table(table_id).rated
     game = played(store, table_id, acting={0, 1})
     assert asyncio.run(Results(store).finish(store.get_table(table_id), game))
-    for person in (anna, boris):  # the game's rating path: the overall and the preset's
-        # (as each sees their own profile: to others, not until the round is over)
-        profile = Players(store).profile(person.id, viewer=person.id)
-        assert {line.scope: line.games for line in profile.ratings} == {ALL_SCOPE: 1, "classic": 1}
     assert tournaments.tables(tournament_id, 1)[0].result is not None
+
+    def rated_games(person: UserRow) -> dict[str, int]:
+        profile = Players(store).profile(person.id, viewer=person.id)
+        return {line.scope: line.games for line in profile.ratings}
+
+    assert rated_games(anna) == rated_games(boris) == {}  # not while the round is played
+    assert TournamentStore(store, TABLE_RATING).end_round(tournament_id, 1, time.time())
+    for person in (anna, boris):  # the game's rating path: the overall and the preset's
+        assert rated_games(person) == {ALL_SCOPE: 1, "classic": 1}
 
 
 def deal(points: list[int]) -> dict[str, Any]:

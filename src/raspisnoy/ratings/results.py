@@ -7,7 +7,6 @@ locked there (``store.GameEnds``), so this module holds no SQL and the store no 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from functools import partial
 
 from raspisnoy.core import Game
 from raspisnoy.ratings.skill import (
@@ -19,14 +18,24 @@ from raspisnoy.ratings.skill import (
     rate_game,
 )
 from raspisnoy.ratings.summary import summarize
-from raspisnoy.store import ROUND_COUNTS, EventRow, GameEnd, RatedSeat, StoredRating, TableRow
+from raspisnoy.store import (
+    ROUND_COUNTS,
+    EventRow,
+    GameEnd,
+    RatedSeat,
+    StoredRating,
+    TableRating,
+    TableRow,
+)
 
 __all__ = [
     "ABANDON_RUN",
     "NEWCOMER",
+    "TABLE_RATING",
     "abandoned_by_person",
     "game_end",
     "played_by_person",
+    "rank_points",
     "rate_seats",
 ]
 
@@ -60,7 +69,9 @@ def game_end(
     totals = tuple(summary.points for summary in summaries)
     played = played_by_person(stored, len(totals))
     played = tuple(own and not left for own, left in zip(played, gone, strict=True))
-    return GameEnd(figures, preset, partial(rate_seats, totals, played), NEWCOMER, abandoned)
+    people = {seat.seat for seat in table.seats if seat.user_id is not None}
+    bots = tuple(seat not in people for seat in range(seats))
+    return GameEnd(figures, preset, TABLE_RATING, rank_points(totals, played, bots), abandoned)
 
 
 def played_by_person(events: Iterable[EventRow], seats: int) -> tuple[bool, ...]:
@@ -84,31 +95,38 @@ def abandoned_by_person(events: Iterable[EventRow], seats: int) -> tuple[bool, .
     return tuple(count >= ABANDON_RUN for count in run)
 
 
-def rate_seats(
-    totals: Sequence[int],
-    played: Sequence[bool],
-    seats: Sequence[RatedSeat],
-    before: Mapping[str, StoredRating],
-) -> dict[str, StoredRating]:
-    """Every person's rating after a game with these final ``totals``: people from their
-    rating ``before`` (by user id), bots at their level's fixed rating, which the game
-    rates against but never changes. A person's seat that they did not mostly play
-    themselves (``played``) ranks last, whatever the stand-in made of it: leaving a
-    game to a bot never wins rating."""
+def rank_points(
+    totals: Sequence[int], played: Sequence[bool], bots: Sequence[bool]
+) -> tuple[int, ...]:
+    """The points each seat is rated by: its final total, but a person's seat that they
+    did not mostly play themselves (``played``; a bot's seat, ``bots``, always counts as
+    played) ranks last, whatever the stand-in made of it: leaving a game to a bot never
+    wins rating."""
     last = min(totals) - 1
-    ranked = [
-        total if seat.user_id is None or own else last
-        for total, own, seat in zip(totals, played, seats, strict=True)
-    ]
+    return tuple(
+        total if bot or own else last for total, own, bot in zip(totals, played, bots, strict=True)
+    )
+
+
+def rate_seats(
+    ranks: Sequence[int], seats: Sequence[RatedSeat], before: Mapping[str, StoredRating]
+) -> dict[str, StoredRating]:
+    """Every person's rating after a game whose seats rank by ``ranks``
+    (``rank_points``): people from their rating ``before`` (by user id), bots at their
+    level's fixed rating, which the game rates against but never changes."""
     ratings = [
         BOT_RATINGS.get(seat.bot, DEFAULT_RATING)
         if seat.user_id is None
         else Rating(before[seat.user_id].mu, before[seat.user_id].sigma)
         for seat in seats
     ]
-    after = rate_game(ratings, ranked, [seat.user_id is None for seat in seats])
+    after = rate_game(ratings, list(ranks), [seat.user_id is None for seat in seats])
     return {
         seat.user_id: StoredRating(rating.mu, rating.sigma, displayed(rating))
         for seat, rating in zip(seats, after, strict=True)
         if seat.user_id is not None
     }
+
+
+#: How a rated table's game moves its people's ratings (``store.TableRating``).
+TABLE_RATING = TableRating(rate_seats, NEWCOMER)

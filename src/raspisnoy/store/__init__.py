@@ -70,7 +70,7 @@ from raspisnoy.store.repository import (
     TableRow,
     UserRow,
 )
-from raspisnoy.store.results import GameEnd, GameEnds, RatedSeat, StoredRating
+from raspisnoy.store.results import GameEnd, GameEnds, RatedSeat, StoredRating, TableRating
 from raspisnoy.store.reviews import Claim, ReviewRow, Reviews, ReviewStatus
 from raspisnoy.store.sweep import EmptyTables
 from raspisnoy.store.together import ChatRow, Together
@@ -157,6 +157,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredRating",
+    "TableRating",
     "TableRow",
     "Together",
     "TournamentRow",

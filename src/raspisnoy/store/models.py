@@ -325,6 +325,22 @@ class RatingChange(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class PendingRating(Base):
+    """A rated game of a tournament round still being played, whose ratings wait for
+    the round's end: its seats' rank points (its final totals, a seat its person left to
+    the stand-in last). Every table of such a round holds the same cards, so a rating
+    that moved at once would tell the others how the hands went (docs/tournaments.md,
+    "Ratings"); the round's end moves them and deletes the row
+    (``raspisnoy.store.results.settle_waiting``)."""
+
+    __tablename__ = "pending_ratings"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(64))
+    ranks: Mapped[list[int]] = mapped_column(JSON)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class ChatMessage(Base):
     """One message of a table's chat (``seq`` from 1): a text or a quick phrase's id, who
     wrote it, and where in the game (round, finished tricks) so its replay shows it there."""

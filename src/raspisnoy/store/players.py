@@ -9,7 +9,7 @@ returns frozen values like the repository does. Passwords arrive here already ha
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
@@ -429,9 +429,10 @@ class Players:
         """A player's profile from their finished games, as ``viewer`` (``None``: anyone)
         may see it (``NotFoundError``: no such user): their recent games are those anyone
         may know of (``known_to_all``), all of them for the player themselves; and to
-        anyone else, the games of a tournament round still being played count nowhere
-        yet (figures, ratings, their history), since its other tables hold the same cards
-        (``in_round_being_played``)."""
+        anyone else, the games of a tournament round still being played count in no
+        figure yet, since its other tables hold the same cards
+        (``in_round_being_played``; their ratings wait for the round's end anyway:
+        ``raspisnoy.store.results``)."""
         named = select(User, Account.username).outerjoin(Account).where(User.id == user_id)
         with self._snapshot() as session:
             found = session.execute(named).first()
@@ -443,8 +444,8 @@ class Players:
             return Profile(
                 user=user_row(found[0]),
                 username=found[1],
-                ratings=_ratings(session, user_id, {r.table_id for r in unsettled}),
-                history=_history(session, user_id, history, everything=own),
+                ratings=_ratings(session, user_id),
+                history=_history(session, user_id, history),
                 figures=figures,
                 per_preset=per_preset,
                 recent=_recent(session, user_id, recent, everything=own),
@@ -701,56 +702,18 @@ def _in_rounds_being_played(session: Session, user_id: str) -> tuple[GameResult,
     return tuple(session.scalars(query))
 
 
-def _ratings(
-    session: Session, user_id: str, unsettled: Collection[str] = ()
-) -> tuple[RatingLine, ...]:
-    """The person's ratings by scope; a rating that a game of the ``unsettled`` tables
-    moved is shown as it was before (or not at all, if that game made it)."""
+def _ratings(session: Session, user_id: str) -> tuple[RatingLine, ...]:
+    """The person's ratings by scope, the overall one first."""
     query = select(PlayerRating).where(PlayerRating.user_id == user_id)
     rows = sorted(session.scalars(query), key=lambda r: (r.scope != ALL_SCOPE, r.scope))
-    lines = [RatingLine(r.scope, r.display, r.mu, r.sigma, r.games) for r in rows]
-    if not unsettled:
-        return tuple(lines)
-    return tuple(
-        line
-        for line in (_rating_before(session, user_id, line, unsettled) for line in lines)
-        if line is not None
-    )
+    return tuple(RatingLine(r.scope, r.display, r.mu, r.sigma, r.games) for r in rows)
 
 
-def _rating_before(
-    session: Session, user_id: str, line: RatingLine, unsettled: Collection[str]
-) -> RatingLine | None:
-    """``line`` as it stood before the games of the ``unsettled`` tables moved it (from
-    its last change by another game); ``None`` if there was none before them."""
-    changes = select(RatingChange).where(
-        RatingChange.user_id == user_id, RatingChange.scope == line.scope
-    )
-    moved = list(session.scalars(changes.where(RatingChange.table_id.in_(unsettled))))
-    if not moved:
-        return line
-    first = min(change.at for change in moved)
-    before = session.scalars(
-        changes.where(RatingChange.at < first, RatingChange.table_id.not_in(unsettled))
-        .order_by(RatingChange.at.desc())
-        .limit(1)
-    ).first()
-    if before is None:
-        return None
-    games = line.games - len(moved)
-    return RatingLine(line.scope, before.display, before.mu, before.sigma, games)
-
-
-def _history(
-    session: Session, user_id: str, limit: int, *, everything: bool = True
-) -> tuple[tuple[datetime, int], ...]:
-    """The overall rating after each of the last ``limit`` rated games, oldest first;
-    unless ``everything``, not after those of tournament rounds still being played."""
+def _history(session: Session, user_id: str, limit: int) -> tuple[tuple[datetime, int], ...]:
+    """The overall rating after each of the last ``limit`` rated games, oldest first."""
     query = select(RatingChange.at, RatingChange.display).where(
         RatingChange.user_id == user_id, RatingChange.scope == ALL_SCOPE
     )
-    if not everything:
-        query = query.where(~in_round_being_played(RatingChange.table_id))
     query = query.order_by(RatingChange.at.desc()).limit(limit)
     return tuple(reversed([(at, display) for at, display in session.execute(query)]))
 

@@ -1,7 +1,10 @@
 """The SQL of a game's end: the table marked over, one ``GameResult`` per seat and, for a
 rated table, the new ratings of its people (and who abandoned a rated pool game), all in
 one transaction, so a result never exists without its rating change nor the other way
-round, and exactly once.
+round, and exactly once. A rated game of a tournament round still being played waits
+instead (``PendingRating``): the round's end moves its ratings (``settle_waiting``), in
+the transaction that ends the round, so no rating tells one table of the round how the
+same cards went at another.
 
 The figures and the rating arithmetic come from outside (``raspisnoy.ratings``, which
 reads them from the finished game): the store knows nothing of games or ratings. What
@@ -16,23 +19,38 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
-from sqlalchemy import exists, insert, select, update
+from sqlalchemy import ColumnElement, delete, exists, insert, literal, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from raspisnoy.store.hidden import in_round_being_played
 from raspisnoy.store.models import (
     GameResult,
     GameTable,
+    PendingRating,
     PlayerRating,
     PoolAbandon,
     RatingChange,
     Seat,
+    Tournament,
+    TournamentRound,
+    TournamentTable,
 )
 from raspisnoy.store.players import ALL_SCOPE, add_figures, hold_ratings, move_rating_counts
 from raspisnoy.store.repository import Store, check_fences, transaction
 
-__all__ = ["GameEnd", "GameEnds", "Rate", "RatedSeat", "StoredRating", "rate_people"]
+__all__ = [
+    "GameEnd",
+    "GameEnds",
+    "Rate",
+    "RatedSeat",
+    "StoredRating",
+    "TableRating",
+    "rate_people",
+    "settle_waiting",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,22 +70,34 @@ class RatedSeat:
     bot: str
 
 
-#: The arithmetic of a rated game in one scope: the seats and the people's ratings before
-#: (by user id) → their ratings after. Pure; given by ``raspisnoy.ratings``.
-Rate = Callable[[Sequence[RatedSeat], Mapping[str, StoredRating]], Mapping[str, StoredRating]]
+#: The arithmetic of a rated game in one scope: each seat's rank points (the higher, the
+#: better), the seats and the people's ratings before (by user id) → their ratings after.
+#: Pure; given by ``raspisnoy.ratings``.
+Rate = Callable[
+    [Sequence[int], Sequence[RatedSeat], Mapping[str, StoredRating]], Mapping[str, StoredRating]
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRating:
+    """How a rated table's game moves its people's ratings: the arithmetic, and the
+    rating a newcomer starts from."""
+
+    rate: Rate
+    newcomer: StoredRating
 
 
 @dataclass(frozen=True, slots=True)
 class GameEnd:
     """What a finished game stores with its end: each seat's ``GameResult`` figures by
     column name (the round counts, ``points`` and ``place``), its preset, and for a
-    rated game how to rate it, the rating a newcomer starts from and, at a rated pool
-    table, the people who abandoned it (user ids: their cooldown before the next)."""
+    rated game how to rate it and each seat's rank points; at a rated pool table, the
+    people who abandoned it (user ids: their cooldown before the next)."""
 
     figures: tuple[Mapping[str, int], ...]
     preset: str
-    rate: Rate | None = None
-    newcomer: StoredRating | None = None
+    rating: TableRating | None = None
+    ranks: tuple[int, ...] = ()
     abandoned: tuple[str, ...] = ()
 
 
@@ -115,8 +145,8 @@ def _record_end(session: Session, table_id: str, end: GameEnd | None, now: datet
         )
     if end is None or session.scalar(select(exists().where(GameResult.table_id == table_id))):
         return False
-    seats = list(session.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)))
-    rated = end.rate is not None
+    seats = _seats(session, table_id)
+    rated = end.rating is not None
     results = [
         _result_row(table_id, seat, figures, end.preset, rated, finished_at)
         for seat, figures in zip(seats, end.figures, strict=True)
@@ -127,12 +157,83 @@ def _record_end(session: Session, table_id: str, end: GameEnd | None, now: datet
         PoolAbandon(user_id=user_id, table_id=table_id, at=now.timestamp())
         for user_id in end.abandoned
     )
-    if end.rate is not None:
-        assert end.newcomer is not None, "a rated game's end names the newcomer's rating"
-        rated_seats = [RatedSeat(seat.user_id, seat.bot) for seat in seats]
-        scopes = (ALL_SCOPE, end.preset)
-        _rate(session, table_id, scopes, rated_seats, end.rate, end.newcomer, finished_at)
+    if end.rating is None:
+        return True
+    if _waits_for_round(session, table_id):
+        ranks = list(end.ranks)
+        waiting = PendingRating(
+            table_id=table_id, preset=end.preset, ranks=ranks, finished_at=finished_at
+        )
+        session.add(waiting)
+    else:
+        _rate_table(session, table_id, seats, end.preset, end.ranks, end.rating, finished_at)
     return True
+
+
+def _seats(session: Session, table_id: str) -> list[Seat]:
+    return list(session.scalars(select(Seat).where(Seat.table_id == table_id).order_by(Seat.seat)))
+
+
+def _waits_for_round(session: Session, table_id: str) -> bool:
+    """Whether the table is one of a tournament round still being played, whose
+    ratings wait for its end. The round's and the event's rows are held (shared) first,
+    so the round's end (``TournamentStore.end_round``) and the event's
+    (``TournamentStore.set_state``), which write them, come wholly before this
+    transaction, and it rates at once, or wholly after it, and find the row it adds."""
+    rows = (
+        select(TournamentRound.number, Tournament.id)
+        .join(TournamentTable, _round_of_table())
+        .join(Tournament, Tournament.id == TournamentTable.tournament_id)
+        .where(TournamentTable.table_id == table_id)
+        .with_for_update(read=True)
+    )
+    if session.execute(rows).first() is None:
+        return False
+    return bool(session.scalar(select(in_round_being_played(literal(table_id)))))
+
+
+def _round_of_table() -> ColumnElement[bool]:
+    return (TournamentRound.tournament_id == TournamentTable.tournament_id) & (
+        TournamentRound.number == TournamentTable.round_number
+    )
+
+
+def settle_waiting(session: Session, tournament_id: str, rating: TableRating, now: datetime) -> int:
+    """Move the ratings that the tournament's games waited with (``PendingRating``), in
+    the order the games ended, in the caller's transaction: the one that ends their
+    round or the event. The rows are deleted first, so two such transactions at once
+    (the round's last game recorded as the director ends the event) rate each game
+    once: the second finds them gone. How many games it rated."""
+    tables = select(TournamentTable.table_id).where(TournamentTable.tournament_id == tournament_id)
+    taken = session.execute(
+        delete(PendingRating)
+        .where(PendingRating.table_id.in_(tables))
+        .returning(
+            PendingRating.table_id,
+            PendingRating.preset,
+            PendingRating.ranks,
+            PendingRating.finished_at,
+        )
+    ).all()
+    for table_id, preset, ranks, _ in sorted(taken, key=lambda row: (row[3], row[0])):
+        seats = _seats(session, table_id)
+        _rate_table(session, table_id, seats, preset, tuple(ranks), rating, now)
+    return len(taken)
+
+
+def _rate_table(
+    session: Session,
+    table_id: str,
+    seats: Sequence[Seat],
+    preset: str,
+    ranks: Sequence[int],
+    rating: TableRating,
+    now: datetime,
+) -> None:
+    """Rate the table's game, whose seats rank by ``ranks``, overall and in its preset."""
+    rated_seats = [RatedSeat(seat.user_id, seat.bot) for seat in seats]
+    rate = partial(rating.rate, ranks)
+    _rate(session, table_id, (ALL_SCOPE, preset), rated_seats, rate, rating.newcomer, now)
 
 
 def _result_row(
@@ -161,7 +262,7 @@ def _rate(
     table_id: str,
     scopes: tuple[str, str],
     seats: list[RatedSeat],
-    rate: Rate,
+    rate: Callable[[Sequence[RatedSeat], Mapping[str, StoredRating]], Mapping[str, StoredRating]],
     newcomer: StoredRating,
     now: datetime,
 ) -> None:

@@ -30,6 +30,7 @@ from raspisnoy.store.hidden import in_round_being_played
 from raspisnoy.store.leases import Leases
 from raspisnoy.store.models import (
     GameTable,
+    PendingRating,
     Seat,
     Tournament,
     TournamentEntry,
@@ -45,7 +46,7 @@ from raspisnoy.store.repository import (
     new_id,
     transaction,
 )
-from raspisnoy.store.results import StoredRating, rate_people
+from raspisnoy.store.results import StoredRating, TableRating, rate_people, settle_waiting
 
 __all__ = [
     "DUPLICATE_SCOPE",
@@ -215,9 +216,24 @@ def _entry(row: TournamentEntry, nickname: str | None) -> EntryRow:
 class TournamentStore:
     """Tournaments over a ``Store``'s database; each method one transaction."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, rating: TableRating | None = None) -> None:
+        """``rating``: how a rated table's game moves ratings, for the games whose
+        ratings wait for their round's end (``settle_waiting``); a store without it
+        refuses to end a round or an event that has such games (``AssertionError``)."""
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
         self._leases = Leases(store)
+        self._rating = rating
+
+    def _settle(self, session: Session, tournament_id: str, now: float) -> None:
+        """Move the ratings of the event's games that waited for their round's end."""
+        if self._rating is None:
+            waiting = select(PendingRating.table_id).join(
+                TournamentTable, TournamentTable.table_id == PendingRating.table_id
+            )
+            found = session.scalar(waiting.where(TournamentTable.tournament_id == tournament_id))
+            assert found is None, "rated games wait: the store was made without their rating"
+            return
+        settle_waiting(session, tournament_id, self._rating, datetime.fromtimestamp(now, UTC))
 
     def _session(self) -> AbstractContextManager[Session]:
         return transaction(self._sessions)
@@ -281,7 +297,10 @@ class TournamentStore:
                 .where(Tournament.id == tournament_id, Tournament.state.in_(list(was)))
                 .values(**values)
             )
-            return bool(getattr(moved, "rowcount", 0))
+            done = bool(getattr(moved, "rowcount", 0))
+            if done and state == "finished":  # its round, if one was played, is over
+                self._settle(session, tournament_id, values["finished_at"])
+            return done
 
     def start_now(self, tournament_id: str, now: float) -> bool:
         """Bring a registering tournament's start forward to ``now``; whether it was
@@ -567,8 +586,9 @@ class TournamentStore:
         self, tournament_id: str, number: int, now: float, rating: RoundRating | None = None
     ) -> bool:
         """Note that round ``number``'s last game is recorded (once); whether this did.
-        In the same transaction, and so once, ``rating`` moves its people's duplicate
-        ratings (``DUPLICATE_SCOPE``)."""
+        In the same transaction, and so once, the ratings its rated games waited with
+        move (``settle_waiting``), then ``rating`` moves its people's duplicate ratings
+        (``DUPLICATE_SCOPE``)."""
         with self._session() as session:
             done = session.execute(
                 update(TournamentRound)
@@ -581,6 +601,7 @@ class TournamentStore:
             )
             if not getattr(done, "rowcount", 0):
                 return False
+            self._settle(session, tournament_id, now)
             if rating is not None and rating.people:
                 at = datetime.fromtimestamp(now, UTC)
                 rate_people(

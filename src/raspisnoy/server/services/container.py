@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 
 from raspisnoy.bots.expert import warm_up
 from raspisnoy.casino_advisor import warm_up as warm_up_casino
+from raspisnoy.ratings.results import TABLE_RATING
 from raspisnoy.server.auth import Sessions, load_secret
 from raspisnoy.server.broadcast import RedisBroadcast
 from raspisnoy.server.cluster import Ownership
@@ -148,7 +149,7 @@ class Services:
         )
         self.casino = Casino(self.store)
         self.club_store = ClubStore(self.store)
-        tournament_store = TournamentStore(self.store)
+        tournament_store = TournamentStore(self.store, TABLE_RATING)
         self.clubs = Clubs(
             self.club_store, self.table_desk, tournament_store, self.hub.close_club_sockets
         )
