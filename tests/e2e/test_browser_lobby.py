@@ -3,9 +3,9 @@ visitor's lobby follows a table being opened, a seat taken and the game started 
 a reload, and "your games" follows your own private table opened in another tab, its
 seat taken, its game started and over; a host who leaves hands the table on or takes it
 out of the lobby; one tap starts a game against bots with the last settings and the
-lobby then shows its place; the invite's share sheet and QR code; the manifest, the
-service worker and the shell opened without a connection; the phone's lobby in ru, uk
-and en."""
+lobby then shows its place; the invite's share sheet and QR code, and a code that could
+not be made said in Russian; the manifest in the page's language, kept by the service
+worker, and the shell opened without a connection; the phone's lobby in ru, uk and en."""
 
 from __future__ import annotations
 
@@ -23,10 +23,14 @@ from e2e_helpers import (
     create_table,
     enter,
     open_create_form,
+    phone_shot,
+    russian_phones,
     set_language,
 )
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 
+#: The installed app's name in ru, uk and en (the order of ``LANGUAGES``).
+APP_NAMES = ("Расписной покер", "Розписний покер", "Raspisnoy poker")
 #: "No connection" in ru, uk and en (the order of ``LANGUAGES``).
 OFFLINE_TITLES = ("Нет соединения", "Немає з'єднання", "No connection")
 
@@ -225,6 +229,42 @@ def test_the_invite_offers_the_share_sheet_and_a_qr_code(browser: Browser, serve
         context.close()
 
 
+def test_a_qr_code_that_cannot_be_made_is_said_in_russian(browser: Browser, server: str) -> None:
+    """The code's request answered by an error (a proxy's 502 while the server restarts)
+    or not answered at all: the toast says so in Russian, without the status's English;
+    the disclosure closes, and a tap once the server answers brings the code."""
+    with russian_phones(browser, server, 1) as (page,):
+        enter(page, "Аня")
+        create_table(page, players=3)
+
+        def proxy_error(route: Route) -> None:
+            route.fulfill(status=502, body="Bad Gateway", content_type="text/plain")
+
+        page.route("**/api/qr", proxy_error)
+        page.click("details.qr summary")
+        toast = page.locator("#toast.show.error")
+        toast.wait_for()
+        assert toast.inner_text() == (
+            "Не удалось сделать QR-код. Попробуйте ещё раз или скопируйте ссылку."
+        )
+        assert page.locator("details.qr[open]").count() == 0  # a tap tries again
+        phone_shot(page, "qr-failed")  # build/e2e-screens/qr-failed-ru-360x640.png
+        problems = check_screen(page, "qr-failed")
+        assert not problems, "\n".join(problems)
+
+        page.unroute("**/api/qr")
+        page.route("**/api/qr", lambda route: route.abort("internetdisconnected"))
+        page.click("details.qr summary")
+        page.wait_for_function(
+            "document.querySelector('#toast').textContent.startsWith('Нет связи с сервером')"
+        )
+        assert "502" not in toast.inner_text() and "Failed" not in toast.inner_text()
+
+        page.unroute("**/api/qr")
+        page.click("details.qr summary")
+        page.wait_for_function("document.querySelector('.qr-code').naturalWidth > 0")
+
+
 def _png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
@@ -252,6 +292,15 @@ def test_installable_and_the_shell_opens_offline(browser: Browser, server: str) 
         scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
         assert scope == f"{server}/"
         page.wait_for_function("navigator.serviceWorker.controller !== null")
+        # The page links the manifest of its language, which the service worker keeps.
+        for lang, name in zip(LANGUAGES, APP_NAMES, strict=True):
+            set_language(page, lang)
+            href = page.get_attribute("link[rel=manifest]", "href")
+            assert href == f"/manifest/{lang}.webmanifest"
+            assert json.loads(context.request.get(href).text())["name"] == name
+            kept = page.evaluate("h => caches.match(h).then(r => r && r.json())", href)
+            assert kept is not None and kept["name"] == name, lang
+        set_language(page, "ru")
 
         context.set_offline(True)
         page.reload()

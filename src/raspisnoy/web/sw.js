@@ -23,13 +23,17 @@ const ENGINE = "raspisnoy-engine";
 /** Free storage below which the engine's snapshot (31 MB unpacked) is not kept. */
 const SNAPSHOT_ROOM = 100 * 1024 * 1024;
 /** The shell, fetched when the worker installs (tests/server/test_web_app.py checks that
- * it names every file the page loads). */
+ * it names every file the page loads, and the manifest of each language that the page
+ * links once its language is known: js/i18n.js's manifestHref). */
 const SHELL = [
   "/",
   "/score",
   "/style.css",
   "/favicon.svg",
   "/manifest.webmanifest",
+  "/manifest/en.webmanifest",
+  "/manifest/ru.webmanifest",
+  "/manifest/uk.webmanifest",
   "/icons/icon-192.png",
   "/icons/icon-512.png",
   "/icons/icon-maskable-512.png",

@@ -25,6 +25,13 @@ async function fetchCatalog(lang) {
   return response.json();
 }
 
+/** The web app manifest in `lang` (the installed app's name and description; served by
+ * the server from these catalogs, kept offline by sw.js): the page links it, in place of
+ * index.html's Russian `/manifest.webmanifest`, once its language is known. */
+function manifestHref(lang) {
+  return `/manifest/${lang}.webmanifest`;
+}
+
 /** The language to start with: remembered, else the browser's first supported one. */
 export function preferredLanguage() {
   const stored = localStorage.getItem(STORAGE_KEY);
@@ -50,6 +57,7 @@ export async function setLanguage(lang, { remember = true } = {}) {
   if (remember) localStorage.setItem(STORAGE_KEY, lang);
   document.documentElement.lang = lang;
   document.title = t("web.app.title");
+  document.querySelector("link[rel=manifest]")?.setAttribute("href", manifestHref(lang));
   for (const listener of listeners) listener(lang);
 }
 

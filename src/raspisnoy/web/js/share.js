@@ -35,9 +35,13 @@ export function wireShare(root, title) {
   }
 }
 
-/** Loads the link's QR code into `img` (once). */
+/** Loads the link's QR code into `img` (once). A failure is said in the page's language
+ * (the server's or the browser's status text is English, and means nothing to a player):
+ * no network, or the code could not be made; the status goes to the console only. The
+ * disclosure closes again, so that one more tap on *QR code* tries again. */
 async function showCode(img, url) {
   if (img.getAttribute("src")) return;
+  let code;
   try {
     const response = await fetch("/api/qr", {
       method: "POST",
@@ -45,11 +49,23 @@ async function showCode(img, url) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ url }),
     });
-    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    img.src = URL.createObjectURL(await response.blob());
-    img.hidden = false;
+    if (!response.ok) {
+      codeFailed(img, t("web.lobby.qr.failed"), `HTTP ${response.status} ${response.statusText}`);
+      return;
+    }
+    code = await response.blob();
   } catch (error) {
-    // No answer at all (offline): the browser's own text is English.
-    toast(error instanceof TypeError ? t("web.error.network") : t("web.error.server", { detail: error.message }), "error");
+    codeFailed(img, t("web.error.network"), error); // no answer at all (offline)
+    return;
   }
+  img.src = URL.createObjectURL(code);
+  img.hidden = false;
+}
+
+/** Says that `img`'s code did not come (`message`, translated), keeps `detail` for the
+ * console, and closes its disclosure. */
+function codeFailed(img, message, detail) {
+  console.warn("QR code:", String(detail));
+  img.closest("details").open = false;
+  toast(message, "error");
 }
