@@ -31,7 +31,7 @@ from raspisnoy.store import (
     TableRating,
     TournamentStore,
 )
-from raspisnoy.store.models import Tournament, TournamentRound
+from raspisnoy.store.models import Tournament, TournamentEntry, TournamentRound
 
 
 def new_tournament(
@@ -139,6 +139,58 @@ def test_an_entry_taken_back_as_the_tournament_starts_waits_for_the_start(store:
     asking.join()
     assert answers == ["closed"]
     assert [e.user_id for e in tournaments.entries(tournament_id)] == [vera.id]
+
+
+def _anna_and_vera_entered(store: Store) -> tuple[str, str, SeatedTable]:
+    """A running event that Anna and Vera entered; a table seating them both."""
+    director, anna, vera = people(store, "Director", "Anna", "Vera")
+    tournaments = TournamentStore(store)
+    tournament_id = new_tournament(store, director.id)
+    a, v = (
+        tournaments.register(tournament_id, user_id=p.id, bot=None, name="", now=time.time())
+        for p in (anna, vera)
+    )
+    tournaments.set_state(tournament_id, "running", {"registering"})
+    return (
+        tournament_id,
+        v.entry_id,
+        SeatedTable((a.entry_id, v.entry_id, None), {0: anna.id, 1: vera.id}, ("random",) * 3),
+    )
+
+
+def test_an_entrant_withdrawn_after_the_seating_was_made_is_not_seated(store: Store) -> None:
+    """The runner seated the round from the entries it read; Vera was withdrawn before
+    the pairing's transaction: nothing is paired, and the next pass seats it anew."""
+    tournament_id, vera, table = _anna_and_vera_entered(store)
+    tournaments = TournamentStore(store)
+    assert tournaments.withdraw(tournament_id, [vera]) == 1
+    assert tournaments.pair_round(tournament_id, 1, [], HOW, [table], time.time()) is None
+    assert tournaments.round(tournament_id, 1) is None
+    assert tournaments.get(tournament_id).current_round == 0
+    anna_only = SeatedTable((table.entries[0], None, None), {0: table.people[0]}, table.bots)
+    assert tournaments.pair_round(tournament_id, 1, [], HOW, [anna_only], time.time())
+
+
+def test_an_entrant_withdrawn_as_the_round_is_paired_waits_for_it_or_is_not_seated(
+    store: Store,
+) -> None:
+    """The director withdraws Vera on one worker (not yet committed) as the runner on
+    another pairs a seating with her: the pairing waits on her row and, finding her
+    withdrawn, pairs nothing."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has one writer at a time: nothing runs between a read and a write")
+    tournament_id, vera, table = _anna_and_vera_entered(store)
+    tournaments = TournamentStore(store)
+
+    def withdraw(session: Session) -> None:
+        entry = TournamentEntry.entry_id == vera
+        session.execute(update(TournamentEntry).where(entry).values(state="withdrawn"))
+
+    def pair() -> list[str] | None:
+        return tournaments.pair_round(tournament_id, 1, [], HOW, [table], time.time())
+
+    assert answer_behind(store, withdraw, pair) is None
+    assert tournaments.round(tournament_id, 1) is None
 
 
 def test_a_round_is_paired_once_with_its_tables_in_the_club(store: Store) -> None:

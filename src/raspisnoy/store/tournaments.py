@@ -450,8 +450,11 @@ class TournamentStore:
     ) -> list[str] | None:
         """Pair round ``number`` in one transaction: its row, its tables and their seats
         (in the club's tables too, for a club's tournament); the tables' ids, or ``None``
-        (nothing changed) if the round is paired already or the tournament is not running
-        at round ``number - 1``."""
+        (nothing changed) if the round is paired already, the tournament is not running
+        at round ``number - 1``, or an entrant the ``tables`` seat was withdrawn after
+        they were made (the runner seats the round anew at its next pass). The entrants'
+        rows are held from that check to the commit, so a withdrawal at the same moment
+        comes wholly before the pairing or applies from the next round on."""
         try:
             with self._session() as session:
                 moved = session.execute(
@@ -465,6 +468,8 @@ class TournamentStore:
                 )
                 if getattr(moved, "rowcount", 0) != 1:
                     return None
+                if not _none_withdrawn(session, tournament_id, tables):
+                    raise _WithdrawnMeanwhile
                 tournament = session.get(Tournament, tournament_id)
                 assert tournament is not None
                 session.add(
@@ -482,6 +487,8 @@ class TournamentStore:
                     self._add_table(session, tournament, number, position, how, table)
                     for position, table in enumerate(tables)
                 ]
+        except _WithdrawnMeanwhile:
+            return None  # rolled back: the round is seated again from the entries as they are
         except StoreError:
             if self.round(tournament_id, number) is not None:
                 return None  # another worker paired it first
@@ -631,6 +638,23 @@ class TournamentStore:
     def take_lease(self, holder: str, now: float, seconds: float) -> bool:
         """Hold the runner's lease (``Leases.take``)."""
         return self._leases.take(RUNNER_LEASE, holder, now, seconds)
+
+
+class _WithdrawnMeanwhile(Exception):
+    """A round's seating seats an entrant withdrawn since it was made: the pairing's
+    transaction is rolled back."""
+
+
+def _none_withdrawn(session: Session, tournament_id: str, tables: Sequence[SeatedTable]) -> bool:
+    """Whether no entrant the ``tables`` seat has been withdrawn, their rows held
+    (``FOR UPDATE``) until the caller's transaction ends."""
+    seated = {entry for table in tables for entry in table.entries if entry is not None}
+    states = (
+        select(TournamentEntry.state)
+        .where(TournamentEntry.tournament_id == tournament_id, TournamentEntry.entry_id.in_(seated))
+        .with_for_update()
+    )
+    return all(state == "registered" for state in session.scalars(states))
 
 
 def _round(row: TournamentRound) -> RoundRow:
