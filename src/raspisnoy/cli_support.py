@@ -1,7 +1,8 @@
 """What every ``raspisnoy`` subcommand shares: the one-line error convention, JSON output,
 rules from ``--rules``/``--set``, command groups whose commands are imported only when
 one runs (``LazyGroup``), parameters read without Pydantic (``coerce_plain_values``) and
-the person's language from ``--lang`` (``chosen_language``).
+the person's language from ``--lang`` (``chosen_language``) and a file system's error in
+it (``file_error``).
 
 Every expected failure ends with one line ``error: ...`` on standard error and exit
 status 1; nothing else is printed then, and never a traceback.
@@ -9,6 +10,7 @@ status 1; nothing else is printed then, and never a traceback.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import re
@@ -39,6 +41,7 @@ __all__ = [
     "coerce_plain_values",
     "escape_markup",
     "fail",
+    "file_error",
     "guarded",
     "help_without_command",
     "print_json",
@@ -99,8 +102,8 @@ def help_without_command(context: typer.Context) -> None:
 
 def guarded(action: Callable[[], _T], language: str | None = None) -> _T:
     """Run ``action``, turning the engine's and the file system's errors into ``fail``:
-    in ``language`` for a command a person reads (``translate_error``), in English
-    without one, as the error lines of the contract's commands are (docs/record.md).
+    in ``language`` for a command a person reads (``translate_error``, ``file_error``), in
+    English without one, as the error lines of the contract's commands are (docs/record.md).
     (The rules are imported here and in ``rules_from``, not with the module: the command
     line's own ``--help`` and ``--version`` need none of them.)"""
     from raspisnoy.core import RaspisnoyError
@@ -111,9 +114,42 @@ def guarded(action: Callable[[], _T], language: str | None = None) -> _T:
     except RaspisnoyError as error:
         fail(str(error) if language is None else translate_error(error, language))
     except OSError as error:
-        fail(f"{error.filename}: {error.strerror}")
+        fail(file_error(error, language))
     except UnicodeDecodeError:
         fail("the input is not UTF-8 text" if language is None else translate("not_utf8", language))
+
+
+#: The file system's errors a person meets, by ``errno``, and their ``file.error.<key>``
+#: messages (``common.json``); any other is ``file.error.general``, with the C library's text.
+_FILE_ERRORS = {
+    errno.ENOENT: "not_found",
+    errno.EACCES: "denied",
+    errno.EPERM: "denied",
+    errno.EISDIR: "is_folder",
+    errno.ENOTDIR: "not_folder",
+    errno.ENOSPC: "no_space",
+    errno.EROFS: "read_only",
+    errno.EEXIST: "exists",
+}
+
+
+def file_error(error: OSError, language: str | None, *, named: bool = True) -> str:
+    """What went wrong with a file, ``FILE: problem``: in ``language`` for a person, from
+    ``file.error.<key>`` by the error's ``errno`` (any other keeps the C library's words,
+    ``strerror``, in a sentence of the language); without one, the C library's English as
+    it is (``FILE: No such file or directory``), as the contract's error lines are
+    (docs/record.md). ``named=False``: the problem alone, for a message that names the file
+    itself (a save writes a temporary file beside it, which the error would name)."""
+    if language is None:
+        return f"{error.filename}: {error.strerror}" if named else str(error.strerror)
+    from raspisnoy.i18n import translate
+
+    reason = error.strerror or str(error)
+    key = _FILE_ERRORS.get(error.errno) if error.errno is not None else None
+    problem = translate(f"file.error.{key or 'general'}", language, reason=reason)
+    if not named or error.filename is None:
+        return problem
+    return translate("file.error", language, path=error.filename, problem=problem)
 
 
 def escape_markup(text: str) -> str:

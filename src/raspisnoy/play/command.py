@@ -3,7 +3,8 @@
 Every expected failure ends, like the rest of the command line, in one ``error: ...``
 line on standard error and exit status 1; the messages of this command are in the
 person's language (``--lang``, else the one ``LANG`` names), the engine's refusals of the
-rules, their options and the number of players included.
+rules, their options and the number of players included, and so are a saved game that
+cannot be resumed and the file system's errors.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from raspisnoy.cli_support import chosen_language, fail, rules_from
+from raspisnoy.cli_support import chosen_language, fail, file_error, rules_from
 from raspisnoy.core import DEFAULT_PRESET, Game, RaspisnoyError
 from raspisnoy.i18n import detect_language, translate, translate_error
 from raspisnoy.play.screen import TerminalScreen
@@ -97,8 +98,8 @@ def play_command(
         fail(error.message(language))
     except RaspisnoyError as error:  # the rules refusing a preset, an option, the players
         fail(translate_error(error, language))
-    except OSError as error:
-        fail(f"{error.filename}: {error.strerror}")
+    except OSError as error:  # the files of the game: what went wrong, in the language
+        fail(file_error(error, language))
 
 
 def _new_record_path(save: Path | None) -> Path:

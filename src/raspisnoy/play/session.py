@@ -12,6 +12,13 @@ levels (``game.json`` → ``game.session.json``). The session file is written on
 the game starts; the record after every round and whenever the game stops (Ctrl-C,
 end of input, the terminal closing, the end of the game). Both are written atomically,
 so a crash leaves the last complete file, never a torn one.
+
+A game that cannot be resumed (a damaged file, another version of the format, a record
+the rules refuse, a session that is not its own) is a ``PlayError`` whose problem is
+worded in the person's language too: by the play catalog, or by ``translate_error`` for
+the engine's errors that carry a code. The engine words the place of a damaged or
+refused record (the round, the trick, the card) in English only; that detail is given as
+it is, inside the translated sentence.
 """
 
 from __future__ import annotations
@@ -24,18 +31,22 @@ from typing import Any, Protocol
 
 from raspisnoy.bots import BOTS, Bot, make_bot
 from raspisnoy.core import (
+    RECORD_FORMAT,
     Action,
     Bid,
     Game,
+    InvalidInputError,
     Phase,
     Play,
     RaspisnoyError,
+    Record,
     RoundKind,
     RoundResult,
     View,
     dumps_record,
     game_to_record,
-    loads_record,
+    loads_json,
+    parse_record,
     player_names,
     replay,
 )
@@ -62,11 +73,15 @@ HUMAN = 0
 #: The bots' level unless ``--bots`` names others; it must be registered in ``BOTS``.
 DEFAULT_LEVEL = "heuristic"
 SESSION_FORMAT = "raspisnoy-play-session/1"
+#: What every version of the record format starts with (docs/record.md).
+_RECORD_FORMATS = RECORD_FORMAT.rpartition("/")[0] + "/"
 
 
 class PlayError(Exception):
     """An expected failure of ``raspisnoy play``: a key of the play catalog and its values,
-    so that the message reaches the person in their language."""
+    so that the message reaches the person in their language. A value may be a problem
+    worded in turn: another ``PlayError`` (by its key), or an error of the engine (by its
+    code, ``translate_error``)."""
 
     def __init__(self, key: str, **values: object) -> None:
         super().__init__(key)
@@ -74,7 +89,16 @@ class PlayError(Exception):
         self.values = values
 
     def message(self, lang: str) -> str:
-        return translate(self.key, lang, **self.values)
+        return translate(self.key, lang, **{n: _worded(v, lang) for n, v in self.values.items()})
+
+
+def _worded(value: object, lang: str) -> object:
+    """A value of a ``PlayError``'s message, a problem among them said in ``lang``."""
+    if isinstance(value, PlayError):
+        return value.message(lang)
+    if isinstance(value, RaspisnoyError):
+        return translate_error(value, lang)
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,17 +122,17 @@ class Seating:
 
     @classmethod
     def from_json(cls, data: Any) -> Seating:
-        """Read a session file's object; ``ValueError`` saying what is wrong."""
+        """Read a session file's object; a ``PlayError`` saying what is wrong."""
         if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
-            raise ValueError(f"expected an object with format {SESSION_FORMAT!r}")
+            raise PlayError("play.session.format", format=SESSION_FORMAT)
         seed, levels = data.get("seed"), data.get("bots")
         if not isinstance(seed, str) or not isinstance(levels, list):
-            raise ValueError("expected a text 'seed' and a list 'bots'")
+            raise PlayError("play.session.fields")
         if not levels or levels[HUMAN] is not None:
-            raise ValueError(f"seat {HUMAN} is the person's, so bots[{HUMAN}] must be null")
+            raise PlayError("play.session.person", seat=HUMAN)
         for level in levels[HUMAN + 1 :]:
-            if level not in BOTS:
-                raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(BOTS)})")
+            if not isinstance(level, str) or level not in BOTS:
+                raise PlayError("play.error.unknown_bot", level=level, levels=", ".join(BOTS))
         return cls(seed, tuple(levels))
 
 
@@ -164,18 +188,23 @@ def load_game(record: Path) -> tuple[Game, Seating]:
         text = record.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PlayError("play.error.no_record", path=record) from None
+    except UnicodeDecodeError:
+        raise PlayError(
+            "play.error.bad_record", path=record, problem=PlayError("play.record.not_text")
+        ) from None
     try:
-        session_text = sidecar.read_text(encoding="utf-8")
+        seating = _read_session(sidecar)
     except FileNotFoundError:
         raise PlayError("play.error.no_session", path=sidecar, record=record) from None
+    except PlayError as error:
+        raise PlayError("play.error.bad_session", path=sidecar, problem=error) from None
     try:
-        seating = Seating.from_json(json.loads(session_text))
-    except ValueError as error:
-        raise PlayError("play.error.bad_session", path=sidecar, problem=str(error)) from None
-    try:
-        replayed = replay(loads_record(text))
-    except RaspisnoyError as error:
-        raise PlayError("play.error.bad_record", path=record, problem=str(error)) from None
+        replayed = replay(_read_record(text))
+    except PlayError as error:
+        raise PlayError("play.error.bad_record", path=record, problem=error) from None
+    except RaspisnoyError as error:  # the rules refusing the game that the record holds
+        refused = error if error.code else PlayError("play.record.refused", detail=str(error))
+        raise PlayError("play.error.bad_record", path=record, problem=refused) from None
     if replayed.is_over:
         raise PlayError("play.error.over", path=record)
     if len(seating.levels) != replayed.players:
@@ -195,11 +224,44 @@ def load_game(record: Path) -> tuple[Game, Seating]:
             seed=seating.seed,
             first_dealer=rounds[0].dealer if rounds else None,
         )
-    except RaspisnoyError as error:
+    except RaspisnoyError:  # the record's deals, already replayed, are not the seed's
+        problem = PlayError("play.record.deals")
         raise PlayError(
-            "play.error.mismatch", record=record, path=sidecar, problem=str(error)
+            "play.error.mismatch", record=record, path=sidecar, problem=problem
         ) from None
     return game, seating
+
+
+def _read_session(path: Path) -> Seating:
+    """The session in ``path``; a ``PlayError`` naming what is wrong with it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:  # before ValueError, which it is too
+        raise PlayError("play.session.not_text") from None
+    except (ValueError, RecursionError):  # the JSON decoder's: no JSON, or none it can use
+        raise PlayError("play.session.not_json") from None
+    return Seating.from_json(data)
+
+
+def _read_record(text: str) -> Record:
+    """The record in ``text``; a ``PlayError`` naming what is wrong with a file that is
+    not one: not JSON, not a record, a record of another version of the format, or a
+    damaged one (its problem in the engine's words, translated where it has a code)."""
+    try:
+        data = loads_json(text)
+    except InvalidInputError:
+        raise PlayError("play.record.not_json") from None
+    written = data.get("format") if isinstance(data, dict) else None
+    if not isinstance(written, str) or not written.startswith(_RECORD_FORMATS):
+        raise PlayError("play.record.not_record")
+    if written != RECORD_FORMAT:
+        raise PlayError("play.record.version", got=written, expected=RECORD_FORMAT)
+    try:
+        return parse_record(data)
+    except RaspisnoyError as error:
+        if error.code:  # the record's rules or players, which the engine words by code
+            raise
+        raise PlayError("play.record.damaged", detail=str(error)) from None
 
 
 #: The rounds so far, for the score sheet (of which only the public parts are shown).

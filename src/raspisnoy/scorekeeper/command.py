@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
-from raspisnoy.cli_support import chosen_language, escape_markup, fail, print_json, rules_from
+from raspisnoy.cli_support import (
+    chosen_language,
+    escape_markup,
+    fail,
+    file_error,
+    print_json,
+    rules_from,
+)
 from raspisnoy.core import PRESETS, RaspisnoyError, RoundKind, Rules
 from raspisnoy.i18n import (
     translate,
@@ -91,15 +98,17 @@ def _stop_safe_prompt() -> type[Prompt]:
 def _load(path: Path, session: _Session | None = None) -> Sheet:
     """The sheet in ``path``, or one ``error:`` line: in English for ``score --sheet``
     (its error lines are read by programs, as ``replay``'s are), in the language of the
-    ``session`` that resumes it (``_Session.problem``)."""
+    ``session`` that resumes it (``_Session.problem``, ``file_error``)."""
     try:
         return read_sheet(path)
     except SheetError as error:
         fail(f"{path}: {error if session is None else session.problem(error)}")
     except OSError as error:
-        fail(f"{error.filename}: {error.strerror}")
+        fail(file_error(error, None if session is None else session.lang))
     except UnicodeDecodeError:
-        fail(f"{path}: the file is not UTF-8 text")
+        if session is None:
+            fail(f"{path}: the file is not UTF-8 text")
+        fail(f"{path}: {translate('file.not_utf8', session.lang)}")
 
 
 @score_app.callback(invoke_without_command=True)
@@ -218,7 +227,15 @@ class _Session:
         return self.t("where_player", round=error.round, player=error.player, problem=problem)
 
     def sheet_problem(self, error: SheetError) -> str:
-        """What is wrong with the sheet, without the place, from ``score.problem.<code>``."""
+        """What is wrong with the sheet, without the place, from ``score.problem.<code>``
+        (the file's shape from ``score.format.<code>``, by plural form where it counts)."""
+        if error.detail_code is not None:
+            values = dict(error.detail_params)
+            key = f"score.format.{error.detail_code}"
+            count = values.pop("count", None)
+            if isinstance(count, int):
+                return translate_count(key, self.lang, count, **values)
+            return translate(key, self.lang, **values)
         values = dict(error.params)
         for name in ("kind", "expected"):  # round kinds in the reader's language
             value = values.get(name)
@@ -288,7 +305,8 @@ class _Session:
             write_sheet(self.sheet, self.path)
         except OSError as error:
             # The entry stays in memory; the next save writes it with everything else.
-            self.say_error(self.t("save_failed", path=str(self.path), reason=error.strerror))
+            reason = file_error(error, self.lang, named=False)
+            self.say_error(self.t("save_failed", path=str(self.path), reason=reason))
 
     def number(self, answer: str) -> int | None:
         try:

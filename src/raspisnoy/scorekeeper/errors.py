@@ -4,10 +4,16 @@ A ``SheetError`` carries a problem code and its parameters as well as an English
 so a command line or a web page can show the problem in the reader's language
 (``score.problem.<code>`` in the ``score`` translation catalogs) and a web API can return
 it as JSON (``to_json``). Every template below has a translation under the same code.
+
+A ``format`` problem (the sheet file's shape: not JSON, a missing field, a value of the
+wrong type) says what is wrong in its English ``detail``, and as a code of its own with
+its values, ``detail_code`` and ``detail_params``, which a terminal words in the reader's
+language from ``score.format.<code>``; ``to_json`` is the same as without them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from raspisnoy.core import RaspisnoyError
@@ -52,7 +58,9 @@ class SheetError(RaspisnoyError, ValueError):
     values its template needs (the engine's ``code`` and ``params``, in the sheet's own
     codes). ``str(error)`` is the English line ``round 3, Boris: a bid is 0 to 3, not 4``.
     A ``format`` problem that the engine found (players the rules do not allow, a round
-    plan that cannot be dealt) has the engine's error as its ``__cause__``.
+    plan that cannot be dealt) has the engine's error as its ``__cause__``; one of the sheet
+    file's shape has ``detail_code`` (a ``score.format.<code>`` message) and the values of
+    that message, ``detail_params`` (``None`` and empty otherwise).
     """
 
     #: Always one of ``PROBLEMS``.
@@ -65,11 +73,15 @@ class SheetError(RaspisnoyError, ValueError):
         round: int | None = None,
         seat: int | None = None,
         player: str | None = None,
+        detail_code: str | None = None,
+        detail_params: Mapping[str, str | int] | None = None,
         **params: Any,
     ) -> None:
         self.round = round
         self.seat = seat
         self.player = player
+        self.detail_code = detail_code
+        self.detail_params: Mapping[str, str | int] = dict(detail_params or {})
         message = self.where() + PROBLEMS[code].format(**params)
         super().__init__(message, code=code, params=params)
 

@@ -1,11 +1,13 @@
 """The sheet file format ``raspisnoy-sheet/1`` (docs/sheet-format.md) and the score report.
 
 ``loads_sheet``/``sheet_from_json`` read a sheet, checking its shape (``SheetError`` with
-the code ``format`` and the place) and then its rules (``Sheet`` checks every round);
-``dumps_sheet``/``sheet_to_json`` write one with the fully resolved rules, so a sheet is
-scored the same way whatever later becomes of its preset. ``sheet_report`` is the object
-``raspisnoy score --sheet FILE --json`` prints. A web API can use the same functions for
-its JSON in and out.
+the code ``format``, the place and an English ``detail``; what is wrong is also a code of
+its own with its values, ``detail_code``/``detail_params``, which a terminal words in the
+reader's language from ``score.format.<code>``) and then its rules (``Sheet`` checks every
+round); ``dumps_sheet``/``sheet_to_json`` write one with the fully resolved rules, so a
+sheet is scored the same way whatever later becomes of its preset. ``sheet_report`` is the
+object ``raspisnoy score --sheet FILE --json`` prints. A web API can use the same functions
+for its JSON in and out.
 """
 
 from __future__ import annotations
@@ -43,8 +45,17 @@ _SHEET_KEYS = {"format", "rules", "players", "first_dealer", "rounds"}
 _ROUND_KEYS = {"bids", "taken", "kind", "dealer"}
 
 
-def _format_error(detail: str, number: int | None = None) -> SheetError:
-    return SheetError("format", round=number, detail=detail)
+def _format_error(
+    detail: str, number: int | None, code: str | None, **values: str | int
+) -> SheetError:
+    """A ``format`` problem: ``detail`` in English, ``code`` and ``values`` for its words
+    (``None``: a problem the engine found, the error's ``__cause__``, which words it)."""
+    return SheetError("format", round=number, detail=detail, detail_code=code, detail_params=values)
+
+
+def _shown(value: Any) -> str:
+    """A value read from the file, as JSON writes it (``null``, ``"2"``, ``[1, 1]``)."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def loads_sheet(text: str) -> Sheet:
@@ -52,30 +63,41 @@ def loads_sheet(text: str) -> Sheet:
     try:
         data = loads_json(text)
     except InvalidInputError as error:
-        raise _format_error(str(error)) from None
+        # The decoder's own error (implicitly chained) says where the JSON breaks.
+        broken = error.__context__
+        if isinstance(broken, json.JSONDecodeError):
+            raise _format_error(
+                str(error), None, "not_json", line=broken.lineno, column=broken.colno
+            ) from None
+        raise _format_error(str(error), None, "unusable_json") from None
     return sheet_from_json(data)
 
 
 def sheet_from_json(data: Any) -> Sheet:
     """Build a ``Sheet`` from a decoded JSON object, checking its shape, then its rounds."""
     if not isinstance(data, Mapping):
-        raise _format_error("a sheet must be a JSON object")
+        raise _format_error("a sheet must be a JSON object", None, "not_object")
     _reject_unknown(data, _SHEET_KEYS, None)
     if data.get("format") != FORMAT:
-        raise _format_error(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+        written = data.get("format")
+        detail = f"format: expected {FORMAT!r}, got {written!r}"
+        raise _format_error(detail, None, "format", expected=_shown(FORMAT), got=_shown(written))
     try:
         rules = resolve_rules(data.get("rules", DEFAULT_PRESET))
     except RaspisnoyError as error:  # chained: its code words it in the reader's language
-        raise _format_error(str(error)) from error
+        raise _format_error(str(error), None, None) from error
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        raise _format_error(f"players: expected a list of names, got {json.dumps(players)}")
+        detail = f"players: expected a list of names, got {json.dumps(players)}"
+        raise _format_error(detail, None, "players", got=_shown(players))
     first_dealer = data.get("first_dealer")
     if type(first_dealer) is not int:
-        raise _format_error(f"first_dealer: expected a seat number, got {json.dumps(first_dealer)}")
+        detail = f"first_dealer: expected a seat number, got {json.dumps(first_dealer)}"
+        raise _format_error(detail, None, "seat", field="first_dealer", got=_shown(first_dealer))
     rounds = data.get("rounds", [])
     if not isinstance(rounds, list):
-        raise _format_error(f"rounds: expected a list, got {json.dumps(rounds)}")
+        detail = f"rounds: expected a list, got {json.dumps(rounds)}"
+        raise _format_error(detail, None, "rounds", got=_shown(rounds))
     parsed = tuple(
         _round_from_json(raw, number, len(players)) for number, raw in enumerate(rounds, 1)
     )
@@ -84,7 +106,8 @@ def sheet_from_json(data: Any) -> Sheet:
 
 def _round_from_json(raw: Any, number: int, players: int) -> SheetRound:
     if not isinstance(raw, Mapping):
-        raise _format_error(f"expected an object, got {json.dumps(raw)}", number)
+        detail = f"expected an object, got {json.dumps(raw)}"
+        raise _format_error(detail, number, "round", got=_shown(raw))
     _reject_unknown(raw, _ROUND_KEYS, number)
     kind = raw.get("kind")
     if kind is not None:
@@ -92,10 +115,12 @@ def _round_from_json(raw: Any, number: int, players: int) -> SheetRound:
             kind = RoundKind(kind)
         except ValueError:
             kinds = ", ".join(RoundKind)
-            raise _format_error(f"kind {kind!r} is not one of {kinds}", number) from None
+            detail = f"kind {kind!r} is not one of {kinds}"
+            raise _format_error(detail, number, "kind", value=_shown(kind), kinds=kinds) from None
     dealer = raw.get("dealer")
     if dealer is not None and type(dealer) is not int:
-        raise _format_error(f"dealer: expected a seat number, got {json.dumps(dealer)}", number)
+        detail = f"dealer: expected a seat number, got {json.dumps(dealer)}"
+        raise _format_error(detail, number, "seat", field="dealer", got=_shown(dealer))
     bids = _seats(raw.get("bids"), "bids", number, players)
     taken = _seats(raw.get("taken"), "taken", number, players) or (None,) * players
     return SheetRound(bids, taken, kind, dealer)
@@ -107,17 +132,20 @@ def _seats(raw: Any, what: str, number: int, players: int) -> Seats | None:
         return None
     if not isinstance(raw, list) or len(raw) != players:
         detail = f"{what}: expected a list of {players} numbers or nulls, got {json.dumps(raw)}"
-        raise _format_error(detail, number)
+        raise _format_error(detail, number, "seats", field=what, count=players, got=_shown(raw))
     for value in raw:
         if value is not None and type(value) is not int:
-            raise _format_error(f"{what}: {json.dumps(value)} is not a whole number", number)
+            detail = f"{what}: {json.dumps(value)} is not a whole number"
+            raise _format_error(detail, number, "not_whole", field=what, value=_shown(value))
     return tuple(raw)
 
 
 def _reject_unknown(data: Mapping[str, Any], known: set[str], number: int | None) -> None:
     unknown = sorted(set(data) - known)
     if unknown:
-        raise _format_error(f"unknown field {unknown[0]!r}", number)
+        raise _format_error(
+            f"unknown field {unknown[0]!r}", number, "unknown_field", field=unknown[0]
+        )
 
 
 def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
