@@ -100,6 +100,21 @@ def test_the_command_refuses_a_broken_wallet(cli, tmp_path: Path) -> None:  # ty
     assert "not a raspisnoy-casino-wallet/1 file" in result.stderr
 
 
+def test_a_wallet_the_command_cannot_use_is_said_in_the_persons_language(  # type: ignore[no-untyped-def]
+    cli, tmp_path: Path
+) -> None:
+    wallet = tmp_path / "wallet.json"
+    wallet.write_text("{not json")
+    result = cli("casino", "play", "--wallet", str(wallet), "--lang", "ru")
+    assert result.status == 1
+    assert result.stderr == f"error: {wallet}: это не файл кошелька (raspisnoy-casino-wallet/1)\n"
+    wallet.write_text('{"format": "raspisnoy-casino-wallet/1", "balance": -5}')
+    result = cli("casino", "play", "--wallet", str(wallet), "--lang", "uk")
+    assert result.stderr == f"error: {wallet}: баланс -5 — не число фішок\n"
+    result = cli("casino", "play", "--wallet", str(tmp_path), "--lang", "ru")
+    assert result.stderr == f"error: {tmp_path}: это папка, а не файл\n"
+
+
 def test_a_stop_signal_as_a_prompt_is_written_neither_cuts_nor_repeats_it(tmp_path: Path) -> None:
     """A Ctrl-C typed as the question appears: the question once, then "saved"."""
     wallet = tmp_path / "wallet.json"

@@ -36,10 +36,10 @@ from raspisnoy.casino.view import HandView
 from raspisnoy.casino_advisor.hint import advice_for
 from raspisnoy.casino_command import WALLET_FORMAT
 from raspisnoy.casino_command.text import advice_text
-from raspisnoy.cli_support import chosen_language, fail
+from raspisnoy.cli_support import chosen_language, fail, file_error
 from raspisnoy.core import RaspisnoyError
 from raspisnoy.files import write_atomically
-from raspisnoy.i18n import detect_language, translate
+from raspisnoy.i18n import detect_language, translate, translate_error
 from raspisnoy.i18n.cards import card_text
 from raspisnoy.stopping import ask_line, stopping_at_safe_points
 
@@ -52,6 +52,15 @@ HISTORY = 100
 
 class Quit(Exception):
     """The person asked to stop (``q``, Ctrl-C or end of input)."""
+
+
+class WalletError(RaspisnoyError):
+    """A wallet file the command cannot use; ``casino.play.wallet.<key>`` words it for
+    the person, with ``path`` and the ``values``."""
+
+    def __init__(self, message: str, key: str, path: Path, **values: str) -> None:
+        super().__init__(message)
+        self.key, self.values = key, {"path": str(path), "format": WALLET_FORMAT, **values}
 
 
 @dataclass(slots=True)
@@ -67,12 +76,16 @@ class Wallet:
     def load(cls, path: Path) -> Wallet:
         if not path.exists():
             return cls()
-        data = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise WalletError(f"{path}: not a {WALLET_FORMAT} file", "format", path) from None
         if not isinstance(data, dict) or data.get("format") != WALLET_FORMAT:
-            raise RaspisnoyError(f"{path}: not a {WALLET_FORMAT} file")
+            raise WalletError(f"{path}: not a {WALLET_FORMAT} file", "format", path)
         balance = data.get("balance")
         if type(balance) is not int or balance < 0:
-            raise RaspisnoyError(f"{path}: balance {balance!r} is not a number of chips")
+            english = f"{path}: balance {balance!r} is not a number of chips"
+            raise WalletError(english, "balance", path, balance=repr(balance))
         return cls(balance, data.get("hand"), list(data.get("history", [])), data.get("refills", 0))
 
     def save(self, path: Path) -> None:
@@ -341,12 +354,12 @@ def play_command(
         if seed is not None:
             terminal.seeds = _numbered_seeds(seed, terminal.wallet)
         terminal.run()
+    except WalletError as error:
+        fail(translate(f"casino.play.wallet.{error.key}", language, **error.values))
     except RaspisnoyError as error:
-        fail(str(error))
+        fail(translate_error(error, language))
     except OSError as error:
-        fail(f"{error.filename}: {error.strerror}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        fail(f"{wallet}: not a {WALLET_FORMAT} file")
+        fail(file_error(error, language))
 
 
 def _numbered_seeds(seed: str, wallet: Wallet) -> Callable[[], str]:
