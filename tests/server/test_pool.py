@@ -385,3 +385,113 @@ def test_who_abandons_a_rated_pool_game_is_recorded_and_who_plays_it_is_not(
     assert pool.abandons_since(ids[0], 0.0) == pool.abandons_since(ids[1], 0.0) == []
     again = people[2].http.post("/api/pool", json={**CLASSIC_FOUR, "rated": True})
     assert again.json()["code"] == Refusal.POOL_COOLDOWN
+
+
+# ------------------------------------------- changes between the pass's read and its seating
+
+
+def before_the_first_opening(
+    server: Server, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], object]
+) -> list[bool]:
+    """Run ``meanwhile`` once, after a pass has read the pool and paired, just before it
+    opens its first table (as another worker's request would); a list that holds
+    ``True`` once it has run."""
+    pool = server.services.pool._pool
+    opening = pool.open_table
+    ran: list[bool] = []
+
+    def opened_after(*args: Any) -> str | None:
+        if not ran:
+            meanwhile()
+            ran.append(True)
+        return opening(*args)
+
+    monkeypatch.setattr(pool, "open_table", opened_after)
+    return ran
+
+
+def racing_server(start_server: Callable[[ServerSettings], Server]) -> Server:
+    """A server whose pool drops nobody for silence while a test waits without asking."""
+    return start_server(POOL.model_copy(update={"pool_grace_seconds": 60.0}))
+
+
+THREE = {**CLASSIC_FOUR, "players": [3]}
+
+
+def test_one_who_joined_again_as_the_pass_seats_them_waits_with_the_new_choices(
+    start_server: Callable[[ServerSettings], Server], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass paired Mover for a three-player table; before it seats them, Mover leaves
+    and joins again for four players: nobody of that table is seated (the entry read is
+    not the one stored), Mover waits with the new choices, and the next pass seats the
+    others with the fourth person."""
+    server = racing_server(start_server)
+    mover, *others = (Api(server.base, f"Rejoining {n}") for n in range(4))
+
+    def joined_again() -> None:
+        assert mover.http.delete("/api/pool").status_code == 200
+        join(mover, **CLASSIC_FOUR)
+
+    ran = before_the_first_opening(server, monkeypatch, joined_again)
+    for api in (mover, *others):
+        join(api, **THREE)
+    table_id = matched(others[0])["table"]
+    assert ran and status_of(mover)["status"] == "waiting"
+    assert status_of(mover)["choices"]["players"] == [4]
+    assert {matched(api)["table"] for api in others} == {table_id}
+
+
+def test_a_block_made_as_the_pass_seats_them_keeps_the_two_apart(
+    start_server: Callable[[ServerSettings], Server], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass read no block among the three who accept one three-player table; before
+    it seats them, one blocks another: nobody is seated. A fourth comes, and the table
+    that opens holds one of the two only."""
+    server = racing_server(start_server)
+    anna, boris, other = (Api(server.base, f"Racing block {n}") for n in range(3))
+
+    def blocked() -> None:
+        assert anna.http.put(f"/api/blocks/{boris.user['id']}").status_code == 200
+
+    ran = before_the_first_opening(server, monkeypatch, blocked)
+    for api in (anna, boris, other):
+        join(api, **THREE)
+    until(lambda: ran, bool)
+    time.sleep(5 * POOL.pool_pass_seconds)  # passes enough to have seated them, had they
+    assert [status_of(api)["status"] for api in (anna, boris, other)] == ["waiting"] * 3
+    fourth = Api(server.base, "Racing block 3")
+    join(fourth, **THREE)
+    table_id = matched(fourth)["table"]
+    seated = {seat.user_id for seat in server.store.get_table(table_id).seats}
+    assert other.user["id"] in seated
+    assert not {anna.user["id"], boris.user["id"]} <= seated
+
+
+def test_an_abandon_recorded_as_the_pass_seats_them_keeps_the_rated_table_closed(
+    start_server: Callable[[ServerSettings], Server], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass paired three for a rated table; before it seats them, an abandoned rated
+    pool game of one of them is recorded (their earlier game ended as they joined):
+    nobody is seated. Later passes pass the one cooling down over (they wait on, told
+    why), so the other two are seated with a fourth."""
+    server = racing_server(start_server)
+    quitter, *others = (registered(server, f"Cooling{n}") for n in range(4))
+    host = Api(server.base, "Abandoned host")
+    abandoned = host.create_table(players=3)["id"]
+
+    def recorded() -> None:
+        row = PoolAbandon(user_id=quitter.user["id"], table_id=abandoned, at=time.time())
+        with Session(server.store.engine) as session, session.begin():
+            session.add(row)
+
+    ran = before_the_first_opening(server, monkeypatch, recorded)
+    rated = {**THREE, "rated": True}
+    for api in (quitter, *others[:2]):
+        join(api, **rated)
+    until(lambda: ran, bool)
+    time.sleep(2 * POOL.pool_pass_seconds)
+    assert [status_of(api)["status"] for api in (quitter, *others[:2])] == ["waiting"] * 3
+    join(others[2], **rated)
+    assert len({matched(api)["table"] for api in others}) == 1
+    cooling = status_of(quitter)
+    assert cooling["status"] == "waiting" and cooling["rated_cooldown"]["abandons"] == 1

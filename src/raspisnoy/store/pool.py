@@ -4,12 +4,15 @@ tables the pool opened for them, and the pairing lease.
 Everything lives here, never in a worker's memory, so that with several workers any of
 them answers a person and one of them pairs at a time (``take_lease``). Taking people out
 of the pool and opening their table is one transaction (``open_table``) that does nothing
-unless every one of them is still waiting and below the cap of games at once: a worker
-killed mid-pairing has either opened the table with its people marked, or changed
-nothing; two pairing at once (a lease lost while pairing) cannot seat a person twice, and
-a game a person starts elsewhere at that moment cannot take them past the cap with the
-pool's (both count under the person's lock). A table opened but not yet started (its worker
-died in between) is found by ``unstarted`` and started by the next pass.
+unless, read again under the people's locks, every one of them still waits with the entry
+the pass read (``PassRead``), is below the cap of games at once, blocked none of the
+others nor was blocked by them, and, at a rated table, is out of the rated pool's
+cooldown (``Cooldowns``): a worker killed mid-pairing has either opened the table with
+its people marked, or changed nothing; two pairing at once (a lease lost while pairing)
+cannot seat a person twice; and what another worker changes between the pass's read and
+the opening (a leave and a join with other choices, a game started elsewhere, a block, an
+abandoned game recorded) is found, not overrun. A table opened but not yet started (its
+worker died in between) is found by ``unstarted`` and started by the next pass.
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, exists, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.leases import Leases
 from raspisnoy.store.leaving import leave_pool
 from raspisnoy.store.models import (
+    Block,
     GameTable,
     PlayerRating,
     PoolAbandon,
@@ -36,7 +40,15 @@ from raspisnoy.store.models import (
 from raspisnoy.store.players import ALL_SCOPE
 from raspisnoy.store.repository import Store, add_table, games_held, lock_users, transaction
 
-__all__ = ["AlreadyInPoolError", "NewPoolTable", "PoolEntryRow", "PoolStore", "open_pool_table"]
+__all__ = [
+    "AlreadyInPoolError",
+    "Cooldowns",
+    "NewPoolTable",
+    "PassRead",
+    "PoolEntryRow",
+    "PoolStore",
+    "open_pool_table",
+]
 
 #: The pairing lease's row.
 _LEASE = "pairing"
@@ -52,8 +64,7 @@ class AlreadyInPoolError(Exception):
 
 
 class _NotOpened(Exception):
-    """One of the people of a table being opened is no longer waiting, or holds as many
-    games as the cap allows."""
+    """The people of a table being opened may not sit there now (``_seatable``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +91,41 @@ class NewPoolTable:
     stand_in: str
     seed: str
     rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Cooldowns:
+    """The rated pool's cooldown after abandoned rated pool games (docs/pool.md, "Fair
+    play"): ``steps[i]`` seconds after the (i+1)-th abandoned game of the last ``memory``
+    seconds (the last step after any later one), counted from the last one's end. The
+    server gives the figures; the store applies them again when it opens a rated table
+    (``open_pool_table``), with the people's abandoned games as stored then."""
+
+    steps: tuple[float, ...]
+    memory: float
+
+    def until(self, abandons: Sequence[float]) -> float | None:
+        """When the cooldown after ``abandons`` (when each abandoned game of the last
+        ``memory`` ended) is over; ``None``: there is none."""
+        if not abandons:
+            return None
+        return max(abandons) + self.steps[min(len(abandons), len(self.steps)) - 1]
+
+    def keeps_out(self, abandons: Sequence[float], now: float) -> bool:
+        """Whether the cooldown after ``abandons`` still runs at ``now``."""
+        until = self.until(abandons)
+        return until is not None and now < until
+
+
+@dataclass(frozen=True, slots=True)
+class PassRead:
+    """What a pass read before pairing, for each opening to check again under the
+    people's locks (``open_pool_table``): everyone's entry as read (``entries``, by
+    person), and the time ``now`` and the rated pool's ``cooldowns`` it judged by."""
+
+    entries: Mapping[str, PoolEntryRow]
+    now: float
+    cooldowns: Cooldowns
 
 
 def _row(entry: PoolEntry) -> PoolEntryRow:
@@ -187,15 +233,18 @@ class PoolStore:
             return int(getattr(session.execute(delete(PoolEntry).where(*condition)), "rowcount", 0))
 
     def open_table(
-        self, people: Sequence[str], table: NewPoolTable, games_cap: int | None = None
+        self,
+        people: Sequence[str],
+        table: NewPoolTable,
+        games_cap: int | None = None,
+        read: PassRead | None = None,
     ) -> str | None:
         """Open ``table`` with ``people`` in seats 0, 1… (the first its host) and take them
-        out of the pool, all in one transaction; ``None`` (nothing changed) unless every
-        one of them is still waiting and, with a ``games_cap``, holds fewer games than it
-        (``open_pool_table``)."""
+        out of the pool, all in one transaction; ``None`` (nothing changed) unless they may
+        sit there now (``open_pool_table``)."""
         try:
             with self._session() as session:
-                return open_pool_table(session, people, table, games_cap)
+                return open_pool_table(session, people, table, games_cap, read)
         except _NotOpened:
             return None
 
@@ -207,11 +256,14 @@ class PoolStore:
     def abandons_since(self, user_id: str, since: float) -> list[float]:
         """When the person's abandoned rated pool games since ``since`` ended, oldest
         first."""
-        query = select(PoolAbandon.at).where(
-            PoolAbandon.user_id == user_id, PoolAbandon.at >= since
-        )
         with self._session() as session:
-            return list(session.scalars(query.order_by(PoolAbandon.at)))
+            return _abandons(session, [user_id], since).get(user_id, [])
+
+    def cooling_down(self, user_ids: Sequence[str], now: float, cooldowns: Cooldowns) -> set[str]:
+        """Those of these people whose rated pool's cooldown runs at ``now``
+        (``_cooling_down``)."""
+        with self._session() as session:
+            return _cooling_down(session, user_ids, now, cooldowns)
 
     def unstarted(self) -> list[str]:
         """The tables the pool opened that have not started."""
@@ -246,20 +298,20 @@ class PoolStore:
 
 
 def open_pool_table(
-    session: Session, people: Sequence[str], table: NewPoolTable, games_cap: int | None
+    session: Session,
+    people: Sequence[str],
+    table: NewPoolTable,
+    games_cap: int | None,
+    read: PassRead | None = None,
 ) -> str:
     """Open ``table`` with ``people`` in seats 0, 1… and take them out of the pool in
-    ``session``'s transaction; ``_NotOpened`` (the caller rolls back) unless every one is
-    still waiting and, with a ``games_cap``, holds fewer games than it. The pass read
-    both before pairing; here they are read again with the people's rows locked
-    (``lock_users``), as a start of their own counts its host's (``mark_started``), so
-    that a game one of them starts on another worker at this moment cannot take them
-    past the cap with the pool's."""
-    if games_cap is not None:
-        lock_users(session, people)
-        held = games_held(session, people)
-        if any(held.get(person, 0) >= games_cap for person in people):
-            raise _NotOpened
+    ``session``'s transaction; ``_NotOpened`` (the caller rolls back) unless they may sit
+    there now (``_seatable``). Their rows are locked first (``lock_users``), as a start of
+    their own (``mark_started``) and a block (``FriendsRepository.block``) lock them, so
+    that neither can slip in between these checks and the table."""
+    lock_users(session, people)
+    if not _seatable(session, people, table, games_cap, read):
+        raise _NotOpened
     table_id = add_table(
         session,
         host_id=people[0],
@@ -284,3 +336,98 @@ def open_pool_table(
         raise _NotOpened  # the transaction rolls back: no table, nobody marked
     session.add(PoolTable(table_id=table_id))
     return table_id
+
+
+def _seatable(
+    session: Session,
+    people: Sequence[str],
+    table: NewPoolTable,
+    games_cap: int | None,
+    read: PassRead | None,
+) -> bool:
+    """Whether ``people`` may sit at ``table`` now, read with their rows locked: each
+    still waits with the entry ``read`` holds (``_entries_as_read``), holds fewer games
+    than the ``games_cap`` (if any), no two of them blocked each other, and at a rated
+    table nobody's cooldown runs at ``read.now``. The pass looked at all of these before
+    pairing; another worker may have changed any since, and the group then waits for the
+    next pass, which reads them anew."""
+    return (
+        _entries_as_read(session, people, read)
+        and not _at_games_cap(session, people, games_cap)
+        and not _blocked_among(session, people)
+        and not _kept_out(session, people, table, read)
+    )
+
+
+def _entries_as_read(session: Session, people: Sequence[str], read: PassRead | None) -> bool:
+    """Whether each of ``people`` still waits, with the entry ``read`` holds for them (if
+    given: the same choices, rating and time of joining; one who left and joined again
+    since, with other choices maybe, is another entry). Their entries stay locked until
+    the transaction ends (PostgreSQL: ``FOR NO KEY UPDATE``, in id order; SQLite: the
+    write lock ``lock_users`` took), so no leave or join slips in before they are
+    marked."""
+    query = (
+        select(PoolEntry.user_id, PoolEntry.choices, PoolEntry.rating, PoolEntry.joined_at)
+        .where(PoolEntry.user_id.in_(people), PoolEntry.table_id.is_(None))
+        .order_by(PoolEntry.user_id)
+        .with_for_update(key_share=True)
+    )
+    stored = {
+        row.user_id: (row.choices, row.rating, row.joined_at) for row in session.execute(query)
+    }
+    if set(stored) != set(people):
+        return False
+    return read is None or all(stored[person] == _as_read(read, person) for person in people)
+
+
+def _as_read(read: PassRead, person: str) -> tuple[Any, ...] | None:
+    """The person's entry as the pass read it: what ``_entries_as_read`` compares."""
+    entry = read.entries.get(person)
+    return None if entry is None else (entry.choices, entry.rating, entry.joined_at)
+
+
+def _at_games_cap(session: Session, people: Sequence[str], games_cap: int | None) -> bool:
+    """Whether one of ``people`` holds ``games_cap`` games or more (``None``: no cap)."""
+    if games_cap is None:
+        return False
+    held = games_held(session, people)
+    return any(held.get(person, 0) >= games_cap for person in people)
+
+
+def _kept_out(
+    session: Session, people: Sequence[str], table: NewPoolTable, read: PassRead | None
+) -> bool:
+    """Whether ``table`` is rated and one of ``people`` is in the rated pool's cooldown at
+    the pass's time (``read``; without it, nobody is)."""
+    if not table.rated or read is None:
+        return False
+    return bool(_cooling_down(session, people, read.now, read.cooldowns))
+
+
+def _blocked_among(session: Session, people: Sequence[str]) -> bool:
+    """Whether one of ``people`` blocked another of them (docs/friends.md: never seated
+    together)."""
+    among = Block.blocker_id.in_(people), Block.blocked_id.in_(people)
+    return bool(
+        session.scalar(select(exists().where(*among, Block.blocker_id != Block.blocked_id)))
+    )
+
+
+def _abandons(session: Session, people: Sequence[str], since: float) -> dict[str, list[float]]:
+    """When each of ``people``'s abandoned rated pool games since ``since`` ended, oldest
+    first; one with none is left out."""
+    query = select(PoolAbandon.user_id, PoolAbandon.at).where(
+        PoolAbandon.user_id.in_(people), PoolAbandon.at >= since
+    )
+    found: dict[str, list[float]] = {}
+    for user_id, at in session.execute(query.order_by(PoolAbandon.at)):
+        found.setdefault(user_id, []).append(at)
+    return found
+
+
+def _cooling_down(
+    session: Session, people: Sequence[str], now: float, cooldowns: Cooldowns
+) -> set[str]:
+    """Those of ``people`` whose rated pool's cooldown runs at ``now``."""
+    abandons = _abandons(session, people, now - cooldowns.memory)
+    return {person for person, ends in abandons.items() if cooldowns.keeps_out(ends, now)}

@@ -7,8 +7,9 @@ pairing lease pairs, so one worker pairs at a time. A pass drops the people whos
 been silent for ``pool_grace_seconds`` (closed, or the connection lost), starts the tables a
 dead worker opened but did not start, pairs everyone still waiting, opens each table and
 takes its people out of the pool in one transaction (so nobody is lost or seated twice,
-whichever worker dies when), starts its game through the table's actor and saves the
-counts of people waiting that every lobby shows.
+whichever worker dies when; that transaction also checks again, under the people's locks,
+what the pass read: ``store.PassRead``), starts its game through the table's actor and
+saves the counts of people waiting that every lobby shows.
 
 A person learns where they are from ``status`` (their page asks every second or two,
 which also tells the server they are still there): ``matched`` names the table, and the
@@ -43,8 +44,9 @@ from raspisnoy.store import (
     PoolStore,
     UserRow,
 )
+from raspisnoy.store.pool import Cooldowns, PassRead
 
-__all__ = ["COOLDOWNS", "AvoidProvider", "PoolDesk", "checked_choices"]
+__all__ = ["COOLDOWNS", "RATED_COOLDOWNS", "AvoidProvider", "PoolDesk", "checked_choices"]
 
 _log = logging.getLogger(__name__)
 
@@ -56,8 +58,8 @@ _BOT_DELAY_MS = 800
 #: The cooldown before the next rated pool game after the 1st, 2nd, 3rd and any later
 #: abandoned rated pool game of the last week (seconds; docs/pool.md, "Fair play").
 COOLDOWNS = (5 * 60, 15 * 60, 60 * 60, 24 * 60 * 60)
-#: How far back abandoned games count.
-_COOLDOWN_MEMORY = 7 * 24 * 60 * 60
+#: The rated pool's cooldowns: ``COOLDOWNS``, counting the abandoned games of a week.
+RATED_COOLDOWNS = Cooldowns(COOLDOWNS, 7 * 24 * 60 * 60)
 
 
 class PoolDesk:
@@ -135,11 +137,10 @@ class PoolDesk:
         (``minutes`` left, ``abandons`` of the last week; longer with each), or ``None``."""
         if not user.is_account:
             return None
-        abandons = await in_thread(self._pool.abandons_since, user.id, now - _COOLDOWN_MEMORY)
-        if not abandons:
-            return None
-        until = abandons[-1] + COOLDOWNS[min(len(abandons), len(COOLDOWNS)) - 1]
-        if now >= until:
+        since = now - RATED_COOLDOWNS.memory
+        abandons = await in_thread(self._pool.abandons_since, user.id, since)
+        until = RATED_COOLDOWNS.until(abandons)
+        if until is None or now >= until:
             return None
         return {"minutes": math.ceil((until - now) / 60), "abandons": len(abandons)}
 
@@ -184,13 +185,14 @@ class PoolDesk:
         await in_thread(self._pool.drop_unseen, now - self._settings.pool_grace_seconds)
         for unstarted in await in_thread(self._pool.unstarted):
             await self._hub.start_if_open(unstarted)
-        waiting = await self._pairable(await in_thread(self._pool.waiting))
+        waiting = await self._pairable(await in_thread(self._pool.waiting), now)
         avoid = await in_thread(self._avoid, [entry.user_id for entry in waiting])
+        read = PassRead({entry.user_id: entry for entry in waiting}, now, RATED_COOLDOWNS)
         opened: list[str] = []
         seated: set[str] = set()
         for match in pair((_seek(entry) for entry in waiting), now, avoid=avoid):
             people, cap = list(match.people), self._settings.max_games_per_user
-            table_id = await in_thread(self._pool.open_table, people, _table(match), cap)
+            table_id = await in_thread(self._pool.open_table, people, _table(match), cap, read)
             if table_id is not None:
                 opened.append(table_id)
                 seated.update(match.people)
@@ -201,14 +203,22 @@ class PoolDesk:
             self._hub.lobby.changed()
         return opened
 
-    async def _pairable(self, waiting: list[PoolEntryRow]) -> list[PoolEntryRow]:
-        """The people of ``waiting`` below the cap of games at once: one who has started
-        other games since joining, up to the cap, waits on, passed over, until one ends
-        (their status says so: ``games_held``). The table's opening counts again, under
-        their locks, should they start one elsewhere meanwhile (``open_pool_table``)."""
+    async def _pairable(self, waiting: list[PoolEntryRow], now: float) -> list[PoolEntryRow]:
+        """The people of ``waiting`` below the cap of games at once and, in the rated
+        pool, out of its cooldown: one who has started other games since joining, up to
+        the cap, or whose abandoned game was recorded as they joined, waits on, passed
+        over, until a game ends or the cooldown does (their status says so: ``games_held``,
+        ``rated_cooldown``). The table's opening checks both again, under their locks,
+        should either change meanwhile (``open_pool_table``)."""
         held = await in_thread(self._pool.games_held, [e.user_id for e in waiting])
+        rated = [entry.user_id for entry in waiting if entry.choices["rated"]]
+        cooling = await in_thread(self._pool.cooling_down, rated, now, RATED_COOLDOWNS)
         limit = self._settings.max_games_per_user
-        return [entry for entry in waiting if held.get(entry.user_id, 0) < limit]
+        return [
+            entry
+            for entry in waiting
+            if held.get(entry.user_id, 0) < limit and entry.user_id not in cooling
+        ]
 
 
 def checked_choices(
