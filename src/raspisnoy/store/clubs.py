@@ -26,6 +26,7 @@ from raspisnoy.store.repository import (
     StaleWriteError,
     Store,
     StoreError,
+    lock_live_person,
     new_id,
     transaction,
     utc_or_none,
@@ -33,6 +34,8 @@ from raspisnoy.store.repository import (
 
 #: A person's role and state in a club, as a write expects to find them.
 Place = tuple[str, str]
+#: The states of a place that only a living account may take: a member's, an asker's.
+_IN_THE_CLUB = frozenset({"member", "requested"})
 
 __all__ = [
     "ClubNameTakenError",
@@ -282,8 +285,13 @@ class ClubStore:
         the caller decided on (``(role, state)``; ``None``: no place yet).
         ``StaleWriteError``, and nothing changed, if the place is no longer that: a ban, a
         leave or a join stored meanwhile (on another worker, from another device) is never
-        overwritten by a write decided on what was there before."""
+        overwritten by a write decided on what was there before. Joining or asking to
+        (``member``, ``requested``) needs a person whose account is not deleted
+        (``NotFoundError``, also for a deletion at the same moment: ``lock_live_person``);
+        a ban outlives the account."""
         with self._session() as session:
+            if state in _IN_THE_CLUB:
+                lock_live_person(session, user_id)
             if was is None:
                 session.add(_member(club_id, user_id, role, state))
                 try:

@@ -72,6 +72,7 @@ __all__ = [
     "drop_sheets",
     "games_held",
     "hand_over_host",
+    "lock_live_person",
     "lock_users",
     "mark_started",
     "transaction",
@@ -398,10 +399,10 @@ class Store:
             return user_row(user)
 
     def rename_user(self, user_id: str, nickname: str) -> UserRow:
+        """Give the person a new nickname (``NotFoundError``: no such person, or the
+        account is deleted, also by a deletion at the same moment: ``lock_live_person``)."""
         with self._session() as session:
-            user = session.get(User, user_id)
-            if user is None:
-                raise NotFoundError(f"no user {user_id!r}")
+            user = lock_live_person(session, user_id)
             user.nickname = nickname
             return user_row(user)
 
@@ -1092,6 +1093,20 @@ def lock_users(session: Session, user_ids: Collection[str]) -> None:
         return
     locked = select(User.id).where(User.id.in_(ids)).order_by(User.id)
     session.execute(locked.with_for_update(key_share=True))
+
+
+def lock_live_person(session: Session, user_id: str) -> User:
+    """The person's row, held until the transaction ends (``lock_users``);
+    ``NotFoundError`` if there is none or the account is deleted. A write of the person's
+    own (a new name, an entry, a place in a club) that holds it first cannot slip past a
+    deletion on another worker, which writes that row first: the deletion comes wholly
+    before it, and it is refused, or wholly after, and undoes it with the rest of the
+    account (``Players.delete_account``)."""
+    lock_users(session, [user_id])
+    user = session.get(User, user_id, populate_existing=True)
+    if user is None or user.kind == "deleted":
+        raise NotFoundError(f"no user {user_id!r}")
+    return user
 
 
 def _dialect(session: Session | Connection) -> Dialect:

@@ -43,6 +43,7 @@ from raspisnoy.store.repository import (
     Store,
     StoreError,
     add_table,
+    lock_live_person,
     new_id,
     transaction,
 )
@@ -333,7 +334,9 @@ class TournamentStore:
         self, tournament_id: str, *, user_id: str | None, bot: str | None, name: str, now: float
     ) -> EntryRow:
         """Enter a person (``user_id``) or a bot (``bot``, ``name``) while the tournament
-        registers and has a place; ``RegistrationError`` otherwise, nothing changed."""
+        registers and has a place; ``RegistrationError`` otherwise, nothing changed
+        (``NotFoundError``: the person's account is deleted, also at the same moment:
+        ``lock_live_person``)."""
         try:
             with self._session() as session:
                 tournament = session.scalars(
@@ -343,6 +346,8 @@ class TournamentStore:
                     raise NotFoundError(f"no tournament {tournament_id!r}")
                 if tournament.state != "registering":
                     raise RegistrationError("closed")
+                if user_id is not None:
+                    lock_live_person(session, user_id)
                 entered = self._registered(session, tournament_id)
                 if user_id is not None and user_id in {e.user_id for e in entered}:
                     raise RegistrationError("twice")

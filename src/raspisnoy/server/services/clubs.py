@@ -307,8 +307,9 @@ class Clubs:
     ) -> None:
         """Give ``user_id`` this role and state over the place ``was`` that the request
         decided on; 409 ``conflict`` if it changed meanwhile (a ban, a leave elsewhere),
-        which the write does not overwrite (``ClubStore.set_member``). A member's place
-        that this ends (a leave, a removal, a ban) is told, once stored (``PlaceEnded``)."""
+        which the write does not overwrite (``ClubStore.set_member``); 404 if the person's
+        account was deleted meanwhile. A member's place that this ends (a leave, a
+        removal, a ban) is told, once stored (``PlaceEnded``)."""
         place = None if was is None else (was.role, was.state)
         try:
             await in_thread(
@@ -318,6 +319,8 @@ class Clubs:
             raise RequestError(
                 Refusal.CONFLICT, "this place in the club changed meanwhile: look again"
             ) from None
+        except NotFoundError:
+            raise RequestError(Refusal.NOT_FOUND, f"no player {user_id!r}") from None
         if was is not None and was.state == "member" and state != "member":
             await self._place_ended(club_id, user_id)
 

@@ -13,7 +13,7 @@ from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import LogoutOut, SessionOut, UserAnswer, UserOut
-from raspisnoy.store import Moderation, Store, UserRow
+from raspisnoy.store import Moderation, NotFoundError, Store, UserRow
 
 __all__ = ["SessionDesk"]
 
@@ -75,8 +75,12 @@ class SessionDesk:
         return LogoutOut(user=UserOut.of(user), sessions_ended=ended)
 
     async def rename(self, user: UserRow, nickname: str) -> UserAnswer:
-        """Change the nickname (games already started keep the old one)."""
-        renamed = await in_thread(self._store.rename_user, user.id, _nickname(nickname))
+        """Change the nickname (games already started keep the old one); 404 if the
+        account was deleted meanwhile (its sessions with it)."""
+        try:
+            renamed = await in_thread(self._store.rename_user, user.id, _nickname(nickname))
+        except NotFoundError:
+            raise RequestError(Refusal.NOT_FOUND, f"no user {user.id!r}") from None
         return UserAnswer(user=UserOut.of(renamed))
 
 

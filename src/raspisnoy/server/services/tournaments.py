@@ -313,6 +313,8 @@ class Tournaments:
             )
         except RegistrationError as error:
             raise _refusal(error, row) from None
+        except NotFoundError:  # the person's account, deleted meanwhile
+            raise RequestError(Refusal.NOT_FOUND, f"no player {user_id!r}") from None
 
     async def unregister(self, tournament_id: str, user: UserRow) -> TournamentOut:
         """Take the caller's entry back before the start (nothing if they had none)."""
