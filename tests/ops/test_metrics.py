@@ -33,7 +33,7 @@ ALLOWED_LABELS: dict[str, Callable[[str], bool]] = {
     "kind": lambda value: value in {"table", "lobby"},
     "code": lambda value: (
         value in {"1000", "1001", "1008", "1009", "1012", "1013"}
-        or value in {"4401", "4403", "4404", "4429"}
+        or value in {"4401", "4403", "4404", "4409", "4429"}
     ),
     "level": lambda value: value in TABLE_BOTS,
     "le": lambda value: value == "+Inf" or float(value) > 0,

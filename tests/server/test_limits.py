@@ -1,7 +1,8 @@
 """Limits on abuse, each hit with small limits from the settings: REST calls per address
 and per user, new sessions per address, new tables per user, open tables and games per
-user, sockets per user and per table (429 with ``Retry-After``, or close code 4429); a
-client acting at bot speed is not taken for a flood; finished games' reports are kept."""
+user, sockets per user and per table (429 with ``Retry-After``, or close code 4429; a full
+table's own 4409); a client acting at bot speed is not taken for a flood; finished games'
+reports are kept."""
 
 from __future__ import annotations
 
@@ -153,7 +154,7 @@ def test_sockets_per_user_and_per_table(start_server: Start) -> None:
     watcher = Api(server.base, "Watcher").socket(table["id"])
     assert watcher.recv()["type"] == "state"
     code, reason = close_of(Api(server.base, "Late").socket(table["id"]))
-    assert code == 4429 and "to this table: at most 3" in reason
+    assert code == 4409 and "to this table: at most 3" in reason  # full: its own code
 
 
 def test_a_client_acting_at_bot_speed_is_not_a_flood(start_server: Start) -> None:

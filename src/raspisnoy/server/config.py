@@ -106,7 +106,8 @@ class ServerSettings(BaseSettings):
     lobby_open_table_hours: Annotated[int, Field(ge=1)] = 24
     max_games_per_user: Annotated[int, Field(ge=1)] = 4
     #: Table sockets open at once to one table, and table and lobby sockets of one user
-    #: (or, without a session, one address); over them the socket is closed (4429).
+    #: (or, without a session, one address); over them the socket is closed (4409: the
+    #: table is full; 4429: too many of the user's own).
     max_sockets_per_table: Annotated[int, Field(ge=1)] = 64
     max_sockets_per_user: Annotated[int, Field(ge=1)] = 16
     #: Reports of finished games (``/score``, ``/record``) kept ready to answer.

@@ -46,6 +46,9 @@ class CloseCode:
     UNAUTHORIZED = 4401
     FORBIDDEN_ORIGIN = 4403
     NOT_FOUND = 4404
+    #: The table has as many sockets as it takes (``max_sockets_per_table``): not the
+    #: person's doing, unlike ``TOO_MANY`` (too many sockets of their own).
+    TABLE_FULL = 4409
     TOO_MANY = 4429
 
 

@@ -69,10 +69,12 @@ class Refusal(StrEnum):
     #: A new table (``services.tables.opening``): rules that do not resolve (``params.option``: the
     #: option at fault, or ``preset``), a custom round plan that cannot be dealt to this
     #: many players (``plan``, ``count``: the players) and a rated table's stand-in bot
-    #: stronger than the policy (``level``, ``strongest``: bot levels).
+    #: stronger than the policy (``level``, ``strongest``: bot levels). A rated table
+    #: whose rules are not its preset's own (``preset``: the preset they change).
     BAD_RULES = "bad_rules"
     CUSTOM_PLAN = "custom_plan"
     STAND_IN_TOO_STRONG = "stand_in_too_strong"
+    RATED_RULES_CHANGED = "rated_rules_changed"
     #: The casino (``services.casino``): a deal while a hand is in progress, a decision or
     #: a hint with none, a free refill not due (``params.below``: the balance under which
     #: it is) and a hand's record asked before its settlement.
@@ -210,6 +212,7 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.BAD_RULES: 422,
     Refusal.CUSTOM_PLAN: 422,
     Refusal.STAND_IN_TOO_STRONG: 422,
+    Refusal.RATED_RULES_CHANGED: 422,
     Refusal.HAND_IN_PROGRESS: 409,
     Refusal.NO_HAND: 409,
     Refusal.REFILL_NOT_DUE: 409,

@@ -40,10 +40,17 @@ function planLabel(plan) {
     .join(", ");
 }
 
+/** A request body's field (`bad_field`'s `field`, dotted: `players.0`) by its label in
+ * the page's language (`web.field.<name>`, of the whole path or of its first part); null
+ * where the page has none, for a raw field name means nothing to a player. */
+function fieldLabel(field) {
+  return tMaybe(`web.field.${field}`) ?? tMaybe(`web.field.${field.split(".")[0]}`);
+}
+
 /** How each parameter that names a thing is worded in the page's language: bot levels
  * (`web.bot.<level>`), moments (ISO 8601, as a mute's end: docs/moderation.md), a
- * tournament's state, a rules option, a preset and a round plan; unknown names stay as
- * sent. */
+ * tournament's state, a rules option, a preset, a round plan and a request's field;
+ * unknown names stay as sent, except a field's (null: see `wordedRefusal`). */
 const WORDINGS = {
   level: (level) => tMaybe(`web.bot.${level}`) ?? level,
   strongest: (level) => tMaybe(`web.bot.${level}`) ?? level,
@@ -52,6 +59,7 @@ const WORDINGS = {
   option: optionLabel,
   preset: presetLabel,
   plan: planLabel,
+  field: fieldLabel,
 };
 
 /** `params` with each parameter that names a thing worded in the page's language. */
@@ -64,11 +72,18 @@ function worded(params) {
 }
 
 /** The message `key` filled from `params` (in the plural form of a counted parameter,
- * the things it names worded), or null where the page has no such message. */
+ * the things it names worded), or null where the page has no such message. A parameter
+ * the page cannot word (a field it has no label for) gives the general "something in
+ * this request does not fit" instead, never the raw name. */
 function wordedRefusal(key, sent) {
   const params = worded(sent);
   const counted = COUNTED.find((name) => typeof params[name] === "number");
-  if (counted !== undefined && tMaybe(`${key}.other`) !== null) {
+  const plural = counted !== undefined && tMaybe(`${key}.other`) !== null;
+  if (!plural && tMaybe(key) === null) return null;
+  if (Object.keys(WORDINGS).some((name) => typeof sent?.[name] === "string" && params[name] === null)) {
+    return t("web.refusal.invalid");
+  }
+  if (plural) {
     const { [counted]: number, ...others } = params;
     return tn(key, number, others);
   }
@@ -118,7 +133,9 @@ export async function api(method, path, body, headers = {}) {
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     const english = describe(data?.detail, response.statusText);
-    const message = data?.detail?.problem ? english : refusalText(data?.code, data?.params, english);
+    // A score sheet's problem is worded by score.js from its templates; until then (and
+    // where they cannot be had) a general line, never the model's English.
+    const message = data?.detail?.problem ? t("web.score.problem.generic") : refusalText(data?.code, data?.params, english);
     const error = new ApiError(response.status, message, data?.detail ?? null, data?.code ?? null, data?.params ?? {});
     // A limit (429) says what was too much and when to try again: shown wherever it came.
     if (response.status === 429) toast(error.message, "error");

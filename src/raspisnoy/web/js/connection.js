@@ -7,7 +7,7 @@ const PING_MS = 15000;
 const PONG_TIMEOUT_MS = 10000;
 const MAX_BACKOFF_MS = 5000;
 /** Close codes after which reconnecting cannot help. */
-const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404, 4429]);
+const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404, 4409, 4429]);
 
 export class TableConnection {
   /**

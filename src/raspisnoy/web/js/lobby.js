@@ -40,10 +40,14 @@ export function nicknameForm(value = "") {
   </form>`;
 }
 
-/** Why the nickname form's name was not taken: a refusal as "this name does not fit: …",
- * but no answer at all (status 0: offline) as it is, for the name may well fit. */
+/** The refusals that are about the name itself (auth.check_nickname's rules, a name taken). */
+const NAME_REFUSALS = new Set(["nickname_length", "nickname_char", "nickname_start", "nickname_reserved", "name_taken"]);
+
+/** Why the nickname form's name was not taken: a refusal of the name as "this name does
+ * not fit: …"; anything else (no answer at all, a limit on new sessions, a server fault)
+ * as it is, for the name may well fit. */
 export function nicknameRefused(error) {
-  return error.status === 0 ? error.message : t("web.nickname.invalid", { detail: error.message });
+  return NAME_REFUSALS.has(error.code) ? t("web.nickname.invalid", { detail: error.message }) : error.message;
 }
 
 /** First visit: a welcome and the nickname; `done(user)` once the session exists. */
@@ -399,8 +403,8 @@ export function createForm(form, catalogue, previous, app, offline = null) {
     }
     const online = `<label class="check"><input type="checkbox" name="public" ${values.public ? "checked" : ""}>
         <span>${esc(t("web.create.public"))}<small class="hint">${esc(t(values.public ? "web.create.public.hint" : "web.create.private.hint"))}</small></span></label>
-      <label class="check"><input type="checkbox" name="rated" ${values.rated ? "checked" : ""}>
-        <span>${esc(t("web.create.rated"))}<small class="hint">${esc(t("web.create.rated.hint"))}</small></span></label>
+      <label class="check"><input type="checkbox" name="rated">
+        <span>${esc(t("web.create.rated"))}<small class="hint rated-hint"></small></span></label>
       <label class="check"><input type="checkbox" name="spectator_chat" ${values.spectatorChat ? "checked" : ""}>
         <span>${esc(t("web.chat.spectators"))}<small class="hint">${esc(t("web.chat.spectators.hint"))}</small></span></label>
       <label class="field"><span>${esc(t("web.create.timer"))}</span>
@@ -421,15 +425,34 @@ export function createForm(form, catalogue, previous, app, offline = null) {
       ${optionsField(catalogue, values, offline ? "" : standIn)}
       <p class="form-error" role="alert"></p>
       <button type="submit" class="primary big">${esc(t("web.create.submit"))}</button>`;
+    showRated();
+  }
+
+  /** Whether the rules chosen are not the preset's own, which no rated table may have. */
+  const rulesChanged = () => typeof chosenRules(catalogue, values) !== "string";
+
+  /** The rated box as the rules allow: with changed rules it is unticked and off, its hint
+   * saying why (the server refuses such a table too: `rated_rules_changed`); with the
+   * preset's own rules back, ticked again if it was. */
+  function showRated() {
+    const box = form.querySelector("input[name=rated]");
+    if (!box) return; // the offline form has none
+    const changed = rulesChanged();
+    box.checked = Boolean(values.rated) && !changed;
+    box.disabled = changed;
+    box.parentElement.querySelector(".rated-hint").textContent = changed
+      ? t("web.create.rated.changed", { preset: presetLabel(values.preset) })
+      : t("web.create.rated.hint");
   }
 
   // Fields change in place (no redraw, so focus stays where it is), except those that
   // change other fields: the rules (see changeRules), and the number of players.
   form.addEventListener("change", (event) => {
     const field = event.target;
-    const rulesChanged = changeRules(field, values, catalogue);
-    if (rulesChanged !== null) {
-      if (rulesChanged) draw();
+    const redraw = changeRules(field, values, catalogue);
+    if (redraw !== null) {
+      if (redraw) draw();
+      else showRated();
       return;
     }
     if (field.name === "players") {
@@ -460,7 +483,7 @@ export function createForm(form, catalogue, previous, app, offline = null) {
       turn_seconds: values.timer,
       bot_delay_ms: values.speed,
       stand_in: values.standIn,
-      rated: Boolean(values.rated),
+      rated: Boolean(values.rated) && !rulesChanged(),
       spectator_chat: Boolean(values.spectatorChat),
     };
     if (offline) {
@@ -485,16 +508,16 @@ export function createForm(form, catalogue, previous, app, offline = null) {
 
 /** Why the server refused a new table, in the page's language: a refusal of the table's
  * own settings (a custom plan that cannot be dealt to this many players, a rule or a
- * stand-in that does not fit: PROTOCOL.md "Refusals") or of the player's tables waiting
- * for players as it stands (each says what to do), any other after "could not create the
- * table". */
+ * stand-in that does not fit, changed rules at a rated table: PROTOCOL.md "Refusals") or
+ * of the player's tables waiting for players as it stands (each says what to do), any
+ * other after "could not create the table". */
 function createRefusal(error) {
   if (TABLE_REFUSALS.has(error.code)) return error.message;
   return t("web.create.failed", { detail: error.message });
 }
 
 /** The codes whose refusal of a new table is shown as it stands (`createRefusal`). */
-const TABLE_REFUSALS = new Set(["custom_plan", "bad_rules", "stand_in_too_strong", "waiting_tables_held"]);
+const TABLE_REFUSALS = new Set(["custom_plan", "bad_rules", "stand_in_too_strong", "rated_rules_changed", "waiting_tables_held"]);
 
 // ------------------------------------------------------------------ the ruleset fields
 // Shared by the new-table form and the scorekeeper's new sheet (score.js): `values` holds

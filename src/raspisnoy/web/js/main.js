@@ -242,4 +242,15 @@ async function start() {
   await checkStanding(app); // after the screen: notices of moderators' actions on top of it
 }
 
-start().catch((error) => toast(String(error), "error"));
+/** What a page that could not start says, in Russian, Ukrainian and English alike: the
+ * translations may be what failed (as index.html's <noscript> line). */
+const NOT_STARTED =
+  "Игра не загрузилась: обновите страницу. · Гра не завантажилася: оновіть сторінку. · The game did not load: reload the page.";
+
+start().catch((error) => {
+  console.error(error); // the cause, for whoever debugs: never shown to the player
+  toast(NOT_STARTED, "error");
+  // a screen still loading would wait for ever: it says so too
+  const loading = document.querySelector("#view > .loading");
+  if (loading) loading.textContent = NOT_STARTED;
+});

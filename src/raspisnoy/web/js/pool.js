@@ -48,7 +48,8 @@ const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60)
 export function poolPanel(section, catalogue, app) {
   const names = catalogue.presets.map((preset) => preset.name);
   const guest = app.user.kind !== "registered";
-  const state = { status: null, choices: lastChoices(names), timer: null, ticker: null, busy: false, stopped: false, since: 0, open: false };
+  // `unticked`: a search asked for with no rules ticked, said under the choices until one is
+  const state = { status: null, choices: lastChoices(names), timer: null, ticker: null, busy: false, stopped: false, since: 0, open: false, unticked: false };
 
   function countsMarkup(counts, waiting = false) {
     const lines = names
@@ -91,6 +92,7 @@ export function poolPanel(section, catalogue, app) {
       ${guest ? `<p class="hint">${esc(t("web.pool.rated.guest"))}</p>` : ""}
       ${cooling ? `<p class="hint pool-cooldown">${esc(t("web.refusal.pool_cooldown", cooling))}</p>` : ""}
       </details>
+      <p class="form-error" role="alert">${state.unticked ? esc(t("web.pool.presets.none")) : ""}</p>
       <button type="submit" class="primary big pool-join">${esc(t("web.pool.join"))}</button>
     </form>`;
   }
@@ -132,12 +134,24 @@ export function poolPanel(section, catalogue, app) {
       form.addEventListener("change", () => {
         state.choices = readForm(form);
         form.querySelector(".pool-summary").textContent = summary(state.choices);
+        if (state.unticked && state.choices.presets.length) {
+          state.unticked = false;
+          form.querySelector(".form-error").textContent = "";
+        }
       });
       const choices = form.querySelector(".pool-choices");
       choices.addEventListener("toggle", () => (state.open = choices.open));
       form.addEventListener("submit", (event) => {
         event.preventDefault();
-        join(readForm(form));
+        const wanted = readForm(form);
+        if (!wanted.presets.length) {
+          // the pool needs at least one set of rules: nothing is sent, the choices open
+          state.unticked = state.open = choices.open = true;
+          form.querySelector(".form-error").textContent = t("web.pool.presets.none");
+          form.querySelector("input[name=preset]")?.focus();
+          return;
+        }
+        join(wanted);
       });
     }
   }

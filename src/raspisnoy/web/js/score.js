@@ -68,17 +68,22 @@ export function showScore(view, app, params) {
 const problems = { lang: null, messages: null };
 
 /** A refused request as one line in the page's language: the model's problem with its
- * round and player (GET /api/sheets/problems/{lang}), else the server's message. */
+ * round and player (GET /api/sheets/problems/{lang}), else the refusal as api.js or
+ * sheet_local.js words it; a problem the page cannot word (its templates not to be had,
+ * a problem they lack) and any other failure (the device's storage) as a general line,
+ * never the English of the server, the model or the browser. */
 async function problemText(error) {
   const detail = error instanceof ApiError ? error.detail : null;
-  if (!detail?.problem) return t("web.score.failed", { detail: error.message });
+  if (!detail?.problem) {
+    return error instanceof ApiError || error.worded ? t("web.score.failed", { detail: error.message }) : t("web.score.problem.generic");
+  }
   try {
     await problemTemplates();
   } catch {
-    return t("web.score.failed", { detail: error.message });
+    return t("web.score.problem.generic");
   }
   const template = problems.messages.problems[detail.problem];
-  if (template === undefined) return t("web.score.failed", { detail: error.message });
+  if (template === undefined) return t("web.score.problem.generic");
   const problem = causeText(detail.cause) ?? problemWords(template, detail.params);
   if (detail.round === null) return problem;
   if (detail.player === null) return fill(problems.messages.where_round, { round: detail.round, problem });
@@ -711,7 +716,8 @@ function showSheet(view, app, ref) {
         if (!s.stopped) screen.render();
         return;
       }
-      s.failed = error.status === 404 ? t(local ? "web.score.local.gone" : "web.score.notfound") : t("web.error.server", { detail: error.message });
+      const words = error instanceof ApiError || error.worded ? error.message : t("web.score.problem.device");
+      s.failed = error.status === 404 ? t(local ? "web.score.local.gone" : "web.score.notfound") : t("web.error.server", { detail: words });
       if (!s.stopped) screen.render();
     });
   screen.render();

@@ -34,9 +34,13 @@ function scorekeeper() {
       const { request, answer, failed } = event.data;
       const done = waiting.get(request);
       waiting.delete(request);
-      if (failed !== undefined) done.reject(new Error(failed));
-      else if (answer.problem) done.reject(new ApiError(422, answer.problem.message, answer.problem));
-      else done.resolve(answer);
+      if (failed !== undefined) {
+        console.error("the device's scorekeeper failed:", failed); // its English, for whoever debugs
+        done.reject(worded(t("web.score.problem.device")));
+      } else if (answer.problem) {
+        // worded by score.js from the problem's code; its English `message` is never shown
+        done.reject(new ApiError(422, t("web.score.problem.generic"), answer.problem));
+      } else done.resolve(answer);
     });
   }
   return worker;
@@ -84,9 +88,17 @@ async function ownSheet(id) {
   return entry !== undefined && belongsTo(entry, devicePerson()) ? entry : undefined;
 }
 
+/** An error whose message is already in the page's language (`worded`), which score.js
+ * shows as it is. */
+function worded(message) {
+  const error = new Error(message);
+  error.worded = true;
+  return error;
+}
+
 /** The error of a change to a sheet that is no longer on the device (uploaded meanwhile),
  * said in words. */
-const goneError = () => new Error(t("web.score.local.gone"));
+const goneError = () => worded(t("web.score.local.gone"));
 
 /** A new sheet on the device from a `raspisnoy-sheet/1` object; rejects with the model's
  * problem, or when the device's storage is full. */

@@ -328,10 +328,10 @@ class TableActor:
 
     async def join(self, connection: Connection) -> None:
         """A client connects: it gets the full state; its seat is present again. A client
-        beyond the table's ``max_connections`` is closed instead (4429)."""
+        beyond the table's ``max_connections`` is closed instead (``CloseCode.TABLE_FULL``)."""
         if len(self._connections) >= self.max_connections:
             connection.close(
-                CloseCode.TOO_MANY,
+                CloseCode.TABLE_FULL,
                 f"too many connections to this table: at most {self.max_connections}",
             )
             return

@@ -167,9 +167,10 @@ def check_new_table(request: TableIn, settings: ServerSettings) -> NewTable:
     rules = _rules(request)
     if request.rated and not is_rated_rules(rules.to_json()):
         raise RequestError(
-            Refusal.INVALID,
+            Refusal.RATED_RULES_CHANGED,
             f"rated: only a preset's own rules are rated; {rules.preset} with changed options "
             "is not",
+            params={"preset": rules.preset},
         )
     bots = _bots(request)
     if request.rated and not may_stand_in_rated(request.stand_in):
