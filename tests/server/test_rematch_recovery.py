@@ -1,19 +1,28 @@
 """A rematch whose table was stored but whose game was not started (docs/PROTOCOL.md,
 "Rematch"): the worker that settled it died between the two, or another worker started
 it meanwhile. Whoever finds it stored starts it if it is still open, once: the hub over
-a real store, on each backend."""
+a real store, on each backend; and if nobody comes back to the old table, the pass that
+looks for such rematches does (the real server)."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fresh_databases import BACKENDS, new_store
+from server_helpers import FAST, Server
+from server_helpers import until as eventually
 from test_tables import RULES, Client, hub_of, run, until
 
+from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.protocol import RematchAnswer
 from raspisnoy.server.services.tables import seat_names
+from raspisnoy.server.services.tables.hub import Hub
+from raspisnoy.server.services.tables.rematch_sweep import start_unstarted_rematches
 from raspisnoy.store import Store, TableRow, Together, UserRow
 
 
@@ -125,3 +134,69 @@ def test_a_rematch_started_meanwhile_by_another_worker_counts_as_started(
             await worker.stop()
 
         run(scenario)
+
+
+def test_a_rematch_nobody_comes_back_for_starts_by_itself(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """The worker that settled Anna's rematch stored its table and died before starting
+    it; her client had gone to the new table already, so nobody loads the old one again.
+    The pass that looks for rematches left open (every ``rematch_sweep_seconds``, on one
+    worker) starts it, as the worker that stored it would have."""
+    server = start_server(FAST.model_copy(update={"rematch_sweep_seconds": 0.2}))
+    store = server.store
+    anna = store.create_user("Anna")
+    old = over_table(store, anna)
+    # What the dying worker left: the rematch stored with the old table, not started.
+    rematch = Together(store).open_rematch(old, {0: anna.id}, anna.id, next_dealer(old), "s")
+    started = eventually(lambda: store.get_table(rematch.id), lambda t: t.status == "playing")
+    assert started.host_id == anna.id and started.first_dealer == next_dealer(old)
+    assert old.id not in server.services.hub._actors  # nobody loaded the old table
+
+
+def left_open(store: Store, host: UserRow) -> TableRow:
+    """The rematch of a table of ``host`` (with three bots), stored and not started."""
+    old = store.create_table(
+        host_id=host.id,
+        public=True,
+        rules=RULES,
+        bots=["random"] * 4,
+        turn_seconds=0,
+        bot_delay_ms=0,
+        stand_in="random",
+        seed="old seed",
+    )
+    return Together(store).open_rematch(old, {0: host.id}, host.id, 1, "s")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_rematch_that_cannot_start_keeps_no_other_from_starting(
+    backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two rematches left open; the older one fails to start (whatever the reason). The
+    pass logs it and starts the other; the next pass finds the failed one again."""
+    with new_store(backend, tmp_path) as store:
+        broken, fine = (left_open(store, store.create_user(name)) for name in ("Anna", "Boris"))
+        start = Hub.start_if_open
+
+        async def failing(hub: Hub, table_id: str) -> None:
+            if table_id == broken.id:
+                raise RuntimeError("cannot start")
+            await start(hub, table_id)
+
+        monkeypatch.setattr(Hub, "start_if_open", failing)
+        settings = ServerSettings(data_dir=Path(), rematch_sweep_seconds=0.01)
+        together = Together(store)
+
+        async def scenario() -> None:
+            worker = Hub(store, settings)
+            await worker.start()
+            await asyncio.sleep(0.05)  # both opened over a pass ago
+            found = await start_unstarted_rematches(together, worker, settings)
+            assert found == [broken.id, fine.id]  # oldest first
+            await worker.stop()
+
+        run(scenario)
+        assert store.get_table(fine.id).status == "playing"
+        assert together.unstarted_rematches(datetime.now(UTC)) == [broken.id]
+        assert f"rematch table {broken.id} left open could not be started" in caplog.text

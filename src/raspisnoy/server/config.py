@@ -176,6 +176,10 @@ class ServerSettings(BaseSettings):
     #: started, nobody seated, opened over ``lobby_open_table_hours`` ago
     #: (docs/operations.md, "Tables nobody plays at").
     empty_table_sweep_seconds: Annotated[float, Field(gt=0, le=86_400)] = 600.0
+    #: Seconds between the passes that start the rematch tables left open (their worker
+    #: died between storing and starting one), opened over this long ago
+    #: (docs/PROTOCOL.md, "Rematch").
+    rematch_sweep_seconds: Annotated[float, Field(gt=0, le=600)] = 15.0
 
     #: Who may read ``/metrics`` (docs/operations.md): callers from these addresses or
     #: networks (a JSON list in the environment), or with ``Authorization: Bearer`` and

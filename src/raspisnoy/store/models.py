@@ -430,12 +430,13 @@ class TableRematch(Base):
     """The rematch a finished table started (docs/PROTOCOL.md, "Rematch"): one per table,
     so a second settling of its rematch (another worker holding the table after a
     hand-over, or the same after a restart, which remember no answer) finds this one
-    instead of opening another. ``rematch_id`` is the new table's id."""
+    instead of opening another. ``rematch_id`` is the new table's id, indexed for the
+    pass that starts the rematches left open (``Together.unstarted_rematches``, 0027)."""
 
     __tablename__ = "table_rematches"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
-    rematch_id: Mapped[str] = mapped_column(String(32))
+    rematch_id: Mapped[str] = mapped_column(String(32), index=True)
 
 
 class PoolAbandon(Base):

@@ -39,6 +39,7 @@ from raspisnoy.server.services.sessions import SessionDesk
 from raspisnoy.server.services.sheets import Sheets
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.tables.opening import TableDesk
+from raspisnoy.server.services.tables.rematch_sweep import rematch_sweep
 from raspisnoy.server.services.tables.sweep import empty_table_sweep
 from raspisnoy.server.services.tournament_runner import TournamentRunner
 from raspisnoy.server.services.tournaments import Tournaments
@@ -99,6 +100,9 @@ class Services:
     #: Deletes the tables nobody will play at (docs/operations.md), on the worker holding
     #: its lease.
     empty_tables: LeasedPass = field(init=False)
+    #: Starts the rematch tables their worker stored and died before starting
+    #: (docs/PROTOCOL.md, "Rematch"), on the worker holding its lease.
+    unstarted_rematches: LeasedPass = field(init=False)
     casino: Casino = field(init=False)
     club_store: ClubStore = field(init=False)
     clubs: Clubs = field(init=False)
@@ -139,6 +143,7 @@ class Services:
         self.offline_games = OfflineGames(self.store)
         self.table_desk = TableDesk(self.store, settings, self.limits, self.hub)
         self.empty_tables = empty_table_sweep(EmptyTables(self.store), settings)
+        self.unstarted_rematches = rematch_sweep(self.together, self.hub, settings)
         self.pool = PoolDesk(
             PoolStore(self.store),
             self.hub,
@@ -203,9 +208,11 @@ class Services:
         await self.puzzle_desk.start()
         await self.tournament_runner.start()
         await self.empty_tables.start()
+        await self.unstarted_rematches.start()
 
     async def stop(self) -> None:
         """Stop it all again, in the reverse order."""
+        await self.unstarted_rematches.stop()
         await self.empty_tables.stop()
         await self.tournament_runner.stop()
         await self.puzzle_desk.stop()

@@ -18,9 +18,10 @@ A table starts one rematch only, whichever worker holds it: the store records it
 the old table (``Together.open_rematch``, under the old table's lock), a second settling
 finds it there, and a worker loading a finished table reads it (``restore``). Its game is
 started after it is stored, so a worker that dies in between leaves it open: whoever
-finds it (a second settling, ``restore``) starts it if it is still open. Answers to an
-open offer live in the actor only: after a hand-over or a restart an offer not yet
-settled is made anew.
+finds it (a second settling, ``restore``, or the pass that looks for rematch tables left
+open: ``tables.rematch_sweep``, for when nobody comes back to the old table) starts it if
+it is still open. Answers to an open offer live in the actor only: after a hand-over or
+a restart an offer not yet settled is made anew.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ class RematchOpener(Protocol):
         """Open and start the rematch of ``old`` for ``people``, or the one it started
         already; its id. A rematch table still open (stored by a worker that died before
         starting it) is started; a failed start is logged, not raised, as the rematch is
-        stored all the same (the next ``rematch_of`` starts it)."""
+        stored all the same (the next ``rematch_of``, or the pass of
+        ``tables.rematch_sweep``, starts it)."""
 
     async def rematch_of(self, table_id: str) -> str | None:
         """The id of the rematch the table started, if any; its game is started now if it

@@ -269,7 +269,8 @@ class _Port:
         """Start the game of a stored rematch table if it is still open: the worker that
         stored it may have died before starting it, so whoever finds it (a settling, or
         a worker loading the old table) starts it (``Hub.start_if_open``; a failed start
-        is left to the next load of the old table). Only an open table is loaded here:
+        is left to the next load of the old table, or to the pass that starts the
+        rematches left open: ``rematch_sweep``). Only an open table is loaded here:
         one being played stays with the worker that holds it."""
         with suppress(StoreError):  # a busy database: the next load of the old table
             if (await self.reload(table_id)).status == "open":
