@@ -87,15 +87,14 @@ async def _answer(
 ) -> Response:
     """``build(game, caller's seat)`` for the started game at the table, checked against
     its response ``model``. A finished game's answer is the same for everyone and never
-    changes: it is kept (``report_cache_size``), as the JSON bytes sent, rather than rebuilt
-    from every stored action at each request (the bytes take a tenth of the memory of the
-    built objects)."""
+    changes: it is kept (``KeptReports``, ``report_cache_size``), as the JSON bytes sent,
+    rather than rebuilt from every stored action at each request (the bytes take a tenth
+    of the memory of the built objects)."""
     await services.clubs.guard(table_id, user, "game")  # before the cache: a club's game is its own
-    key = (table_id, model.__name__)
-    kept = services.reports.get(key)
+    kept = services.reports.get(table_id, model.__name__)
     if kept is not None:
         return _json(kept)
-    store = services.store
+    store, read_at = services.store, services.reports.reading()
     try:
         row = await in_thread(store.get_table, table_id)
     except NotFoundError:
@@ -108,8 +107,8 @@ async def _answer(
     answer = build(game, seat)
     model.model_validate(answer)
     encoded = orjson.dumps(answer)
-    if game.is_over and services.settings.report_cache_size:
-        services.reports[key] = encoded
+    if game.is_over:
+        services.reports.keep(table_id, model.__name__, encoded, read_at)
     return _json(encoded)
 
 

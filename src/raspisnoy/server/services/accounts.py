@@ -13,16 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from cachetools import LRUCache
-
 from raspisnoy.server.auth import InvalidNicknameError, check_nickname
 from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.limits import Limits
 from raspisnoy.server.revocation import EndedSessions
+from raspisnoy.server.services.kept_reports import KeptReports
 from raspisnoy.server.services.passwords import Passwords
 from raspisnoy.server.services.tables.hub import RENAMED, Hub, renamed_tables
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.server.wire import RecordOut, ReportOut
 from raspisnoy.store import Players, UsernameTakenError, UserRow, username_key
 
 __all__ = ["MAX_PASSWORD", "MIN_PASSWORD", "Accounts"]
@@ -39,7 +37,7 @@ class Accounts:
         passwords: Passwords,
         limits: Limits,
         hub: Hub,
-        reports: LRUCache[tuple[str, str], bytes],
+        reports: KeptReports,
     ) -> None:
         self._players = players
         self._passwords = passwords
@@ -104,9 +102,7 @@ class Accounts:
     def _forget_reports(self, message: dict[str, Any]) -> None:
         """Drop the kept reports of renamed tables (a ``RENAMED`` broadcast): they name
         the deleted player."""
-        for table_id in renamed_tables(message):
-            for model in (ReportOut, RecordOut):
-                self._reports.pop((table_id, model.__name__), None)
+        self._reports.forget(renamed_tables(message))
 
     async def _check_password(self, user: UserRow, password: str, address: str) -> None:
         """Refuse unless ``password`` is the user's, counting the check first."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from cachetools import LRUCache
 from redis.asyncio import Redis
 
 from raspisnoy.bots.expert import warm_up
@@ -27,6 +26,7 @@ from raspisnoy.server.services.accounts import Accounts
 from raspisnoy.server.services.casino import Casino
 from raspisnoy.server.services.clubs import Clubs
 from raspisnoy.server.services.friends import Friends
+from raspisnoy.server.services.kept_reports import KeptReports
 from raspisnoy.server.services.moderation import ModerationDesk
 from raspisnoy.server.services.offline import OfflineFiles, OfflineGames, default_pyodide_dir
 from raspisnoy.server.services.passes import LeasedPass
@@ -77,7 +77,7 @@ class Services:
     limits: Limits = field(init=False)
     #: The answers about finished games (they never change) as the JSON sent, by table id
     #: and the answer's model.
-    reports: LRUCache[tuple[str, str], bytes] = field(init=False)
+    reports: KeptReports = field(init=False)
     players: Players = field(init=False)
     reviews: Reviews = field(init=False)
     together: Together = field(init=False)
@@ -116,7 +116,7 @@ class Services:
     def __post_init__(self) -> None:
         settings = self.settings
         self.limits = Limits(settings)
-        self.reports = LRUCache(maxsize=max(1, settings.report_cache_size))
+        self.reports = KeptReports(settings.report_cache_size)
         self.players = Players(self.store)
         self.reviews = self.review_queue.reviews
         self.together = Together(self.store)
