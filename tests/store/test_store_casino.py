@@ -5,11 +5,15 @@ settlement and the balance in one write, refills only when the chips are gone.""
 from __future__ import annotations
 
 import itertools
+from datetime import UTC, datetime
 
 import pytest
-from store_helpers import people
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+from store_helpers import answer_behind, people
 
 from raspisnoy.store import CasinoStore, NotFoundError, StaleWriteError, Store
+from raspisnoy.store.casino import CasinoHandRow, CasinoWallet
 
 SEEDS = (f"seed-{n}" for n in itertools.count())
 
@@ -76,3 +80,35 @@ def test_a_refill_only_when_the_chips_are_gone(store: Store) -> None:
     casino.save_decisions(hand, [], record={"r": 1}, final_balance=5)
     refilled = casino.refill(player.id, below=10, balance=1000)
     assert (refilled.balance, refilled.refills) == (1000, 1)
+
+
+def test_no_refill_while_a_deal_is_being_stored(store: Store) -> None:
+    """A deal from 2 chips is being stored on one worker (not yet committed) as the
+    player asks for a refill on another: the refill waits for it and, finding the hand
+    on, is refused (granted, the hand's settlement would write its balance back over it)."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has one writer at a time: nothing runs between a read and a write")
+    (player,) = people(store, "Broke")
+    casino = CasinoStore(store)
+    wallet = casino.wallet(player.id, 2, lambda: "s1")
+
+    def dealing(session: Session) -> None:
+        hand = CasinoHandRow(
+            id="hand-1", user_id=player.id, number=1, status="playing", seed="s1",
+            commitment="c", balance=2, antes=[1], actions=[], moves=0,
+            created_at=datetime.now(UTC),
+        )  # fmt: skip
+        session.add(hand)
+        moved = update(CasinoWallet).where(CasinoWallet.user_id == player.id)
+        session.execute(moved.values(balance=1, hands=1, next_seed="s2"))
+
+    def refill() -> str:
+        try:
+            casino.refill(player.id, below=10, balance=1000)
+        except StaleWriteError:
+            return "refused"
+        return "granted"
+
+    assert answer_behind(store, dealing, refill) == "refused"
+    after = casino.wallet(player.id, 0, lambda: "x")
+    assert (after.balance, after.refills, wallet.refills) == (1, 0, 0)

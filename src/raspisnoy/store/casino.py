@@ -264,13 +264,12 @@ class CasinoStore:
 
     def refill(self, user_id: str, below: int, balance: int) -> WalletRow:
         """Give the player ``balance`` chips for free if they hold fewer than ``below``
-        and have no hand in progress; ``StaleWriteError`` otherwise."""
+        and have no hand in progress; ``StaleWriteError`` otherwise. The wallet is written
+        first, so its row is held before the hands are looked at: a deal stored at the same
+        moment (``start_hand`` writes that row too, on whatever worker) comes wholly
+        before, and its hand is seen here, or wholly after, and is refused for the
+        balance it read; never a refill during a hand, which its settlement would undo."""
         with self._session() as session:
-            playing = session.scalar(
-                select(CasinoHandRow.id).where(
-                    CasinoHandRow.user_id == user_id, CasinoHandRow.status == "playing"
-                )
-            )
             changed = session.execute(
                 update(CasinoWallet)
                 .where(CasinoWallet.user_id == user_id, CasinoWallet.balance < below)
@@ -278,6 +277,11 @@ class CasinoStore:
                     balance=balance,
                     refills=CasinoWallet.refills + 1,
                     updated_at=datetime.now(UTC),
+                )
+            )
+            playing = session.scalar(
+                select(CasinoHandRow.id).where(
+                    CasinoHandRow.user_id == user_id, CasinoHandRow.status == "playing"
                 )
             )
             if playing is not None or changed.rowcount != 1:  # type: ignore[attr-defined]
