@@ -8,11 +8,13 @@ from __future__ import annotations
 import pytest
 from racing import at_the_same_moment
 from sqlalchemy import delete, func, select
-from store_helpers import people
+from sqlalchemy.orm import Session
+from store_helpers import answer_behind, people
 
 from raspisnoy.store import NotFoundError, Store, UserRow
 from raspisnoy.store.models import OfflineSheetUpload, ScoreSheet
 from raspisnoy.store.offline_sheets import OfflineSheetIn, OfflineSheetsRepository
+from raspisnoy.store.repository import drop_sheets
 
 SHEET = {"format": "raspisnoy-sheet/1", "players": ["A", "B", "C"], "rounds": []}
 UPLOAD = OfflineSheetIn(device_id="device-0b7e", version=3, sheet=SHEET)
@@ -125,3 +127,41 @@ def test_uploads_at_the_same_moment_store_one_sheet(store: Store) -> None:
     assert sheets_of(store, anna) == 1
     with store.engine.connect() as connection:
         assert connection.scalar(select(func.count()).select_from(OfflineSheetUpload)) == 1
+
+
+def _original_and_uploads(store: Store) -> tuple[UserRow, str, OfflineSheetsRepository]:
+    (anna,) = people(store, "Anna")
+    uploads = OfflineSheetsRepository(store)
+    original, _ = uploads.store(anna.id, UPLOAD)
+    return anna, original, uploads
+
+
+def test_a_continuation_stored_as_its_original_is_deleted_never_names_it(store: Store) -> None:
+    """The original is being deleted on one worker (not yet committed) as a device
+    uploads a continuation of it on another: the upload waits, and names nothing."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has one writer at a time: nothing runs between a read and a write")
+    anna, original, uploads = _original_and_uploads(store)
+
+    def deleting(session: Session) -> None:
+        drop_sheets(session, select(ScoreSheet.id).where(ScoreSheet.id == original))
+
+    upload = OfflineSheetIn("device-2", 1, SHEET, original)
+    continued, _ = answer_behind(store, deleting, lambda: uploads.store(anna.id, upload))
+    assert store.get_sheet(continued).continues is None
+
+
+def test_an_original_deleted_as_a_continuation_is_stored_is_unlinked(store: Store) -> None:
+    """The other way round: the continuation's upload holds the original first; its
+    deletion waits for it, and the continuation, stored, no longer names it."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has one writer at a time: nothing runs between a read and a write")
+    anna, original, _ = _original_and_uploads(store)
+    upload = OfflineSheetIn("device-2", 1, SHEET, original)
+    stored: list[str] = []
+
+    def uploading(session: Session) -> None:
+        stored.append(OfflineSheetsRepository._add(session, anna.id, upload))
+
+    answer_behind(store, uploading, lambda: store.delete_sheet(original))
+    assert store.get_sheet(stored[0]).continues is None

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raspisnoy.store.models import OfflineSheetUpload
+from raspisnoy.store.models import OfflineSheetUpload, ScoreSheet
 from raspisnoy.store.offline_games import stored_once
 from raspisnoy.store.repository import Store, add_sheet, transaction
 
@@ -82,8 +82,19 @@ class OfflineSheetsRepository:
                 device_id=upload.device_id,
                 version=upload.version,
                 sheet_id=sheet_id,
-                continues_id=upload.continues,
+                continues_id=_still_there(session, upload.continues),
                 created_at=datetime.now(UTC),
             )
         )
         return sheet_id
+
+
+def _still_there(session: Session, sheet_id: str | None) -> str | None:
+    """``sheet_id`` if that sheet is still there, its row held (shared) until the
+    transaction ends; else ``None``. Its deletion (``drop_sheets``) holds it first too, so
+    one at the same moment on another worker comes wholly before this upload, which then
+    names nothing, or wholly after, and unlinks it."""
+    if sheet_id is None:
+        return None
+    held = select(ScoreSheet.id).where(ScoreSheet.id == sheet_id).with_for_update(read=True)
+    return session.scalar(held)

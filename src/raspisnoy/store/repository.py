@@ -869,7 +869,10 @@ def hand_over_host(session: Session, table: GameTable) -> None:
 def drop_sheets(session: Session, ids: Select[str]) -> int:
     """Delete the sheets whose ids ``ids`` selects, in ``session``'s transaction, with the
     keys of their uploads from a device; a sheet uploaded as continuing one of them keeps
-    its rounds and no longer names it. How many were deleted."""
+    its rounds and no longer names it. How many were deleted. Their rows are held first,
+    so an upload continuing one at the same moment (which holds it too) is done before
+    the links are cleared, or finds it gone."""
+    session.execute(select(ScoreSheet.id).where(ScoreSheet.id.in_(ids)).with_for_update())
     session.execute(
         update(OfflineSheetUpload)
         .where(OfflineSheetUpload.continues_id.in_(ids))
