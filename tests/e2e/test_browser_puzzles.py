@@ -6,6 +6,9 @@ kept as /tmp/puzzles-*.png and checked for overflow and accessibility."""
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 import re
 import shutil
 from collections.abc import Iterator
@@ -19,7 +22,7 @@ from puzzle_positions import puzzles_with_states, store_test_puzzles
 from raspisnoy.core import Play
 from raspisnoy.puzzles import Puzzle, is_solution
 from raspisnoy.server.wire import action_text
-from raspisnoy.store import Store
+from raspisnoy.store import PuzzleStore, RatingPair, Store
 
 
 @pytest.fixture
@@ -170,4 +173,51 @@ def test_a_player_sees_the_position_at_once_and_the_rating_change_in_words(
         assert re.fullmatch(r"Ваш рейтинг в задачах: \d+ \(\+\d+\)\.", change), change
         assert page.locator(".verdict .puzzle-change span.pos").count() == 1
         problems += keep(page, "rating-change")
+        assert problems == []
+
+
+#: The names at the seats of a game whose puzzle a server stored before puzzles kept none.
+SECRET = ["Тайный Ник", "Скрытый Ник", "Забытый Ник", "Ушедший Ник"]
+
+
+def test_the_seats_are_players_by_number_and_the_solver_is_themselves(
+    browser: Browser, puzzle_server: str, tmp_path: Path
+) -> None:
+    """A puzzle names nobody (docs/review.md, "Puzzles"): the page words the other seats
+    «Игрок N» (not «Бот N»: a mined game's seats were people) and the solver's own seat
+    by the solver's name, as before, and words them again in another language chosen; a
+    puzzle stored with its players' names (as they were kept before) shows none of
+    them."""
+    puzzle, _ = puzzles_with_states()[0]
+    old = copy.deepcopy(puzzle.to_json())
+    old["view"]["names"] = SECRET
+    text = json.dumps([old["view"], old["best"]], sort_keys=True)
+    old["id"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    store = Store.open(f"sqlite:///{tmp_path / 'raspisnoy.sqlite3'}")
+    PuzzleStore(store, RatingPair(25.0, 25.0 / 3)).add([old], "game")
+    store.close()
+    me = puzzle.view.seat
+    assert me is not None
+    with russian_phones(browser, puzzle_server, 1) as (page,):
+        enter(page, "Аня")
+        with page.expect_response(f"**/api/puzzles/{old['id']}") as answer:
+            page.goto(f"/?puzzles={old['id']}")
+        assert not [name for name in SECRET if name in answer.value.text()]
+        page.wait_for_selector(".puzzle-table .game .actions")
+        names = {
+            int(seat): page.inner_text(f".puzzle-table .seat-chip[data-seat='{seat}'] .name")
+            for seat in range(4)
+        }
+        assert names == {seat: "Аня" if seat == me else f"Игрок {seat + 1}" for seat in range(4)}
+        shown = page.inner_text(".puzzle-table")
+        assert "Бот" not in shown and not [name for name in SECRET if name in shown]
+        assert page.locator(".puzzle-table .seat-chip .report").count() == 0
+        problems = keep(page, "seats")
+        page.select_option("#lang", "uk")  # the seats are worded again, in Ukrainian
+        other = (me + 1) % 4
+        page.wait_for_function(
+            "([seat, label]) => document.querySelector("
+            "`.puzzle-table .seat-chip[data-seat='${seat}'] .name`)?.textContent === label",
+            arg=[other, f"Гравець {other + 1}"],
+        )
         assert problems == []

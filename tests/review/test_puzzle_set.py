@@ -1,8 +1,9 @@
 """The set of 500 puzzles built by ``raspisnoy puzzles generate`` (docs/review.md,
 "Puzzles"): the count asked for, no puzzle twice, and each one verified: its best move is
 legal and solves it, its theme and id are its own, it names no card outside its seat's
-view, and the deeper, verifying search confirms it again (every puzzle of a
-deterministic sample of the set; the whole set's verification is the building itself)."""
+view and no person (its seats are ``Player 1``…, as every puzzle's), and the deeper,
+verifying search confirms it again (every puzzle of a deterministic sample of the set;
+the whole set's verification is the building itself)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from puzzle_set import COUNT, SEED, puzzle_set
 
-from raspisnoy.core import Card
+from raspisnoy.core import Card, player_names
 from raspisnoy.puzzles import Mining, Puzzle, Theme, is_solution, verify, view_to_json
 from raspisnoy.puzzles.sets import read_puzzle_set
 
@@ -56,6 +57,11 @@ def test_each_puzzle_is_whole_and_its_own(puzzles: list[Puzzle]) -> None:
         named = {Card.parse(text.split(":")[0]) for text in map(str, view.legal_actions)
                  if not text.isdigit()}  # fmt: skip
         assert named <= seen, f"{puzzle.id} names cards its seat never saw"
+
+
+def test_the_set_names_its_seats_as_every_puzzle_does(puzzle_json: list[dict[str, Any]]) -> None:
+    """One format for the set and the puzzles mined from games: neutral seat names."""
+    assert {tuple(data["view"]["names"]) for data in puzzle_json} == {player_names(4)}
 
 
 def test_the_set_has_more_than_one_theme(puzzles: list[Puzzle]) -> None:

@@ -6,6 +6,7 @@ deterministic for a seed."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from raspisnoy.bots import make_bot
 from raspisnoy.bots.expert import RootValue, root_values, searched_equivalent
 from raspisnoy.bots.master import MASTER_ITERATIONS
 from raspisnoy.cli import app
-from raspisnoy.core import Card, Game, Phase, Rules, View, resolve_rules
+from raspisnoy.core import Card, Game, Phase, Rules, View, player_names, resolve_rules
 from raspisnoy.puzzles import (
     PUZZLE_FORMAT,
     Mining,
@@ -120,6 +121,28 @@ def test_a_puzzle_round_trips_through_json(puzzles: list[Puzzle]) -> None:
         again = Puzzle.from_json(data)
         assert again == puzzle
         assert again.id == puzzle.id
+
+
+#: People's names at a finished game's seats, which no puzzle of it may keep.
+PEOPLE = ("Anna Real", "Boris Real", "Vera Real", "Gleb Real")
+
+
+def test_a_puzzle_keeps_seats_not_people_s_names(puzzles: list[Puzzle]) -> None:
+    """A puzzle needs seats, not names (docs/review.md, "Puzzles"): made from a view with
+    people's names (a finished game's), it keeps the seats' neutral names (``Player 1``…),
+    so its JSON and its id name nobody and it is the puzzle of the same position from
+    self-play; one written with names before reads back without them."""
+    for puzzle in puzzles:
+        named = Puzzle(replace(puzzle.view, names=PEOPLE), puzzle.best, puzzle.reason, puzzle.theme)
+        assert named.view.names == player_names(4)
+        text = json.dumps(named.to_json())
+        assert not [name for name in PEOPLE if name in text]
+        assert named == puzzle and named.id == puzzle.id
+        old = puzzle.to_json()
+        old["view"]["names"] = list(PEOPLE)  # as the miner wrote a game's puzzle before
+        assert Puzzle.from_json(old).view.names == player_names(4)
+        assert view_from_json(old["view"]).names == player_names(4)
+        assert view_to_json(replace(puzzle.view, names=PEOPLE))["names"] == list(player_names(4))
 
 
 def test_themes_follow_the_round_and_the_move(puzzles: list[Puzzle]) -> None:

@@ -6,19 +6,36 @@ claims only the finished games anyone may know of."""
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from fresh_databases import BACKENDS, new_database
 from hypothesis import given
 from hypothesis import strategies as st
 from puzzle_positions import puzzles_with_states
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
 from store_helpers import in_club, people
+from test_store import migrate_to
 from test_store_clubs import new_club
 from test_store_players import finished_game
 
+from raspisnoy.core import player_names
+from raspisnoy.puzzles import Puzzle
 from raspisnoy.store import AlreadyAnsweredError, ClubStore, PuzzleStore, RatingPair, Store
-from raspisnoy.store.puzzles import MINING_STALE, day_index
+from raspisnoy.store.models import User
+from raspisnoy.store.puzzles import (
+    MINING_STALE,
+    DailyPuzzle,
+    PuzzleAttempt,
+    StoredPuzzle,
+    day_index,
+)
 
 NEW = RatingPair(25.0, 25.0 / 3)
 
@@ -140,8 +157,7 @@ def test_days_in_a_row_get_different_puzzles() -> None:
 
 def test_mining_claims_only_games_anyone_may_know_of(store: Store) -> None:
     """Never a private table's game nor a club's (a public one too, as a club
-    tournament's), though they ended first: a puzzle shows anyone a seat's hand and the
-    players' names."""
+    tournament's), though they ended first: a puzzle shows anyone a seat's hand."""
     (host,) = people(store, "Host")
     clubs = ClubStore(store)
     games = [finished_game(store, host, public=public) for public in (False, True, True)]
@@ -166,3 +182,109 @@ def test_a_game_a_dead_worker_was_mining_is_claimed_again(store: Store) -> None:
     later = start + MINING_STALE + timedelta(seconds=1)
     assert puzzles.claim_game("other", later) == first
     assert puzzles.claim_game("third", later) is None  # taken over once
+
+
+#: The names at the seats of two finished games, as puzzles mined before 0028 kept them.
+PEOPLE = ["Anna Gone", "Boris Here", "Vera Here", "Gleb Here"]
+OTHERS = ["Dana Gone", "Egor Here", "Zoya Here", "Ilya Here"]
+NOW = datetime(2026, 12, 7, tzinfo=UTC)
+
+
+def mined_before(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """A puzzle as the miner stored it before revision 0028: the seats' names in its view
+    and in its id (a digest of the view and the move)."""
+    old = copy.deepcopy(data)
+    old["view"]["names"] = names
+    text = json.dumps([old["view"], old["best"]], sort_keys=True)
+    old["id"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return old
+
+
+def stored(data: dict[str, Any], attempts: int = 0, solved: int = 0) -> StoredPuzzle:
+    return StoredPuzzle(
+        id=data["id"],
+        theme=data["theme"],
+        data=data,
+        source="game",
+        mu=25.0,
+        sigma=8.0,
+        attempts=attempts,
+        solved=solved,
+        added_at=NOW,
+    )
+
+
+def attempt(puzzle_id: str, user_id: str, solved: bool, rated: bool) -> PuzzleAttempt:
+    mu = 25.0 if rated else None
+    return PuzzleAttempt(
+        puzzle_id=puzzle_id,
+        user_id=user_id,
+        answer="0",
+        solved=solved,
+        mu_before=mu,
+        sigma_before=mu,
+        mu_after=mu,
+        sigma_after=mu,
+        answered_at=NOW,
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_migration_0028_takes_people_s_names_out_of_the_stored_puzzles(
+    backend: str, tmp_path: Path
+) -> None:
+    """A puzzle mined from a game before revision 0028 kept its players' names, in its
+    view and in its id (a digest of them, which would confirm a guessed name): the
+    migration gives its seats the neutral names and the puzzle the id of its position,
+    its answers and days following it; one whose position is stored already (the same
+    position from another game, or self-play) becomes that one. A self-play puzzle (its
+    names neutral already) and one stored without names stay as they are."""
+    plain, other, bare = (copy.deepcopy(data) for data in puzzle_json()[:3])
+    named, twin = mined_before(other, PEOPLE), mined_before(plain, OTHERS)
+    del bare["view"]["names"]
+    with new_database(backend, tmp_path) as url:
+        migrate_to(url, "0027")
+        engine = create_engine(url)
+        with Session(engine) as session, session.begin():
+            for user_id in ("anna", "boris"):
+                session.add(User(id=user_id, nickname=user_id, kind="registered", created_at=NOW))
+            session.add_all([stored(plain), stored(named, 1, 0), stored(twin, 1, 1), stored(bare)])
+            session.flush()
+            session.add_all(
+                [
+                    attempt(plain["id"], "boris", False, rated=False),
+                    attempt(named["id"], "anna", False, rated=True),
+                    attempt(twin["id"], "anna", True, rated=True),
+                    attempt(twin["id"], "boris", True, rated=False),  # answered plain too
+                    DailyPuzzle(day="2026-12-01", puzzle_id=named["id"]),
+                    DailyPuzzle(day="2026-12-02", puzzle_id=twin["id"]),
+                ]
+            )
+        engine.dispose()
+
+        store = Store.open(url)
+        with Session(store.engine) as session:
+            rows = {row.id: row for row in session.scalars(select(StoredPuzzle))}
+            answers = {
+                (a.puzzle_id, a.user_id): a.solved for a in session.scalars(select(PuzzleAttempt))
+            }
+            query = select(DailyPuzzle.day, DailyPuzzle.puzzle_id)
+            days = {row.day: row.puzzle_id for row in session.execute(query)}
+        store.close()
+
+    text = json.dumps([row.data for row in rows.values()])
+    assert not [name for name in PEOPLE + OTHERS if name in text]
+    renamed = Puzzle.from_json(rows[other["id"]].data)
+    assert renamed.id == other["id"] == rows[other["id"]].data["id"]  # its position's id
+    assert rows[other["id"]].data["view"]["names"] == list(player_names(4))
+    assert set(rows) == {plain["id"], other["id"], bare["id"]}  # the twin is the plain one
+    assert rows[plain["id"]].data == plain and rows[bare["id"]].data == bare
+    assert Puzzle.from_json(bare).view.names == player_names(4)  # read without names
+    assert (rows[other["id"]].attempts, rows[other["id"]].solved) == (1, 0)
+    assert (rows[plain["id"]].attempts, rows[plain["id"]].solved) == (1, 1)  # Anna's, rated
+    assert answers == {
+        (plain["id"], "boris"): False,  # his own answer to it, not the twin's
+        (plain["id"], "anna"): True,
+        (other["id"], "anna"): False,
+    }
+    assert days == {"2026-12-01": other["id"], "2026-12-02": plain["id"]}

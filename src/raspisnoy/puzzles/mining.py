@@ -12,8 +12,11 @@ the deeper search is rejected.
 
 A puzzle keeps only what the solver's seat knew (its ``View``, written by
 ``view_to_json``), the best move, the reason it beats the runner-up
-(``raspisnoy.review.reasons``) and a ``Theme`` taken from the round and the move. Pure
-Python over ``raspisnoy.core`` and ``raspisnoy.bots``: every search reads the view only.
+(``raspisnoy.review.reasons``) and a ``Theme`` taken from the round and the move. It
+needs seats, not people: its view names its seats neutrally (``Player 1``…, the engine's
+names for a count: ``player_names``), whatever the game's names were, so neither its JSON
+nor its id (a digest of them) holds anyone's name. Pure Python over ``raspisnoy.core``
+and ``raspisnoy.bots``: every search reads the view only.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -40,6 +43,7 @@ from raspisnoy.core import (
     Trick,
     View,
     parse_action,
+    player_names,
     resolve_rules,
 )
 from raspisnoy.review.engine import MIN_ITERATIONS, Thresholds
@@ -53,6 +57,7 @@ __all__ = [
     "game_puzzles",
     "is_solution",
     "mine_puzzles",
+    "nameless",
     "puzzle_of",
     "verify",
     "view_from_json",
@@ -118,13 +123,17 @@ class Mining:
 
 @dataclass(frozen=True, slots=True)
 class Puzzle:
-    """A verified position: the solver's ``view``, the ``best`` move, why (``reason``)
-    and its ``theme``; ``id`` is a digest of the view and the move."""
+    """A verified position: the solver's ``view`` (its seats named neutrally: a view with
+    people's names is taken ``nameless``), the ``best`` move, why (``reason``) and its
+    ``theme``; ``id`` is a digest of the view and the move."""
 
     view: View
     best: Bid | Play
     reason: Reason
     theme: Theme
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "view", nameless(self.view))
 
     @property
     def id(self) -> str:
@@ -289,12 +298,20 @@ def _choice(action: Action) -> Bid | Play:
     return action
 
 
+def nameless(view: View) -> View:
+    """``view`` with its seats' neutral names (``Player 1``…) in place of the game's: a
+    puzzle needs seats, not people's names."""
+    names = player_names(view.players)
+    return view if view.names == names else replace(view, names=names)
+
+
 def view_to_json(view: View) -> dict[str, Any]:
     """Every field of ``view`` as JSON (cards and moves in RECORD.md notation): exactly
-    what the seat knows, and nothing more."""
+    what the seat knows, and nothing more; its seats named neutrally (``nameless``), never
+    by the people who sat there."""
     return {
         "seat": view.seat,
-        "names": list(view.names),
+        "names": list(player_names(view.players)),
         "rules": view.rules.to_json(),
         "phase": str(view.phase),
         "round": view.round,
@@ -319,10 +336,11 @@ def view_to_json(view: View) -> dict[str, Any]:
 
 
 def view_from_json(data: dict[str, Any]) -> View:
-    """The ``View`` that ``view_to_json`` wrote."""
+    """The ``View`` that ``view_to_json`` wrote, its seats named neutrally: names written
+    otherwise (a puzzle stored before puzzles kept none), or none, are not read."""
     return View(
         seat=data["seat"],
-        names=tuple(data["names"]),
+        names=player_names(len(data["hand_sizes"])),
         rules=resolve_rules(data["rules"]),
         phase=Phase(data["phase"]),
         round=data["round"],

@@ -444,9 +444,9 @@ class PuzzleStore:
         claim that a worker left unfinished for ``MINING_STALE`` first (it died while
         mining), else one nobody claimed yet; ``None`` if there is none. Only games anyone
         may know of are mined (``known_to_all``): a puzzle, served to anyone, shows its
-        seat's hand and the players' names, so never a private or a club's table's. Of
-        two workers claiming one game at once, the write of one fails and it tries the
-        next."""
+        seat's hand (never a name: its seats are named neutrally), so never a private or
+        a club's table's game. Of two workers claiming one game at once, the write of one
+        fails and it tries the next."""
         now = now or _now()
         return self._claim_abandoned(worker, now) or self._claim_new(worker, now)
 

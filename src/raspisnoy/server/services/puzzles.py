@@ -5,11 +5,12 @@ for everyone that UTC day: ``store.puzzles``) and one puzzle by id, judges an an
 rates it, and says a person's puzzle rating.
 
 What a solver sees before answering is the puzzle's seat view and nothing else
-(``wire.puzzles.PuzzleOut``): the best move and its reason come only with the verdict,
-which is kept, so an answer cannot be taken back and tried again. Anyone with a session,
-a guest too, may answer; only accounts are rated (a guest's answer is kept, so they are
-not served that puzzle again, but it moves no rating), as only accounts have game
-ratings.
+(``wire.puzzles.PuzzleOut``; its seats named ``Player 1``…, never by a person's name, so
+an account's deletion has nothing to take out of puzzles): the best move and its reason
+come only with the verdict, which is kept, so an answer cannot be taken back and tried
+again. Anyone with a session, a guest too, may answer; only accounts are rated (a
+guest's answer is kept, so they are not served that puzzle again, but it moves no
+rating), as only accounts have game ratings.
 
 At start (``start``), a server whose database holds no puzzles of a set (those mined
 from its games do not count) loads the set of ``settings.puzzle_file`` (by default

@@ -2,7 +2,8 @@
 as the solver sees it and a person's puzzle rating. A puzzle's ``game`` is its seat's
 ``View`` in the table's format (``messages.view_json``), so the page draws it with the
 table's own components; its solution and reason are only ever in a ``VerdictOut``,
-which a person gets once they have answered.
+which a person gets once they have answered. A puzzle names nobody: its seats are
+``Player 1``… (``names``), which the page words in the reader's language.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from raspisnoy.core import player_names
 from raspisnoy.puzzles import Puzzle
 from raspisnoy.puzzles.rating import PuzzleRating, shown
 from raspisnoy.server.wire.messages import action_text, view_json
@@ -93,9 +95,10 @@ class VerdictOut(_Out):
 
 class PuzzleOut(_Out):
     """A puzzle as its solver sees it: the seat's view of the position (``game``, the
-    table's format) with the seats' names and the rules (``Rules.to_json()``), its theme and rating,
-    the day when it is that day's puzzle, and the caller's verdict if they answered it
-    already (``null`` before: nothing in it hints at the solution)."""
+    table's format) with the seats' neutral names (``Player 1``…: never the people who
+    sat there) and the rules (``Rules.to_json()``), its theme and rating, the day when it
+    is that day's puzzle, and the caller's verdict if they answered it already (``null``
+    before: nothing in it hints at the solution)."""
 
     id: str
     theme: str
@@ -116,7 +119,7 @@ class PuzzleOut(_Out):
             theme=row.theme,
             rating=shown_of(row.rating),
             rules=view.rules.to_json(),
-            names=list(view.names),
+            names=list(player_names(view.players)),
             game=view_json(view),
             day=day,
             verdict=None if attempt is None else VerdictOut.of(puzzle, attempt),

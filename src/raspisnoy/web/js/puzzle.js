@@ -26,14 +26,21 @@ class PuzzleConnection extends TableConnection {
     this.app = app;
   }
 
+  /** A puzzle names nobody (its seats are "Player 1"…): the solver's seat is theirs, by
+   * their name, and every other seat «Игрок N», worded here at each drawing (so a change
+   * of language rewords it). The table words a seat without a person as a bot, so each
+   * seat has a person's place (an id of the puzzle's own, not an account: nothing to
+   * follow or report, and `you` has no account either, so the table offers neither). */
   connect() {
     const { puzzle, app } = this;
     const me = puzzle.game.seat;
-    const seats = puzzle.names.map((name, seat) => ({
+    const seats = puzzle.game.hand_sizes.map((_, seat) => ({
       seat,
-      user_id: seat === me ? app.user.id : null,
-      nickname: seat === me ? app.user.nickname : name,
-      bot: "expert",
+      user_id: seat === me ? app.user.id : `puzzle-seat-${seat + 1}`,
+      get nickname() {
+        return seat === me ? app.user.nickname : t("web.puzzles.seat", { seat: seat + 1 });
+      },
+      bot: null,
       registered: false,
       connected: true,
       away: false,
@@ -41,7 +48,7 @@ class PuzzleConnection extends TableConnection {
     const table = { id: puzzle.id, status: "playing", rules: puzzle.rules, players: seats.length, seats, names: null, deadline_ms: null, rated: true, offline: true };
     this.version = 0;
     this.handlers.onStatus(null);
-    this.handlers.onState({ type: "state", version: 0, table, you: { seat: me, user_id: app.user.id }, game: puzzle.game, last_round: null });
+    this.handlers.onState({ type: "state", version: 0, table, you: { seat: me, user_id: null }, game: puzzle.game, last_round: null });
   }
 
   /** The move made is the answer: its verdict goes to `onVerdict`, a refusal to `onRefused`. */
