@@ -26,10 +26,9 @@ from raspisnoy.server.services.tables.rematch_sweep import start_unstarted_remat
 from raspisnoy.store import Store, TableRow, Together, UserRow
 
 
-def over_table(store: Store, host: UserRow) -> TableRow:
-    """A table of ``host`` and three bots, its game played to its end (by stand-ins: the
-    host never connects) on a worker that is stopped afterwards."""
-    table = store.create_table(
+def _fours(store: Store, host: UserRow) -> TableRow:
+    """A public table of ``host`` and three random bots, not started."""
+    return store.create_table(
         host_id=host.id,
         public=True,
         rules=RULES,
@@ -39,6 +38,12 @@ def over_table(store: Store, host: UserRow) -> TableRow:
         stand_in="random",
         seed="old seed",
     )
+
+
+def over_table(store: Store, host: UserRow) -> TableRow:
+    """A table of ``host`` and three bots, its game played to its end (by stand-ins: the
+    host never connects) on a worker that is stopped afterwards."""
+    table = _fours(store, host)
 
     async def scenario() -> None:
         worker = hub_of(store)
@@ -156,17 +161,7 @@ def test_a_rematch_nobody_comes_back_for_starts_by_itself(
 
 def left_open(store: Store, host: UserRow) -> TableRow:
     """The rematch of a table of ``host`` (with three bots), stored and not started."""
-    old = store.create_table(
-        host_id=host.id,
-        public=True,
-        rules=RULES,
-        bots=["random"] * 4,
-        turn_seconds=0,
-        bot_delay_ms=0,
-        stand_in="random",
-        seed="old seed",
-    )
-    return Together(store).open_rematch(old, {0: host.id}, host.id, 1, "s")
+    return Together(store).open_rematch(_fours(store, host), {0: host.id}, host.id, 1, "s")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
