@@ -8,15 +8,23 @@ any more."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from server_helpers import Api, Player, Server, game_over, play_until
+import pytest
+from server_helpers import FAST, Api, Player, Server, game_over, play_until
 from test_accounts import PASSWORD, register
 
 from raspisnoy.ratings import rebuild_game
+from raspisnoy.server.config import ServerSettings
+from raspisnoy.server.services import reviews as review_service
 from raspisnoy.server.wire import table_json
+from raspisnoy.store import Reviews
 
 Message = dict[str, Any]
+#: Reviews queued but run by the test itself (``run_claim`` in its own process), with
+#: the least budget the search accepts.
+REVIEWED_BY_THE_TEST = FAST.model_copy(update={"review_workers": 0, "review_iterations": 64})
 
 
 def _history(message: Message) -> bool:
@@ -68,19 +76,26 @@ def test_a_deleted_player_is_renamed_at_a_running_table_live_and_after_a_reload(
         socket.close()
 
 
-def test_the_kept_reports_of_a_finished_game_forget_a_deleted_player(server: Server) -> None:
-    carol = register(server, "Carol Done")
-    table = carol.create_table(
+def one_round_game(person: Api) -> str:
+    """A one-round game of ``person`` (seat 0) against instant bots, played to its end;
+    its id."""
+    table = person.create_table(
         bots="random",
         bot_delay_ms=0,
         turn_seconds=0,
         rules={"preset": "raspisnoy.com", "custom_plan": ["1"]},
     )
-    table_id = table["id"]
-    assert carol.post(f"/api/tables/{table_id}/start").status_code == 200
-    socket: Player = carol.socket(table_id)
+    table_id = str(table["id"])
+    assert person.post(f"/api/tables/{table_id}/start").status_code == 200
+    socket: Player = person.socket(table_id)
     play_until(socket, game_over)
     socket.close()
+    return table_id
+
+
+def test_the_kept_reports_of_a_finished_game_forget_a_deleted_player(server: Server) -> None:
+    carol = register(server, "Carol Done")
+    table_id = one_round_game(carol)
     paths = [f"/api/games/{table_id}/score", f"/api/games/{table_id}/record"]
     for path in paths:  # each is kept once the game is over
         assert "Carol Done" in carol.http.get(path).text
@@ -89,6 +104,32 @@ def test_the_kept_reports_of_a_finished_game_forget_a_deleted_player(server: Ser
         answer = Api(server.base).http.get(path)
         assert answer.status_code == 200 and "Carol Done" not in answer.text, path
         assert "Anonymous #1" in answer.text
+
+
+def test_a_review_made_before_the_deletion_names_the_seat_as_the_table_does_now(
+    start_server: Callable[[ServerSettings], Server], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stored review keeps the names it was made with (its ``players``, its summary's
+    ``name``); its answer shows the table's names as they are now, so the deleted
+    person's nickname is gone from it and the seat reads ``Anonymous #1``."""
+    server = start_server(REVIEWED_BY_THE_TEST)
+    dora = register(server, "Dora Reviewed")
+    table_id = one_round_game(dora)
+    path = f"/api/games/{table_id}/reviews/0"
+    assert dora.post(path).status_code == 202
+    claim = Reviews(server.store).claim_next("this test")
+    assert claim is not None
+    monkeypatch.setattr(review_service, "_PROCESS_STORE", server.store)
+    assert review_service.run_claim(claim) == "done"
+    assert "Dora Reviewed" in dora.http.get(path).text  # the review as it was made
+    _delete(dora)
+    answer = Api(server.base).http.get(path)
+    assert answer.status_code == 200 and "Dora Reviewed" not in answer.text, answer.text
+    review = answer.json()["review"]
+    names = server.store.get_table(table_id).names
+    assert names is not None and names[0] == "Anonymous #1"
+    assert review["players"] == list(names)
+    assert [line["name"] for line in review["summary"]] == ["Anonymous #1"]
 
 
 def test_a_deleted_player_leaves_an_open_tables_seat_empty(server: Server) -> None:

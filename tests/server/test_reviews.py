@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from leak_check import cards_in, hidden_from, states_of
+from racing import at_the_same_moment
 from server_helpers import FAST, Api, Player, Server, game_over, play_until
 
 from raspisnoy.core import loads_record, replay
@@ -162,6 +164,24 @@ def test_one_address_is_bounded_and_the_refusals_carry_their_counts(
     assert Reviews(server.store).active_count() == 3
     mine = guests[0].post(f"/api/games/{other}/reviews/1")  # the address's bound first
     assert mine.json()["code"] == "reviews_from_address"
+
+
+def test_requests_at_the_same_moment_stay_within_the_users_bound(
+    start_server: Callable[[ServerSettings], Server],
+) -> None:
+    """Six reviews asked for at once by one person allowed one: one is queued, the others
+    refused, as if they had come one after another (the count and the new job are one
+    transaction that holds the person's row)."""
+    server = start_server(QUEUE_ONLY.model_copy(update={"reviews_per_user": 1}))
+    anna = Api(server.base, "Anna")
+    games = [finished_game(server, anna) for _ in range(2)]
+    paths: queue.SimpleQueue[str] = queue.SimpleQueue()
+    for game in games:
+        for seat in range(3):
+            paths.put(f"/api/games/{game}/reviews/{seat}")
+    answers = at_the_same_moment(6, lambda: anna.post(paths.get()).status_code)
+    assert sorted(answers) == [202] + [429] * 5
+    assert Reviews(server.store).active_count() == 1
 
 
 def test_a_review_running_when_its_server_died_runs_again_after_a_restart(

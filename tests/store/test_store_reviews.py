@@ -52,10 +52,10 @@ def test_a_worker_that_stops_gives_its_jobs_back(store: Store) -> None:
     table = table_of(store, asker)
     reviews = Reviews(store)
     reviews.request(table.id, 2, asker.id, 64)
-    assert reviews.claim_next("stopping") is not None
-    assert reviews.running_of("stopping") == 1
+    claim = reviews.claim_next("stopping")
+    assert claim is not None and reviews.claims_of("stopping") == {claim}
     assert reviews.requeue_worker("stopping") == 1
-    assert reviews.running_of("stopping") == 0 and reviews.claim_next("next") is not None
+    assert reviews.claims_of("stopping") == set() and reviews.claim_next("next") is not None
 
 
 def test_hints_are_counted_per_seat(store: Store) -> None:

@@ -18,6 +18,11 @@ jobs (``row_number()`` over the address, oldest first, the running ones included
 the oldest of the lowest rank. So seventy guests from one address wait behind each
 other, not in front of everyone else; ``queue_position`` counts in the same order.
 
+The queue is **bounded** (``ReviewBounds``): a new job is counted against the jobs
+queued or running of its asker, of its address and of everyone in the transaction that
+stores it, which holds the queue first (``_hold_queue``), so requests made at the same
+moment are counted one after another and never all slip under a bound.
+
 ``HintUse`` counts the hints each seat of a game asked for, so a game's history says
 that hints were used (the record itself keeps its format, docs/record.md).
 """
@@ -29,7 +34,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import (
     JSON,
@@ -43,15 +48,26 @@ from sqlalchemy import (
     func,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from raspisnoy.store.models import Base
-from raspisnoy.store.repository import Store, StoreError, transaction
+from raspisnoy.store.repository import Store, StoreError, lock_users, transaction, utc
 
-__all__ = ["Claim", "GameReview", "HintUse", "ReviewRow", "ReviewStatus", "Reviews"]
+__all__ = [
+    "Bound",
+    "Claim",
+    "GameReview",
+    "HintUse",
+    "ReviewBoundError",
+    "ReviewBounds",
+    "ReviewRow",
+    "ReviewStatus",
+    "Reviews",
+]
 
 
 class ReviewStatus(StrEnum):
@@ -136,8 +152,89 @@ class Claim:
     attempt: int
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewBounds:
+    """The most jobs queued or running that one asker (``per_user``), one address
+    (``per_address``) and everyone (``in_all``) may have: a new job beyond one of them
+    is refused (``ReviewBoundError``)."""
+
+    per_user: int
+    per_address: int
+    in_all: int
+
+
+#: Which bound refused a job: the asker's, the address's or everyone's.
+Bound = Literal["user", "address", "all"]
+
+
+class ReviewBoundError(StoreError):
+    """A new job refused: ``count`` jobs queued or running already of those the
+    ``bound`` counts, its ``limit`` or more."""
+
+    def __init__(self, bound: Bound, count: int, limit: int) -> None:
+        super().__init__(f"{count} reviews waiting or running ({bound}), at most {limit}")
+        self.bound = bound
+        self.count = count
+        self.limit = limit
+
+
+#: PostgreSQL: the lock new jobs take one at a time (``_hold_queue``), released when
+#: the transaction ends. Its key is the schema's, as the migrations' lock.
+_REQUESTS_LOCK = text(
+    "SELECT pg_advisory_xact_lock(hashtext('raspisnoy review requests ' || current_schema()))"
+)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _hold_queue(session: Session, user_id: str) -> None:
+    """Hold, until the transaction ends, all that a new job's bounds count, so that two
+    requests are counted one after the other (unheld, five requests at once of a person
+    allowed one review gave four jobs). First the asker's row (``lock_users``; on SQLite that
+    takes the database's write lock, which is the whole queue already); then, on
+    PostgreSQL, one advisory lock of the queue, for the address's and everyone's bounds.
+
+    Why a lock and not a compare: under READ COMMITTED (PostgreSQL's level) a job
+    inserted then counted is not seen by another request doing the same, so both may
+    find themselves within the bound; and no row of the asker holds the counts of
+    other askers from the same address or of everyone. The queue has no row of its own
+    to lock (there is no migration for one) and one advisory lock serves as that row:
+    only new jobs take it, for two counts and a write, and they are few (each person's
+    bounded and rate-limited), so taking turns costs nothing a person would notice."""
+    lock_users(session, [user_id])
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(_REQUESTS_LOCK)
+
+
+def _active_count(session: Session, user_id: str | None, address: str | None) -> int:
+    """Jobs queued or running: all of them, or those ``user_id`` asked for, or those
+    asked from ``address`` (as stored: its first 64 characters)."""
+    query = select(func.count()).select_from(GameReview).where(GameReview.status.in_(ACTIVE))
+    if user_id is not None:
+        query = query.where(GameReview.requested_by == user_id)
+    if address is not None:
+        query = query.where(GameReview.requested_from == address[:64])
+    return int(session.scalar(query) or 0)
+
+
+def _check_bounds(
+    session: Session, bounds: ReviewBounds, user_id: str, address: str | None
+) -> None:
+    """``ReviewBoundError`` for the first bound, the asker's, the address's (if it is
+    known) or everyone's, that has its limit of jobs already."""
+    counted: tuple[tuple[Bound, int, str | None, str | None], ...] = (
+        ("user", bounds.per_user, user_id, None),
+        ("address", bounds.per_address, None, address),
+        ("all", bounds.in_all, None, None),
+    )
+    for bound, limit, whose, where in counted:
+        if bound == "address" and address is None:
+            continue
+        count = _active_count(session, whose, where)
+        if count >= limit:
+            raise ReviewBoundError(bound, count, limit)
 
 
 def _fair_queue() -> Subquery:
@@ -169,7 +266,7 @@ def _row(review: GameReview) -> ReviewRow:
         status=ReviewStatus(review.status),
         iterations=review.iterations,
         requested_by=review.requested_by,
-        requested_at=review.requested_at,
+        requested_at=utc(review.requested_at),
         attempt=review.attempt,
         done=review.done,
         total=review.total,
@@ -197,45 +294,41 @@ class Reviews:
             return None if review is None else _row(review)
 
     def request(
-        self, table_id: str, seat: int, user_id: str, iterations: int, address: str | None = None
+        self,
+        table_id: str,
+        seat: int,
+        user_id: str,
+        iterations: int,
+        address: str | None = None,
+        bounds: ReviewBounds | None = None,
     ) -> ReviewRow:
         """Queue the review of ``seat`` asked by ``user_id`` from ``address`` (a failed
-        one is queued again); one that is queued, running or done is returned as it is."""
+        one is queued again), within ``bounds`` if given (else ``ReviewBoundError``,
+        and nothing stored); one that is queued, running or done is returned as it is,
+        at no cost. The counts and the write are one transaction holding the queue
+        (``_hold_queue``): requests at the same moment are counted one by one."""
         address = None if address is None else address[:64]
         with self._session() as session:
+            _hold_queue(session, user_id)
             review = session.get(GameReview, (table_id, seat))
+            if review is not None and review.status != ReviewStatus.FAILED:
+                return _row(review)
+            if bounds is not None:
+                _check_bounds(session, bounds, user_id, address)
             if review is None:
-                review = GameReview(
-                    table_id=table_id,
-                    seat=seat,
-                    status=ReviewStatus.QUEUED,
-                    iterations=iterations,
-                    requested_by=user_id,
-                    requested_at=_now(),
-                    requested_from=address,
-                    attempt=0,
-                    done=0,
-                    total=0,
-                )
+                review = GameReview(table_id=table_id, seat=seat, attempt=0)
                 session.add(review)
-            elif review.status == ReviewStatus.FAILED:
-                review.status, review.error = ReviewStatus.QUEUED, None
-                review.requested_by, review.requested_at = user_id, _now()
-                review.requested_from = address
-                review.iterations, review.done, review.total = iterations, 0, 0
+            review.status, review.error, review.iterations = ReviewStatus.QUEUED, None, iterations
+            review.requested_by, review.requested_at = user_id, _now()
+            review.requested_from, review.done, review.total = address, 0, 0
             session.flush()
             return _row(review)
 
     def active_count(self, user_id: str | None = None, address: str | None = None) -> int:
         """Jobs queued or running: all of them, or those ``user_id`` asked for, or those
         asked from ``address``."""
-        query = select(func.count()).select_from(GameReview).where(GameReview.status.in_(ACTIVE))
-        if user_id is not None:
-            query = query.where(GameReview.requested_by == user_id)
-        if address is not None:
-            query = query.where(GameReview.requested_from == address[:64])
         with self._session() as session:
-            return int(session.scalar(query) or 0)
+            return _active_count(session, user_id, address)
 
     def queue_position(self, table_id: str, seat: int) -> int | None:
         """How many queued jobs will be claimed before this one, in the fair order of the
@@ -350,15 +443,14 @@ class Reviews:
             )
             return int(getattr(changed, "rowcount", 0))
 
-    def running_of(self, worker: str) -> int:
-        """How many jobs ``worker`` holds as running now."""
-        query = (
-            select(func.count())
-            .select_from(GameReview)
-            .where(GameReview.status == ReviewStatus.RUNNING, GameReview.worker == worker)
-        )
+    def claims_of(self, worker: str) -> set[Claim]:
+        """The jobs ``worker`` holds as running now (one that went back to the queue as
+        stale, or was claimed again by another worker, is not among them)."""
+        query = select(
+            GameReview.table_id, GameReview.seat, GameReview.iterations, GameReview.attempt
+        ).where(GameReview.status == ReviewStatus.RUNNING, GameReview.worker == worker)
         with self._session() as session:
-            return int(session.scalar(query) or 0)
+            return {Claim(*row) for row in session.execute(query)}
 
     def requeue_worker(self, worker: str) -> int:
         """Queue again the running jobs of ``worker`` (it is stopping); how many."""

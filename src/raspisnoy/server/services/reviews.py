@@ -17,7 +17,11 @@ when it starts.
 The same pool mines puzzles from finished games (``settings.puzzle_mining``, docs/review.md
 "Puzzles from finished games"), only when no review is waiting for a process: a claim per
 game (``store.puzzles.PuzzleStore.claim_game``), and ``run_mining`` searches the decisions
-of the people's seats whose people did not opt out, from each seat's own view.
+of the people's seats whose people did not opt out, from each seat's own view. The queue
+keeps the reviews and the games being mined that it handed over apart (``_Running``) and
+never hands the pool more than ``review_workers`` jobs in all: a job beyond them would
+wait in the pool's own queue, where a review could go stale and be claimed again, and
+which a stop throws away.
 
 ``hint_answer`` is the expert's suggestion for one seat from its own view only.
 
@@ -27,7 +31,8 @@ history routes already follow:
 - A finished game's record is public to whoever knows its id, hands included, so
   **reading** a review of any seat of it is too.
 - **Asking** for a review takes a session (the queue counts what each user and each
-  address asked for, and serves addresses in turn),
+  address asked for, in the transaction that stores the request, and serves addresses
+  in turn),
   and any seat of a finished game may be asked for, the caller's or not: it reveals
   nothing the record does not.
 - A game still being played is never reviewed: its hidden hands would leak.
@@ -46,6 +51,7 @@ import socket
 import time
 from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
 from typing import Any
 
@@ -72,6 +78,8 @@ from raspisnoy.store import (
     TableRow,
     UserRow,
 )
+from raspisnoy.store.puzzles import MINING_STALE
+from raspisnoy.store.reviews import Bound, ReviewBoundError, ReviewBounds
 
 __all__ = [
     "HINT_CHOICES",
@@ -94,11 +102,12 @@ HINT_CHOICES = 5
 #: The review's seed: a review is a function of the game, the seat and the budget.
 _SEED = 0
 
-#: Whose reviews each bound of the queue counts (in a refusal's English text).
-_BOUND_OF = {
-    Refusal.REVIEWS_PENDING: "yours",
-    Refusal.REVIEWS_FROM_ADDRESS: "from your address",
-    Refusal.REVIEW_QUEUE_FULL: "everyone's",
+#: Each bound of the queue (``ReviewBoundError.bound``): its refusal, whose reviews it
+#: counts (in the refusal's English text) and the seconds to wait before asking again.
+_BOUNDS: dict[Bound, tuple[Refusal, str, int]] = {
+    "user": (Refusal.REVIEWS_PENDING, "yours", 30),
+    "address": (Refusal.REVIEWS_FROM_ADDRESS, "from your address", 60),
+    "all": (Refusal.REVIEW_QUEUE_FULL, "everyone's", 60),
 }
 
 #: The store of a review process (``_start_process``), one per process.
@@ -182,6 +191,43 @@ def run_mining(table_id: str) -> int:
     return found
 
 
+@dataclass
+class _Running:
+    """The jobs a queue handed its pool that have not reported back: the reviews' claims,
+    and the games being mined with when each was handed over. Kept apart, since the
+    database says which reviews are still this queue's (``forget_lost``) but not which
+    games are."""
+
+    reviews: set[Claim] = field(default_factory=set)
+    mining: dict[str, float] = field(default_factory=dict)
+
+    def count(self) -> int:
+        return len(self.reviews) + len(self.mining)
+
+    def add(self, job: Claim | str) -> None:
+        """A review's claim, or the id of a game to mine, handed over."""
+        if isinstance(job, Claim):
+            self.reviews.add(job)
+        else:
+            self.mining[job] = time.monotonic()
+
+    def end(self, job: Claim | str) -> None:
+        """The job reported back (done or failed)."""
+        if isinstance(job, Claim):
+            self.reviews.discard(job)
+        else:
+            self.mining.pop(job, None)
+
+    def forget_lost(self, held: set[Claim]) -> None:
+        """Forget the jobs whose process died without reporting back: a review no longer
+        running as this queue's (``held``: it went back to the queue as stale, or is
+        done and its report is on its way), and a game handed over longer ago than a
+        mining claim lasts (``MINING_STALE``: another worker takes it over then)."""
+        self.reviews &= held
+        oldest = time.monotonic() - MINING_STALE.total_seconds()
+        self.mining = {game: since for game, since in self.mining.items() if since > oldest}
+
+
 class ReviewQueue:
     """The review jobs this server worker runs (see the module's docstring)."""
 
@@ -196,7 +242,7 @@ class ReviewQueue:
         self.name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._url = store.engine.url.render_as_string(hide_password=False)
         self._pool: Pool | None = None
-        self._running = 0
+        self._running = _Running()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -226,33 +272,35 @@ class ReviewQueue:
         self._wake.set()
 
     async def _loop(self) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             try:
-                await in_thread(self.reviews.requeue_stale, self.settings.review_stale_seconds)
-                # A job whose process died never reports back; once it went back to the
-                # queue as stale, its slot is free again.
-                held = await in_thread(self.reviews.running_of, self.name)
-                self._running = min(self._running, held)
-                while self._running < self.settings.review_workers:
-                    claim = await in_thread(self.reviews.claim_next, self.name)
-                    if claim is None:
-                        break
-                    await self._start_pool()
-                    self._submit(loop, run_claim, claim)
-                # a process no review wants: a finished game to mine for puzzles
-                if self.settings.puzzle_mining and self._running < self.settings.review_workers:
-                    table_id = await in_thread(self.puzzles.claim_game, self.name)
-                    if table_id is not None:
-                        await self._start_pool()
-                        self._submit(loop, run_mining, table_id)
+                await self._look()
             except Exception:  # a failing look at the queue must not stop the queue
                 _log.exception("the review queue failed; trying again")
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), _POLL_SECONDS)
             self._wake.clear()
 
-    async def _start_pool(self) -> None:
+    async def _look(self) -> None:
+        """Fill the free processes: with the reviews waiting first, then, if mining is
+        on and one is still free, with a finished game to mine."""
+        await in_thread(self.reviews.requeue_stale, self.settings.review_stale_seconds)
+        self._running.forget_lost(await in_thread(self.reviews.claims_of, self.name))
+        while self._free():
+            claim = await in_thread(self.reviews.claim_next, self.name)
+            if claim is None:
+                break
+            await self._submit(run_claim, claim)
+        if self.settings.puzzle_mining and self._free():
+            table_id = await in_thread(self.puzzles.claim_game, self.name)
+            if table_id is not None:
+                await self._submit(run_mining, table_id)
+
+    def _free(self) -> bool:
+        """Whether a process has no job of this queue's."""
+        return self._running.count() < self.settings.review_workers
+
+    async def _start_pool(self) -> Pool:
         """The review processes, started with the first job, not with the server."""
         if self._pool is None:
             self._pool = await in_thread(
@@ -261,20 +309,22 @@ class ReviewQueue:
                 _start_process,
                 (self._url, self.settings.review_nice, self.settings.review_idle),
             )
+        return self._pool
 
-    def _submit(
-        self, loop: asyncio.AbstractEventLoop, job: Callable[[Any], Any], argument: Any
-    ) -> None:
-        assert self._pool is not None
-        self._running += 1
+    async def _submit(self, job: Callable[[Any], Any], argument: Claim | str) -> None:
+        """Hand ``job(argument)`` to a process, counted as running until it reports back
+        (done or failed); then the queue looks again."""
+        pool = await self._start_pool()
+        self._running.add(argument)
+        loop = asyncio.get_running_loop()
 
-        def ended(_outcome: Any) -> None:  # in the pool's result thread
-            loop.call_soon_threadsafe(self._ended)
+        def reported(_outcome: Any) -> None:  # in the pool's result thread
+            loop.call_soon_threadsafe(self._ended, argument)
 
-        self._pool.apply_async(job, (argument,), callback=ended, error_callback=ended)
+        pool.apply_async(job, (argument,), callback=reported, error_callback=reported)
 
-    def _ended(self) -> None:
-        self._running = max(0, self._running - 1)
+    def _ended(self, job: Claim | str) -> None:
+        self._running.end(job)
         self._wake.set()
 
 
@@ -300,50 +350,43 @@ class ReviewDesk:
     async def request(self, table_id: str, seat: int, user: UserRow, address: str) -> ReviewOut:
         """Queue a review of one seat of a finished game (``user``'s request from
         ``address``), unless it was asked for before (then it is answered as it stands,
-        at no cost). Refused beyond the bounds of the queue (``_check_bounds``)."""
-        reviews, settings = self._reviews, self._settings
-        await self._finished_table(table_id, seat)
-        row = await in_thread(reviews.get, table_id, seat)
-        if row is None or row.status is ReviewStatus.FAILED:
-            await self._check_bounds(user, address)
-            row = await in_thread(
-                reviews.request, table_id, seat, user.id, settings.review_iterations, address
-            )
-            self._queue.wake()
-        return await self._review_json(row)
-
-    async def _check_bounds(self, user: UserRow, address: str) -> None:
-        """Refuse a new job beyond the reviews waiting or running that one person, one
-        address (a flood of guests made from it) or everyone may have; the queue serves
-        addresses in turn (``store.reviews``), so whoever is within them is not held up
-        by another address's flood."""
-        reviews, settings = self._reviews, self._settings
-        bounds = (
-            (Refusal.REVIEWS_PENDING, settings.reviews_per_user, (user.id, None), 30),
-            (Refusal.REVIEWS_FROM_ADDRESS, settings.reviews_per_address, (None, address), 60),
-            (Refusal.REVIEW_QUEUE_FULL, settings.review_queue_limit, (None, None), 60),
+        at no cost). Refused beyond the bounds of the queue: the reviews waiting or
+        running that one person, one address (a flood of guests made from it) or
+        everyone may have, counted in the transaction that stores the request
+        (``Reviews.request``), so requests at the same moment cannot all slip under
+        them; the queue serves addresses in turn (``store.reviews``), so whoever is
+        within them is not held up by another address's flood."""
+        settings = self._settings
+        table = await self._finished_table(table_id, seat)
+        bounds = ReviewBounds(
+            settings.reviews_per_user, settings.reviews_per_address, settings.review_queue_limit
         )
-        for code, limit, whose, seconds in bounds:
-            count = await in_thread(reviews.active_count, *whose)
-            if count >= limit:
-                raise RequestError(
-                    code,
-                    f"{count} reviews waiting or running ({_BOUND_OF[code]}), at most "
-                    f"{limit}: wait for one to finish",
-                    retry_after=seconds,
-                    params={"count": count, "limit": limit},
-                )
+        try:
+            row = await in_thread(
+                self._reviews.request,
+                table_id,
+                seat,
+                user.id,
+                settings.review_iterations,
+                address,
+                bounds,
+            )
+        except ReviewBoundError as error:
+            raise _refusal(error) from None
+        if row.status is ReviewStatus.QUEUED:
+            self._queue.wake()
+        return await self._review_json(row, table)
 
     async def read(self, table_id: str, seat: int) -> ReviewOut:
         """A seat's review of a finished game as it stands."""
-        await self._finished_table(table_id, seat)
+        table = await self._finished_table(table_id, seat)
         row = await in_thread(self._reviews.get, table_id, seat)
         if row is None:
             raise RequestError(
                 Refusal.NOT_FOUND,
                 f"seat {seat} of game {table_id!r} has not been reviewed: ask first",
             )
-        return await self._review_json(row)
+        return await self._review_json(row, table)
 
     async def hint(self, actor: TableActor, user: UserRow) -> HintOut:
         """The expert's suggestion for ``user``'s seat on its turn, from its own view;
@@ -389,7 +432,22 @@ class ReviewDesk:
             )
         return table
 
-    async def _review_json(self, row: ReviewRow) -> ReviewOut:
+    async def _review_json(self, row: ReviewRow, table: TableRow) -> ReviewOut:
+        """The answer of a review: the job, its place in the queue, the seats that used
+        hints, and the names ``table`` gives its seats now (not those the review was
+        made with: a deleted account's name must not stay in it)."""
         position = await in_thread(self._reviews.queue_position, row.table_id, row.seat)
         hints = await in_thread(self._reviews.hint_seats, [row.table_id])
-        return ReviewOut.of(row, position, tuple(hints.get(row.table_id, ())))
+        return ReviewOut.of(row, position, tuple(hints.get(row.table_id, ())), table.names)
+
+
+def _refusal(error: ReviewBoundError) -> RequestError:
+    """The 429 of a review refused by a bound of the queue: its count and limit."""
+    code, whose, seconds = _BOUNDS[error.bound]
+    return RequestError(
+        code,
+        f"{error.count} reviews waiting or running ({whose}), at most {error.limit}: wait "
+        "for one to finish",
+        retry_after=seconds,
+        params={"count": error.count, "limit": error.limit},
+    )

@@ -669,7 +669,8 @@ class LeaderboardOut(_Out):
 
 
 class ReviewOut(_Out):
-    """A review job: its status, progress and, once done, the review itself."""
+    """A review job: its status, progress and, once done (or as far as it has run), the
+    review itself, naming the seats as the game's table does now."""
 
     game: str
     seat: int
@@ -686,7 +687,14 @@ class ReviewOut(_Out):
     hints: list[int]
 
     @classmethod
-    def of(cls, row: ReviewRow, position: int | None, hints: tuple[int, ...]) -> ReviewOut:
+    def of(
+        cls,
+        row: ReviewRow,
+        position: int | None,
+        hints: tuple[int, ...],
+        names: tuple[str, ...] | None,
+    ) -> ReviewOut:
+        """``names``: the table's names of its seats now (``_named``)."""
         return cls(
             game=row.table_id,
             seat=row.seat,
@@ -696,9 +704,24 @@ class ReviewOut(_Out):
             position=position,
             iterations=row.iterations,
             error=row.error,
-            review=row.result,
+            review=_named(row.result, names),
             hints=list(hints),
         )
+
+
+def _named(review: Json | None, names: tuple[str, ...] | None) -> Json | None:
+    """The stored ``review`` naming the seats by ``names`` (its ``players`` and each
+    summary line's ``name``), not by the names it was made with: the table's names are
+    the ones kept up to date (a deleted account's seat is renamed there, and so by any
+    later rule), so every review follows them and no stored review is rewritten."""
+    if review is None or names is None:
+        return review
+    named = dict(review)
+    if "players" in review:
+        named["players"] = list(names)
+    if "summary" in review:
+        named["summary"] = [{**line, "name": names[line["seat"]]} for line in review["summary"]]
+    return named
 
 
 class ChoiceOut(_Out):
