@@ -1,8 +1,9 @@
 """What every ``raspisnoy`` subcommand shares: the one-line error convention, JSON output,
 rules from ``--rules``/``--set``, command groups whose commands are imported only when
-one runs (``LazyGroup``), parameters read without Pydantic (``coerce_plain_values``) and
-the person's language from ``--lang`` (``chosen_language``) and a file system's error in
-it (``file_error``).
+one runs (``LazyGroup``), parameters read without Pydantic (``coerce_plain_values``), the
+help of every command and option in the system's language (``cli_help``) and the person's
+language from ``--lang`` (``chosen_language``) and a file system's error in it
+(``file_error``).
 
 Every expected failure ends with one line ``error: ...`` on standard error and exit
 status 1; nothing else is printed then, and never a traceback.
@@ -17,7 +18,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NoReturn, TypeVar, get_args, get_origin
 
@@ -37,7 +38,9 @@ __all__ = [
     "LazyCommand",
     "LazyGroup",
     "PlainRuntimeParam",
+    "SetOption",
     "chosen_language",
+    "cli_help",
     "coerce_plain_values",
     "escape_markup",
     "fail",
@@ -50,28 +53,51 @@ __all__ = [
 
 _T = TypeVar("_T")
 
+
+def cli_help(key: str) -> str:
+    """The help text ``cli.<key>`` of a command, an option or an argument, in the system's
+    language (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``detect_language``), English where
+    it names another: ``--help`` is shown before ``--lang`` is read, so the environment
+    decides. The command modules word their help with it when they are imported, and
+    ``LazyCommand`` the summaries a group lists without importing them.
+
+    The texts are the ``cli`` catalog (``i18n/<lang>/cli.json``), read alone: every
+    command's start reads it, and merging every catalog (``raspisnoy.i18n.catalog``, the
+    browser's ``web.json`` included) would cost each start more than its help does. A
+    text the language lacks is the English one, else the key, as ``translate`` falls back.
+    """
+    from raspisnoy.i18n import DEFAULT_LANGUAGE, detect_language
+
+    name = f"cli.{key}"
+    return _help_texts(detect_language()).get(name) or _help_texts(DEFAULT_LANGUAGE).get(name, name)
+
+
+@cache
+def _help_texts(lang: str) -> Mapping[str, str]:
+    """The ``cli`` catalog of ``lang``, one of ``raspisnoy.i18n.LANGUAGES``."""
+    from raspisnoy import i18n
+
+    path = Path(i18n.__file__).parent / lang / "cli.json"
+    texts: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return texts
+
+
 #: ``--data-dir`` and ``--database-url`` of the commands that open the server's database
 #: (found from them as ``raspisnoy serve`` finds it).
 DataDir = Annotated[
     Path | None,
-    typer.Option(
-        help="Folder of the SQLite database (default: data).", envvar="RASPISNOY_DATA_DIR"
-    ),
+    typer.Option(help=cli_help("option.data-dir"), envvar="RASPISNOY_DATA_DIR"),
 ]
 DatabaseUrl = Annotated[
     str | None,
-    typer.Option(
-        help="SQLAlchemy URL (default: SQLite in the data directory).",
-        envvar="RASPISNOY_DATABASE_URL",
-    ),
+    typer.Option(help=cli_help("option.database-url"), envvar="RASPISNOY_DATABASE_URL"),
 ]
 
 
 #: ``--lang`` of a command that prints for a person (``chosen_language`` reads it).
-LangOption = Annotated[
-    str | None,
-    typer.Option("--lang", help="Language of the output: ru, uk or en (default: the system's)."),
-]
+LangOption = Annotated[str | None, typer.Option("--lang", help=cli_help("option.lang"))]
+#: ``--set OPTION=VALUE`` of a command that takes a ruleset (``rules_from`` reads it).
+SetOption = Annotated[list[str] | None, typer.Option("--set", help=cli_help("option.set"))]
 
 
 def chosen_language(lang: str | None) -> str:
@@ -197,12 +223,19 @@ class LazyCommand:
     """A command known by where it lives, imported when it runs.
 
     ``target`` is ``module:attribute``, a Typer app (a command group) or a command
-    function; ``summary`` is the first paragraph of its help, which the group's ``--help``
-    lists without importing the module (``tests/test_cli_start.py`` checks that each is
-    the command's own)."""
+    function; ``help`` is the key of its help text (``cli_help``): a function's help, and
+    the summary the group's ``--help`` lists without importing the module, its first
+    paragraph. A group's module words its own help (``typer.Typer(help=cli_help(...))``)
+    with the same key (``tests/test_cli_start.py`` checks that each summary is the
+    command's own)."""
 
     target: str
-    summary: str
+    help: str
+
+    @property
+    def summary(self) -> str:
+        """The first paragraph of the command's help, in the system's language."""
+        return cli_help(self.help).split("\n\n")[0]
 
     def load(self, name: str) -> typer.core.TyperGroup | typer.core.TyperCommand:
         """Import the command and build it as ``add_typer``/``command`` would have."""
@@ -213,7 +246,7 @@ class LazyCommand:
             group.name = name
             return group
         single = typer.Typer(add_completion=False)
-        single.command(name)(found)
+        single.command(name, help=cli_help(self.help))(found)
         command = typer.main.get_command(single)
         assert isinstance(command, typer.core.TyperCommand)
         return command

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from raspisnoy.cli_support import DatabaseUrl, DataDir, fail, help_without_command
+from raspisnoy.cli_support import DatabaseUrl, DataDir, cli_help, fail, help_without_command
 
 if TYPE_CHECKING:
     from raspisnoy.store import Moderation
@@ -24,10 +24,7 @@ __all__ = ["moderators_app"]
 
 _T = TypeVar("_T")
 
-moderators_app = typer.Typer(
-    help="Give, take and list the moderator role (accounts named by user name).",
-    add_completion=False,
-)
+moderators_app = typer.Typer(help=cli_help("moderators"), add_completion=False)
 
 
 @moderators_app.callback(invoke_without_command=True)
@@ -37,7 +34,7 @@ def _moderators(context: typer.Context) -> None:
     help_without_command(context)
 
 
-Name = Annotated[str, typer.Argument(help="The account's user name.")]
+Name = Annotated[str, typer.Argument(help=cli_help("moderators.name"))]
 
 
 @contextmanager
@@ -68,25 +65,22 @@ def _run(call: Callable[[], _T]) -> _T:
         fail(str(error))
 
 
-@moderators_app.command("grant")
+@moderators_app.command("grant", help=cli_help("moderators.grant"))
 def grant(name: Name, data_dir: DataDir = None, database_url: DatabaseUrl = None) -> None:
-    """Make the account NAME a moderator."""
     with _moderation(data_dir, database_url) as moderation:
         user = _run(lambda: moderation.grant(name))
     sys.stdout.write(f"{name} ({user.id}) is a moderator\n")
 
 
-@moderators_app.command("revoke")
+@moderators_app.command("revoke", help=cli_help("moderators.revoke"))
 def revoke(name: Name, data_dir: DataDir = None, database_url: DatabaseUrl = None) -> None:
-    """Take the moderator role from the account NAME."""
     with _moderation(data_dir, database_url) as moderation:
         had = _run(lambda: moderation.revoke(name))
     sys.stdout.write(f"{name} is no longer a moderator\n" if had else f"{name} was no moderator\n")
 
 
-@moderators_app.command("list")
+@moderators_app.command("list", help=cli_help("moderators.list"))
 def list_moderators(data_dir: DataDir = None, database_url: DatabaseUrl = None) -> None:
-    """Print every moderator: user name, id, since when."""
     with _moderation(data_dir, database_url) as moderation:
         rows = _run(moderation.moderators)
     for row in rows:

@@ -317,4 +317,4 @@ def test_every_bot_level_is_named_in_every_language_and_in_the_help() -> None:
     for lang in LANGUAGES:
         for level in BOTS:
             assert f"bot.{level}" in catalog(lang), (lang, level)
-            assert level in translate("play.help.bots", lang)
+            assert level in translate("cli.play.bots", lang)

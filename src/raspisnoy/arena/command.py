@@ -13,37 +13,31 @@ from rich.progress import Progress
 from rich.table import Table
 
 from raspisnoy.arena import MatchConfig, MatchResult, run_match
-from raspisnoy.cli_support import guarded, print_json, rules_from
+from raspisnoy.cli_support import SetOption, cli_help, guarded, print_json, rules_from
 from raspisnoy.core import RaspisnoyError
 
 __all__ = ["arena_command"]
 
 
 def arena_command(
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")],
-    bots: Annotated[
-        str, typer.Option("--bots", help="The line-up: one bot per seat, comma-separated.")
-    ],
-    games: Annotated[
-        int, typer.Option("--games", help="Games to play (rounded up to whole deals).")
-    ] = 100,
-    seed: Annotated[str, typer.Option("--seed", help="Seed of the deals.")] = "0",
-    rules: Annotated[str, typer.Option("--rules", help="Ruleset preset.")] = "raspisnoy.com",
-    settings: Annotated[
-        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
-    ] = None,
+    players: Annotated[int, typer.Option("--players", "-p", help=cli_help("option.players"))],
+    bots: Annotated[str, typer.Option("--bots", help=cli_help("arena.bots"))],
+    games: Annotated[int, typer.Option("--games", help=cli_help("arena.games"))] = 100,
+    seed: Annotated[str, typer.Option("--seed", help=cli_help("arena.seed"))] = "0",
+    rules: Annotated[str, typer.Option("--rules", help=cli_help("option.rules"))] = "raspisnoy.com",
+    settings: SetOption = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Worker processes (default: all cores).")
+        int | None, typer.Option("--workers", help=cli_help("arena.workers"))
     ] = None,
     time_ms: Annotated[
-        float | None, typer.Option("--time-ms", help="Time budget per decision, ms.")
+        float | None, typer.Option("--time-ms", help=cli_help("arena.time-ms"))
     ] = None,
     records: Annotated[
-        Path | None, typer.Option("--records", help="Write every game as a record here.")
+        Path | None, typer.Option("--records", help=cli_help("arena.records"))
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=cli_help("arena.json"))] = False,
 ) -> None:
-    """Play a duplicate match between bots: every deal once per seating of the line-up."""
+    """``raspisnoy arena``; its help is the ``cli`` catalog's ``cli.arena``."""
     lineup = tuple(name.strip().lower() for name in bots.split(",") if name.strip())
 
     def configure() -> MatchConfig:

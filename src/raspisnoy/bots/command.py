@@ -30,7 +30,7 @@ from raspisnoy.bots.inference_training import (
     self_play_plays,
 )
 from raspisnoy.bots.play_inference import PLAY_MODEL_PATH, PlayModel
-from raspisnoy.cli_support import guarded, print_json, rules_from
+from raspisnoy.cli_support import cli_help, guarded, print_json, rules_from
 from raspisnoy.core import RaspisnoyError
 
 __all__ = ["train_inference_command"]
@@ -47,33 +47,30 @@ class Learned(StrEnum):
 
 
 def train_inference_command(
-    games: Annotated[int, typer.Option("--games", help="Self-play games to learn from.")] = 400,
-    seed: Annotated[str, typer.Option("--seed", help="Seed of the games.")] = "infer-train",
-    rules: Annotated[str, typer.Option("--rules", help="Ruleset preset.")] = "raspisnoy.com",
+    games: Annotated[int, typer.Option("--games", help=cli_help("train-inference.games"))] = 400,
+    seed: Annotated[
+        str, typer.Option("--seed", help=cli_help("train-inference.seed"))
+    ] = "infer-train",
+    rules: Annotated[str, typer.Option("--rules", help=cli_help("option.rules"))] = "raspisnoy.com",
     players: Annotated[
-        str, typer.Option("--players", help="Players per game, comma-separated, in turn.")
+        str, typer.Option("--players", help=cli_help("train-inference.players"))
     ] = "4",
     bidders: Annotated[
-        str,
-        typer.Option(
-            "--bidders",
-            help="The bots whose choices are learned (the bids; with --model plays, every "
-            "choice of the game), comma-separated, in turn.",
-        ),
+        str, typer.Option("--bidders", help=cli_help("train-inference.bidders"))
     ] = "expert,heuristic",
     iterations: Annotated[
-        int, typer.Option("--iterations", help="The expert's search iterations a decision.")
+        int, typer.Option("--iterations", help=cli_help("train-inference.iterations"))
     ] = 300,
-    version: Annotated[int, typer.Option("--version", help="The model's version.")] = 1,
+    version: Annotated[
+        int, typer.Option("--version", help=cli_help("train-inference.version"))
+    ] = 1,
     model: Annotated[
-        Learned, typer.Option("--model", help="The bid model, or the play model.")
+        Learned, typer.Option("--model", help=cli_help("train-inference.model"))
     ] = Learned.BIDS,
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", help="Where to write the model (default: the shipped one's file)."),
-    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help=cli_help("train-inference.out"))] = None,
 ) -> None:
-    """Fit the expert's bid model (or play model) to seeded self-play games and write it."""
+    """``raspisnoy train-inference``; its help is the ``cli`` catalog's
+    ``cli.train-inference``."""
     counts = [int(count) for count in players.split(",") if count.strip()]
     names = [name.strip().lower() for name in bidders.split(",") if name.strip()]
     if games < 2 or not counts or not names:

@@ -27,6 +27,7 @@ from raspisnoy.casino.settle import BoxRecord
 from raspisnoy.cli_support import (
     LazyCommand,
     LazyGroup,
+    cli_help,
     guarded,
     help_without_command,
     print_json,
@@ -47,18 +48,11 @@ class _CasinoCommands(LazyGroup):
     """The terminal game is imported when it runs: it loads the advisor and Rich."""
 
     lazy: ClassVar[Mapping[str, LazyCommand]] = {
-        "play": LazyCommand(
-            "raspisnoy.casino_command.play:play_command",
-            "Play casino Russian poker in the terminal; the wallet keeps the balance and the\n"
-            "hand in progress, so q or Ctrl-C stops and the next run goes on.",
-        )
+        "play": LazyCommand("raspisnoy.casino_command.play:play_command", "casino.play")
     }
 
 
-casino_app = typer.Typer(
-    help="Casino Russian poker against the dealer: hands, settlement, advice, a game.",
-    cls=_CasinoCommands,
-)
+casino_app = typer.Typer(help=cli_help("casino"), cls=_CasinoCommands)
 
 
 @casino_app.callback(invoke_without_command=True)
@@ -69,7 +63,7 @@ def _casino(context: typer.Context) -> None:
 
 
 _LANG = detect_language()
-_JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+_JSON = Annotated[bool, typer.Option("--json", help=cli_help("option.json"))]
 
 
 def _t(key: str, **values: object) -> str:
@@ -90,12 +84,11 @@ def _describe(evaluation: Evaluation) -> str:
     )
 
 
-@casino_app.command("hand")
+@casino_app.command("hand", help=cli_help("casino.hand"))
 def hand_command(
-    cards: Annotated[list[str], typer.Argument(help="5 or 6 cards (AS KD 10h …).")],
+    cards: Annotated[list[str], typer.Argument(help=cli_help("casino.hand.cards"))],
     as_json: _JSON = False,
 ) -> None:
-    """Name a box's combination, its second combination and what they pay."""
     evaluation = guarded(lambda: evaluate(parse_cards(cards, "cards", (5, 6))))
     if as_json:
         print_json(evaluation.to_json())
@@ -103,14 +96,12 @@ def hand_command(
     sys.stdout.write(_describe(evaluation) + "\n")
 
 
-@casino_app.command("compare")
+@casino_app.command("compare", help=cli_help("casino.compare"))
 def compare_command(
-    player: Annotated[str, typer.Argument(help='The player\'s 5 or 6 cards: "AS AH KD 8C 9S".')],
-    dealer: Annotated[str, typer.Argument(help="The dealer's 5 cards.")],
+    player: Annotated[str, typer.Argument(help=cli_help("casino.compare.player"))],
+    dealer: Annotated[str, typer.Argument(help=cli_help("casino.compare.dealer"))],
     as_json: _JSON = False,
 ) -> None:
-    """Say whose best 5-card hand is higher."""
-
     def decide() -> str:
         mine = parse_cards(player, "player", (5, 6))
         theirs = parse_cards(dealer, "dealer", (5,))
@@ -126,12 +117,11 @@ def compare_command(
     sys.stdout.write(_t(f"casino.compare.{winner}") + "\n")
 
 
-@casino_app.command("settle")
+@casino_app.command("settle", help=cli_help("casino.settle"))
 def settle_command(
-    file: Annotated[str, typer.Argument(help="A russian-poker-box/1 file; - reads stdin.")],
+    file: Annotated[str, typer.Argument(help=cli_help("casino.settle.file"))],
     as_json: _JSON = False,
 ) -> None:
-    """Settle one box of a finished hand: its net, outcome and pays."""
     result = guarded(lambda: BoxRecord.from_json(_load_json(file)).settle())
     if as_json:
         print_json(result.to_json())
@@ -147,13 +137,11 @@ def settle_command(
     )
 
 
-@casino_app.command("verify")
+@casino_app.command("verify", help=cli_help("casino.verify"))
 def verify_command(
-    file: Annotated[str, typer.Argument(help="A finished hand's record; - reads stdin.")],
+    file: Annotated[str, typer.Argument(help=cli_help("casino.verify.file"))],
     as_json: _JSON = False,
 ) -> None:
-    """Check a finished hand: its seed hashes to its commitment and deals its cards."""
-
     def check() -> list[dict[str, object]]:
         data = _load_json(file)
         if isinstance(data, dict) and data.get("format") == WALLET_FORMAT:
@@ -168,31 +156,23 @@ def verify_command(
         sys.stdout.write(_t("casino.verify.ok", commitment=report["commitment"]) + "\n")
 
 
-@casino_app.command("advise")
+@casino_app.command("advise", help=cli_help("casino.advise"))
 def advise_command(
-    cards: Annotated[list[str], typer.Argument(help="The box's 5 cards (5 or 6 with --dealer).")],
-    up: Annotated[
-        str | None, typer.Option("--up", help="The dealer's up card (the decision of a box).")
-    ] = None,
+    cards: Annotated[list[str], typer.Argument(help=cli_help("casino.advise.cards"))],
+    up: Annotated[str | None, typer.Option("--up", help=cli_help("casino.advise.up"))] = None,
     dealer: Annotated[
-        str | None,
-        typer.Option("--dealer", help="The dealer's 5 cards, when he did not qualify."),
+        str | None, typer.Option("--dealer", help=cli_help("casino.advise.dealer"))
     ] = None,
-    seen: Annotated[
-        str | None, typer.Option("--seen", help="Other cards you have seen (other boxes).")
-    ] = None,
+    seen: Annotated[str | None, typer.Option("--seen", help=cli_help("casino.advise.seen"))] = None,
     money: Annotated[
-        float | None, typer.Option("--money", help="Chips left after the ante, in antes.")
+        float | None, typer.Option("--money", help=cli_help("casino.advise.money"))
     ] = None,
     no_exchange: Annotated[
-        bool, typer.Option("--no-exchange", help="The box has bought or changed already.")
+        bool, typer.Option("--no-exchange", help=cli_help("casino.advise.no-exchange"))
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampling.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help=cli_help("casino.advise.seed"))] = 0,
     as_json: _JSON = False,
 ) -> None:
-    """The expected net, in antes, of every option: fold, bet, buy, changes; or, with
-    --dealer, of buying the dealer's game."""
-
     # The advisor (and, where installed, NumPy and Numba) only for this command.
     from raspisnoy.casino_advisor import advise, advise_purchase
     from raspisnoy.casino_command.text import advice_text

@@ -36,10 +36,10 @@ from raspisnoy.casino.view import HandView
 from raspisnoy.casino_advisor.hint import advice_for
 from raspisnoy.casino_command import WALLET_FORMAT
 from raspisnoy.casino_command.text import advice_text
-from raspisnoy.cli_support import chosen_language, fail, file_error
+from raspisnoy.cli_support import chosen_language, cli_help, fail, file_error
 from raspisnoy.core import RaspisnoyError
 from raspisnoy.files import write_atomically
-from raspisnoy.i18n import detect_language, translate, translate_error
+from raspisnoy.i18n import translate, translate_error
 from raspisnoy.i18n.cards import card_text
 from raspisnoy.stopping import ask_line, stopping_at_safe_points
 
@@ -331,23 +331,14 @@ class CasinoTerminal:
         return text
 
 
-# Option help is shown before ``--lang`` is read, so it follows the environment.
-_HELP_LANG = detect_language()
-
-
-def _help(key: str) -> str:
-    return translate(f"casino.play.help.{key}", _HELP_LANG)
-
-
 def play_command(
-    wallet: Annotated[Path, typer.Option("--wallet", help=_help("wallet"))] = Path(
+    wallet: Annotated[Path, typer.Option("--wallet", help=cli_help("casino.play.wallet"))] = Path(
         "raspisnoy-casino.json"
     ),
-    lang: Annotated[str | None, typer.Option("--lang", help=_help("lang"))] = None,
-    seed: Annotated[str | None, typer.Option("--seed", help=_help("seed"))] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=cli_help("casino.play.lang"))] = None,
+    seed: Annotated[str | None, typer.Option("--seed", help=cli_help("casino.play.seed"))] = None,
 ) -> None:
-    """Play casino Russian poker in the terminal; the wallet keeps the balance and the
-    hand in progress, so q or Ctrl-C stops and the next run goes on."""
+    """``raspisnoy casino play``; its help is the ``cli`` catalog's ``cli.casino.play``."""
     language = chosen_language(lang)
     try:
         terminal = CasinoTerminal(Console(), language, wallet)

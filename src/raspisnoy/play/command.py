@@ -17,9 +17,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from raspisnoy.cli_support import chosen_language, fail, file_error, rules_from
+from raspisnoy.cli_support import SetOption, chosen_language, cli_help, fail, file_error, rules_from
 from raspisnoy.core import DEFAULT_PRESET, Game, RaspisnoyError
-from raspisnoy.i18n import detect_language, translate, translate_error
+from raspisnoy.i18n import translate_error
 from raspisnoy.play.screen import TerminalScreen
 from raspisnoy.play.session import (
     DEFAULT_LEVEL,
@@ -38,27 +38,23 @@ __all__ = ["play_command"]
 #: Players at the table unless ``--players`` says otherwise (when the rules allow it).
 DEFAULT_PLAYERS = 4
 DEFAULT_DELAY = 0.7
-# Option help is shown before ``--lang`` is read, so it follows the environment.
-_HELP_LANG = detect_language()
-
-
-def _help(key: str) -> str:
-    return translate(f"play.help.{key}", _HELP_LANG)
 
 
 def play_command(
-    players: Annotated[int | None, typer.Option("--players", "-p", help=_help("players"))] = None,
-    bots: Annotated[str | None, typer.Option("--bots", help=_help("bots"))] = None,
-    rules: Annotated[str | None, typer.Option("--rules", help=_help("rules"))] = None,
-    settings: Annotated[list[str] | None, typer.Option("--set", help=_help("set"))] = None,
-    seed: Annotated[str | None, typer.Option("--seed", help=_help("seed"))] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help=_help("lang"))] = None,
-    name: Annotated[str | None, typer.Option("--name", help=_help("name"))] = None,
-    save: Annotated[Path | None, typer.Option("--save", help=_help("save"))] = None,
-    resume: Annotated[Path | None, typer.Option("--resume", help=_help("resume"))] = None,
-    delay: Annotated[float, typer.Option("--delay", help=_help("delay"))] = DEFAULT_DELAY,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help=cli_help("play.players"))
+    ] = None,
+    bots: Annotated[str | None, typer.Option("--bots", help=cli_help("play.bots"))] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help=cli_help("play.rules"))] = None,
+    settings: SetOption = None,
+    seed: Annotated[str | None, typer.Option("--seed", help=cli_help("play.seed"))] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=cli_help("play.lang"))] = None,
+    name: Annotated[str | None, typer.Option("--name", help=cli_help("play.name"))] = None,
+    save: Annotated[Path | None, typer.Option("--save", help=cli_help("play.save"))] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help=cli_help("play.resume"))] = None,
+    delay: Annotated[float, typer.Option("--delay", help=cli_help("play.delay"))] = DEFAULT_DELAY,
 ) -> None:
-    """Play raspisnoy in the terminal against bots; Ctrl-C saves the game, --resume goes on."""
+    """``raspisnoy play``; its help is the ``cli`` catalog's ``cli.play``."""
     language = chosen_language(lang)
     try:
         if delay < 0:

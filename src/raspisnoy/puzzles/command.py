@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from raspisnoy.bots.master import MASTER_ITERATIONS
-from raspisnoy.cli_support import guarded, help_without_command
+from raspisnoy.cli_support import cli_help, guarded, help_without_command
 from raspisnoy.core import DEFAULT_PRESET, InvalidInputError, resolve_rules
 from raspisnoy.puzzles import Mining, Puzzle, Theme, mine_puzzles
 from raspisnoy.puzzles.sets import PUZZLE_SET_FORMAT
@@ -23,42 +23,39 @@ from raspisnoy.puzzles.sets import PUZZLE_SET_FORMAT
 __all__ = ["PUZZLE_SET_FORMAT", "puzzles_app"]
 _DEFAULTS = Mining()
 
-puzzles_app = typer.Typer(help="Puzzles («задачи»): mine verified positions from expert self-play.")
+puzzles_app = typer.Typer(help=cli_help("puzzles"))
 
 
 @puzzles_app.callback(invoke_without_command=True)
 def _puzzles(context: typer.Context) -> None:
-    """Puzzles («задачи»): mine verified positions from expert self-play."""
+    """Without a command: the help, exit 0, as ``raspisnoy rules``."""
     help_without_command(context)
 
 
-@puzzles_app.command("generate")
+@puzzles_app.command("generate", help=cli_help("puzzles.generate"))
 def generate_command(
-    out: Annotated[Path, typer.Option("--out", help="JSON file to write the puzzles to.")],
-    count: Annotated[int, typer.Option("--count", help="Puzzles to find.")] = 10,
-    seed: Annotated[str, typer.Option("--seed", help="Seed of the games and searches.")] = "0",
+    out: Annotated[Path, typer.Option("--out", help=cli_help("puzzles.generate.out"))],
+    count: Annotated[int, typer.Option("--count", help=cli_help("puzzles.generate.count"))] = 10,
+    seed: Annotated[str, typer.Option("--seed", help=cli_help("puzzles.generate.seed"))] = "0",
     rules: Annotated[
-        str, typer.Option("--rules", help="Rules preset of the games.")
+        str, typer.Option("--rules", help=cli_help("puzzles.generate.rules"))
     ] = DEFAULT_PRESET,
     screen: Annotated[
-        int, typer.Option("--screen", help="Iterations of the screen of every position.")
+        int, typer.Option("--screen", help=cli_help("puzzles.generate.screen"))
     ] = _DEFAULTS.screen,
     verify: Annotated[
-        int, typer.Option("--verify", help="Iterations of the deeper, verifying search.")
+        int, typer.Option("--verify", help=cli_help("puzzles.generate.verify"))
     ] = _DEFAULTS.verify,
     master: Annotated[
-        bool,
-        typer.Option("--master", help="Verify with the master's budget (not --verify)."),
+        bool, typer.Option("--master", help=cli_help("puzzles.generate.master"))
     ] = False,
     self_play: Annotated[
-        int, typer.Option("--self-play", help="Iterations a decision of the self-play bots.")
+        int, typer.Option("--self-play", help=cli_help("puzzles.generate.self-play"))
     ] = _DEFAULTS.self_play,
     theme: Annotated[
-        list[str] | None,
-        typer.Option("--theme", help="Only puzzles of this theme (repeat for several)."),
+        list[str] | None, typer.Option("--theme", help=cli_help("puzzles.generate.theme"))
     ] = None,
 ) -> None:
-    """Mine COUNT verified puzzles from expert self-play into OUT (deterministic for --seed)."""
     console = Console(stderr=True)
     progress = Progress(
         *Progress.get_default_columns(), console=console, disable=not console.is_terminal

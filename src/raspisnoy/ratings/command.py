@@ -13,8 +13,8 @@ __all__ = ["backfill_command"]
 
 
 def backfill_command(data_dir: DataDir = None, database_url: DatabaseUrl = None) -> None:
-    """Record the results of every finished game that has none (games that ended before
-    ratings existed); safe to run again: games with results are left alone."""
+    """``raspisnoy backfill-results``; its help is the ``cli`` catalog's
+    ``cli.backfill-results``."""
     from raspisnoy.ratings.backfill import backfill_results
     from raspisnoy.server.config import ServerSettings
     from raspisnoy.store import Store, StoreError

@@ -21,7 +21,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text as RichText
 
-from raspisnoy.cli_support import chosen_language, guarded, print_json
+from raspisnoy.cli_support import chosen_language, cli_help, guarded, print_json
 from raspisnoy.core import Bid, Play, loads_record
 from raspisnoy.i18n import translate
 from raspisnoy.play.layout import compact_table, fits, flow
@@ -61,35 +61,23 @@ _LINE = 10
 
 
 def review_command(
-    file: Annotated[str, typer.Argument(help="Record file (RECORD.md); - reads standard input.")],
-    seat: Annotated[
-        int | None, typer.Option("--seat", help="Review this seat only (default: every seat).")
-    ] = None,
+    file: Annotated[str, typer.Argument(help=cli_help("option.record"))],
+    seat: Annotated[int | None, typer.Option("--seat", help=cli_help("review.seat"))] = None,
     iterations: Annotated[
-        int, typer.Option("--iterations", help="Iterations of the deep search of a doubted move.")
+        int, typer.Option("--iterations", help=cli_help("review.iterations"))
     ] = DEFAULT_ITERATIONS,
     screen: Annotated[
-        int,
-        typer.Option("--screen", help="Iterations of the quick screen of every move (0: none)."),
+        int, typer.Option("--screen", help=cli_help("review.screen"))
     ] = DEFAULT_SCREEN,
     time_ms: Annotated[
-        float | None,
-        typer.Option("--time-ms", help="Cut each move's search short after this many ms."),
+        float | None, typer.Option("--time-ms", help=cli_help("review.time-ms"))
     ] = None,
-    seed: Annotated[str, typer.Option("--seed", help="Seed of the search.")] = "0",
-    master: Annotated[
-        bool,
-        typer.Option(
-            "--master",
-            help="Search every move with the master level's budget, no screen (slow).",
-        ),
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
-    lang: Annotated[
-        str | None, typer.Option("--lang", help="Language of the tables: ru, uk or en.")
-    ] = None,
+    seed: Annotated[str, typer.Option("--seed", help=cli_help("review.seed"))] = "0",
+    master: Annotated[bool, typer.Option("--master", help=cli_help("review.master"))] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=cli_help("review.json"))] = False,
+    lang: Annotated[str | None, typer.Option("--lang", help=cli_help("review.lang"))] = None,
 ) -> None:
-    """Review every bid and card of a game with the expert's search: points lost, worst first."""
+    """``raspisnoy review``; its help is the ``cli`` catalog's ``cli.review``."""
     language = chosen_language(lang)
 
     def text(key: str, **values: Any) -> str:

@@ -21,7 +21,9 @@ import typer
 
 from raspisnoy.cli_support import (
     LangOption,
+    SetOption,
     chosen_language,
+    cli_help,
     escape_markup,
     guarded,
     help_without_command,
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["replay_command", "rules_app", "schedule_command"]
 
-rules_app = typer.Typer(help="List, show, compare and document rulesets.")
+rules_app = typer.Typer(help=cli_help("rules"))
 
 
 def _table(title: str) -> Table:
@@ -64,15 +66,13 @@ def _rules(context: typer.Context) -> None:
 
 
 def schedule_command(
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")],
-    rules: Annotated[str, typer.Option("--rules", help="Ruleset preset.")] = "raspisnoy.com",
-    settings: Annotated[
-        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
+    players: Annotated[int, typer.Option("--players", "-p", help=cli_help("option.players"))],
+    rules: Annotated[str, typer.Option("--rules", help=cli_help("option.rules"))] = "raspisnoy.com",
+    settings: SetOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help=cli_help("schedule.json"))] = False,
     lang: LangOption = None,
 ) -> None:
-    """Print the round plan: cards and kind of every round."""
+    """``raspisnoy schedule``; its help is the ``cli`` catalog's ``cli.schedule``."""
     from raspisnoy.core import round_plan
 
     language = chosen_language(lang)
@@ -92,13 +92,11 @@ def schedule_command(
 
 
 def replay_command(
-    file: Annotated[
-        str, typer.Argument(help="Record file (docs/record.md); - reads standard input.")
-    ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the scored game as JSON.")] = False,
+    file: Annotated[str, typer.Argument(help=cli_help("option.record"))],
+    as_json: Annotated[bool, typer.Option("--json", help=cli_help("replay.json"))] = False,
     lang: LangOption = None,
 ) -> None:
-    """Check every card and action of a game record against the rules and score it."""
+    """``raspisnoy replay``; its help is the ``cli`` catalog's ``cli.replay``."""
     from raspisnoy.core import loads_record, replay, replay_report
 
     language = chosen_language(lang)
@@ -148,12 +146,11 @@ def _print_score_sheet(report: dict[str, Any], language: str) -> None:
     _print(table, end)
 
 
-@rules_app.command("list")
+@rules_app.command("list", help=cli_help("rules.list"))
 def rules_list(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=cli_help("option.json"))] = False,
     lang: LangOption = None,
 ) -> None:
-    """List the ruleset presets."""
     language = chosen_language(lang)
     if as_json:
         print_json(
@@ -168,18 +165,13 @@ def rules_list(
     _print(table)
 
 
-@rules_app.command("show")
+@rules_app.command("show", help=cli_help("rules.show"))
 def rules_show(
-    name: Annotated[str, typer.Argument(help="Preset name.")],
-    settings: Annotated[
-        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print every resolved option as JSON.")
-    ] = False,
+    name: Annotated[str, typer.Argument(help=cli_help("rules.show.name"))],
+    settings: SetOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help=cli_help("rules.show.json"))] = False,
     lang: LangOption = None,
 ) -> None:
-    """Show every option of a ruleset, resolved."""
     from raspisnoy.core import option_info
 
     language = chosen_language(lang)
@@ -228,17 +220,16 @@ def _json_cell(value: Any) -> str:
     return escape_markup(json.dumps(value, ensure_ascii=False))
 
 
-@rules_app.command("diff")
+@rules_app.command("diff", help=cli_help("rules.diff"))
 def rules_diff(
-    a: Annotated[str, typer.Argument(help="Preset name A.")],
-    b: Annotated[str, typer.Argument(help="Preset name B (the --set overrides apply to it).")],
+    a: Annotated[str, typer.Argument(help=cli_help("rules.diff.a"))],
+    b: Annotated[str, typer.Argument(help=cli_help("rules.diff.b"))],
     settings: Annotated[
-        list[str] | None, typer.Option("--set", help="Override an option of B: OPTION=VALUE.")
+        list[str] | None, typer.Option("--set", help=cli_help("rules.diff.set"))
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the differences as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=cli_help("rules.diff.json"))] = False,
     lang: LangOption = None,
 ) -> None:
-    """Show the options in which ruleset B (with any --set overrides) differs from A."""
     from raspisnoy.core import option_info
 
     language = chosen_language(lang)
@@ -265,13 +256,12 @@ def rules_diff(
     _print(table)
 
 
-@rules_app.command("doc")
+@rules_app.command("doc", help=cli_help("rules.doc"))
 def rules_doc(
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write the page to FILE.")
+        str | None, typer.Option("--output", "-o", help=cli_help("rules.doc.output"))
     ] = None,
 ) -> None:
-    """Print the rules reference page (docs/rules-reference.md) as Markdown."""
     from raspisnoy.rulebook.reference import rules_reference_markdown
 
     markdown = rules_reference_markdown()

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Annotated, Any, TextIO
 import typer
 
 from raspisnoy.cli_support import (
+    SetOption,
     chosen_language,
+    cli_help,
     escape_markup,
     fail,
     file_error,
@@ -54,7 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = ["score_app"]
 
-score_app = typer.Typer(help="Keep the score of a game played with real cards («расписная»).")
+score_app = typer.Typer(help=cli_help("score"))
 
 #: Commands typed at a prompt, with the keys at the same place on a Russian keyboard.
 _UNDO, _EDIT, _QUIT = {"u", "г"}, {"e", "у"}, {"q", "й"}
@@ -62,10 +64,7 @@ _KIND_NAMES = {str(kind) for kind in RoundKind}
 #: Upcoming rounds shown below the current one.
 _AHEAD = 3
 
-LangOption = Annotated[
-    str | None,
-    typer.Option("--lang", help="Language of the questions: ru, uk or en (default: the system's)."),
-]
+LangOption = Annotated[str | None, typer.Option("--lang", help=cli_help("score.lang"))]
 
 
 def _console() -> Console:
@@ -115,9 +114,9 @@ def _load(path: Path, session: _Session | None = None) -> Sheet:
 def score(
     context: typer.Context,
     sheet_file: Annotated[
-        Path | None, typer.Option("--sheet", help="Check and score this sheet file.")
+        Path | None, typer.Option("--sheet", help=cli_help("score.sheet"))
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=cli_help("score.json"))] = False,
     lang: LangOption = None,
 ) -> None:
     """Check and score a sheet file, or keep score interactively (new, resume)."""
@@ -134,30 +133,22 @@ def score(
     _Session(_console(), language, sheet_file, sheet).show(ahead=0, clear=False)
 
 
-@score_app.command("new")
+@score_app.command("new", help=cli_help("score.new"))
 def new(
-    file: Annotated[
-        Path | None, typer.Argument(help="Sheet file to create (asked for if not given).")
-    ] = None,
-    rules: Annotated[
-        str | None, typer.Option("--rules", help="Ruleset preset (asked for if not given).")
-    ] = None,
-    settings: Annotated[
-        list[str] | None, typer.Option("--set", help="Override an option: OPTION=VALUE.")
-    ] = None,
+    file: Annotated[Path | None, typer.Argument(help=cli_help("score.new.file"))] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help=cli_help("score.new.rules"))] = None,
+    settings: SetOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Set up a table and keep its score round by round."""
     session = _Session(_console(), chosen_language(lang), file, None)
     session.run(lambda: session.set_up(rules, settings or []))
 
 
-@score_app.command("resume")
+@score_app.command("resume", help=cli_help("score.resume"))
 def resume(
-    file: Annotated[Path, typer.Argument(help="Sheet file to go on with.")],
+    file: Annotated[Path, typer.Argument(help=cli_help("score.resume.file"))],
     lang: LangOption = None,
 ) -> None:
-    """Go on keeping score on a saved sheet."""
     session = _Session(_console(), chosen_language(lang), file, None)
     session.resume(_load(file, session))
 

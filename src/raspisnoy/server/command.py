@@ -18,13 +18,12 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from raspisnoy.cli_support import fail
+from raspisnoy.cli_support import DataDir, cli_help, fail
 
 if TYPE_CHECKING:
     from raspisnoy.server.config import ServerSettings
@@ -78,46 +77,22 @@ def tune_gc(thresholds: tuple[int, int, int]) -> None:
 
 
 def serve(
-    host: Annotated[
-        str | None, typer.Option(help="Address to listen on (default: 127.0.0.1).")
-    ] = None,
-    port: Annotated[
-        int | None, typer.Option(help="Port to listen on (default: 8000).", min=0, max=65535)
-    ] = None,
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            help="Folder for the SQLite database (default: data).", envvar="RASPISNOY_DATA_DIR"
-        ),
-    ] = None,
+    host: Annotated[str | None, typer.Option(help=cli_help("serve.host"))] = None,
+    port: Annotated[int | None, typer.Option(help=cli_help("serve.port"), min=0, max=65535)] = None,
+    data_dir: DataDir = None,
     database_url: Annotated[
         str | None,
-        typer.Option(
-            help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
-            "(default: SQLite in the data directory).",
-            envvar="RASPISNOY_DATABASE_URL",
-        ),
+        typer.Option(help=cli_help("serve.database-url"), envvar="RASPISNOY_DATABASE_URL"),
     ] = None,
     redis_url: Annotated[
         str | None,
-        typer.Option(
-            help="Redis URL for several workers, e.g. redis://127.0.0.1:6379/0 (default: none).",
-            envvar="RASPISNOY_REDIS_URL",
-        ),
+        typer.Option(help=cli_help("serve.redis-url"), envvar="RASPISNOY_REDIS_URL"),
     ] = None,
-    workers: Annotated[
-        int,
-        typer.Option(
-            help="Server processes on this machine, on ports PORT to PORT+N-1 "
-            "(more than 1 needs PostgreSQL and Redis).",
-            min=1,
-        ),
-    ] = 1,
+    workers: Annotated[int, typer.Option(help=cli_help("serve.workers"), min=1)] = 1,
 ) -> None:
-    """Run the game server: lobby, tables, bots and the WebSocket protocol.
-
-    Every limit is a setting read from a RASPISNOY_* environment variable
-    (docs/server-settings.md); these options override the environment."""
+    """``raspisnoy serve``; its help is the ``cli`` catalog's ``cli.serve``: every limit is
+    a setting read from a RASPISNOY_* environment variable (docs/server-settings.md), and
+    these options override the environment."""
     import uvicorn
     from pydantic import ValidationError
 

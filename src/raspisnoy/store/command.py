@@ -18,18 +18,17 @@ from typing import Annotated, Any
 
 import typer
 
-from raspisnoy.cli_support import DatabaseUrl, DataDir, fail
+from raspisnoy.cli_support import DatabaseUrl, DataDir, cli_help, fail
 
 __all__ = ["backup_command", "restore_command"]
 
 
 def backup_command(
-    target: Annotated[Path, typer.Argument(help="The new file to write the backup to.")],
+    target: Annotated[Path, typer.Argument(help=cli_help("backup.target"))],
     data_dir: DataDir = None,
     database_url: DatabaseUrl = None,
 ) -> None:
-    """Back up the server's database to TARGET while the server runs (SQLite: an online
-    backup; PostgreSQL: prints the pg_dump command)."""
+    """``raspisnoy backup``; its help is the ``cli`` catalog's ``cli.backup``."""
     from raspisnoy.store.backup import BackupError, backup_sqlite, postgres_commands
 
     url = _database(data_dir, database_url)
@@ -45,12 +44,11 @@ def backup_command(
 
 
 def restore_command(
-    backup: Annotated[Path, typer.Argument(help="The backup file to restore.")],
+    backup: Annotated[Path, typer.Argument(help=cli_help("restore.backup"))],
     data_dir: DataDir = None,
     database_url: DatabaseUrl = None,
 ) -> None:
-    """Replace the server's database with BACKUP (stop the server first: SQLite refuses
-    while a server holds the database; PostgreSQL: prints the pg_restore command)."""
+    """``raspisnoy restore``; its help is the ``cli`` catalog's ``cli.restore``."""
     from raspisnoy.store.backup import BackupError, postgres_commands, restore_sqlite
 
     url = _database(data_dir, database_url)
