@@ -5,13 +5,11 @@ own): what is wrong is said in the person's language, not in the engine's Englis
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_play_cli import play
 
 from raspisnoy.core import Game, resolve_rules
 from raspisnoy.play.session import (
@@ -177,19 +175,6 @@ def test_a_game_the_rules_refuse_frames_the_engines_place_in_the_language(tmp_pa
     assert error.value.message("ru").startswith(f"{record}: партия нарушает правила: round 1")
     assert error.value.message("uk").startswith(f"{record}: партія порушує правила: round 1")
     assert error.value.message("en").startswith(f"{record}: the game breaks the rules: round 1")
-
-
-def play(cwd: Path, *args: str, lang: str) -> subprocess.CompletedProcess[str]:
-    """``raspisnoy play ARGS`` in ``cwd``, in an environment whose language is ``lang``."""
-    return subprocess.run(
-        [sys.executable, "-m", "raspisnoy", "play", "--delay", "0", *args],
-        cwd=cwd,
-        env={**os.environ, "LANG": f"{lang}_XX.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def test_resume_says_a_damaged_game_in_one_line_of_the_persons_language(tmp_path: Path) -> None:
