@@ -19,6 +19,8 @@ from test_protocol import close_of
 from test_tournaments import add_bots, create, start_now, until_page, until_state
 from test_tournaments import tournament_server as tournament_server
 
+Message = dict[str, Any]
+
 
 def club_table(server: Server) -> tuple[Api, Api, dict[str, str], str]:
     """A club (owner and one member) with a finished club game; the outsider's view."""
@@ -234,3 +236,43 @@ def _tables(tournament: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _a_table_over(tournament: dict[str, Any]) -> bool:
     return any(table["status"] == "over" for table in _tables(tournament))
+
+
+def seat_holder(message: Message, seat: int) -> str | None:
+    """Who sits in ``seat`` by a ``state`` or ``table`` message (``""`` for any other)."""
+    if message["type"] not in {"state", "table"}:
+        return ""
+    holder: str | None = message["table"]["seats"][seat]["user_id"]
+    return holder
+
+
+@pytest.mark.parametrize(("how", "private"), [("ban", False), ("remove", True), ("leave", False)])
+def test_one_whose_place_ends_leaves_the_club_tables_not_started_and_its_tournaments(
+    tournament_server: Server, how: str, private: bool
+) -> None:
+    """A member seated at a club table not started, and entered in a club tournament,
+    whose place ends (banned, removed, leaving) loses both: the seat is free for the
+    others at once (the host's socket is told), the table is no longer among the
+    person's tables (which would have shown who sits down later), and the entry is gone."""
+    owner, member = account(tournament_server, "owner"), account(tournament_server, "member")
+    club = new_club(owner, private=private)
+    assert member.post(f"/api/clubs/join/{club['invite']}").status_code == 200
+    table = bots_game(owner, club["id"]).json()
+    host = owner.socket(table["id"])
+    assert member.post(f"/api/tables/{table['id']}/sit", seat=1).status_code == 200
+    host.recv_until(lambda m: seat_holder(m, 1) == member.user["id"])
+    event = create(owner, club_id=club["id"], table_size=3, rounds=1)
+    assert member.post(f"/api/tournaments/{event['id']}/register").status_code == 200
+    entrants = owner.http.get(f"/api/tournaments/{event['id']}").json()["entrants"]
+    assert member.user["nickname"] in [entrant["name"] for entrant in entrants]
+    if how == "leave":
+        ended = member.post(f"/api/clubs/{club['id']}/leave")
+    else:
+        ended = act(owner, club["id"], member, how)
+    assert ended.status_code == (404 if private and how == "leave" else 200), ended.text
+    host.recv_until(lambda m: seat_holder(m, 1) is None)
+    mine = member.http.get("/api/me/tables").json()["tables"]
+    assert table["id"] not in {t["id"] for t in mine}
+    entrants = owner.http.get(f"/api/tournaments/{event['id']}").json()["entrants"]
+    assert member.user["nickname"] not in [entrant["name"] for entrant in entrants]
+    host.close()

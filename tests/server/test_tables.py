@@ -379,7 +379,7 @@ def test_a_renamed_table_sends_its_new_names_and_plays_on() -> None:
         seats[1] = dataclasses.replace(seats[1], nickname="Anonymous")
         port.table = dataclasses.replace(port.table, names=names, seats=tuple(seats))
         before = len(port.events)
-        await actor.call(actor.rename)
+        await actor.call(actor.reload)
         assert actor.game is not None and actor.game.names == names
         assert actor.version == len(port.events)
         assert watcher.last("table")["table"]["names"] == list(names)

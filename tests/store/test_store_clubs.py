@@ -4,10 +4,12 @@ table's rematch is the club's too)."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from store_helpers import in_club, people, table_of
+from test_store_tournaments import new_tournament
 
 from raspisnoy.store import (
     ClubNameTakenError,
@@ -20,6 +22,7 @@ from raspisnoy.store import (
     Store,
     StoreError,
     Together,
+    TournamentStore,
 )
 
 
@@ -276,3 +279,59 @@ def test_a_deleted_account_leaves_its_clubs_and_its_clubs_pass_on(store: Store) 
     listed = {club.id: count for club, count in clubs.directory()}
     assert alone not in listed and listed[with_admin] == 2 and listed[members_only] == 2
     assert listed[reopened] == 1
+
+
+def test_a_place_that_ends_leaves_the_clubs_tables_and_tournaments(store: Store) -> None:
+    """A member who leaves (or is removed, or banned) is taken out of the club's tables
+    not started (a table they hosted passes on) and out of its tournaments not finished,
+    in the write that ends the place: a seat or an entry kept would go on showing them
+    the club's table and who sits at it. A game started, another club's table or one
+    outside any club, and a tournament outside the club keep them."""
+    owner, anna, boris = people(store, "Owner", "Anna", "Boris")
+    clubs = ClubStore(store)
+    club_id, other_club = new_club(clubs, owner.id, "Club"), new_club(clubs, owner.id, "Other")
+    for club in (club_id, other_club):
+        for person in (anna, boris):
+            clubs.set_member(club, person.id, role="member", state="member", was=None)
+    hosted = table_of(store, anna, club_id=club_id)
+    store.set_seat(hosted.id, 1, boris.id)
+    kept = {
+        "started": table_of(store, owner, club_id=club_id),
+        "other club": table_of(store, owner, club_id=other_club),
+        "no club": table_of(store, owner),
+    }
+    seated = table_of(store, owner, club_id=club_id)
+    for table in (seated, *kept.values()):
+        store.set_seat(table.id, 2, anna.id)
+    store.start_table(kept["started"].id, ["Owner", "Bot", "Anna", "Bot 4"], 0)
+    tournaments = TournamentStore(store)
+    registering, running = (new_tournament(store, owner.id, club_id=club_id) for _ in "ab")
+    public = new_tournament(store, owner.id)
+    for event in (registering, running, public):
+        tournaments.register(event, user_id=anna.id, bot=None, name="", now=time.time())
+    assert tournaments.set_state(running, "running", {"registering"})
+    clubs.set_member(club_id, anna.id, role="member", state="left", was=("member", "member"))
+    after = store.get_table(hosted.id)
+    assert [s.user_id for s in after.seats][:2] == [None, boris.id] and after.host_id == boris.id
+    assert anna.id not in {s.user_id for s in store.get_table(seated.id).seats}
+    for name, table in kept.items():
+        assert store.get_table(table.id).seats[2].user_id == anna.id, name
+    assert tournaments.entries(registering) == []
+    assert [e.state for e in tournaments.entries(running)] == ["withdrawn"]
+    assert [e.state for e in tournaments.entries(public)] == ["registered"]
+
+
+@pytest.mark.parametrize("state", ["banned", "left"])
+def test_an_admins_place_that_ends_leaves_the_clubs_tables(store: Store, state: str) -> None:
+    """A member named admin keeps their seat (their place goes on); an admin who leaves or
+    is banned loses it."""
+    owner, anna = people(store, "Owner", "Anna")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+    table = table_of(store, owner, club_id=club_id)
+    store.set_seat(table.id, 1, anna.id)
+    clubs.set_member(club_id, anna.id, role="admin", state="member", was=("member", "member"))
+    assert store.get_table(table.id).seats[1].user_id == anna.id
+    clubs.set_member(club_id, anna.id, role="admin", state=state, was=("admin", "member"))
+    assert store.get_table(table.id).seats[1].user_id is None

@@ -8,7 +8,6 @@ business (``raspisnoy.server.services.clubs``), not this module's.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -19,7 +18,9 @@ from sqlalchemy import ColumnElement, exists, func, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
+from raspisnoy.store.club_keys import club_name_key, new_invite_code
 from raspisnoy.store.hidden import in_round_being_played
+from raspisnoy.store.leaving import leave_club_play
 from raspisnoy.store.models import Club, ClubMember, ClubTable, GameResult, GameTable, User
 from raspisnoy.store.repository import (
     NotFoundError,
@@ -50,21 +51,6 @@ __all__ = [
     "known_to_all",
     "new_invite_code",
 ]
-
-
-def new_invite_code() -> str:
-    """A club's invite code: its join link's secret, unguessable."""
-    return secrets.token_urlsafe(12)
-
-
-def club_name_key(club_id: str, name: str, private: bool) -> str:
-    """What clubs are told apart by (``clubs.name_key``, unique): for a club that is not
-    private, its name folded, so that no two such clubs differ by case only; for a
-    private one, a key of its own that no name folds to (a name is trimmed, so none
-    begins with a line break). A private club's name is hidden information, as the club
-    is: it claims nothing, since refusing the name to another club would tell that the
-    private club exists."""
-    return "\n" + club_id if private else name.casefold()
 
 
 def known_to_all() -> ColumnElement[bool]:
@@ -288,7 +274,9 @@ class ClubStore:
         overwritten by a write decided on what was there before. Joining or asking to
         (``member``, ``requested``) needs a person whose account is not deleted
         (``NotFoundError``, also for a deletion at the same moment: ``lock_live_person``);
-        a ban outlives the account."""
+        a ban outlives the account. A member's place that this ends (a leave, a removal,
+        a ban) takes them out of the club's tables not started and its tournaments not
+        finished, in the same transaction (``leave_club_play``)."""
         with self._session() as session:
             if state in _IN_THE_CLUB:
                 lock_live_person(session, user_id)
@@ -313,6 +301,8 @@ class ClubStore:
             )
             if getattr(changed, "rowcount", 0) != 1:
                 raise StaleWriteError("the place changed meanwhile; read it again")
+            if was_state == "member" and state != "member":
+                leave_club_play(session, club_id, user_id)
 
     def mute(self, club_id: str, user_id: str, until: datetime | None) -> None:
         """Mute the person in the chat of the club's tables until ``until`` (``None``:

@@ -2,20 +2,22 @@
 follows and blocks, its places in clubs, its entries in tournaments not yet finished, the
 tables not started yet, its wait in the pool and its score sheets, each ended in the
 deletion's own transaction, so that an account is gone from every list at once or, on
-failure, from none."""
+failure, from none. And what a person leaves of a club's play when their place in it
+ends (``leave_club_play``)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import case, delete, or_, select, update
+from sqlalchemy import Select, case, delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from raspisnoy.store.clubs import club_name_key, new_invite_code
+from raspisnoy.store.club_keys import club_name_key, new_invite_code
 from raspisnoy.store.models import (
     Block,
     Club,
     ClubMember,
+    ClubTable,
     Follow,
     GameTable,
     PoolEntry,
@@ -29,6 +31,7 @@ from raspisnoy.store.repository import drop_sheets, hand_over_host
 __all__ = [
     "delete_sheets",
     "forget_ties",
+    "leave_club_play",
     "leave_clubs",
     "leave_open_tables",
     "leave_pool",
@@ -86,18 +89,36 @@ def _pass_ownership(session: Session, club_id: str, owner_id: str) -> None:
         heir.role, club.owner_id = "owner", heir.user_id
 
 
-def leave_tournaments(session: Session, user_id: str) -> None:
-    """Take ``user_id`` out of the tournaments not yet finished, in ``session``'s
-    transaction (the account is being deleted): an entry of one still registering goes,
-    as if unregistered; one of a running or paused event is withdrawn, so it is not
-    seated in later rounds, and its results so far stay, as a director's withdrawal."""
-    events = select(Tournament.id).where(Tournament.state == "registering")
+def leave_club_play(session: Session, club_id: str, user_id: str) -> None:
+    """Take ``user_id`` out of the club's tables not started yet and out of its
+    tournaments not yet finished, in ``session``'s transaction: their place in the club
+    ended (they left, were removed or banned). A club's tables and tournaments are its
+    members' only, and a seat or an entry kept would go on showing them the table, who
+    sits down at it and its game (``/api/me/tables``, ``/api/me/games``). A game they
+    play already stays theirs, a stand-in playing for them (docs/clubs.md). The live
+    actors of those tables reload them when told that the place ended
+    (``Hub.close_club_sockets``)."""
+    in_club = select(Tournament.id).where(Tournament.club_id == club_id)
+    leave_tournaments(session, user_id, in_club)
+    tables = select(ClubTable.table_id).where(ClubTable.club_id == club_id)
+    leave_open_tables(session, user_id, tables)
+
+
+def leave_tournaments(session: Session, user_id: str, among: Select[str] | None = None) -> None:
+    """Take ``user_id`` out of the tournaments not yet finished (``among``: of these
+    only, a query of their ids), in ``session``'s transaction (the account is being
+    deleted, or its place in the tournaments' club ended): an entry of one still
+    registering goes, as if unregistered; one of a running or paused event is
+    withdrawn, so it is not seated in later rounds, and its results so far stay, as a
+    director's withdrawal."""
+    scope = [] if among is None else [Tournament.id.in_(among)]
+    events = select(Tournament.id).where(Tournament.state == "registering", *scope)
     session.execute(
         delete(TournamentEntry).where(
             TournamentEntry.user_id == user_id, TournamentEntry.tournament_id.in_(events)
         )
     )
-    going = select(Tournament.id).where(Tournament.state.in_(("running", "paused")))
+    going = select(Tournament.id).where(Tournament.state.in_(("running", "paused")), *scope)
     session.execute(
         update(TournamentEntry)
         .where(
@@ -125,16 +146,19 @@ def delete_sheets(session: Session, user_id: str) -> None:
     drop_sheets(session, select(ScoreSheet.id).where(ScoreSheet.owner_id == user_id))
 
 
-def leave_open_tables(session: Session, user_id: str) -> set[str]:
-    """Take ``user_id`` out of the tables not started yet, in ``session``'s transaction
-    (the account is being deleted): its seats there are freed, and at a table it hosts
-    the host's part passes on (``hand_over_host``). The tables changed, for their live
-    actors to reload."""
-    open_tables = select(GameTable.id).where(GameTable.status == "open")
-    seats = Seat.user_id == user_id, Seat.table_id.in_(open_tables)
+def leave_open_tables(session: Session, user_id: str, among: Select[str] | None = None) -> set[str]:
+    """Take ``user_id`` out of the tables not started yet (``among``: of these only, a
+    query of their ids), in ``session``'s transaction (the account is being deleted, or
+    its place in the tables' club ended): its seats there are freed, and at a table it
+    hosts the host's part passes on (``hand_over_host``). The tables changed, for their
+    live actors to reload."""
+    waiting = [GameTable.status == "open"]
+    if among is not None:
+        waiting.append(GameTable.id.in_(among))
+    seats = Seat.user_id == user_id, Seat.table_id.in_(select(GameTable.id).where(*waiting))
     changed = set(session.scalars(select(Seat.table_id).where(*seats)))
     session.execute(update(Seat).where(*seats).values(user_id=None))
-    hosted = select(GameTable).where(GameTable.host_id == user_id, GameTable.status == "open")
+    hosted = select(GameTable).where(GameTable.host_id == user_id, *waiting)
     for table in session.scalars(hosted).all():
         hand_over_host(session, table)
         changed.add(table.id)

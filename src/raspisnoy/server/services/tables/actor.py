@@ -755,10 +755,12 @@ class TableActor:
             await self.chat.send_history(connection)  # the seat may change who reads it
         self._spectators_changed()  # someone who watched may sit now, or the other way
 
-    async def rename(self) -> None:
-        """The names at the table changed in the store (an account was deleted): take the
-        table and the game as stored now, the game rebuilt under the new names, so every
-        client sees what a restart would show, and send each the table and the chat."""
+    async def reload(self) -> None:
+        """The table changed in the store behind the actor (an account was deleted, and
+        its names with it; a seat freed when its person's place in the table's club
+        ended): take the table and the game as stored now, the game rebuilt under the
+        names stored, so every client sees what a restart would show, and send each the
+        table and the chat."""
         table = await self.port.reload(self.table.id)
         if self.game is not None:
             events = await self.port.events_of(table.id)

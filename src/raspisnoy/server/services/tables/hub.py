@@ -421,7 +421,8 @@ class Hub:
         """``user_id``'s place in the club ended (they left, were removed or banned): close
         their sockets to the club's tables on every worker (4404, as for a table that
         does not exist: a club's tables are its members' only, docs/clubs.md), this
-        one's at once, the others' as soon as they hear of it (``broadcast``)."""
+        one's at once, the others' as soon as they hear of it (``broadcast``); the live
+        tables not started where they sat reload the seat the store freed."""
         await self.broadcast.publish(CLUB_PLACE_ENDED, {"club": club_id, "user": user_id})
 
     def _club_place_ended(self, message: dict[str, Any]) -> None:
@@ -433,17 +434,21 @@ class Hub:
         for actor in self._actors.values():
             if actor.club_id == club_id:
                 actor.close_clients(theirs, CloseCode.NOT_FOUND, _NOT_IN_CLUB)
+                seated = any(seat.user_id == user_id for seat in actor.table.seats)
+                if seated and actor.table.status == "open":
+                    actor.submit(actor.reload)  # their seat was freed (``leave_club_play``)
 
     async def renamed(self, table_ids: Sequence[str]) -> None:
         """The names of these tables changed in the store (``Players.delete_account``):
-        every worker's live actor of one reloads them and tells its clients."""
+        every worker's live actor of one reloads them and tells its clients
+        (``TableActor.reload``)."""
         await self.broadcast.publish(RENAMED, {"tables": list(table_ids)})
 
     def _renamed(self, message: dict[str, Any]) -> None:
         for table_id in renamed_tables(message):
             actor = self._actors.get(table_id)
             if actor is not None:
-                actor.submit(actor.rename)
+                actor.submit(actor.reload)
 
     @asynccontextmanager
     async def using(self, table_id: str) -> AsyncIterator[TableActor]:
