@@ -432,3 +432,24 @@ def test_list_options_from_the_command_line() -> None:
     assert kinds[-6:] == ["blind"] * 3 + ["forehead"] * 3
     shown = run("rules", "show", "raspisnoy.com", "--set", "jokers=6s", "--json")
     assert json.loads(shown.stdout)["jokers"] == ["6S"]
+
+
+@pytest.mark.parametrize("encoding", ["cp1251", "ascii"])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [(("replay", str(EXAMPLE)), "Anna"), (("schedule", "--players", "3"), "mis?re")],
+)
+def test_text_output_survives_an_output_encoding_without_the_symbols(
+    encoding: str, args: tuple[str, ...], expected: str
+) -> None:
+    """A terminal or pipe in cp1251 or ASCII gets ``?`` for a suit's symbol or a
+    letter it cannot hold, not a traceback (RECORD.md: ``replay`` exits 0 on success)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "raspisnoy", *args],
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": encoding, "LANG": "en_XX.UTF-8", "LC_ALL": ""},
+    )
+    assert result.returncode == 0, result.stderr.decode(encoding, "replace")
+    assert result.stderr == b""
+    assert expected in result.stdout.decode(encoding)

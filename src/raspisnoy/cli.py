@@ -8,6 +8,7 @@ never a traceback.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Mapping
 from typing import Annotated, ClassVar
@@ -75,8 +76,19 @@ def _main(
     help_without_command(context)
 
 
+def _tolerant_outputs() -> None:
+    """Let standard output and error write what their encoding cannot hold as ``?``
+    instead of failing: a terminal or a pipe in cp1251 or ASCII (``PYTHONIOENCODING``, a
+    Windows console) cannot hold a suit's symbol, and a score sheet that ends in a
+    traceback there is worse than one with a ``?`` for ♣."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
+
+
 def main() -> None:
     """Console-script entry point: usage errors, too, end in one ``error:`` line."""
+    _tolerant_outputs()
     try:
         status = app(standalone_mode=False)
     except typer.TyperException as error:
