@@ -127,9 +127,12 @@ async def read_sheet(
 
 
 @router.delete("/{sheet_id}", response_model=SheetsOut)
-async def delete_sheet(sheet_id: str, user: OptionalUser, services: ServicesDep) -> SheetsOut:
-    """Delete the sheet (its owner only); the caller's sheets left, as ``GET /api/sheets``."""
-    return _listed(await services.sheets.delete(sheet_id, user))
+async def delete_sheet(
+    sheet_id: str, user: OptionalUser, services: ServicesDep, token: Token = None
+) -> SheetsOut:
+    """Delete the sheet (its owner only; a holder of its edit token is told so, anyone
+    else that there is no such sheet); the caller's sheets left, as ``GET /api/sheets``."""
+    return _listed(await services.sheets.delete(sheet_id, user, token))
 
 
 @router.post("/{sheet_id}/entries", response_model=SheetOut, response_model_exclude_unset=True)

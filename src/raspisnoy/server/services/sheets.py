@@ -91,31 +91,37 @@ class Sheets:
             raise RequestError(Refusal.NOT_FOUND, f"no shared sheet {share_id[:40]!r}") from None
 
     async def editable(self, sheet_id: str, user: UserRow | None, token: str | None) -> SheetRow:
-        """The sheet, if the caller is its owner or holds its edit token."""
-        row = await self._stored(sheet_id)
-        if user is not None and user.id == row.owner_id:
-            return row
-        if token is not None and hmac.compare_digest(token.encode(), row.edit_token.encode()):
-            return row
+        """The sheet, if the caller is its owner or holds its edit token. To anyone else a
+        sheet is not found, in the words of a sheet that does not exist: a sheet's id
+        reaches people who may not change it (a continued sheet names the one it
+        continues), and "not yours" would tell them that it exists. A caller with
+        neither a session nor a token is asked for one, whatever the id."""
         if user is None and token is None:
             raise RequestError(
                 Refusal.NO_SESSION, f"sign in as the sheet's owner or send its {TOKEN_HEADER}"
             )
-        raise RequestError(
-            Refusal.FORBIDDEN, "only the sheet's owner or a holder of its edit token may"
-        )
+        row = await self._stored(sheet_id)
+        if _may_change(row, user, token):
+            return row
+        raise _no_sheet(sheet_id)
 
-    async def delete(self, sheet_id: str, user: UserRow | None) -> list[SheetRow]:
+    async def delete(
+        self, sheet_id: str, user: UserRow | None, token: str | None
+    ) -> list[SheetRow]:
         """Delete the caller's own sheet (its share link and edit token lead nowhere
         after); the caller's sheets left. Its owner's alone: a holder of the edit token
-        (a second phone) enters and corrects, but does not throw the game away."""
+        (a second phone) enters and corrects, but does not throw the game away, and is
+        told so; to anyone else the sheet is not found (``editable``)."""
         owner = _signed_in(user)
-        if (await self._stored(sheet_id)).owner_id != owner.id:
-            raise RequestError(Refusal.FORBIDDEN, "only the sheet's owner may delete it")
+        row = await self._stored(sheet_id)
+        if row.owner_id != owner.id:
+            if _may_change(row, owner, token):
+                raise RequestError(Refusal.FORBIDDEN, "only the sheet's owner may delete it")
+            raise _no_sheet(sheet_id)
         try:
             await in_thread(self._store.delete_sheet, sheet_id)
         except NotFoundError:  # deleted meanwhile, from another device
-            raise RequestError(Refusal.NOT_FOUND, f"no sheet {sheet_id[:40]!r}") from None
+            raise _no_sheet(sheet_id) from None
         return await self.of_user(owner)
 
     async def _stored(self, sheet_id: str) -> SheetRow:
@@ -123,7 +129,7 @@ class Sheets:
         try:
             return await in_thread(self._store.get_sheet, sheet_id)
         except NotFoundError:
-            raise RequestError(Refusal.NOT_FOUND, f"no sheet {sheet_id[:40]!r}") from None
+            raise _no_sheet(sheet_id) from None
 
     async def _change(
         self,
@@ -172,6 +178,18 @@ class Sheets:
     ) -> SheetRow:
         """Take back the last entry (of version ``expected``, if given)."""
         return await self._change(sheet_id, user, token, Sheet.undo, expected)
+
+
+def _may_change(row: SheetRow, user: UserRow | None, token: str | None) -> bool:
+    """Whether the caller may change the sheet: its owner, or a holder of its edit token."""
+    if user is not None and user.id == row.owner_id:
+        return True
+    return token is not None and hmac.compare_digest(token.encode(), row.edit_token.encode())
+
+
+def _no_sheet(sheet_id: str) -> RequestError:
+    """The answer about a sheet that does not exist (or is not the caller's to know of)."""
+    return RequestError(Refusal.NOT_FOUND, f"no sheet {sheet_id[:40]!r}")
 
 
 def _check_version(row: SheetRow, expected: int | None) -> None:
