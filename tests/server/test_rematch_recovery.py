@@ -102,6 +102,33 @@ def test_a_rematch_stored_by_a_worker_that_died_starts_when_its_old_table_loads(
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_a_rematch_everyone_left_is_not_started_when_its_old_table_loads(
+    backend: str, tmp_path: Path
+) -> None:
+    """Anna, the only one who accepted, left the rematch table while it waited (its
+    worker died before starting it): loading the old table starts no game of bots alone,
+    and the old table still tells where the rematch went."""
+    with new_store(backend, tmp_path) as store:
+        anna = store.create_user("Anna")
+        old = over_table(store, anna)
+        rematch = Together(store).open_rematch(old, {0: anna.id}, anna.id, next_dealer(old), "s")
+        store.leave_open_table(rematch.id, 0, anna.id)
+
+        async def scenario() -> None:
+            worker = hub_of(store)
+            await worker.start()
+            async with worker.using(old.id) as actor:
+                client = Client(anna)
+                await actor.call(lambda: actor.join(client))
+                told = client.last("rematch")
+            assert (told["status"], told["table"]) == ("started", rematch.id)
+            assert store.get_table(rematch.id).status == "open"
+            await worker.stop()
+
+        run(scenario)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_rematch_started_meanwhile_by_another_worker_counts_as_started(
     backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

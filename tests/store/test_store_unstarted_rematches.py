@@ -52,3 +52,15 @@ def test_one_worker_at_a_time_holds_the_lease_of_the_pass(store: Store) -> None:
     assert together.take_lease("first", 100.0, 10.0)
     assert not together.take_lease("second", 105.0, 10.0)
     assert together.take_lease("second", 111.0, 10.0)  # the first one's expired
+
+
+def test_a_rematch_everyone_left_is_not_listed(store: Store) -> None:
+    """Everyone who accepted left the rematch table before its game started (they found
+    it waiting after its worker died): a game of bots alone is nobody's rematch."""
+    (host,) = people(store, "Host")
+    left = rematch(store, host)
+    opened_at(store, left.id, datetime.now(UTC) - timedelta(hours=1))
+    together = Together(store)
+    assert together.unstarted_rematches(datetime.now(UTC)) == [left.id]
+    store.leave_open_table(left.id, 0, host.id)
+    assert together.unstarted_rematches(datetime.now(UTC)) == []

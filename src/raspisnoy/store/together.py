@@ -13,11 +13,11 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import exists, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.leases import Leases
-from raspisnoy.store.models import ChatMessage, ClubTable, GameTable, TableRematch
+from raspisnoy.store.models import ChatMessage, ClubTable, GameTable, Seat, TableRematch
 from raspisnoy.store.repository import Store, TableRow, add_table, check_fences, transaction
 
 __all__ = ["ChatRow", "Together"]
@@ -160,15 +160,18 @@ class Together:
 
     def unstarted_rematches(self, opened_before: datetime) -> list[str]:
         """The ids of the rematch tables still open that were opened before
-        ``opened_before``, oldest first: the worker that stored one died before starting
-        its game, and nobody loaded its old table since (which starts it). The open
-        tables come by ``status``'s index, their rematch rows by ``rematch_id``'s
-        (migration 0027: without it PostgreSQL read the table whole, 0.3 s a pass at a
-        million rematches, against 10 ms with it)."""
+        ``opened_before`` and where someone sits, oldest first: the worker that stored
+        one died before starting its game, and nobody loaded its old table since (which
+        starts it). One that everyone left meanwhile is not listed: a game of bots alone
+        is nobody's rematch (it goes, a day on, with the other tables nobody sits at:
+        ``EmptyTables``). The open tables come by ``status``'s index, their rematch rows
+        by ``rematch_id``'s (migration 0027: without it PostgreSQL read the table whole,
+        0.3 s a pass at a million rematches, against 10 ms with it)."""
+        someone_sits = exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None))
         query = (
             select(GameTable.id)
             .join(TableRematch, TableRematch.rematch_id == GameTable.id)
-            .where(GameTable.status == "open", GameTable.created_at < opened_before)
+            .where(GameTable.status == "open", GameTable.created_at < opened_before, someone_sits)
             .order_by(GameTable.created_at)
         )
         with self._session() as session:

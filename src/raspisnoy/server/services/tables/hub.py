@@ -270,10 +270,12 @@ class _Port:
         stored it may have died before starting it, so whoever finds it (a settling, or
         a worker loading the old table) starts it (``Hub.start_if_open``; a failed start
         is left to the next load of the old table, or to the pass that starts the
-        rematches left open: ``rematch_sweep``). Only an open table is loaded here:
-        one being played stays with the worker that holds it."""
+        rematches left open: ``rematch_sweep``). Only an open table where someone sits
+        is loaded here: one being played stays with the worker that holds it, and one
+        that everyone left is nobody's rematch any more (``Together.unstarted_rematches``)."""
         with suppress(StoreError):  # a busy database: the next load of the old table
-            if (await self.reload(table_id)).status == "open":
+            table = await self.reload(table_id)
+            if table.status == "open" and any(seat.user_id for seat in table.seats):
                 await self._hub.start_if_open(table_id)
 
 
