@@ -1,11 +1,13 @@
 """A deleted account writes nothing of its own any more: a new name, a tournament entry,
-a place in a club. A request already past its session's check when the account was
+a place in a club, a session, a wait in the pool, a score sheet (made, or uploaded from a
+device), an offline game. A request already past its session's check when the account was
 deleted (on another worker, at the same moment) is refused too: each such write holds
 the person's row first, as the deletion writes it first (``lock_live_person``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import update
@@ -18,14 +20,20 @@ from raspisnoy.store import (
     ClubStore,
     NotFoundError,
     Players,
+    PoolStore,
     Store,
     TournamentStore,
     UserRow,
 )
 from raspisnoy.store.models import User
+from raspisnoy.store.offline_games import OfflineGameIn, OfflineGamesRepository
+from raspisnoy.store.offline_sheets import OfflineSheetIn, OfflineSheetsRepository
 
 #: The writes of a person's own.
-WRITES = ("join", "register", "rename")
+WRITES = ("join", "register", "rename", "session", "pool", "sheet", "upload", "offline game")
+#: A sheet as a device uploads it.
+SHEET = {"format": "raspisnoy-sheet/1", "rules": "classic", "players": ["A", "B", "C"],
+         "first_dealer": 0, "rounds": []}  # fmt: skip
 
 
 def _club(store: Store, owner: UserRow) -> str:
@@ -78,7 +86,30 @@ def _prepared(store: Store, write: str, person: UserRow, owner: UserRow) -> Call
     if write == "join":
         club_id, clubs = _club(store, owner), ClubStore(store)
         return lambda: clubs.set_member(club_id, person.id, role="member", state="member", was=None)
-    return lambda: store.rename_user(person.id, "Воскресший")
+    tomorrow = datetime.now(UTC) + timedelta(days=1)
+    own: dict[str, Callable[[], object]] = {
+        "rename": lambda: store.rename_user(person.id, "Воскресший"),
+        "session": lambda: store.create_session(person.id, "token-hash", tomorrow),
+        "pool": lambda: PoolStore(store).join(person.id, {}, 1500.0, 0.0),
+        "sheet": lambda: store.create_sheet(person.id, SHEET),
+        "upload": lambda: OfflineSheetsRepository(store).store(
+            person.id, OfflineSheetIn("device-sheet", 1, SHEET)
+        ),
+        "offline game": lambda: OfflineGamesRepository(store).store(
+            person.id,
+            OfflineGameIn(
+                "device-game",
+                {"preset": "classic"},
+                ("random",) * 3,
+                0,
+                "s",
+                ("Vera", "Bot 2", "Bot 3"),
+                0,
+                (),
+            ),
+        ),
+    }
+    return own[write]
 
 
 def test_a_ban_outlives_the_account(store: Store) -> None:

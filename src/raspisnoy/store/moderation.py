@@ -31,6 +31,7 @@ from raspisnoy.store.repository import (
     NotFoundError,
     Store,
     UserRow,
+    lock_users,
     new_id,
     transaction,
     user_row,
@@ -246,8 +247,13 @@ class Moderation:
 
     def act(self, action: NewAction) -> ActionRow:
         """Store a moderator's action; its report, if named, is resolved with it, and a
-        ban ends every session of the person, in the same transaction."""
+        ban ends every session of the person, in the same transaction, holding the
+        person's row first, as a new session does (``Store.create_session``): a log-in at
+        the same moment stores its session wholly before the ban, which ends it, or wholly
+        after, and its own check of the ban then finds it."""
         with self._session() as session:
+            if action.kind == "ban":
+                lock_users(session, [action.user_id])
             row = ModerationAction(
                 id=new_id(),
                 moderator_id=action.moderator_id,

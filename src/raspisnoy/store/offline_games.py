@@ -18,7 +18,13 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import GameEvent, GameTable, OfflineUpload
-from raspisnoy.store.repository import Store, StoreError, add_table, transaction
+from raspisnoy.store.repository import (
+    Store,
+    StoreError,
+    add_table,
+    lock_live_person,
+    transaction,
+)
 
 __all__ = ["GAME_ID_LENGTH", "OfflineGameIn", "OfflineGamesRepository", "stored_once"]
 
@@ -92,6 +98,10 @@ class OfflineGamesRepository:
 
     @staticmethod
     def _add(session: Session, user_id: str, game: OfflineGameIn) -> str:
+        """The game stored in ``session``; ``NotFoundError`` if its player's account is
+        deleted, however late (``lock_live_person``): the deletion renamed their games,
+        and one stored now would keep the name it took away."""
+        lock_live_person(session, user_id)
         table_id = add_table(
             session,
             host_id=user_id,

@@ -49,6 +49,7 @@ from raspisnoy.store.repository import (
     Store,
     StoreError,
     UserRow,
+    lock_users,
     new_id,
     transaction,
     user_row,
@@ -314,8 +315,12 @@ class Players:
             return None if account is None else account.password_hash
 
     def set_password(self, user_id: str, password_hash: str, keep_session: str) -> int:
-        """Store a new hash; every session but ``keep_session`` (a hash) ends. How many."""
+        """Store a new hash; every session but ``keep_session`` (a hash) ends. How many.
+        The person's row is held first, as a new session's is (``Store.create_session``):
+        a log-in checked against the old password stores its session wholly before this,
+        which ends it, or is refused after it."""
         with self._session() as session:
+            lock_users(session, [user_id])
             session.execute(
                 update(Account)
                 .where(Account.user_id == user_id)

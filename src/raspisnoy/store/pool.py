@@ -38,7 +38,14 @@ from raspisnoy.store.models import (
     PoolTable,
 )
 from raspisnoy.store.players import ALL_SCOPE
-from raspisnoy.store.repository import Store, add_table, games_held, lock_users, transaction
+from raspisnoy.store.repository import (
+    Store,
+    add_table,
+    games_held,
+    lock_live_person,
+    lock_users,
+    transaction,
+)
 
 __all__ = [
     "AlreadyInPoolError",
@@ -160,8 +167,10 @@ class PoolStore:
     def join(self, user_id: str, choices: Mapping[str, Any], rating: float, now: float) -> None:
         """Put the person in the pool; ``AlreadyInPoolError`` if they wait there already or
         play at a table it opened for them that is not over (an entry whose table is over
-        is replaced)."""
+        is replaced); ``NotFoundError`` if their account is deleted, however late
+        (``lock_live_person``): a deleted account is seated nowhere."""
         with self._session() as session:
+            lock_live_person(session, user_id)
             held = session.execute(
                 select(PoolEntry.table_id, GameTable.status)
                 .outerjoin(GameTable, GameTable.id == PoolEntry.table_id)

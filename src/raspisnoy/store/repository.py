@@ -41,6 +41,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import (
+    Account,
     ClubTable,
     GameEvent,
     GameTable,
@@ -409,12 +410,29 @@ class Store:
     # ----------------------------------------------------------------- sessions
 
     def create_session(
-        self, user_id: str, token_hash: str, expires_at: datetime, user_agent: str | None = None
+        self,
+        user_id: str,
+        token_hash: str,
+        expires_at: datetime,
+        user_agent: str | None = None,
+        password_hash: str | None = None,
     ) -> None:
         """Store a session of ``user_id`` under its token's hash until ``expires_at`` (made
-        in the browser ``user_agent``); the user's expired sessions go at the same time."""
+        in the browser ``user_agent``); the user's expired sessions go at the same time.
+
+        The person's row is held meanwhile (``lock_live_person``), as a ban, a change of
+        password and a deletion hold it to end their sessions: a session stored at the
+        same moment comes wholly before such a write, which then ends it, or wholly after
+        it. ``NotFoundError`` for a deleted account; ``StaleWriteError`` if the account's
+        password is no longer ``password_hash`` (a log-in checked against the password a
+        change replaced meanwhile)."""
         now = _now()
         with self._session() as session:
+            lock_live_person(session, user_id)
+            if password_hash is not None:
+                account = session.get(Account, user_id, populate_existing=True)
+                if account is None or account.password_hash != password_hash:
+                    raise StaleWriteError("the password changed meanwhile")
             session.execute(
                 delete(SessionToken).where(
                     SessionToken.user_id == user_id, SessionToken.expires_at <= now
@@ -431,11 +449,16 @@ class Store:
             )
 
     def user_of_session(self, token_hash: str) -> UserRow | None:
-        """The user of the unexpired session stored under ``token_hash``, if any."""
+        """The user of the unexpired session stored under ``token_hash``, if any (never a
+        deleted account's)."""
         query = (
             select(User)
             .join(SessionToken, SessionToken.user_id == User.id)
-            .where(SessionToken.token_hash == token_hash, SessionToken.expires_at > _now())
+            .where(
+                SessionToken.token_hash == token_hash,
+                SessionToken.expires_at > _now(),
+                User.kind != "deleted",  # its sessions went with it, or are going
+            )
         )
         with self._session() as session:
             user = session.scalars(query).first()
@@ -933,7 +956,10 @@ def add_table(
 
 def add_sheet(session: Session, owner_id: str, sheet: dict[str, Any]) -> str:
     """Add a new (already checked) sheet of ``owner_id`` in ``session``, with fresh random
-    ids (``Store.create_sheet``; an uploaded sheet is added with its upload's key); its id."""
+    ids (``Store.create_sheet``; an uploaded sheet is added with its upload's key); its id.
+    ``NotFoundError`` for an account deleted, however late (``lock_live_person``): its
+    sheets went with it, and one added now would keep names it took away."""
+    lock_live_person(session, owner_id)
     now = _now()
     sheet_id = new_id()
     session.add(

@@ -69,10 +69,12 @@ async def log_in(
 ) -> SessionOut:
     """Log in with a user name and password: a new session on this device (others stay).
     Too many attempts from one address, or for one user name, answer 429."""
-    found = await services.accounts.log_in(body.username, body.password, address_of(request))
+    found, checked = await services.accounts.log_in(
+        body.username, body.password, address_of(request)
+    )
     if token is not None:
         await _end_session(token, services)
-    return await begin_session(found, request, response, services)
+    return await begin_session(found, request, response, services, checked)
 
 
 @router.put("/account/password", response_model=LogoutOut)

@@ -27,11 +27,17 @@ async def create_session(
 
 
 async def begin_session(
-    user: UserRow, request: Request, response: Response, services: Services
+    user: UserRow,
+    request: Request,
+    response: Response,
+    services: Services,
+    password_hash: str | None = None,
 ) -> SessionOut:
     """A new session of ``user``: its token in the answer and in the session cookie, the
-    browser noted for the list of sessions."""
-    answer = await services.session_desk.begin(user, request.headers.get("user-agent"))
+    browser noted for the list of sessions (a log-in's only while ``password_hash`` is
+    still the account's: ``SessionDesk.begin``)."""
+    agent = request.headers.get("user-agent")
+    answer = await services.session_desk.begin(user, agent, password_hash)
     return _with_cookie(answer, response, services)
 
 

@@ -61,9 +61,11 @@ class Accounts:
         except UsernameTakenError as error:
             raise RequestError(Refusal.NAME_TAKEN, str(error), params={"name": name}) from None
 
-    async def log_in(self, username: str, password: str, address: str) -> UserRow:
-        """The user with this user name and password. Too many attempts from one address,
-        or for one user name however it is spelled, are refused with ``TOO_MANY``."""
+    async def log_in(self, username: str, password: str, address: str) -> tuple[UserRow, str]:
+        """The user with this user name and password, and the password's hash that the
+        password was checked against (the session is stored only while it is still the
+        account's: ``SessionDesk.begin``). Too many attempts from one address, or for one
+        user name however it is spelled, are refused with ``TOO_MANY``."""
         limits = self._limits
         limits.hit(limits.logins_per_address, "log-in attempts from this address", address)
         limits.hit(
@@ -73,7 +75,7 @@ class Accounts:
         matches = await self._passwords.check(None if found is None else found[1], password)
         if found is None or not matches:
             raise RequestError(Refusal.WRONG_LOGIN, "wrong user name or password")
-        return found[0]
+        return found
 
     async def change_password(
         self, user: UserRow, password: str, new_password: str, keep: str, address: str

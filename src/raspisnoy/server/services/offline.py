@@ -30,7 +30,7 @@ from raspisnoy.server.errors import Refusal, RequestError
 from raspisnoy.server.offline import OFFLINE_BOTS, LocalTable
 from raspisnoy.server.services.results import Results
 from raspisnoy.server.services.threads import in_thread
-from raspisnoy.store import Store, TableRow, UserRow
+from raspisnoy.store import NotFoundError, Store, TableRow, UserRow
 from raspisnoy.store.offline_games import GAME_ID_LENGTH, OfflineGameIn, OfflineGamesRepository
 
 __all__ = [
@@ -247,7 +247,10 @@ class OfflineGames:
             first_dealer=table.first_dealer,
             actions=tuple(table.actions),
         )
-        table_id, _ = await in_thread(self._games.store, user.id, stored)
+        try:
+            table_id, _ = await in_thread(self._games.store, user.id, stored)
+        except NotFoundError:  # the account was deleted meanwhile
+            raise RequestError(Refusal.NOT_FOUND, f"no user {user.id!r}") from None
         row = await in_thread(self._store.get_table, table_id)
         # again for a game stored before: a worker killed before its results left none
         await self._results.finish(row, table.game)

@@ -40,6 +40,7 @@ from raspisnoy.server.wire.requests import PoolIn, default_bot
 from raspisnoy.store import (
     AlreadyInPoolError,
     NewPoolTable,
+    NotFoundError,
     PoolEntryRow,
     PoolStore,
     UserRow,
@@ -121,6 +122,8 @@ class PoolDesk:
                 NEWCOMER.display if rating is None else rating,
                 now,
             )
+        except NotFoundError:  # the account was deleted meanwhile
+            raise RequestError(Refusal.NOT_FOUND, f"no user {user.id!r}") from None
         except AlreadyInPoolError as error:
             if error.table_id is None:
                 raise RequestError(

@@ -13,7 +13,7 @@ from raspisnoy.server.revocation import EndedSessions
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import LogoutOut, SessionOut, UserAnswer, UserOut
-from raspisnoy.store import Moderation, NotFoundError, Store, UserRow
+from raspisnoy.store import Moderation, NotFoundError, StaleWriteError, Store, UserRow
 
 __all__ = ["SessionDesk"]
 
@@ -39,14 +39,23 @@ class SessionDesk:
         user = await in_thread(self._store.create_user, checked)
         return await self.begin(user, agent)
 
-    async def begin(self, user: UserRow, agent: str | None) -> SessionOut:
+    async def begin(
+        self, user: UserRow, agent: str | None, password_hash: str | None = None
+    ) -> SessionOut:
         """A new session of ``user``: its token (to send back, and to set as the cookie),
         stored by its hash with the browser ``agent`` for the list of sessions. A banned
         account gets none (``banned``, with when the ban ends): checked after the session
         is stored, so a ban stored meanwhile (which ends the sessions it finds) ends this
-        one too."""
+        one too. A log-in's session (``password_hash``: the hash its password was checked
+        against) is stored only while that is still the account's password, and no
+        session for an account deleted meanwhile: both are refused as a wrong log-in."""
         token, digest, expires = self._tokens.new_token()
-        await in_thread(self._store.create_session, user.id, digest, expires, agent)
+        try:
+            await in_thread(
+                self._store.create_session, user.id, digest, expires, agent, password_hash
+            )
+        except (NotFoundError, StaleWriteError):
+            raise RequestError(Refusal.WRONG_LOGIN, "wrong user name or password") from None
         standing = await in_thread(self._moderation.standing, user.id)
         if standing.banned:
             await in_thread(self._store.end_session, digest)

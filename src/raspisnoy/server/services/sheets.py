@@ -62,7 +62,10 @@ class Sheets:
         """A new sheet owned by the caller, checked by the scorekeeper."""
         owner = _signed_in(user)
         sheet = sheet_from_json(body)
-        return await in_thread(self._store.create_sheet, owner.id, sheet_to_json(sheet))
+        try:
+            return await in_thread(self._store.create_sheet, owner.id, sheet_to_json(sheet))
+        except NotFoundError:  # the account was deleted meanwhile
+            raise _no_user(owner) from None
 
     async def upload(self, user: UserRow | None, body: SheetUploadIn) -> SheetRow:
         """A sheet kept on a device, stored as a new sheet of the caller's, checked again
@@ -73,7 +76,10 @@ class Sheets:
         sheet = sheet_to_json(sheet_from_json(body.sheet))
         original = None if body.continues is None else await self._original(owner, body.continues)
         upload = OfflineSheetIn(body.id, body.version, sheet, original)
-        sheet_id, _ = await in_thread(self._uploads.store, owner.id, upload)
+        try:
+            sheet_id, _ = await in_thread(self._uploads.store, owner.id, upload)
+        except NotFoundError:  # the account was deleted meanwhile
+            raise _no_user(owner) from None
         return await in_thread(self._store.get_sheet, sheet_id)
 
     async def _original(self, user: UserRow, original: SheetOriginalIn) -> str | None:
@@ -185,6 +191,11 @@ def _may_change(row: SheetRow, user: UserRow | None, token: str | None) -> bool:
     if user is not None and user.id == row.owner_id:
         return True
     return token is not None and hmac.compare_digest(token.encode(), row.edit_token.encode())
+
+
+def _no_user(user: UserRow) -> RequestError:
+    """The answer to a request of an account deleted while it was being answered."""
+    return RequestError(Refusal.NOT_FOUND, f"no user {user.id!r}")
 
 
 def _no_sheet(sheet_id: str) -> RequestError:
