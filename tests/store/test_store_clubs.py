@@ -8,10 +8,13 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from store_helpers import in_club, people, table_of
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+from store_helpers import answer_behind, in_club, people, table_of
 from test_store_tournaments import new_tournament
 
 from raspisnoy.store import (
+    ClubChange,
     ClubNameTakenError,
     ClubSettings,
     ClubStore,
@@ -24,6 +27,7 @@ from raspisnoy.store import (
     Together,
     TournamentStore,
 )
+from raspisnoy.store.models import Club
 
 
 def new_club(clubs: ClubStore, owner_id: str, name: str, *, private: bool = False) -> str:
@@ -205,14 +209,15 @@ def test_a_private_clubs_name_claims_nothing(store: Store) -> None:
     public = new_club(clubs, other.id, "ТАЙНЫЙ клуб")
     with pytest.raises(ClubNameTakenError):
         new_club(clubs, owner.id, "Тайный клуб")  # a public club has it now
-    shown = ClubSettings("Тайный клуб", "", "ru", {"preset": "raspisnoy.com"}, False)
+    shown = ClubChange(private=False)
     with pytest.raises(ClubNameTakenError):
         clubs.update(secret, shown)
     assert clubs.club_and_place(secret, None)[0].private  # nothing changed
-    clubs.update(public, ClubSettings("Явный клуб", "", "ru", {}, False))
+    clubs.update(public, ClubChange(name="Явный клуб"))
     assert clubs.update(secret, shown).private is False  # the name is free: it is its own
-    with pytest.raises(ClubNameTakenError):
+    with pytest.raises(ClubNameTakenError) as taken:
         clubs.update(twin, shown)
+    assert taken.value.name == "тайный КЛУБ"
     assert [club.id for club, _ in clubs.directory()] == [secret, public]  # by name
 
 
@@ -221,7 +226,7 @@ def test_a_club_changes_its_settings_but_not_into_another_name(store: Store) -> 
     clubs = ClubStore(store)
     club_id = new_club(clubs, owner.id, "Club")
     new_club(clubs, owner.id, "Other")
-    changed = ClubSettings("CLUB", "вторники", "uk", {"preset": "classic"}, True)
+    changed = ClubChange("CLUB", "вторники", "uk", {"preset": "classic"}, True)
     assert clubs.update(club_id, changed).name == "CLUB"  # its own name, in another case
     club, _ = clubs.club_and_place(club_id, owner.id)
     assert (club.name, club.description, club.language, club.rules, club.private) == (
@@ -232,10 +237,10 @@ def test_a_club_changes_its_settings_but_not_into_another_name(store: Store) -> 
         True,
     )
     with pytest.raises(ClubNameTakenError):
-        clubs.update(club_id, ClubSettings("oTHER", "", "ru", {}, False))
+        clubs.update(club_id, ClubChange(name="oTHER", private=False))
     assert clubs.club_and_place(club_id, None)[0] == club  # nothing changed
     with pytest.raises(NotFoundError):
-        clubs.update("nope", ClubSettings("Nowhere", "", "ru", {}, False))
+        clubs.update("nope", ClubChange(name="Nowhere"))
 
 
 def test_a_deleted_account_leaves_its_clubs_and_its_clubs_pass_on(store: Store) -> None:
@@ -335,3 +340,26 @@ def test_an_admins_place_that_ends_leaves_the_clubs_tables(store: Store, state: 
     assert store.get_table(table.id).seats[1].user_id == anna.id
     clubs.set_member(club_id, anna.id, role="admin", state=state, was=("admin", "member"))
     assert store.get_table(table.id).seats[1].user_id is None
+
+
+def test_a_change_keeps_what_another_change_stored_meanwhile(store: Store) -> None:
+    """An admin's new description, decided while the club was public, is stored after the
+    owner made it private: the club stays private (only what a change names is written,
+    over the club as stored then, its row held: ``ClubStore.update``)."""
+    (owner,) = people(store, "Owner")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    description = ClubChange(description="по средам")  # decided on the public club
+    if store.engine.dialect.name == "postgresql":
+
+        def making_private(session: Session) -> None:
+            session.execute(select(Club).where(Club.id == club_id).with_for_update())
+            session.execute(update(Club).where(Club.id == club_id).values(private=True))
+
+        answer_behind(store, making_private, lambda: clubs.update(club_id, description))
+    else:
+        clubs.update(club_id, ClubChange(private=True))
+        clubs.update(club_id, description)
+    club, _ = clubs.club_and_place(club_id, None)
+    assert (club.private, club.description) == (True, "по средам")
+    assert club_id not in [found.id for found, _ in clubs.directory()]

@@ -8,6 +8,7 @@ values, never ORM objects, so nothing outside this package holds a database sess
 
 from raspisnoy.store.casino import CasinoStore, HandRow, WalletRow
 from raspisnoy.store.clubs import (
+    ClubChange,
     ClubNameTakenError,
     ClubResultRow,
     ClubRow,
@@ -103,6 +104,7 @@ __all__ = [
     "CasinoStore",
     "ChatRow",
     "Claim",
+    "ClubChange",
     "ClubNameTakenError",
     "ClubResultRow",
     "ClubRow",

@@ -8,14 +8,13 @@ business (``raspisnoy.server.services.clubs``), not this module's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, exists, func, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from raspisnoy.store.club_keys import club_name_key, new_invite_code
@@ -39,6 +38,7 @@ Place = tuple[str, str]
 _IN_THE_CLUB = frozenset({"member", "requested"})
 
 __all__ = [
+    "ClubChange",
     "ClubNameTakenError",
     "ClubResultRow",
     "ClubRow",
@@ -62,7 +62,11 @@ def known_to_all() -> ColumnElement[bool]:
 
 
 class ClubNameTakenError(StoreError):
-    """Another club has this name (compared case-insensitively)."""
+    """Another club has this name (compared case-insensitively): ``name``."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"a club is already named {name!r}")
+        self.name = name
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +94,28 @@ class ClubSettings:
     language: str
     rules: dict[str, Any]
     private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ClubChange:
+    """The settings an admin changes (``ClubSettings``'s): each one ``None`` stays as the
+    club has it when the change is stored, not as it was read before."""
+
+    name: str | None = None
+    description: str | None = None
+    language: str | None = None
+    rules: dict[str, Any] | None = None
+    private: bool | None = None
+
+    def of(self, club: Club) -> ClubSettings:
+        """The settings ``club`` gets: this change over its own."""
+        return ClubSettings(
+            club.name if self.name is None else self.name,
+            club.description if self.description is None else self.description,
+            club.language if self.language is None else self.language,
+            club.rules if self.rules is None else self.rules,
+            club.private if self.private is None else self.private,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,40 +185,28 @@ class ClubStore:
             created_at=datetime.now(UTC),
         )
         _settle(club, settings)
-        with self._naming(settings, None) as session:
+        with self._session() as session:
+            _refuse_taken_name(session, settings, None)
             session.add(club)
-            session.flush()
+            _flush_named(session, settings)
             session.add(_member(club.id, owner_id, "owner", "member"))
         return _club_row(club)
 
-    def update(self, club_id: str, settings: ClubSettings) -> ClubRow:
-        """The club with new settings; ``NotFoundError`` if there is none, and
-        ``ClubNameTakenError`` (nothing changed) if it is not to be private and another
-        such club has the name."""
-        with self._naming(settings, club_id) as session:
-            club = session.get(Club, club_id)
+    def update(self, club_id: str, change: ClubChange) -> ClubRow:
+        """The club with ``change`` made to its settings as stored now (its row held
+        meanwhile), so that two admins' changes at the same moment each keep what the other
+        changed: a description changed while the club is made private leaves it private.
+        ``NotFoundError`` if there is none, and ``ClubNameTakenError`` (nothing changed) if
+        it is not to be private and another such club has the name."""
+        with self._session() as session:
+            club = session.get(Club, club_id, with_for_update=True, populate_existing=True)
             if club is None:
                 raise NotFoundError(f"no club {club_id!r}")
+            settings = change.of(club)
+            _refuse_taken_name(session, settings, club_id)
             _settle(club, settings)
+            _flush_named(session, settings)
         return _club_row(club)
-
-    @contextmanager
-    def _naming(self, settings: ClubSettings, club_id: str | None) -> Iterator[Session]:
-        """A transaction that gives a club (``club_id``, or a new one) ``settings``: it
-        raises ``ClubNameTakenError`` (nothing stored) if the club is not to be private
-        and another such club has the name, whatever the case, or takes it meanwhile;
-        other database errors → ``StoreError``."""
-        name = settings.name
-        taken = select(Club.id).where(Club.name_key == name.casefold(), Club.id != club_id)
-        try:
-            with self._sessions.begin() as session:
-                if not settings.private and session.scalar(taken) is not None:
-                    raise ClubNameTakenError(f"a club is already named {name!r}")
-                yield session
-        except IntegrityError:  # the same name, stored by another request meanwhile
-            raise ClubNameTakenError(f"a club is already named {name!r}") from None
-        except SQLAlchemyError as error:
-            raise StoreError(f"database error: {error.__class__.__name__}") from None
 
     def by_invite(self, code: str) -> ClubRow:
         """The club whose join link carries ``code``; ``NotFoundError`` if none."""
@@ -436,6 +450,24 @@ def _member_row(
         since,
         until if until and until > datetime.now(UTC) else None,
     )
+
+
+def _refuse_taken_name(session: Session, settings: ClubSettings, club_id: str | None) -> None:
+    """``ClubNameTakenError`` if the club (``club_id``, or a new one) is not to be private
+    and another club that is not private has the name, whatever the case."""
+    name = settings.name
+    taken = select(Club.id).where(Club.name_key == name.casefold(), Club.id != club_id)
+    if not settings.private and session.scalar(taken) is not None:
+        raise ClubNameTakenError(name)
+
+
+def _flush_named(session: Session, settings: ClubSettings) -> None:
+    """Write the club's name now: ``ClubNameTakenError`` if another request took it
+    meanwhile (the unique ``name_key``)."""
+    try:
+        session.flush()
+    except IntegrityError:
+        raise ClubNameTakenError(settings.name) from None
 
 
 def _settle(club: Club, settings: ClubSettings) -> None:

@@ -41,6 +41,7 @@ from raspisnoy.server.wire import (
     directory_key,
 )
 from raspisnoy.store import (
+    ClubChange,
     ClubNameTakenError,
     ClubResultRow,
     ClubRow,
@@ -106,36 +107,26 @@ class Clubs:
             _house_rules(request.rules),
             request.private,
         )
-        club = await self._named(settings, lambda: self._clubs.create(user.id, settings))
+        club = await _named(lambda: self._clubs.create(user.id, settings))
         return await self.view(club.id, user)
 
     async def change(self, club_id: str, user: UserRow, request: ClubSettingsIn) -> ClubView:
         """An admin changes the club's settings: each one sent replaces the club's, all
-        checked as at creation before any is stored (a refusal changes nothing)."""
-        club, place = await self._club_for(club_id, user)
+        checked as at creation before any is stored (a refusal changes nothing); those
+        not sent stay as the club has them when the change is stored (another admin's
+        change meanwhile is kept: ``ClubStore.update``)."""
+        _, place = await self._club_for(club_id, user)
         _need_admin(place)
         description = request.description
-        settings = ClubSettings(
-            club.name if request.name is None else _club_name(request.name),
-            club.description if description is None else description.strip(),
-            request.language or club.language,
-            club.rules if request.rules is None else _house_rules(request.rules),
-            club.private if request.private is None else request.private,
+        change = ClubChange(
+            None if request.name is None else _club_name(request.name),
+            None if description is None else description.strip(),
+            request.language or None,
+            None if request.rules is None else _house_rules(request.rules),
+            request.private,
         )
-        await self._named(settings, lambda: self._clubs.update(club_id, settings))
+        await _named(lambda: self._clubs.update(club_id, change))
         return await self.view(club_id, user)
-
-    async def _named(self, settings: ClubSettings, store: Callable[[], ClubRow]) -> ClubRow:
-        """Store a club's settings with ``store``; ``club_name_taken`` if another club has
-        the name."""
-        try:
-            return await in_thread(store)
-        except ClubNameTakenError:
-            raise RequestError(
-                Refusal.CLUB_NAME_TAKEN,
-                f"a club is already named {settings.name!r}",
-                params={"name": settings.name},
-            ) from None
 
     async def directory(
         self, search: str, after: str | None, size: int
@@ -323,6 +314,19 @@ class Clubs:
             raise RequestError(Refusal.NOT_FOUND, f"no player {user_id!r}") from None
         if was is not None and was.state == "member" and state != "member":
             await self._place_ended(club_id, user_id)
+
+
+async def _named(store: Callable[[], ClubRow]) -> ClubRow:
+    """Store a club's settings with ``store``; ``club_name_taken`` if another club has
+    the name."""
+    try:
+        return await in_thread(store)
+    except ClubNameTakenError as taken:
+        raise RequestError(
+            Refusal.CLUB_NAME_TAKEN,
+            f"a club is already named {taken.name!r}",
+            params={"name": taken.name},
+        ) from None
 
 
 def _need_account(user: UserRow) -> None:
