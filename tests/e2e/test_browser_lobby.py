@@ -353,3 +353,27 @@ def test_the_phone_lobby_puts_quick_game_and_the_lists_first(browser: Browser, s
         assert page.locator("#create-form select[name=players]").is_visible()
     finally:
         context.close()
+
+
+KIND_IDS = """async (typed) => {
+  const i18n = await import("/js/i18n.js");
+  const lobby = await import("/js/lobby.js");
+  await i18n.setLanguage("ru", { remember: false });
+  return typed.map((word) => lobby.kindId(word));
+}"""
+
+
+def test_a_kind_of_round_typed_with_e_for_yo_is_understood(context: BrowserContext) -> None:
+    """«темная», as Russian is mostly typed, is «тёмная»: the blind round; so are the
+    page's own word in any case and the API's."""
+    page = context.new_page()
+    page.goto("/")
+    typed = ["темная", "Тёмная", " ТЕМНАЯ ", "blind", "золотая", "туманная"]
+    assert page.evaluate(KIND_IDS, typed) == [
+        "blind",
+        "blind",
+        "blind",
+        "blind",
+        "golden",
+        "туманная",
+    ]

@@ -230,3 +230,26 @@ def test_a_trick_reason_names_the_trick_as_an_ordinal(browser: Browser, review_s
     assert "вы берёте лишнюю 2-ю взятку в 59% раскладов" in worded["ru"][-1]
     assert "ви берете зайву 2-у взятку в 59% розкладів" in worded["uk"][-1]
     assert "you take the 2nd trick, one too many, in 59% of deals" in worded["en"][-1]
+
+
+LEGEND = """async (thresholds) => {
+  const i18n = await import("/js/i18n.js");
+  const review = await import("/js/review.js");
+  await i18n.setLanguage("ru", { remember: false });
+  return review.legendText(thresholds);
+}"""
+
+
+def test_the_legend_writes_its_thresholds_as_the_language_does(
+    browser: Browser, review_server: str
+) -> None:
+    """A ruleset whose stake is 7 has thresholds of 0.7000000000000001, 1.75 and 3.5:
+    the Russian legend writes «0,7», «1,75» and «3,5»."""
+    context = browser.new_context(base_url=review_server)
+    page = context.new_page()
+    page.goto("/")
+    thresholds = {"stake": 7, "inaccuracy": 7 * 0.1, "mistake": 7 * 0.25, "blunder": 7 * 0.5}
+    legend: str = page.evaluate(LEGEND, thresholds)
+    context.close()
+    assert "неточность от 0,7, ошибка от 1,75, грубая ошибка от 3,5" in legend, legend
+    assert "(цена взятки 7)" in legend

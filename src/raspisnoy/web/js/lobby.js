@@ -595,11 +595,14 @@ function listItemText(option, item) {
   return item.replace(/[a-z-]+$/, (kind) => tMaybe(`web.kind.${kind}`) ?? kind);
 }
 
+/** A word as it is compared, whatever its case and however «ё» is typed («темная»). */
+const folded = (word) => word.trim().toLowerCase().replaceAll("ё", "е");
+
 /** The API's word for a kind of round typed in the page's language (or in English, or as
  * the API writes it); the text itself if it names none, for the server to refuse. */
-function kindId(text) {
-  const typed = text.trim().toLowerCase();
-  return KINDS.find((kind) => [kind, t(`web.kind.${kind}`).toLowerCase()].includes(typed)) ?? typed;
+export function kindId(text) {
+  const typed = folded(text);
+  return KINDS.find((kind) => [kind, folded(t(`web.kind.${kind}`))].includes(typed)) ?? text.trim().toLowerCase();
 }
 
 /** An item of a list option as the API takes it. */

@@ -48,7 +48,7 @@ export async function checkStanding(app) {
 
 /** A report as one line of the list: who reported whom, where, why, when. */
 function reportSummary(report) {
-  return `<p><strong>${esc(t("web.moderation.report", { reporter: report.reporter.nickname, reported: report.reported.nickname }))}</strong>
+  return `<p><strong>${esc(t("web.moderation.report", { reporter: playerName(report.reporter.nickname), reported: playerName(report.reported.nickname) }))}</strong>
     · ${esc(t(`web.moderation.place.${report.place}`))}</p>
     <p>${esc(reasonLabel(report.reason))} · <time datetime="${esc(report.created_at)}">${esc(formatMoment(report.created_at))}</time></p>
     ${report.note ? `<p class="quoted">${esc(report.note)}</p>` : ""}`;
@@ -58,7 +58,7 @@ function reportSummary(report) {
 function actionLine(action) {
   const kind = t(`web.moderation.kind.${action.kind}`);
   const until = action.until ? ` ${t("web.moderation.until", { until: formatMoment(action.until) })}` : "";
-  return `<li><span>${esc(t("web.moderation.line", { moderator: action.moderator.nickname, user: action.user.nickname, kind }))}${esc(until)}</span>
+  return `<li><span>${esc(t("web.moderation.line", { moderator: playerName(action.moderator.nickname), user: playerName(action.user.nickname), kind }))}${esc(until)}</span>
     <small class="muted">${esc(reasonLabel(action.reason))} · ${esc(formatMoment(action.created_at))}</small>
     ${action.note ? `<small class="quoted">${esc(action.note)}</small>` : ""}</li>`;
 }

@@ -40,6 +40,13 @@ function nth(number) {
   return t(`web.reason.nth_${category}`, { count: formatNumber(number) });
 }
 
+/** The review's legend: its thresholds written as the page's language writes numbers
+ * («1,7», not 1.7000000000000002). */
+export function legendText(thresholds) {
+  const words = Object.fromEntries(Object.entries(thresholds).map(([name, value]) => [name, formatNumber(value)]));
+  return t("web.review.legend", words);
+}
+
 /** A reason (`{code, params}` from the server: docs/review.md, "Why") in words; `played`
  * names the move made where the search judged it by an equal card (`params.played`). */
 export function reasonText(reason, played = reason?.params.played) {
@@ -163,7 +170,7 @@ export function showReview(view, app, gameId, firstSeat) {
     const review = job.review;
     if (!review.moments.length) return `<p>${esc(t("web.review.nothing"))}</p>`;
     return `${summaryMarkup(review)}${movesMarkup(review)}${roundsMarkup(review)}
-      <p class="hint">${esc(t("web.review.legend", review.thresholds))}</p>`;
+      <p class="hint">${esc(legendText(review.thresholds))}</p>`;
   }
 
   function summaryMarkup(review) {

@@ -176,7 +176,7 @@ function roundsMarkup(event) {
     const tables = round.tables.map((table) => {
       const seats = table.seats
         .map((seat) => {
-          const name = seat.entry_id === null ? t("web.tournament.bot.fill") : seat.name;
+          const name = seat.entry_id === null ? t("web.tournament.bot.fill") : playerName(seat.name);
           const score = seat.points === null ? "" : ` ${formatNumber(seat.points)}`;
           return `${esc(name)}${esc(score)}${seat.absent ? ` (${esc(t("web.tournament.absent"))})` : ""}`;
         })
@@ -192,7 +192,7 @@ function roundsMarkup(event) {
       const label = t(table.status === "over" ? "web.tournament.table.record" : "web.tournament.table.watch", number);
       return `<li><a data-nav href="${href}">${esc(label)}</a> ${seats}</li>`;
     });
-    const byes = round.byes.length ? `<p class="muted">${esc(t("web.tournament.byes", { names: round.byes.join(", ") }))}</p>` : "";
+    const byes = round.byes.length ? `<p class="muted">${esc(t("web.tournament.byes", { names: round.byes.map((name) => playerName(name)).join(", ") }))}</p>` : "";
     return `<h3>${esc(t("web.tournament.round", { round: round.number }))}</h3><ul>${tables.join("")}</ul>${byes}`;
   });
   return `<section class="panel tournament-rounds"><h2>${esc(t("web.tournament.rounds.title"))}</h2>${rounds.join("")}
@@ -202,7 +202,7 @@ function roundsMarkup(event) {
 function entrantsMarkup(event) {
   const withdraw = event.is_director && event.state !== "finished" && event.state !== "registering";
   const rows = event.entrants.map(
-    (entry) => `<li><span class="member-name">${esc(entry.name)}${botMark(entry.bot)}</span>
+    (entry) => `<li><span class="member-name">${esc(playerName(entry.name))}${botMark(entry.bot)}</span>
       ${entry.state === "withdrawn" ? `<span class="muted">${esc(t("web.tournament.withdrawn"))}</span>` : ""}
       ${withdraw && entry.state === "registered" ? `<button type="button" class="small" data-withdraw="${esc(entry.entry_id)}">${esc(t("web.tournament.do.withdraw"))}</button>` : ""}</li>`,
   );
