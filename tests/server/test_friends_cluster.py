@@ -86,3 +86,27 @@ def test_a_dead_workers_people_go_offline_when_their_lifetime_ends(redis_url: st
         await redis.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_person_redis_lost_shows_online_again_at_the_next_refresh(redis_url: str) -> None:
+    """Redis lost the member of a socket still open (it restarted, with nothing kept):
+    the worker's next refresh puts it back, so its person does not show offline until
+    they reconnect; once the socket closes, they are offline."""
+
+    async def scenario() -> None:
+        redis = Redis.from_url(redis_url, decode_responses=True)
+        worker = RedisPresence(RedisBroadcast(redis, "w"), redis, f"w-{secrets.token_hex(3)}", 60.0)
+        user = UserRow(f"u{secrets.token_hex(6)}", "Vera", "guest")
+        entered = worker.online(Page(user), None)
+        await entered.__aenter__()
+        assert await worker.where([user.id]) == {user.id: Place(None)}
+        await redis.delete(*[key async for key in redis.scan_iter(f"*{user.id}")])
+        assert await worker.where([user.id]) == {}
+        await worker.refresh()
+        assert await worker.where([user.id]) == {user.id: Place(None)}
+        await entered.__aexit__(None, None, None)
+        assert await worker.where([user.id]) == {}
+        await worker.stop()
+        await redis.aclose()
+
+    asyncio.run(scenario())

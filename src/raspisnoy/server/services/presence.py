@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from raspisnoy.server.broadcast import Broadcast
-from raspisnoy.server.expiring import REFRESH, refresh_members
+from raspisnoy.server.expiring import RESTORE, refresh_members
 from raspisnoy.store import TableRow, UserRow
 
 __all__ = ["NOTICES_CHANNEL", "Place", "Presence", "Reachable", "RedisPresence"]
@@ -152,7 +152,7 @@ class RedisPresence(Presence):
         self._name = name
         self._lifetime_ms = int(lifetime * 1000)
         self._arrive = redis.register_script(_ARRIVE)
-        self._refresh = redis.register_script(REFRESH)
+        self._refresh = redis.register_script(RESTORE)
         self._read = redis.register_script(_READ)
         self._numbers = itertools.count()
         #: The member of each socket of this worker, with its person's key.
@@ -206,7 +206,8 @@ class RedisPresence(Presence):
         }
 
     async def refresh(self) -> None:
-        """Give every socket of this worker its whole lifetime again (one round)."""
+        """Give every socket of this worker its whole lifetime again (one round), putting
+        back any that Redis lost (``RESTORE``)."""
         await refresh_members(self._refresh, list(self._members.values()), self._lifetime_ms)
 
     async def _refreshing(self) -> None:
