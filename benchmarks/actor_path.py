@@ -75,6 +75,7 @@ class MemoryPort:
         names: Sequence[str],
         first_dealer: int,
         games_cap: int | None = None,
+        seated: Sequence[str | None] = (),
     ) -> TableRow:
         self.table = dataclasses.replace(
             self.table, status="playing", names=tuple(names), first_dealer=first_dealer

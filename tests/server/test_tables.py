@@ -20,6 +20,7 @@ from typing import Any, TypeVar, cast
 
 import pytest
 from fastapi import WebSocket
+from fresh_databases import BACKENDS, new_store
 from test_ratings import engine_game, store_game
 
 from raspisnoy.core import Game, resolve_rules
@@ -114,6 +115,7 @@ class FakePort:
         names: Sequence[str],
         first_dealer: int,
         games_cap: int | None = None,
+        seated: Sequence[str | None] = (),
     ) -> TableRow:
         self.table = dataclasses.replace(
             self.table, status="playing", names=tuple(names), first_dealer=first_dealer
@@ -546,3 +548,39 @@ def test_every_event_text_is_the_encoded_event_with_each_readers_own_view() -> N
         await actor.close()
 
     run(scenario)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_seat_freed_behind_the_actor_starts_as_a_bot(backend: str, tmp_path: Path) -> None:
+    """Vera's account was deleted (her seat at Anna's open table freed in the store) and
+    the news had not reached the table's actor when Anna started the game: the start is
+    refused by the store, the actor takes the seats as stored and starts again, so the
+    game has a bot in Vera's seat, never her name."""
+    with new_store(backend, tmp_path) as store:
+        anna, vera = store.create_user("Anna"), store.create_user("Vera")
+        table = store.create_table(
+            host_id=anna.id,
+            public=True,
+            rules=RULES,
+            bots=["random"] * 3,
+            turn_seconds=0,
+            bot_delay_ms=0,
+            stand_in="random",
+            seed="seed",
+        )
+        store.set_seat(table.id, 1, vera.id)
+
+        async def scenario() -> None:
+            worker = hub_of(store)
+            await worker.start()
+            async with worker.using(table.id) as actor:
+                assert actor.table.seats[1].user_id == vera.id
+                Players(store).delete_account(vera.id)  # no word to the actor
+                await actor.call(lambda: actor.start(anna.id))
+                assert actor.game is not None and actor.game.names[1] == "Bot 2 (random)"
+            await worker.stop()
+
+        run(scenario)
+        started = store.get_table(table.id)
+        assert started.names is not None and started.names[1] == "Bot 2 (random)"
+        assert started.seats[1].user_id is None

@@ -628,12 +628,19 @@ class Store:
         first_dealer: int,
         fence: int | None = None,
         games_cap: int | None = None,
+        seated: Sequence[str | None] | None = None,
     ) -> None:
         """Mark the table's game started with these player names and first dealer (under
         ``fence``: ``set_seat``). With a ``games_cap``, ``SeatCapError`` and nothing
-        changed where the host plays that many games already (``mark_started``)."""
+        changed where the host plays that many games already (``mark_started``). With
+        ``seated`` (who sits in each seat, as the names were made from),
+        ``StaleWriteError`` and nothing changed if the seats are no longer so: a seat freed
+        behind the table's owner (an account deleted, a place in a club ended) would
+        otherwise keep its person's name in the game for good."""
         with self._session() as session:
             check_fences(session, {table_id: fence})
+            if seated is not None:
+                _refuse_reseated(session, table_id, seated)
             mark_started(session, table_id, names, first_dealer, games_cap)
 
     def set_away(self, table_id: str, seat: int, away: bool, fence: int | None = None) -> None:
@@ -786,6 +793,15 @@ def _waiting_seating_user(user_id: str, created_after: datetime) -> Select[GameT
     return _seating_user(user_id).where(
         GameTable.status == "open", GameTable.created_at > created_after
     )
+
+
+def _refuse_reseated(session: Session, table_id: str, seated: Sequence[str | None]) -> None:
+    """``StaleWriteError`` unless the table's seats hold ``seated``, read with the seats'
+    rows held (a write that frees one waits, or is waited for)."""
+    rows = select(Seat.seat, Seat.user_id).where(Seat.table_id == table_id).with_for_update()
+    stored = dict(session.execute(rows).all())
+    if [stored.get(seat) for seat in range(len(seated))] != list(seated):
+        raise StaleWriteError(f"the seats of table {table_id!r} changed meanwhile")
 
 
 def mark_started(

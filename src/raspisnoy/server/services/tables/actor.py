@@ -61,7 +61,14 @@ from raspisnoy.server.wire import (
     table_message,
     view_json,
 )
-from raspisnoy.store import ChatRow, EventRow, FencedError, StoreError, TableRow
+from raspisnoy.store import (
+    ChatRow,
+    EventRow,
+    FencedError,
+    StaleWriteError,
+    StoreError,
+    TableRow,
+)
 
 __all__ = ["TableActor", "TablePort", "seat_names"]
 
@@ -102,11 +109,13 @@ class TablePort(Protocol):
         table_id: str,
         names: Sequence[str],
         first_dealer: int,
-        games_cap: int | None = None,
+        games_cap: int | None,
+        seated: Sequence[str | None],
     ) -> TableRow:
         """Store that the game started with these names and first dealer; the table now.
         With a ``games_cap``, ``SeatCapError`` and nothing stored where the host plays
-        that many games already (``Store.start_table``)."""
+        that many games already; ``StaleWriteError`` and nothing stored if the seats no
+        longer hold ``seated``, whom the names were made from (``Store.start_table``)."""
 
     async def set_away(self, table_id: str, seat: int, away: bool) -> None:
         """Keep whether a stand-in plays ``seat`` for its away person (``Store.set_away``),
@@ -678,9 +687,29 @@ class TableActor:
         a turn timer unless they have not connected within ``_ARRIVAL_SECONDS``. With a
         ``games_cap``, a host who plays that many games already is refused
         (``SeatCapError``: ``TablePort.start``) and the table stays open."""
+        self._require_host_of_open(user_id)
+        try:
+            game = await self._store_start(games_cap)
+        except StaleWriteError:  # a seat freed behind this actor: start with the seats stored
+            await self.reload()
+            self._require_host_of_open(user_id)
+            game = await self._store_start(games_cap)
+        self.game, self.version = game, 0
+        self._expect(arriving)
+        self._schedule_turn()
+        for connection in self._connections:
+            connection.send(self._state(connection))
+        return self.table_json()
+
+    def _require_host_of_open(self, user_id: str) -> None:
+        """Refuse a start unless the table is open and ``user_id`` is its host."""
         self._require_open()
         if user_id != self.table.host_id:
             raise RequestError(Refusal.FORBIDDEN, "only the host of the table can start the game")
+
+    async def _store_start(self, games_cap: int | None) -> Game:
+        """The game of the table's seats as this actor knows them, stored as started
+        (``TablePort.start``: refused if the stored seats are no longer those)."""
         names = seat_names(self.table)
         # A rematch table fixes its first dealer at creation (``rematch``); others draw one.
         game = Game(
@@ -689,13 +718,9 @@ class TableActor:
             seed=self.table.seed,
             first_dealer=self.table.first_dealer,
         )
-        self.table = await self.port.start(self.table.id, names, game.dealer, games_cap)
-        self.game, self.version = game, 0
-        self._expect(arriving)
-        self._schedule_turn()
-        for connection in self._connections:
-            connection.send(self._state(connection))
-        return self.table_json()
+        seated = tuple(seat.user_id for seat in self.table.seats)
+        self.table = await self.port.start(self.table.id, names, game.dealer, games_cap, seated)
+        return game
 
     async def start_if_open(self) -> None:
         """Start the game of a table opened for the people seated at it, who are on their

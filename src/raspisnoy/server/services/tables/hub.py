@@ -199,10 +199,13 @@ class _Port:
         table_id: str,
         names: Sequence[str],
         first_dealer: int,
-        games_cap: int | None = None,
+        games_cap: int | None,
+        seated: Sequence[str | None],
     ) -> TableRow:
         fence = self._hub.fences.get(table_id, -1)
-        write = self.run(self._store.start_table, table_id, names, first_dealer, fence, games_cap)
+        write = self.run(
+            self._store.start_table, table_id, names, first_dealer, fence, games_cap, seated
+        )
         await self._fenced(table_id, write)
         self._hub.lobby.changed()
         return await self.reload(table_id)
