@@ -531,3 +531,41 @@ def test_a_round_plan_that_cannot_be_dealt_is_said_in_russian(
         assert problems == [] and errors == []
     finally:
         phone.close()
+
+
+ENGINE_TEXT = """async (cases) => {
+  const i18n = await import("/js/i18n.js");
+  const score = await import("/js/score.js");
+  await i18n.setLanguage("ru", { remember: false });
+  return cases.map(([template, params]) => score.engineText(template, params));
+}"""
+
+
+def test_a_rules_problem_of_a_sheet_is_worded_as_the_rules_form_words_it(
+    browser: Browser, server: str
+) -> None:
+    """The engine's messages are written for the terminal, where options are typed by
+    their ids («jokers», «custom_plan», «9:blind»); the score page words them as its
+    rules form does, in Russian."""
+    catalog = Path(__file__).resolve().parents[2] / "src/raspisnoy/i18n/ru/errors.json"
+    errors = json.loads(catalog.read_text())
+    cases = [
+        (errors["error.joker_card"], {"card": "5S"}),
+        (errors["error.special_round"], {"entry": "темная", "kinds": "no-trump, blind, misere"}),
+        (errors["error.plan_entry"], {"number": 1, "entry": "x", "kinds": "blind, golden"}),
+        (
+            errors["error.option_choice"],
+            {"option": "trump_source", "choices": "undealt, dealer_last", "value": "x"},
+        ),
+    ]
+    context = browser.new_context(base_url=server)
+    page = context.new_page()
+    page.goto("/")
+    texts: list[str] = page.evaluate(ENGINE_TEXT, [list(case) for case in cases])
+    context.close()
+    for text in texts:
+        for raw in ("jokers", "special_rounds", "custom_plan", "trump_source", "blind", "misere"):
+            assert raw not in text, text
+    assert "«Джокеры»" in texts[0] and "бескозырка, тёмная, мизер" in texts[1]
+    assert "9:тёмная" in texts[2] and "«Свой план раздач»" in texts[2]
+    assert "верхняя карта остатка, последняя карта сдающего" in texts[3]

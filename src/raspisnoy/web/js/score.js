@@ -109,8 +109,33 @@ function causeText(cause) {
   const counted = typeof cause.params.count === "number" && `${cause.code}.other` in errors;
   const template = counted ? errors[`${cause.code}.${pluralCategory(cause.params.count)}`] ?? errors[`${cause.code}.other`] : errors[cause.code];
   if (template === undefined) return null;
-  const text = fill(template, cause.params);
+  const text = engineText(template, cause.params);
   return text.charAt(0).toLocaleUpperCase(language()) + text.slice(1);
+}
+
+/** The rules options that the engine's messages name by their ids (written for the
+ * terminal, where one types them). */
+const OPTION_IDS = /\b(custom_plan|special_rounds|extra_jokers|jokers|min_players|max_players)\b/g;
+const optionWord = (name) => {
+  const label = tMaybe(`web.option.${name}`);
+  return label ? `«${label}»` : name;
+};
+const kindWord = (kind) => tMaybe(`web.kind.${kind}`) ?? kind;
+const wordEach = (list, word) => list.split(", ").map(word).join(", ");
+
+/** An engine message filled in the page's words, not the terminal's: options as the
+ * rules form labels them, round kinds («9:тёмная») and choices in the page's language. */
+export function engineText(template, params) {
+  const values = { ...params };
+  const option = typeof values.option === "string" ? values.option : null;
+  if (option !== null) values.option = optionWord(option);
+  if (typeof values.kinds === "string") values.kinds = wordEach(values.kinds, kindWord);
+  if (option !== null && typeof values.choices === "string") {
+    values.choices = wordEach(values.choices, (choice) => tMaybe(`web.choice.${option}.${choice}`) ?? choice);
+  }
+  return fill(template, values)
+    .replace(OPTION_IDS, optionWord)
+    .replace(/\b(\d+):([a-z-]+)\b/g, (whole, cards, kind) => `${cards}:${kindWord(kind)}`);
 }
 
 /** A sheet problem's template filled with its values, round kinds in the page's language. */
