@@ -19,6 +19,7 @@ from raspisnoy.store import (
     ClubSettings,
     ClubStore,
     DirectoryKey,
+    NotAMemberError,
     NotFoundError,
     Players,
     StaleWriteError,
@@ -27,7 +28,7 @@ from raspisnoy.store import (
     Together,
     TournamentStore,
 )
-from raspisnoy.store.models import Club
+from raspisnoy.store.models import Club, ClubMember
 
 
 def new_club(clubs: ClubStore, owner_id: str, name: str, *, private: bool = False) -> str:
@@ -363,3 +364,49 @@ def test_a_change_keeps_what_another_change_stored_meanwhile(store: Store) -> No
     club, _ = clubs.club_and_place(club_id, None)
     assert (club.private, club.description) == (True, "по средам")
     assert club_id not in [found.id for found, _ in clubs.directory()]
+
+
+def test_only_a_member_opens_or_takes_a_seat_at_a_club_table(store: Store) -> None:
+    """The store holds the line the clubs service draws: someone who is not a member now
+    (never was, left) neither opens a club table nor sits at one."""
+    owner, anna, stranger = people(store, "Owner", "Anna", "Stranger")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+    table = table_of(store, owner, club_id=club_id)
+    with pytest.raises(NotAMemberError):
+        table_of(store, stranger, club_id=club_id)
+    with pytest.raises(NotAMemberError):
+        store.set_seat(table.id, 1, stranger.id)
+    store.set_seat(table.id, 1, anna.id)
+    clubs.set_member(club_id, anna.id, role="member", state="left", was=("member", "member"))
+    with pytest.raises(NotAMemberError):
+        store.set_seat(table.id, 2, anna.id)
+    assert {seat.user_id for seat in store.get_table(table.id).seats} == {owner.id, None}
+
+
+def test_a_club_table_opened_as_its_opener_is_removed_is_refused(store: Store) -> None:
+    """Anna's new club table was on its way when an admin removed her (the removal's
+    transaction not yet committed): the table waits for it, then is refused, so no table
+    is left hosted by someone who can no longer reach it."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has one writer at a time: nothing runs between a read and a write")
+    owner, anna = people(store, "Owner", "Anna")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+
+    def removing(session: Session) -> None:
+        place = ClubMember.club_id == club_id, ClubMember.user_id == anna.id
+        session.execute(update(ClubMember).where(*place).values(state="left"))
+
+    def opening() -> str:
+        try:
+            table_of(store, anna, club_id=club_id)
+        except NotAMemberError:
+            return "refused"
+        return "opened"
+
+    assert answer_behind(store, removing, opening) == "refused"
+    _, tables, _ = clubs.page(club_id)
+    assert tables == []

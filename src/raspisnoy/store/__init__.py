@@ -62,6 +62,7 @@ from raspisnoy.store.puzzles import (
 from raspisnoy.store.repository import (
     EventRow,
     FencedError,
+    NotAMemberError,
     NotFoundError,
     SeatRow,
     SheetRow,
@@ -129,6 +130,7 @@ __all__ = [
     "NewPoolTable",
     "NewReport",
     "NewTournament",
+    "NotAMemberError",
     "NotFoundError",
     "Players",
     "PoolEntryRow",

@@ -42,6 +42,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raspisnoy.store.models import (
     Account,
+    ClubMember,
     ClubTable,
     GameEvent,
     GameTable,
@@ -57,6 +58,7 @@ from raspisnoy.store.models import (
 __all__ = [
     "EventRow",
     "FencedError",
+    "NotAMemberError",
     "NotFoundError",
     "SeatCap",
     "SeatCapError",
@@ -76,6 +78,7 @@ __all__ = [
     "lock_live_person",
     "lock_users",
     "mark_started",
+    "require_club_member",
     "transaction",
     "utc",
     "utc_or_none",
@@ -106,6 +109,11 @@ class SeatCap:
 
     limit: int
     since: datetime
+
+
+class NotAMemberError(StoreError):
+    """The person is not, or no longer, a member of the club whose table the write is
+    for (``require_club_member``)."""
 
 
 class SeatCapError(StoreError):
@@ -507,6 +515,8 @@ class Store:
         this transaction with the host's row locked, so two tables opened at once (on two
         workers) cannot both pass the count."""
         with self._session() as session:
+            if club_id is not None:
+                require_club_member(session, club_id, host_id)
             if cap is not None:
                 _check_cap(session, host_id, _waiting_seating_user(host_id, cap.since), cap.limit)
             table_id = add_table(
@@ -596,12 +606,18 @@ class Store:
         ``hand_over_host``) becomes its host, so that someone there can start the game.
         ``fence``, here and in every write of a live table: the writer's ownership token
         (``claim_table``); the write is refused with ``FencedError`` if the table has been
-        claimed since."""
+        claimed since. ``NotAMemberError`` and nothing changed for a person who is not a
+        member of the table's club (``require_club_member``)."""
         with self._session() as session:
             check_fences(session, {table_id: fence})
             if user_id is None:
                 session.execute(_seating(table_id, seat, None))
                 return
+            club_id = session.scalar(
+                select(ClubTable.club_id).where(ClubTable.table_id == table_id)
+            )
+            if club_id is not None:
+                require_club_member(session, club_id, user_id)
             theirs = Seat.table_id == table_id, Seat.user_id == user_id
             session.execute(update(Seat).where(*theirs).values(user_id=None))
             session.execute(_seating(table_id, seat, user_id))
@@ -1138,6 +1154,22 @@ def lock_users(session: Session, user_ids: Collection[str]) -> None:
         return
     locked = select(User.id).where(User.id.in_(ids)).order_by(User.id)
     session.execute(locked.with_for_update(key_share=True))
+
+
+def require_club_member(session: Session, club_id: str, user_id: str) -> None:
+    """``NotAMemberError`` unless ``user_id`` is a member of the club, their place's row
+    held until the transaction ends: a place ended at the same moment (``ClubStore.
+    set_member`` writes that row) comes wholly before the write, which is refused, or
+    wholly after it, and undoes it (``leaving.leave_club_play``). Without it, one removed
+    while opening a club table hosted it for good (only they could start it, and they
+    could no longer reach it)."""
+    place = (
+        select(ClubMember.state)
+        .where(ClubMember.club_id == club_id, ClubMember.user_id == user_id)
+        .with_for_update()
+    )
+    if session.scalar(place) != "member":
+        raise NotAMemberError(f"{user_id!r} is not a member of club {club_id!r}")
 
 
 def lock_live_person(session: Session, user_id: str) -> User:

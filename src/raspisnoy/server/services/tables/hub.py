@@ -43,6 +43,7 @@ from raspisnoy.store import (
     FencedError,
     FriendsRepository,
     Moderation,
+    NotAMemberError,
     Store,
     StoreError,
     TableRow,
@@ -189,9 +190,14 @@ class _Port:
         self, table_id: str, write: Callable[..., None], seat: int, user_id: str | None
     ) -> None:
         """Change a seat before the start with ``write`` (a ``Store`` method), under the
-        table's fence; the lobby shows the change."""
+        table's fence; the lobby shows the change. One whose place in the table's club
+        ended since the table was shown them is answered as for a table that does not
+        exist, as every route answers them now (``Clubs.guard``)."""
         fence = self._hub.fences.get(table_id, -1)
-        await self._fenced(table_id, self.run(write, table_id, seat, user_id, fence))
+        try:
+            await self._fenced(table_id, self.run(write, table_id, seat, user_id, fence))
+        except NotAMemberError:
+            raise RequestError(Refusal.NOT_FOUND, f"no table {table_id!r}") from None
         self._hub.lobby.changed()
 
     async def start(

@@ -22,7 +22,7 @@ from raspisnoy.server.services.tables.actor import TableActor
 from raspisnoy.server.services.tables.hub import Hub
 from raspisnoy.server.services.threads import in_thread
 from raspisnoy.server.wire import Json, TableIn
-from raspisnoy.store import Store, TableRow, UserRow
+from raspisnoy.store import NotAMemberError, Store, TableRow, UserRow
 from raspisnoy.store.repository import SeatCap, SeatCapError
 
 __all__ = ["NewTable", "TableDesk", "check_new_table"]
@@ -86,6 +86,10 @@ class TableDesk:
             )
         except SeatCapError as error:  # another of their tables came in since the count
             raise _refused(Refusal.WAITING_TABLES_HELD, error) from None
+        except NotAMemberError:  # their place in the club ended since it was read
+            raise RequestError(
+                Refusal.CLUB_MEMBERS_ONLY, "only the club's members may do this"
+            ) from None
         self._hub.lobby.changed()
         return row
 
