@@ -16,7 +16,7 @@ import pytest
 from fresh_databases import BACKENDS, new_store
 from server_helpers import FAST, Server
 from server_helpers import until as eventually
-from test_tables import RULES, Client, hub_of, run, until
+from test_tables import Client, hub_of, run, stored_table, until
 
 from raspisnoy.server.config import ServerSettings
 from raspisnoy.server.protocol import RematchAnswer
@@ -28,16 +28,7 @@ from raspisnoy.store import Store, TableRow, Together, UserRow
 
 def _fours(store: Store, host: UserRow) -> TableRow:
     """A public table of ``host`` and three random bots, not started."""
-    return store.create_table(
-        host_id=host.id,
-        public=True,
-        rules=RULES,
-        bots=["random"] * 4,
-        turn_seconds=0,
-        bot_delay_ms=0,
-        stand_in="random",
-        seed="old seed",
-    )
+    return stored_table(store, host, seed="old seed")
 
 
 def over_table(store: Store, host: UserRow) -> TableRow:
@@ -55,6 +46,16 @@ def over_table(store: Store, host: UserRow) -> TableRow:
 
     run(scenario)
     return store.get_table(table.id)
+
+
+async def rematch_told(worker: Hub, old: TableRow, person: UserRow) -> dict[str, Any]:
+    """The ``rematch`` message ``person`` gets on connecting to the old table, loaded by
+    ``worker`` (which finds its stored rematch then)."""
+    async with worker.using(old.id) as actor:
+        client = Client(person)
+        await actor.call(lambda: actor.join(client))
+        told: dict[str, Any] = client.last("rematch")
+    return told
 
 
 def next_dealer(old: TableRow) -> int:
@@ -79,10 +80,7 @@ def test_a_rematch_stored_by_a_worker_that_died_starts_when_its_old_table_loads(
         async def scenario() -> None:
             worker = hub_of(store)
             await worker.start()
-            async with worker.using(old.id) as actor:
-                client = Client(anna)
-                await actor.call(lambda: actor.join(client))
-                told = client.last("rematch")
+            told = await rematch_told(worker, old, anna)
             assert (told["status"], told["table"]) == ("started", rematch.id)
             started = store.get_table(rematch.id)
             assert started.status == "playing" and started.host_id == anna.id
@@ -117,10 +115,7 @@ def test_a_rematch_everyone_left_is_not_started_when_its_old_table_loads(
         async def scenario() -> None:
             worker = hub_of(store)
             await worker.start()
-            async with worker.using(old.id) as actor:
-                client = Client(anna)
-                await actor.call(lambda: actor.join(client))
-                told = client.last("rematch")
+            told = await rematch_told(worker, old, anna)
             assert (told["status"], told["table"]) == ("started", rematch.id)
             assert store.get_table(rematch.id).status == "open"
             await worker.stop()

@@ -404,6 +404,28 @@ def hub_of(store: Store) -> Hub:
     return Hub(store, ServerSettings(data_dir=Path()))
 
 
+def stored_table(
+    store: Store,
+    host: UserRow,
+    *,
+    players: int = 4,
+    turn_seconds: int = 0,
+    bot_delay_ms: int = 0,
+    seed: str = "seed",
+) -> TableRow:
+    """A public table of ``host`` and random bots in the store, not started."""
+    return store.create_table(
+        host_id=host.id,
+        public=True,
+        rules=RULES,
+        bots=["random"] * players,
+        turn_seconds=turn_seconds,
+        bot_delay_ms=bot_delay_ms,
+        stand_in="random",
+        seed=seed,
+    )
+
+
 def test_an_unknown_table_leaves_nothing_behind(tmp_path: Path) -> None:
     store = Store.open(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
 
@@ -462,16 +484,8 @@ def test_a_seat_away_after_its_timer_lapsed_stays_away_on_the_next_worker(
     again, there and in the store, once she connects."""
     store = Store.open(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
     anna = store.create_user("Anna")
-    table = store.create_table(
-        host_id=anna.id,
-        public=True,
-        rules=RULES,
-        bots=["random"] * 4,
-        turn_seconds=1,
-        bot_delay_ms=500,  # the stand-in has not played when the first worker goes
-        stand_in="random",
-        seed="seed",
-    )
+    # the stand-in has not played when the first worker goes
+    table = stored_table(store, anna, turn_seconds=1, bot_delay_ms=500)
 
     def stored_away() -> bool:
         return store.get_table(table.id).seats[0].away
@@ -558,16 +572,7 @@ def test_a_seat_freed_behind_the_actor_starts_as_a_bot(backend: str, tmp_path: P
     game has a bot in Vera's seat, never her name."""
     with new_store(backend, tmp_path) as store:
         anna, vera = store.create_user("Anna"), store.create_user("Vera")
-        table = store.create_table(
-            host_id=anna.id,
-            public=True,
-            rules=RULES,
-            bots=["random"] * 3,
-            turn_seconds=0,
-            bot_delay_ms=0,
-            stand_in="random",
-            seed="seed",
-        )
+        table = stored_table(store, anna, players=3)
         store.set_seat(table.id, 1, vera.id)
 
         async def scenario() -> None:

@@ -41,14 +41,7 @@ def test_a_ban_waits_for_a_session_being_stored_and_ends_it(postgresql_only: Sto
 
     def logging_in(session: Session) -> None:
         lock_users(session, [vera.id])
-        session.add(
-            SessionToken(
-                token_hash="vera",
-                user_id=vera.id,
-                created_at=datetime.now(UTC),
-                expires_at=TOMORROW,
-            )
-        )
+        session.add(session_row("vera", vera.id))
 
     ban = NewAction(moderator.id, vera.id, "ban", None, "spam", None, None)
     answer_behind(store, logging_in, lambda: Moderation(store).act(ban))
@@ -90,12 +83,5 @@ def test_a_deleted_accounts_session_answers_nobody(store: Store) -> None:
     (vera,) = people(store, "Vera")
     Players(store).delete_account(vera.id)
     with Session(store.engine) as session, session.begin():
-        session.add(
-            SessionToken(
-                token_hash="late",
-                user_id=vera.id,
-                created_at=datetime.now(UTC),
-                expires_at=TOMORROW,
-            )
-        )
+        session.add(session_row("late", vera.id))
     assert store.user_of_session("late") is None
