@@ -410,3 +410,20 @@ def test_a_club_table_opened_as_its_opener_is_removed_is_refused(store: Store) -
     assert answer_behind(store, removing, opening) == "refused"
     _, tables, _ = clubs.page(club_id)
     assert tables == []
+
+
+def test_only_a_member_enters_a_club_tournament(store: Store) -> None:
+    """The store holds the line here too: one who left the club (or never joined) is not
+    entered in its tournament, whatever the request read before; a bot is."""
+    owner, anna, stranger = people(store, "Owner", "Anna", "Stranger")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+    event = new_tournament(store, owner.id, club_id=club_id)
+    clubs.set_member(club_id, anna.id, role="member", state="left", was=("member", "member"))
+    tournaments = TournamentStore(store)
+    for person in (anna, stranger):
+        with pytest.raises(NotAMemberError):
+            tournaments.register(event, user_id=person.id, bot=None, name="", now=time.time())
+    tournaments.register(event, user_id=None, bot="random", name="Бот", now=time.time())
+    assert [entry.name for entry in tournaments.entries(event)] == ["Бот"]

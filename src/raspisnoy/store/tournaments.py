@@ -45,6 +45,7 @@ from raspisnoy.store.repository import (
     add_table,
     lock_live_person,
     new_id,
+    require_club_member,
     transaction,
 )
 from raspisnoy.store.results import StoredRating, TableRating, rate_people, settle_waiting
@@ -336,7 +337,8 @@ class TournamentStore:
         """Enter a person (``user_id``) or a bot (``bot``, ``name``) while the tournament
         registers and has a place; ``RegistrationError`` otherwise, nothing changed
         (``NotFoundError``: the person's account is deleted, also at the same moment:
-        ``lock_live_person``)."""
+        ``lock_live_person``; ``NotAMemberError``: a club's event, and the person's place
+        in the club ended, also at the same moment: ``require_club_member``)."""
         try:
             with self._session() as session:
                 tournament = session.scalars(
@@ -348,6 +350,8 @@ class TournamentStore:
                     raise RegistrationError("closed")
                 if user_id is not None:
                     lock_live_person(session, user_id)
+                    if tournament.club_id is not None:
+                        require_club_member(session, tournament.club_id, user_id)
                 entered = self._registered(session, tournament_id)
                 if user_id is not None and user_id in {e.user_id for e in entered}:
                     raise RegistrationError("twice")

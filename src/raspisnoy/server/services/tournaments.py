@@ -47,6 +47,7 @@ from raspisnoy.store import (
     ClubStore,
     EntryRow,
     NewTournament,
+    NotAMemberError,
     NotFoundError,
     RegistrationError,
     RoundRow,
@@ -315,6 +316,8 @@ class Tournaments:
             raise _refusal(error, row) from None
         except NotFoundError:  # the person's account, deleted meanwhile
             raise RequestError(Refusal.NOT_FOUND, f"no player {user_id!r}") from None
+        except NotAMemberError:  # their place in the event's club ended meanwhile
+            raise RequestError(Refusal.NOT_FOUND, f"no tournament {row.id!r}") from None
 
     async def unregister(self, tournament_id: str, user: UserRow) -> TournamentOut:
         """Take the caller's entry back before the start (nothing if they had none)."""
