@@ -427,3 +427,27 @@ def test_only_a_member_enters_a_club_tournament(store: Store) -> None:
             tournaments.register(event, user_id=person.id, bot=None, name="", now=time.time())
     tournaments.register(event, user_id=None, bot="random", name="Бот", now=time.time())
     assert [entry.name for entry in tournaments.entries(event)] == ["Бот"]
+
+
+def test_an_admin_made_a_member_meanwhile_acts_no_more(store: Store) -> None:
+    """Boris's ban of Anna was decided while he was an admin; the owner made him a member
+    before it was stored: the ban is refused, and Anna stays."""
+    owner, anna, boris = people(store, "Owner", "Anna", "Boris")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+    clubs.set_member(club_id, boris.id, role="admin", state="member", was=None)
+    as_read = (boris.id, ("admin", "member"))
+    clubs.set_member(club_id, boris.id, role="member", state="member", was=("admin", "member"))
+    with pytest.raises(StaleWriteError):
+        clubs.set_member(
+            club_id, anna.id, role="member", state="banned", was=("member", "member"), by=as_read
+        )
+    found = clubs.member(club_id, anna.id)
+    assert found is not None and found.state == "member"
+    owner_acts = (owner.id, ("owner", "member"))
+    clubs.set_member(
+        club_id, anna.id, role="member", state="banned", was=("member", "member"), by=owner_acts
+    )
+    banned = clubs.member(club_id, anna.id)
+    assert banned is not None and banned.state == "banned"

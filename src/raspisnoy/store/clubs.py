@@ -279,7 +279,14 @@ class ClubStore:
             )
 
     def set_member(
-        self, club_id: str, user_id: str, *, role: str, state: str, was: Place | None
+        self,
+        club_id: str,
+        user_id: str,
+        *,
+        role: str,
+        state: str,
+        was: Place | None,
+        by: tuple[str, Place] | None = None,
     ) -> None:
         """Give the person this role and state in the club, over the place ``was`` that
         the caller decided on (``(role, state)``; ``None``: no place yet).
@@ -290,8 +297,12 @@ class ClubStore:
         (``NotFoundError``, also for a deletion at the same moment: ``lock_live_person``);
         a ban outlives the account. A member's place that this ends (a leave, a removal,
         a ban) takes them out of the club's tables not started and its tournaments not
-        finished, in the same transaction (``leave_club_play``)."""
+        finished, in the same transaction (``leave_club_play``). ``by``: the admin who
+        acts and their place as the request read it; ``StaleWriteError`` too if it is no
+        longer that (an admin made a member, or removed, at the same moment acts no more)."""
         with self._session() as session:
+            if by is not None:
+                _require_place(session, club_id, *by)
             if state in _IN_THE_CLUB:
                 lock_live_person(session, user_id)
             if was is None:
@@ -450,6 +461,19 @@ def _member_row(
         since,
         until if until and until > datetime.now(UTC) else None,
     )
+
+
+def _require_place(session: Session, club_id: str, user_id: str, place: Place) -> None:
+    """``StaleWriteError`` unless ``user_id``'s place in the club is still ``place`` (role
+    and state), its row held until the transaction ends."""
+    held = (
+        select(ClubMember.role, ClubMember.state)
+        .where(ClubMember.club_id == club_id, ClubMember.user_id == user_id)
+        .with_for_update()
+    )
+    found = session.execute(held).first()
+    if found is None or (found[0], found[1]) != place:
+        raise StaleWriteError("the acting admin's place changed meanwhile; read it again")
 
 
 def _refuse_taken_name(session: Session, settings: ClubSettings, club_id: str | None) -> None:

@@ -214,9 +214,9 @@ class Clubs:
         """An admin's act on ``member_id``'s place (naming admins: the owner's); a member
         removed or banned loses their sockets to the club's tables (``PlaceEnded``)."""
         naming = what in {Manage.ADMIN, Manage.UNADMIN}
-        other = await self._other(club_id, user, member_id, owners_only=naming)
+        other, acting = await self._other(club_id, user, member_id, owners_only=naming)
         role, state = _after(what, other)
-        await self._set(club_id, member_id, role, state, other)
+        await self._set(club_id, member_id, role, state, other, by=(user.id, acting))
         return await self.view(club_id, user)
 
     async def mute(
@@ -225,7 +225,7 @@ class Clubs:
         """An admin mutes a member in the chat of the club's tables for
         ``request.minutes`` (``None``: unmutes them); an admin is muted by the owner only,
         the owner by nobody. The chat refuses the member's lines until the end."""
-        other = await self._other(club_id, user, member_id, owners_only=False)
+        other, _ = await self._other(club_id, user, member_id, owners_only=False)
         if request is not None and other.state != "member":
             raise RequestError(Refusal.CONFLICT, f"cannot mute: the person is {other.state}")
         until = None if request is None else datetime.now(UTC) + timedelta(minutes=request.minutes)
@@ -278,10 +278,10 @@ class Clubs:
 
     async def _other(
         self, club_id: str, user: UserRow, member_id: str, *, owners_only: bool
-    ) -> MemberRow:
+    ) -> tuple[MemberRow, MemberRow]:
         """The place of the person an admin acts on, once the caller may act on them: an
         admin of this club (the owner, if ``owners_only`` or the person is an admin), and
-        never on the owner."""
+        never on the owner; and the caller's own place, as read."""
         club, place = await self._club_for(club_id, user)
         _need_admin(place)
         other = await in_thread(lambda: self._clubs.member(club_id, member_id))
@@ -291,20 +291,31 @@ class Clubs:
             raise RequestError(Refusal.CLUB_OWNER_STAYS, "the club's owner stays its owner")
         if (owners_only or other.role == "admin") and user.id != club.owner_id:
             raise RequestError(Refusal.CLUB_OWNER_ONLY, "only the club's owner may do this")
-        return other
+        assert place is not None  # (``_need_admin``)
+        return other, place
 
     async def _set(
-        self, club_id: str, user_id: str, role: str, state: str, was: MemberRow | None
+        self,
+        club_id: str,
+        user_id: str,
+        role: str,
+        state: str,
+        was: MemberRow | None,
+        by: tuple[str, MemberRow] | None = None,
     ) -> None:
         """Give ``user_id`` this role and state over the place ``was`` that the request
-        decided on; 409 ``conflict`` if it changed meanwhile (a ban, a leave elsewhere),
+        decided on (``by``: the admin acting, over their place as read); 409 ``conflict``
+        if either changed meanwhile (a ban, a leave elsewhere, the admin made a member),
         which the write does not overwrite (``ClubStore.set_member``); 404 if the person's
         account was deleted meanwhile. A member's place that this ends (a leave, a
         removal, a ban) is told, once stored (``PlaceEnded``)."""
         place = None if was is None else (was.role, was.state)
+        acting = None if by is None else (by[0], (by[1].role, by[1].state))
         try:
             await in_thread(
-                lambda: self._clubs.set_member(club_id, user_id, role=role, state=state, was=place)
+                lambda: self._clubs.set_member(
+                    club_id, user_id, role=role, state=state, was=place, by=acting
+                )
             )
         except StaleWriteError:
             raise RequestError(
