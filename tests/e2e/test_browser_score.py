@@ -521,7 +521,7 @@ def test_a_round_plan_that_cannot_be_dealt_is_said_in_russian(
         page.click("#sheet-form button[type=submit]")
         page.wait_for_selector("#sheet-form .form-error:not(:empty)")
         assert page.inner_text("#sheet-form .form-error") == (
-            "План раздач custom_plan, раздача 2 «13»: "
+            "План раздач «Свой план раздач», раздача 2 «13»: "
             "когда игроков 3, каждому можно сдать не больше 12 карт"
         )
         assert page.input_value("input[name=option-custom_plan]") == "1, 13"
