@@ -589,3 +589,29 @@ def test_a_seat_freed_behind_the_actor_starts_as_a_bot(backend: str, tmp_path: P
         started = store.get_table(table.id)
         assert started.names is not None and started.names[1] == "Bot 2 (random)"
         assert started.seats[1].user_id is None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_table_started_for_its_people_whose_host_was_freed_starts_for_the_new_host(
+    backend: str, tmp_path: Path
+) -> None:
+    """A table started for the people at it (as the pool, a tournament and a rematch
+    start theirs) whose host's seat was freed behind its actor: it starts all the same,
+    with Vera, its host now, and a bot in Anna's seat."""
+    with new_store(backend, tmp_path) as store:
+        anna, vera = store.create_user("Anna"), store.create_user("Vera")
+        table = stored_table(store, anna, players=3)
+        store.set_seat(table.id, 1, vera.id)
+
+        async def scenario() -> None:
+            worker = hub_of(store)
+            await worker.start()
+            async with worker.using(table.id):
+                Players(store).delete_account(anna.id)  # no word to the actor
+                await worker.start_if_open(table.id)
+            await worker.stop()
+
+        run(scenario)
+        started = store.get_table(table.id)
+        assert (started.status, started.host_id) == ("playing", vera.id)
+        assert started.names is not None and started.names[0] == "Bot 1 (random)"

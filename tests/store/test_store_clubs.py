@@ -4,13 +4,15 @@ table's rematch is the club's too)."""
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
-from store_helpers import answer_behind, in_club, people, table_of
+from store_helpers import answer_behind, in_club, people, table_of, until_blocked_by
 from test_store_tournaments import new_tournament
 
 from raspisnoy.store import (
@@ -27,6 +29,7 @@ from raspisnoy.store import (
     StoreError,
     Together,
     TournamentStore,
+    repository,
 )
 from raspisnoy.store.models import Club, ClubMember
 
@@ -132,11 +135,14 @@ def test_club_tables(store: Store) -> None:
     assert [row.table_id for row in tables] == [table.id] and results == []
 
 
-def test_a_club_table_is_the_clubs_from_the_transaction_that_makes_it(store: Store) -> None:
+def test_a_club_table_is_the_clubs_from_the_transaction_that_makes_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A table opened in a club is the club's in the same transaction: a worker killed
     in between cannot leave a private table outside its club (anyone with its link could
     reach it, and its club's page would not list it); if its club cannot be written,
-    there is no table."""
+    there is no table (the membership check, which would refuse it first, let past)."""
+    monkeypatch.setattr(repository, "require_club_member", lambda *_: None)
     (owner,) = people(store, "Owner")
     clubs = ClubStore(store)
     club_id = new_club(clubs, owner.id, "Club")
@@ -451,3 +457,47 @@ def test_an_admin_made_a_member_meanwhile_acts_no_more(store: Store) -> None:
     )
     banned = clubs.member(club_id, anna.id)
     assert banned is not None and banned.state == "banned"
+
+
+def test_a_start_and_a_ban_of_its_host_at_the_same_moment_both_go_through(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anna starts her club table while an admin bans her: the start holds the table's
+    row, then its seats; the ban's freeing of her seats takes the tables' rows first too,
+    so it waits for the start instead of holding a seat the start waits for (a deadlock,
+    before). The game is started; she keeps its seat, as a player of a started game."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has one writer at a time: nothing runs between a read and a write")
+    owner, anna = people(store, "Owner", "Anna")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+    table = table_of(store, anna, club_id=club_id)
+    fence = store.claim_table(table.id)
+    checked = repository._refuse_reseated
+    outcome: dict[str, str] = {}
+
+    def banning() -> None:
+        try:
+            was = ("member", "member")
+            clubs.set_member(club_id, anna.id, role="member", state="banned", was=was)
+            outcome["ban"] = "stored"
+        except StoreError as error:
+            outcome["ban"] = str(error)
+
+    def ban_meanwhile(session: Session, table_id: str, seated: Sequence[str | None]) -> None:
+        ban = threading.Thread(target=banning)
+        ban.start()
+        until_blocked_by(session.connection(), store, ban)
+        checked(session, table_id, seated)
+        outcome["thread"] = "waited"
+        threads.append(ban)
+
+    threads: list[threading.Thread] = []
+    monkeypatch.setattr(repository, "_refuse_reseated", ban_meanwhile)
+    seated = (anna.id, None, None, None)
+    store.start_table(table.id, ["Anna", "b", "c", "d"], 0, fence=fence, seated=seated)
+    threads[0].join(20)
+    assert outcome == {"thread": "waited", "ban": "stored"}
+    started = store.get_table(table.id)
+    assert started.status == "playing" and started.seats[0].user_id == anna.id

@@ -26,6 +26,7 @@ from raspisnoy.store.repository import (
     StaleWriteError,
     Store,
     StoreError,
+    hold_rows,
     lock_live_person,
     new_id,
     transaction,
@@ -199,7 +200,8 @@ class ClubStore:
         ``NotFoundError`` if there is none, and ``ClubNameTakenError`` (nothing changed) if
         it is not to be private and another such club has the name."""
         with self._session() as session:
-            club = session.get(Club, club_id, with_for_update=True, populate_existing=True)
+            hold_rows(session, Club.id, Club.name, Club.id == club_id)
+            club = session.get(Club, club_id, populate_existing=True)
             if club is None:
                 raise NotFoundError(f"no club {club_id!r}")
             settings = change.of(club)
@@ -465,13 +467,10 @@ def _member_row(
 
 def _require_place(session: Session, club_id: str, user_id: str, place: Place) -> None:
     """``StaleWriteError`` unless ``user_id``'s place in the club is still ``place`` (role
-    and state), its row held until the transaction ends."""
-    held = (
-        select(ClubMember.role, ClubMember.state)
-        .where(ClubMember.club_id == club_id, ClubMember.user_id == user_id)
-        .with_for_update()
-    )
-    found = session.execute(held).first()
+    and state), its row held until the transaction ends (``hold_rows``)."""
+    where = ClubMember.club_id == club_id, ClubMember.user_id == user_id
+    hold_rows(session, ClubMember.user_id, ClubMember.state, *where)
+    found = session.execute(select(ClubMember.role, ClubMember.state).where(*where)).first()
     if found is None or (found[0], found[1]) != place:
         raise StaleWriteError("the acting admin's place changed meanwhile; read it again")
 

@@ -26,7 +26,7 @@ from raspisnoy.store.models import (
     Tournament,
     TournamentEntry,
 )
-from raspisnoy.store.repository import drop_sheets, hand_over_host
+from raspisnoy.store.repository import drop_sheets, hand_over_host, hold_rows
 
 __all__ = [
     "delete_sheets",
@@ -155,11 +155,21 @@ def leave_open_tables(session: Session, user_id: str, among: Select[str] | None 
     waiting = [GameTable.status == "open"]
     if among is not None:
         waiting.append(GameTable.id.in_(among))
+    # The tables' rows first, then their seats: the order a start takes them in
+    # (``Store.start_table``), so the two never wait on each other in a circle.
+    theirs = select(Seat.table_id).where(Seat.user_id == user_id)
+    hosted = GameTable.host_id == user_id
+    hold_rows(
+        session,
+        GameTable.id,
+        GameTable.owner_token,
+        *waiting,
+        or_(GameTable.id.in_(theirs), hosted),
+    )
     seats = Seat.user_id == user_id, Seat.table_id.in_(select(GameTable.id).where(*waiting))
     changed = set(session.scalars(select(Seat.table_id).where(*seats)))
     session.execute(update(Seat).where(*seats).values(user_id=None))
-    hosted = select(GameTable).where(GameTable.host_id == user_id, *waiting)
-    for table in session.scalars(hosted).all():
+    for table in session.scalars(select(GameTable).where(hosted, *waiting)).all():
         hand_over_host(session, table)
         changed.add(table.id)
     return changed

@@ -21,6 +21,7 @@ from typing import Any, cast
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
+    ColumnElement,
     Engine,
     Select,
     Table,
@@ -38,7 +39,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import URL, Connection, Dialect, make_url
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
 from raspisnoy.store.models import (
     Account,
@@ -75,6 +76,7 @@ __all__ = [
     "drop_sheets",
     "games_held",
     "hand_over_host",
+    "hold_rows",
     "lock_live_person",
     "lock_users",
     "mark_started",
@@ -515,10 +517,10 @@ class Store:
         this transaction with the host's row locked, so two tables opened at once (on two
         workers) cannot both pass the count."""
         with self._session() as session:
-            if club_id is not None:
-                require_club_member(session, club_id, host_id)
             if cap is not None:
                 _check_cap(session, host_id, _waiting_seating_user(host_id, cap.since), cap.limit)
+            if club_id is not None:
+                require_club_member(session, club_id, host_id)
             table_id = add_table(
                 session,
                 host_id=host_id,
@@ -609,15 +611,13 @@ class Store:
         claimed since. ``NotAMemberError`` and nothing changed for a person who is not a
         member of the table's club (``require_club_member``)."""
         with self._session() as session:
+            club = select(ClubTable.club_id).where(ClubTable.table_id == table_id)
+            if user_id is not None and (club_id := session.scalar(club)) is not None:
+                require_club_member(session, club_id, user_id)
             check_fences(session, {table_id: fence})
             if user_id is None:
                 session.execute(_seating(table_id, seat, None))
                 return
-            club_id = session.scalar(
-                select(ClubTable.club_id).where(ClubTable.table_id == table_id)
-            )
-            if club_id is not None:
-                require_club_member(session, club_id, user_id)
             theirs = Seat.table_id == table_id, Seat.user_id == user_id
             session.execute(update(Seat).where(*theirs).values(user_id=None))
             session.execute(_seating(table_id, seat, user_id))
@@ -1156,19 +1156,37 @@ def lock_users(session: Session, user_ids: Collection[str]) -> None:
     session.execute(locked.with_for_update(key_share=True))
 
 
+def hold_rows(
+    session: Session,
+    key: InstrumentedAttribute[Any],
+    touch: InstrumentedAttribute[Any],
+    *where: ColumnElement[bool],
+) -> None:
+    """Hold the rows that ``where`` picks of ``key``'s table until the transaction ends,
+    for a write decided on what they hold: PostgreSQL ``FOR UPDATE`` in ``key`` order
+    (two such transactions never wait on each other in a circle); SQLite, where ``FOR
+    UPDATE`` is nothing and a transaction takes no lock before its first write, an
+    update that sets ``touch`` to itself, which takes the database's write lock even
+    when it matches no row (as ``lock_users``)."""
+    if _dialect(session).name == "sqlite":
+        model = key.class_
+        unchanged = update(model).where(*where).values({touch: touch})
+        session.execute(unchanged.execution_options(synchronize_session=False))
+        return
+    session.execute(select(key).where(*where).order_by(key).with_for_update())
+
+
 def require_club_member(session: Session, club_id: str, user_id: str) -> None:
     """``NotAMemberError`` unless ``user_id`` is a member of the club, their place's row
-    held until the transaction ends: a place ended at the same moment (``ClubStore.
-    set_member`` writes that row) comes wholly before the write, which is refused, or
-    wholly after it, and undoes it (``leaving.leave_club_play``). Without it, one removed
-    while opening a club table hosted it for good (only they could start it, and they
-    could no longer reach it)."""
-    place = (
-        select(ClubMember.state)
-        .where(ClubMember.club_id == club_id, ClubMember.user_id == user_id)
-        .with_for_update()
-    )
-    if session.scalar(place) != "member":
+    held until the transaction ends (``hold_rows``): a place ended at the same moment
+    (``ClubStore.set_member`` writes that row) comes wholly before the write, which is
+    refused, or wholly after it, and undoes it (``leaving.leave_club_play``). Without
+    it, one removed while opening a club table hosted it for good (only they could start
+    it, and they could no longer reach it). Taken before the table's row (``set_seat``)
+    and after the person's (``create_table``), in the order a place's end takes them."""
+    place = ClubMember.club_id == club_id, ClubMember.user_id == user_id
+    hold_rows(session, ClubMember.user_id, ClubMember.state, *place)
+    if session.scalar(select(ClubMember.state).where(*place)) != "member":
         raise NotAMemberError(f"{user_id!r} is not a member of club {club_id!r}")
 
 

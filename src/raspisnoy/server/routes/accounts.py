@@ -72,9 +72,10 @@ async def log_in(
     found, checked = await services.accounts.log_in(
         body.username, body.password, address_of(request)
     )
-    if token is not None:
+    answer = await begin_session(found, request, response, services, checked)
+    if token is not None:  # once the new session is stored: a refused one keeps the old
         await _end_session(token, services)
-    return await begin_session(found, request, response, services, checked)
+    return answer
 
 
 @router.put("/account/password", response_model=LogoutOut)

@@ -688,18 +688,35 @@ class TableActor:
         ``games_cap``, a host who plays that many games already is refused
         (``SeatCapError``: ``TablePort.start``) and the table stays open."""
         self._require_host_of_open(user_id)
+        await self._begin(arriving, games_cap, user_id)
+        return self.table_json()
+
+    async def _begin(
+        self, arriving: Sequence[int], games_cap: int | None, host: str | None
+    ) -> None:
+        """Store the start and begin the game. A seat freed behind this actor (an account
+        deleted, a place in a club ended: ``StaleWriteError``) makes it take the seats as
+        stored and try once more, still for ``host`` if named (``None``: for whoever
+        hosts the table now, as a table started for its people is)."""
         try:
             game = await self._store_start(games_cap)
-        except StaleWriteError:  # a seat freed behind this actor: start with the seats stored
+        except StaleWriteError:
             await self.reload()
-            self._require_host_of_open(user_id)
-            game = await self._store_start(games_cap)
+            if host is None:
+                self._require_open()
+            else:
+                self._require_host_of_open(host)
+            try:
+                game = await self._store_start(games_cap)
+            except StaleWriteError:
+                raise RequestError(
+                    Refusal.CONFLICT, "the seats changed meanwhile: look again"
+                ) from None
         self.game, self.version = game, 0
         self._expect(arriving)
         self._schedule_turn()
         for connection in self._connections:
             connection.send(self._state(connection))
-        return self.table_json()
 
     def _require_host_of_open(self, user_id: str) -> None:
         """Refuse a start unless the table is open and ``user_id`` is its host."""
@@ -731,7 +748,7 @@ class TableActor:
         refused the start by its fence."""
         if self.table.status == "open":
             arriving = tuple(s.seat for s in self.table.seats if s.user_id is not None)
-            await self.start(self.table.host_id, arriving)
+            await self._begin(arriving, None, host=None)
 
     def _expect(self, seats: Iterable[int]) -> None:
         """The people in ``seats`` are on their way: a rematch's, or those of a game loaded
