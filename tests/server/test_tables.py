@@ -565,53 +565,36 @@ def test_every_event_text_is_the_encoded_event_with_each_readers_own_view() -> N
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_seat_freed_behind_the_actor_starts_as_a_bot(backend: str, tmp_path: Path) -> None:
-    """Vera's account was deleted (her seat at Anna's open table freed in the store) and
-    the news had not reached the table's actor when Anna started the game: the start is
-    refused by the store, the actor takes the seats as stored and starts again, so the
-    game has a bot in Vera's seat, never her name."""
+@pytest.mark.parametrize("freed", ["a guest", "the host"])
+def test_a_seat_freed_behind_the_actor_starts_as_a_bot(
+    backend: str, tmp_path: Path, freed: str
+) -> None:
+    """An account deleted (its seat at Anna's open table freed in the store) without a
+    word yet to the table's actor when the game starts: the start is refused by the
+    store, the actor takes the seats as stored and starts again, so the game has a bot
+    in that seat, never the name. A guest's: Anna starts it. The host's own: the table
+    starts for its people (as the pool, a tournament and a rematch start theirs), with
+    Vera, its host now."""
     with new_store(backend, tmp_path) as store:
         anna, vera = store.create_user("Anna"), store.create_user("Vera")
         table = stored_table(store, anna, players=3)
         store.set_seat(table.id, 1, vera.id)
+        seat, gone, host = (1, vera, anna) if freed == "a guest" else (0, anna, vera)
 
         async def scenario() -> None:
             worker = hub_of(store)
             await worker.start()
             async with worker.using(table.id) as actor:
-                assert actor.table.seats[1].user_id == vera.id
-                Players(store).delete_account(vera.id)  # no word to the actor
-                await actor.call(lambda: actor.start(anna.id))
-                assert actor.game is not None and actor.game.names[1] == "Bot 2 (random)"
+                assert actor.table.seats[seat].user_id == gone.id
+                Players(store).delete_account(gone.id)  # no word to the actor
+                if gone is vera:
+                    await actor.call(lambda: actor.start(anna.id))
+                else:
+                    await worker.start_if_open(table.id)
             await worker.stop()
 
         run(scenario)
         started = store.get_table(table.id)
-        assert started.names is not None and started.names[1] == "Bot 2 (random)"
-        assert started.seats[1].user_id is None
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_a_table_started_for_its_people_whose_host_was_freed_starts_for_the_new_host(
-    backend: str, tmp_path: Path
-) -> None:
-    """A table started for the people at it (as the pool, a tournament and a rematch
-    start theirs) whose host's seat was freed behind its actor: it starts all the same,
-    with Vera, its host now, and a bot in Anna's seat."""
-    with new_store(backend, tmp_path) as store:
-        anna, vera = store.create_user("Anna"), store.create_user("Vera")
-        table = stored_table(store, anna, players=3)
-        store.set_seat(table.id, 1, vera.id)
-
-        async def scenario() -> None:
-            worker = hub_of(store)
-            await worker.start()
-            async with worker.using(table.id):
-                Players(store).delete_account(anna.id)  # no word to the actor
-                await worker.start_if_open(table.id)
-            await worker.stop()
-
-        run(scenario)
-        started = store.get_table(table.id)
-        assert (started.status, started.host_id) == ("playing", vera.id)
-        assert started.names is not None and started.names[0] == "Bot 1 (random)"
+        assert (started.status, started.host_id) == ("playing", host.id)
+        assert started.names is not None and started.names[seat] == f"Bot {seat + 1} (random)"
+        assert started.seats[seat].user_id is None

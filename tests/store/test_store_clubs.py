@@ -29,6 +29,7 @@ from raspisnoy.store import (
     StoreError,
     Together,
     TournamentStore,
+    UserRow,
     repository,
 )
 from raspisnoy.store.models import Club, ClubMember
@@ -391,16 +392,23 @@ def test_only_a_member_opens_or_takes_a_seat_at_a_club_table(store: Store) -> No
     assert {seat.user_id for seat in store.get_table(table.id).seats} == {owner.id, None}
 
 
-def test_a_club_table_opened_as_its_opener_is_removed_is_refused(store: Store) -> None:
-    """Anna's new club table was on its way when an admin removed her (the removal's
-    transaction not yet committed): the table waits for it, then is refused, so no table
-    is left hosted by someone who can no longer reach it."""
+def anna_in_a_club_on_postgresql(store: Store) -> tuple[ClubStore, str, UserRow]:
+    """A club of an owner where Anna is a member, for a race of two transactions (on
+    PostgreSQL only: SQLite has one writer at a time)."""
     if store.engine.dialect.name != "postgresql":
         pytest.skip("SQLite has one writer at a time: nothing runs between a read and a write")
     owner, anna = people(store, "Owner", "Anna")
     clubs = ClubStore(store)
     club_id = new_club(clubs, owner.id, "Club")
     clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+    return clubs, club_id, anna
+
+
+def test_a_club_table_opened_as_its_opener_is_removed_is_refused(store: Store) -> None:
+    """Anna's new club table was on its way when an admin removed her (the removal's
+    transaction not yet committed): the table waits for it, then is refused, so no table
+    is left hosted by someone who can no longer reach it."""
+    clubs, club_id, anna = anna_in_a_club_on_postgresql(store)
 
     def removing(session: Session) -> None:
         place = ClubMember.club_id == club_id, ClubMember.user_id == anna.id
@@ -466,12 +474,7 @@ def test_a_start_and_a_ban_of_its_host_at_the_same_moment_both_go_through(
     row, then its seats; the ban's freeing of her seats takes the tables' rows first too,
     so it waits for the start instead of holding a seat the start waits for (a deadlock,
     before). The game is started; she keeps its seat, as a player of a started game."""
-    if store.engine.dialect.name != "postgresql":
-        pytest.skip("SQLite has one writer at a time: nothing runs between a read and a write")
-    owner, anna = people(store, "Owner", "Anna")
-    clubs = ClubStore(store)
-    club_id = new_club(clubs, owner.id, "Club")
-    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+    clubs, club_id, anna = anna_in_a_club_on_postgresql(store)
     table = table_of(store, anna, club_id=club_id)
     fence = store.claim_table(table.id)
     checked = repository._refuse_reseated
