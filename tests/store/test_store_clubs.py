@@ -504,3 +504,30 @@ def test_a_start_and_a_ban_of_its_host_at_the_same_moment_both_go_through(
     assert outcome == {"thread": "waited", "ban": "stored"}
     started = store.get_table(table.id)
     assert started.status == "playing" and started.seats[0].user_id == anna.id
+
+
+def test_a_membership_checked_for_a_write_holds_the_place_until_the_write_ends(
+    store: Store,
+) -> None:
+    """On either backend (on SQLite, whose ``FOR UPDATE`` is nothing, by its write lock:
+    ``hold_rows``): while a write checked Anna's membership and has not ended, her
+    removal waits for it, and is stored once it ends."""
+    owner, anna = people(store, "Owner", "Anna")
+    clubs = ClubStore(store)
+    club_id = new_club(clubs, owner.id, "Club")
+    clubs.set_member(club_id, anna.id, role="member", state="member", was=None)
+
+    def removing() -> None:
+        clubs.set_member(club_id, anna.id, role="member", state="left", was=("member", "member"))
+
+    removal = threading.Thread(target=removing)
+    with Session(store.engine) as session, session.begin():
+        repository.require_club_member(session, club_id, anna.id)
+        removal.start()
+        removal.join(0.5)
+        assert removal.is_alive(), "the removal did not wait for the write"
+        found = clubs.member(club_id, anna.id)
+        assert found is not None and found.state == "member"
+    removal.join(20)
+    left = clubs.member(club_id, anna.id)
+    assert left is not None and left.state == "left"
