@@ -55,11 +55,20 @@ def assert_nameless(server: Server, readers: list[Api]) -> int:
         assert Puzzle.from_json(row.data).id == row.id
     paths = [f"/api/puzzles/{row.id}" for row in rows] + ["/api/puzzles/daily"]
     for reader in readers:
-        for path in [*paths, "/api/puzzles/next"]:
+        for path in [*paths, *next_one(reader)]:
             answer = served(reader, path)
             assert LEAVING not in answer.text and STAYING not in answer.text, path
             assert answer.json()["names"] == list(player_names(3)), path
     return len(rows)
+
+
+def next_one(reader: Api) -> list[str]:
+    """``/api/puzzles/next`` if there is a puzzle the reader has not answered: one who
+    answered the only puzzle mined is told, with no puzzle, that none is left."""
+    answer = reader.http.get("/api/puzzles/next")
+    if answer.status_code == 404 and answer.json()["code"] == "no_puzzles_left":
+        return []
+    return ["/api/puzzles/next"]
 
 
 def test_no_puzzle_names_its_players_before_or_after_one_deletes_the_account(
